@@ -1,0 +1,96 @@
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { trialRoutes } from "./modules/billing/trial.routes.ts";
+import { healthRoutes } from "./modules/health/health.routes.ts";
+import { registerAccessControl } from "./platform/auth.ts";
+import type { Database } from "./platform/db.ts";
+import { AppError, registerErrorHandling } from "./platform/errors.ts";
+import { createMailer, type MailConfig } from "./platform/mail.ts";
+import { registerWebApp } from "./platform/web.ts";
+
+export interface AppOptions {
+  database: Database;
+  mail: MailConfig;
+  publicUrl: string;
+  logger?: FastifyServerOptions["logger"];
+  trustProxy?: boolean;
+}
+
+const BODY_LIMIT = 1024 * 1024;
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === "object") {
+    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || containsNul(v));
+  }
+  return false;
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: opts.trustProxy ?? false,
+    routerOptions: { maxParamLength: 200 },
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate("db", opts.database.db);
+  app.decorate("mailer", createMailer(opts.mail, app.log));
+  app.addHook("onClose", async () => app.mailer.close());
+  app.decorate("publicUrl", opts.publicUrl);
+
+  registerErrorHandling(app);
+  registerAccessControl(app, opts.database.db);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "https:"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", "data:"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) =>
+      new AppError("RATE_LIMITED", `Too many requests. Please try again in ${ctx.after}.`),
+  });
+
+  app.addHook("preValidation", async (req) => {
+    if (containsNul(req.body) || containsNul(req.query) || containsNul(req.params)) {
+      throw new AppError("BAD_REQUEST", "Text must not contain NUL (\\0) characters.");
+    }
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: "Cove API", version: "0.1.0", description: "The help desk's API. Every error answer is {error, code, details?}." },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+
+  await app.register(healthRoutes, { kind: opts.database.kind });
+  await app.register(authRoutes);
+  await app.register(trialRoutes);
+  await registerWebApp(app);
+  return app;
+}

@@ -1,0 +1,37 @@
+import { TRIAL_DAYS, TRIAL_PLAN } from "@cove/contract/constants.ts";
+import { count } from "drizzle-orm";
+import { hashPassword } from "../modules/auth/passwords.ts";
+import type { Db } from "../platform/db.ts";
+import { organizations, users } from "./schema.ts";
+
+export const DEMO_LOGIN = { email: "demo@cove.example", password: "cove-demo-2026" } as const;
+
+const DEMO_TEAM = [
+  { firstName: "Dana", lastName: "Whitfield", email: DEMO_LOGIN.email, role: "admin" },
+  { firstName: "Marco", lastName: "Alvarez", email: "marco@cove.example", role: "agent" },
+  { firstName: "Priya", lastName: "Nair", email: "priya@cove.example", role: "agent" },
+] as const;
+
+/** Seeds the demo organization into an empty database; a database that has any organization is left alone. */
+export async function seedDemo(db: Db): Promise<boolean> {
+  const [existing] = await db.select({ n: count() }).from(organizations);
+  if ((existing?.n ?? 0) > 0) return false;
+  const passwordHash = await hashPassword(DEMO_LOGIN.password);
+  await db.transaction(async (tx) => {
+    const [org] = await tx
+      .insert(organizations)
+      .values({
+        name: "Acme Outdoor Co.",
+        slug: "acme",
+        plan: TRIAL_PLAN,
+        subscriptionStatus: "trialing",
+        trialEndsAt: new Date(Date.now() + TRIAL_DAYS * 86_400_000),
+      })
+      .returning({ id: organizations.id });
+    if (!org) throw new Error("demo organization insert returned nothing");
+    await tx.insert(users).values(
+      DEMO_TEAM.map((member) => ({ ...member, organizationId: org.id, passwordHash, status: "active" as const })),
+    );
+  });
+  return true;
+}

@@ -1,0 +1,64 @@
+import path from "node:path";
+import { buildApp } from "./app.ts";
+import { DEMO_LOGIN, seedDemo } from "./db/seed.ts";
+import { ConfigError, loadConfig } from "./platform/config.ts";
+import { DataDirLockedError, lockDataDir } from "./platform/data-dir-lock.ts";
+import { openDatabase } from "./platform/db.ts";
+import { createMailer } from "./platform/mail.ts";
+
+async function main() {
+  const config = loadConfig();
+  const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
+  const database = await openDatabase(
+    config.databaseUrl
+      ? { kind: "postgres", url: config.databaseUrl }
+      : { kind: "embedded", dir: path.join(config.dataDir, "db") },
+  );
+  const logger = {
+    level: config.logLevel,
+    redact: ["req.headers.authorization", "req.headers.cookie", "*.password", "*.token"],
+  };
+  const app = await buildApp({
+    database,
+    mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, "outbox") },
+    publicUrl: config.publicUrl,
+    logger,
+    trustProxy: config.trustProxy,
+  });
+  const seeded = config.seedDemo ? await seedDemo(database.db) : false;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received, shutting down`);
+    try {
+      await app.close();
+      await database.close();
+    } finally {
+      unlock();
+      process.exit(0);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const where = database.kind === "embedded" ? `embedded database in ${config.dataDir}` : "PostgreSQL";
+  console.log(`\nCove is running at http://localhost:${port} (${where})`);
+  if (config.seedDemo) {
+    console.log(`Demo sign-in${seeded ? " (just created)" : ""}: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
+  }
+  console.log("API documentation: /api/docs\n");
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    console.error(err.message);
+  } else {
+    console.error("Cove could not start:", err);
+  }
+  process.exit(1);
+});

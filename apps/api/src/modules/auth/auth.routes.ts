@@ -1,0 +1,95 @@
+import {
+  authAnswer,
+  forgotPasswordBody,
+  loginBody,
+  meAnswer,
+  messageAnswer,
+  profileBody,
+  registerBody,
+  resetPasswordBody,
+} from "@cove/contract/auth.ts";
+import { errorSchema } from "@cove/contract/errors.ts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { inTenant, principalOf } from "../../platform/auth.ts";
+import * as auth from "./auth.service.ts";
+
+const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 409: errorSchema, 429: errorSchema };
+const tags = ["auth"];
+
+export async function authRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.post("/api/auth/register", {
+    config: { access: "public" },
+    schema: { tags, summary: "Start a free trial", body: registerBody, response: { 201: authAnswer, ...errors } },
+    handler: async (req, reply) => reply.status(201).send(await auth.register(app.db, req.body)),
+  });
+
+  app.post("/api/auth/login", {
+    config: { access: "public" },
+    schema: { tags, summary: "Sign in", body: loginBody, response: { 200: authAnswer, ...errors } },
+    handler: async (req) => auth.login(app.db, req.body, req.ip),
+  });
+
+  app.post("/api/auth/logout", {
+    config: { access: "authenticated" },
+    schema: { tags, summary: "Sign out: revokes this session", response: { 200: messageAnswer, ...errors } },
+    handler: async (req) => {
+      const { sessionId } = principalOf(req);
+      await inTenant(app, req, (ctx) => auth.logout(ctx, sessionId));
+      return { message: "Signed out" };
+    },
+  });
+
+  app.get("/api/auth/me", {
+    config: { access: "authenticated" },
+    schema: { tags, summary: "The signed-in user", response: { 200: meAnswer, ...errors } },
+    handler: async (req) => ({ user: await inTenant(app, req, auth.me) }),
+  });
+
+  app.put("/api/auth/profile", {
+    config: { access: "authenticated" },
+    schema: { tags, summary: "Update your own profile", body: profileBody, response: { 200: meAnswer, ...errors } },
+    handler: async (req) => ({ user: await inTenant(app, req, (ctx) => auth.updateProfile(ctx, req.body)) }),
+  });
+
+  app.post("/api/auth/forgot-password", {
+    config: { access: "public", rateLimit: { max: 5, timeWindow: "15 minutes" } },
+    schema: {
+      tags,
+      summary: "Email a single-use password reset link (always answers 200)",
+      body: forgotPasswordBody,
+      response: { 200: messageAnswer, ...errors },
+    },
+    handler: async (req) => {
+      try {
+        await auth.forgotPassword(app.db, { mailer: app.mailer, publicUrl: app.publicUrl }, req.body);
+      } catch (err) {
+        // The answer must not reveal whether the email exists, so a mail failure is logged, not reported.
+        req.log.error({ err }, "password reset email failed");
+      }
+      return { message: auth.FORGOT_PASSWORD_MESSAGE };
+    },
+  });
+
+  app.post("/api/auth/reset-password", {
+    config: { access: "public", rateLimit: { max: 10, timeWindow: "15 minutes" } },
+    schema: {
+      tags,
+      summary: "Choose a new password with a reset link's token",
+      body: resetPasswordBody,
+      response: { 200: messageAnswer, ...errors },
+    },
+    handler: async (req) => {
+      await auth.resetPassword(app.db, req.body);
+      return { message: "Your password has been reset. You can now sign in with your new password." };
+    },
+  });
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    publicUrl: string;
+  }
+}

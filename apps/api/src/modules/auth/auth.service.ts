@@ -1,0 +1,243 @@
+import type {
+  AuthAnswer,
+  forgotPasswordBody,
+  loginBody,
+  profileBody,
+  registerBody,
+  resetPasswordBody,
+  SessionUser,
+} from "@cove/contract/auth.ts";
+import {
+  LOGIN_MAX_FAILURES,
+  LOGIN_WINDOW_MINUTES,
+  REMEMBER_ME_DAYS,
+  RESET_TOKEN_MINUTES,
+  SESSION_HOURS,
+  TRIAL_DAYS,
+  TRIAL_PLAN,
+} from "@cove/contract/constants.ts";
+import { and, count, eq, gt, isNull, lt } from "drizzle-orm";
+import type { z } from "zod";
+import { loginFailures, organizations, passwordResetTokens, sessions, users } from "../../db/schema.ts";
+import { hashToken, newToken } from "../../platform/auth.ts";
+import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
+import { AppError } from "../../platform/errors.ts";
+import type { Mailer } from "../../platform/mail.ts";
+import type { Ctx } from "../../platform/tenancy.ts";
+import { findSessionUser } from "./auth.queries.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+
+const HOUR = 3_600_000;
+const INVALID_CREDENTIALS = "Invalid email or password";
+const EMAIL_TAKEN = "An account with this email already exists";
+
+export function slugify(name: string): string {
+  const base = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/g, "");
+  return base || "org";
+}
+
+async function createSession(db: Queryable, user: { id: string; organizationId: string }, rememberMe: boolean) {
+  const token = newToken();
+  const lifetime = rememberMe ? REMEMBER_ME_DAYS * 24 * HOUR : SESSION_HOURS * HOUR;
+  await db.insert(sessions).values({
+    organizationId: user.organizationId,
+    userId: user.id,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + lifetime),
+  });
+  return token;
+}
+
+async function answer(db: Queryable, userId: string, token: string): Promise<AuthAnswer> {
+  const user = await findSessionUser(db, userId);
+  if (!user) throw new Error("user vanished while signing in");
+  return { token, user };
+}
+
+/** Creates the organization on a Growth-limits trial, its first user as admin, and a session. */
+export async function register(db: Db, input: z.output<typeof registerBody>): Promise<AuthAnswer> {
+  const passwordHash = await hashPassword(input.password);
+  for (let attempt = 0; ; attempt++) {
+    const slug = attempt === 0 ? slugify(input.organizationName) : `${slugify(input.organizationName)}-${newToken().slice(0, 6).toLowerCase()}`;
+    try {
+      return await db.transaction(async (tx) => {
+        const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
+        if (taken) throw new AppError("EMAIL_TAKEN", EMAIL_TAKEN);
+        const [org] = await tx
+          .insert(organizations)
+          .values({
+            name: input.organizationName,
+            slug,
+            plan: TRIAL_PLAN,
+            subscriptionStatus: "trialing",
+            trialEndsAt: new Date(Date.now() + TRIAL_DAYS * 24 * HOUR),
+          })
+          .onConflictDoNothing({ target: organizations.slug })
+          .returning({ id: organizations.id });
+        if (!org) throw new SlugTaken();
+        const [user] = await tx
+          .insert(users)
+          .values({
+            organizationId: org.id,
+            email: input.email,
+            passwordHash,
+            firstName: input.firstName,
+            lastName: input.lastName,
+            role: "admin",
+            status: "active",
+            lastLoginAt: new Date(),
+          })
+          .returning({ id: users.id, organizationId: users.organizationId });
+        if (!user) throw new Error("user insert returned nothing");
+        return answer(tx, user.id, await createSession(tx, user, false));
+      });
+    } catch (err) {
+      if (err instanceof SlugTaken && attempt < 5) continue;
+      if (isUniqueViolation(err, "users_email_unique")) throw new AppError("EMAIL_TAKEN", EMAIL_TAKEN);
+      throw err;
+    }
+  }
+}
+
+class SlugTaken extends Error {}
+
+async function assertNotThrottled(db: Db, email: string, ip: string) {
+  const since = new Date(Date.now() - LOGIN_WINDOW_MINUTES * 60_000);
+  const [byEmail] = await db
+    .select({ n: count() })
+    .from(loginFailures)
+    .where(and(eq(loginFailures.email, email), gt(loginFailures.createdAt, since)));
+  const [byIp] = await db
+    .select({ n: count() })
+    .from(loginFailures)
+    .where(and(eq(loginFailures.ip, ip), gt(loginFailures.createdAt, since)));
+  if ((byEmail?.n ?? 0) >= LOGIN_MAX_FAILURES || (byIp?.n ?? 0) >= LOGIN_MAX_FAILURES) {
+    throw new AppError(
+      "RATE_LIMITED",
+      `Too many failed sign-in attempts. Please wait ${LOGIN_WINDOW_MINUTES} minutes and try again, or reset your password.`,
+    );
+  }
+}
+
+async function recordFailure(db: Db, email: string, ip: string) {
+  await db.insert(loginFailures).values({ email, ip });
+  // Old failures no longer count; pruning here keeps the table small without a scheduled job.
+  await db.delete(loginFailures).where(lt(loginFailures.createdAt, new Date(Date.now() - 24 * HOUR)));
+}
+
+export async function login(db: Db, input: z.output<typeof loginBody>, ip: string): Promise<AuthAnswer> {
+  await assertNotThrottled(db, input.email, ip);
+  const [user] = await db
+    .select({ id: users.id, organizationId: users.organizationId, passwordHash: users.passwordHash, status: users.status })
+    .from(users)
+    .where(eq(users.email, input.email))
+    .limit(1);
+  const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
+  if (!user || !ok) {
+    await recordFailure(db, input.email, ip);
+    throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS);
+  }
+  if (user.status !== "active") {
+    throw new AppError("FORBIDDEN", "This account has been deactivated. Ask an administrator of your team to activate it.");
+  }
+  return db.transaction(async (tx) => {
+    await tx.delete(loginFailures).where(eq(loginFailures.email, input.email));
+    await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+    return answer(tx, user.id, await createSession(tx, user, input.rememberMe));
+  });
+}
+
+export async function logout(ctx: Ctx, sessionId: string): Promise<void> {
+  await ctx.db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.organizationId, ctx.orgId)));
+}
+
+export async function me(ctx: Ctx): Promise<SessionUser> {
+  const user = await findSessionUser(ctx.db, ctx.userId);
+  if (!user) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+  return user;
+}
+
+export async function updateProfile(ctx: Ctx, input: z.output<typeof profileBody>): Promise<SessionUser> {
+  await ctx.db
+    .update(users)
+    .set({ firstName: input.firstName, lastName: input.lastName, avatarUrl: input.avatarUrl, updatedAt: new Date() })
+    .where(and(eq(users.id, ctx.userId), eq(users.organizationId, ctx.orgId)));
+  return me(ctx);
+}
+
+export const FORGOT_PASSWORD_MESSAGE =
+  "If an account exists for that email, we have sent a link to reset your password. The link is valid for 1 hour.";
+
+export async function forgotPassword(
+  db: Db,
+  mail: { mailer: Mailer; publicUrl: string },
+  input: z.output<typeof forgotPasswordBody>,
+): Promise<void> {
+  const [user] = await db
+    .select({ id: users.id, organizationId: users.organizationId, firstName: users.firstName })
+    .from(users)
+    .where(and(eq(users.email, input.email), eq(users.status, "active")))
+    .limit(1);
+  if (!user) return;
+  const token = newToken();
+  await db.insert(passwordResetTokens).values({
+    organizationId: user.organizationId,
+    userId: user.id,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000),
+  });
+  const link = `${mail.publicUrl}/reset-password?token=${token}`;
+  await mail.mailer.send({
+    to: input.email,
+    subject: "Reset your Cove password",
+    text: [
+      `Hi ${user.firstName},`,
+      "",
+      "Someone asked to reset the password of your Cove account. To choose a new password, open this link:",
+      "",
+      link,
+      "",
+      `The link works once and expires in ${RESET_TOKEN_MINUTES} minutes. If you did not ask for this, ignore this email: your password stays as it is.`,
+    ].join("\n"),
+  });
+}
+
+export const INVALID_RESET_TOKEN = "This password reset link is invalid or has expired. Please request a new one.";
+
+/** Sets the new password, spends the token, and ends every session of the user. */
+export async function resetPassword(db: Db, input: z.output<typeof resetPasswordBody>): Promise<void> {
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    const [spent] = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, hashToken(input.token)),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, new Date()),
+        ),
+      )
+      .returning({ userId: passwordResetTokens.userId });
+    if (!spent) throw new AppError("INVALID_TOKEN", INVALID_RESET_TOKEN);
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(and(eq(users.id, spent.userId), eq(users.status, "active")))
+      .returning({ id: users.id, email: users.email });
+    if (!user) throw new AppError("INVALID_TOKEN", INVALID_RESET_TOKEN);
+    await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
+    await tx.delete(sessions).where(eq(sessions.userId, user.id));
+    await tx.delete(loginFailures).where(eq(loginFailures.email, user.email));
+  });
+}

@@ -1,0 +1,65 @@
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "../db/schema.ts";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Either the whole database or a transaction: what services and queries accept. */
+export type Queryable = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: "embedded" | "postgres";
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "embedded"; dir: string | null }; // null dir: in memory
+
+/** The migrations sit beside the bundle in production and in src/db during development and tests. */
+function migrationsFolder(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.join(here, "migrations"), path.join(here, "../db/migrations")];
+  const found = candidates.find((c) => existsSync(path.join(c, "meta/_journal.json")));
+  if (!found) throw new Error(`Database migrations not found (looked in ${candidates.join(", ")})`);
+  return found;
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  const folder = migrationsFolder();
+  if (target.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const db = drizzleNodePg(pool, { schema });
+    await migrateNodePg(db, { migrationsFolder: folder });
+    return { db, kind: "postgres", close: () => pool.end() };
+  }
+  let client: PGlite;
+  if (target.dir) {
+    mkdirSync(target.dir, { recursive: true });
+    client = new PGlite(target.dir);
+  } else {
+    client = new PGlite();
+  }
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, { migrationsFolder: folder });
+  return { db, kind: "embedded", close: () => client.close() };
+}
+
+/** True when err (or what it wraps) is PostgreSQL's unique_violation, optionally on a named constraint. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  for (let e: unknown = err; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint: name, message } = e as { code?: string; constraint?: string; message?: string };
+    if (code === "23505") return !constraint || name === constraint || Boolean(message?.includes(constraint));
+  }
+  return false;
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../src/app.ts";
+import { type Database, openDatabase } from "../src/platform/db.ts";
+
+/** With TEST_DATABASE_URL the suite runs on that PostgreSQL (migrated once in global-setup), else on in-memory PGlite. */
+export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  outboxDir: string;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(opts: { smtpUrl?: string } = {}): Promise<TestApp> {
+  const url = process.env.TEST_DATABASE_URL;
+  const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "embedded", dir: null });
+  const outboxDir = mkdtempSync(path.join(tmpdir(), "cove-outbox-"));
+  const app = await buildApp({
+    database,
+    mail: { smtpUrl: opts.smtpUrl, from: "Cove <no-reply@cove.test>", outboxDir },
+    publicUrl: "http://cove.test",
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    outboxDir,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+let seq = 0;
+/** A unique suffix, so tests sharing one PostgreSQL database never collide. */
+export const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+export function registration(overrides: Partial<RegisterBody> = {}): RegisterBody {
+  const id = unique();
+  return {
+    organizationName: `Org ${id}`,
+    firstName: "Ada",
+    lastName: "Lovelace",
+    email: `ada-${id}@example.com`,
+    password: "correct horse battery",
+    ...overrides,
+  };
+}
+
+/** Registers a fresh organization through the real endpoint and returns its admin's session. */
+export async function registerOrg(app: FastifyInstance, overrides: Partial<RegisterBody> = {}) {
+  const body = registration(overrides);
+  const res = await app.inject({ method: "POST", url: "/api/auth/register", payload: body });
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  return { ...(res.json() as AuthAnswer), password: body.password };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,66 @@
+import { clsx } from "clsx";
+import { type ComponentProps, type ReactNode, useId } from "react";
+
+export const inputClasses = clsx(
+  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm",
+  "placeholder:text-slate-400 focus:border-indigo-500 focus:outline-2 focus:outline-offset-0 focus:outline-indigo-500/40",
+  "disabled:cursor-not-allowed disabled:bg-slate-100 aria-invalid:border-red-500",
+);
+
+interface FieldShellProps {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  children: ReactNode;
+}
+
+/** Label, input and its hint/error, tied together so screen readers announce them with the input. */
+export function FieldShell({ id, label, hint, error, children }: FieldShellProps) {
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      {children}
+      {hint && !error && (
+        <p id={`${id}-hint`} className="text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-600">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function describedBy(id: string, hint?: string, error?: string): string | undefined {
+  if (error) return `${id}-error`;
+  if (hint) return `${id}-hint`;
+  return undefined;
+}
+
+interface TextFieldProps extends ComponentProps<"input"> {
+  label: string;
+  hint?: string;
+  error?: string;
+}
+
+export function TextField({ label, hint, error, id: givenId, className, ...props }: TextFieldProps) {
+  const generatedId = useId();
+  const id = givenId ?? generatedId;
+  return (
+    <FieldShell id={id} label={label} hint={hint} error={error}>
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        className={clsx(inputClasses, className)}
+        {...props}
+      />
+    </FieldShell>
+  );
+}

@@ -1,0 +1,42 @@
+import {
+  type AuthAnswer,
+  authAnswer,
+  type ForgotPasswordBody,
+  type LoginBody,
+  type MeAnswer,
+  type MessageAnswer,
+  meAnswer,
+  messageAnswer,
+  type ProfileBody,
+  type RegisterBody,
+  type ResetPasswordBody,
+} from "@cove/contract/auth.ts";
+import { apiRequest } from "../../../lib/api-client.ts";
+
+export function loginRequest(body: LoginBody): Promise<AuthAnswer> {
+  return apiRequest("/auth/login", { method: "POST", body, schema: authAnswer });
+}
+
+export function registerRequest(body: RegisterBody): Promise<AuthAnswer> {
+  return apiRequest("/auth/register", { method: "POST", body, schema: authAnswer });
+}
+
+export function logoutRequest(): Promise<MessageAnswer> {
+  return apiRequest("/auth/logout", { method: "POST", schema: messageAnswer });
+}
+
+export function meRequest(signal?: AbortSignal): Promise<MeAnswer> {
+  return apiRequest("/auth/me", { schema: meAnswer, signal });
+}
+
+export function updateProfileRequest(body: ProfileBody): Promise<MeAnswer> {
+  return apiRequest("/auth/profile", { method: "PUT", body, schema: meAnswer });
+}
+
+export function forgotPasswordRequest(body: ForgotPasswordBody): Promise<MessageAnswer> {
+  return apiRequest("/auth/forgot-password", { method: "POST", body, schema: messageAnswer });
+}
+
+export function resetPasswordRequest(body: ResetPasswordBody): Promise<MessageAnswer> {
+  return apiRequest("/auth/reset-password", { method: "POST", body, schema: messageAnswer });
+}

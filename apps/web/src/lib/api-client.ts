@@ -1,0 +1,110 @@
+import { errorSchema } from "@cove/contract/errors.ts";
+import type { ZodType } from "zod";
+import { clearSession, getSession } from "./session-storage.ts";
+
+const API_BASE = "/api";
+
+export interface ApiErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** Every failed call ends up as one of these, so screens handle errors one way. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: ApiErrorDetail[];
+  /** True when `message` is the server's own human text (spec: show it, else the screen's fallback). */
+  readonly fromServer: boolean;
+
+  constructor(init: { status: number; code: string; message: string; details?: ApiErrorDetail[]; fromServer: boolean }) {
+    super(init.message);
+    this.name = "ApiError";
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details ?? [];
+    this.fromServer = init.fromServer;
+  }
+}
+
+export interface ApiRequestOptions<T> {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body?: unknown;
+  /** Every answer is checked against the contract before a screen sees it. */
+  schema: ZodType<T>;
+  signal?: AbortSignal;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>): Promise<T> {
+  const token = getSession()?.token;
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method: options.method ?? "GET",
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
+    throw new ApiError({
+      status: 0,
+      code: "NETWORK_ERROR",
+      message: "Cannot reach the server. Check your connection and try again.",
+      fromServer: false,
+    });
+  }
+
+  const data = await readJson(response);
+
+  if (!response.ok) {
+    // Only a rejected bearer token ends the session; a 401 for a wrong password at sign-in carries no token.
+    if (response.status === 401 && token && getSession()?.token === token) clearSession();
+    const parsed = errorSchema.safeParse(data);
+    if (parsed.success) {
+      throw new ApiError({
+        status: response.status,
+        code: parsed.data.code,
+        message: parsed.data.error,
+        details: parsed.data.details,
+        fromServer: true,
+      });
+    }
+    throw new ApiError({
+      status: response.status,
+      code: "HTTP_ERROR",
+      message: `The server could not complete the request (HTTP ${response.status}).`,
+      fromServer: false,
+    });
+  }
+
+  const parsed = options.schema.safeParse(data);
+  if (!parsed.success) {
+    throw new ApiError({
+      status: response.status,
+      code: "INVALID_RESPONSE",
+      message: "The server sent an answer this version of the app does not understand. Reload the page.",
+      fromServer: false,
+    });
+  }
+  return parsed.data;
+}
+
+/** The server's human text when there is one, else the screen's fallback (spec section 8). */
+export function errorText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.fromServer ? error.message : fallback;
+}

@@ -1,0 +1,8 @@
+import { toast } from "sonner";
+import { ApiError, errorText } from "./api-client.ts";
+
+/** Toasts the server's text, else the screen's fallback; when we know why it failed (offline...), says so below. */
+export function toastError(error: unknown, fallback: string): void {
+  const description = error instanceof ApiError && !error.fromServer ? error.message : undefined;
+  toast.error(errorText(error, fallback), { description });
+}

@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { PASSWORD_MAX, PASSWORD_MIN, ROLES } from "./constants.ts";
+
+const noNul = (s: string) => !s.includes("\u0000");
+
+/** A required single-line text field, trimmed, with a length bound and no NUL bytes. */
+export const requiredText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(noNul, `${label} contains an invalid character`);
+
+export const emailField = z
+  .string({ error: "Email is required" })
+  .trim()
+  .min(1, "Email is required")
+  .max(254, "Email must be at most 254 characters")
+  .pipe(z.email("Enter a valid email address"))
+  .transform((e) => e.toLowerCase());
+
+export const passwordField = z
+  .string({ error: "Password is required" })
+  .min(1, "Password is required")
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters long`)
+  .refine(noNul, "Password contains an invalid character");
+
+export const registerBody = z.object({
+  organizationName: requiredText("Company name", 120),
+  firstName: requiredText("First name", 80),
+  lastName: requiredText("Last name", 80),
+  email: emailField,
+  password: passwordField,
+});
+export type RegisterBody = z.input<typeof registerBody>;
+
+export const loginBody = z.object({
+  email: emailField,
+  password: z
+    .string({ error: "Password is required" })
+    .min(1, "Password is required")
+    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters long`),
+  rememberMe: z.boolean().optional().default(false),
+});
+export type LoginBody = z.input<typeof loginBody>;
+
+export const sessionUser = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: z.enum(ROLES),
+  organizationName: z.string(),
+  organizationId: z.uuid(),
+  organizationSlug: z.string(),
+  avatarUrl: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof sessionUser>;
+
+export const authAnswer = z.object({ token: z.string(), user: sessionUser });
+export type AuthAnswer = z.infer<typeof authAnswer>;
+
+export const meAnswer = z.object({ user: sessionUser });
+export type MeAnswer = z.infer<typeof meAnswer>;
+
+const avatarUrlField = z
+  .string()
+  .trim()
+  .max(2048, "Avatar URL must be at most 2048 characters")
+  .refine((u) => u === "" || /^https?:\/\/[^\s]+$/i.test(u), "Avatar URL must start with http:// or https://")
+  .transform((u) => (u === "" ? null : u))
+  .nullable();
+
+export const profileBody = z
+  .object({
+    firstName: requiredText("First name", 80).optional(),
+    lastName: requiredText("Last name", 80).optional(),
+    avatarUrl: avatarUrlField.optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), "Send at least one profile field to change");
+export type ProfileBody = z.input<typeof profileBody>;
+
+export const forgotPasswordBody = z.object({ email: emailField });
+export type ForgotPasswordBody = z.input<typeof forgotPasswordBody>;
+
+export const resetPasswordBody = z.object({
+  token: z
+    .string({ error: "The reset link is missing its token" })
+    .min(1, "The reset link is missing its token")
+    .max(200),
+  password: passwordField,
+});
+export type ResetPasswordBody = z.input<typeof resetPasswordBody>;
+
+export const messageAnswer = z.object({ message: z.string() });
+export type MessageAnswer = z.infer<typeof messageAnswer>;

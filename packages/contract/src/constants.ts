@@ -1,0 +1,63 @@
+export const ROLES = ["agent", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const USER_STATUSES = ["active", "inactive", "invited"] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+export const PLAN_IDS = ["starter", "growth", "business"] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+
+/** null means unlimited. */
+export interface PlanDefinition {
+  id: PlanId;
+  name: string;
+  price: number;
+  maxAgents: number | null;
+  ticketsPerMonth: number | null;
+  features: string[];
+}
+
+export const PLANS: Record<PlanId, PlanDefinition> = {
+  starter: {
+    id: "starter",
+    name: "Starter",
+    price: 29,
+    maxAgents: 3,
+    ticketsPerMonth: 1000,
+    features: ["Up to 3 agents", "1,000 tickets/month", "Email support", "Basic reporting"],
+  },
+  growth: {
+    id: "growth",
+    name: "Growth",
+    price: 59,
+    maxAgents: 10,
+    ticketsPerMonth: 5000,
+    features: ["Up to 10 agents", "5,000 tickets/month", "Chat support", "Advanced reporting", "API access"],
+  },
+  business: {
+    id: "business",
+    name: "Business",
+    price: 99,
+    maxAgents: null,
+    ticketsPerMonth: null,
+    features: ["Unlimited agents", "Unlimited tickets", "Priority support", "Custom integrations", "White-label"],
+  },
+};
+
+export const TRIAL_DAYS = 14;
+/** A trial runs with the limits of this plan. */
+export const TRIAL_PLAN: PlanId = "growth";
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** Session lifetimes (PRODUCT.md: Remember me). */
+export const SESSION_HOURS = 12;
+export const REMEMBER_ME_DAYS = 30;
+export const RESET_TOKEN_MINUTES = 60;
+
+/** Sign-in throttling (ENGINEERING.md section 7). */
+export const LOGIN_MAX_FAILURES = 10;
+export const LOGIN_WINDOW_MINUTES = 15;
+
+export const TRIAL_STATUS_REFETCH_MS = 60_000;
