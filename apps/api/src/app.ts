@@ -80,7 +80,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(swagger, {
     openapi: {
-      info: { title: "Cove API", version: "0.1.0", description: "The help desk's API. Every error answer is {error, code, details?}." },
+      info: {
+        title: "Cove API",
+        version: "0.1.0",
+        description: "The help desk's API. Every error answer is {error, code, details?}.",
+      },
       components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
       security: [{ bearer: [] }],
     },

@@ -39,7 +39,8 @@ export async function createTestApp(opts: { smtpUrl?: string } = {}): Promise<Te
 
 let seq = 0;
 /** A unique suffix, so tests sharing one PostgreSQL database never collide. */
-export const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+export const unique = () =>
+  `${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 export function registration(overrides: Partial<RegisterBody> = {}): RegisterBody {
   const id = unique();

@@ -99,4 +99,3 @@ export const loginFailures = pgTable(
     index("login_failures_ip_idx").on(t.ip, t.createdAt),
   ],
 );
-

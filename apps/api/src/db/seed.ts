@@ -29,9 +29,11 @@ export async function seedDemo(db: Db): Promise<boolean> {
       })
       .returning({ id: organizations.id });
     if (!org) throw new Error("demo organization insert returned nothing");
-    await tx.insert(users).values(
-      DEMO_TEAM.map((member) => ({ ...member, organizationId: org.id, passwordHash, status: "active" as const })),
-    );
+    await tx
+      .insert(users)
+      .values(
+        DEMO_TEAM.map((member) => ({ ...member, organizationId: org.id, passwordHash, status: "active" as const })),
+      );
   });
   return true;
 }

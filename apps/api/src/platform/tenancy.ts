@@ -28,7 +28,9 @@ export const REQUEST_ROLE = "cove_app";
  */
 export function withTenant<T>(db: Db, who: Pick<Principal, "orgId" | "userId" | "role">, fn: (ctx: Ctx) => Promise<T>) {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('app.org_id', ${who.orgId}, true), set_config('role', ${REQUEST_ROLE}, true)`);
+    await tx.execute(
+      sql`select set_config('app.org_id', ${who.orgId}, true), set_config('role', ${REQUEST_ROLE}, true)`,
+    );
     return fn({ orgId: who.orgId, userId: who.userId, role: who.role, db: tx });
   });
 }

@@ -65,7 +65,10 @@ async function answer(db: Queryable, userId: string, token: string): Promise<Aut
 export async function register(db: Db, input: z.output<typeof registerBody>): Promise<AuthAnswer> {
   const passwordHash = await hashPassword(input.password);
   for (let attempt = 0; ; attempt++) {
-    const slug = attempt === 0 ? slugify(input.organizationName) : `${slugify(input.organizationName)}-${newToken().slice(0, 6).toLowerCase()}`;
+    const slug =
+      attempt === 0
+        ? slugify(input.organizationName)
+        : `${slugify(input.organizationName)}-${newToken().slice(0, 6).toLowerCase()}`;
     try {
       return await db.transaction(async (tx) => {
         const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
@@ -135,7 +138,12 @@ async function recordFailure(db: Db, email: string, ip: string) {
 export async function login(db: Db, input: z.output<typeof loginBody>, ip: string): Promise<AuthAnswer> {
   await assertNotThrottled(db, input.email, ip);
   const [user] = await db
-    .select({ id: users.id, organizationId: users.organizationId, passwordHash: users.passwordHash, status: users.status })
+    .select({
+      id: users.id,
+      organizationId: users.organizationId,
+      passwordHash: users.passwordHash,
+      status: users.status,
+    })
     .from(users)
     .where(eq(users.email, input.email))
     .limit(1);
@@ -145,7 +153,10 @@ export async function login(db: Db, input: z.output<typeof loginBody>, ip: strin
     throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS);
   }
   if (user.status !== "active") {
-    throw new AppError("FORBIDDEN", "This account has been deactivated. Ask an administrator of your team to activate it.");
+    throw new AppError(
+      "FORBIDDEN",
+      "This account has been deactivated. Ask an administrator of your team to activate it.",
+    );
   }
   return db.transaction(async (tx) => {
     await tx.delete(loginFailures).where(eq(loginFailures.email, input.email));
