@@ -15,12 +15,18 @@ export default defineConfig({
         },
       },
       {
+        // The web app's own Vite config: React plugin (JSX) and the @cove/contract alias.
+        extends: "./apps/web/vite.config.ts",
         test: {
           name: "web",
           root: "apps/web",
           include: ["src/**/*.test.{ts,tsx}"],
           environment: "jsdom",
           setupFiles: ["src/test/setup.ts"],
+          // Tests replace fetch (the HTTP boundary) with vi.stubGlobal; put the real one back after each test.
+          unstubGlobals: true,
+          // Whole-app renders load route chunks on first use; leave room on a busy 2-core CI machine.
+          testTimeout: 15_000,
         },
       },
     ],

@@ -63,6 +63,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         baseUri: ["'none'"],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],
+        // Self-hosted installs often run on plain http on a LAN address, where upgrading every asset to https breaks the app.
+        upgradeInsecureRequests: null,
       },
     },
   });

@@ -165,7 +165,8 @@ describe("POST /api/auth/login", () => {
 
   it("throttles one address trying many accounts", async () => {
     const { user, password } = await registerOrg(t.app);
-    const attempt = (email: string, pw: string) => post("/api/auth/login", { email, password: pw }, `2001:db8:${run}::ffff`);
+    const attempt = (email: string, pw: string) =>
+      post("/api/auth/login", { email, password: pw }, `2001:db8:${run}::ffff`);
     for (let i = 0; i < 10; i++) {
       expect((await attempt(`guess-${i}-${unique()}@example.com`, "password1")).statusCode).toBe(401);
     }

@@ -5,8 +5,12 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import { AppError } from "./errors.ts";
 
-/** The built web app: apps/web/dist, the same relative path from src/ (development) and dist/ (production). */
-export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../web/dist");
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The built web app, apps/web/dist: seen from apps/api/src/platform in development, from apps/api/dist once bundled. */
+export const WEB_DIST =
+  [path.resolve(here, "../../../web/dist"), path.resolve(here, "../../web/dist")].find((dir) =>
+    existsSync(path.join(dir, "index.html")),
+  ) ?? path.resolve(here, "../../../web/dist");
 
 /**
  * Serves the built single-page app and answers every other GET that is not an API call with index.html, so

@@ -17,7 +17,13 @@ export class ApiError extends Error {
   /** True when `message` is the server's own human text (spec: show it, else the screen's fallback). */
   readonly fromServer: boolean;
 
-  constructor(init: { status: number; code: string; message: string; details?: ApiErrorDetail[]; fromServer: boolean }) {
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    details?: ApiErrorDetail[];
+    fromServer: boolean;
+  }) {
     super(init.message);
     this.name = "ApiError";
     this.status = init.status;
@@ -36,7 +42,8 @@ export interface ApiRequestOptions<T> {
 }
 
 async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
+  // A connection dropped mid-body reads as an empty answer; the status code still says what happened.
+  const text = await response.text().catch(() => "");
   if (text === "") return undefined;
   try {
     return JSON.parse(text);
@@ -60,7 +67,8 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>)
       signal: options.signal,
     });
   } catch (cause) {
-    if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
+    // A cancelled request (the screen went away) is not a failure to report.
+    if (options.signal?.aborted) throw cause;
     throw new ApiError({
       status: 0,
       code: "NETWORK_ERROR",

@@ -1,5 +1,5 @@
-import { type SessionUser, sessionUser } from "@cove/contract/auth.ts";
-import { z } from "zod";
+import type { SessionUser } from "@cove/contract/auth.ts";
+import { ROLES } from "@cove/contract/constants.ts";
 
 /**
  * The signed-in session (token + user) lives in localStorage so it survives reloads (spec section 4). This module is
@@ -11,7 +11,32 @@ export interface StoredSession {
 }
 
 const STORAGE_KEY = "cove.session";
-const storedSession = z.object({ token: z.string().min(1), user: sessionUser });
+const USER_TEXT_FIELDS = [
+  "id",
+  "email",
+  "firstName",
+  "lastName",
+  "organizationName",
+  "organizationId",
+  "organizationSlug",
+] as const;
+
+/**
+ * A hand-written shape check rather than the contract's zod schema: this module is in the landing bundle and zod is
+ * not (ENGINEERING.md budget). It only guards against a corrupt or outdated entry; the server re-checks the token and
+ * sends a validated user (GET /api/auth/me) on every app load.
+ */
+function isStoredSession(value: unknown): value is StoredSession {
+  if (typeof value !== "object" || value === null) return false;
+  const { token, user } = value as { token?: unknown; user?: unknown };
+  if (typeof token !== "string" || token === "" || typeof user !== "object" || user === null) return false;
+  const fields = user as Record<string, unknown>;
+  return (
+    USER_TEXT_FIELDS.every((key) => typeof fields[key] === "string") &&
+    ROLES.some((role) => role === fields.role) &&
+    (fields.avatarUrl === null || typeof fields.avatarUrl === "string")
+  );
+}
 
 const listeners = new Set<() => void>();
 // useSyncExternalStore needs the same object back while nothing changed, so the parse is memoised on the raw text.
@@ -30,8 +55,8 @@ function readRaw(): string | null {
 function parse(raw: string | null): StoredSession | null {
   if (raw === null) return null;
   try {
-    const result = storedSession.safeParse(JSON.parse(raw));
-    return result.success ? result.data : null;
+    const value: unknown = JSON.parse(raw);
+    return isStoredSession(value) ? value : null;
   } catch {
     return null;
   }

@@ -1,11 +1,11 @@
-import { useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { type ReactNode, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { clearSession, getSession, setSession, subscribeSession } from "../../../lib/session-storage.ts";
-import { loginRequest, logoutRequest, meRequest, registerRequest, updateProfileRequest } from "../api/auth.api.ts";
-import { type AuthContextValue, AuthContext } from "../hooks/use-auth.ts";
+import { AuthContext, type AuthContextValue } from "../hooks/use-auth.ts";
+
+// The API client and the contract's zod schemas load on first use, keeping them out of the landing page's bundle.
+const authApi = () => import("../api/auth.api.ts");
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
   const session = useSyncExternalStore(subscribeSession, getSession, () => null);
   // A stored token is only trusted after the server confirms it (it may have expired or been revoked).
   const [restoring, setRestoring] = useState(() => getSession() !== null);
@@ -14,7 +14,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const token = getSession()?.token;
     if (!token) return;
     const controller = new AbortController();
-    meRequest(controller.signal)
+    authApi()
+      .then(({ meRequest }) => meRequest(controller.signal))
       .then(({ user }) => {
         if (getSession()?.token === token) setSession({ token, user });
       })
@@ -28,33 +29,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => controller.abort();
   }, []);
 
-  // Whatever was cached belongs to the previous user: drop it whenever the token changes or goes away.
-  const token = session?.token ?? null;
-  const previousToken = useRef(token);
-  useEffect(() => {
-    if (previousToken.current !== token) {
-      previousToken.current = token;
-      queryClient.clear();
-    }
-  }, [token, queryClient]);
-
   const value = useMemo<AuthContextValue>(
     () => ({
       status: restoring ? "loading" : session ? "authenticated" : "guest",
       user: session?.user ?? null,
       token: session?.token ?? null,
       async login(body) {
+        const { loginRequest } = await authApi();
         const answer = await loginRequest(body);
         setSession(answer);
         return answer.user;
       },
       async register(body) {
+        const { registerRequest } = await authApi();
         const answer = await registerRequest(body);
         setSession(answer);
         return answer.user;
       },
       async logout() {
         try {
+          const { logoutRequest } = await authApi();
           await logoutRequest();
         } catch {
           // Spec: logout clears the session even if the server call fails.
@@ -63,6 +57,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
       },
       async updateProfile(body) {
+        const { updateProfileRequest } = await authApi();
         const { user } = await updateProfileRequest(body);
         const current = getSession();
         if (current) setSession({ token: current.token, user });

@@ -1,0 +1,122 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/platform/config.ts";
+
+/** The ConfigError loadConfig throws for env; fails the test when it does not throw one. */
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig", () => {
+  it("starts with safe defaults when nothing is set", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe(path.resolve("./data"));
+    expect(path.isAbsolute(config.dataDir)).toBe(true);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.seedDemo).toBe(true);
+    expect(config.publicUrl).toBe("http://localhost:3000");
+    expect(config.mailFrom).toBe("Cove <no-reply@localhost>");
+    expect(config.smtpUrl).toBeUndefined();
+  });
+
+  it("takes every documented variable from the environment", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      DATA_DIR: "/var/lib/cove",
+      DATABASE_URL: "postgres://cove:secret@db:5432/cove",
+      PUBLIC_URL: "https://help.example.com",
+      SEED_DEMO: "false",
+      SMTP_URL: "smtp://user:pass@mail.example.com:587",
+      MAIL_FROM: "Help <help@example.com>",
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      dataDir: "/var/lib/cove",
+      databaseUrl: "postgres://cove:secret@db:5432/cove",
+      publicUrl: "https://help.example.com",
+      seedDemo: false,
+      smtpUrl: "smtp://user:pass@mail.example.com:587",
+      mailFrom: "Help <help@example.com>",
+    });
+  });
+
+  it("resolves a relative DATA_DIR to an absolute path", () => {
+    expect(loadConfig({ DATA_DIR: "some/where" }).dataDir).toBe(path.resolve("some/where"));
+  });
+
+  it("builds the default PUBLIC_URL from PORT", () => {
+    expect(loadConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
+  });
+
+  it("rejects a PORT that is not a number, naming PORT", () => {
+    const err = configError({ PORT: "abc" });
+    expect(err.message).toMatch(/\bPORT\b/);
+    expect(err.message).toContain("must be a number");
+  });
+
+  it("rejects a PORT out of range, naming PORT", () => {
+    expect(configError({ PORT: "70000" }).message).toMatch(/\bPORT\b/);
+    expect(configError({ PORT: "-1" }).message).toMatch(/\bPORT\b/);
+  });
+
+  it("does not silently pick a random port when PORT is set but empty", () => {
+    // An empty DATABASE_URL or SMTP_URL counts as unset; an empty PORT must either do the same or be refused,
+    // never become port 0 (a random port, and email links to http://localhost:0).
+    let port: number | undefined;
+    try {
+      port = loadConfig({ PORT: "" }).port;
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toMatch(/\bPORT\b/);
+    }
+    if (port !== undefined) expect(port).toBe(3000);
+  });
+
+  it("rejects a DATABASE_URL that is not PostgreSQL, naming DATABASE_URL", () => {
+    const err = configError({ DATABASE_URL: "mysql://x" });
+    expect(err.message).toMatch(/\bDATABASE_URL\b/);
+    expect(err.message).toContain("postgres://");
+  });
+
+  it("treats an empty DATABASE_URL as unset (the embedded database)", () => {
+    expect(loadConfig({ DATABASE_URL: "" }).databaseUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: "postgresql://h/db" }).databaseUrl).toBe("postgresql://h/db");
+  });
+
+  it("reads SEED_DEMO as a boolean", () => {
+    expect(loadConfig({ SEED_DEMO: "false" }).seedDemo).toBe(false);
+    expect(loadConfig({ SEED_DEMO: "0" }).seedDemo).toBe(false);
+    expect(loadConfig({ SEED_DEMO: "true" }).seedDemo).toBe(true);
+  });
+
+  it("rejects a SEED_DEMO that is neither true nor false, naming SEED_DEMO", () => {
+    const err = configError({ SEED_DEMO: "maybe" });
+    expect(err.message).toMatch(/\bSEED_DEMO\b/);
+    expect(err.message).toMatch(/true or false/);
+  });
+
+  it("removes trailing slashes from PUBLIC_URL, so links never hold //", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://help.example.com/" }).publicUrl).toBe("https://help.example.com");
+    expect(loadConfig({ PUBLIC_URL: "https://example.com/help//" }).publicUrl).toBe("https://example.com/help");
+  });
+
+  it("rejects a PUBLIC_URL that is not a URL, naming PUBLIC_URL", () => {
+    expect(configError({ PUBLIC_URL: "help desk" }).message).toMatch(/\bPUBLIC_URL\b/);
+  });
+
+  it("rejects an SMTP_URL that is not smtp:// or smtps://, naming SMTP_URL", () => {
+    expect(configError({ SMTP_URL: "http://mail.example.com" }).message).toMatch(/\bSMTP_URL\b/);
+  });
+
+  it("lists every bad variable at once", () => {
+    const err = configError({ PORT: "abc", SEED_DEMO: "maybe", DATABASE_URL: "mysql://x" });
+    for (const name of ["PORT", "SEED_DEMO", "DATABASE_URL"]) expect(err.message).toContain(name);
+  });
+});

@@ -1,0 +1,71 @@
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../test/render-app.tsx";
+
+const signedIn = {
+  "GET /api/auth/me": () => json(200, { user: testUser }),
+  "GET /api/trial/status": () => json(200, trialAnswer),
+};
+
+describe("app layout", () => {
+  it("lists the nine sections in order and marks the current one", async () => {
+    storeSession();
+    mockApi(signedIn);
+    renderApp("/knowledge-base/42/edit");
+
+    expect(await screen.findByRole("heading", { name: "Edit article" })).toBeInTheDocument();
+    expect(screen.getByText("This screen is not available yet.")).toBeInTheDocument();
+    const nav = screen.getAllByRole("navigation", { name: "Main" })[0]!;
+    const links = within(nav).getAllByRole("link");
+    expect(links.map((l) => l.textContent)).toEqual([
+      "Dashboard",
+      "Tickets",
+      "Live Chat",
+      "AI Assistant",
+      "Knowledge Base",
+      "Automation",
+      "Users",
+      "Billing",
+      "Settings",
+    ]);
+    expect(within(nav).getByRole("link", { name: "Knowledge Base" })).toHaveAttribute("aria-current", "page");
+    expect(screen.getByText("Ada Lovelace")).toBeInTheDocument();
+    expect(screen.getByText("Analytical Engines")).toBeInTheDocument();
+  });
+
+  it("signs out to /login even when the logout call fails", async () => {
+    storeSession();
+    const fetchMock = mockApi({
+      ...signedIn,
+      "POST /api/auth/logout": () => Promise.reject(new TypeError("Failed to fetch")),
+    });
+    const { user, router } = renderApp("/dashboard");
+
+    await user.click(await screen.findByRole("button", { name: "Sign out" }));
+
+    expect(await screen.findByRole("heading", { name: "Sign in to Cove" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/login");
+    expect(localStorage.length).toBe(0);
+    expect(calls(fetchMock)).toContain("POST /api/auth/logout");
+  });
+
+  it("updates the profile from the name in the top bar", async () => {
+    storeSession();
+    mockApi({
+      ...signedIn,
+      "PUT /api/auth/profile": (init) => json(200, { user: { ...testUser, ...JSON.parse(String(init?.body)) } }),
+    });
+    const { user } = renderApp("/dashboard");
+
+    await user.click(await screen.findByRole("button", { name: /Ada Lovelace/ }));
+    const dialog = await screen.findByRole("dialog", { name: "Your profile" });
+    const firstName = within(dialog).getByLabelText("First name");
+    await user.clear(firstName);
+    await user.type(firstName, "Augusta");
+    await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+
+    expect(await screen.findByText("Profile updated")).toBeInTheDocument();
+    expect(screen.getByText("Augusta Lovelace")).toBeInTheDocument();
+    expect(localStorage.getItem("cove.session")).toContain("Augusta");
+  });
+});

@@ -1,0 +1,31 @@
+import {
+  BookOpen,
+  Bot,
+  CreditCard,
+  LayoutDashboard,
+  type LucideIcon,
+  MessagesSquare,
+  Settings,
+  Ticket,
+  Users,
+  Workflow,
+} from "lucide-react";
+
+export interface NavItem {
+  label: string;
+  to: string;
+  icon: LucideIcon;
+}
+
+/** The nine sidebar entries, in the spec's order. */
+export const NAV_ITEMS: readonly NavItem[] = [
+  { label: "Dashboard", to: "/dashboard", icon: LayoutDashboard },
+  { label: "Tickets", to: "/tickets", icon: Ticket },
+  { label: "Live Chat", to: "/chat", icon: MessagesSquare },
+  { label: "AI Assistant", to: "/ai-assistant", icon: Bot },
+  { label: "Knowledge Base", to: "/knowledge-base", icon: BookOpen },
+  { label: "Automation", to: "/automation", icon: Workflow },
+  { label: "Users", to: "/users", icon: Users },
+  { label: "Billing", to: "/billing", icon: CreditCard },
+  { label: "Settings", to: "/settings", icon: Settings },
+];

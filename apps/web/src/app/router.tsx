@@ -1,0 +1,93 @@
+import { createBrowserRouter, type LazyRouteFunction, Outlet, type RouteObject, ScrollRestoration } from "react-router";
+import type { PlaceholderHandle } from "../components/placeholder-page.tsx";
+import { FullPageSpinner } from "../components/ui/spinner.tsx";
+import { GuestOnly, RequireAuth } from "../features/auth/components/auth-gate.tsx";
+import { NotFoundPage } from "../pages/public/not-found-page.tsx";
+import { RouteErrorBoundary } from "./route-error-boundary.tsx";
+
+type Lazy = LazyRouteFunction<RouteObject>;
+
+// Every screen is its own chunk (route `lazy`), so the landing and sign-in pages download only what they show.
+const home: Lazy = async () => ({ Component: (await import("../pages/public/home-page.tsx")).HomePage });
+const login: Lazy = async () => ({ Component: (await import("../features/auth/routes/login-route.tsx")).LoginRoute });
+const register: Lazy = async () => ({
+  Component: (await import("../features/auth/routes/register-route.tsx")).RegisterRoute,
+});
+const resetPassword: Lazy = async () => ({
+  Component: (await import("../features/auth/routes/reset-password-route.tsx")).ResetPasswordRoute,
+});
+const appLayout: Lazy = async () => ({ Component: (await import("./layouts/app-layout.tsx")).AppLayout });
+const dashboard: Lazy = async () => ({
+  Component: (await import("../features/dashboard/routes/dashboard-route.tsx")).DashboardRoute,
+});
+
+const placeholderPage: Lazy = async () => ({
+  Component: (await import("../components/placeholder-page.tsx")).PlaceholderRoute,
+});
+
+/** A screen a later issue builds; until then it shows its title and a short notice. */
+function placeholder(path: string, title: string): RouteObject {
+  return { ...page(path, placeholderPage), handle: { title } satisfies PlaceholderHandle };
+}
+
+/** A leaf screen with its own error boundary, so one broken page never takes the layout down with it. */
+function page(path: string, lazy: Lazy): RouteObject {
+  return { path, lazy, ErrorBoundary: RouteErrorBoundary };
+}
+
+function RootLayout() {
+  return (
+    <>
+      <ScrollRestoration />
+      <Outlet />
+    </>
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    Component: RootLayout,
+    ErrorBoundary: RouteErrorBoundary,
+    HydrateFallback: FullPageSpinner,
+    children: [
+      page("/", home),
+      page("/homepage", home),
+      page("/reset-password", resetPassword),
+      {
+        Component: GuestOnly,
+        children: [page("/login", login), page("/register", register)],
+      },
+      {
+        Component: RequireAuth,
+        children: [
+          {
+            lazy: appLayout,
+            ErrorBoundary: RouteErrorBoundary,
+            children: [
+              page("/dashboard", dashboard),
+              placeholder("/tickets", "Tickets"),
+              placeholder("/tickets/new", "New ticket"),
+              placeholder("/tickets/:ticketId", "Ticket"),
+              placeholder("/chat", "Live Chat"),
+              placeholder("/ai-assistant", "AI Assistant"),
+              placeholder("/knowledge-base", "Knowledge Base"),
+              placeholder("/knowledge-base/new", "New article"),
+              placeholder("/knowledge-base/:id", "Article"),
+              placeholder("/knowledge-base/:id/edit", "Edit article"),
+              placeholder("/automation", "Automation"),
+              placeholder("/users", "Users"),
+              placeholder("/billing", "Billing"),
+              placeholder("/settings", "Settings"),
+            ],
+          },
+        ],
+      },
+      // Not lazy: the error boundary shows it too, so it is in the main bundle anyway.
+      { path: "*", Component: NotFoundPage },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

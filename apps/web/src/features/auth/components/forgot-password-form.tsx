@@ -1,0 +1,58 @@
+import { forgotPasswordBody } from "@cove/contract/auth.ts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { TextField } from "../../../components/ui/text-field.tsx";
+import { errorText } from "../../../lib/api-client.ts";
+import { toastError } from "../../../lib/toast-error.ts";
+import { forgotPasswordRequest } from "../api/auth.api.ts";
+
+const FALLBACK = "Could not send the reset link";
+
+export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
+  const [result, setResult] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(forgotPasswordBody), defaultValues: { email: "" } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setResult(null);
+    try {
+      // The server answers the same way whether or not the address has an account, so we just relay its message.
+      const { message } = await forgotPasswordRequest(values);
+      setResult({ tone: "success", text: message });
+      toast.success(message);
+    } catch (error) {
+      setResult({ tone: "error", text: errorText(error, FALLBACK) });
+      toastError(error, FALLBACK);
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Reset your password">
+      <p className="text-sm text-slate-600">
+        Enter the email address you sign in with and we will send you a link to choose a new password.
+      </p>
+      {result && <Alert tone={result.tone}>{result.text}</Alert>}
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        error={errors.email?.message}
+        {...register("email")}
+      />
+      <Button type="submit" pending={isSubmitting} className="w-full">
+        {isSubmitting ? "Sending…" : "Send reset link"}
+      </Button>
+      <Button type="button" variant="ghost" onClick={onBack} className="w-full">
+        Back to sign in
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+import { loginBody } from "@cove/contract/auth.ts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Link } from "react-router";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { PasswordField } from "../../../components/ui/password-field.tsx";
+import { TextField } from "../../../components/ui/text-field.tsx";
+import { errorText } from "../../../lib/api-client.ts";
+import { toastError } from "../../../lib/toast-error.ts";
+import { useAuth } from "../hooks/use-auth.ts";
+
+const textLink = "font-medium text-indigo-600 hover:text-indigo-500 underline-offset-2 hover:underline";
+
+export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }) {
+  const { login } = useAuth();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(loginBody),
+    defaultValues: { email: "", password: "", rememberMe: false },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setServerError(null);
+    try {
+      // On success the guest-only gate moves the user on (to /dashboard or where they were heading).
+      await login(values);
+    } catch (error) {
+      setServerError(errorText(error, "Login failed"));
+      toastError(error, "Login failed");
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Sign in">
+      {serverError && <Alert>{serverError}</Alert>}
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        error={errors.email?.message}
+        {...register("email")}
+      />
+      <PasswordField
+        label="Password"
+        autoComplete="current-password"
+        error={errors.password?.message}
+        {...register("password")}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            className="size-4 rounded border-slate-300 accent-indigo-600"
+            {...register("rememberMe")}
+          />
+          Remember me
+        </label>
+        <button type="button" onClick={onForgotPassword} className={`${textLink} rounded-sm text-sm`}>
+          Forgot your password?
+        </button>
+      </div>
+      <Button type="submit" pending={isSubmitting} className="w-full">
+        {isSubmitting ? "Signing in…" : "Sign in"}
+      </Button>
+      <p className="text-center text-xs text-slate-500">
+        By signing in you agree to our{" "}
+        <Link to="/terms" className={textLink}>
+          Terms of Service
+        </Link>{" "}
+        and{" "}
+        <Link to="/privacy" className={textLink}>
+          Privacy Policy
+        </Link>
+        .
+      </p>
+    </form>
+  );
+}

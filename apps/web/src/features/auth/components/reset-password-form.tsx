@@ -1,0 +1,90 @@
+import { passwordField } from "@cove/contract/auth.ts";
+import { PASSWORD_MIN } from "@cove/contract/constants.ts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Link, useNavigate } from "react-router";
+import { toast } from "sonner";
+import { z } from "zod";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { PasswordField } from "../../../components/ui/password-field.tsx";
+import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { toastError } from "../../../lib/toast-error.ts";
+import { resetPasswordRequest } from "../api/auth.api.ts";
+
+const FALLBACK = "Password reset failed";
+
+const resetForm = z
+  .object({ password: passwordField, confirmPassword: z.string() })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: "Passwords do not match",
+    path: ["confirmPassword"],
+    // Show the mismatch even while the password itself is still too short.
+    when: ({ value }) =>
+      typeof value === "object" && value !== null && "password" in value && "confirmPassword" in value,
+  });
+
+export function RequestNewLink() {
+  return (
+    <Link to="/login?forgot=1" className="font-medium underline underline-offset-2">
+      Request a new reset link
+    </Link>
+  );
+}
+
+export function ResetPasswordForm({ token }: { token: string }) {
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<{ text: string; invalidToken: boolean } | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(resetForm), defaultValues: { password: "", confirmPassword: "" } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const { message } = await resetPasswordRequest({ token, password: values.password });
+      toast.success(message);
+      navigate("/login", { replace: true });
+    } catch (error) {
+      toastError(error, FALLBACK);
+      setFailure({
+        text: errorText(error, FALLBACK),
+        invalidToken: error instanceof ApiError && error.code === "INVALID_TOKEN",
+      });
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Choose a new password">
+      {failure && (
+        <Alert>
+          <p>{failure.text}</p>
+          {failure.invalidToken && (
+            <p className="mt-1">
+              <RequestNewLink />
+            </p>
+          )}
+        </Alert>
+      )}
+      <PasswordField
+        label="New password"
+        autoComplete="new-password"
+        hint={`Must be at least ${PASSWORD_MIN} characters`}
+        error={errors.password?.message}
+        {...register("password")}
+      />
+      <PasswordField
+        label="Confirm new password"
+        autoComplete="new-password"
+        error={errors.confirmPassword?.message}
+        {...register("confirmPassword")}
+      />
+      <Button type="submit" pending={isSubmitting} className="w-full">
+        {isSubmitting ? "Saving…" : "Set new password"}
+      </Button>
+    </form>
+  );
+}

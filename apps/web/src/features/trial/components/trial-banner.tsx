@@ -1,0 +1,52 @@
+import { clsx } from "clsx";
+import { Clock } from "lucide-react";
+import { Link } from "react-router";
+import { useTrialStatus } from "../api/trial.queries.ts";
+import { type TrialBannerTone, trialBannerState } from "./trial-banner-state.ts";
+
+const toneClasses: Record<TrialBannerTone, { box: string; link: string }> = {
+  red: { box: "border-red-200 bg-red-50 text-red-800", link: "bg-red-600 hover:bg-red-700" },
+  orange: { box: "border-orange-200 bg-orange-50 text-orange-800", link: "bg-orange-700 hover:bg-orange-800" },
+  yellow: { box: "border-yellow-200 bg-yellow-50 text-yellow-800", link: "bg-yellow-700 hover:bg-yellow-800" },
+  blue: { box: "border-blue-200 bg-blue-50 text-blue-800", link: "bg-blue-600 hover:bg-blue-700" },
+};
+
+export function TrialBanner() {
+  const { data } = useTrialStatus();
+  // While loading or when the status cannot be read there is nothing trustworthy to say, so no banner.
+  const state = data ? trialBannerState(data) : null;
+  if (!state) return null;
+  const classes = toneClasses[state.tone];
+
+  return (
+    <section
+      aria-label="Trial status"
+      data-tone={state.tone}
+      className={clsx(
+        "flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between",
+        classes.box,
+      )}
+    >
+      <div className="flex items-start gap-3">
+        <Clock className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+        <div>
+          <p className="font-semibold">{state.message}</p>
+          <p className="text-sm opacity-90">
+            {state.tone === "red"
+              ? "Your workspace is read-only until you subscribe. Your data is safe."
+              : "Pick a plan to keep your help desk running without interruption."}
+          </p>
+        </div>
+      </div>
+      <Link
+        to="/billing"
+        className={clsx(
+          "inline-flex h-9 shrink-0 items-center justify-center rounded-md px-4 text-sm font-medium text-white shadow-sm",
+          classes.link,
+        )}
+      >
+        Upgrade now
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+import type { SessionUser } from "@cove/contract/auth.ts";
+import { render } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { vi } from "vitest";
+import { AppProviders } from "../app/providers.tsx";
+import { routes } from "../app/router.tsx";
+import { setSession } from "../lib/session-storage.ts";
+
+export const testUser: SessionUser = {
+  id: "8a3c5f5e-8d0e-4a57-9d43-1f6b2f0c9a11",
+  email: "ada@example.com",
+  firstName: "Ada",
+  lastName: "Lovelace",
+  role: "admin",
+  organizationName: "Analytical Engines",
+  organizationId: "0b7f3a0e-5c1d-4e8f-9a2b-3c4d5e6f7a8b",
+  organizationSlug: "analytical-engines",
+  avatarUrl: null,
+};
+
+/** What a previous visit left in the browser: a signed-in session. */
+export function storeSession(user: SessionUser = testUser, token = "stored-token") {
+  setSession({ token, user });
+}
+
+export function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+type Handler = (init: RequestInit | undefined) => Response | Promise<Response>;
+
+/**
+ * Replaces fetch (the HTTP boundary) with canned answers keyed by "METHOD /api/path". A call nobody expected answers
+ * 404 so the test shows it rather than hanging.
+ */
+export function mockApi(handlers: Record<string, Handler>) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const path = new URL(url, "http://localhost").pathname;
+    const handler = handlers[`${init?.method ?? "GET"} ${path}`];
+    if (!handler) return json(404, { error: `No mock for ${init?.method ?? "GET"} ${path}`, code: "NOT_FOUND" });
+    return handler(init);
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return fetchMock;
+}
+
+/** The calls made so far, as "METHOD /api/path". */
+export function calls(fetchMock: ReturnType<typeof mockApi>): string[] {
+  return fetchMock.mock.calls.map(([input, init]) => `${init?.method ?? "GET"} ${String(input)}`);
+}
+
+/** Renders the whole app (real routes, providers and auth gate) at `path`. */
+export function renderApp(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  // No pause between keystrokes: the forms do not debounce, and long forms would otherwise crawl.
+  const user = userEvent.setup({ delay: null });
+  const view = render(
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { router, user, ...view };
+}
+
+export const trialAnswer = {
+  isTrial: true,
+  daysRemaining: 10,
+  isExpired: false,
+  trialEndsAt: "2030-01-15T00:00:00.000Z",
+  plan: "growth",
+};

@@ -1,0 +1,94 @@
+import { expect, test } from "@playwright/test";
+import { DEMO, latestMail, newAccount, register, signIn } from "./support.ts";
+
+test("a new company starts a trial, keeps its session across reloads, and signs out", async ({ page }) => {
+  const account = await register(page);
+  await expect(page.getByText("Your free trial expires in 14 days")).toBeVisible();
+  await expect(page.getByRole("banner").getByText(`${account.firstName} ${account.lastName}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(account.company).first()).toBeVisible();
+
+  await page.reload();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText("Your free trial expires in 14 days")).toBeVisible();
+
+  await page.goto("/login");
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("registration checks the passwords before calling the server", async ({ page }) => {
+  await page.goto("/register");
+  await page.getByLabel("Password", { exact: true }).fill("short");
+  await page.getByLabel("Confirm password", { exact: true }).fill("different");
+  await page.getByRole("button", { name: "Start free trial" }).click();
+  await expect(page.getByText("Password must be at least 8 characters long")).toBeVisible();
+  await expect(page.getByText("Passwords do not match")).toBeVisible();
+  await expect(page).toHaveURL(/\/register$/);
+});
+
+test("an email that already has an account is refused with a clear message", async ({ page }) => {
+  const account = await register(page);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto("/register");
+  await page.getByLabel("Company name").fill("Another Company");
+  await page.getByLabel("First name").fill("Sam");
+  await page.getByLabel("Last name").fill("Lee");
+  await page.getByLabel("Email address").fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill("another password");
+  await page.getByLabel("Confirm password", { exact: true }).fill("another password");
+  await page.getByRole("button", { name: "Start free trial" }).click();
+  await expect(page.getByText("An account with this email already exists").first()).toBeVisible();
+  await expect(page).toHaveURL(/\/register$/);
+});
+
+test("the demo team signs in, and a wrong password says so", async ({ page }) => {
+  await signIn(page, DEMO.email, "not the password");
+  await expect(page.getByText("Invalid email or password").first()).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText("Acme Outdoor Co.").first()).toBeVisible();
+});
+
+test("a protected page sends a guest to sign in, then back to where they were going", async ({ page }) => {
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel("Email").fill(DEMO.email);
+  await page.getByLabel("Password", { exact: true }).fill(DEMO.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+});
+
+test("a forgotten password is reset through the emailed link, once", async ({ page }) => {
+  const account = await register(page, newAccount());
+  await page.getByRole("button", { name: "Sign out" }).click();
+
+  await page.getByRole("button", { name: "Forgot your password?" }).click();
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByRole("button", { name: /send/i }).click();
+  await expect(page.getByText(/If an account exists for that email/).first()).toBeVisible();
+
+  const link = /http:\/\/localhost:\d+\/reset-password\?token=[A-Za-z0-9_-]+/.exec(latestMail())?.[0];
+  expect(link).toBeTruthy();
+  await page.goto(link ?? "");
+  await page.getByLabel("New password", { exact: true }).fill("a whole new secret");
+  await page.getByLabel("Confirm new password", { exact: true }).fill("a whole new secret");
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await signIn(page, account.email, "a whole new secret");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole("button", { name: "Sign out" }).click();
+
+  await page.goto(link ?? "");
+  await page.getByLabel("New password", { exact: true }).fill("yet another secret");
+  await page.getByLabel("Confirm new password", { exact: true }).fill("yet another secret");
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByText(/invalid or has expired/).first()).toBeVisible();
+});

@@ -1,0 +1,44 @@
+import { expect, test } from "@playwright/test";
+import { DEMO, signIn } from "./support.ts";
+
+const NAV = [
+  ["Dashboard", "/dashboard"],
+  ["Tickets", "/tickets"],
+  ["Live Chat", "/chat"],
+  ["AI Assistant", "/ai-assistant"],
+  ["Knowledge Base", "/knowledge-base"],
+  ["Automation", "/automation"],
+  ["Users", "/users"],
+  ["Billing", "/billing"],
+  ["Settings", "/settings"],
+] as const;
+
+test("the sidebar's nine items each open their screen", async ({ page }) => {
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const nav = page.getByRole("navigation").first();
+  for (const [label, path] of NAV) {
+    await nav.getByRole("link", { name: label, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    if (path !== "/dashboard") await expect(page.getByText("This screen is not available yet.")).toBeVisible();
+  }
+});
+
+test("an unknown address shows a not-found page with a way back", async ({ page }) => {
+  await page.goto("/no/such/page");
+  await expect(page.getByRole("heading", { name: /not found/i })).toBeVisible();
+  await page.getByRole("link", { name: /dashboard/i }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("on a phone the menu slides over and closes after choosing @phone", async ({ page }) => {
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole("button", { name: "Open menu" }).click();
+  const menu = page.getByRole("dialog");
+  await expect(menu).toBeVisible();
+  await menu.getByRole("link", { name: "Tickets", exact: true }).click();
+  await expect(page).toHaveURL(/\/tickets$/);
+  await expect(menu).toBeHidden();
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+});

@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+
+export const DEMO = { email: "demo@cove.example", password: "cove-demo-2026" };
+
+let n = 0;
+export function newAccount() {
+  const id = `${Date.now().toString(36)}${(n++).toString(36)}`;
+  return {
+    company: `Harbor Bikes ${id}`,
+    firstName: "Maya",
+    lastName: "Okafor",
+    email: `maya-${id}@example.com`,
+    password: "sea breeze 42",
+  };
+}
+
+export async function register(page: Page, account = newAccount()) {
+  await page.goto("/register");
+  await page.getByLabel("Company name").fill(account.company);
+  await page.getByLabel("First name").fill(account.firstName);
+  await page.getByLabel("Last name").fill(account.lastName);
+  await page.getByLabel("Email address").fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await page.getByLabel("Confirm password", { exact: true }).fill(account.password);
+  await page.getByRole("button", { name: "Start free trial" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return account;
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** The newest message in the server's mail outbox (no SMTP_URL is set for the browser journeys). */
+export function latestMail(): string {
+  const dir = path.join(process.env.COVE_E2E_DATA_DIR ?? "", "outbox");
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".eml"))
+    .sort();
+  const last = files.at(-1);
+  if (!last) throw new Error(`no mail in ${dir}`);
+  return readFileSync(path.join(dir, last), "utf8")
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
