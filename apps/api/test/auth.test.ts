@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations, sessions, users } from "../src/db/schema.ts";
 import { hashToken } from "../src/platform/auth.ts";
+import { queryRows } from "../src/platform/db.ts";
 import { bearer, createTestApp, registerOrg, registration, type TestApp, unique } from "./helpers.ts";
 
 let t: TestApp;
@@ -58,8 +59,11 @@ describe("POST /api/auth/register", () => {
 
   it("stores only a hash of the session token", async () => {
     const { token } = await registerOrg(t.app);
-    const found = await t.database.db.execute(sql`select count(*)::int as n from sessions where token_hash = ${token}`);
-    expect((found.rows[0] as { n: number }).n).toBe(0);
+    const found = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from sessions where token_hash = ${token}`,
+    );
+    expect(found[0]?.n).toBe(0);
     expect(await sessionExpiry(token)).toBeInstanceOf(Date);
   });
 

@@ -39,7 +39,12 @@ const show = (s: string) => JSON.stringify(s).slice(0, 60);
 
 /** A 4xx must explain itself in words and a code. */
 function humanError(res: LightMyRequestResponse): string | null {
-  const body = res.json() as { error?: unknown; code?: unknown };
+  let body: { error?: unknown; code?: unknown };
+  try {
+    body = res.json() as { error?: unknown; code?: unknown };
+  } catch {
+    return `not JSON: ${res.body.slice(0, 200)}`;
+  }
   if (typeof body.error !== "string" || body.error.trim().length < 5) return `no human message: ${res.body}`;
   if (typeof body.code !== "string") return `no code: ${res.body}`;
   return null;
@@ -81,7 +86,9 @@ describe("the Big List of Naughty Strings", () => {
       if (res.statusCode === 400) {
         const problem = humanError(res);
         if (problem) problems.push(`#${i} ${show(s)}: ${problem}`);
-        else if (!/First name/.test(res.json().error)) problems.push(`#${i} ${show(s)}: message ${res.body}`);
+        else if (!/First name/.test((res.json() as { error: string }).error)) {
+          problems.push(`#${i} ${show(s)}: message ${res.body}`);
+        }
         return;
       }
       const answered = (res.json() as MeAnswer).user.firstName;

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { MeAnswer } from "@cove/contract/auth.ts";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
@@ -266,7 +267,7 @@ describe("bad input gets a clear 4xx, never a 5xx", () => {
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).error).toContain("NUL");
     const me = await app.inject({ method: "GET", url: "/api/auth/me", headers: bearer(admin.token) });
-    expect(me.json().user.firstName).toBe("Grace");
+    expect((me.json() as MeAnswer).user.firstName).toBe("Grace");
   });
 });
 

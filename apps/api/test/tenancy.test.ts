@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations, sessions, users } from "../src/db/schema.ts";
+import { queryRows } from "../src/platform/db.ts";
 import { REQUEST_ROLE, withTenant } from "../src/platform/tenancy.ts";
 import { createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 
@@ -35,12 +36,13 @@ describe("row-level security", () => {
       await ctx.db.execute(sql`update users set first_name = 'Hacked' where id = ${b.user.id}`);
       await ctx.db.execute(sql`delete from sessions where user_id = ${b.user.id}`);
     });
-    const [row] = await t.database.db
-      .execute(sql`select first_name from users where id = ${b.user.id}`)
-      .then((r) => r.rows);
+    const [row] = await queryRows(t.database.db, sql`select first_name from users where id = ${b.user.id}`);
     expect(row).toEqual({ first_name: "Ada" });
-    const left = await t.database.db.execute(sql`select count(*)::int as n from sessions where user_id = ${b.user.id}`);
-    expect((left.rows[0] as { n: number }).n).toBeGreaterThan(0);
+    const [left] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from sessions where user_id = ${b.user.id}`,
+    );
+    expect(left?.n).toBeGreaterThan(0);
   });
 
   it("refuses to write a row into another organization", async () => {
@@ -55,37 +57,42 @@ describe("row-level security", () => {
         }),
       ),
     ).rejects.toThrow();
-    const found = await t.database.db.execute(
+    const [found] = await queryRows<{ n: number }>(
+      t.database.db,
       sql`select count(*)::int as n from users where email = 'intruder@example.com'`,
     );
-    expect((found.rows[0] as { n: number }).n).toBe(0);
+    expect(found?.n).toBe(0);
   });
 
   it("sees nothing at all without an organization", async () => {
     const rows = await t.database.db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('role', ${REQUEST_ROLE}, true)`);
-      return tx.execute(sql`select id from users`);
+      return queryRows(tx, sql`select id from users`);
     });
-    expect(rows.rows).toEqual([]);
+    expect(rows).toEqual([]);
   });
 
   it("runs requests under a role that is neither superuser nor exempt from RLS, and drops it at commit", async () => {
     const role = await withTenant(t.database.db, as(a), async (ctx) => {
-      const r = await ctx.db.execute(
+      const [r] = await queryRows(
+        ctx.db,
         sql`select current_user as name, rolsuper, rolbypassrls from pg_roles where rolname = current_user`,
       );
-      return r.rows[0];
+      return r;
     });
     expect(role).toEqual({ name: REQUEST_ROLE, rolsuper: false, rolbypassrls: false });
-    const after = await t.database.db.execute(
+    const [after] = await queryRows<{ name: string; org: string | null }>(
+      t.database.db,
       sql`select current_user as name, current_setting('app.org_id', true) as org`,
     );
-    expect(after.rows[0]).toMatchObject({ name: expect.not.stringMatching(REQUEST_ROLE) });
-    expect((after.rows[0] as { org: string | null }).org ?? "").toBe("");
+    expect(after?.name).not.toBe(REQUEST_ROLE);
+    expect(after?.org ?? "").toBe("");
   });
 
   it("protects every table that has an organization_id column", async () => {
-    const res = await t.database.db.execute(sql`
+    const tables = await queryRows<{ table: string; rls: boolean; policies: number; owned_by_other: boolean }>(
+      t.database.db,
+      sql`
       select c.relname as table, c.relrowsecurity as rls,
              (select count(*)::int from pg_policy p where p.polrelid = c.oid) as policies,
              pg_get_userbyid(c.relowner) <> ${REQUEST_ROLE} as owned_by_other
@@ -93,8 +100,8 @@ describe("row-level security", () => {
       where n.nspname = 'public' and c.relkind = 'r'
         and (exists (select 1 from information_schema.columns col
                      where col.table_schema = 'public' and col.table_name = c.relname and col.column_name = 'organization_id')
-             or c.relname = 'organizations')`);
-    const tables = res.rows as { table: string; rls: boolean; policies: number; owned_by_other: boolean }[];
+             or c.relname = 'organizations')`,
+    );
     expect(tables.map((r) => r.table).sort()).toEqual(expect.arrayContaining(["organizations", "sessions", "users"]));
     for (const table of tables) {
       expect(table, table.table).toMatchObject({ rls: true, owned_by_other: true });
