@@ -15,7 +15,7 @@ export default defineConfig({
         },
       },
       {
-        // The web app's own Vite config: React plugin (JSX) and the @cove/contract alias.
+        // The web app's own Vite config (React plugin), so tests compile exactly as the build does.
         extends: "./apps/web/vite.config.ts",
         test: {
           name: "web",
