@@ -4,7 +4,9 @@ import { DEMO, latestMail, newAccount, register, signIn } from "./support.ts";
 test("a new company starts a trial, keeps its session across reloads, and signs out", async ({ page }) => {
   const account = await register(page);
   await expect(page.getByText("Your free trial expires in 14 days")).toBeVisible();
-  await expect(page.getByRole("banner").getByText(`${account.firstName} ${account.lastName}`, { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole("banner").getByText(`${account.firstName} ${account.lastName}`, { exact: true }),
+  ).toBeVisible();
   await expect(page.getByText(account.company).first()).toBeVisible();
 
   await page.reload();

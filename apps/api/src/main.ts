@@ -4,7 +4,6 @@ import { DEMO_LOGIN, seedDemo } from "./db/seed.ts";
 import { ConfigError, loadConfig } from "./platform/config.ts";
 import { DataDirLockedError, lockDataDir } from "./platform/data-dir-lock.ts";
 import { openDatabase } from "./platform/db.ts";
-import { createMailer } from "./platform/mail.ts";
 
 async function main() {
   const config = loadConfig();

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
@@ -33,6 +33,7 @@ export async function createTestApp(opts: { smtpUrl?: string } = {}): Promise<Te
     close: async () => {
       await app.close();
       await database.close();
+      rmSync(outboxDir, { recursive: true, force: true });
     },
   };
 }

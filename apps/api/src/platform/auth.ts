@@ -50,7 +50,8 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
   app.decorateRequest("principal", null);
 
   app.addHook("onRoute", (route) => {
-    const isApi = route.url.startsWith("/api/") && !route.url.startsWith("/api/docs");
+    const isDocs = route.url === "/api/docs" || route.url.startsWith("/api/docs/");
+    const isApi = route.url.startsWith("/api/") && !isDocs;
     if (isApi && !route.config?.access) {
       throw new Error(`Route ${route.method} ${route.url} does not declare its access`);
     }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type {
   AuthAnswer,
   forgotPasswordBody,
@@ -65,10 +66,8 @@ async function answer(db: Queryable, userId: string, token: string): Promise<Aut
 export async function register(db: Db, input: z.output<typeof registerBody>): Promise<AuthAnswer> {
   const passwordHash = await hashPassword(input.password);
   for (let attempt = 0; ; attempt++) {
-    const slug =
-      attempt === 0
-        ? slugify(input.organizationName)
-        : `${slugify(input.organizationName)}-${newToken().slice(0, 6).toLowerCase()}`;
+    const base = slugify(input.organizationName);
+    const slug = attempt === 0 ? base : `${base}-${randomBytes(3).toString("hex")}`;
     try {
       return await db.transaction(async (tx) => {
         const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
