@@ -94,3 +94,16 @@ test("a forgotten password is reset through the emailed link, once", async ({ pa
   await page.getByRole("button", { name: "Set new password" }).click();
   await expect(page.getByText(/invalid or has expired/).first()).toBeVisible();
 });
+
+test("a user edits their profile and the top bar follows, across reloads", async ({ page }) => {
+  const account = await register(page);
+  const banner = page.getByRole("banner");
+  await banner.getByRole("button", { name: new RegExp(`${account.firstName} ${account.lastName}`) }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("First name").fill("Amara");
+  await dialog.getByRole("button", { name: "Save changes" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(banner.getByText(`Amara ${account.lastName}`, { exact: true })).toBeVisible();
+  await page.reload();
+  await expect(banner.getByText(`Amara ${account.lastName}`, { exact: true })).toBeVisible();
+});
