@@ -12,7 +12,7 @@ function isPlaceholderHandle(handle: unknown): handle is PlaceholderHandle {
 /** Route component for every placeholder; the title comes from the route's `handle`. */
 export function PlaceholderRoute() {
   const handle = useMatches().findLast((m) => isPlaceholderHandle(m.handle))?.handle;
-  return <PlaceholderPage title={isPlaceholderHandle(handle) ? handle.title : "Coming soon"} />;
+  return <PlaceholderPage title={isPlaceholderHandle(handle) ? handle.title : "Cove"} />;
 }
 
 /** Stands in for a screen a later issue builds, so navigation and the layout can be used today. */
