@@ -7,6 +7,9 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fast
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { trialRoutes } from "./modules/billing/trial.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
+import { organizationRoutes } from "./modules/organizations/organizations.routes.ts";
+import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
+import { userRoutes } from "./modules/users/users.routes.ts";
 import { registerAccessControl } from "./platform/auth.ts";
 import type { Database } from "./platform/db.ts";
 import { AppError, registerErrorHandling } from "./platform/errors.ts";
@@ -97,6 +100,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, { kind: opts.database.kind });
   await app.register(authRoutes);
   await app.register(trialRoutes);
+  await app.register(ticketRoutes);
+  await app.register(organizationRoutes);
+  await app.register(userRoutes);
   await registerWebApp(app);
   return app;
 }

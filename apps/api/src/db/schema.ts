@@ -1,4 +1,16 @@
-import { bigserial, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -12,6 +24,8 @@ export const organizations = pgTable("organizations", {
   subscriptionStatus: text("subscription_status", { enum: ["trialing", "active", "past_due", "canceled"] }).notNull(),
   trialEndsAt: timestamp("trial_ends_at", { withTimezone: true }),
   timezone: text("timezone").notNull().default("UTC"),
+  /** The last ticket number handed out; bumped in the creating transaction, so numbers never repeat. */
+  ticketSeq: integer("ticket_seq").notNull().default(0),
   createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -98,4 +112,90 @@ export const loginFailures = pgTable(
     index("login_failures_email_idx").on(t.email, t.createdAt),
     index("login_failures_ip_idx").on(t.ip, t.createdAt),
   ],
+);
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+export const TICKET_STATUS_VALUES = ["open", "pending", "solved", "closed"] as const;
+export const TICKET_PRIORITY_VALUES = ["low", "normal", "high", "urgent"] as const;
+
+export const tickets = pgTable(
+  "tickets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ticketNumber: integer("ticket_number").notNull(),
+    subject: text("subject").notNull(),
+    description: text("description").notNull(),
+    status: text("status", { enum: TICKET_STATUS_VALUES }).notNull().default("open"),
+    priority: text("priority", { enum: TICKET_PRIORITY_VALUES }).notNull().default("normal"),
+    source: text("source", { enum: ["web", "email", "chat", "portal", "api"] })
+      .notNull()
+      .default("web"),
+    requesterName: text("requester_name").notNull(),
+    requesterEmail: text("requester_email").notNull(),
+    assigneeId: uuid("assignee_id").references(() => users.id, { onDelete: "set null" }),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    /** The words of every comment, appended as comments arrive, so one index answers search over both. */
+    commentsTsv: tsvector("comments_tsv").notNull().default(sql`''::tsvector`),
+    searchVector: tsvector("search_vector").generatedAlwaysAs(
+      sql`setweight(to_tsvector('english'::regconfig, coalesce(subject, '')), 'A') || setweight(to_tsvector('english'::regconfig, coalesce(description, '')), 'B') || setweight(to_tsvector('simple'::regconfig, coalesce(requester_name, '') || ' ' || coalesce(requester_email, '') || ' ' || replace(coalesce(requester_email, ''), '@', ' ')), 'C') || comments_tsv`,
+    ),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    solvedAt: timestamp("solved_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("tickets_org_number_unique").on(t.organizationId, t.ticketNumber),
+    index("tickets_org_updated_idx").on(t.organizationId, t.updatedAt.desc()),
+    index("tickets_org_status_updated_idx").on(t.organizationId, t.status, t.updatedAt.desc()),
+    index("tickets_org_priority_updated_idx").on(t.organizationId, t.priority, t.updatedAt.desc()),
+    index("tickets_org_assignee_updated_idx").on(t.organizationId, t.assigneeId, t.updatedAt.desc()),
+    index("tickets_org_created_idx").on(t.organizationId, t.createdAt),
+    index("tickets_search_idx").using("gin", t.searchVector),
+  ],
+);
+
+export const ticketComments = pgTable(
+  "ticket_comments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    authorId: uuid("author_id").references(() => users.id, { onDelete: "set null" }),
+    authorName: text("author_name").notNull(),
+    authorEmail: text("author_email").notNull(),
+    body: text("body").notNull(),
+    isPublic: boolean("is_public").notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ticket_comments_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt)],
+);
+
+export const ticketEvents = pgTable(
+  "ticket_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Orders the events of one change, which share a timestamp. */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    actorName: text("actor_name").notNull(),
+    type: text("type", { enum: ["created", "status", "priority", "assignee", "tags"] }).notNull(),
+    fromValue: text("from_value"),
+    toValue: text("to_value"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ticket_events_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt)],
 );

@@ -3,6 +3,7 @@ import { count } from "drizzle-orm";
 import { hashPassword } from "../modules/auth/passwords.ts";
 import type { Db } from "../platform/db.ts";
 import { organizations, users } from "./schema.ts";
+import { seedDemoTickets } from "./seed-tickets.ts";
 
 export const DEMO_LOGIN = { email: "demo@cove.example", password: "cove-demo-2026" } as const;
 
@@ -29,11 +30,17 @@ export async function seedDemo(db: Db): Promise<boolean> {
       })
       .returning({ id: organizations.id });
     if (!org) throw new Error("demo organization insert returned nothing");
-    await tx
+    const team = await tx
       .insert(users)
       .values(
         DEMO_TEAM.map((member) => ({ ...member, organizationId: org.id, passwordHash, status: "active" as const })),
-      );
+      )
+      .returning({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email });
+    const byEmail = new Map(
+      team.map((u) => [u.email, { id: u.id, name: `${u.firstName} ${u.lastName}`, email: u.email }]),
+    );
+    const ordered = DEMO_TEAM.map((m) => byEmail.get(m.email)).filter((m) => m !== undefined);
+    await seedDemoTickets(tx, org.id, ordered);
   });
   return true;
 }

@@ -1,0 +1,142 @@
+import type { Activity, Comment, TicketSummary } from "@cove/contract/tickets.ts";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { ticketComments, ticketEvents, tickets, users } from "../../db/schema.ts";
+import type { Queryable } from "../../platform/db.ts";
+
+export const assignee = alias(users, "assignee");
+
+/** The columns of a ticket as the API answers it; joined with its assignee. */
+export const ticketColumns = {
+  id: tickets.id,
+  ticketNumber: tickets.ticketNumber,
+  subject: tickets.subject,
+  description: tickets.description,
+  status: tickets.status,
+  priority: tickets.priority,
+  source: tickets.source,
+  requesterName: tickets.requesterName,
+  requesterEmail: tickets.requesterEmail,
+  assigneeId: tickets.assigneeId,
+  assigneeFirstName: assignee.firstName,
+  assigneeLastName: assignee.lastName,
+  tags: tickets.tags,
+  createdAt: tickets.createdAt,
+  updatedAt: tickets.updatedAt,
+  solvedAt: tickets.solvedAt,
+};
+
+type TicketRow = {
+  id: string;
+  ticketNumber: number;
+  subject: string;
+  description: string;
+  status: TicketSummary["status"];
+  priority: TicketSummary["priority"];
+  source: TicketSummary["source"];
+  requesterName: string;
+  requesterEmail: string;
+  assigneeId: string | null;
+  assigneeFirstName: string | null;
+  assigneeLastName: string | null;
+  tags: string[];
+  createdAt: Date;
+  updatedAt: Date;
+  solvedAt: Date | null;
+};
+
+export function toTicketSummary(row: TicketRow): TicketSummary {
+  const name = row.requesterName.trim();
+  const space = name.indexOf(" ");
+  return {
+    id: row.id,
+    ticket_number: row.ticketNumber,
+    subject: row.subject,
+    description: row.description,
+    status: row.status,
+    priority: row.priority,
+    source: row.source,
+    requester_name: row.requesterName,
+    requester_email: row.requesterEmail,
+    requester_first_name: space === -1 ? name : name.slice(0, space),
+    requester_last_name: space === -1 ? "" : name.slice(space + 1).trim(),
+    assignee_id: row.assigneeId,
+    assignee_first_name: row.assigneeFirstName,
+    assignee_last_name: row.assigneeLastName,
+    tags: row.tags,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    solved_at: row.solvedAt?.toISOString() ?? null,
+  };
+}
+
+export async function findTicketRow(db: Queryable, orgId: string, id: string): Promise<TicketRow | undefined> {
+  const [row] = await db
+    .select(ticketColumns)
+    .from(tickets)
+    .leftJoin(assignee, eq(assignee.id, tickets.assigneeId))
+    .where(and(eq(tickets.organizationId, orgId), eq(tickets.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function listComments(db: Queryable, orgId: string, ticketId: string): Promise<Comment[]> {
+  const rows = await db
+    .select({
+      id: ticketComments.id,
+      body: ticketComments.body,
+      isPublic: ticketComments.isPublic,
+      authorName: ticketComments.authorName,
+      authorEmail: ticketComments.authorEmail,
+      createdAt: ticketComments.createdAt,
+    })
+    .from(ticketComments)
+    .where(and(eq(ticketComments.organizationId, orgId), eq(ticketComments.ticketId, ticketId)))
+    .orderBy(asc(ticketComments.createdAt), asc(ticketComments.id));
+  return rows.map(toComment);
+}
+
+export function toComment(row: {
+  id: string;
+  body: string;
+  isPublic: boolean;
+  authorName: string;
+  authorEmail: string;
+  createdAt: Date;
+}): Comment {
+  return {
+    id: row.id,
+    body: row.body,
+    is_public: row.isPublic,
+    author_name: row.authorName,
+    author_email: row.authorEmail,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export async function listActivity(db: Queryable, orgId: string, ticketId: string): Promise<Activity[]> {
+  const rows = await db
+    .select({
+      id: ticketEvents.id,
+      type: ticketEvents.type,
+      actorName: ticketEvents.actorName,
+      fromValue: ticketEvents.fromValue,
+      toValue: ticketEvents.toValue,
+      createdAt: ticketEvents.createdAt,
+    })
+    .from(ticketEvents)
+    .where(and(eq(ticketEvents.organizationId, orgId), eq(ticketEvents.ticketId, ticketId)))
+    .orderBy(asc(ticketEvents.createdAt), asc(ticketEvents.seq));
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    actor_name: r.actorName,
+    from_value: r.fromValue,
+    to_value: r.toValue,
+    created_at: r.createdAt.toISOString(),
+  }));
+}
+
+/** Appends a comment's words to its ticket's search vector. */
+export const appendCommentWords = (body: string) =>
+  sql`${tickets.commentsTsv} || to_tsvector('english'::regconfig, ${body})`;

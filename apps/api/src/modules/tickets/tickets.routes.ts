@@ -1,0 +1,99 @@
+import { errorSchema } from "@cove/contract/errors.ts";
+import {
+  commentAnswer,
+  createCommentBody,
+  createTicketBody,
+  ticketAnswer,
+  ticketListAnswer,
+  ticketListQuery,
+  ticketStats,
+  updateTicketBody,
+} from "@cove/contract/tickets.ts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { inTenant } from "../../platform/auth.ts";
+import { notFound } from "../../platform/errors.ts";
+import * as service from "./tickets.service.ts";
+import { ticketStats as loadStats } from "./tickets.stats.ts";
+
+const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema };
+const tags = ["tickets"];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Any id that is not a ticket of the caller's organization, malformed ones included, is simply not found.
+const params = z.object({ id: z.string().max(100) });
+const ticketId = (id: string) => {
+  if (!UUID.test(id)) throw notFound("Ticket");
+  return id;
+};
+
+export async function ticketRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const access = "authenticated" as const;
+
+  app.get("/api/tickets", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "List tickets: filters, search, pages",
+      querystring: ticketListQuery,
+      response: { 200: ticketListAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, (ctx) => service.listTickets(ctx, req.query)),
+  });
+
+  app.get("/api/tickets/stats/overview", {
+    config: { access },
+    schema: { tags, summary: "Dashboard figures", response: { 200: ticketStats, ...errors } },
+    handler: (req) => inTenant(app, req, loadStats),
+  });
+
+  app.get("/api/tickets/:id", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "A ticket with its comments and activity",
+      params,
+      response: { 200: ticketAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      ticket: await inTenant(app, req, (ctx) => service.getTicket(ctx, ticketId(req.params.id))),
+    }),
+  });
+
+  app.post("/api/tickets", {
+    config: { access },
+    schema: { tags, summary: "Create a ticket", body: createTicketBody, response: { 201: ticketAnswer, ...errors } },
+    handler: async (req, reply) =>
+      reply.status(201).send({ ticket: await inTenant(app, req, (ctx) => service.createTicket(ctx, req.body)) }),
+  });
+
+  app.put("/api/tickets/:id", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Change status, priority, assignee or tags",
+      params,
+      body: updateTicketBody,
+      response: { 200: ticketAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      ticket: await inTenant(app, req, (ctx) => service.updateTicket(ctx, ticketId(req.params.id), req.body)),
+    }),
+  });
+
+  app.post("/api/tickets/:id/comments", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Reply publicly or add an internal note",
+      params,
+      body: createCommentBody,
+      response: { 201: commentAnswer, ...errors },
+    },
+    handler: async (req, reply) =>
+      reply.status(201).send({
+        comment: await inTenant(app, req, (ctx) => service.addComment(ctx, ticketId(req.params.id), req.body)),
+      }),
+  });
+}

@@ -1,0 +1,74 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Ticket } from "@cove/contract/tickets.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+
+const dataDir = path.resolve(import.meta.dirname, "../../../../shared/data");
+const naughty = JSON.parse(readFileSync(path.join(dataDir, "naughty-strings/blns.json"), "utf8")) as string[];
+
+let t: TestApp;
+let org: Awaited<ReturnType<typeof registerOrg>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  org = await registerOrg(t.app);
+});
+afterAll(() => t.close());
+
+const call = (method: "GET" | "POST", url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(org.token), ...(payload ? { payload } : {}) });
+
+/** What a text field keeps of s: surrounding whitespace trimmed (zod's trim), nothing else changed. */
+const kept = (s: string) => s.trim();
+
+describe("tickets take every naughty string as typed", () => {
+  it("as subject and description: stored and read back unchanged, or a clear 400", async () => {
+    for (const s of naughty) {
+      const res = await call("POST", "/api/tickets", {
+        subject: s.slice(0, 250),
+        description: s,
+        requester_name: "Naughty Tester",
+        requester_email: "naughty@example.com",
+      });
+      expect(res.statusCode, JSON.stringify(s)).toBeLessThan(500);
+      if (res.statusCode === 201) {
+        const created = res.json().ticket as Ticket;
+        const read = (await call("GET", `/api/tickets/${created.id}`)).json().ticket as Ticket;
+        expect(read.subject, JSON.stringify(s)).toBe(kept(s.slice(0, 250)));
+        expect(read.description, JSON.stringify(s)).toBe(kept(s));
+      } else {
+        expect(res.statusCode, JSON.stringify(s)).toBe(400);
+        expect(kept(s) === "" || s.includes("\u0000"), JSON.stringify(s)).toBe(true);
+        expect(res.json().error).toEqual(expect.any(String));
+      }
+    }
+  });
+
+  it("as comments: stored and read back unchanged, or a clear 400", async () => {
+    const created = await call("POST", "/api/tickets", {
+      subject: "Comment target",
+      description: "d",
+      requester_name: "N T",
+      requester_email: "nt@example.com",
+    });
+    const id = (created.json().ticket as Ticket).id;
+    const expected: string[] = [];
+    for (const s of naughty) {
+      const res = await call("POST", `/api/tickets/${id}/comments`, { body: s, is_public: false });
+      expect(res.statusCode, JSON.stringify(s)).toBeLessThan(500);
+      if (res.statusCode === 201) expected.push(kept(s));
+      else expect(res.statusCode, JSON.stringify(s)).toBe(400);
+    }
+    const read = (await call("GET", `/api/tickets/${id}`)).json().ticket as Ticket;
+    expect(read.comments.map((c) => c.body)).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(naughty.length - 30);
+  });
+
+  it("as search: never a server error", async () => {
+    for (const s of naughty) {
+      const res = await call("GET", `/api/tickets?search=${encodeURIComponent(s.slice(0, 200))}`);
+      expect(res.statusCode, JSON.stringify(s)).toBeLessThan(500);
+      if (res.statusCode !== 200) expect(res.statusCode, JSON.stringify(s)).toBe(400);
+    }
+  });
+});

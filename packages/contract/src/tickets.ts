@@ -1,0 +1,185 @@
+import { z } from "zod";
+import { requiredText } from "./auth.ts";
+
+export const TICKET_STATUSES = ["open", "pending", "solved", "closed"] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+export const TICKET_PRIORITIES = ["low", "normal", "high", "urgent"] as const;
+export type TicketPriority = (typeof TICKET_PRIORITIES)[number];
+export const TICKET_SOURCES = ["web", "email", "chat", "portal", "api"] as const;
+export type TicketSource = (typeof TICKET_SOURCES)[number];
+
+export const TICKET_PAGE_SIZE = 25;
+export const TICKET_PAGE_MAX = 100;
+export const TAG_MAX = 40;
+export const TAGS_PER_TICKET_MAX = 20;
+
+const noNul = (s: string) => !s.includes("\u0000");
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Long free text (descriptions, comments): kept exactly as typed apart from surrounding whitespace. */
+const longText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`)
+    .refine(noNul, `${label} contains an invalid character`);
+
+const tag = z
+  .string()
+  .trim()
+  .min(1, "A tag cannot be empty")
+  .max(TAG_MAX, `A tag must be at most ${TAG_MAX} characters`)
+  .refine(noNul, "A tag contains an invalid character");
+
+const tagList = z
+  .array(tag, { error: "Tags must be a list of words" })
+  .max(TAGS_PER_TICKET_MAX, `A ticket can have at most ${TAGS_PER_TICKET_MAX} tags`)
+  .transform((tags) => [...new Set(tags.map((t) => t.toLowerCase()))]);
+
+export const commentSchema = z.object({
+  id: z.uuid(),
+  body: z.string(),
+  is_public: z.boolean(),
+  author_name: z.string(),
+  author_email: z.string(),
+  created_at: z.string(),
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+export const ACTIVITY_TYPES = ["created", "status", "priority", "assignee", "tags"] as const;
+export const activitySchema = z.object({
+  id: z.uuid(),
+  type: z.enum(ACTIVITY_TYPES),
+  actor_name: z.string(),
+  from_value: z.string().nullable(),
+  to_value: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Activity = z.infer<typeof activitySchema>;
+
+/** A ticket as lists show it (spec section 3), plus assignee_id and solved_at. */
+export const ticketSummarySchema = z.object({
+  id: z.uuid(),
+  ticket_number: z.number().int(),
+  subject: z.string(),
+  description: z.string(),
+  status: z.enum(TICKET_STATUSES),
+  priority: z.enum(TICKET_PRIORITIES),
+  source: z.enum(TICKET_SOURCES),
+  requester_name: z.string(),
+  requester_email: z.string(),
+  requester_first_name: z.string(),
+  requester_last_name: z.string(),
+  assignee_id: z.uuid().nullable(),
+  assignee_first_name: z.string().nullable(),
+  assignee_last_name: z.string().nullable(),
+  tags: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  solved_at: z.string().nullable(),
+});
+export type TicketSummary = z.infer<typeof ticketSummarySchema>;
+
+export const ticketSchema = ticketSummarySchema.extend({
+  comments: z.array(commentSchema),
+  activity: z.array(activitySchema),
+});
+export type Ticket = z.infer<typeof ticketSchema>;
+
+export const paginationSchema = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  pages: z.number().int(),
+});
+export type Pagination = z.infer<typeof paginationSchema>;
+
+export const ticketListQuery = z.object({
+  page: z.coerce
+    .number({ error: "page must be a number" })
+    .int("page must be a whole number")
+    .min(1, "page starts at 1")
+    .max(100_000, "page is too large")
+    .default(1),
+  limit: z.coerce
+    .number({ error: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(TICKET_PAGE_MAX, `limit must be at most ${TICKET_PAGE_MAX}`)
+    .default(TICKET_PAGE_SIZE),
+  status: z.enum(TICKET_STATUSES, { error: `status must be one of ${TICKET_STATUSES.join(", ")}` }).optional(),
+  priority: z.enum(TICKET_PRIORITIES, { error: `priority must be one of ${TICKET_PRIORITIES.join(", ")}` }).optional(),
+  /** unassigned, me, or a user id. */
+  assignee_id: z
+    .string()
+    .refine((v) => v === "unassigned" || v === "me" || UUID.test(v), "assignee_id must be unassigned, me, or a user id")
+    .optional(),
+  search: z.string().trim().max(200, "Search must be at most 200 characters").optional(),
+});
+export type TicketListQuery = z.input<typeof ticketListQuery>;
+
+export const ticketListAnswer = z.object({ tickets: z.array(ticketSummarySchema), pagination: paginationSchema });
+export type TicketListAnswer = z.infer<typeof ticketListAnswer>;
+
+export const ticketAnswer = z.object({ ticket: ticketSchema });
+export type TicketAnswer = z.infer<typeof ticketAnswer>;
+
+export const createTicketBody = z.object({
+  subject: requiredText("Subject", 250),
+  description: longText("Description", 50_000),
+  priority: z
+    .enum(TICKET_PRIORITIES, { error: `Priority must be one of ${TICKET_PRIORITIES.join(", ")}` })
+    .default("normal"),
+  requester_name: requiredText("Requester name", 120),
+  requester_email: z
+    .string({ error: "Requester email is required" })
+    .trim()
+    .min(1, "Requester email is required")
+    .max(254, "Requester email must be at most 254 characters")
+    .pipe(z.email("Enter a valid requester email address"))
+    .transform((e) => e.toLowerCase()),
+  tags: tagList.optional().default([]),
+});
+export type CreateTicketBody = z.input<typeof createTicketBody>;
+
+export const updateTicketBody = z
+  .object({
+    status: z.enum(TICKET_STATUSES, { error: `Status must be one of ${TICKET_STATUSES.join(", ")}` }).optional(),
+    priority: z
+      .enum(TICKET_PRIORITIES, { error: `Priority must be one of ${TICKET_PRIORITIES.join(", ")}` })
+      .optional(),
+    /** A user id, or null to unassign. */
+    assignee_id: z.uuid({ error: "assignee_id must be a user id or null" }).nullable().optional(),
+    tags: tagList.optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), "Send at least one field to change");
+export type UpdateTicketBody = z.input<typeof updateTicketBody>;
+
+export const createCommentBody = z.object({
+  body: longText("Reply", 50_000),
+  is_public: z.boolean({ error: "is_public must be true or false" }).default(true),
+});
+export type CreateCommentBody = z.input<typeof createCommentBody>;
+
+export const commentAnswer = z.object({ comment: commentSchema });
+
+export const ticketIdParams = z.object({ id: z.uuid({ error: "Ticket not found" }) });
+
+export const ticketStats = z.object({
+  total_tickets: z.number().int(),
+  open_tickets: z.number().int(),
+  tickets_today: z.number().int(),
+  urgent_tickets: z.number().int(),
+  unassigned_tickets: z.number().int(),
+  high_priority_tickets: z.number().int(),
+  tickets_this_week: z.number().int(),
+  avg_resolution_hours: z.number().nullable(),
+});
+export type TicketStats = z.infer<typeof ticketStats>;
+
+export const organizationStats = z.object({
+  basicStats: z.object({ active_users: z.number().int(), total_users: z.number().int() }),
+  ticketTrends: z.array(z.object({ date: z.string(), tickets_created: z.number().int() })),
+});
+export type OrganizationStats = z.infer<typeof organizationStats>;
