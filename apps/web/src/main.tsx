@@ -1,19 +1,19 @@
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router";
-import { AppProviders } from "./app/providers.tsx";
-import { createAppRouter } from "./app/router.tsx";
+import { standalonePage } from "./pages/public/site/standalone-pages.ts";
 import "./styles.css";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html is missing the #root element");
 
-const router = createAppRouter();
-
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+// The marketing pages are most visitors' first contact, so they start without the router and the signed-in app's code
+// (ENGINEERING.md: landing page <= 100 KB of JavaScript, gzip); the app takes over on the first navigation away.
+// Both branches are dynamic imports, so the browser fetches each branch's chunks in parallel.
+const startApp = () => import("./app/start-app.tsx").then((app) => app.startApp(container));
+const loadPage = standalonePage(window.location.pathname);
+if (loadPage) {
+  Promise.all([import("./pages/public/site/standalone.tsx"), loadPage()])
+    .then(([{ startStandalone }, Page]) => startStandalone(container, Page))
+    // Should the page's code not arrive, the app shows the same page, or its error screen with a way to retry.
+    .catch(startApp);
+} else {
+  void startApp();
+}

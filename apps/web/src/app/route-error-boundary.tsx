@@ -1,10 +1,14 @@
+import { useEffect } from "react";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { Button, buttonClasses } from "../components/ui/button.tsx";
+import { logBoundaryError } from "../lib/debug-log.ts";
 import { NotFoundPage } from "../pages/public/not-found-page.tsx";
 
 /** Shown in place of a route that crashed (or whose code failed to download), keeping the rest of the app usable. */
 export function RouteErrorBoundary() {
   const error = useRouteError();
+  // The /debug page lists what the boundaries caught.
+  useEffect(() => logBoundaryError(error, window.location.pathname), [error]);
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   if (import.meta.env.DEV) console.error(error);
 

@@ -8,7 +8,23 @@ import { RouteErrorBoundary } from "./route-error-boundary.tsx";
 type Lazy = LazyRouteFunction<RouteObject>;
 
 // Every screen is its own chunk (route `lazy`), so the landing and sign-in pages download only what they show.
-const home: Lazy = async () => ({ Component: (await import("../pages/public/home-page.tsx")).HomePage });
+// Public pages: a layout route gives their links the router (pages/public/site/router-site.tsx).
+const publicSite: Lazy = async () => ({
+  Component: (await import("../pages/public/site/router-site.tsx")).RouterSite,
+});
+const landing: Lazy = async () => ({
+  Component: (await import("../pages/public/landing/landing-page.tsx")).LandingPage,
+});
+const about: Lazy = async () => ({ Component: (await import("../pages/public/about/about-page.tsx")).AboutPage });
+const terms: Lazy = async () => ({ Component: (await import("../pages/public/legal/terms-page.tsx")).TermsPage });
+const privacy: Lazy = async () => ({
+  Component: (await import("../pages/public/legal/privacy-page.tsx")).PrivacyPage,
+});
+const demo: Lazy = async () => ({ Component: (await import("../pages/public/demo/demo-page.tsx")).DemoPage });
+const chatLayout: Lazy = async () => ({
+  Component: (await import("../pages/public/dev/chat-layout-page.tsx")).ChatLayoutPage,
+});
+const debugLog: Lazy = async () => ({ Component: (await import("../pages/public/dev/debug-page.tsx")).DebugPage });
 const login: Lazy = async () => ({ Component: (await import("../features/auth/routes/login-route.tsx")).LoginRoute });
 const register: Lazy = async () => ({
   Component: (await import("../features/auth/routes/register-route.tsx")).RegisterRoute,
@@ -19,6 +35,15 @@ const resetPassword: Lazy = async () => ({
 const appLayout: Lazy = async () => ({ Component: (await import("./layouts/app-layout.tsx")).AppLayout });
 const dashboard: Lazy = async () => ({
   Component: (await import("../features/dashboard/routes/dashboard-route.tsx")).DashboardRoute,
+});
+const ticketsList: Lazy = async () => ({
+  Component: (await import("../features/tickets/routes/tickets-list-route.tsx")).TicketsListRoute,
+});
+const newTicket: Lazy = async () => ({
+  Component: (await import("../features/tickets/routes/new-ticket-route.tsx")).NewTicketRoute,
+});
+const ticketDetail: Lazy = async () => ({
+  Component: (await import("../features/tickets/routes/ticket-detail-route.tsx")).TicketDetailRoute,
 });
 
 const placeholderPage: Lazy = async () => ({
@@ -50,8 +75,19 @@ export const routes: RouteObject[] = [
     ErrorBoundary: RouteErrorBoundary,
     HydrateFallback: FullPageSpinner,
     children: [
-      page("/", home),
-      page("/homepage", home),
+      {
+        lazy: publicSite,
+        children: [
+          page("/", landing),
+          page("/homepage", landing),
+          page("/about", about),
+          page("/terms", terms),
+          page("/privacy", privacy),
+          page("/demo", demo),
+          page("/chat-layout", chatLayout),
+          page("/debug", debugLog),
+        ],
+      },
       page("/reset-password", resetPassword),
       {
         Component: GuestOnly,
@@ -65,9 +101,9 @@ export const routes: RouteObject[] = [
             ErrorBoundary: RouteErrorBoundary,
             children: [
               page("/dashboard", dashboard),
-              placeholder("/tickets", "Tickets"),
-              placeholder("/tickets/new", "New ticket"),
-              placeholder("/tickets/:ticketId", "Ticket"),
+              page("/tickets", ticketsList),
+              page("/tickets/new", newTicket),
+              page("/tickets/:ticketId", ticketDetail),
               placeholder("/chat", "Live Chat"),
               placeholder("/ai-assistant", "AI Assistant"),
               placeholder("/knowledge-base", "Knowledge Base"),

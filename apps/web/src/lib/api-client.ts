@@ -1,5 +1,6 @@
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { ZodType } from "zod";
+import { logApiFailure } from "./debug-log.ts";
 import { clearSession, getSession } from "./session-storage.ts";
 
 const API_BASE = "/api";
@@ -53,6 +54,19 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>): Promise<T> {
+  try {
+    return await send(path, options);
+  } catch (error) {
+    // The /debug page lists failed calls (a cancelled request is not an ApiError, and not a failure).
+    if (error instanceof ApiError) {
+      const { status, code, message } = error;
+      logApiFailure({ method: options.method ?? "GET", path, status, code, message });
+    }
+    throw error;
+  }
+}
+
+async function send<T>(path: string, options: ApiRequestOptions<T>): Promise<T> {
   const token = getSession()?.token;
   const headers: Record<string, string> = { Accept: "application/json" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";

@@ -1,10 +1,22 @@
+import { Alert } from "../../../components/ui/alert.tsx";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useTicketStats } from "../../tickets/api/tickets.queries.ts";
 import { TrialBanner } from "../../trial/components/trial-banner.tsx";
+import { useOrganizationStats } from "../api/dashboard.queries.ts";
+import { QuickActions } from "../components/quick-actions.tsx";
+import { RecentTickets } from "../components/recent-tickets.tsx";
+import { StatCards, statCards } from "../components/stat-cards.tsx";
+import { TrendCard } from "../components/trend-card.tsx";
 
 export function DashboardRoute() {
   const { user } = useAuth();
+  const stats = useTicketStats();
+  const organization = useOrganizationStats();
+  const failure = stats.error ?? organization.error;
+
   return (
     <div className="space-y-6">
+      <title>Dashboard · Cove</title>
       <header>
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Dashboard</h1>
         <p className="mt-1 text-sm text-slate-600">
@@ -13,6 +25,22 @@ export function DashboardRoute() {
         </p>
       </header>
       <TrialBanner />
+      {failure && (
+        <Alert>
+          <p className="font-semibold">Some figures could not be loaded</p>
+          <p>{failure.message}</p>
+        </Alert>
+      )}
+      <StatCards cards={statCards(stats.data, organization.data?.basicStats.active_users)} />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="min-w-0 lg:col-span-2">
+          <RecentTickets />
+        </div>
+        <div className="min-w-0 space-y-6">
+          <QuickActions unassigned={stats.data?.unassigned_tickets} highPriority={stats.data?.high_priority_tickets} />
+          {organization.data && <TrendCard trend={organization.data.ticketTrends} />}
+        </div>
+      </div>
     </div>
   );
 }

@@ -1,0 +1,12 @@
+import { organizationStats } from "@cove/contract/tickets.ts";
+import { useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client.ts";
+
+export const organizationStatsKey = ["organizations", "stats"] as const;
+
+export function useOrganizationStats() {
+  return useQuery({
+    queryKey: organizationStatsKey,
+    queryFn: ({ signal }) => apiRequest("/organizations/stats", { schema: organizationStats, signal }),
+  });
+}

@@ -1,0 +1,23 @@
+import { type UserListAnswer, type UserListItem, userListAnswer } from "@cove/contract/users.ts";
+import { useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client.ts";
+
+/** The same key the team screen uses for GET /users, so both share one cached answer. */
+export const usersKey = ["users", "list"] as const;
+
+/** The team members a ticket can be assigned to: the active ones, by name. */
+export function useActiveAgents() {
+  return useQuery({
+    queryKey: usersKey,
+    queryFn: ({ signal }) => apiRequest("/users", { schema: userListAnswer, signal }),
+    select: activeByName,
+  });
+}
+
+function activeByName(answer: UserListAnswer): UserListItem[] {
+  return answer.users.filter((u) => u.status === "active").sort((a, b) => fullName(a).localeCompare(fullName(b)));
+}
+
+export function fullName(user: Pick<UserListItem, "first_name" | "last_name">): string {
+  return `${user.first_name} ${user.last_name}`.trim();
+}

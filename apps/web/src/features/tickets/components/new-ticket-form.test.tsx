@@ -1,0 +1,76 @@
+import { screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { ticket } from "../test/ticket-fixtures.ts";
+
+function signedIn(handlers: Parameters<typeof mockApi>[0] = {}) {
+  storeSession();
+  return mockApi({ "GET /api/auth/me": () => json(200, { user: testUser }), ...handlers });
+}
+
+describe("new ticket form", () => {
+  it("requires every field and a valid email before calling the API", async () => {
+    const fetchMock = signedIn();
+    const { user } = renderApp("/tickets/new");
+
+    await user.click(await screen.findByRole("button", { name: "Create Ticket" }));
+
+    expect(await screen.findByText("Requester name is required")).toBeInTheDocument();
+    expect(screen.getByText("Requester email is required")).toBeInTheDocument();
+    expect(screen.getByText("Subject is required")).toBeInTheDocument();
+    expect(screen.getByText("Description is required")).toBeInTheDocument();
+    expect(screen.getByLabelText("Subject")).toHaveAttribute("aria-invalid", "true");
+
+    await user.type(screen.getByLabelText("Requester Email"), "not-an-email");
+    await user.click(screen.getByRole("button", { name: "Create Ticket" }));
+    expect(await screen.findByText("Enter a valid requester email address")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(false);
+  });
+
+  it("creates the ticket with priority normal by default and opens it", async () => {
+    const created = ticket({ ticket_number: 314, subject: "Pedal squeaks" });
+    const fetchMock = signedIn({
+      "POST /api/tickets": () => json(201, { ticket: created }),
+      [`GET /api/tickets/${created.id}`]: () => json(200, { ticket: created }),
+      "GET /api/users": () => json(200, { users: [] }),
+    });
+    const { user, router } = renderApp("/tickets/new");
+
+    expect(await screen.findByLabelText("Priority")).toHaveValue("normal");
+    await user.type(screen.getByLabelText("Requester Name"), "Grace Hopper");
+    await user.type(screen.getByLabelText("Requester Email"), "Grace@Example.com");
+    await user.type(screen.getByLabelText("Subject"), "Pedal squeaks");
+    await user.type(screen.getByLabelText("Description"), "Left pedal.\nSince Monday.");
+    await user.click(screen.getByRole("button", { name: "Create Ticket" }));
+
+    expect(await screen.findByRole("heading", { level: 1, name: "#314 Pedal squeaks" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/tickets/${created.id}`);
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === "POST");
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({
+      requester_name: "Grace Hopper",
+      requester_email: "grace@example.com",
+      subject: "Pedal squeaks",
+      description: "Left pedal.\nSince Monday.",
+      priority: "normal",
+      tags: [],
+    });
+  });
+
+  it("says why the ticket could not be created", async () => {
+    signedIn({
+      "POST /api/tickets": () => json(403, { error: "Your trial has ended", code: "FORBIDDEN" }),
+    });
+    const { user, router } = renderApp("/tickets/new");
+
+    await user.type(await screen.findByLabelText("Requester Name"), "Grace Hopper");
+    await user.type(screen.getByLabelText("Requester Email"), "grace@example.com");
+    await user.type(screen.getByLabelText("Subject"), "Pedal squeaks");
+    await user.type(screen.getByLabelText("Description"), "Left pedal.");
+    await user.selectOptions(screen.getByLabelText("Priority"), "High");
+    await user.click(screen.getByRole("button", { name: "Create Ticket" }));
+
+    expect(await screen.findByText("Failed to create ticket: Your trial has ended")).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole("button", { name: "Create Ticket" })).toBeEnabled());
+    expect(router.state.location.pathname).toBe("/tickets/new");
+  });
+});

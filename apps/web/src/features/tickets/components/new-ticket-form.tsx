@@ -1,0 +1,100 @@
+import { createTicketBody, TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { useNavigate } from "react-router";
+import { toast } from "sonner";
+import { Button } from "../../../components/ui/button.tsx";
+import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
+import { applyFieldErrors } from "../../../lib/form-errors.ts";
+import { useCreateTicket } from "../api/tickets.mutations.ts";
+import { SelectField } from "./select-field.tsx";
+import { PRIORITY_LABELS } from "./ticket-format.ts";
+
+const priorityOptions = TICKET_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
+
+export function NewTicketForm() {
+  const navigate = useNavigate();
+  const createTicket = useCreateTicket();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(createTicketBody),
+    defaultValues: {
+      requester_name: "",
+      requester_email: "",
+      subject: "",
+      description: "",
+      priority: "normal",
+      tags: [],
+    },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const ticket = await createTicket.mutateAsync(values);
+      toast.success(`Ticket #${ticket.ticket_number} created`);
+      navigate(`/tickets/${ticket.id}`);
+    } catch (error) {
+      applyFieldErrors(error, setError, ["requester_name", "requester_email", "subject", "description", "priority"]);
+      const reason = error instanceof ApiError ? error.message : "Something went wrong.";
+      toast.error(`Failed to create ticket: ${reason}`);
+    }
+  });
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="New ticket"
+      className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+    >
+      <div className="grid gap-5 sm:grid-cols-2">
+        <TextField
+          label="Requester Name"
+          autoComplete="off"
+          error={errors.requester_name?.message}
+          {...register("requester_name")}
+        />
+        <TextField
+          label="Requester Email"
+          type="email"
+          inputMode="email"
+          autoComplete="off"
+          error={errors.requester_email?.message}
+          {...register("requester_email")}
+        />
+      </div>
+      <TextField label="Subject" maxLength={250} error={errors.subject?.message} {...register("subject")} />
+      <FieldShell id="new-ticket-description" label="Description" error={errors.description?.message}>
+        <textarea
+          id="new-ticket-description"
+          rows={8}
+          aria-invalid={errors.description ? true : undefined}
+          aria-describedby={describedBy("new-ticket-description", undefined, errors.description?.message)}
+          className={`${inputClasses} resize-y`}
+          {...register("description")}
+        />
+      </FieldShell>
+      <div className="sm:max-w-xs">
+        <SelectField
+          label="Priority"
+          options={priorityOptions}
+          error={errors.priority?.message}
+          {...register("priority")}
+        />
+      </div>
+      <div className="flex flex-col-reverse gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={() => navigate("/tickets")} disabled={isSubmitting}>
+          Cancel
+        </Button>
+        <Button type="submit" pending={isSubmitting}>
+          {isSubmitting ? "Creating…" : "Create Ticket"}
+        </Button>
+      </div>
+    </form>
+  );
+}

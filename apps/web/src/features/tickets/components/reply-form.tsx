@@ -1,0 +1,92 @@
+import { createCommentBody } from "@cove/contract/tickets.ts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { clsx } from "clsx";
+import { useEffect, useId } from "react";
+import { useForm } from "react-hook-form";
+import { Button } from "../../../components/ui/button.tsx";
+import { inputClasses } from "../../../components/ui/text-field.tsx";
+import { useAddComment } from "../api/tickets.mutations.ts";
+
+interface ReplyFormProps {
+  ticketId: string;
+  onClose: () => void;
+}
+
+export function ReplyForm({ ticketId, onClose }: ReplyFormProps) {
+  const id = useId();
+  const addComment = useAddComment(ticketId);
+  const {
+    register,
+    handleSubmit,
+    watch,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    // The contract's rule: the text must not be blank once trimmed, so a reply of only spaces is never sent.
+    resolver: zodResolver(createCommentBody),
+    defaultValues: { body: "", is_public: true },
+  });
+  const isPublic = watch("is_public");
+  // Opening the form is asking to write: put the cursor there.
+  useEffect(() => setFocus("body"), [setFocus]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await addComment.mutateAsync(values);
+      onClose();
+    } catch {
+      // The mutation has shown the spec's toast; the text stays so nothing typed is lost.
+    }
+  });
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Send a reply"
+      className={clsx(
+        "space-y-3 rounded-lg border p-4 shadow-sm",
+        isPublic ? "border-slate-200 bg-white" : "border-amber-200 bg-amber-50",
+      )}
+    >
+      <label htmlFor={`${id}-body`} className="block text-sm font-medium text-slate-700">
+        Reply
+      </label>
+      <textarea
+        id={`${id}-body`}
+        rows={6}
+        aria-invalid={errors.body ? true : undefined}
+        aria-describedby={errors.body ? `${id}-error` : undefined}
+        placeholder={isPublic ? "Write your reply…" : "Only your team sees this note…"}
+        className={clsx(inputClasses, "resize-y")}
+        {...register("body")}
+      />
+      {errors.body && (
+        <p id={`${id}-error`} className="text-sm text-red-600">
+          {errors.body.message}
+        </p>
+      )}
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              className="size-4 rounded border-slate-300 accent-indigo-600"
+              {...register("is_public")}
+            />
+            Public reply
+          </label>
+          {!isPublic && <span className="text-xs text-amber-800">Internal note: only your team sees it.</span>}
+        </div>
+        <div className="flex justify-end gap-3">
+          <Button variant="secondary" onClick={onClose} disabled={isSubmitting}>
+            Cancel
+          </Button>
+          <Button type="submit" pending={isSubmitting}>
+            {isSubmitting ? "Sending…" : "Send Reply"}
+          </Button>
+        </div>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+import type { TicketSummary } from "@cove/contract/tickets.ts";
+import { Link, useNavigate } from "react-router";
+import { PriorityBadge, StatusBadge } from "./ticket-badges.tsx";
+import { formatDateTime, formatRelative, personName } from "./ticket-format.ts";
+
+/** Lets the detail page's "Back to List" return to the same filters and page. */
+export interface TicketLinkState {
+  listSearch: string;
+}
+
+// On phones each row becomes a card: cells stack and name themselves (data-label), so there is one table for both.
+const cell = "flex min-w-0 flex-col items-start gap-0.5 md:table-cell md:px-4 md:py-3 md:align-middle";
+const labelled = `${cell} before:text-xs before:font-medium before:text-slate-500 before:content-[attr(data-label)] md:before:content-none`;
+const headCell = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
+
+export function TicketTable({ tickets, listSearch }: { tickets: TicketSummary[]; listSearch: string }) {
+  const navigate = useNavigate();
+  const state: TicketLinkState = { listSearch };
+
+  return (
+    <table className="block w-full md:table md:divide-y md:divide-slate-200">
+      <caption className="sr-only">Tickets</caption>
+      <thead className="hidden bg-slate-50 md:table-header-group">
+        <tr>
+          <th scope="col" className={headCell}>
+            Ticket
+          </th>
+          <th scope="col" className={headCell}>
+            Status
+          </th>
+          <th scope="col" className={headCell}>
+            Priority
+          </th>
+          <th scope="col" className={headCell}>
+            Requester
+          </th>
+          <th scope="col" className={headCell}>
+            Assignee
+          </th>
+          <th scope="col" className={headCell}>
+            Updated
+          </th>
+        </tr>
+      </thead>
+      <tbody className="block space-y-3 md:table-row-group md:space-y-0 md:divide-y md:divide-slate-200">
+        {tickets.map((ticket) => {
+          const assignee = personName(ticket.assignee_first_name, ticket.assignee_last_name);
+          const to = `/tickets/${ticket.id}`;
+          return (
+            <tr
+              key={ticket.id}
+              // The whole row opens the ticket for mouse users; the subject link is the keyboard and screen-reader way.
+              onClick={(e) => {
+                if (!(e.target instanceof Element && e.target.closest("a"))) navigate(to, { state });
+              }}
+              className="grid cursor-pointer grid-cols-2 gap-x-4 gap-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:bg-slate-50 md:table-row md:rounded-none md:border-0 md:p-0 md:shadow-none"
+            >
+              <td className="col-span-2 block min-w-0 md:table-cell md:max-w-md md:px-4 md:py-3">
+                <span className="text-xs font-medium text-slate-500">#{ticket.ticket_number}</span>
+                <Link
+                  to={to}
+                  state={state}
+                  className="block font-medium break-words text-slate-900 hover:text-indigo-600 md:truncate"
+                >
+                  {ticket.subject}
+                </Link>
+              </td>
+              <td data-label="Status" className={labelled}>
+                <StatusBadge status={ticket.status} />
+              </td>
+              <td data-label="Priority" className={labelled}>
+                <PriorityBadge priority={ticket.priority} />
+              </td>
+              <td data-label="Requester" className={`${labelled} col-span-2`}>
+                <span className="block w-full min-w-0">
+                  <span className="block truncate text-sm text-slate-900">{ticket.requester_name}</span>
+                  <span className="block truncate text-xs text-slate-500">{ticket.requester_email}</span>
+                </span>
+              </td>
+              <td data-label="Assignee" className={`${labelled} text-sm`}>
+                {assignee ? (
+                  <span className="text-slate-900">{assignee}</span>
+                ) : (
+                  <span className="text-slate-500 italic">Unassigned</span>
+                )}
+              </td>
+              <td data-label="Updated" className={`${labelled} text-sm whitespace-nowrap text-slate-600`}>
+                <time dateTime={ticket.updated_at} title={formatDateTime(ticket.updated_at)}>
+                  {formatRelative(ticket.updated_at)}
+                </time>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,210 @@
+import type { Ticket } from "@cove/contract/tickets.ts";
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { calls, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { agent, comment, me, ticket } from "../test/ticket-fixtures.ts";
+
+const alan = agent({ first_name: "Alan", last_name: "Turing" });
+
+function signedIn(current: Ticket, handlers: Parameters<typeof mockApi>[0] = {}) {
+  storeSession();
+  return mockApi({
+    "GET /api/auth/me": () => json(200, { user: testUser }),
+    "GET /api/users": () => json(200, { users: [me, alan] }),
+    [`GET /api/tickets/${current.id}`]: () => json(200, { ticket: current }),
+    ...handlers,
+  });
+}
+
+function sentBody(fetchMock: ReturnType<typeof mockApi>, method: string): unknown {
+  const call = fetchMock.mock.calls.findLast(([, init]) => init?.method === method);
+  return JSON.parse(String(call?.[1]?.body));
+}
+
+describe("ticket detail", () => {
+  it("shows the header, requester, description with its line breaks, and the comments", async () => {
+    const current = ticket({
+      ticket_number: 7,
+      subject: "Wrong size <b>helmet</b>",
+      description: "First line\nSecond line",
+      comments: [
+        comment({ body: "We will send a new one.", author_name: "Alan Turing" }),
+        comment({ body: "Check the warehouse stock first.", is_public: false, author_name: "Ada Lovelace" }),
+      ],
+    });
+    signedIn(current);
+    renderApp(`/tickets/${current.id}`);
+
+    expect(await screen.findByRole("heading", { level: 1 })).toHaveTextContent("#7 Wrong size <b>helmet</b>");
+    expect(screen.getByText("grace@example.com")).toBeInTheDocument();
+    const description = screen.getByRole("article", { name: "Description" });
+    expect(within(description).getByText(/First line/)).toHaveClass("whitespace-pre-wrap");
+    expect(within(description).getByText(/First line/).textContent).toBe("First line\nSecond line");
+
+    const reply = screen.getByRole("article", { name: "Reply from Alan Turing" });
+    expect(within(reply).queryByText("Internal")).not.toBeInTheDocument();
+    const note = screen.getByRole("article", { name: "Internal note from Ada Lovelace" });
+    expect(within(note).getByText("Internal")).toBeInTheDocument();
+    expect(within(note).getByText("Check the warehouse stock first.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to List" })).toHaveAttribute("href", "/tickets");
+  });
+
+  it("does not send a blank reply", async () => {
+    const current = ticket();
+    const fetchMock = signedIn(current);
+    const { user } = renderApp(`/tickets/${current.id}`);
+
+    await user.click(await screen.findByRole("button", { name: "Reply" }));
+    expect(screen.getByLabelText("Public reply")).toBeChecked();
+    await user.type(screen.getByRole("textbox", { name: "Reply" }), "   \n  ");
+    await user.click(screen.getByRole("button", { name: "Send Reply" }));
+
+    expect(await screen.findByText("Reply is required")).toBeInTheDocument();
+    expect(calls(fetchMock).some((c) => c.startsWith("POST"))).toBe(false);
+  });
+
+  it("sends an internal note and shows it at once with the Internal badge", async () => {
+    const current = ticket();
+    const fetchMock = signedIn(current, {
+      [`POST /api/tickets/${current.id}/comments`]: (init) => {
+        const body = JSON.parse(String(init?.body)) as { body: string; is_public: boolean };
+        return json(201, { comment: comment({ body: body.body, is_public: body.is_public }) });
+      },
+    });
+    const { user } = renderApp(`/tickets/${current.id}`);
+
+    await user.click(await screen.findByRole("button", { name: "Reply" }));
+    await user.type(screen.getByRole("textbox", { name: "Reply" }), "Customer is a VIP.\nBe quick.");
+    await user.click(screen.getByLabelText("Public reply"));
+    await user.click(screen.getByRole("button", { name: "Send Reply" }));
+
+    const note = await screen.findByRole("article", { name: "Internal note from Ada Lovelace" });
+    expect(within(note).getByText("Internal")).toBeInTheDocument();
+    expect(sentBody(fetchMock, "POST")).toEqual({ body: "Customer is a VIP.\nBe quick.", is_public: false });
+    expect(screen.queryByRole("form", { name: "Send a reply" })).not.toBeInTheDocument();
+  });
+
+  it("keeps the text and says so when a reply cannot be added", async () => {
+    const current = ticket();
+    signedIn(current, {
+      [`POST /api/tickets/${current.id}/comments`]: () => json(500, { error: "Database down", code: "INTERNAL_ERROR" }),
+    });
+    const { user } = renderApp(`/tickets/${current.id}`);
+
+    await user.click(await screen.findByRole("button", { name: "Reply" }));
+    await user.type(screen.getByRole("textbox", { name: "Reply" }), "On its way");
+    await user.click(screen.getByRole("button", { name: "Send Reply" }));
+
+    expect(await screen.findByText("Failed to add comment. Please try again.")).toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: "Reply" })).toHaveValue("On its way");
+  });
+
+  it("saves a new status at once and puts the old one back when the server refuses", async () => {
+    const current = ticket({ status: "open" });
+    const fetchMock = signedIn(current, {
+      [`PUT /api/tickets/${current.id}`]: () => json(500, { error: "Database down", code: "INTERNAL_ERROR" }),
+    });
+    const { user } = renderApp(`/tickets/${current.id}`);
+
+    const status = await screen.findByLabelText("Status");
+    await user.selectOptions(status, "Pending");
+
+    expect(await screen.findByText("Failed to update ticket. Please try again.")).toBeInTheDocument();
+    expect(sentBody(fetchMock, "PUT")).toEqual({ status: "pending" });
+    await waitFor(() => expect(status).toHaveValue("open"));
+  });
+
+  it("shows the saved priority and the server's activity line", async () => {
+    const current = ticket({ priority: "normal" });
+    signedIn(current, {
+      [`PUT /api/tickets/${current.id}`]: () =>
+        json(200, {
+          ticket: {
+            ...current,
+            priority: "urgent",
+            activity: [
+              {
+                id: "00000000-0000-4000-8000-00000000abcd",
+                type: "priority",
+                actor_name: "Ada Lovelace",
+                from_value: "normal",
+                to_value: "urgent",
+                created_at: "2026-03-02T12:00:00.000Z",
+              },
+            ],
+          },
+        }),
+    });
+    const { user } = renderApp(`/tickets/${current.id}`);
+
+    await user.selectOptions(await screen.findByLabelText("Priority"), "Urgent");
+
+    expect(await screen.findByText("Ada Lovelace changed priority from Normal to Urgent")).toBeInTheDocument();
+    expect(screen.getByLabelText("Priority")).toHaveValue("urgent");
+  });
+
+  it("assigns the ticket to the signed-in agent", async () => {
+    const current = ticket();
+    const fetchMock = signedIn(current, {
+      [`PUT /api/tickets/${current.id}`]: () =>
+        json(200, {
+          ticket: { ...current, assignee_id: me.id, assignee_first_name: "Ada", assignee_last_name: "Lovelace" },
+        }),
+    });
+    const { user } = renderApp(`/tickets/${current.id}`);
+
+    const assignee = await screen.findByLabelText("Assignee");
+    await waitFor(() => expect(within(assignee).getAllByRole("option")).toHaveLength(3));
+    await user.click(screen.getByRole("button", { name: "Assign to me" }));
+
+    await waitFor(() => expect(assignee).toHaveValue(me.id));
+    expect(sentBody(fetchMock, "PUT")).toEqual({ assignee_id: testUser.id });
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Assign to me" })).not.toBeInTheDocument());
+  });
+
+  it("adds and removes tags", async () => {
+    const current = ticket({ tags: ["billing"] });
+    const fetchMock = signedIn(current, {
+      [`PUT /api/tickets/${current.id}`]: (init) => {
+        const body = JSON.parse(String(init?.body)) as { tags: string[] };
+        return json(200, { ticket: { ...current, tags: body.tags } });
+      },
+    });
+    const { user } = renderApp(`/tickets/${current.id}`);
+
+    await user.type(await screen.findByLabelText("Tags"), "Refund{Enter}");
+    expect(await screen.findByRole("button", { name: "Remove tag refund" })).toBeInTheDocument();
+    expect(sentBody(fetchMock, "PUT")).toEqual({ tags: ["billing", "refund"] });
+
+    await user.click(screen.getByRole("button", { name: "Remove tag billing" }));
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Remove tag billing" })).not.toBeInTheDocument());
+    expect(sentBody(fetchMock, "PUT")).toEqual({ tags: ["refund"] });
+  });
+
+  it("says Ticket not found, with a way back to the list", async () => {
+    const missing = "00000000-0000-4000-8000-0000000fffff";
+    storeSession();
+    mockApi({
+      "GET /api/auth/me": () => json(200, { user: testUser }),
+      [`GET /api/tickets/${missing}`]: () => json(404, { error: "Ticket not found", code: "NOT_FOUND" }),
+    });
+    renderApp(`/tickets/${missing}`);
+
+    expect(await screen.findByRole("heading", { name: "Ticket not found" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to Tickets" })).toHaveAttribute("href", "/tickets");
+  });
+
+  it("says Error loading ticket with the message when the server fails", async () => {
+    const current = ticket();
+    storeSession();
+    mockApi({
+      "GET /api/auth/me": () => json(200, { user: testUser }),
+      [`GET /api/tickets/${current.id}`]: () => json(503, { error: "Service unavailable", code: "INTERNAL_ERROR" }),
+    });
+    renderApp(`/tickets/${current.id}`);
+
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Error loading ticket");
+    expect(alert).toHaveTextContent("Service unavailable");
+  });
+});

@@ -1,0 +1,123 @@
+import { ArrowLeft, FileQuestion, Reply } from "lucide-react";
+import { useState } from "react";
+import { Link, useLocation, useParams } from "react-router";
+import { z } from "zod";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Button, buttonClasses } from "../../../components/ui/button.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
+import { useTicket } from "../api/tickets.queries.ts";
+import { ReplyForm } from "../components/reply-form.tsx";
+import { PriorityBadge, StatusBadge } from "../components/ticket-badges.tsx";
+import { TicketConversation } from "../components/ticket-conversation.tsx";
+import { TicketSidePanel } from "../components/ticket-side-panel.tsx";
+import type { TicketLinkState } from "../components/ticket-table.tsx";
+
+const ticketId = z.uuid();
+
+/** Back to the list as it was left (filters and page), when the ticket was opened from it. */
+function useListPath(): string {
+  const state: unknown = useLocation().state;
+  if (typeof state === "object" && state !== null && "listSearch" in state) {
+    const { listSearch } = state as TicketLinkState;
+    if (typeof listSearch === "string" && (listSearch === "" || listSearch.startsWith("?")))
+      return `/tickets${listSearch}`;
+  }
+  return "/tickets";
+}
+
+export function TicketDetailRoute() {
+  const { ticketId: id = "" } = useParams();
+  // An address that cannot be a ticket id is simply not found; no need to ask the server.
+  if (!ticketId.safeParse(id).success) return <TicketNotFound />;
+  // Keyed so that moving to another ticket starts with a closed reply form.
+  return <TicketDetail key={id} id={id} />;
+}
+
+function TicketDetail({ id }: { id: string }) {
+  const query = useTicket(id);
+  const listPath = useListPath();
+  const [replying, setReplying] = useState(false);
+
+  if (query.isPending) {
+    return (
+      <div className="flex justify-center py-16 text-indigo-600">
+        <Spinner className="size-6" label="Loading ticket" />
+      </div>
+    );
+  }
+  if (query.isError) {
+    if (query.error instanceof ApiError && query.error.status === 404) return <TicketNotFound />;
+    return (
+      <div className="space-y-4">
+        <Alert>
+          <p className="font-semibold">Error loading ticket</p>
+          <p>{query.error.message}</p>
+        </Alert>
+        <div className="flex gap-3">
+          <Button variant="secondary" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+          <Link to={listPath} className={buttonClasses("ghost")}>
+            Back to Tickets
+          </Link>
+        </div>
+      </div>
+    );
+  }
+
+  const ticket = query.data;
+  return (
+    <div className="space-y-6">
+      <title>{`#${ticket.ticket_number} ${ticket.subject} · Cove`}</title>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Link to={listPath} className={buttonClasses("ghost", "sm", "-ml-3")}>
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          Back to List
+        </Link>
+        <Button
+          variant={replying ? "secondary" : "primary"}
+          aria-expanded={replying}
+          aria-controls="reply-area"
+          onClick={() => setReplying((open) => !open)}
+        >
+          <Reply className="size-4" aria-hidden="true" />
+          Reply
+        </Button>
+      </div>
+      <header className="space-y-2">
+        <h1 className="text-2xl font-semibold tracking-tight break-words text-slate-900">
+          <span className="text-slate-500">#{ticket.ticket_number}</span> {ticket.subject}
+        </h1>
+        <div className="flex flex-wrap gap-2">
+          <StatusBadge status={ticket.status} />
+          <PriorityBadge priority={ticket.priority} />
+        </div>
+      </header>
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="min-w-0 space-y-4">
+          <TicketConversation ticket={ticket} />
+          <div id="reply-area">{replying && <ReplyForm ticketId={ticket.id} onClose={() => setReplying(false)} />}</div>
+        </div>
+        <aside aria-label="Ticket properties" className="min-w-0">
+          <TicketSidePanel ticket={ticket} />
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function TicketNotFound() {
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-16 text-center">
+      <title>Ticket not found · Cove</title>
+      <FileQuestion className="size-8 text-slate-400" aria-hidden="true" />
+      <h1 className="text-xl font-semibold text-slate-900">Ticket not found</h1>
+      <p className="max-w-sm text-sm text-slate-600">It may have been deleted, or the link is wrong.</p>
+      <Link to="/tickets" className={buttonClasses("primary")}>
+        Back to Tickets
+      </Link>
+    </div>
+  );
+}

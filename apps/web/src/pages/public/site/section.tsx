@@ -1,0 +1,41 @@
+import { clsx } from "clsx";
+import type { ReactNode } from "react";
+
+interface ContainerProps {
+  /** narrow: a column of reading width (questions, long text). */
+  width?: "page" | "narrow";
+  className?: string;
+  children: ReactNode;
+}
+
+/** The content widths and side padding of the public pages. */
+export function Container({ width = "page", className, children }: ContainerProps) {
+  return (
+    <div
+      className={clsx("mx-auto w-full px-4 sm:px-6 lg:px-8", width === "page" ? "max-w-6xl" : "max-w-3xl", className)}
+    >
+      {children}
+    </div>
+  );
+}
+
+interface SectionHeadingProps {
+  id?: string;
+  eyebrow: string;
+  title: string;
+  lead?: ReactNode;
+  align?: "center" | "left";
+}
+
+/** Eyebrow, heading and lead of a page section, in the public pages' type scale. */
+export function SectionHeading({ id, eyebrow, title, lead, align = "center" }: SectionHeadingProps) {
+  return (
+    <div className={clsx("max-w-2xl", align === "center" && "mx-auto text-center")}>
+      <p className="text-sm font-semibold tracking-wide text-indigo-600 uppercase">{eyebrow}</p>
+      <h2 id={id} className="mt-2 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">
+        {title}
+      </h2>
+      {lead && <p className="mt-4 text-lg text-pretty text-slate-600">{lead}</p>}
+    </div>
+  );
+}
