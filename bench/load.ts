@@ -1,0 +1,157 @@
+/**
+ * A small closed-loop HTTP load generator: `concurrency` clients on keep-alive connections, each sending its next request
+ * as soon as the previous answer has been read in full. Latency is measured from sending to the last byte.
+ */
+import http from "node:http";
+
+export interface Call {
+  path: string;
+  token: string;
+}
+
+export interface Endpoint {
+  name: string;
+  /** Taken in turn, so an endpoint can spread over many tickets or organizations. */
+  calls: Call[];
+}
+
+export interface LoadOptions {
+  port: number;
+  concurrency: number;
+  /** Requests started in the warm-up are not recorded. */
+  warmupMs: number;
+  durationMs: number;
+}
+
+export interface LoadResult {
+  name: string;
+  /** Requests answered after the warm-up: in the measured window and those still under way when it closed. */
+  requests: number;
+  errors: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  /** pagination.total of the first answer, for lists and searches. */
+  matches: number | null;
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function get(agent: http.Agent, port: number, call: Call, keepBody: boolean): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      { agent, host: "127.0.0.1", port, path: call.path, headers: { authorization: `Bearer ${call.token}` } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => {
+          if (keepBody) chunks.push(chunk);
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+  });
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.max(1, Math.ceil(p * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1] ?? Number.NaN;
+}
+
+function totalOf(body: string): number | null {
+  const parsed: unknown = JSON.parse(body);
+  if (parsed && typeof parsed === "object" && "pagination" in parsed) {
+    const { pagination } = parsed as { pagination: { total?: unknown } };
+    return typeof pagination.total === "number" ? pagination.total : null;
+  }
+  return null;
+}
+
+export async function drive(endpoint: Endpoint, opts: LoadOptions): Promise<LoadResult> {
+  const { calls } = endpoint;
+  const first = calls[0];
+  if (!first) throw new Error(`${endpoint.name}: no requests to send`);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
+  try {
+    // One request first: it must succeed, and its total tells how many tickets the list or search matched.
+    const probe = await get(agent, opts.port, first, true);
+    if (probe.status !== 200) {
+      throw new Error(`${endpoint.name}: GET ${first.path} answered ${probe.status}: ${probe.body.slice(0, 300)}`);
+    }
+    const matches = totalOf(probe.body);
+
+    // Every answer that arrives after the warm-up is recorded, also one sent during the warm-up (so an endpoint slower
+    // than the window still shows its latency); no request is sent after the window, and those under way are awaited.
+    const start = performance.now();
+    const recordFrom = start + opts.warmupMs;
+    const stopAt = recordFrom + opts.durationMs;
+    let next = 0;
+    let errors = 0;
+    let lastEnd = recordFrom;
+    const latencies: number[] = [];
+    const client = async () => {
+      for (;;) {
+        const sentAt = performance.now();
+        if (sentAt >= stopAt) return;
+        const call = calls[next++ % calls.length] as Call;
+        const answer = await get(agent, opts.port, call, false);
+        const doneAt = performance.now();
+        if (doneAt < recordFrom) continue;
+        lastEnd = Math.max(lastEnd, doneAt);
+        if (answer.status === 200) latencies.push(doneAt - sentAt);
+        else errors++;
+      }
+    };
+    await Promise.all(Array.from({ length: opts.concurrency }, client));
+
+    const sorted = Float64Array.from(latencies).sort();
+    const seconds = (lastEnd - recordFrom) / 1000;
+    return {
+      name: endpoint.name,
+      requests: sorted.length,
+      errors,
+      seconds,
+      perSecond: seconds > 0 ? sorted.length / seconds : 0,
+      p50: percentile(sorted, 0.5),
+      p90: percentile(sorted, 0.9),
+      p99: percentile(sorted, 0.99),
+      max: sorted[sorted.length - 1] ?? Number.NaN,
+      matches,
+    };
+  } finally {
+    agent.destroy();
+  }
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "-");
+
+/** A Markdown table: endpoint, requests, seconds measured, req/s, p50, p90, p99, max (ms), errors, matched tickets. */
+export function table(results: LoadResult[]): string {
+  const header = ["endpoint", "requests", "s", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "matches"];
+  const rows = results.map((r) => [
+    r.name,
+    String(r.requests),
+    r.seconds.toFixed(1),
+    r.perSecond.toFixed(r.perSecond < 10 ? 1 : 0),
+    ms(r.p50),
+    ms(r.p90),
+    ms(r.p99),
+    ms(r.max),
+    String(r.errors),
+    r.matches === null ? "" : String(r.matches),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ")} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`;
+  return [line(header), rule, ...rows.map(line)].join("\n");
+}

@@ -1,0 +1,341 @@
+/**
+ * npm run bench:tickets: seeds PostgreSQL with 1,000,000 tickets over 1,000 organizations (the largest 100,000, with
+ * comments), drives the real app over HTTP with 50 concurrent clients and prints requests/s and latency per endpoint;
+ * then the same against the embedded database (PGlite) at 100,000 tickets. It measures and prints; it asserts nothing.
+ *
+ * Environment (all optional):
+ *   DATABASE_URL            admin connection of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
+ *                           the benchmark drops and recreates its own database on it (BENCH_DB, default cove_bench)
+ *   BENCH_TARGETS           postgres,embedded (default both)
+ *   BENCH_TICKETS           tickets in PostgreSQL (1000000); BENCH_ORGS organizations (1000);
+ *   BENCH_BIG_TICKETS       tickets of the largest organization (BENCH_TICKETS / 10)
+ *   BENCH_EMBEDDED_TICKETS  tickets in the embedded database, one organization (100000)
+ *   BENCH_CONCURRENCY       clients (50); BENCH_DURATION seconds measured per endpoint (10); BENCH_WARMUP seconds (2)
+ *   BENCH_REUSE=1           keep an already seeded BENCH_DB of the same size instead of seeding again
+ *   BENCH_EXPLAIN=0         skip EXPLAIN (ANALYZE, BUFFERS) of the app's queries
+ * Flag --quick: 20,000 tickets over 20 organizations, 5,000 embedded, 3 s per endpoint (a check that everything runs).
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ticketListQuery } from "@cove/contract/tickets.ts";
+import pg from "pg";
+import { getTicket, listTickets } from "../apps/api/src/modules/tickets/tickets.service.ts";
+import { ticketStats } from "../apps/api/src/modules/tickets/tickets.stats.ts";
+import { openDatabase } from "../apps/api/src/platform/db.ts";
+import type { Ctx } from "../apps/api/src/platform/tenancy.ts";
+import { type ExplainCase, explainAll } from "./explain.ts";
+import { drive, type Endpoint, type LoadResult, table } from "./load.ts";
+import { type Run, type SeedPlan, seed, sessionToken } from "./seed.ts";
+import type { ServerMessage, ServerTarget } from "./server.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const quick = process.argv.includes("--quick");
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw.replaceAll("_", ""));
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return value;
+}
+
+const tickets = intFromEnv("BENCH_TICKETS", quick ? 20_000 : 1_000_000);
+const config = {
+  adminUrl: process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
+  dbName: process.env.BENCH_DB || "cove_bench",
+  targets: (process.env.BENCH_TARGETS || "postgres,embedded").split(",").map((t) => t.trim()),
+  tickets,
+  organizations: intFromEnv("BENCH_ORGS", quick ? 20 : 1_000),
+  bigTickets: intFromEnv("BENCH_BIG_TICKETS", Math.round(tickets / 10)),
+  embeddedTickets: intFromEnv("BENCH_EMBEDDED_TICKETS", quick ? 5_000 : 100_000),
+  concurrency: intFromEnv("BENCH_CONCURRENCY", 50),
+  durationMs: intFromEnv("BENCH_DURATION", quick ? 3 : 10) * 1000,
+  warmupMs: intFromEnv("BENCH_WARMUP", quick ? 1 : 2) * 1000,
+  reuse: process.env.BENCH_REUSE === "1",
+  explain: process.env.BENCH_EXPLAIN !== "0",
+  seedConnections: Math.max(1, os.cpus().length),
+};
+if (config.bigTickets > config.tickets) throw new Error("BENCH_BIG_TICKETS cannot exceed BENCH_TICKETS");
+if (!/^[a-z_][a-z0-9_]*$/.test(config.dbName)) throw new Error("BENCH_DB must be a plain lower-case identifier");
+
+/** Search terms as an agent types them: a common word, two words, a prefix of the last word, a name, a number. */
+const SEARCHES = ["refund", "tent zipper", "warehou", "Nakamura", "charged twice"];
+
+const started = performance.now();
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+const log = (line: string) => console.log(line);
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function machine(pgUrl: string | null): Promise<void> {
+  const cpus = os.cpus();
+  log(`machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`);
+  log(`node ${process.version}, ${os.type()} ${os.release()}, load average ${loadAverage()}`);
+  if (!pgUrl) return;
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    const version = await client.query<{ v: string }>("select version() as v");
+    const settings = await client.query<{ name: string; setting: string; unit: string | null }>(
+      `select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'effective_cache_size',
+       'max_parallel_workers_per_gather', 'jit', 'random_page_cost', 'synchronous_commit') order by name`,
+    );
+    log(`postgres: ${version.rows[0]?.v ?? "?"}`);
+    log(`  ${settings.rows.map((s) => `${s.name}=${s.setting}${s.unit ?? ""}`).join(", ")}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function endpoints(opts: {
+  bigToken: string;
+  bigTickets: number;
+  ticketIds: string[];
+  smallTokens: string[];
+}): Endpoint[] {
+  const big = (p: string) => ({ path: p, token: opts.bigToken });
+  const deepPage = Math.max(2, Math.floor(opts.bigTickets / 25 / 10));
+  const number = Math.max(1, Math.floor(opts.bigTickets * 0.4242));
+  const list: Endpoint[] = [
+    // The floor: the HTTP stack and one database round trip, no session lookup and no tenant transaction.
+    { name: "baseline GET /api/health", calls: [big("/api/health")] },
+    { name: "list, page 1", calls: [big("/api/tickets")] },
+    { name: `list, page ${deepPage}`, calls: [big(`/api/tickets?page=${deepPage}`)] },
+    { name: "filter status=open&priority=high", calls: [big("/api/tickets?status=open&priority=high")] },
+    { name: "filter assignee_id=unassigned", calls: [big("/api/tickets?assignee_id=unassigned")] },
+    ...[...SEARCHES, `#${number}`].map((term) => ({
+      name: `search "${term}"`,
+      calls: [big(`/api/tickets?search=${encodeURIComponent(term)}`)],
+    })),
+    { name: "detail /tickets/:id", calls: opts.ticketIds.map((id) => big(`/api/tickets/${id}`)) },
+    { name: "stats/overview", calls: [big("/api/tickets/stats/overview")] },
+  ];
+  if (opts.smallTokens.length > 0) {
+    list.push({
+      name: `list, page 1, ${opts.smallTokens.length} small orgs`,
+      calls: opts.smallTokens.map((token) => ({ path: "/api/tickets", token })),
+    });
+  }
+  return list;
+}
+
+function startServer(
+  target: ServerTarget,
+): Promise<{ child: ChildProcess; ready: Extract<ServerMessage, { type: "ready" }> }> {
+  const child = fork(path.join(here, "server.ts"), [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, NODE_ENV: "production", BENCH_SERVER: JSON.stringify(target) },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`the app process exited (${code}) before it was ready`)));
+    child.on("message", (message: ServerMessage) => {
+      if (message.type === "ready") resolve({ child, ready: message });
+      else reject(new Error(`the app process failed:\n${message.error}`));
+    });
+  });
+}
+
+function stopServer(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.send("stop");
+  });
+}
+
+async function runLoad(port: number, list: Endpoint[]): Promise<LoadResult[]> {
+  const results: LoadResult[] = [];
+  for (const endpoint of list) {
+    const result = await drive(endpoint, {
+      port,
+      concurrency: config.concurrency,
+      warmupMs: config.warmupMs,
+      durationMs: config.durationMs,
+    });
+    // The machine's load average tells whether something else was competing for the CPU during the run.
+    log(
+      `  ${endpoint.name}: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms (${elapsed()}, load ${loadAverage()})`,
+    );
+    results.push(result);
+  }
+  return results;
+}
+
+async function seededAlready(url: string, plan: SeedPlan): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+  } catch {
+    return false;
+  }
+  try {
+    const r = await client.query<{ t: string; o: string }>(
+      "select (select count(*) from tickets) as t, (select count(*) from organizations) as o",
+    );
+    return Number(r.rows[0]?.t) === plan.tickets && Number(r.rows[0]?.o) === plan.organizations;
+  } catch {
+    return false;
+  } finally {
+    await client.end();
+  }
+}
+
+async function seedPostgres(url: string, plan: SeedPlan): Promise<void> {
+  const admin = new pg.Client({ connectionString: config.adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${config.dbName} with (force)`);
+    await admin.query(`create database ${config.dbName}`);
+  } finally {
+    await admin.end();
+  }
+  // The app's own migrations, as it runs them at start-up.
+  const database = await openDatabase({ kind: "postgres", url });
+  await database.close();
+
+  const clients = Array.from({ length: config.seedConnections }, () => new pg.Client({ connectionString: url }));
+  const runners: Run[] = [];
+  for (const client of clients) {
+    await client.connect();
+    await client.query("set maintenance_work_mem = '512MB'");
+    runners.push(async (statement) => (await client.query<Record<string, unknown>>(statement)).rows);
+  }
+  try {
+    await seed(plan, runners, (line) => log(`  ${line}`));
+  } finally {
+    for (const client of clients) await client.end();
+  }
+}
+
+async function benchPostgres(): Promise<LoadResult[]> {
+  const url = withDatabase(config.adminUrl, config.dbName);
+  const plan: SeedPlan = {
+    tickets: config.tickets,
+    organizations: config.organizations,
+    bigTickets: config.bigTickets,
+    bigUsers: 25,
+    now: new Date(),
+  };
+  log(`\n== PostgreSQL: ${plan.tickets} tickets, ${plan.organizations} organizations, largest ${plan.bigTickets}`);
+  if (config.reuse && (await seededAlready(url, plan))) {
+    log(`  reusing the seeded database ${config.dbName}`);
+  } else {
+    const seedStarted = performance.now();
+    await seedPostgres(url, plan);
+    log(`  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
+  }
+
+  const { child, ready } = await startServer({ kind: "postgres", url });
+  try {
+    if (config.explain) {
+      log("\n-- EXPLAIN (ANALYZE, BUFFERS) of the app's statements, largest organization, warm cache:\n");
+      const deepPage = Math.max(2, Math.floor(plan.bigTickets / 25 / 10));
+      const cases: ExplainCase[] = [
+        { name: "list, page 1", run: (ctx) => listTickets(ctx, ticketListQuery.parse({})) },
+        { name: `list, page ${deepPage}`, run: (ctx) => listTickets(ctx, ticketListQuery.parse({ page: deepPage })) },
+        {
+          name: "filter status=open&priority=high",
+          run: (ctx) => listTickets(ctx, ticketListQuery.parse({ status: "open", priority: "high" })),
+        },
+        {
+          name: "filter assignee_id=unassigned",
+          run: (ctx) => listTickets(ctx, ticketListQuery.parse({ assignee_id: "unassigned" })),
+        },
+        ...SEARCHES.map((term) => ({
+          name: `search "${term}"`,
+          run: (ctx: Ctx) => listTickets(ctx, ticketListQuery.parse({ search: term })),
+        })),
+        { name: "stats/overview", run: ticketStats },
+        { name: "detail", run: (ctx) => getTicket(ctx, ready.ticketIds[0] ?? "") },
+      ];
+      log(await explainAll(url, { orgId: ready.orgId, userId: ready.adminId }, cases));
+    }
+    log(
+      `\n-- load: ${config.concurrency} clients, ${config.warmupMs / 1000} s warm-up + ${config.durationMs / 1000} s per endpoint`,
+    );
+    const smallOrgs = Math.min(100, config.organizations - 1);
+    const list = endpoints({
+      bigToken: sessionToken(1),
+      bigTickets: plan.bigTickets,
+      ticketIds: ready.ticketIds,
+      smallTokens: Array.from({ length: smallOrgs }, (_, i) => sessionToken(i + 2)),
+    });
+    return await runLoad(ready.port, list);
+  } finally {
+    await stopServer(child);
+  }
+}
+
+async function benchEmbedded(): Promise<LoadResult[]> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "cove-bench-pglite-"));
+  const plan = {
+    tickets: config.embeddedTickets,
+    organizations: 1,
+    bigTickets: config.embeddedTickets,
+    bigUsers: 25,
+    now: new Date().toISOString(),
+  };
+  log(`\n== Embedded (PGlite in ${dir}): ${plan.tickets} tickets in one organization`);
+  try {
+    const { child, ready } = await startServer({ kind: "embedded", dir: path.join(dir, "db"), plan });
+    try {
+      log(`  seeded in ${ready.seedSeconds?.toFixed(0) ?? "?"} s`);
+      log(
+        `\n-- load: ${config.concurrency} clients, ${config.warmupMs / 1000} s warm-up + ${config.durationMs / 1000} s per endpoint`,
+      );
+      const list = endpoints({
+        bigToken: sessionToken(1),
+        bigTickets: plan.bigTickets,
+        ticketIds: ready.ticketIds,
+        smallTokens: [],
+      });
+      return await runLoad(ready.port, list);
+    } finally {
+      await stopServer(child);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const wantPostgres = config.targets.includes("postgres");
+  await machine(wantPostgres ? config.adminUrl : null);
+  const tables: string[] = [];
+  if (wantPostgres) {
+    const results = await benchPostgres();
+    tables.push(
+      `PostgreSQL, ${config.tickets} tickets / ${config.organizations} organizations, largest organization ${config.bigTickets} (${config.concurrency} clients):\n${table(results)}`,
+    );
+  }
+  if (config.targets.includes("embedded")) {
+    const results = await benchEmbedded();
+    tables.push(
+      `Embedded (PGlite), ${config.embeddedTickets} tickets in one organization (${config.concurrency} clients):\n${table(results)}`,
+    );
+  }
+  log(`\n== Results (${elapsed()} in all, load average now ${loadAverage()})\n`);
+  log(tables.join("\n\n"));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
