@@ -1,9 +1,8 @@
 import { LogOut, UserRound } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/ui/button.tsx";
 import { Logo } from "../../components/ui/logo.tsx";
-import { ProfileDialog } from "../../features/auth/components/profile-dialog.tsx";
 import { useAuth } from "../../features/auth/hooks/use-auth.ts";
 import { NotificationBell } from "../../features/notifications/components/notification-bell.tsx";
 import { MobileNav } from "./mobile-nav.tsx";
@@ -26,6 +25,11 @@ function Avatar({ url }: { url: string | null }) {
     </span>
   );
 }
+
+// The profile form (and its form library) loads on first opening, keeping it out of the signed-in shell's bundle.
+const ProfileDialog = lazy(() =>
+  import("../../features/auth/components/profile-dialog.tsx").then((m) => ({ default: m.ProfileDialog })),
+);
 
 export function TopBar() {
   const { user, logout } = useAuth();
@@ -64,7 +68,11 @@ export function TopBar() {
         {!signingOut && <LogOut className="size-4" aria-hidden="true" />}
         <span className="hidden sm:inline">Sign out</span>
       </Button>
-      <ProfileDialog open={profileOpen} onOpenChange={setProfileOpen} />
+      {profileOpen && (
+        <Suspense fallback={null}>
+          <ProfileDialog open={profileOpen} onOpenChange={setProfileOpen} />
+        </Suspense>
+      )}
     </header>
   );
 }
