@@ -88,12 +88,13 @@ async function machine(pgUrl: string | null): Promise<void> {
   await client.connect();
   try {
     const version = await client.query<{ v: string }>("select version() as v");
-    const settings = await client.query<{ name: string; setting: string; unit: string | null }>(
-      `select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'effective_cache_size',
-       'max_parallel_workers_per_gather', 'jit', 'random_page_cost', 'synchronous_commit') order by name`,
+    const settings = await client.query<{ name: string; value: string }>(
+      `select name, current_setting(name) as value from pg_settings where name in ('shared_buffers', 'work_mem',
+       'effective_cache_size', 'max_parallel_workers_per_gather', 'jit', 'random_page_cost', 'synchronous_commit')
+       order by name`,
     );
     log(`postgres: ${version.rows[0]?.v ?? "?"}`);
-    log(`  ${settings.rows.map((s) => `${s.name}=${s.setting}${s.unit ?? ""}`).join(", ")}`);
+    log(`  ${settings.rows.map((s) => `${s.name}=${s.value}`).join(", ")}`);
   } finally {
     await client.end();
   }
