@@ -25,7 +25,7 @@ export interface LoadOptions {
 
 export interface LoadResult {
   name: string;
-  /** Requests answered after the warm-up: in the measured window and those still under way when it closed. */
+  /** Latency samples: requests sent after the warm-up (or, if slowerThanWindow, answers that arrived after it). */
   requests: number;
   errors: number;
   seconds: number;
@@ -36,6 +36,8 @@ export interface LoadResult {
   max: number;
   /** pagination.total of the first answer, for lists and searches. */
   matches: number | null;
+  /** No request sent after the warm-up came back before the window closed (see drive). */
+  slowerThanWindow: boolean;
 }
 
 interface Answer {
@@ -89,15 +91,18 @@ export async function drive(endpoint: Endpoint, opts: LoadOptions): Promise<Load
     }
     const matches = totalOf(probe.body);
 
-    // Every answer that arrives after the warm-up is recorded, also one sent during the warm-up (so an endpoint slower
-    // than the window still shows its latency); no request is sent after the window, and those under way are awaited.
+    // Latency: the requests sent after the warm-up (all of them awaited, none sent after the window). An endpoint
+    // slower than the window has none: then every answer that arrived after the warm-up counts, and the row says so.
+    // Throughput: every answer that arrived after the warm-up, over the time until the last one.
     const start = performance.now();
     const recordFrom = start + opts.warmupMs;
     const stopAt = recordFrom + opts.durationMs;
     let next = 0;
     let errors = 0;
+    let answered = 0;
     let lastEnd = recordFrom;
-    const latencies: number[] = [];
+    const sentInWindow: number[] = [];
+    const arrivedInWindow: number[] = [];
     const client = async () => {
       for (;;) {
         const sentAt = performance.now();
@@ -107,25 +112,32 @@ export async function drive(endpoint: Endpoint, opts: LoadOptions): Promise<Load
         const doneAt = performance.now();
         if (doneAt < recordFrom) continue;
         lastEnd = Math.max(lastEnd, doneAt);
-        if (answer.status === 200) latencies.push(doneAt - sentAt);
-        else errors++;
+        if (answer.status !== 200) {
+          errors++;
+          continue;
+        }
+        answered++;
+        arrivedInWindow.push(doneAt - sentAt);
+        if (sentAt >= recordFrom) sentInWindow.push(doneAt - sentAt);
       }
     };
     await Promise.all(Array.from({ length: opts.concurrency }, client));
 
-    const sorted = Float64Array.from(latencies).sort();
+    const slowerThanWindow = sentInWindow.length === 0;
+    const sorted = Float64Array.from(slowerThanWindow ? arrivedInWindow : sentInWindow).sort();
     const seconds = (lastEnd - recordFrom) / 1000;
     return {
       name: endpoint.name,
       requests: sorted.length,
       errors,
       seconds,
-      perSecond: seconds > 0 ? sorted.length / seconds : 0,
+      perSecond: seconds > 0 ? answered / seconds : 0,
       p50: percentile(sorted, 0.5),
       p90: percentile(sorted, 0.9),
       p99: percentile(sorted, 0.99),
       max: sorted[sorted.length - 1] ?? Number.NaN,
       matches,
+      slowerThanWindow,
     };
   } finally {
     agent.destroy();
@@ -138,7 +150,7 @@ const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "-");
 export function table(results: LoadResult[]): string {
   const header = ["endpoint", "requests", "s", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "matches"];
   const rows = results.map((r) => [
-    r.name,
+    r.slowerThanWindow ? `${r.name} (*)` : r.name,
     String(r.requests),
     r.seconds.toFixed(1),
     r.perSecond.toFixed(r.perSecond < 10 ? 1 : 0),
@@ -153,5 +165,11 @@ export function table(results: LoadResult[]): string {
   const line = (cells: string[]) =>
     `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ")} |`;
   const rule = `|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`;
-  return [line(header), rule, ...rows.map(line)].join("\n");
+  const notes = results.some((r) => r.slowerThanWindow)
+    ? [
+        "",
+        "(*) slower than the window: no request sent after the warm-up was answered before it closed, so the latencies are those of the answers that arrived after the warm-up.",
+      ]
+    : [];
+  return [line(header), rule, ...rows.map(line), ...notes].join("\n");
 }

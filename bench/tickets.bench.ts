@@ -100,6 +100,11 @@ async function machine(pgUrl: string | null): Promise<void> {
   }
 }
 
+/** A page a tenth of the way into the largest organization's list. */
+const deepPageOf = (bigTickets: number) => Math.max(2, Math.floor(bigTickets / 25 / 10));
+/** The search terms, with a ticket number ("#123" finds ticket 123) of the largest organization last. */
+const searchesOf = (bigTickets: number) => [...SEARCHES, `#${Math.max(1, Math.floor(bigTickets * 0.4242))}`];
+
 function endpoints(opts: {
   bigToken: string;
   bigTickets: number;
@@ -107,8 +112,7 @@ function endpoints(opts: {
   smallTokens: string[];
 }): Endpoint[] {
   const big = (p: string) => ({ path: p, token: opts.bigToken });
-  const deepPage = Math.max(2, Math.floor(opts.bigTickets / 25 / 10));
-  const number = Math.max(1, Math.floor(opts.bigTickets * 0.4242));
+  const deepPage = deepPageOf(opts.bigTickets);
   const list: Endpoint[] = [
     // The floor: the HTTP stack and one database round trip, no session lookup and no tenant transaction.
     { name: "baseline GET /api/health", calls: [big("/api/health")] },
@@ -116,7 +120,7 @@ function endpoints(opts: {
     { name: `list, page ${deepPage}`, calls: [big(`/api/tickets?page=${deepPage}`)] },
     { name: "filter status=open&priority=high", calls: [big("/api/tickets?status=open&priority=high")] },
     { name: "filter assignee_id=unassigned", calls: [big("/api/tickets?assignee_id=unassigned")] },
-    ...[...SEARCHES, `#${number}`].map((term) => ({
+    ...searchesOf(opts.bigTickets).map((term) => ({
       name: `search "${term}"`,
       calls: [big(`/api/tickets?search=${encodeURIComponent(term)}`)],
     })),
@@ -247,7 +251,7 @@ async function benchPostgres(): Promise<LoadResult[]> {
   try {
     if (config.explain) {
       log("\n-- EXPLAIN (ANALYZE, BUFFERS) of the app's statements, largest organization, warm cache:\n");
-      const deepPage = Math.max(2, Math.floor(plan.bigTickets / 25 / 10));
+      const deepPage = deepPageOf(plan.bigTickets);
       const cases: ExplainCase[] = [
         { name: "list, page 1", run: (ctx) => listTickets(ctx, ticketListQuery.parse({})) },
         { name: `list, page ${deepPage}`, run: (ctx) => listTickets(ctx, ticketListQuery.parse({ page: deepPage })) },
@@ -259,7 +263,7 @@ async function benchPostgres(): Promise<LoadResult[]> {
           name: "filter assignee_id=unassigned",
           run: (ctx) => listTickets(ctx, ticketListQuery.parse({ assignee_id: "unassigned" })),
         },
-        ...SEARCHES.map((term) => ({
+        ...searchesOf(plan.bigTickets).map((term) => ({
           name: `search "${term}"`,
           run: (ctx: Ctx) => listTickets(ctx, ticketListQuery.parse({ search: term })),
         })),
