@@ -13,6 +13,7 @@
  *   BENCH_CONCURRENCY       clients (50); BENCH_DURATION seconds measured per endpoint (10); BENCH_WARMUP seconds (2)
  *   BENCH_REUSE=1           keep an already seeded BENCH_DB of the same size instead of seeding again
  *   BENCH_EXPLAIN=0         skip EXPLAIN (ANALYZE, BUFFERS) of the app's queries
+ *   BENCH_ONLY              a regular expression: drive only the endpoints whose name matches (e.g. "search|stats")
  * Flag --quick: 20,000 tickets over 20 organizations, 5,000 embedded, 3 s per endpoint (a check that everything runs).
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -22,7 +23,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ticketListQuery } from "@cove/contract/tickets.ts";
 import pg from "pg";
-import { getTicket, listTickets } from "../apps/api/src/modules/tickets/tickets.service.ts";
+import { listTickets } from "../apps/api/src/modules/tickets/tickets.list.ts";
+import { getTicket } from "../apps/api/src/modules/tickets/tickets.service.ts";
 import { ticketStats } from "../apps/api/src/modules/tickets/tickets.stats.ts";
 import { openDatabase } from "../apps/api/src/platform/db.ts";
 import type { Ctx } from "../apps/api/src/platform/tenancy.ts";
@@ -56,6 +58,7 @@ const config = {
   warmupMs: intFromEnv("BENCH_WARMUP", quick ? 1 : 2) * 1000,
   reuse: process.env.BENCH_REUSE === "1",
   explain: process.env.BENCH_EXPLAIN !== "0",
+  only: process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : null,
   seedConnections: Math.max(1, os.cpus().length),
 };
 if (config.bigTickets > config.tickets) throw new Error("BENCH_BIG_TICKETS cannot exceed BENCH_TICKETS");
@@ -167,7 +170,7 @@ function stopServer(child: ChildProcess): Promise<void> {
 
 async function runLoad(port: number, list: Endpoint[]): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
-  for (const endpoint of list) {
+  for (const endpoint of list.filter((e) => !config.only || config.only.test(e.name))) {
     const result = await drive(endpoint, {
       port,
       concurrency: config.concurrency,

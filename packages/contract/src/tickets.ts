@@ -10,6 +10,8 @@ export type TicketSource = (typeof TICKET_SOURCES)[number];
 
 export const TICKET_PAGE_SIZE = 25;
 export const TICKET_PAGE_MAX = 100;
+/** A search ranks this many of the most recent matching tickets (docs/decisions: ticket search). */
+export const SEARCH_CANDIDATES = 200;
 export const TAG_MAX = 40;
 export const TAGS_PER_TICKET_MAX = 20;
 
@@ -92,6 +94,8 @@ export const paginationSchema = z.object({
   limit: z.number().int(),
   total: z.number().int(),
   pages: z.number().int(),
+  /** Search only: more tickets match than a search ranks (SEARCH_CANDIDATES); total is that many. */
+  capped: z.boolean().optional(),
 });
 export type Pagination = z.infer<typeof paginationSchema>;
 

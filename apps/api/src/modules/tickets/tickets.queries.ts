@@ -26,7 +26,7 @@ export const ticketColumns = {
   solvedAt: tickets.solvedAt,
 };
 
-type TicketRow = {
+export type TicketRow = {
   id: string;
   ticketNumber: number;
   subject: string;

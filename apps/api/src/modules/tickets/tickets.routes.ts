@@ -14,6 +14,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
 import { notFound } from "../../platform/errors.ts";
+import { listTickets } from "./tickets.list.ts";
 import * as service from "./tickets.service.ts";
 import { ticketStats as loadStats } from "./tickets.stats.ts";
 
@@ -39,7 +40,7 @@ export async function ticketRoutes(fastify: FastifyInstance) {
       querystring: ticketListQuery,
       response: { 200: ticketListAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.listTickets(ctx, req.query)),
+    handler: (req) => inTenant(app, req, (ctx) => listTickets(ctx, req.query)),
   });
 
   app.get("/api/tickets/stats/overview", {

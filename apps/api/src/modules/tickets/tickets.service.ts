@@ -1,28 +1,17 @@
-import type {
-  Comment,
-  createCommentBody,
-  createTicketBody,
-  Ticket,
-  TicketListAnswer,
-  ticketListQuery,
-  updateTicketBody,
-} from "@cove/contract/tickets.ts";
-import { and, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
+import type { Comment, createCommentBody, createTicketBody, Ticket, updateTicketBody } from "@cove/contract/tickets.ts";
+import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations, ticketComments, ticketEvents, tickets, users } from "../../db/schema.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import {
   appendCommentWords,
-  assignee,
   findTicketRow,
   listActivity,
   listComments,
-  ticketColumns,
   toComment,
   toTicketSummary,
 } from "./tickets.queries.ts";
-import { ticketNumberIn, toTsQuery } from "./tickets.search.ts";
 
 const ticketNotFound = () => notFound("Ticket");
 
@@ -33,58 +22,6 @@ async function actor(ctx: Ctx) {
     .where(and(eq(users.organizationId, ctx.orgId), eq(users.id, ctx.userId)));
   if (!me) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
   return { name: `${me.firstName} ${me.lastName}`.trim(), email: me.email };
-}
-
-export async function listTickets(ctx: Ctx, query: z.output<typeof ticketListQuery>): Promise<TicketListAnswer> {
-  const filters: SQL[] = [eq(tickets.organizationId, ctx.orgId)];
-  if (query.status) filters.push(eq(tickets.status, query.status));
-  if (query.priority) filters.push(eq(tickets.priority, query.priority));
-  if (query.assignee_id === "unassigned") filters.push(isNull(tickets.assigneeId));
-  else if (query.assignee_id === "me") filters.push(eq(tickets.assigneeId, ctx.userId));
-  else if (query.assignee_id) filters.push(eq(tickets.assigneeId, query.assignee_id));
-
-  let rank: SQL | undefined;
-  if (query.search) {
-    const tsQuery = toTsQuery(query.search);
-    const number = ticketNumberIn(query.search);
-    const matches: SQL[] = [];
-    if (tsQuery) {
-      const q = sql`to_tsquery('english'::regconfig, ${tsQuery})`;
-      matches.push(sql`${tickets.searchVector} @@ ${q}`);
-      rank = sql`ts_rank(${tickets.searchVector}, ${q})`;
-    }
-    if (number !== null) {
-      matches.push(eq(tickets.ticketNumber, number));
-      // The ticket with that number comes first.
-      rank = sql`(case when ${tickets.ticketNumber} = ${number} then 1000 else 0 end)${rank ? sql` + ${rank}` : sql``}`;
-    }
-    // A search with nothing searchable in it matches nothing rather than everything.
-    filters.push(matches.length > 0 ? (or(...matches) as SQL) : sql`false`);
-  }
-  const where = and(...filters);
-  const offset = (query.page - 1) * query.limit;
-
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select(ticketColumns)
-      .from(tickets)
-      .leftJoin(assignee, eq(assignee.id, tickets.assigneeId))
-      .where(where)
-      .orderBy(...(rank ? [desc(rank)] : []), desc(tickets.updatedAt), desc(tickets.ticketNumber))
-      .limit(query.limit)
-      .offset(offset),
-    ctx.db.select({ n: count() }).from(tickets).where(where),
-  ]);
-  const totalCount = total?.n ?? 0;
-  return {
-    tickets: rows.map(toTicketSummary),
-    pagination: {
-      page: query.page,
-      limit: query.limit,
-      total: totalCount,
-      pages: Math.ceil(totalCount / query.limit),
-    },
-  };
 }
 
 export async function getTicket(ctx: Ctx, id: string): Promise<Ticket> {

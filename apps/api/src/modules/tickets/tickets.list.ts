@@ -1,0 +1,141 @@
+import { SEARCH_CANDIDATES, type TicketListAnswer, type ticketListQuery } from "@cove/contract/tickets.ts";
+import { type SQL, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { queryRows } from "../../platform/db.ts";
+import type { Ctx } from "../../platform/tenancy.ts";
+import { type TicketRow, toTicketSummary } from "./tickets.queries.ts";
+import { ticketNumberIn, toTsQuery } from "./tickets.search.ts";
+
+type ListQuery = z.output<typeof ticketListQuery>;
+
+/** The filters as SQL on the unqualified columns status, priority and assignee_id, which tickets and ticket_tallies share. */
+function filterOf(ctx: Ctx, query: ListQuery) {
+  const assignee = query.assignee_id === "me" ? ctx.userId : query.assignee_id;
+  const unassigned = assignee === "unassigned";
+  const assigneeId = unassigned ? null : (assignee ?? null);
+  const parts: SQL[] = [];
+  if (query.status) parts.push(sql` and status = ${query.status}`);
+  if (query.priority) parts.push(sql` and priority = ${query.priority}`);
+  if (unassigned) parts.push(sql` and assignee_id is null`);
+  else if (assigneeId) parts.push(sql` and assignee_id = ${assigneeId}`);
+  return {
+    sql: sql.join(parts),
+    status: query.status ?? null,
+    priority: query.priority ?? null,
+    unassigned,
+    assigneeId,
+  };
+}
+
+/** A page's tickets by number, with their assignee, shaped as TicketRow; `page` is a CTE of ticket_number (+ rank). */
+const pageRows = (orgId: string) => sql`
+  select tickets.id, tickets.ticket_number as "ticketNumber", tickets.subject, tickets.description, tickets.status,
+         tickets.priority, tickets.source, tickets.requester_name as "requesterName",
+         tickets.requester_email as "requesterEmail", tickets.assignee_id as "assigneeId",
+         assignee.first_name as "assigneeFirstName", assignee.last_name as "assigneeLastName", tickets.tags,
+         tickets.created_at as "createdAt", tickets.updated_at as "updatedAt", tickets.solved_at as "solvedAt",
+         page.rank
+  from page
+  join tickets on tickets.organization_id = ${orgId} and tickets.ticket_number = page.ticket_number
+  left join users assignee on assignee.id = tickets.assignee_id`;
+
+type PageRow = { total: number; rank: number | null } & ({ [K in keyof TicketRow]: TicketRow[K] } | { id: null });
+
+/** Raw statements get timestamps as PostgreSQL prints them (the drivers are set up for Drizzle's own mapping). */
+const asDate = (v: Date | string) => (typeof v === "string" ? new Date(v) : v);
+
+function answer(rows: PageRow[], query: ListQuery, capped: boolean): TicketListAnswer {
+  const total = Number(rows[0]?.total ?? 0);
+  const tickets = rows.flatMap((r) => {
+    if (r.id === null) return [];
+    const row = r as TicketRow;
+    return [
+      toTicketSummary({
+        ...row,
+        createdAt: asDate(row.createdAt),
+        updatedAt: asDate(row.updatedAt),
+        solvedAt: row.solvedAt === null ? null : asDate(row.solvedAt),
+      }),
+    ];
+  });
+  const pagination = { page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit) };
+  return { tickets, pagination: capped ? { ...pagination, capped } : pagination };
+}
+
+/**
+ * One statement: the page's ticket numbers come off the index that matches the filter (no row is read for the
+ * tickets skipped by the offset), then only those rows are read; the total adds up ticket_tallies.
+ */
+async function listPage(ctx: Ctx, query: ListQuery): Promise<TicketListAnswer> {
+  const filter = filterOf(ctx, query);
+  const rows = await queryRows<PageRow>(
+    ctx.db,
+    sql`
+    with page as (
+      select ticket_number, null::real as rank from tickets
+      where organization_id = ${ctx.orgId}${filter.sql}
+      order by updated_at desc, ticket_number desc
+      limit ${query.limit} offset ${(query.page - 1) * query.limit}
+    ),
+    total as (
+      select coalesce(sum(n), 0)::int as total from ticket_tallies where organization_id = ${ctx.orgId}${filter.sql}
+    )
+    select total.total, p.* from total left join lateral (${pageRows(ctx.orgId)}) p on true
+    order by p."updatedAt" desc, p."ticketNumber" desc`,
+  );
+  return answer(rows, query, false);
+}
+
+/**
+ * Search ranks the organization's most recent SEARCH_CANDIDATES matches (ticket_search_candidates, migration 0007)
+ * and pages through them; a ticket whose number was typed ("#123" or "123") comes first. Past that many matches the
+ * total says so (capped) instead of counting every match of a common word.
+ */
+async function searchPage(ctx: Ctx, query: ListQuery, search: string): Promise<TicketListAnswer> {
+  const tsQuery = toTsQuery(search);
+  const number = ticketNumberIn(search);
+  if (!tsQuery && number === null) return answer([], query, false);
+  const filter = filterOf(ctx, query);
+  const byWords = tsQuery
+    ? sql`select ticket_number, rank, updated_at from ticket_search_candidates(
+            to_tsquery('english'::regconfig, ${tsQuery}), ${filter.status}, ${filter.priority}, ${filter.assigneeId}::uuid,
+            ${filter.unassigned}, ${SEARCH_CANDIDATES + 1})`
+    : null;
+  const byNumber =
+    number !== null
+      ? sql`select ticket_number, 1000::real as rank, updated_at from tickets
+            where organization_id = ${ctx.orgId} and ticket_number = ${number}${filter.sql}`
+      : null;
+  const found = byWords && byNumber ? sql`${byWords} union all ${byNumber}` : (byWords ?? byNumber);
+  const rows = await queryRows<PageRow>(
+    ctx.db,
+    sql`
+    with found as (${found}),
+    ranked as (
+      select distinct on (ticket_number) ticket_number, rank, updated_at from found order by ticket_number, rank desc
+    ),
+    total as (select count(*)::int as total from ranked),
+    kept as (
+      select ticket_number, rank, updated_at from ranked
+      order by rank desc, updated_at desc, ticket_number desc limit ${SEARCH_CANDIDATES}
+    ),
+    page as (
+      select ticket_number, rank from kept
+      order by rank desc, updated_at desc, ticket_number desc
+      limit ${query.limit} offset ${(query.page - 1) * query.limit}
+    )
+    select total.total, p.* from total left join lateral (${pageRows(ctx.orgId)}) p on true
+    order by p.rank desc, p."updatedAt" desc, p."ticketNumber" desc`,
+  );
+  const total = Number(rows[0]?.total ?? 0);
+  if (total <= SEARCH_CANDIDATES) return answer(rows, query, false);
+  return answer(
+    rows.map((r) => ({ ...r, total: SEARCH_CANDIDATES })),
+    query,
+    true,
+  );
+}
+
+export function listTickets(ctx: Ctx, query: ListQuery): Promise<TicketListAnswer> {
+  return query.search ? searchPage(ctx, query, query.search) : listPage(ctx, query);
+}
