@@ -240,8 +240,13 @@ describe("search over many tickets", () => {
     expect(common.tickets[0]?.ticket_number).toBe(1500);
   });
 
-  it("puts the ticket whose number was typed first", async () => {
-    const answer = await list(org, "?search=%23777");
-    expect(answer.tickets[0]?.ticket_number).toBe(777);
+  it("puts the ticket whose number was typed first; with # only that ticket", async () => {
+    const bare = await list(org, "?search=77");
+    expect(bare.tickets[0]?.ticket_number).toBe(77);
+    // The subjects of 770 to 779 start with "77" too.
+    expect(bare.pagination.total).toBeGreaterThan(10);
+    const hashed = await list(org, "?search=%2377");
+    expect(hashed.tickets.map((x) => x.ticket_number)).toEqual([77]);
+    expect(hashed.pagination.total).toBe(1);
   });
 });

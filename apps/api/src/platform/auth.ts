@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { organizations, sessions, users } from "../db/schema.ts";
 import type { Db } from "./db.ts";
@@ -34,15 +34,22 @@ function bearer(req: FastifyRequest): string | null {
  * owner role; it matches only on the token's hash and returns nothing else.
  */
 async function resolveSession(db: Db, token: string): Promise<Principal | null> {
+  // Every request runs this: named, so PostgreSQL plans it once per connection.
   const [row] = await db
     .select({ sessionId: sessions.id, userId: users.id, orgId: users.organizationId, role: users.role })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(organizations, eq(organizations.id, sessions.organizationId))
     .where(
-      and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date()), eq(users.status, "active")),
+      and(
+        eq(sessions.tokenHash, sql.placeholder("hash")),
+        gt(sessions.expiresAt, sql.placeholder("now")),
+        eq(users.status, "active"),
+      ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare("cove_resolve_session")
+    .execute({ hash: hashToken(token), now: new Date() });
   return row ?? null;
 }
 

@@ -1,6 +1,6 @@
 import type { Role } from "@cove/contract/constants.ts";
 import { sql } from "drizzle-orm";
-import type { Db, Tx } from "./db.ts";
+import { type Db, preparedRows, type Tx } from "./db.ts";
 
 /** Who is acting, resolved once per request. */
 export interface Principal {
@@ -28,7 +28,8 @@ export const REQUEST_ROLE = "cove_app";
  */
 export function withTenant<T>(db: Db, who: Pick<Principal, "orgId" | "userId" | "role">, fn: (ctx: Ctx) => Promise<T>) {
   return db.transaction(async (tx) => {
-    await tx.execute(
+    await preparedRows(
+      tx,
       // JIT compiling pays off for long analytical queries, never for a request's short ones, where it can add
       // tens of milliseconds to a plan that crosses its cost threshold.
       sql`select set_config('app.org_id', ${who.orgId}, true), set_config('role', ${REQUEST_ROLE}, true),

@@ -1,7 +1,7 @@
 import { SEARCH_CANDIDATES, type TicketListAnswer, type ticketListQuery } from "@cove/contract/tickets.ts";
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { queryRows } from "../../platform/db.ts";
+import { preparedRows } from "../../platform/db.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { type TicketRow, toTicketSummary } from "./tickets.queries.ts";
 import { ticketNumberIn, toTsQuery } from "./tickets.search.ts";
@@ -68,7 +68,7 @@ function answer(rows: PageRow[], query: ListQuery, capped: boolean): TicketListA
  */
 async function listPage(ctx: Ctx, query: ListQuery): Promise<TicketListAnswer> {
   const filter = filterOf(ctx, query);
-  const rows = await queryRows<PageRow>(
+  const rows = await preparedRows<PageRow>(
     ctx.db,
     sql`
     with page as (
@@ -92,8 +92,9 @@ async function listPage(ctx: Ctx, query: ListQuery): Promise<TicketListAnswer> {
  * total says so (capped) instead of counting every match of a common word.
  */
 async function searchPage(ctx: Ctx, query: ListQuery, search: string): Promise<TicketListAnswer> {
-  const tsQuery = toTsQuery(search);
   const number = ticketNumberIn(search);
+  // "#123" asks for ticket 123 alone; a bare "123" also finds tickets that mention it (an order number, say).
+  const tsQuery = number !== null && search.trim().startsWith("#") ? null : toTsQuery(search);
   if (!tsQuery && number === null) return answer([], query, false);
   const filter = filterOf(ctx, query);
   const byWords = tsQuery
@@ -107,7 +108,7 @@ async function searchPage(ctx: Ctx, query: ListQuery, search: string): Promise<T
             where organization_id = ${ctx.orgId} and ticket_number = ${number}${filter.sql}`
       : null;
   const found = byWords && byNumber ? sql`${byWords} union all ${byNumber}` : (byWords ?? byNumber);
-  const rows = await queryRows<PageRow>(
+  const rows = await preparedRows<PageRow>(
     ctx.db,
     sql`
     with found as (${found}),

@@ -138,6 +138,15 @@ describe("tickets list", () => {
     await waitFor(() => expect(ticketCalls(fetchMock)).toContain("GET /api/tickets?page=2&limit=25&priority=low"));
   });
 
+  it("says a search found more than it ranks", async () => {
+    signedIn(() => json(200, listAnswer([ticketSummary()], { total: 200, page: 8, capped: true })));
+    renderApp("/tickets?search=refund&page=8");
+
+    expect(await screen.findByText("Showing 176 to 200 of 200+ results")).toBeInTheDocument();
+    expect(screen.getByText(/add a word to narrow it/)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Next" })).toBeDisabled();
+  });
+
   it("says when nothing matches and clears the filters", async () => {
     signedIn(() => json(200, listAnswer([])));
     const { user, router } = renderApp("/tickets?status=closed");

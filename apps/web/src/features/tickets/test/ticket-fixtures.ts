@@ -73,10 +73,14 @@ export const me: UserListItem = agent({
   role: "admin",
 });
 
-export function listAnswer(tickets: TicketSummary[], pagination: Partial<{ page: number; total: number }> = {}) {
+export function listAnswer(
+  tickets: TicketSummary[],
+  pagination: Partial<{ page: number; total: number; capped: boolean }> = {},
+) {
   const total = pagination.total ?? tickets.length;
+  const capped = pagination.capped ? { capped: true } : {};
   return {
     tickets,
-    pagination: { page: pagination.page ?? 1, limit: 25, total, pages: Math.max(1, Math.ceil(total / 25)) },
+    pagination: { page: pagination.page ?? 1, limit: 25, total, pages: Math.max(1, Math.ceil(total / 25)), ...capped },
   };
 }
