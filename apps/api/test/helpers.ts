@@ -16,14 +16,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(opts: { smtpUrl?: string } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { smtpUrl?: string; mailRetryDelaySeconds?: number } = {}): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
   const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "embedded", dir: null });
   const outboxDir = mkdtempSync(path.join(tmpdir(), "cove-outbox-"));
+  // Test files share one PostgreSQL database and run at once: each app gets its own queue tables, so a worker never
+  // takes another app's jobs (and sends them through another test's mail server).
+  const jobsSchema = url ? `pgboss_test_${unique().toLowerCase().replace(/[^a-z0-9]/g, "")}` : undefined;
   const app = await buildApp({
     database,
     mail: { smtpUrl: opts.smtpUrl, from: "Cove <no-reply@cove.test>", outboxDir },
     publicUrl: "http://cove.test",
+    jobs: {
+      schema: jobsSchema,
+      pollingIntervalSeconds: 0.5,
+      mailRetry: { retryDelaySeconds: opts.mailRetryDelaySeconds ?? 1 },
+    },
   });
   await app.ready();
   return {
@@ -32,6 +40,7 @@ export async function createTestApp(opts: { smtpUrl?: string } = {}): Promise<Te
     outboxDir,
     close: async () => {
       await app.close();
+      if (jobsSchema) await database.executeSql(`DROP SCHEMA IF EXISTS ${jobsSchema} CASCADE`);
       await database.close();
       rmSync(outboxDir, { recursive: true, force: true });
     },

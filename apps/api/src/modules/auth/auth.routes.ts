@@ -64,9 +64,9 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     handler: async (req) => {
       try {
-        await auth.forgotPassword(app.db, { mailer: app.mailer, publicUrl: app.publicUrl }, req.body);
+        await auth.forgotPassword(app.db, { jobs: app.jobs, publicUrl: app.publicUrl }, req.body);
       } catch (err) {
-        // The answer must not reveal whether the email exists, so a mail failure is logged, not reported.
+        // The answer must not reveal whether the email exists, so a failure to queue the mail is logged, not reported.
         req.log.error({ err }, "password reset email failed");
       }
       return { message: auth.FORGOT_PASSWORD_MESSAGE };

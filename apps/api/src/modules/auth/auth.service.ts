@@ -23,7 +23,8 @@ import { loginFailures, organizations, passwordResetTokens, sessions, users } fr
 import { hashToken, newToken } from "../../platform/auth.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
-import type { Mailer } from "../../platform/mail.ts";
+import type { Jobs } from "../../platform/jobs.ts";
+import { composeMail } from "../../platform/mail.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { findSessionUser } from "./auth.queries.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
@@ -187,37 +188,48 @@ export const FORGOT_PASSWORD_MESSAGE =
 
 export async function forgotPassword(
   db: Db,
-  mail: { mailer: Mailer; publicUrl: string },
+  mail: { jobs: Jobs; publicUrl: string },
   input: z.output<typeof forgotPasswordBody>,
 ): Promise<void> {
   const [user] = await db
-    .select({ id: users.id, organizationId: users.organizationId, firstName: users.firstName })
+    .select({
+      id: users.id,
+      organizationId: users.organizationId,
+      firstName: users.firstName,
+      organizationName: organizations.name,
+    })
     .from(users)
+    .innerJoin(organizations, eq(organizations.id, users.organizationId))
     .where(and(eq(users.email, input.email), eq(users.status, "active")))
     .limit(1);
   if (!user) return;
   const token = newToken();
-  await db.insert(passwordResetTokens).values({
-    organizationId: user.organizationId,
-    userId: user.id,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000),
-  });
-  const link = `${mail.publicUrl}/reset-password?token=${token}`;
-  await mail.mailer.send({
+  const message = composeMail({
     to: input.email,
     subject: "Reset your Cove password",
-    text: [
+    intro: [
       `Hi ${user.firstName},`,
-      "",
-      "Someone asked to reset the password of your Cove account. To choose a new password, open this link:",
-      "",
-      link,
-      "",
+      `Someone asked to reset the password of your Cove account at ${oneLine(user.organizationName)}. To choose a new password, open this link:`,
+    ],
+    action: { label: "Choose a new password", url: `${mail.publicUrl}/reset-password?token=${token}` },
+    outro: [
       `The link works once and expires in ${RESET_TOKEN_MINUTES} minutes. If you did not ask for this, ignore this email: your password stays as it is.`,
-    ].join("\n"),
+    ],
+  });
+  // The token and its email are written together: the mail goes out from the job queue once this commits.
+  await db.transaction(async (tx) => {
+    await tx.insert(passwordResetTokens).values({
+      organizationId: user.organizationId,
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000),
+    });
+    await mail.jobs.sendMail(tx, message);
   });
 }
+
+/** Names go into subjects and sentences: line breaks typed into them must not break the message's layout. */
+export const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 export const INVALID_RESET_TOKEN = "This password reset link is invalid or has expired. Please request a new one.";
 
