@@ -5,6 +5,7 @@ import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
+import { DEFAULT_JOBS_SCHEMA } from "../src/platform/jobs.ts";
 
 /** With TEST_DATABASE_URL the suite runs on that PostgreSQL (migrated once in global-setup), else on in-memory PGlite. */
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -13,10 +14,14 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   outboxDir: string;
+  /** The schema of the job queue's tables. */
+  jobsSchema: string;
   close(): Promise<void>;
 }
 
-export async function createTestApp(opts: { smtpUrl?: string; mailRetryDelaySeconds?: number } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: { smtpUrl?: string; mailRetryDelaySeconds?: number; mailRetryLimit?: number } = {},
+): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
   const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "embedded", dir: null });
   const outboxDir = mkdtempSync(path.join(tmpdir(), "cove-outbox-"));
@@ -30,7 +35,7 @@ export async function createTestApp(opts: { smtpUrl?: string; mailRetryDelaySeco
     jobs: {
       schema: jobsSchema,
       pollingIntervalSeconds: 0.5,
-      mailRetry: { retryDelaySeconds: opts.mailRetryDelaySeconds ?? 1 },
+      mailRetry: { retryDelaySeconds: opts.mailRetryDelaySeconds ?? 1, retryLimit: opts.mailRetryLimit },
     },
   });
   await app.ready();
@@ -38,6 +43,7 @@ export async function createTestApp(opts: { smtpUrl?: string; mailRetryDelaySeco
     app,
     database,
     outboxDir,
+    jobsSchema: jobsSchema ?? DEFAULT_JOBS_SCHEMA,
     close: async () => {
       await app.close();
       if (jobsSchema) await database.executeSql(`DROP SCHEMA IF EXISTS ${jobsSchema} CASCADE`);

@@ -98,7 +98,11 @@ export function createJobs(database: Database, mailer: Mailer, log: FastifyBaseL
   const schema = options.schema ?? DEFAULT_JOBS_SCHEMA;
   if (!SAFE_SCHEMA.test(schema)) throw new Error(`Invalid job queue schema name: ${schema}`);
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
-  const mailQueue: JobQueue<MailMessage> = { ...MAIL_QUEUE, ...options.mailRetry };
+  const mailQueue: JobQueue<MailMessage> = {
+    ...MAIL_QUEUE,
+    retryLimit: options.mailRetry?.retryLimit ?? MAIL_QUEUE.retryLimit,
+    retryDelaySeconds: options.mailRetry?.retryDelaySeconds ?? MAIL_QUEUE.retryDelaySeconds,
+  };
   const workers = new Map<string, { queue: JobQueue<object>; handler: JobHandler<object> }>();
   let boss: PgBoss | null = null;
   let starting: Promise<void> | null = null;
