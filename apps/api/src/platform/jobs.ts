@@ -134,11 +134,14 @@ export function createJobs(database: Database, mailer: Mailer, log: FastifyBaseL
       };
       await instance.createQueue(queue.name, { name: queue.name, ...settings });
       await instance.updateQueue(queue.name, { name: queue.name, ...settings });
-      await instance.work<object>(
+      let workerId = "";
+      workerId = await instance.work<object>(
         queue.name,
         { batchSize: 1, pollingIntervalSeconds, includeMetadata: true },
         async ([job]) => {
           if (!job) return;
+          // pg-boss waits a polling interval after every fetch; while jobs keep coming, fetch the next one at once.
+          instance.notifyWorker(workerId);
           const attempt = { jobId: job.id, number: job.retryCount + 1, last: job.retryCount >= job.retryLimit };
           try {
             await handler(job.data, attempt);
