@@ -265,7 +265,10 @@ describe("PUT /api/auth/profile", () => {
       [dataUrl("image/svg+xml", Buffer.from("<svg onload=alert(1)>")), "The picture must be a PNG, JPEG or WebP image"],
       ["data:image/png;base64,not base64!", "The picture must be a PNG, JPEG or WebP image"],
       [dataUrl("image/png", JPEG), "The picture's content is not the image type it claims to be"],
-      [dataUrl("image/jpeg", Buffer.from("<html><script>alert(1)</script></html>")), "The picture's content is not the image type it claims to be"],
+      [
+        dataUrl("image/jpeg", Buffer.from("<html><script>alert(1)</script></html>")),
+        "The picture's content is not the image type it claims to be",
+      ],
       [dataUrl("image/png", Buffer.concat([PNG, Buffer.alloc(101 * 1024)])), "The picture must be at most 100 KB"],
     ] as const) {
       const res = await put({ avatarUrl });

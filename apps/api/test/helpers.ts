@@ -27,7 +27,11 @@ export async function createTestApp(
   const outboxDir = mkdtempSync(path.join(tmpdir(), "cove-outbox-"));
   // Test files share one PostgreSQL database and run at once: each app gets its own queue tables, so a worker never
   // takes another app's jobs (and sends them through another test's mail server).
-  const jobsSchema = url ? `pgboss_test_${unique().toLowerCase().replace(/[^a-z0-9]/g, "")}` : undefined;
+  const jobsSchema = url
+    ? `pgboss_test_${unique()
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, "")}`
+    : undefined;
   const app = await buildApp({
     database,
     mail: { smtpUrl: opts.smtpUrl, from: "Cove <no-reply@cove.test>", outboxDir },

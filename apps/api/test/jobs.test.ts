@@ -32,9 +32,7 @@ const inviteAs = (token: string, email: string) =>
   });
 
 const jobRows = (email: string, app = t) =>
-  app.database.executeSql(`select state, retry_count, data from ${app.jobsSchema}.job where data->>'to' = $1`, [
-    email,
-  ]);
+  app.database.executeSql(`select state, retry_count, data from ${app.jobsSchema}.job where data->>'to' = $1`, [email]);
 
 /** The message's job once it has reached state (pg-boss records the outcome just after the handler returns). */
 async function jobOnceIn(state: string, email: string, app = t) {
@@ -105,7 +103,9 @@ describe("mail through the job queue", () => {
 
   it("serves many requests at once while the worker runs, without deadlock on one connection", async () => {
     const admin = await registerOrg(t.app);
-    await t.database.executeSql("update organizations set plan = 'business' where id = $1", [admin.user.organizationId]);
+    await t.database.executeSql("update organizations set plan = 'business' where id = $1", [
+      admin.user.organizationId,
+    ]);
     const emails = Array.from({ length: 15 }, () => `crowd-${unique()}@example.com`);
     const results = await Promise.all([
       ...emails.map((email) => inviteAs(admin.token, email)),
@@ -123,8 +123,15 @@ describe("when retries run out", () => {
     try {
       const email = `bounce-${unique()}@example.com`;
       smtp.refuseNext(2);
-      await local.app.jobs.sendMail(local.database.db, { to: email, subject: "Doomed", text: "link", html: "<p>link</p>" });
-      expect(await jobOnceIn("failed", email, local)).toEqual([{ state: "failed", retry_count: 1, data: { to: email, subject: "Doomed" } }]);
+      await local.app.jobs.sendMail(local.database.db, {
+        to: email,
+        subject: "Doomed",
+        text: "link",
+        html: "<p>link</p>",
+      });
+      expect(await jobOnceIn("failed", email, local)).toEqual([
+        { state: "failed", retry_count: 1, data: { to: email, subject: "Doomed" } },
+      ]);
       expect(smtp.inbox.filter((m) => m.to.includes(email))).toHaveLength(0);
     } finally {
       await local.close();

@@ -13,9 +13,10 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await registerOrg(t.app);
   // Every string becomes a member: no seat limit in the way.
-  await t.database.executeSql("update organizations set plan = 'business', subscription_status = 'active' where id = $1", [
-    admin.user.organizationId,
-  ]);
+  await t.database.executeSql(
+    "update organizations set plan = 'business', subscription_status = 'active' where id = $1",
+    [admin.user.organizationId],
+  );
 });
 afterAll(() => t.close());
 

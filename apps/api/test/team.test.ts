@@ -397,9 +397,7 @@ describe("accepting an invitation", () => {
       role: "agent",
       organizationName: admin.user.organizationName,
     });
-    expect((await t.app.inject({ method: "GET", url: "/api/auth/me", headers: bearer(session) })).statusCode).toBe(
-      200,
-    );
+    expect((await t.app.inject({ method: "GET", url: "/api/auth/me", headers: bearer(session) })).statusCode).toBe(200);
     expect((await login(pending.email, "a long password")).statusCode).toBe(200);
     const member = (await listUsers(admin)).users.find((u) => u.id === pending.id);
     expect(member).toMatchObject({ status: "active", first_name: "Grace" });

@@ -77,7 +77,8 @@ export function toDrizzleSql(text: string, values: unknown[] = []): SQL {
   let last = 0;
   for (const match of text.matchAll(/\$(\d+)/g)) {
     const index = Number(match[1]) - 1;
-    if (index < 0 || index >= values.length) throw new Error(`SQL refers to $${match[1]} but has ${values.length} values`);
+    if (index < 0 || index >= values.length)
+      throw new Error(`SQL refers to $${match[1]} but has ${values.length} values`);
     parts.push(sql.raw(text.slice(last, match.index)), sql`${sql.param(values[index])}`);
     last = match.index + match[0].length;
   }
@@ -94,7 +95,12 @@ function executorFor(db: Queryable): PgBoss.Db {
   };
 }
 
-export function createJobs(database: Database, mailer: Mailer, log: FastifyBaseLogger, options: JobsOptions = {}): Jobs {
+export function createJobs(
+  database: Database,
+  mailer: Mailer,
+  log: FastifyBaseLogger,
+  options: JobsOptions = {},
+): Jobs {
   const schema = options.schema ?? DEFAULT_JOBS_SCHEMA;
   if (!SAFE_SCHEMA.test(schema)) throw new Error(`Invalid job queue schema name: ${schema}`);
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
@@ -147,8 +153,16 @@ export function createJobs(database: Database, mailer: Mailer, log: FastifyBaseL
             await handler(job.data, attempt);
           } catch (err) {
             const message = err instanceof Error ? err.message : String(err);
-            if (attempt.last) log.error({ job: job.id, queue: queue.name, attempt: attempt.number, err: message }, "job failed for good");
-            else log.warn({ job: job.id, queue: queue.name, attempt: attempt.number, err: message }, "job failed, will retry");
+            if (attempt.last)
+              log.error(
+                { job: job.id, queue: queue.name, attempt: attempt.number, err: message },
+                "job failed for good",
+              );
+            else
+              log.warn(
+                { job: job.id, queue: queue.name, attempt: attempt.number, err: message },
+                "job failed, will retry",
+              );
             throw err;
           }
         },

@@ -183,11 +183,7 @@ export const WRONG_CURRENT_PASSWORD = "Your current password is not correct";
  * session of the user (this one stays). Passwords are hashed and checked outside any transaction: argon2 takes tens of
  * milliseconds, and on the embedded database an open transaction holds the only connection.
  */
-export async function updateProfile(
-  db: Db,
-  who: Principal,
-  input: z.output<typeof profileBody>,
-): Promise<SessionUser> {
+export async function updateProfile(db: Db, who: Principal, input: z.output<typeof profileBody>): Promise<SessionUser> {
   const avatarUrl = input.avatarUrl ? checkAvatar(input.avatarUrl) : input.avatarUrl;
   let password: { current: string; next: string } | undefined;
   if (input.newPassword !== undefined) {
@@ -224,7 +220,9 @@ export async function updateProfile(
     if (password) {
       await ctx.db
         .delete(sessions)
-        .where(and(eq(sessions.userId, ctx.userId), eq(sessions.organizationId, ctx.orgId), ne(sessions.id, who.sessionId)));
+        .where(
+          and(eq(sessions.userId, ctx.userId), eq(sessions.organizationId, ctx.orgId), ne(sessions.id, who.sessionId)),
+        );
     }
     return me(ctx);
   });

@@ -5,11 +5,11 @@ import { AppError } from "../../platform/errors.ts";
 const SIGNATURES: Record<string, (b: Buffer) => boolean> = {
   "image/png": (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   "image/jpeg": (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  "image/webp": (b) => b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP",
+  "image/webp": (b) =>
+    b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP",
 };
 
-const invalid = (message: string) =>
-  new AppError("VALIDATION_ERROR", message, [{ path: "avatarUrl", message }]);
+const invalid = (message: string) => new AppError("VALIDATION_ERROR", message, [{ path: "avatarUrl", message }]);
 
 /**
  * Checks a profile picture sent as a data URL on its decoded bytes (type and size), and answers it re-encoded, so what

@@ -9,8 +9,8 @@ import { AppError } from "../../platform/errors.ts";
 import type { Jobs } from "../../platform/jobs.ts";
 import { composeMail } from "../../platform/mail.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
-import { findMember, toUserItem, userColumns } from "./users.service.ts";
 import { assertSeatAvailable, lockTeam } from "./seats.ts";
+import { findMember, toUserItem, userColumns } from "./users.service.ts";
 
 /** What sending an invitation needs besides the request: the queue and the base of the link. */
 export interface InvitationMail {
@@ -24,7 +24,11 @@ const DAY = 86_400_000;
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** Creates a fresh single-use link for an invited member and queues its email, in the caller's transaction. */
-async function sendInvitation(ctx: Ctx, invitee: { id: string; email: string; firstName: string }, mail: InvitationMail) {
+async function sendInvitation(
+  ctx: Ctx,
+  invitee: { id: string; email: string; firstName: string },
+  mail: InvitationMail,
+) {
   const [context] = await ctx.db
     .select({ organization: organizations.name, firstName: users.firstName, lastName: users.lastName })
     .from(organizations)

@@ -28,7 +28,13 @@ export async function seatUsage(ctx: Ctx): Promise<SeatUsage & { trial: boolean 
   );
   if (!row) throw notFound("Organization");
   const plan = PLANS[row.plan];
-  return { plan: plan.id, plan_name: plan.name, used: row.used, limit: plan.maxAgents, trial: row.status === "trialing" };
+  return {
+    plan: plan.id,
+    plan_name: plan.name,
+    used: row.used,
+    limit: plan.maxAgents,
+    trial: row.status === "trialing",
+  };
 }
 
 /** Refuses to add one more seat past the plan's limit, naming the plan and its limit. */

@@ -77,7 +77,8 @@ export async function updateUser(ctx: Ctx, id: string, input: z.output<typeof up
   if (status === "inactive" && target.id === ctx.userId) {
     throw new AppError("FORBIDDEN", "You cannot deactivate your own account. Ask another admin to do it.");
   }
-  const losesActiveAdmin = target.role === "admin" && target.status === "active" && (role !== "admin" || status !== "active");
+  const losesActiveAdmin =
+    target.role === "admin" && target.status === "active" && (role !== "admin" || status !== "active");
   if (losesActiveAdmin) {
     const [others] = await ctx.db
       .select({ n: count() })
