@@ -9,22 +9,19 @@ import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { useResendInvite, useRevokeInvite, useUpdateUser } from "../api/users.api.ts";
 import { displayName, ROLE_LABELS } from "./user-format.ts";
 
-type Pending = { kind: "role"; role: Role } | { kind: "deactivate" } | { kind: "revoke" } | null;
+type Pending = { kind: "deactivate" } | { kind: "revoke" } | null;
 
 /** The spec's fixed headline, with the server's reason underneath so the admin knows what to do. */
 function toastFailure(title: string, error: unknown) {
   toast.error(title, { description: error instanceof ApiError ? error.message : undefined });
 }
 
-/** Role change and deactivation ask first (spec); an invitation can be resent or revoked (this product's choice). */
-export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolean }) {
+/** The Role column for an admin: a change takes effect after a confirmation (spec). */
+export function RoleSelect({ user, isMe }: { user: UserListItem; isMe: boolean }) {
   const { refreshUser } = useAuth();
   const update = useUpdateUser();
-  const resend = useResendInvite();
-  const revoke = useRevokeInvite();
-  const [pending, setPending] = useState<Pending>(null);
+  const [next, setNext] = useState<Role | null>(null);
   const name = displayName(user);
-  const close = () => setPending(null);
 
   async function changeRole(role: Role) {
     try {
@@ -35,9 +32,56 @@ export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolea
     } catch (error) {
       toastFailure("Failed to update user", error);
     } finally {
-      close();
+      setNext(null);
     }
   }
+
+  return (
+    <>
+      <label className="sr-only" htmlFor={`role-${user.id}`}>
+        Role of {name}
+      </label>
+      <select
+        id={`role-${user.id}`}
+        value={user.role}
+        disabled={update.isPending}
+        onChange={(e) => {
+          const role = ROLES.find((r) => r === e.target.value);
+          if (role && role !== user.role) setNext(role);
+        }}
+        className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-700 shadow-sm focus:outline-2 focus:outline-indigo-500/40"
+      >
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {ROLE_LABELS[r]}
+          </option>
+        ))}
+      </select>
+      <ConfirmDialog
+        open={next !== null}
+        onOpenChange={(open) => !open && setNext(null)}
+        title={`Are you sure you want to change this user's role to ${next ? ROLE_LABELS[next] : ""}?`}
+        description={
+          next === "admin"
+            ? `${name} will be able to invite, change and deactivate team members, and manage billing and settings.`
+            : `${name} will keep working on tickets, chats and articles, without team, billing or settings access.`
+        }
+        confirmLabel="Change role"
+        pending={update.isPending}
+        onConfirm={() => next && void changeRole(next)}
+      />
+    </>
+  );
+}
+
+/** Deactivation asks first (spec); activation does not; an invitation can be resent or revoked (this product's choice). */
+export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolean }) {
+  const update = useUpdateUser();
+  const resend = useResendInvite();
+  const revoke = useRevokeInvite();
+  const [pending, setPending] = useState<Pending>(null);
+  const name = displayName(user);
+  const close = () => setPending(null);
 
   async function deactivate() {
     try {
@@ -81,25 +125,6 @@ export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolea
 
   return (
     <div className="flex items-center justify-end gap-2">
-      <label className="sr-only" htmlFor={`role-${user.id}`}>
-        Role of {name}
-      </label>
-      <select
-        id={`role-${user.id}`}
-        value={user.role}
-        disabled={update.isPending}
-        onChange={(e) => {
-          const role = ROLES.find((r) => r === e.target.value);
-          if (role && role !== user.role) setPending({ kind: "role", role });
-        }}
-        className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-700 shadow-sm focus:outline-2 focus:outline-indigo-500/40"
-      >
-        {ROLES.map((r) => (
-          <option key={r} value={r}>
-            {ROLE_LABELS[r]}
-          </option>
-        ))}
-      </select>
       {user.status === "active" && !isMe && (
         <Button
           size="sm"
@@ -143,19 +168,6 @@ export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolea
         </>
       )}
 
-      <ConfirmDialog
-        open={pending?.kind === "role"}
-        onOpenChange={(open) => !open && close()}
-        title={`Are you sure you want to change this user's role to ${pending?.kind === "role" ? ROLE_LABELS[pending.role] : ""}?`}
-        description={
-          pending?.kind === "role" && pending.role === "admin"
-            ? `${name} will be able to invite, change and deactivate team members, and manage billing and settings.`
-            : `${name} will keep working on tickets, chats and articles, without team, billing or settings access.`
-        }
-        confirmLabel="Change role"
-        pending={update.isPending}
-        onConfirm={() => pending?.kind === "role" && void changeRole(pending.role)}
-      />
       <ConfirmDialog
         open={pending?.kind === "deactivate"}
         onOpenChange={(open) => !open && close()}

@@ -2,7 +2,7 @@ import type { Role } from "@cove/contract/constants.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
 import { clsx } from "clsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
-import { MemberActions } from "./member-actions.tsx";
+import { MemberActions, RoleSelect } from "./member-actions.tsx";
 import { displayName, lastLogin, ROLE_LABELS, STATUS_LABELS } from "./user-format.ts";
 
 const badge =
@@ -37,10 +37,10 @@ export function TeamTable({ users, meId, canManage }: TeamTableProps) {
             <th scope="col" className="px-4 py-3">
               Role
             </th>
-            <th scope="col" className="px-4 py-3">
+            <th scope="col" className="hidden px-4 py-3 sm:table-cell">
               Status
             </th>
-            <th scope="col" className="px-4 py-3 whitespace-nowrap">
+            <th scope="col" className="hidden px-4 py-3 whitespace-nowrap sm:table-cell">
               Last Login
             </th>
             {canManage && (
@@ -54,7 +54,7 @@ export function TeamTable({ users, meId, canManage }: TeamTableProps) {
           {users.map((u) => (
             <tr key={u.id} aria-label={displayName(u)}>
               <td className="px-4 py-3">
-                <div className="flex min-w-48 items-center gap-3">
+                <div className="flex min-w-40 items-center gap-3">
                   <Avatar url={u.avatar_url} size="sm" />
                   <div className="min-w-0">
                     <p className="truncate font-medium text-slate-900">
@@ -62,16 +62,30 @@ export function TeamTable({ users, meId, canManage }: TeamTableProps) {
                       {u.id === meId && <span className="ml-1.5 text-xs font-normal text-slate-500">(you)</span>}
                     </p>
                     <p className="truncate text-slate-500">{u.email}</p>
+                    {/* On a phone, status and last login sit under the name instead of in their own columns. */}
+                    <p
+                      className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-500 sm:hidden"
+                      aria-hidden="true"
+                    >
+                      <span className={clsx(badge, statusClasses[u.status])}>{STATUS_LABELS[u.status]}</span>
+                      {u.status !== "invited" && <span>Last login: {lastLogin(u.last_login_at)}</span>}
+                    </p>
                   </div>
                 </div>
               </td>
               <td className="px-4 py-3">
-                <span className={clsx(badge, roleClasses[u.role])}>{ROLE_LABELS[u.role]}</span>
+                {canManage ? (
+                  <RoleSelect user={u} isMe={u.id === meId} />
+                ) : (
+                  <span className={clsx(badge, roleClasses[u.role])}>{ROLE_LABELS[u.role]}</span>
+                )}
               </td>
-              <td className="px-4 py-3">
+              <td className="hidden px-4 py-3 sm:table-cell">
                 <span className={clsx(badge, statusClasses[u.status])}>{STATUS_LABELS[u.status]}</span>
               </td>
-              <td className="px-4 py-3 whitespace-nowrap text-slate-600">{lastLogin(u.last_login_at)}</td>
+              <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 sm:table-cell">
+                {lastLogin(u.last_login_at)}
+              </td>
               {canManage && (
                 <td className="px-4 py-3">
                   <MemberActions user={u} isMe={u.id === meId} />
