@@ -106,6 +106,7 @@ test("an admin changes a role after confirming, then deactivates the member, who
   await confirmOff.getByRole("button", { name: "Deactivate" }).click();
   await expect(page.getByText("User deactivated successfully!")).toBeVisible();
   await expect(row.getByRole("cell", { name: "Inactive", exact: true })).toBeVisible();
+  await page.screenshot({ path: "/tmp/team-desktop.png", fullPage: true });
 
   // Their open session ends at once: the next screen they open sends them to sign in, and sign-in is refused.
   await joined.page.goto("/tickets");

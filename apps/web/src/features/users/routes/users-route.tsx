@@ -47,14 +47,14 @@ export function UsersRoute() {
 
   return (
     <div className="space-y-6">
-      <title>Team Members · Cove</title>
+      <title>Users · Cove</title>
       <header className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Team Members</h1>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Users</h1>
           <p className="mt-1 text-sm text-slate-600">
             {isAdmin
-              ? "Invite your team, choose who is an admin, and deactivate people who have left."
-              : "Everyone on your team. Only an admin can invite or change members."}
+              ? "Your team members: invite people, choose who is an admin, and deactivate those who have left."
+              : "Your team members. Only an admin can invite or change members."}
           </p>
         </div>
         {isAdmin && !inviting && (
