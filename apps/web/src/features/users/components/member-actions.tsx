@@ -124,7 +124,7 @@ export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolea
   }
 
   return (
-    <div className="flex items-center justify-end gap-2">
+    <div className="flex flex-col items-end justify-end gap-2 sm:flex-row sm:items-center">
       {user.status === "active" && !isMe && (
         <Button
           size="sm"

@@ -31,20 +31,20 @@ export function TeamTable({ users, meId, canManage }: TeamTableProps) {
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
           <tr>
-            <th scope="col" className="px-4 py-3">
+            <th scope="col" className="px-3 py-3 sm:px-4">
               User
             </th>
-            <th scope="col" className="px-4 py-3">
+            <th scope="col" className="px-3 py-3 sm:px-4">
               Role
             </th>
-            <th scope="col" className="hidden px-4 py-3 sm:table-cell">
+            <th scope="col" className="hidden px-3 py-3 sm:px-4 sm:table-cell">
               Status
             </th>
-            <th scope="col" className="hidden px-4 py-3 whitespace-nowrap sm:table-cell">
+            <th scope="col" className="hidden px-3 py-3 sm:px-4 whitespace-nowrap sm:table-cell">
               Last Login
             </th>
             {canManage && (
-              <th scope="col" className="px-4 py-3 text-right">
+              <th scope="col" className="px-3 py-3 sm:px-4 text-right">
                 Actions
               </th>
             )}
@@ -53,10 +53,10 @@ export function TeamTable({ users, meId, canManage }: TeamTableProps) {
         <tbody className="divide-y divide-slate-100 bg-white">
           {users.map((u) => (
             <tr key={u.id} aria-label={displayName(u)}>
-              <td className="px-4 py-3">
-                <div className="flex min-w-40 items-center gap-3">
+              <td className="px-3 py-3 sm:px-4">
+                <div className="flex min-w-32 items-center gap-3">
                   <Avatar url={u.avatar_url} size="sm" />
-                  <div className="min-w-0">
+                  <div className="min-w-0 max-w-36 sm:max-w-xs">
                     <p className="truncate font-medium text-slate-900">
                       {displayName(u)}
                       {u.id === meId && <span className="ml-1.5 text-xs font-normal text-slate-500">(you)</span>}
@@ -73,21 +73,21 @@ export function TeamTable({ users, meId, canManage }: TeamTableProps) {
                   </div>
                 </div>
               </td>
-              <td className="px-4 py-3">
+              <td className="px-3 py-3 sm:px-4">
                 {canManage ? (
                   <RoleSelect user={u} isMe={u.id === meId} />
                 ) : (
                   <span className={clsx(badge, roleClasses[u.role])}>{ROLE_LABELS[u.role]}</span>
                 )}
               </td>
-              <td className="hidden px-4 py-3 sm:table-cell">
+              <td className="hidden px-3 py-3 sm:px-4 sm:table-cell">
                 <span className={clsx(badge, statusClasses[u.status])}>{STATUS_LABELS[u.status]}</span>
               </td>
-              <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 sm:table-cell">
+              <td className="hidden px-3 py-3 sm:px-4 whitespace-nowrap text-slate-600 sm:table-cell">
                 {lastLogin(u.last_login_at)}
               </td>
               {canManage && (
-                <td className="px-4 py-3">
+                <td className="px-3 py-3 sm:px-4">
                   <MemberActions user={u} isMe={u.id === meId} />
                 </td>
               )}
