@@ -36,6 +36,35 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+function decodeMail(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/**
+ * The newest message to `to` in the server's outbox. Mail goes out from the job queue a moment after the request
+ * that caused it, so this waits for it to appear.
+ */
+export async function mailTo(to: string): Promise<string> {
+  const dir = path.join(process.env.COVE_E2E_DATA_DIR ?? "", "outbox");
+  const find = () => {
+    let files: string[] = [];
+    try {
+      files = readdirSync(dir).filter((f) => f.endsWith(".eml"));
+    } catch {
+      return "";
+    }
+    const mails = files
+      .sort()
+      .map((f) => decodeMail(readFileSync(path.join(dir, f), "utf8")))
+      .filter((m) => new RegExp(`^To: ${to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "mi").test(m));
+    return mails.at(-1) ?? "";
+  };
+  await expect.poll(find, { timeout: 15_000, message: `a mail to ${to}` }).not.toBe("");
+  return find();
+}
+
 /** The newest message in the server's mail outbox (no SMTP_URL is set for the browser journeys). */
 export function latestMail(): string {
   const dir = path.join(process.env.COVE_E2E_DATA_DIR ?? "", "outbox");

@@ -13,6 +13,7 @@ import { userRoutes } from "./modules/users/users.routes.ts";
 import { registerAccessControl } from "./platform/auth.ts";
 import type { Database } from "./platform/db.ts";
 import { AppError, registerErrorHandling } from "./platform/errors.ts";
+import { createJobs, type JobsOptions } from "./platform/jobs.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
 import { registerWebApp } from "./platform/web.ts";
 
@@ -20,6 +21,7 @@ export interface AppOptions {
   database: Database;
   mail: MailConfig;
   publicUrl: string;
+  jobs?: JobsOptions;
   logger?: FastifyServerOptions["logger"];
   trustProxy?: boolean;
 }
@@ -47,7 +49,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("db", opts.database.db);
   app.decorate("mailer", createMailer(opts.mail, app.log));
-  app.addHook("onClose", async () => app.mailer.close());
+  app.decorate("jobs", createJobs(opts.database, app.mailer, app.log, opts.jobs));
+  // The queue's worker starts with the app and stops before the mail transport closes (app.close(), SIGTERM).
+  app.addHook("onReady", async () => app.jobs.start());
+  app.addHook("onClose", async () => {
+    await app.jobs.stop();
+    app.mailer.close();
+  });
   app.decorate("publicUrl", opts.publicUrl);
 
   registerErrorHandling(app);

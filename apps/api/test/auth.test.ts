@@ -218,17 +218,34 @@ describe("POST /api/auth/logout", () => {
   });
 });
 
+// A 1x1 PNG and the first bytes of a JPEG: real image headers, as the server checks the bytes, not the label.
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(200, 7)]);
+const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString("base64")}`;
+
 describe("PUT /api/auth/profile", () => {
   it("updates the fields sent and answers the merged user", async () => {
     const { token, user } = await registerOrg(t.app);
+    const avatar = dataUrl("image/png", PNG);
     const res = await t.app.inject({
       method: "PUT",
       url: "/api/auth/profile",
       headers: bearer(token),
-      payload: { firstName: " Grace ", avatarUrl: "https://images.example.com/grace.png" },
+      payload: { firstName: " Grace ", avatarUrl: avatar },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().user).toEqual({ ...user, firstName: "Grace", avatarUrl: "https://images.example.com/grace.png" });
+    expect(res.json().user).toEqual({ ...user, firstName: "Grace", avatarUrl: avatar });
+    const jpeg = dataUrl("image/jpeg", JPEG);
+    const changed = await t.app.inject({
+      method: "PUT",
+      url: "/api/auth/profile",
+      headers: bearer(token),
+      payload: { avatarUrl: jpeg },
+    });
+    expect(changed.json().user.avatarUrl).toBe(jpeg);
     const cleared = await t.app.inject({
       method: "PUT",
       url: "/api/auth/profile",
@@ -238,15 +255,62 @@ describe("PUT /api/auth/profile", () => {
     expect(cleared.json().user.avatarUrl).toBeNull();
   });
 
-  it("rejects a script URL as avatar, an empty change, and a blank name", async () => {
+  it("rejects pictures that are not small PNG, JPEG or WebP images, an empty change, and a blank name", async () => {
     const { token } = await registerOrg(t.app);
     const put = (payload: object) =>
       t.app.inject({ method: "PUT", url: "/api/auth/profile", headers: bearer(token), payload });
-    const script = await put({ avatarUrl: "javascript:alert(1)" });
-    expect(script.statusCode).toBe(400);
-    expect(script.json().error).toBe("Avatar URL must start with http:// or https://");
+    for (const [avatarUrl, error] of [
+      ["javascript:alert(1)", "The picture must be a PNG, JPEG or WebP image"],
+      ["https://images.example.com/grace.png", "The picture must be a PNG, JPEG or WebP image"],
+      [dataUrl("image/svg+xml", Buffer.from("<svg onload=alert(1)>")), "The picture must be a PNG, JPEG or WebP image"],
+      ["data:image/png;base64,not base64!", "The picture must be a PNG, JPEG or WebP image"],
+      [dataUrl("image/png", JPEG), "The picture's content is not the image type it claims to be"],
+      [
+        dataUrl("image/jpeg", Buffer.from("<html><script>alert(1)</script></html>")),
+        "The picture's content is not the image type it claims to be",
+      ],
+      [dataUrl("image/png", Buffer.concat([PNG, Buffer.alloc(101 * 1024)])), "The picture must be at most 100 KB"],
+    ] as const) {
+      const res = await put({ avatarUrl });
+      expect(res.statusCode, avatarUrl.slice(0, 40)).toBe(400);
+      expect(res.json().error).toBe(error);
+    }
     expect((await put({})).statusCode).toBe(400);
     expect((await put({ lastName: "  " })).json().error).toBe("Last name is required");
+    const me = await t.app.inject({ method: "GET", url: "/api/auth/me", headers: bearer(token) });
+    expect(me.json().user.avatarUrl).toBeNull();
+  });
+
+  it("changes the password with the current one, ending every other session but this one", async () => {
+    const { token, user, password } = await registerOrg(t.app);
+    const other = (await post("/api/auth/login", { email: user.email, password })).json() as AuthAnswer;
+    const put = (payload: object) =>
+      t.app.inject({ method: "PUT", url: "/api/auth/profile", headers: bearer(token), payload });
+
+    const wrong = await put({ currentPassword: "not my password", newPassword: "a new secret phrase" });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({
+      error: "Your current password is not correct",
+      details: [{ path: "currentPassword", message: "Your current password is not correct" }],
+    });
+    expect((await put({ newPassword: "a new secret phrase" })).json().error).toBe(
+      "Enter your current password to choose a new one",
+    );
+    expect((await put({ currentPassword: password, newPassword: "short" })).json().error).toBe(
+      "Password must be at least 8 characters long",
+    );
+    const me = (who: string) => t.app.inject({ method: "GET", url: "/api/auth/me", headers: bearer(who) });
+    expect((await me(other.token)).statusCode).toBe(200);
+
+    const ok = await put({ currentPassword: password, newPassword: "a new secret phrase" });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().user.id).toBe(user.id);
+    expect((await me(token)).statusCode).toBe(200);
+    expect((await me(other.token)).statusCode).toBe(401);
+    expect((await post("/api/auth/login", { email: user.email, password })).statusCode).toBe(401);
+    expect((await post("/api/auth/login", { email: user.email, password: "a new secret phrase" })).statusCode).toBe(
+      200,
+    );
   });
 
   it("changes only the caller: another organization's user is untouched", async () => {

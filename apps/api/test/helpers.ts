@@ -5,6 +5,7 @@ import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
+import { DEFAULT_JOBS_SCHEMA } from "../src/platform/jobs.ts";
 
 /** With TEST_DATABASE_URL the suite runs on that PostgreSQL (migrated once in global-setup), else on in-memory PGlite. */
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -13,25 +14,43 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   outboxDir: string;
+  /** The schema of the job queue's tables. */
+  jobsSchema: string;
   close(): Promise<void>;
 }
 
-export async function createTestApp(opts: { smtpUrl?: string } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: { smtpUrl?: string; mailRetryDelaySeconds?: number; mailRetryLimit?: number } = {},
+): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
   const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "embedded", dir: null });
   const outboxDir = mkdtempSync(path.join(tmpdir(), "cove-outbox-"));
+  // Test files share one PostgreSQL database and run at once: each app gets its own queue tables, so a worker never
+  // takes another app's jobs (and sends them through another test's mail server).
+  const jobsSchema = url
+    ? `pgboss_test_${unique()
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, "")}`
+    : undefined;
   const app = await buildApp({
     database,
     mail: { smtpUrl: opts.smtpUrl, from: "Cove <no-reply@cove.test>", outboxDir },
     publicUrl: "http://cove.test",
+    jobs: {
+      schema: jobsSchema,
+      pollingIntervalSeconds: 0.5,
+      mailRetry: { retryDelaySeconds: opts.mailRetryDelaySeconds ?? 1, retryLimit: opts.mailRetryLimit },
+    },
   });
   await app.ready();
   return {
     app,
     database,
     outboxDir,
+    jobsSchema: jobsSchema ?? DEFAULT_JOBS_SCHEMA,
     close: async () => {
       await app.close();
+      if (jobsSchema) await database.executeSql(`DROP SCHEMA IF EXISTS ${jobsSchema} CASCADE`);
       await database.close();
       rmSync(outboxDir, { recursive: true, force: true });
     },

@@ -70,8 +70,9 @@ const reset = (token: string, password: string) =>
 const login = (email: string, password: string) =>
   t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email, password } });
 
+/** The mail goes out from the job queue's worker, shortly after the request has answered. */
 async function waitForMail(count = 1) {
-  for (let i = 0; i < 50 && smtp.inbox.length < count; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 500 && smtp.inbox.length < count; i++) await new Promise((r) => setTimeout(r, 20));
   return smtp.inbox;
 }
 
@@ -169,7 +170,9 @@ describe("without SMTP_URL", () => {
     try {
       const { user } = await registerOrg(local.app);
       await local.app.inject({ method: "POST", url: "/api/auth/forgot-password", payload: { email: user.email } });
-      const files = readdirSync(local.outboxDir).filter((f) => f.endsWith(".eml"));
+      const emlFiles = () => readdirSync(local.outboxDir).filter((f) => f.endsWith(".eml"));
+      for (let i = 0; i < 500 && emlFiles().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      const files = emlFiles();
       expect(files).toHaveLength(1);
       const raw = readFileSync(path.join(local.outboxDir, files[0] ?? ""), "utf8");
       expect(raw).toMatch(/Subject: Reset your Cove password/);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PASSWORD_MAX, PASSWORD_MIN, ROLES } from "./constants.ts";
+import { AVATAR_MAX_BYTES, PASSWORD_MAX, PASSWORD_MIN, ROLES } from "./constants.ts";
 
 const noNul = (s: string) => !s.includes("\u0000");
 
@@ -65,11 +65,21 @@ export type AuthAnswer = z.infer<typeof authAnswer>;
 export const meAnswer = z.object({ user: sessionUser });
 export type MeAnswer = z.infer<typeof meAnswer>;
 
-const avatarUrlField = z
+const AVATAR_PREFIX = /^data:(image\/(?:png|jpeg|webp));base64,/;
+/** Base64 text of AVATAR_MAX_BYTES, plus the longest prefix. */
+const AVATAR_TEXT_MAX = Math.ceil(AVATAR_MAX_BYTES / 3) * 4 + "data:image/jpeg;base64,".length;
+
+/**
+ * A profile picture as a data URL (an <img> cannot send the bearer token, so the picture travels inline). The server
+ * also checks the bytes themselves; "" or null removes the picture.
+ */
+export const avatarField = z
   .string()
-  .trim()
-  .max(2048, "Avatar URL must be at most 2048 characters")
-  .refine((u) => u === "" || /^https?:\/\/[^\s]+$/i.test(u), "Avatar URL must start with http:// or https://")
+  .max(AVATAR_TEXT_MAX, `The picture must be at most ${AVATAR_MAX_BYTES / 1024} KB`)
+  .refine(
+    (u) => u === "" || (AVATAR_PREFIX.test(u) && /^[A-Za-z0-9+/]+={0,2}$/.test(u.replace(AVATAR_PREFIX, ""))),
+    "The picture must be a PNG, JPEG or WebP image",
+  )
   .transform((u) => (u === "" ? null : u))
   .nullable();
 
@@ -77,9 +87,18 @@ export const profileBody = z
   .object({
     firstName: requiredText("First name", 80).optional(),
     lastName: requiredText("Last name", 80).optional(),
-    avatarUrl: avatarUrlField.optional(),
+    avatarUrl: avatarField.optional(),
+    currentPassword: z
+      .string()
+      .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters long`)
+      .optional(),
+    newPassword: passwordField.optional(),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), "Send at least one profile field to change");
+  .refine((b) => Object.values(b).some((v) => v !== undefined), "Send at least one profile field to change")
+  .refine((b) => b.newPassword === undefined || (b.currentPassword ?? "") !== "", {
+    message: "Enter your current password to choose a new one",
+    path: ["currentPassword"],
+  });
 export type ProfileBody = z.input<typeof profileBody>;
 
 export const forgotPasswordBody = z.object({ email: emailField });
@@ -96,3 +115,31 @@ export type ResetPasswordBody = z.input<typeof resetPasswordBody>;
 
 export const messageAnswer = z.object({ message: z.string() });
 export type MessageAnswer = z.infer<typeof messageAnswer>;
+
+/** An invitation link's token, as it arrives from the email. */
+export const invitationTokenField = z
+  .string({ error: "The invitation link is missing its token" })
+  .min(1, "The invitation link is missing its token")
+  .max(200, "The invitation link is not valid");
+
+export const invitationLookupBody = z.object({ token: invitationTokenField });
+export type InvitationLookupBody = z.input<typeof invitationLookupBody>;
+
+/** What the invited person sees before accepting (new endpoint: snake_case). */
+export const invitationAnswer = z.object({
+  organization_name: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  role: z.enum(ROLES),
+  expires_at: z.iso.datetime(),
+});
+export type InvitationAnswer = z.infer<typeof invitationAnswer>;
+
+export const acceptInviteBody = z.object({
+  token: invitationTokenField,
+  firstName: requiredText("First name", 80),
+  lastName: requiredText("Last name", 80),
+  password: passwordField,
+});
+export type AcceptInviteBody = z.input<typeof acceptInviteBody>;

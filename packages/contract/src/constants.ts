@@ -55,6 +55,13 @@ export const PASSWORD_MAX = 128;
 export const SESSION_HOURS = 12;
 export const REMEMBER_ME_DAYS = 30;
 export const RESET_TOKEN_MINUTES = 60;
+/** An invitation link works once, for this many days. */
+export const INVITATION_DAYS = 7;
+
+/** Profile pictures: stored as a data URL of a small image the browser has already scaled down. */
+export const AVATAR_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
+export const AVATAR_MAX_BYTES = 100 * 1024;
+export const AVATAR_SIZE_PX = 128;
 
 /** Sign-in throttling (ENGINEERING.md section 7). */
 export const LOGIN_MAX_FAILURES = 10;

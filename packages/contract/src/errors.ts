@@ -9,8 +9,13 @@ export const ERROR_STATUS = {
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** An invitation link that was used, revoked or has expired: it will never work again. */
+  INVITATION_EXPIRED: 410,
+  INVITATION_USED: 410,
   EMAIL_TAKEN: 409,
   CONFLICT: 409,
+  /** Over the plan's limit of team members. */
+  SEAT_LIMIT: 403,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

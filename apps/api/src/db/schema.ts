@@ -102,6 +102,32 @@ export const passwordResetTokens = pgTable(
   ],
 );
 
+/**
+ * Invitations: the invited person is already a users row (status invited, so they count toward seats and show in the
+ * team list); this holds the single-use link, as the sha256 of its token.
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    invitedBy: uuid("invited_by").references(() => users.id, { onDelete: "set null" }),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_hash_unique").on(t.tokenHash),
+    index("invitations_org_user_idx").on(t.organizationId, t.userId),
+  ],
+);
+
 /** Failed sign-ins, for throttling. Not tenant data: it is keyed by email and address before any organization is known. */
 export const loginFailures = pgTable(
   "login_failures",

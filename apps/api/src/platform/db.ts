@@ -18,9 +18,18 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** Either the whole database or a transaction: what services and queries accept. */
 export type Queryable = Db | Tx;
 
+/** Raw SQL on the database's own client, for libraries that bring their SQL as text (the job queue). */
+export interface SqlResult {
+  rows: Record<string, unknown>[];
+  rowCount: number;
+}
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<SqlResult>;
+
 export interface Database {
   db: Db;
   kind: "embedded" | "postgres";
+  /** Outside any transaction: never call it from inside one (on PGlite that waits forever for the transaction). */
+  executeSql: ExecuteSql;
   close(): Promise<void>;
 }
 
@@ -41,7 +50,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     const db = drizzleNodePg(pool, { schema });
     await migrateNodePg(db, { migrationsFolder: folder });
-    return { db, kind: "postgres", close: () => pool.end() };
+    const executeSql: ExecuteSql = async (text, values) => {
+      const result = await pool.query(text, values);
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    };
+    return { db, kind: "postgres", executeSql, close: () => pool.end() };
   }
   let client: PGlite;
   if (target.dir) {
@@ -53,7 +66,26 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   await client.waitReady;
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: folder });
-  return { db, kind: "embedded", close: () => client.close() };
+  return { db, kind: "embedded", executeSql: pgliteExecutor(client), close: () => client.close() };
+}
+
+/**
+ * PGlite's query() takes one statement with parameters; exec() takes a script (several statements, no parameters),
+ * which is how libraries send their schema and their locked maintenance blocks (BEGIN; ...; COMMIT;).
+ */
+function pgliteExecutor(client: PGlite): ExecuteSql {
+  return async (text, values) => {
+    if (values && values.length > 0) {
+      const result = await client.query<Record<string, unknown>>(text, values);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    }
+    // A script that fails between its own BEGIN and COMMIT would leave the single connection inside an aborted
+    // transaction, failing every later query. Inside transaction() PGlite rolls back before anyone else gets the
+    // connection; the script's own BEGIN and COMMIT only draw warnings there.
+    const results = await client.transaction((tx) => tx.exec(text));
+    const last = results.at(-1);
+    return { rows: (last?.rows ?? []) as Record<string, unknown>[], rowCount: last?.affectedRows ?? 0 };
+  };
 }
 
 /** True when err (or what it wraps) is PostgreSQL's unique_violation, optionally on a named constraint. */

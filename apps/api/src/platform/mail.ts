@@ -62,3 +62,42 @@ declare module "fastify" {
     mailer: Mailer;
   }
 }
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** For every value interpolated into an email's HTML part: names and organization names are typed by people. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/** A transactional message: a few paragraphs, one button (the link), and a closing note. */
+export interface MailContent {
+  to: string;
+  subject: string;
+  /** Plain text, one paragraph each; escaped for the HTML part. */
+  intro: string[];
+  action: { label: string; url: string };
+  outro: string[];
+}
+
+/** Builds both parts of a message from the same words: plain text for every client, HTML for those that show it. */
+export function composeMail(content: MailContent): MailMessage {
+  const { intro, action, outro } = content;
+  const text = [...intro, `${action.label}: ${action.url}`, ...outro].join("\n\n");
+  const paragraph = (p: string) =>
+    `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#334155">${escapeHtml(p)}</p>`;
+  const url = escapeHtml(action.url);
+  const html = [
+    "<!doctype html>",
+    '<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
+    '<body style="margin:0;padding:24px;background:#f8fafc;font-family:Helvetica,Arial,sans-serif">',
+    '<div style="max-width:520px;margin:0 auto;background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:32px">',
+    '<p style="margin:0 0 24px;font-size:18px;font-weight:600;color:#4f46e5">Cove</p>',
+    ...intro.map(paragraph),
+    `<p style="margin:24px 0"><a href="${url}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:8px">${escapeHtml(action.label)}</a></p>`,
+    `<p style="margin:0 0 16px;font-size:13px;line-height:1.5;color:#64748b">If the button does not work, copy this link into your browser:<br><a href="${url}" style="color:#4f46e5;word-break:break-all">${url}</a></p>`,
+    ...outro.map(paragraph),
+    "</div></body></html>",
+  ].join("\n");
+  return { to: content.to, subject: content.subject, text, html };
+}

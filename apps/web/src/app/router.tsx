@@ -1,7 +1,7 @@
 import { createBrowserRouter, type LazyRouteFunction, Outlet, type RouteObject, ScrollRestoration } from "react-router";
 import type { PlaceholderHandle } from "../components/placeholder-page.tsx";
 import { FullPageSpinner } from "../components/ui/spinner.tsx";
-import { GuestOnly, RequireAuth } from "../features/auth/components/auth-gate.tsx";
+import { GuestOnly, RequireAdmin, RequireAuth } from "../features/auth/components/auth-gate.tsx";
 import { NotFoundPage } from "../pages/public/not-found-page.tsx";
 import { RouteErrorBoundary } from "./route-error-boundary.tsx";
 
@@ -32,6 +32,13 @@ const register: Lazy = async () => ({
 const resetPassword: Lazy = async () => ({
   Component: (await import("../features/auth/routes/reset-password-route.tsx")).ResetPasswordRoute,
 });
+const acceptInvite: Lazy = async () => ({
+  Component: (await import("../features/auth/routes/accept-invite-route.tsx")).AcceptInviteRoute,
+});
+const profile: Lazy = async () => ({
+  Component: (await import("../features/auth/routes/profile-route.tsx")).ProfileRoute,
+});
+const users: Lazy = async () => ({ Component: (await import("../features/users/routes/users-route.tsx")).UsersRoute });
 const appLayout: Lazy = async () => ({ Component: (await import("./layouts/app-layout.tsx")).AppLayout });
 const dashboard: Lazy = async () => ({
   Component: (await import("../features/dashboard/routes/dashboard-route.tsx")).DashboardRoute,
@@ -89,6 +96,8 @@ export const routes: RouteObject[] = [
         ],
       },
       page("/reset-password", resetPassword),
+      // Not guest-only: someone signed in on a shared computer can still open the link meant for them.
+      page("/accept-invite", acceptInvite),
       {
         Component: GuestOnly,
         children: [page("/login", login), page("/register", register)],
@@ -110,10 +119,17 @@ export const routes: RouteObject[] = [
               placeholder("/knowledge-base/new", "New article"),
               placeholder("/knowledge-base/:id", "Article"),
               placeholder("/knowledge-base/:id/edit", "Edit article"),
-              placeholder("/automation", "Automation"),
-              placeholder("/users", "Users"),
-              placeholder("/billing", "Billing"),
-              placeholder("/settings", "Settings"),
+              page("/users", users),
+              page("/profile", profile),
+              // PRODUCT.md section 3: billing, automation and settings are for admins (the server enforces it too).
+              {
+                Component: RequireAdmin,
+                children: [
+                  placeholder("/automation", "Automation"),
+                  placeholder("/billing", "Billing"),
+                  placeholder("/settings", "Settings"),
+                ],
+              },
             ],
           },
         ],

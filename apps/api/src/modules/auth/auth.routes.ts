@@ -1,6 +1,9 @@
 import {
+  acceptInviteBody,
   authAnswer,
   forgotPasswordBody,
+  invitationAnswer,
+  invitationLookupBody,
   loginBody,
   meAnswer,
   messageAnswer,
@@ -12,9 +15,17 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant, principalOf } from "../../platform/auth.ts";
+import * as invitation from "./accept-invite.service.ts";
 import * as auth from "./auth.service.ts";
 
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 409: errorSchema, 429: errorSchema };
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  409: errorSchema,
+  410: errorSchema,
+  429: errorSchema,
+};
 const tags = ["auth"];
 
 export async function authRoutes(fastify: FastifyInstance) {
@@ -50,8 +61,35 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.put("/api/auth/profile", {
     config: { access: "authenticated" },
-    schema: { tags, summary: "Update your own profile", body: profileBody, response: { 200: meAnswer, ...errors } },
-    handler: async (req) => ({ user: await inTenant(app, req, (ctx) => auth.updateProfile(ctx, req.body)) }),
+    schema: {
+      tags,
+      summary: "Update your own names, picture or password (a new password ends your other sessions)",
+      body: profileBody,
+      response: { 200: meAnswer, ...errors },
+    },
+    handler: async (req) => ({ user: await auth.updateProfile(app.db, principalOf(req), req.body) }),
+  });
+
+  app.post("/api/auth/invite-details", {
+    config: { access: "public", rateLimit: { max: 30, timeWindow: "15 minutes" } },
+    schema: {
+      tags,
+      summary: "Who invited whom: what the accept-invitation page shows (the token travels in the body, not the URL)",
+      body: invitationLookupBody,
+      response: { 200: invitationAnswer, ...errors },
+    },
+    handler: async (req) => invitation.lookupInvitation(app.db, req.body.token),
+  });
+
+  app.post("/api/auth/accept-invite", {
+    config: { access: "public", rateLimit: { max: 10, timeWindow: "15 minutes" } },
+    schema: {
+      tags,
+      summary: "Accept an invitation: set your names and password, and sign in",
+      body: acceptInviteBody,
+      response: { 200: authAnswer, ...errors },
+    },
+    handler: async (req) => invitation.acceptInvitation(app.db, req.body),
   });
 
   app.post("/api/auth/forgot-password", {
@@ -64,9 +102,9 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     handler: async (req) => {
       try {
-        await auth.forgotPassword(app.db, { mailer: app.mailer, publicUrl: app.publicUrl }, req.body);
+        await auth.forgotPassword(app.db, { jobs: app.jobs, publicUrl: app.publicUrl }, req.body);
       } catch (err) {
-        // The answer must not reveal whether the email exists, so a mail failure is logged, not reported.
+        // The answer must not reveal whether the email exists, so a failure to queue the mail is logged, not reported.
         req.log.error({ err }, "password reset email failed");
       }
       return { message: auth.FORGOT_PASSWORD_MESSAGE };

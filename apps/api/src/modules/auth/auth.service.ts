@@ -17,15 +17,17 @@ import {
   TRIAL_DAYS,
   TRIAL_PLAN,
 } from "@cove/contract/constants.ts";
-import { and, count, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, count, eq, gt, isNull, lt, ne } from "drizzle-orm";
 import type { z } from "zod";
 import { loginFailures, organizations, passwordResetTokens, sessions, users } from "../../db/schema.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
-import type { Mailer } from "../../platform/mail.ts";
-import type { Ctx } from "../../platform/tenancy.ts";
+import type { Jobs } from "../../platform/jobs.ts";
+import { composeMail } from "../../platform/mail.ts";
+import { type Ctx, type Principal, withTenant } from "../../platform/tenancy.ts";
 import { findSessionUser } from "./auth.queries.ts";
+import { checkAvatar } from "./avatar.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 
 const HOUR = 3_600_000;
@@ -44,7 +46,7 @@ export function slugify(name: string): string {
   return base || "org";
 }
 
-async function createSession(db: Queryable, user: { id: string; organizationId: string }, rememberMe: boolean) {
+export async function createSession(db: Queryable, user: { id: string; organizationId: string }, rememberMe: boolean) {
   const token = newToken();
   const lifetime = rememberMe ? REMEMBER_ME_DAYS * 24 * HOUR : SESSION_HOURS * HOUR;
   await db.insert(sessions).values({
@@ -56,7 +58,7 @@ async function createSession(db: Queryable, user: { id: string; organizationId: 
   return token;
 }
 
-async function answer(db: Queryable, userId: string, token: string): Promise<AuthAnswer> {
+export async function answer(db: Queryable, userId: string, token: string): Promise<AuthAnswer> {
   const user = await findSessionUser(db, userId);
   if (!user) throw new Error("user vanished while signing in");
   return { token, user };
@@ -174,12 +176,56 @@ export async function me(ctx: Ctx): Promise<SessionUser> {
   return user;
 }
 
-export async function updateProfile(ctx: Ctx, input: z.output<typeof profileBody>): Promise<SessionUser> {
-  await ctx.db
-    .update(users)
-    .set({ firstName: input.firstName, lastName: input.lastName, avatarUrl: input.avatarUrl, updatedAt: new Date() })
-    .where(and(eq(users.id, ctx.userId), eq(users.organizationId, ctx.orgId)));
-  return me(ctx);
+export const WRONG_CURRENT_PASSWORD = "Your current password is not correct";
+
+/**
+ * Names, picture and password of the signed-in user. A new password needs the current one and ends every other
+ * session of the user (this one stays). Passwords are hashed and checked outside any transaction: argon2 takes tens of
+ * milliseconds, and on the embedded database an open transaction holds the only connection.
+ */
+export async function updateProfile(db: Db, who: Principal, input: z.output<typeof profileBody>): Promise<SessionUser> {
+  const avatarUrl = input.avatarUrl ? checkAvatar(input.avatarUrl) : input.avatarUrl;
+  let password: { current: string; next: string } | undefined;
+  if (input.newPassword !== undefined) {
+    const [stored] = await withTenant(db, who, (ctx) =>
+      ctx.db
+        .select({ passwordHash: users.passwordHash })
+        .from(users)
+        .where(and(eq(users.id, ctx.userId), eq(users.organizationId, ctx.orgId))),
+    );
+    if (!stored?.passwordHash || !(await verifyPassword(stored.passwordHash, input.currentPassword ?? ""))) {
+      throw new AppError("BAD_REQUEST", WRONG_CURRENT_PASSWORD, [
+        { path: "currentPassword", message: WRONG_CURRENT_PASSWORD },
+      ]);
+    }
+    password = { current: stored.passwordHash, next: await hashPassword(input.newPassword) };
+  }
+  return withTenant(db, who, async (ctx) => {
+    const mine = and(eq(users.id, ctx.userId), eq(users.organizationId, ctx.orgId));
+    const [changed] = await ctx.db
+      .update(users)
+      .set({
+        firstName: input.firstName,
+        lastName: input.lastName,
+        avatarUrl,
+        passwordHash: password?.next,
+        updatedAt: new Date(),
+      })
+      // The password checked above must still be the stored one (not changed meanwhile in another tab).
+      .where(password ? and(mine, eq(users.passwordHash, password.current)) : mine)
+      .returning({ id: users.id });
+    if (!changed) {
+      throw new AppError("CONFLICT", "Your password was changed meanwhile. Reload the page and try again.");
+    }
+    if (password) {
+      await ctx.db
+        .delete(sessions)
+        .where(
+          and(eq(sessions.userId, ctx.userId), eq(sessions.organizationId, ctx.orgId), ne(sessions.id, who.sessionId)),
+        );
+    }
+    return me(ctx);
+  });
 }
 
 export const FORGOT_PASSWORD_MESSAGE =
@@ -187,37 +233,48 @@ export const FORGOT_PASSWORD_MESSAGE =
 
 export async function forgotPassword(
   db: Db,
-  mail: { mailer: Mailer; publicUrl: string },
+  mail: { jobs: Jobs; publicUrl: string },
   input: z.output<typeof forgotPasswordBody>,
 ): Promise<void> {
   const [user] = await db
-    .select({ id: users.id, organizationId: users.organizationId, firstName: users.firstName })
+    .select({
+      id: users.id,
+      organizationId: users.organizationId,
+      firstName: users.firstName,
+      organizationName: organizations.name,
+    })
     .from(users)
+    .innerJoin(organizations, eq(organizations.id, users.organizationId))
     .where(and(eq(users.email, input.email), eq(users.status, "active")))
     .limit(1);
   if (!user) return;
   const token = newToken();
-  await db.insert(passwordResetTokens).values({
-    organizationId: user.organizationId,
-    userId: user.id,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000),
-  });
-  const link = `${mail.publicUrl}/reset-password?token=${token}`;
-  await mail.mailer.send({
+  const message = composeMail({
     to: input.email,
     subject: "Reset your Cove password",
-    text: [
+    intro: [
       `Hi ${user.firstName},`,
-      "",
-      "Someone asked to reset the password of your Cove account. To choose a new password, open this link:",
-      "",
-      link,
-      "",
+      `Someone asked to reset the password of your Cove account at ${oneLine(user.organizationName)}. To choose a new password, open this link:`,
+    ],
+    action: { label: "Choose a new password", url: `${mail.publicUrl}/reset-password?token=${token}` },
+    outro: [
       `The link works once and expires in ${RESET_TOKEN_MINUTES} minutes. If you did not ask for this, ignore this email: your password stays as it is.`,
-    ].join("\n"),
+    ],
+  });
+  // The token and its email are written together: the mail goes out from the job queue once this commits.
+  await db.transaction(async (tx) => {
+    await tx.insert(passwordResetTokens).values({
+      organizationId: user.organizationId,
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000),
+    });
+    await mail.jobs.sendMail(tx, message);
   });
 }
+
+/** Names go into subjects and sentences: line breaks typed into them must not break the message's layout. */
+export const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 export const INVALID_RESET_TOKEN = "This password reset link is invalid or has expired. Please request a new one.";
 

@@ -1,15 +1,78 @@
+import { messageAnswer } from "@cove/contract/auth.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
-import { userListAnswer } from "@cove/contract/users.ts";
+import { inviteUserBody, updateUserBody, userAnswer, userListAnswer, userParams } from "@cove/contract/users.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant } from "../../platform/auth.ts";
+import * as invitations from "./invitations.service.ts";
 import * as service from "./users.service.ts";
 
+const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
+const tags = ["users"];
+
+/** The team (PRODUCT.md section 3): every member reads the list; only an admin invites, changes or removes. */
 export async function userRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const mail = () => ({ jobs: app.jobs, publicUrl: app.publicUrl });
+
   app.get("/api/users", {
     config: { access: "authenticated" },
-    schema: { tags: ["users"], summary: "The team", response: { 200: userListAnswer, 401: errorSchema } },
-    handler: async (req) => ({ users: await inTenant(app, req, service.listUsers) }),
+    schema: { tags, summary: "The team, and the seats it uses", response: { 200: userListAnswer, ...errors } },
+    handler: (req) => inTenant(app, req, service.listUsers),
+  });
+
+  app.post("/api/users/invite", {
+    config: { access: "admin" },
+    schema: {
+      tags,
+      summary: "Invite someone by email (they hold a seat until they accept or the invitation is revoked)",
+      body: inviteUserBody,
+      response: { 201: userAnswer, ...errors },
+    },
+    handler: async (req, reply) =>
+      reply
+        .status(201)
+        .send({ user: await inTenant(app, req, (ctx) => invitations.inviteUser(ctx, req.body, mail())) }),
+  });
+
+  app.put("/api/users/:id", {
+    config: { access: "admin" },
+    schema: {
+      tags,
+      summary: "Change a member's role, or deactivate or activate them",
+      params: userParams,
+      body: updateUserBody,
+      response: { 200: userAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      user: await inTenant(app, req, (ctx) => service.updateUser(ctx, req.params.id, req.body)),
+    }),
+  });
+
+  app.post("/api/users/:id/resend-invite", {
+    config: { access: "admin" },
+    schema: {
+      tags,
+      summary: "Email a pending invitation again with a new link",
+      params: userParams,
+      response: { 200: userAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      user: await inTenant(app, req, (ctx) => invitations.resendInvitation(ctx, req.params.id, mail())),
+    }),
+  });
+
+  app.delete("/api/users/:id", {
+    config: { access: "admin" },
+    schema: {
+      tags,
+      summary: "Revoke a pending invitation (members who joined are deactivated instead)",
+      params: userParams,
+      response: { 200: messageAnswer, ...errors },
+    },
+    handler: async (req) => {
+      await inTenant(app, req, (ctx) => service.revokeInvitation(ctx, req.params.id));
+      return { message: "Invitation revoked" };
+    },
   });
 }

@@ -1,24 +1,28 @@
-import type { UserListItem } from "@cove/contract/users.ts";
-import { asc, eq } from "drizzle-orm";
-import { users } from "../../db/schema.ts";
+import type { UserListAnswer, UserListItem, updateUserBody } from "@cove/contract/users.ts";
+import { and, asc, count, eq, ne } from "drizzle-orm";
+import type { z } from "zod";
+import { sessions, users } from "../../db/schema.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
+import { assertSeatAvailable, lockTeam, seatUsage } from "./seats.ts";
 
-export async function listUsers(ctx: Ctx): Promise<UserListItem[]> {
-  const rows = await ctx.db
-    .select({
-      id: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      role: users.role,
-      status: users.status,
-      lastLoginAt: users.lastLoginAt,
-      avatarUrl: users.avatarUrl,
-    })
-    .from(users)
-    .where(eq(users.organizationId, ctx.orgId))
-    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id));
-  return rows.map((u) => ({
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const userColumns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  role: users.role,
+  status: users.status,
+  lastLoginAt: users.lastLoginAt,
+  avatarUrl: users.avatarUrl,
+};
+
+type UserRow = { [K in keyof typeof userColumns]: (typeof users.$inferSelect)[K] };
+
+export function toUserItem(u: UserRow): UserListItem {
+  return {
     id: u.id,
     first_name: u.firstName,
     last_name: u.lastName,
@@ -27,5 +31,92 @@ export async function listUsers(ctx: Ctx): Promise<UserListItem[]> {
     status: u.status,
     last_login_at: u.lastLoginAt?.toISOString() ?? null,
     avatar_url: u.avatarUrl,
-  }));
+  };
+}
+
+/** A member of the caller's organization; any other id, malformed ones included, is simply not found. */
+export async function findMember(ctx: Ctx, id: string): Promise<UserRow> {
+  if (!UUID.test(id)) throw notFound("User");
+  const [row] = await ctx.db
+    .select(userColumns)
+    .from(users)
+    .where(and(eq(users.organizationId, ctx.orgId), eq(users.id, id)));
+  if (!row) throw notFound("User");
+  return row;
+}
+
+export async function listUsers(ctx: Ctx): Promise<UserListAnswer> {
+  const rows = await ctx.db
+    .select(userColumns)
+    .from(users)
+    .where(eq(users.organizationId, ctx.orgId))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id));
+  const { trial: _trial, ...seats } = await seatUsage(ctx);
+  return { users: rows.map(toUserItem), seats };
+}
+
+export const LAST_ADMIN =
+  "Your organization must keep at least one active admin. Make another team member an admin first.";
+
+/**
+ * Role change, deactivation, activation (spec: PUT /users/{id}). An organization always keeps an active admin,
+ * nobody deactivates themselves, and a deactivated member's sessions end at once.
+ */
+export async function updateUser(ctx: Ctx, id: string, input: z.output<typeof updateUserBody>): Promise<UserListItem> {
+  await lockTeam(ctx);
+  const target = await findMember(ctx, id);
+  const role = input.role ?? target.role;
+  const status = input.status ?? target.status;
+
+  if (input.status && target.status === "invited") {
+    throw new AppError(
+      "CONFLICT",
+      "This person has not accepted the invitation yet. Resend or revoke the invitation instead.",
+    );
+  }
+  if (status === "inactive" && target.id === ctx.userId) {
+    throw new AppError("FORBIDDEN", "You cannot deactivate your own account. Ask another admin to do it.");
+  }
+  const losesActiveAdmin =
+    target.role === "admin" && target.status === "active" && (role !== "admin" || status !== "active");
+  if (losesActiveAdmin) {
+    const [others] = await ctx.db
+      .select({ n: count() })
+      .from(users)
+      .where(
+        and(
+          eq(users.organizationId, ctx.orgId),
+          eq(users.role, "admin"),
+          eq(users.status, "active"),
+          ne(users.id, target.id),
+        ),
+      );
+    if ((others?.n ?? 0) === 0) throw new AppError("CONFLICT", LAST_ADMIN);
+  }
+  if (target.status === "inactive" && status === "active") await assertSeatAvailable(ctx);
+
+  const [updated] = await ctx.db
+    .update(users)
+    .set({ role, status, updatedAt: new Date() })
+    .where(and(eq(users.organizationId, ctx.orgId), eq(users.id, target.id)))
+    .returning(userColumns);
+  if (!updated) throw notFound("User");
+  if (status === "inactive" && target.status !== "inactive") {
+    // Sign-in already refuses an inactive user and every request re-checks the status; this also drops the rows.
+    await ctx.db.delete(sessions).where(and(eq(sessions.organizationId, ctx.orgId), eq(sessions.userId, target.id)));
+  }
+  return toUserItem(updated);
+}
+
+/** Withdraws a pending invitation: the invited person's row goes, and with it the link (spec: DELETE /users/{id}). */
+export async function revokeInvitation(ctx: Ctx, id: string): Promise<void> {
+  await lockTeam(ctx);
+  const target = await findMember(ctx, id);
+  if (target.status !== "invited") {
+    throw new AppError(
+      "CONFLICT",
+      "Only a pending invitation can be revoked. To remove a member who has joined, deactivate them instead.",
+    );
+  }
+  await ctx.db.delete(users).where(and(eq(users.organizationId, ctx.orgId), eq(users.id, target.id)));
 }

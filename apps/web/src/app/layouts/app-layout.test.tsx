@@ -49,23 +49,40 @@ describe("app layout", () => {
     expect(calls(fetchMock)).toContain("POST /api/auth/logout");
   });
 
-  it("updates the profile from the name in the top bar", async () => {
+  it("opens the profile page from the name in the top bar, and the top bar follows a change at once", async () => {
     storeSession();
     mockApi({
       ...signedIn,
       "PUT /api/auth/profile": (init) => json(200, { user: { ...testUser, ...JSON.parse(String(init?.body)) } }),
     });
-    const { user } = renderApp("/dashboard");
+    const { user, router } = renderApp("/dashboard");
 
-    await user.click(await screen.findByRole("button", { name: /Ada Lovelace/ }));
-    const dialog = await screen.findByRole("dialog", { name: "Your profile" });
-    const firstName = within(dialog).getByLabelText("First name");
+    await user.click(await screen.findByRole("link", { name: /Ada Lovelace/ }));
+    expect(await screen.findByRole("heading", { name: "Your profile" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/profile");
+    const names = screen.getByRole("form", { name: "Your name" });
+    const firstName = within(names).getByLabelText("First name");
     await user.clear(firstName);
     await user.type(firstName, "Augusta");
-    await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await user.click(within(names).getByRole("button", { name: "Save changes" }));
 
     expect(await screen.findByText("Profile updated")).toBeInTheDocument();
-    expect(screen.getByText("Augusta Lovelace")).toBeInTheDocument();
+    expect(within(screen.getAllByRole("banner")[0]!).getByText("Augusta Lovelace")).toBeInTheDocument();
     expect(localStorage.getItem("cove.session")).toContain("Augusta");
+  });
+
+  it("shows an agent no billing, automation or settings, and explains if they open one", async () => {
+    const agent = { ...testUser, role: "agent" as const };
+    storeSession(agent);
+    mockApi({ ...signedIn, "GET /api/auth/me": () => json(200, { user: agent }) });
+    renderApp("/billing");
+
+    expect(await screen.findByRole("heading", { name: "Only an admin can open this page" })).toBeInTheDocument();
+    const nav = screen.getAllByRole("navigation", { name: "Main" })[0]!;
+    expect(
+      within(nav)
+        .getAllByRole("link")
+        .map((l) => l.textContent),
+    ).toEqual(["Dashboard", "Tickets", "Live Chat", "AI Assistant", "Knowledge Base", "Users"]);
   });
 });

@@ -15,17 +15,19 @@ export interface NavItem {
   label: string;
   to: string;
   icon: LucideIcon;
+  /** Hidden from agents (PRODUCT.md section 3). */
+  adminOnly?: boolean;
 }
 
-/** The nine sidebar entries, in the spec's order. */
+/** The nine sidebar entries, in the spec's order; agents see six. */
 export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Dashboard", to: "/dashboard", icon: LayoutDashboard },
   { label: "Tickets", to: "/tickets", icon: Ticket },
   { label: "Live Chat", to: "/chat", icon: MessagesSquare },
   { label: "AI Assistant", to: "/ai-assistant", icon: Bot },
   { label: "Knowledge Base", to: "/knowledge-base", icon: BookOpen },
-  { label: "Automation", to: "/automation", icon: Workflow },
+  { label: "Automation", to: "/automation", icon: Workflow, adminOnly: true },
   { label: "Users", to: "/users", icon: Users },
-  { label: "Billing", to: "/billing", icon: CreditCard },
-  { label: "Settings", to: "/settings", icon: Settings },
+  { label: "Billing", to: "/billing", icon: CreditCard, adminOnly: true },
+  { label: "Settings", to: "/settings", icon: Settings, adminOnly: true },
 ];

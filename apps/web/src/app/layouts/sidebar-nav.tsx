@@ -1,13 +1,16 @@
 import { clsx } from "clsx";
 import { NavLink } from "react-router";
+import { useAuth } from "../../features/auth/hooks/use-auth.ts";
 import { NAV_ITEMS } from "./nav-items.ts";
 
 /** The list of app sections; used by the desktop sidebar and the phone slide-over alike. */
 export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
+  const { user } = useAuth();
+  const items = NAV_ITEMS.filter((item) => !item.adminOnly || user?.role === "admin");
   return (
     <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
       <ul className="space-y-1">
-        {NAV_ITEMS.map(({ label, to, icon: Icon }) => (
+        {items.map(({ label, to, icon: Icon }) => (
           <li key={to}>
             <NavLink
               to={to}

@@ -1,7 +1,10 @@
 import {
+  type AcceptInviteBody,
   type AuthAnswer,
   authAnswer,
   type ForgotPasswordBody,
+  type InvitationAnswer,
+  invitationAnswer,
   type LoginBody,
   type MeAnswer,
   type MessageAnswer,
@@ -39,4 +42,12 @@ export function forgotPasswordRequest(body: ForgotPasswordBody): Promise<Message
 
 export function resetPasswordRequest(body: ResetPasswordBody): Promise<MessageAnswer> {
   return apiRequest("/auth/reset-password", { method: "POST", body, schema: messageAnswer });
+}
+
+export function invitationRequest(token: string, signal?: AbortSignal): Promise<InvitationAnswer> {
+  return apiRequest("/auth/invite-details", { method: "POST", body: { token }, schema: invitationAnswer, signal });
+}
+
+export function acceptInviteRequest(body: AcceptInviteBody): Promise<AuthAnswer> {
+  return apiRequest("/auth/accept-invite", { method: "POST", body, schema: authAnswer });
 }

@@ -1,4 +1,5 @@
-import { Navigate, Outlet, useLocation } from "react-router";
+import { ShieldAlert } from "lucide-react";
+import { Link, Navigate, Outlet, useLocation } from "react-router";
 import { FullPageSpinner } from "../../../components/ui/spinner.tsx";
 import { useAuth } from "../hooks/use-auth.ts";
 
@@ -37,4 +38,23 @@ export function GuestOnly() {
   if (status === "loading") return <FullPageSpinner />;
   if (status === "authenticated") return <Navigate to={intendedPath(location.state)} replace />;
   return <Outlet />;
+}
+
+/** Screens for admins only (PRODUCT.md section 3): an agent who follows an old link is told why, not shown a 403. */
+export function RequireAdmin() {
+  const { user } = useAuth();
+  if (user?.role === "admin") return <Outlet />;
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-16 text-center">
+      <title>Admins only · Cove</title>
+      <ShieldAlert className="size-8 text-slate-400" aria-hidden="true" />
+      <h1 className="text-lg font-semibold text-slate-900">Only an admin can open this page</h1>
+      <p className="max-w-sm text-sm text-slate-600">
+        Billing, automation and settings are managed by your team's admins. Ask one of them if something needs changing.
+      </p>
+      <Link to="/dashboard" className="font-medium text-indigo-600 hover:text-indigo-500">
+        Back to the dashboard
+      </Link>
+    </div>
+  );
 }

@@ -63,6 +63,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (current) setSession({ token: current.token, user });
         return user;
       },
+      async acceptInvite(body) {
+        const { acceptInviteRequest } = await authApi();
+        const answer = await acceptInviteRequest(body);
+        setSession(answer);
+        return answer.user;
+      },
+      async refreshUser() {
+        const token = getSession()?.token;
+        if (!token) return;
+        const { meRequest } = await authApi();
+        const { user } = await meRequest();
+        if (getSession()?.token === token) setSession({ token, user });
+      },
     }),
     [restoring, session],
   );

@@ -1,4 +1,4 @@
-import type { LoginBody, ProfileBody, RegisterBody, SessionUser } from "@cove/contract/auth.ts";
+import type { AcceptInviteBody, LoginBody, ProfileBody, RegisterBody, SessionUser } from "@cove/contract/auth.ts";
 import { createContext, useContext } from "react";
 
 export type AuthStatus = "loading" | "authenticated" | "guest";
@@ -12,6 +12,10 @@ export interface AuthContextValue {
   /** Never throws: the local session is cleared even when the server cannot be told. */
   logout: () => Promise<void>;
   updateProfile: (body: ProfileBody) => Promise<SessionUser>;
+  /** Accepts an invitation and signs the new member in. */
+  acceptInvite: (body: AcceptInviteBody) => Promise<SessionUser>;
+  /** Reloads the signed-in user from the server (after a change to one's own role, say). */
+  refreshUser: () => Promise<void>;
 }
 
 export const AuthContext = createContext<AuthContextValue | null>(null);

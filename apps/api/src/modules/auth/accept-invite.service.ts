@@ -1,0 +1,93 @@
+import type { AuthAnswer, acceptInviteBody, InvitationAnswer } from "@cove/contract/auth.ts";
+import { and, eq, isNull } from "drizzle-orm";
+import type { z } from "zod";
+import { invitations, organizations, users } from "../../db/schema.ts";
+import { hashToken } from "../../platform/auth.ts";
+import type { Db, Queryable } from "../../platform/db.ts";
+import { AppError } from "../../platform/errors.ts";
+import { answer, createSession } from "./auth.service.ts";
+import { hashPassword } from "./passwords.ts";
+
+/*
+ * The invited person's side. It runs before they belong to any session, so like sign-in and password reset it reads as
+ * the owner role and finds rows only by the hash of the link's token (docs/decisions/2026-11-21-tenancy-rls.md).
+ */
+
+export const INVITATION_INVALID =
+  "This invitation link is not valid. Open the whole link from the email, or ask your administrator to invite you again.";
+export const INVITATION_USED = "This invitation has already been used. Sign in with your email and password.";
+export const INVITATION_EXPIRED =
+  "This invitation has expired. Ask your administrator to send you a new one: it is valid for 7 days.";
+
+async function findInvitation(db: Queryable, token: string) {
+  const [row] = await db
+    .select({
+      id: invitations.id,
+      userId: users.id,
+      expiresAt: invitations.expiresAt,
+      usedAt: invitations.usedAt,
+      status: users.status,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      role: users.role,
+      organizationName: organizations.name,
+    })
+    .from(invitations)
+    .innerJoin(users, eq(users.id, invitations.userId))
+    .innerJoin(organizations, eq(organizations.id, invitations.organizationId))
+    .where(eq(invitations.tokenHash, hashToken(token)))
+    .limit(1);
+  if (!row) throw new AppError("INVALID_TOKEN", INVITATION_INVALID);
+  if (row.usedAt || row.status !== "invited") throw new AppError("INVITATION_USED", INVITATION_USED);
+  if (row.expiresAt <= new Date()) throw new AppError("INVITATION_EXPIRED", INVITATION_EXPIRED);
+  return row;
+}
+
+/** What the accept page shows before anything is typed: whose team, and for whom. */
+export async function lookupInvitation(db: Db, token: string): Promise<InvitationAnswer> {
+  const row = await findInvitation(db, token);
+  return {
+    organization_name: row.organizationName,
+    email: row.email,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    role: row.role,
+    expires_at: row.expiresAt.toISOString(),
+  };
+}
+
+/** Sets the names and password, activates the member, spends the link, and signs them in (answers like login). */
+export async function acceptInvitation(db: Db, input: z.output<typeof acceptInviteBody>): Promise<AuthAnswer> {
+  // Checked before the slow password hash, so a dead link answers at once; checked again below, where it counts.
+  await findInvitation(db, input.token);
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const invitation = await findInvitation(tx, input.token);
+    const [spent] = await tx
+      .update(invitations)
+      .set({ usedAt: new Date() })
+      .where(and(eq(invitations.id, invitation.id), isNull(invitations.usedAt)))
+      .returning({ id: invitations.id });
+    if (!spent) throw new AppError("INVITATION_USED", INVITATION_USED);
+    const [user] = await tx
+      .update(users)
+      .set({
+        firstName: input.firstName,
+        lastName: input.lastName,
+        passwordHash,
+        status: "active",
+        lastLoginAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(users.id, invitation.userId), eq(users.status, "invited")))
+      .returning({ id: users.id, organizationId: users.organizationId });
+    if (!user) throw new AppError("INVITATION_USED", INVITATION_USED);
+    // Any other link sent to them (a resent invitation) is spent with this one.
+    await tx
+      .update(invitations)
+      .set({ usedAt: new Date() })
+      .where(and(eq(invitations.userId, user.id), isNull(invitations.usedAt)));
+    return answer(tx, user.id, await createSession(tx, user, false));
+  });
+}

@@ -1,0 +1,122 @@
+import { INVITATION_DAYS } from "@cove/contract/constants.ts";
+import type { inviteUserBody, UserListItem } from "@cove/contract/users.ts";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { z } from "zod";
+import { invitations, organizations, users } from "../../db/schema.ts";
+import { hashToken, newToken } from "../../platform/auth.ts";
+import { isUniqueViolation } from "../../platform/db.ts";
+import { AppError } from "../../platform/errors.ts";
+import type { Jobs } from "../../platform/jobs.ts";
+import { composeMail } from "../../platform/mail.ts";
+import type { Ctx } from "../../platform/tenancy.ts";
+import { assertSeatAvailable, lockTeam } from "./seats.ts";
+import { findMember, toUserItem, userColumns } from "./users.service.ts";
+
+/** What sending an invitation needs besides the request: the queue and the base of the link. */
+export interface InvitationMail {
+  jobs: Jobs;
+  publicUrl: string;
+}
+
+const EMAIL_TAKEN = "An account with this email already exists";
+const DAY = 86_400_000;
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/** Creates a fresh single-use link for an invited member and queues its email, in the caller's transaction. */
+async function sendInvitation(
+  ctx: Ctx,
+  invitee: { id: string; email: string; firstName: string },
+  mail: InvitationMail,
+) {
+  const [context] = await ctx.db
+    .select({ organization: organizations.name, firstName: users.firstName, lastName: users.lastName })
+    .from(organizations)
+    .innerJoin(users, and(eq(users.organizationId, organizations.id), eq(users.id, ctx.userId)))
+    .where(eq(organizations.id, ctx.orgId));
+  if (!context) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+  const token = newToken();
+  await ctx.db.insert(invitations).values({
+    organizationId: ctx.orgId,
+    userId: invitee.id,
+    invitedBy: ctx.userId,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + INVITATION_DAYS * DAY),
+  });
+  const organization = oneLine(context.organization);
+  const inviter = oneLine(`${context.firstName} ${context.lastName}`);
+  await mail.jobs.sendMail(
+    ctx.db,
+    composeMail({
+      to: invitee.email,
+      subject: `You're invited to join ${organization} on Cove`,
+      intro: [
+        `Hi ${oneLine(invitee.firstName)},`,
+        `${inviter} has invited you to join the ${organization} team on Cove, where the team answers its customers' tickets and chats.`,
+        "To accept, open this link, choose your password, and you are in:",
+      ],
+      action: { label: "Accept the invitation", url: `${mail.publicUrl}/accept-invite?token=${token}` },
+      outro: [
+        `The link works once and expires in ${INVITATION_DAYS} days. If you were not expecting this invitation, you can ignore this email.`,
+      ],
+    }),
+  );
+}
+
+/**
+ * Invites someone (spec: POST /users/invite): they become a member with status invited, holding a seat, and get an
+ * email with a single-use link valid for 7 days.
+ */
+export async function inviteUser(
+  ctx: Ctx,
+  input: z.output<typeof inviteUserBody>,
+  mail: InvitationMail,
+): Promise<UserListItem> {
+  await lockTeam(ctx);
+  await assertSeatAvailable(ctx);
+  // Row-level security hides other organizations' members; the unique index below still catches their emails.
+  const [mine] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
+  if (mine) throw new AppError("EMAIL_TAKEN", EMAIL_TAKEN);
+  let created: Parameters<typeof toUserItem>[0] | undefined;
+  try {
+    [created] = await ctx.db
+      .insert(users)
+      .values({
+        organizationId: ctx.orgId,
+        email: input.email,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        role: input.role,
+        status: "invited",
+      })
+      .returning(userColumns);
+  } catch (err) {
+    if (isUniqueViolation(err, "users_email_unique")) throw new AppError("EMAIL_TAKEN", EMAIL_TAKEN);
+    throw err;
+  }
+  if (!created) throw new Error("user insert returned nothing");
+  await sendInvitation(ctx, created, mail);
+  return toUserItem(created);
+}
+
+/** Sends a new link to someone who has not accepted yet; the links sent before stop working. */
+export async function resendInvitation(ctx: Ctx, id: string, mail: InvitationMail): Promise<UserListItem> {
+  await lockTeam(ctx);
+  const target = await findMember(ctx, id);
+  if (target.status !== "invited") {
+    throw new AppError("CONFLICT", "This person has already accepted the invitation: there is nothing to resend.");
+  }
+  await ctx.db
+    .update(invitations)
+    .set({ expiresAt: new Date() })
+    .where(
+      and(
+        eq(invitations.organizationId, ctx.orgId),
+        eq(invitations.userId, target.id),
+        isNull(invitations.usedAt),
+        gt(invitations.expiresAt, new Date()),
+      ),
+    );
+  await sendInvitation(ctx, target, mail);
+  return toUserItem(target);
+}

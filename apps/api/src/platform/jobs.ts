@@ -1,0 +1,230 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import PgBoss from "pg-boss";
+import type { Database, Queryable } from "./db.ts";
+import type { Mailer, MailMessage } from "./mail.ts";
+import { REQUEST_ROLE } from "./tenancy.ts";
+
+/**
+ * Background jobs on pg-boss, in the application's own database (PGlite or PostgreSQL): work that must not hold up
+ * or fail a request, such as sending mail, is enqueued in the request's transaction and done by a worker in this
+ * process, with retries and backoff. See docs/decisions/2026-11-23-job-queue.md.
+ */
+
+/** A named queue and what its jobs carry; T is the job's data. */
+export interface JobQueue<T> {
+  name: string;
+  /** Attempts after the first one. */
+  retryLimit: number;
+  /** Seconds before the first retry; with backoff each later wait roughly doubles. */
+  retryDelaySeconds: number;
+  retryBackoff: boolean;
+  /** An attempt still running after this long counts as failed (a crashed worker's job gets retried). */
+  expireInSeconds: number;
+  /** Keeps T in the type; never set. */
+  readonly dataType?: T;
+}
+
+export interface JobAttempt {
+  jobId: string;
+  /** 1 for the first attempt. */
+  number: number;
+  /** No retry follows if this attempt fails. */
+  last: boolean;
+}
+
+export type JobHandler<T> = (data: T, attempt: JobAttempt) => Promise<void>;
+
+export interface Jobs {
+  /** Registers the worker of a queue; before start(). */
+  work<T extends object>(queue: JobQueue<T>, handler: JobHandler<T>): void;
+  /**
+   * Enqueues a job through db: pass the request's transaction, so the job exists only if the request's work commits,
+   * and so nothing touches the outer handle while that transaction is open (PGlite has one connection).
+   */
+  send<T extends object>(db: Queryable, queue: JobQueue<T>, data: T): Promise<void>;
+  /** Sends an email from a worker, retrying while the mail server refuses or cannot be reached. */
+  sendMail(db: Queryable, message: MailMessage): Promise<void>;
+  start(): Promise<void>;
+  /** Stops taking jobs and waits (up to a few seconds) for the running ones; unfinished ones are retried later. */
+  stop(): Promise<void>;
+}
+
+export interface JobsOptions {
+  /** The PostgreSQL schema of the queue's tables; tests sharing one database each use their own. */
+  schema?: string;
+  pollingIntervalSeconds?: number;
+  /** Overrides the mail queue's retry timing (tests use short waits). */
+  mailRetry?: Partial<Pick<JobQueue<MailMessage>, "retryLimit" | "retryDelaySeconds">>;
+}
+
+export const DEFAULT_JOBS_SCHEMA = "pgboss";
+
+/** Mail: 8 retries from 10 s with backoff spread over about 40 minutes, enough to ride out a mail server restart. */
+const MAIL_QUEUE: JobQueue<MailMessage> = {
+  name: "send-mail",
+  retryLimit: 8,
+  retryDelaySeconds: 10,
+  retryBackoff: true,
+  expireInSeconds: 5 * 60,
+};
+
+const SAFE_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** pg-boss sends its statements as text with $1..$n; this rebuilds one as a drizzle query so a transaction can run it. */
+export function toDrizzleSql(text: string, values: unknown[] = []): SQL {
+  const parts: SQL[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/\$(\d+)/g)) {
+    const index = Number(match[1]) - 1;
+    if (index < 0 || index >= values.length)
+      throw new Error(`SQL refers to $${match[1]} but has ${values.length} values`);
+    parts.push(sql.raw(text.slice(last, match.index)), sql`${sql.param(values[index])}`);
+    last = match.index + match[0].length;
+  }
+  parts.push(sql.raw(text.slice(last)));
+  return sql.join(parts);
+}
+
+function executorFor(db: Queryable): PgBoss.Db {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      const result = (await db.execute(toDrizzleSql(text, values))) as { rows: unknown[] };
+      return { rows: result.rows };
+    },
+  };
+}
+
+export function createJobs(
+  database: Database,
+  mailer: Mailer,
+  log: FastifyBaseLogger,
+  options: JobsOptions = {},
+): Jobs {
+  const schema = options.schema ?? DEFAULT_JOBS_SCHEMA;
+  if (!SAFE_SCHEMA.test(schema)) throw new Error(`Invalid job queue schema name: ${schema}`);
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
+  const mailQueue: JobQueue<MailMessage> = {
+    ...MAIL_QUEUE,
+    retryLimit: options.mailRetry?.retryLimit ?? MAIL_QUEUE.retryLimit,
+    retryDelaySeconds: options.mailRetry?.retryDelaySeconds ?? MAIL_QUEUE.retryDelaySeconds,
+  };
+  const workers = new Map<string, { queue: JobQueue<object>; handler: JobHandler<object> }>();
+  let boss: PgBoss | null = null;
+  let starting: Promise<void> | null = null;
+
+  async function runStart() {
+    const instance = new PgBoss({
+      db: { executeSql: database.executeSql },
+      schema,
+      migrate: true,
+      supervise: true,
+      // No cron schedules yet; the feature that needs them turns this on.
+      schedule: false,
+    });
+    instance.on("error", (err) => log.error({ err }, "job queue error"));
+    await instance.start();
+    // Requests enqueue inside their tenant transaction, as the request role: it may add jobs and read queue settings,
+    // and read back only the new job's id, never other jobs' data.
+    await database.executeSql(
+      `GRANT USAGE ON SCHEMA ${schema} TO ${REQUEST_ROLE};
+       GRANT SELECT ON ${schema}.queue TO ${REQUEST_ROLE};
+       GRANT INSERT, SELECT (id) ON ${schema}.job TO ${REQUEST_ROLE};`,
+    );
+    for (const { queue, handler } of workers.values()) {
+      const settings = {
+        retryLimit: queue.retryLimit,
+        retryDelay: queue.retryDelaySeconds,
+        retryBackoff: queue.retryBackoff,
+        expireInSeconds: queue.expireInSeconds,
+      };
+      await instance.createQueue(queue.name, { name: queue.name, ...settings });
+      await instance.updateQueue(queue.name, { name: queue.name, ...settings });
+      let workerId = "";
+      workerId = await instance.work<object>(
+        queue.name,
+        { batchSize: 1, pollingIntervalSeconds, includeMetadata: true },
+        async ([job]) => {
+          if (!job) return;
+          // pg-boss waits a polling interval after every fetch; while jobs keep coming, fetch the next one at once.
+          instance.notifyWorker(workerId);
+          const attempt = { jobId: job.id, number: job.retryCount + 1, last: job.retryCount >= job.retryLimit };
+          try {
+            await handler(job.data, attempt);
+          } catch (err) {
+            const message = err instanceof Error ? err.message : String(err);
+            if (attempt.last)
+              log.error(
+                { job: job.id, queue: queue.name, attempt: attempt.number, err: message },
+                "job failed for good",
+              );
+            else
+              log.warn(
+                { job: job.id, queue: queue.name, attempt: attempt.number, err: message },
+                "job failed, will retry",
+              );
+            throw err;
+          }
+        },
+      );
+    }
+    boss = instance;
+  }
+
+  const jobs: Jobs = {
+    work(queue, handler) {
+      if (boss || starting) throw new Error(`Register the worker of ${queue.name} before the queue starts`);
+      workers.set(queue.name, { queue, handler: handler as JobHandler<object> });
+    },
+
+    async send(db, queue, data) {
+      if (!boss) throw new Error("The job queue is not running");
+      const id = await boss.send(queue.name, data, { db: executorFor(db) });
+      // pg-boss answers null, rather than failing, when the queue does not exist.
+      if (!id) throw new Error(`No job queue named ${queue.name}`);
+    },
+
+    sendMail: (db, message) => jobs.send(db, mailQueue, message),
+
+    start() {
+      starting ??= runStart();
+      return starting;
+    },
+
+    async stop() {
+      await starting?.catch(() => {});
+      const running = boss;
+      boss = null;
+      starting = null;
+      await running?.stop({ graceful: true, timeout: 5_000, close: false });
+    },
+  };
+
+  // Once sent, a message's body (which may hold a single-use link) is dropped from the queue's tables, so only the
+  // hashes of such links stay in the database. A message that failed for good is dropped too: its link can be resent.
+  jobs.work(mailQueue, async (message, attempt) => {
+    try {
+      await mailer.send(message);
+    } catch (err) {
+      if (attempt.last) await forgetBody(attempt.jobId);
+      throw err;
+    }
+    await forgetBody(attempt.jobId);
+  });
+
+  async function forgetBody(jobId: string) {
+    await database.executeSql(
+      `UPDATE ${schema}.job SET data = jsonb_build_object('to', data->'to', 'subject', data->'subject')
+       WHERE name = $1 AND id = $2`,
+      [mailQueue.name, jobId],
+    );
+  }
+
+  return jobs;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    jobs: Jobs;
+  }
+}

@@ -1,0 +1,101 @@
+import { profileBody, type SessionUser } from "@cove/contract/auth.ts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { ReactNode } from "react";
+import { useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { Button } from "../../../components/ui/button.tsx";
+import { TextField } from "../../../components/ui/text-field.tsx";
+import { applyFieldErrors } from "../../../lib/form-errors.ts";
+import { toastError } from "../../../lib/toast-error.ts";
+import { AvatarPicker } from "../components/avatar-picker.tsx";
+import { PasswordForm } from "../components/password-form.tsx";
+import { useAuth } from "../hooks/use-auth.ts";
+
+function Card({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+  return (
+    <section aria-label={title} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+      <h2 className="text-base font-semibold text-slate-900">{title}</h2>
+      <p className="mt-1 mb-5 text-sm text-slate-600">{description}</p>
+      {children}
+    </section>
+  );
+}
+
+function NamesForm({ user }: { user: SessionUser }) {
+  const { updateProfile } = useAuth();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting, isDirty },
+    reset,
+  } = useForm({
+    resolver: zodResolver(profileBody),
+    defaultValues: { firstName: user.firstName, lastName: user.lastName },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const saved = await updateProfile({ firstName: values.firstName, lastName: values.lastName });
+      reset({ firstName: saved.firstName, lastName: saved.lastName });
+      toast.success("Profile updated");
+    } catch (error) {
+      applyFieldErrors(error, setError, ["firstName", "lastName"]);
+      toastError(error, "Profile update failed");
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Your name" className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="First name"
+          autoComplete="given-name"
+          error={errors.firstName?.message}
+          {...register("firstName")}
+        />
+        <TextField
+          label="Last name"
+          autoComplete="family-name"
+          error={errors.lastName?.message}
+          {...register("lastName")}
+        />
+      </div>
+      <TextField label="Email" value={user.email} readOnly disabled hint="Your sign-in email cannot be changed here." />
+      <div className="flex justify-end">
+        <Button type="submit" pending={isSubmitting} disabled={!isDirty}>
+          {isSubmitting ? "Saving…" : "Save changes"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The signed-in user's own profile, reached from the name and picture in the top bar. */
+export function ProfileRoute() {
+  const { user } = useAuth();
+  if (!user) return null;
+  return (
+    <div className="mx-auto max-w-2xl space-y-6">
+      <title>Your profile · Cove</title>
+      <header>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Your profile</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          {user.role === "admin" ? "Admin" : "Agent"} at {user.organizationName}
+        </p>
+      </header>
+      <Card title="Picture" description="Shown in the top bar and the team list.">
+        <AvatarPicker />
+      </Card>
+      <Card title="Name" description="How your team and your customers see you.">
+        <NamesForm user={user} />
+      </Card>
+      <Card
+        title="Password"
+        description="Changing it signs you out on every other device and browser; you stay signed in here."
+      >
+        <PasswordForm />
+      </Card>
+    </div>
+  );
+}

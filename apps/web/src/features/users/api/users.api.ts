@@ -1,0 +1,54 @@
+import { messageAnswer } from "@cove/contract/auth.ts";
+import { type InviteUserBody, type UpdateUserBody, userAnswer, userListAnswer } from "@cove/contract/users.ts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client.ts";
+
+/** GET /users; the ticket screens read the same list (assignees) under the same key. */
+export const teamKey = ["users", "list"] as const;
+
+export function useTeam() {
+  return useQuery({
+    queryKey: teamKey,
+    queryFn: ({ signal }) => apiRequest("/users", { schema: userListAnswer, signal }),
+  });
+}
+
+/** Every team change refreshes the list, its seat count, and the dashboard's Team Members figure. */
+function useTeamMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: teamKey });
+      void queryClient.invalidateQueries({ queryKey: ["organizations", "stats"] });
+    },
+  });
+}
+
+export function useInviteUser() {
+  return useTeamMutation(
+    async (body: InviteUserBody) =>
+      (await apiRequest("/users/invite", { method: "POST", body, schema: userAnswer })).user,
+  );
+}
+
+export function useUpdateUser() {
+  return useTeamMutation(
+    async ({ id, body }: { id: string; body: UpdateUserBody }) =>
+      (await apiRequest(`/users/${encodeURIComponent(id)}`, { method: "PUT", body, schema: userAnswer })).user,
+  );
+}
+
+export function useResendInvite() {
+  return useTeamMutation(
+    async (id: string) =>
+      (await apiRequest(`/users/${encodeURIComponent(id)}/resend-invite`, { method: "POST", schema: userAnswer })).user,
+  );
+}
+
+export function useRevokeInvite() {
+  return useTeamMutation(
+    async (id: string) =>
+      (await apiRequest(`/users/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer })).message,
+  );
+}

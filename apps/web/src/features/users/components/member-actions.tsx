@@ -1,0 +1,193 @@
+import { ROLES, type Role } from "@cove/contract/constants.ts";
+import type { UserListItem } from "@cove/contract/users.ts";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "../../../components/ui/button.tsx";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
+import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useResendInvite, useRevokeInvite, useUpdateUser } from "../api/users.api.ts";
+import { displayName, ROLE_LABELS } from "./user-format.ts";
+
+type Pending = { kind: "deactivate" } | { kind: "revoke" } | null;
+
+/** The spec's fixed headline, with the server's reason underneath so the admin knows what to do. */
+function toastFailure(title: string, error: unknown) {
+  toast.error(title, { description: error instanceof ApiError ? error.message : undefined });
+}
+
+/** The Role column for an admin: a change takes effect after a confirmation (spec). */
+export function RoleSelect({ user, isMe }: { user: UserListItem; isMe: boolean }) {
+  const { refreshUser } = useAuth();
+  const update = useUpdateUser();
+  const [next, setNext] = useState<Role | null>(null);
+  const name = displayName(user);
+
+  async function changeRole(role: Role) {
+    try {
+      await update.mutateAsync({ id: user.id, body: { role } });
+      toast.success("User updated successfully!");
+      // Stepping down as admin changes what this very screen may show.
+      if (isMe) await refreshUser().catch(() => {});
+    } catch (error) {
+      toastFailure("Failed to update user", error);
+    } finally {
+      setNext(null);
+    }
+  }
+
+  return (
+    <>
+      <label className="sr-only" htmlFor={`role-${user.id}`}>
+        Role of {name}
+      </label>
+      <select
+        id={`role-${user.id}`}
+        value={user.role}
+        disabled={update.isPending}
+        onChange={(e) => {
+          const role = ROLES.find((r) => r === e.target.value);
+          if (role && role !== user.role) setNext(role);
+        }}
+        className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-700 shadow-sm focus:outline-2 focus:outline-indigo-500/40"
+      >
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {ROLE_LABELS[r]}
+          </option>
+        ))}
+      </select>
+      <ConfirmDialog
+        open={next !== null}
+        onOpenChange={(open) => !open && setNext(null)}
+        title={`Are you sure you want to change this user's role to ${next ? ROLE_LABELS[next] : ""}?`}
+        description={
+          next === "admin"
+            ? `${name} will be able to invite, change and deactivate team members, and manage billing and settings.`
+            : `${name} will keep working on tickets, chats and articles, without team, billing or settings access.`
+        }
+        confirmLabel="Change role"
+        pending={update.isPending}
+        onConfirm={() => next && void changeRole(next)}
+      />
+    </>
+  );
+}
+
+/** Deactivation asks first (spec); activation does not; an invitation can be resent or revoked (this product's choice). */
+export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolean }) {
+  const update = useUpdateUser();
+  const resend = useResendInvite();
+  const revoke = useRevokeInvite();
+  const [pending, setPending] = useState<Pending>(null);
+  const name = displayName(user);
+  const close = () => setPending(null);
+
+  async function deactivate() {
+    try {
+      await update.mutateAsync({ id: user.id, body: { status: "inactive" } });
+      toast.success("User deactivated successfully!");
+    } catch (error) {
+      toastFailure("Failed to deactivate user", error);
+    } finally {
+      close();
+    }
+  }
+
+  async function activate() {
+    try {
+      await update.mutateAsync({ id: user.id, body: { status: "active" } });
+      toast.success("User updated successfully!");
+    } catch (error) {
+      toastFailure("Failed to update user", error);
+    }
+  }
+
+  async function resendInvitation() {
+    try {
+      await resend.mutateAsync(user.id);
+      toast.success(`Invitation sent again to ${user.email}`);
+    } catch (error) {
+      toast.error(`Failed to resend invitation: ${errorText(error, "the server did not answer")}`);
+    }
+  }
+
+  async function revokeInvitation() {
+    try {
+      await revoke.mutateAsync(user.id);
+      toast.success("Invitation revoked");
+    } catch (error) {
+      toast.error(`Failed to revoke invitation: ${errorText(error, "the server did not answer")}`);
+    } finally {
+      close();
+    }
+  }
+
+  return (
+    <div className="flex flex-col items-end justify-end gap-2 sm:flex-row sm:items-center">
+      {user.status === "active" && !isMe && (
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => setPending({ kind: "deactivate" })}
+          aria-label={`Deactivate ${name}`}
+        >
+          Deactivate
+        </Button>
+      )}
+      {user.status === "inactive" && (
+        <Button
+          size="sm"
+          variant="secondary"
+          pending={update.isPending}
+          onClick={activate}
+          aria-label={`Activate ${name}`}
+        >
+          Activate
+        </Button>
+      )}
+      {user.status === "invited" && (
+        <>
+          <Button
+            size="sm"
+            variant="secondary"
+            pending={resend.isPending}
+            onClick={resendInvitation}
+            aria-label={`Resend invitation to ${name}`}
+          >
+            Resend
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => setPending({ kind: "revoke" })}
+            aria-label={`Revoke invitation of ${name}`}
+          >
+            Revoke
+          </Button>
+        </>
+      )}
+
+      <ConfirmDialog
+        open={pending?.kind === "deactivate"}
+        onOpenChange={(open) => !open && close()}
+        title="Are you sure you want to deactivate this user?"
+        description={`${name} will be signed out at once and cannot sign in until activated again.`}
+        confirmLabel="Deactivate"
+        tone="danger"
+        pending={update.isPending}
+        onConfirm={() => void deactivate()}
+      />
+      <ConfirmDialog
+        open={pending?.kind === "revoke"}
+        onOpenChange={(open) => !open && close()}
+        title="Are you sure you want to revoke this invitation?"
+        description={`The link sent to ${user.email} will stop working, and the seat is freed.`}
+        confirmLabel="Revoke invitation"
+        tone="danger"
+        pending={revoke.isPending}
+        onConfirm={() => void revokeInvitation()}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+import type { UserListAnswer } from "@cove/contract/users.ts";
+import { UserPlus, Users } from "lucide-react";
+import { useState } from "react";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useTeam } from "../api/users.api.ts";
+import { InviteForm } from "../components/invite-form.tsx";
+import { TeamTable } from "../components/team-table.tsx";
+
+function SummaryCards({ answer }: { answer: UserListAnswer }) {
+  const { users, seats } = answer;
+  const cards = [
+    { label: "Total", value: users.length },
+    { label: "Active", value: users.filter((u) => u.status === "active").length },
+    { label: "Admins", value: users.filter((u) => u.role === "admin").length },
+  ];
+  return (
+    <div className="space-y-2">
+      <dl className="grid grid-cols-3 gap-3 sm:gap-4">
+        {cards.map((c) => (
+          <div key={c.label} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm sm:p-4">
+            <dt className="text-xs font-medium text-slate-500 sm:text-sm">{c.label}</dt>
+            <dd className="mt-1 text-2xl font-semibold text-slate-900">{c.value}</dd>
+          </div>
+        ))}
+      </dl>
+      {seats && (
+        <p className="text-sm text-slate-600">
+          {seats.limit === null
+            ? `${seats.plan_name} plan: unlimited seats (${seats.used} in use, counting invitations).`
+            : `${seats.used} of ${seats.limit} seats in use on the ${seats.plan_name} plan, counting invitations.`}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Spec: Team members. Admins invite and manage; agents see the same list read-only (PRODUCT.md section 3). */
+export function UsersRoute() {
+  const { user } = useAuth();
+  const team = useTeam();
+  const isAdmin = user?.role === "admin";
+  const [inviting, setInviting] = useState(false);
+  const onlyMe = team.data !== undefined && team.data.users.length <= 1;
+
+  return (
+    <div className="space-y-6">
+      <title>Users · Cove</title>
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Users</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            {isAdmin
+              ? "Your team members: invite people, choose who is an admin, and deactivate those who have left."
+              : "Your team members. Only an admin can invite or change members."}
+          </p>
+        </div>
+        {isAdmin && !inviting && (
+          <Button onClick={() => setInviting(true)}>
+            <UserPlus className="size-4" aria-hidden="true" />
+            Invite User
+          </Button>
+        )}
+      </header>
+
+      {isAdmin && inviting && <InviteForm onClose={() => setInviting(false)} />}
+
+      {team.isPending ? (
+        <div className="flex justify-center py-16 text-indigo-600">
+          <Spinner className="size-6" label="Loading team members" />
+        </div>
+      ) : team.isError ? (
+        <div className="space-y-3">
+          <Alert>
+            <p className="font-semibold">Error loading users</p>
+            <p>{team.error.message}</p>
+          </Alert>
+          <Button variant="secondary" size="sm" onClick={() => void team.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : (
+        <>
+          <SummaryCards answer={team.data} />
+          <section
+            aria-label="Team members"
+            className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+          >
+            <TeamTable users={team.data.users} meId={user?.id ?? ""} canManage={isAdmin} />
+            {onlyMe && (
+              <div className="flex flex-col items-center gap-3 border-t border-dashed border-slate-300 px-6 py-12 text-center">
+                <Users className="size-8 text-slate-400" aria-hidden="true" />
+                <h2 className="text-base font-semibold text-slate-900">No teammates yet</h2>
+                <p className="max-w-sm text-sm text-slate-600">
+                  Invite the people who answer your customers. Each gets an email with a link to join.
+                </p>
+                {isAdmin && !inviting && (
+                  <Button variant="secondary" onClick={() => setInviting(true)}>
+                    <UserPlus className="size-4" aria-hidden="true" />
+                    Invite your first teammate
+                  </Button>
+                )}
+              </div>
+            )}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
