@@ -8,7 +8,7 @@ import { describedBy, FieldShell, inputClasses, TextField } from "../../../compo
 import { ApiError } from "../../../lib/api-client.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { useCreateTicket } from "../api/tickets.mutations.ts";
-import { SelectField } from "./select-field.tsx";
+import { SelectField } from "../../../components/ui/select-field.tsx";
 import { PRIORITY_LABELS } from "./ticket-format.ts";
 
 const priorityOptions = TICKET_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));

@@ -7,7 +7,7 @@ import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { fullName, useActiveAgents } from "../api/agents.queries.ts";
 import { useUpdateTicket } from "../api/tickets.mutations.ts";
 import { ActivityTimeline } from "./activity-timeline.tsx";
-import { SelectField, type SelectOption } from "./select-field.tsx";
+import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
 import { TagEditor } from "./tag-editor.tsx";
 import { formatDateTime, PRIORITY_LABELS, personName, SOURCE_LABELS, STATUS_LABELS } from "./ticket-format.ts";
 
