@@ -45,6 +45,28 @@ const newTicket: Lazy = async () => ({
 const ticketDetail: Lazy = async () => ({
   Component: (await import("../features/tickets/routes/ticket-detail-route.tsx")).TicketDetailRoute,
 });
+const kbList: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/kb-list-route.tsx")).KbListRoute,
+});
+const newArticle: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/new-article-route.tsx")).NewArticleRoute,
+});
+const articleView: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/article-route.tsx")).ArticleRoute,
+});
+const editArticle: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/edit-article-route.tsx")).EditArticleRoute,
+});
+// The public help center: its own frame (no app layout), for visitors signed in or not.
+const helpLayout: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/help-center-layout.tsx")).HelpCenterLayout,
+});
+const helpCenter: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/help-center-route.tsx")).HelpCenterRoute,
+});
+const helpArticle: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/help-article-route.tsx")).HelpArticleRoute,
+});
 
 const placeholderPage: Lazy = async () => ({
   Component: (await import("../components/placeholder-page.tsx")).PlaceholderRoute,
@@ -90,6 +112,15 @@ export const routes: RouteObject[] = [
       },
       page("/reset-password", resetPassword),
       {
+        path: "/help/:orgSlug",
+        lazy: helpLayout,
+        ErrorBoundary: RouteErrorBoundary,
+        children: [
+          { index: true, lazy: helpCenter, ErrorBoundary: RouteErrorBoundary },
+          page("articles/:articleSlug", helpArticle),
+        ],
+      },
+      {
         Component: GuestOnly,
         children: [page("/login", login), page("/register", register)],
       },
@@ -106,10 +137,10 @@ export const routes: RouteObject[] = [
               page("/tickets/:ticketId", ticketDetail),
               placeholder("/chat", "Live Chat"),
               placeholder("/ai-assistant", "AI Assistant"),
-              placeholder("/knowledge-base", "Knowledge Base"),
-              placeholder("/knowledge-base/new", "New article"),
-              placeholder("/knowledge-base/:id", "Article"),
-              placeholder("/knowledge-base/:id/edit", "Edit article"),
+              page("/knowledge-base", kbList),
+              page("/knowledge-base/new", newArticle),
+              page("/knowledge-base/:id", articleView),
+              page("/knowledge-base/:id/edit", editArticle),
               placeholder("/automation", "Automation"),
               placeholder("/users", "Users"),
               placeholder("/billing", "Billing"),

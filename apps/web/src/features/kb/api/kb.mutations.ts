@@ -33,8 +33,7 @@ export function useSaveArticle(id?: string) {
 export function useDeleteArticle(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      apiRequest(`/kb/articles/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer }),
+    mutationFn: () => apiRequest(`/kb/articles/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer }),
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: kbKeys.article(id) });
       void queryClient.invalidateQueries({ queryKey: kbKeys.lists() });

@@ -24,13 +24,11 @@ const prose = clsx(
 );
 
 /** An article body: Markdown rendered to sanitized HTML (see render-markdown.ts). */
-export function MarkdownView({ source, className, label }: { source: string; className?: string; label?: string }) {
+export function MarkdownView({ source, className }: { source: string; className?: string }) {
   const html = useMemo(() => renderMarkdown(source), [source]);
   return (
     <div
       className={clsx(prose, className)}
-      aria-label={label}
-      role={label ? "region" : undefined}
       // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkdown escapes raw HTML and sanitizes the result
       dangerouslySetInnerHTML={{ __html: html }}
     />
