@@ -88,6 +88,18 @@ describe("the demo organization's help center", () => {
     expect(await body("where-is-my-order-tracking-your-package")).toContain("Track package");
   });
 
+  it("links its articles to each other by their help center addresses", async () => {
+    const rows = await database.db.select({ body: kbArticles.body }).from(kbArticles);
+    const links = rows.flatMap((r) =>
+      [...r.body.matchAll(/\]\((\/help\/acme\/articles\/[a-z0-9-]+)\)/g)].map((m) => m[1]),
+    );
+    expect(links.length).toBeGreaterThanOrEqual(10);
+    for (const link of new Set(links)) {
+      const res = await app.inject({ method: "GET", url: `/api/public/acme/kb/articles/${link?.split("/").pop()}` });
+      expect(res.statusCode, link).toBe(200);
+    }
+  });
+
   it("keeps its draft out of the help center", async () => {
     expect(await topResult("holiday shipping deadlines")).not.toBe("Holiday shipping deadlines");
     const res = await app.inject({ method: "GET", url: "/api/public/acme/kb/articles/holiday-shipping-deadlines" });

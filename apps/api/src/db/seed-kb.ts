@@ -1,3 +1,4 @@
+import { helpArticlePath } from "@cove/contract/kb.ts";
 import { slugify } from "../modules/kb/kb.queries.ts";
 import type { Tx } from "../platform/db.ts";
 import { kbArticles, kbCategories } from "./schema.ts";
@@ -68,7 +69,7 @@ const ARTICLES: DemoArticle[] = [
 ## The email didn't arrive
 
 - Wait five minutes and check your spam or promotions folder.
-- Make sure you typed the address you signed up with. If you usually check out as a guest, you may not have an account yet: see *Creating an account or checking out as a guest*.
+- Make sure you typed the address you signed up with. If you usually check out as a guest, you may not have an account yet: see {{Creating an account or checking out as a guest}}.
 - A link older than 1 hour no longer works. Request a new one; only the newest link is valid.
 
 ## "Your account is locked"
@@ -118,7 +119,7 @@ Create the account with the **same email address** you used for the guest order.
     body: `Everything about your account lives in **My Account → Profile**.
 
 - **Email address**: enter the new one and confirm it with the link we send there. Until you confirm, we keep using the old address.
-- **Saved addresses**: add, edit or delete them under **Addresses**. Changing a saved address does not change orders already placed; see *Changing the address of an order or cancelling it*.
+- **Saved addresses**: add, edit or delete them under **Addresses**. Changing a saved address does not change orders already placed; see {{Changing the address of an order or cancelling it}}.
 - **Newsletter**: switch it off under **Email preferences**, or use the unsubscribe link at the bottom of any newsletter. Order and shipping emails still arrive, because they are about your purchases.
 
 ## Deleting your account
@@ -267,7 +268,7 @@ Delivery times count from the day the order ships. We ship to all 50 states, P.O
 
 Fuel canisters and bear spray can only go by ground, so they ship Standard, within the US only.
 
-Shipping outside the US? See *Do you ship internationally?*`,
+Shipping outside the US? See {{Do you ship internationally?}}`,
   },
   {
     title: "Do you ship internationally?",
@@ -298,7 +299,7 @@ Duties and import taxes are **calculated and paid at checkout**, so there is not
 
 Fuel canisters and bear spray are dangerous goods for air transport and ship **within the US only**. They are removed from the cart when you choose an international address.
 
-Returns from outside the US are welcome; see *How do I return an item?* for who pays the return postage.`,
+Returns from outside the US are welcome; see {{How do I return an item?}} for who pays the return postage.`,
   },
   {
     title: "Where is my order? Tracking your package",
@@ -324,9 +325,9 @@ Returns from outside the US are welcome; see *How do I return an item?* for who 
 
 - **Order received / processing**: we're packing it. Orders placed by 2 p.m. ET on a business day ship the same day.
 - **Label created**: the parcel is packed and waiting for the carrier. The carrier's tracking can take **up to 24 hours** to show the first scan.
-- **In transit / out for delivery**: on its way; see *Shipping options, costs and delivery times* for how long each option takes.
+- **In transit / out for delivery**: on its way; see {{Shipping options, costs and delivery times}} for how long each option takes.
 
-If tracking says "label created" for more than **3 business days**, or hasn't moved for **5 business days**, contact us with your order number and we'll chase the carrier. If the parcel is late, lost or damaged, see *My package is late, lost or arrived damaged*.`,
+If tracking says "label created" for more than **3 business days**, or hasn't moved for **5 business days**, contact us with your order number and we'll chase the carrier. If the parcel is late, lost or damaged, see {{My package is late, lost or arrived damaged}}.`,
   },
   {
     title: "Changing the address of an order or cancelling it",
@@ -352,7 +353,7 @@ Contact us with your order number as soon as you can. If the order hasn't shippe
 
 ## Already shipped?
 
-We can't redirect or cancel a parcel in transit. Once it arrives, send it back for free within 30 days; see *How do I return an item?*
+We can't redirect or cancel a parcel in transit. Once it arrives, send it back for free within 30 days; see {{How do I return an item?}}
 
 To add an item, place a second order; orders to the same address on the same day usually ship together, and if both were charged shipping we refund the second one.`,
   },
@@ -414,12 +415,12 @@ Start the return the same way. You send the parcel with a carrier of your choice
 
 ## Good to know
 
-- Your refund goes out **within 3 business days** of the return reaching our warehouse; see *When will I get my refund?*
+- Your refund goes out **within 3 business days** of the return reaching our warehouse; see {{When will I get my refund?}}
 - Original shipping charges are refunded only if the item was faulty or we sent the wrong thing.
 - **Final sale**: gift cards, items marked "Final sale", and opened fuel canisters can't be returned.
 - Received a gift? Start the return with the order number from the gift note and you get an Acme gift card for the value.
 
-Broken after use? That's a warranty case: see *Our warranty: broken or faulty gear*.`,
+Broken after use? That's a warranty case: see {{Our warranty: broken or faulty gear}}.`,
   },
   {
     title: "Exchanging an item for another size or colour",
@@ -568,7 +569,7 @@ The slider has worn open. Close it slightly: with pliers, squeeze the **back** o
 
 ## Teeth missing or the slider came off
 
-That needs a repair. Zipper failures in normal use are covered by our **2-year warranty**; see *Our warranty: broken or faulty gear*. Send us a photo and your order number.
+That needs a repair. Zipper failures in normal use are covered by our **2-year warranty**; see {{Our warranty: broken or faulty gear}}. Send us a photo and your order number.
 
 Keep zippers working by brushing out sand and grit after trips and closing them before washing.`,
   },
@@ -646,7 +647,7 @@ Water coming through at the **seams** or a **hole**, rather than all over, is a 
 - **Go easy on the poles.** Let the shock cord pull each section together rather than letting them snap shut, and fold from the middle.
 - **Use a footprint** to protect the floor from rocks and roots.
 
-A cracked pole on a trip? Use the repair sleeve that comes with the tent, and see *Our warranty: broken or faulty gear*.`,
+A cracked pole on a trip? Use the repair sleeve that comes with the tent, and see {{Our warranty: broken or faulty gear}}.`,
   },
   {
     title: "Finding your size",
@@ -666,7 +667,7 @@ A cracked pole on a trip? Use the repair sleeve that comes with the tent, and se
 - **Sleeping bags**: the Regular fits people up to **6'0" (183 cm)**, the Long up to **6'6" (198 cm)**.
 - **Backpacks** are sized by torso length, not height: measure from the bone at the base of your neck to the top of your hip bones.
 
-Not right? Exchanges are free within 30 days; see *Exchanging an item for another size or colour*.`,
+Not right? Exchanges are free within 30 days; see {{Exchanging an item for another size or colour}}.`,
   },
   {
     title: "Contacting customer support",
@@ -719,8 +720,17 @@ Email sales@acme-outdoor.example with the items, quantities and delivery address
   },
 ];
 
+/** `{{Title}}` in a body becomes a link to that article in the help center; a title that does not exist is a bug. */
+function linkArticles(body: string, orgSlug: string): string {
+  return body.replace(/\{\{([^}]+)\}\}/g, (_, title: string) => {
+    if (!ARTICLES.some((a) => a.title === title)) throw new Error(`seed-kb: no article titled "${title}"`);
+    return `[${title}](${helpArticlePath(orgSlug, slugify(title, "article"))})`;
+  });
+}
+
 /** Seeds the demo organization's knowledge base; authors[0] writes most articles, authors[1] the product guides. */
-export async function seedDemoKb(tx: Tx, orgId: string, authors: { id: string }[]) {
+export async function seedDemoKb(tx: Tx, org: { id: string; slug: string }, authors: { id: string }[]) {
+  const orgId = org.id;
   const categories = await tx
     .insert(kbCategories)
     .values(
@@ -744,7 +754,7 @@ export async function seedDemoKb(tx: Tx, orgId: string, authors: { id: string }[
         categoryId: categoryId.get(article.category) ?? null,
         title: article.title,
         slug: slugify(article.title, "article"),
-        body: article.body,
+        body: linkArticles(article.body, org.slug),
         questions: article.questions,
         status: published ? ("published" as const) : ("draft" as const),
         viewCount: article.views,
