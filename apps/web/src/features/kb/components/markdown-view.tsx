@@ -28,6 +28,7 @@ export function MarkdownView({ source, className }: { source: string; className?
   const html = useMemo(() => renderMarkdown(source), [source]);
   return (
     <div
+      data-markdown=""
       className={clsx(prose, className)}
       // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkdown escapes raw HTML and sanitizes the result
       dangerouslySetInnerHTML={{ __html: html }}
