@@ -216,6 +216,17 @@ describe("GET /api/kb/articles", () => {
     expect((await list(org, "?search=waterpr")).articles.length).toBe(2);
   });
 
+  it("lists only the articles holding every word when there are any, else those holding any word", async () => {
+    const titles = async (q: string, more = "") =>
+      (await list(org, `?search=${encodeURIComponent(q)}${more}`)).articles.map((x) => x.title);
+    // Both mention waterproofing, only one also the tent.
+    expect(await titles("tent waterproofing")).toEqual(["Cleaning a tent"]);
+    // No article says kayak: the tent article still answers.
+    expect(await titles("kayak tent")).toEqual(["Cleaning a tent"]);
+    // Filters still apply to the fallback.
+    expect(await titles("kayak tent", "&status=draft")).toEqual([]);
+  });
+
   it("treats query syntax as plain text and finds nothing in punctuation", async () => {
     for (const s of ["'", "a & | !", ":*", "(((", "<->", "\\"]) {
       const res = await call(org, "GET", `/api/kb/articles?search=${encodeURIComponent(s)}`);

@@ -10,7 +10,7 @@ import { kbArticles, kbCategories, organizations } from "../../db/schema.ts";
 import type { Db } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
-import { articleSearch, excerptOf } from "./kb.search.ts";
+import { articleSearch, excerptOf, searchMatch } from "./kb.search.ts";
 
 type Visitor = Pick<Ctx, "orgId" | "db">;
 type Organization = { id: string; name: string; slug: string };
@@ -85,7 +85,7 @@ export function searchHelpCenter(db: Db, orgSlug: string, q: string): Promise<He
       .select({ ...link, body: kbArticles.body, categoryName: kbCategories.name })
       .from(kbArticles)
       .leftJoin(kbCategories, eq(kbCategories.id, kbArticles.categoryId))
-      .where(and(published(v.orgId), search.where))
+      .where(and(published(v.orgId), await searchMatch(v.db, published(v.orgId), search)))
       .orderBy(desc(search.rank), asc(kbArticles.title))
       .limit(HELP_SEARCH_LIMIT);
     return {

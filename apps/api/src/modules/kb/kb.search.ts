@@ -1,10 +1,13 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, type SQL, sql } from "drizzle-orm";
 import { kbArticles } from "../../db/schema.ts";
+import type { Queryable } from "../../platform/db.ts";
 
 export interface ArticleSearch {
-  /** Matches an article holding any of the words, so a question typed in full still finds its answer. */
-  where: SQL;
-  /** Articles holding all the words come first, then the best weighted matches (title and phrasings over body). */
+  /** Articles holding every word. */
+  all: SQL;
+  /** Articles holding any of the words. */
+  any: SQL;
+  /** Articles holding all the words first, then the best weighted matches (title and phrasings over body). */
   rank: SQL;
 }
 
@@ -22,12 +25,23 @@ export function articleSearch(search: string): ArticleSearch | null {
     .slice(0, 16);
   if (words.length === 0) return null;
   const terms = words.map((w, i) => (i === words.length - 1 ? `'${w}':*` : `'${w}'`));
-  const all = sql`to_tsquery('english'::regconfig, ${terms.join(" & ")})`;
-  const any = sql`to_tsquery('english'::regconfig, ${terms.join(" | ")})`;
+  const all = sql`${kbArticles.searchVector} @@ to_tsquery('english'::regconfig, ${terms.join(" & ")})`;
+  const anyQuery = sql`to_tsquery('english'::regconfig, ${terms.join(" | ")})`;
   return {
-    where: sql`${kbArticles.searchVector} @@ ${any}`,
-    rank: sql`(case when ${kbArticles.searchVector} @@ ${all} then 1 else 0 end) + ts_rank(${kbArticles.searchVector}, ${any})`,
+    all,
+    any: sql`${kbArticles.searchVector} @@ ${anyQuery}`,
+    rank: sql`(case when ${all} then 1 else 0 end) + ts_rank(${kbArticles.searchVector}, ${anyQuery})`,
   };
+}
+
+/**
+ * Which articles a search matches within scope: those holding every word when there are any, else those holding any
+ * word. Customers type whole questions ("how do I return an item?") in which not every word is in the answer; an
+ * AND-only search would find nothing there, and an OR-only one lists every article that says "item".
+ */
+export async function searchMatch(db: Queryable, scope: SQL | undefined, search: ArticleSearch): Promise<SQL> {
+  const [hit] = await db.select({ id: kbArticles.id }).from(kbArticles).where(and(scope, search.all)).limit(1);
+  return hit ? search.all : search.any;
 }
 
 const EXCERPT_LENGTH = 180;

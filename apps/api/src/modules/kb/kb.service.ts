@@ -22,7 +22,7 @@ import {
   withFreeArticleSlug,
   withFreeCategorySlug,
 } from "./kb.queries.ts";
-import { articleSearch } from "./kb.search.ts";
+import { articleSearch, searchMatch } from "./kb.search.ts";
 
 const articleNotFound = () => notFound("Article");
 const EMPTY_BODY = "Write the article before publishing it.";
@@ -36,7 +36,7 @@ export async function listArticles(ctx: Ctx, query: z.output<typeof articleListQ
   if (query.search) {
     const search = articleSearch(query.search);
     // A search with nothing searchable in it matches nothing rather than everything.
-    filters.push(search ? search.where : sql`false`);
+    filters.push(search ? await searchMatch(ctx.db, and(...filters), search) : sql`false`);
     rank = search?.rank;
   }
   const where = and(...filters);

@@ -58,14 +58,15 @@ export function BodyField({ text, error, id = "article-body", ...textarea }: Bod
             spellCheck
             aria-invalid={error ? true : undefined}
             aria-describedby={describedBy(id, HINT, error)}
-            className={clsx(inputClasses, "min-h-80 resize-y font-mono text-sm leading-6")}
+            className={clsx(inputClasses, "min-h-80 resize-y font-mono text-sm leading-6 lg:h-[36rem]")}
             {...textarea}
           />
         </div>
         <section
           aria-label="Preview"
           className={clsx(
-            "min-h-80 overflow-auto rounded-md border border-slate-200 bg-white p-4",
+            // Side by side, the preview keeps the editor's height and scrolls on its own.
+            "min-h-80 overflow-auto rounded-md border border-slate-200 bg-white p-4 lg:h-[36rem]",
             tab === "write" && "hidden lg:block",
           )}
         >
