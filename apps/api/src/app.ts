@@ -7,6 +7,8 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fast
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { trialRoutes } from "./modules/billing/trial.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
+import { kbRoutes } from "./modules/kb/kb.routes.ts";
+import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
@@ -111,6 +113,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(ticketRoutes);
   await app.register(organizationRoutes);
   await app.register(userRoutes);
+  await app.register(kbRoutes);
+  await app.register(kbPublicRoutes);
   await registerWebApp(app);
   return app;
 }

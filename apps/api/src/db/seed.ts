@@ -3,6 +3,7 @@ import { count } from "drizzle-orm";
 import { hashPassword } from "../modules/auth/passwords.ts";
 import type { Db } from "../platform/db.ts";
 import { organizations, users } from "./schema.ts";
+import { seedDemoKb } from "./seed-kb.ts";
 import { seedDemoTickets } from "./seed-tickets.ts";
 
 export const DEMO_LOGIN = { email: "demo@cove.example", password: "cove-demo-2026" } as const;
@@ -28,7 +29,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
         subscriptionStatus: "trialing",
         trialEndsAt: new Date(Date.now() + TRIAL_DAYS * 86_400_000),
       })
-      .returning({ id: organizations.id });
+      .returning({ id: organizations.id, slug: organizations.slug });
     if (!org) throw new Error("demo organization insert returned nothing");
     const team = await tx
       .insert(users)
@@ -41,6 +42,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     );
     const ordered = DEMO_TEAM.map((m) => byEmail.get(m.email)).filter((m) => m !== undefined);
     await seedDemoTickets(tx, org.id, ordered);
+    await seedDemoKb(tx, org, ordered);
   });
   return true;
 }

@@ -52,6 +52,28 @@ const newTicket: Lazy = async () => ({
 const ticketDetail: Lazy = async () => ({
   Component: (await import("../features/tickets/routes/ticket-detail-route.tsx")).TicketDetailRoute,
 });
+const kbList: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/kb-list-route.tsx")).KbListRoute,
+});
+const newArticle: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/new-article-route.tsx")).NewArticleRoute,
+});
+const articleView: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/article-route.tsx")).ArticleRoute,
+});
+const editArticle: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/edit-article-route.tsx")).EditArticleRoute,
+});
+// The public help center: its own frame (no app layout), for visitors signed in or not.
+const helpLayout: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/help-center-layout.tsx")).HelpCenterLayout,
+});
+const helpCenter: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/help-center-route.tsx")).HelpCenterRoute,
+});
+const helpArticle: Lazy = async () => ({
+  Component: (await import("../features/kb/routes/help-article-route.tsx")).HelpArticleRoute,
+});
 
 const placeholderPage: Lazy = async () => ({
   Component: (await import("../components/placeholder-page.tsx")).PlaceholderRoute,
@@ -99,6 +121,15 @@ export const routes: RouteObject[] = [
       // Not guest-only: someone signed in on a shared computer can still open the link meant for them.
       page("/accept-invite", acceptInvite),
       {
+        path: "/help/:orgSlug",
+        lazy: helpLayout,
+        ErrorBoundary: RouteErrorBoundary,
+        children: [
+          { index: true, lazy: helpCenter, ErrorBoundary: RouteErrorBoundary },
+          page("articles/:articleSlug", helpArticle),
+        ],
+      },
+      {
         Component: GuestOnly,
         children: [page("/login", login), page("/register", register)],
       },
@@ -115,10 +146,10 @@ export const routes: RouteObject[] = [
               page("/tickets/:ticketId", ticketDetail),
               placeholder("/chat", "Live Chat"),
               placeholder("/ai-assistant", "AI Assistant"),
-              placeholder("/knowledge-base", "Knowledge Base"),
-              placeholder("/knowledge-base/new", "New article"),
-              placeholder("/knowledge-base/:id", "Article"),
-              placeholder("/knowledge-base/:id/edit", "Edit article"),
+              page("/knowledge-base", kbList),
+              page("/knowledge-base/new", newArticle),
+              page("/knowledge-base/:id", articleView),
+              page("/knowledge-base/:id/edit", editArticle),
               page("/users", users),
               page("/profile", profile),
               // PRODUCT.md section 3: billing, automation and settings are for admins (the server enforces it too).

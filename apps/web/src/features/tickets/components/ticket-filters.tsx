@@ -2,11 +2,11 @@ import { TICKET_PRIORITIES, TICKET_STATUSES } from "@cove/contract/tickets.ts";
 import { Search, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
+import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { fullName, useActiveAgents } from "../api/agents.queries.ts";
 import type { TicketListParams } from "../api/tickets.queries.ts";
-import { SelectField, type SelectOption } from "./select-field.tsx";
 import { PRIORITY_LABELS, STATUS_LABELS } from "./ticket-format.ts";
 import { type TicketFilters as Filters, hasFilters } from "./ticket-list-params.ts";
 

@@ -2,12 +2,12 @@ import { TICKET_PRIORITIES, TICKET_STATUSES, type Ticket } from "@cove/contract/
 import { UserRoundCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "../../../components/ui/button.tsx";
+import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { fullName, useActiveAgents } from "../api/agents.queries.ts";
 import { useUpdateTicket } from "../api/tickets.mutations.ts";
 import { ActivityTimeline } from "./activity-timeline.tsx";
-import { SelectField, type SelectOption } from "./select-field.tsx";
 import { TagEditor } from "./tag-editor.tsx";
 import { formatDateTime, PRIORITY_LABELS, personName, SOURCE_LABELS, STATUS_LABELS } from "./ticket-format.ts";
 

@@ -1,7 +1,7 @@
 import { clsx } from "clsx";
 import { ChevronDown } from "lucide-react";
 import { type ComponentProps, useId } from "react";
-import { describedBy, FieldShell, inputClasses } from "../../../components/ui/text-field.tsx";
+import { describedBy, FieldShell, inputClasses } from "./text-field.tsx";
 
 export interface SelectOption {
   value: string;

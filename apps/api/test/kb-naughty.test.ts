@@ -1,0 +1,139 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Article, Category } from "@cove/contract/kb.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+
+const dataDir = path.resolve(import.meta.dirname, "../../../../shared/data");
+const naughty = JSON.parse(readFileSync(path.join(dataDir, "naughty-strings/blns.json"), "utf8")) as string[];
+
+let t: TestApp;
+let org: Awaited<ReturnType<typeof registerOrg>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  org = await registerOrg(t.app);
+});
+afterAll(() => t.close());
+
+const call = (method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(org.token), ...(payload ? { payload } : {}) });
+const show = (s: string) => JSON.stringify(s).slice(0, 80);
+
+let visitor = 0;
+/** A new visitor address per public request, so the per-address limits of the help center stay out of the way. */
+const nextAddress = () => {
+  visitor++;
+  return `10.${(visitor >> 16) & 255}.${(visitor >> 8) & 255}.${visitor & 255}`;
+};
+
+/** The longest start of s that fits max UTF-16 units without splitting a character. */
+function fit(s: string, max: number): string {
+  let out = "";
+  for (const ch of s) {
+    if (out.length + ch.length > max) break;
+    out += ch;
+  }
+  return out;
+}
+
+// Hundreds of writes and reads per test: room for a busy 2-core machine.
+const HEAVY = { timeout: 180_000 };
+
+describe("the knowledge base takes every naughty string as typed", () => {
+  it("as title and body: stored and read back unchanged (the title trimmed), or a clear 400", HEAVY, async () => {
+    for (const s of naughty) {
+      const res = await call("POST", "/api/kb/articles", { title: fit(s, 200), body: s, status: "published" });
+      expect(res.statusCode, show(s)).toBeLessThan(500);
+      if (res.statusCode === 201) {
+        const created = res.json().article as Article;
+        const read = (await call("GET", `/api/kb/articles/${created.id}`)).json().article as Article;
+        expect(read.title, show(s)).toBe(fit(s, 200).trim());
+        expect(read.body, show(s)).toBe(s);
+        expect(read.slug, show(s)).toMatch(/^[a-z0-9-]+$/);
+        // The help center shows it as stored.
+        const pub = await t.app.inject({
+          method: "GET",
+          url: `/api/public/${org.user.organizationSlug}/kb/articles/${read.slug}`,
+          remoteAddress: nextAddress(),
+        });
+        expect(pub.statusCode, show(s)).toBe(200);
+        expect(pub.json().article.body, show(s)).toBe(s);
+      } else {
+        expect(res.statusCode, show(s)).toBe(400);
+        // Only a blank title or a body with nothing to publish is refused.
+        expect(s.trim() === "", show(s)).toBe(true);
+        expect(res.json().error).toEqual(expect.any(String));
+      }
+    }
+  });
+
+  it("as alternative phrasings: kept trimmed, blanks and repeats dropped", async () => {
+    for (let i = 0; i < naughty.length; i += 20) {
+      const batch = naughty.slice(i, i + 20).map((s) => fit(s, 300));
+      const res = await call("POST", "/api/kb/articles", { title: `Phrasings ${i}`, questions: batch });
+      expect(res.statusCode, res.body).toBe(201);
+      const seen = new Set<string>();
+      const expected = batch
+        .map((s) => s.trim())
+        .filter((s) => {
+          if (s === "" || seen.has(s.toLowerCase())) return false;
+          seen.add(s.toLowerCase());
+          return true;
+        });
+      const read = (await call("GET", `/api/kb/articles/${res.json().article.id}`)).json().article as Article;
+      expect(read.questions).toEqual(expected);
+    }
+  });
+
+  it("as category names: stored unchanged, or a clear 400 or 409", HEAVY, async () => {
+    const created: string[] = [];
+    for (const s of naughty) {
+      const name = fit(s, 60);
+      const res = await call("POST", "/api/kb/categories", { name });
+      expect(res.statusCode, show(s)).toBeLessThan(500);
+      if (res.statusCode === 201) {
+        const category = res.json().category as Category;
+        expect(category.name, show(s)).toBe(name.trim());
+        expect(category.slug, show(s)).toMatch(/^[a-z0-9-]+$/);
+        created.push(category.name);
+      } else if (res.statusCode === 409) {
+        // Only a name already taken, ignoring case.
+        expect(res.json().code).toBe("CONFLICT");
+      } else {
+        expect(res.statusCode, show(s)).toBe(400);
+        expect(name.trim(), show(s)).toBe("");
+      }
+    }
+    const listed = (await call("GET", "/api/kb/categories")).json().categories as Category[];
+    expect(listed.map((c) => c.name).sort()).toEqual([...created].sort());
+    expect(created.length).toBeGreaterThan(naughty.length * 0.8);
+  });
+
+  it("as searches, staff and public: never a server error", HEAVY, async () => {
+    for (const s of naughty) {
+      const q = encodeURIComponent(fit(s, 200));
+      const staff = await call("GET", `/api/kb/articles?search=${q}`);
+      expect(staff.statusCode, show(s)).toBeLessThan(500);
+      if (staff.statusCode !== 200) expect(staff.statusCode, show(s)).toBe(400);
+      const pub = await t.app.inject({
+        method: "GET",
+        url: `/api/public/${org.user.organizationSlug}/kb/search?q=${q}`,
+        remoteAddress: nextAddress(),
+      });
+      expect(pub.statusCode, show(s)).toBeLessThan(500);
+      if (pub.statusCode !== 200) expect(pub.statusCode, show(s)).toBe(400);
+    }
+  });
+
+  it("as help center addresses: a 404, never a server error", async () => {
+    for (const s of naughty.slice(0, 200)) {
+      const slug = encodeURIComponent(fit(s, 150));
+      const res = await t.app.inject({
+        method: "GET",
+        url: `/api/public/${org.user.organizationSlug}/kb/articles/${slug}`,
+        remoteAddress: nextAddress(),
+      });
+      expect(res.statusCode, show(s)).toBeLessThan(500);
+    }
+  });
+});

@@ -1,0 +1,25 @@
+import { ArrowLeft } from "lucide-react";
+import { Link, useParams } from "react-router";
+import { buttonClasses } from "../../../components/ui/button.tsx";
+import { ArticleEditor } from "../components/article-editor.tsx";
+import { ArticleLoader } from "../components/article-loader.tsx";
+
+export function EditArticleRoute() {
+  const { id = "" } = useParams();
+  return (
+    <ArticleLoader id={id}>
+      {(article) => (
+        <div className="space-y-6">
+          <title>{`Edit: ${article.title} · Cove`}</title>
+          <Link to={`/knowledge-base/${article.id}`} className={buttonClasses("ghost", "sm", "-ml-3")}>
+            <ArrowLeft className="size-4" aria-hidden="true" />
+            Back to article
+          </Link>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Edit article</h1>
+          {/* Keyed, so the form starts from the saved article whenever another one is opened. */}
+          <ArticleEditor key={article.id} article={article} />
+        </div>
+      )}
+    </ArticleLoader>
+  );
+}

@@ -1,0 +1,54 @@
+import { helpCenterPath } from "@cove/contract/kb.ts";
+import { LifeBuoy } from "lucide-react";
+import { Link, Outlet, useParams } from "react-router";
+import { SessionQueryProvider } from "../../../app/query-provider.tsx";
+import { useHelpCenter } from "../api/kb.queries.ts";
+
+/** The frame of an organization's public help center: its name, the page, and a small footer. No sign-in needed. */
+export function HelpCenterLayout() {
+  return (
+    // Visitors have no session; the help center keeps its own query cache.
+    <SessionQueryProvider>
+      <HelpFrame />
+    </SessionQueryProvider>
+  );
+}
+
+function HelpFrame() {
+  const { orgSlug = "" } = useParams();
+  const center = useHelpCenter(orgSlug);
+  const name = center.data?.organization.name;
+  return (
+    <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+      >
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex h-16 w-full max-w-5xl items-center gap-3 px-4 sm:px-6">
+          <Link
+            to={helpCenterPath(orgSlug)}
+            className="flex min-w-0 items-center gap-2 rounded-md font-semibold text-slate-900 hover:text-indigo-700"
+          >
+            <LifeBuoy className="size-6 shrink-0 text-indigo-600" aria-hidden="true" />
+            <span className="truncate">{name ?? "Help Center"}</span>
+          </Link>
+          {name && <span className="hidden text-sm text-slate-500 sm:inline">Help Center</span>}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Outlet />
+      </main>
+      <footer className="border-t border-slate-200 bg-white">
+        <div className="mx-auto flex w-full max-w-5xl flex-wrap items-center justify-between gap-2 px-4 py-6 text-sm text-slate-500 sm:px-6">
+          <span>{name ? `© ${name}` : ""}</span>
+          <Link to="/" className="hover:text-slate-700">
+            Powered by Cove
+          </Link>
+        </div>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+import { helpCenterPath, KB_PAGE_SIZE } from "@cove/contract/kb.ts";
+import type { Pagination } from "@cove/contract/tickets.ts";
+import { BookOpen, ChevronLeft, ChevronRight, ExternalLink, Plus } from "lucide-react";
+import { useMemo } from "react";
+import { Link, useLocation, useSearchParams } from "react-router";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Button, buttonClasses } from "../../../components/ui/button.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { type ArticleListParams, useArticleList, useCategories } from "../api/kb.queries.ts";
+import { ArticleFilters } from "../components/article-filters.tsx";
+import {
+  type ArticleFilters as Filters,
+  hasArticleFilters,
+  readArticleListParams,
+  writeArticleListParams,
+} from "../components/article-list-params.ts";
+import { ArticleTable } from "../components/article-table.tsx";
+import { formatCount } from "../components/kb-format.ts";
+
+export function KbListRoute() {
+  const { user } = useAuth();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const location = useLocation();
+  const params = useMemo(() => readArticleListParams(searchParams), [searchParams]);
+  const list = useArticleList({ ...params, limit: KB_PAGE_SIZE });
+  const categories = useCategories();
+
+  function show(next: ArticleListParams, replace = false) {
+    setSearchParams(writeArticleListParams(next), { replace });
+  }
+  // Any filter change starts again from the first page.
+  const filter = (change: Partial<Filters>, replace?: boolean) => show({ ...params, ...change, page: 1 }, replace);
+
+  return (
+    <div className="space-y-6">
+      <title>Knowledge Base · Cove</title>
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Knowledge Base</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            Answers for your customers. Published articles appear in your help center, and the AI assistant answers from
+            them.
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {user && (
+            <Link to={helpCenterPath(user.organizationSlug)} className={buttonClasses("secondary")}>
+              <ExternalLink className="size-4" aria-hidden="true" />
+              View help center
+            </Link>
+          )}
+          <Link to="/knowledge-base/new" className={buttonClasses("primary")}>
+            <Plus className="size-4" aria-hidden="true" />
+            New Article
+          </Link>
+        </div>
+      </header>
+
+      <ArticleFilters
+        params={params}
+        categories={categories.data ?? []}
+        onChange={(change, options) => filter(change, options?.replace)}
+      />
+
+      <section
+        aria-label="Article list"
+        aria-busy={list.isFetching || undefined}
+        className="overflow-hidden md:rounded-lg md:border md:border-slate-200 md:bg-white md:shadow-sm"
+      >
+        {list.isPending ? (
+          <div className="flex justify-center py-16 text-indigo-600">
+            <Spinner className="size-6" label="Loading articles" />
+          </div>
+        ) : list.isError ? (
+          <div className="space-y-3 p-4">
+            <Alert>
+              <p className="font-semibold">Error loading articles</p>
+              <p>{list.error.message}</p>
+            </Alert>
+            <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : list.data.articles.length === 0 ? (
+          <EmptyList
+            filtered={hasArticleFilters(params)}
+            pastTheEnd={list.data.pagination.total > 0}
+            onClear={() => filter({ search: undefined, category_id: undefined, status: undefined })}
+            onFirstPage={() => show({ ...params, page: 1 })}
+          />
+        ) : (
+          <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+            <ArticleTable articles={list.data.articles} listSearch={location.search} />
+            <Pager pagination={list.data.pagination} onPage={(page) => show({ ...params, page })} />
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Pager({ pagination, onPage }: { pagination: Pagination; onPage: (page: number) => void }) {
+  const { page, limit, total, pages } = pagination;
+  const from = total === 0 ? 0 : Math.min((page - 1) * limit + 1, total);
+  const to = Math.min(page * limit, total);
+  return (
+    <nav
+      aria-label="Pagination"
+      className="flex flex-col items-center justify-between gap-3 border-t border-slate-200 px-4 py-3 sm:flex-row"
+    >
+      <p className="text-sm text-slate-700">
+        Showing {formatCount(from)} to {formatCount(to)} of {formatCount(total)} articles
+      </p>
+      <div className="flex gap-2">
+        <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          <ChevronLeft className="size-4" aria-hidden="true" />
+          Previous
+        </Button>
+        <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+          Next
+          <ChevronRight className="size-4" aria-hidden="true" />
+        </Button>
+      </div>
+    </nav>
+  );
+}
+
+interface EmptyListProps {
+  filtered: boolean;
+  pastTheEnd: boolean;
+  onClear: () => void;
+  onFirstPage: () => void;
+}
+
+function EmptyList({ filtered, pastTheEnd, onClear, onFirstPage }: EmptyListProps) {
+  const [title, text, action] = pastTheEnd
+    ? [
+        "This page is empty",
+        "The list is shorter than this page number.",
+        <Button key="first" variant="secondary" onClick={onFirstPage}>
+          Go to the first page
+        </Button>,
+      ]
+    : filtered
+      ? [
+          "No articles match these filters",
+          "Try other filters or a different search.",
+          <Button key="clear" variant="secondary" onClick={onClear}>
+            Clear filters
+          </Button>,
+        ]
+      : [
+          "No articles yet",
+          "Write down the answers to the questions your customers ask most. Once published, they appear in your help center and the AI assistant answers from them.",
+          <Link key="new" to="/knowledge-base/new" className={buttonClasses("primary")}>
+            Write your first article
+          </Link>,
+        ];
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-16 text-center md:border-0">
+      <BookOpen className="size-8 text-slate-400" aria-hidden="true" />
+      <h2 className="text-base font-semibold text-slate-900">{title}</h2>
+      <p className="max-w-md text-sm text-slate-600">{text}</p>
+      {action}
+    </div>
+  );
+}
