@@ -4,6 +4,9 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { aiRoutes } from "./modules/ai/ai.routes.ts";
+import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
+import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { trialRoutes } from "./modules/billing/trial.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
@@ -11,6 +14,7 @@ import { organizationRoutes } from "./modules/organizations/organizations.routes
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
 import { registerAccessControl } from "./platform/auth.ts";
+import type { AiConfig } from "./platform/config.ts";
 import type { Database } from "./platform/db.ts";
 import { AppError, registerErrorHandling } from "./platform/errors.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
@@ -22,6 +26,8 @@ export interface AppOptions {
   publicUrl: string;
   logger?: FastifyServerOptions["logger"];
   trustProxy?: boolean;
+  /** The assistant's provider; the embedded one when absent. */
+  ai?: AiConfig;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -103,6 +109,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(ticketRoutes);
   await app.register(organizationRoutes);
   await app.register(userRoutes);
+  const ai = opts.ai ?? { provider: "embedded" };
+  await app.register(aiRoutes, {
+    provider: ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider,
+  });
   await registerWebApp(app);
   return app;
 }

@@ -27,10 +27,16 @@ export const REQUEST_ROLE = "cove_app";
  * transaction-local and vanish at commit, so a pooled connection never carries them to another request.
  */
 export function withTenant<T>(db: Db, who: Pick<Principal, "orgId" | "userId" | "role">, fn: (ctx: Ctx) => Promise<T>) {
+  return withOrganization(db, who.orgId, (tx) => fn({ orgId: who.orgId, userId: who.userId, role: who.role, db: tx }));
+}
+
+/**
+ * The same confinement for work done on an organization's behalf with no signed-in user, such as the assistant
+ * answering a visitor of the public demo.
+ */
+export function withOrganization<T>(db: Db, orgId: string, fn: (tx: Tx) => Promise<T>) {
   return db.transaction(async (tx) => {
-    await tx.execute(
-      sql`select set_config('app.org_id', ${who.orgId}, true), set_config('role', ${REQUEST_ROLE}, true)`,
-    );
-    return fn({ orgId: who.orgId, userId: who.userId, role: who.role, db: tx });
+    await tx.execute(sql`select set_config('app.org_id', ${orgId}, true), set_config('role', ${REQUEST_ROLE}, true)`);
+    return fn(tx);
   });
 }
