@@ -4,6 +4,7 @@ import path from "node:path";
 import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.ts";
+import type { AiConfig } from "../src/platform/config.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
 
 /** With TEST_DATABASE_URL the suite runs on that PostgreSQL (migrated once in global-setup), else on in-memory PGlite. */
@@ -16,7 +17,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(opts: { smtpUrl?: string } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { smtpUrl?: string; ai?: AiConfig } = {}): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
   const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "embedded", dir: null });
   const outboxDir = mkdtempSync(path.join(tmpdir(), "cove-outbox-"));
@@ -24,6 +25,7 @@ export async function createTestApp(opts: { smtpUrl?: string } = {}): Promise<Te
     database,
     mail: { smtpUrl: opts.smtpUrl, from: "Cove <no-reply@cove.test>", outboxDir },
     publicUrl: "http://cove.test",
+    ai: opts.ai,
   });
   await app.ready();
   return {

@@ -83,6 +83,7 @@ export function withoutInventedLinks(answer: string, candidates: Candidate[]): s
   return answer
     .replace(/https?:\/\/[^\s)\]}>"']+/g, (url) => (known.includes(url.replace(/[.,;:!?]+$/, "")) ? url : ""))
     .replace(/\(\s*\)/g, "")
+    .replace(/[ \t]+([.,;:!?])/g, "$1")
     .replace(/[ \t]{2,}/g, " ")
     .trim();
 }

@@ -82,10 +82,27 @@ export function excerpt(text: string, max = 700): string {
   return `${head.slice(0, wordEnd > 0 ? wordEnd : max).trim()}…`;
 }
 
-/** Sentences (and list items) of a plain-text passage. */
+/** A sentence of fewer words than this ("To start a return:") is read together with the one after it. */
+const SHORT_SENTENCE_WORDS = 6;
+
+/** Sentences (and list items) of a plain-text passage; very short ones joined to the next. */
 export function splitSentences(text: string): string[] {
-  return text
-    .split(/\n+|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u)
-    .map((s) => s.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim())
+  const pieces = text
+    .split(/\n+/)
+    .map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, ""))
+    .flatMap((line) => line.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u))
+    .map((s) => s.trim())
     .filter((s) => s.length > 0);
+  const sentences: string[] = [];
+  let pending = "";
+  for (const piece of pieces) {
+    const joined = pending ? `${pending} ${piece}` : piece;
+    if (joined.split(/\s+/).length < SHORT_SENTENCE_WORDS) pending = joined;
+    else {
+      sentences.push(joined);
+      pending = "";
+    }
+  }
+  if (pending) sentences.push(pending);
+  return sentences;
 }

@@ -55,7 +55,7 @@ export interface SearchIndex {
  */
 export const RETRIEVAL = {
   /** Share of the lexical (tf-idf) similarity in a unit's score; the rest is the word-vector similarity. */
-  lexicalWeight: 0.5,
+  lexicalWeight: 0.6,
   /** A body sentence is written to explain, not to ask, so a match there counts a little less than a phrasing. */
   sentenceFactor: 0.9,
   /** Smoothing of the frequency weighting of word vectors (SIF): lower trusts rare words more. */
