@@ -323,7 +323,7 @@ describe("assistant settings", () => {
       handoff: true,
     });
     const stats = (await t.app.inject({ method: "GET", url: "/api/ai/stats", headers: bearer(org.token) })).json();
-    expect(stats.answers).toBe(1);
+    expect(stats.console_answers).toBe(1);
   });
 
   it("the hand-off threshold decides: a demanding one hands off what a lenient one answers", async () => {
@@ -340,47 +340,48 @@ describe("assistant settings", () => {
 });
 
 describe("GET /api/ai/stats", () => {
-  it("measures the resolution rate of the last 30 days from the logged answers, per organization", async () => {
+  it("measures the resolution rate of the last 30 days from customers' answers, per organization", async () => {
     const org = await registerOrg(t.app);
     const agent = await agentSession(t, org.user.organizationId);
-    const empty = (
-      await t.app.inject({ method: "GET", url: "/api/ai/stats", headers: bearer(agent.token) })
-    ).json() as AiStatsAnswer;
-    expect(empty).toEqual({
+    const statsOf = async (token: string) =>
+      (await t.app.inject({ method: "GET", url: "/api/ai/stats", headers: bearer(token) })).json() as AiStatsAnswer;
+    expect(await statsOf(agent.token)).toEqual({
       days: 30,
       answers: 0,
       resolved: 0,
       handed_off: 0,
       resolution_rate: null,
       average_confidence: null,
+      console_answers: 0,
     });
-    await addArticle(t, org.user.organizationId, SHOP_ARTICLES[0]);
-    await answer(org.token, "How do I return an item?");
-    await answer(org.token, "What is your return policy?");
-    await answer(org.token, "Tell me about quantum physics");
-    // An answer older than 30 days no longer counts.
-    await t.database.db.insert(aiAnswers).values({
+    const logged = (channel: "chat" | "portal" | "demo" | "console", handoff: boolean, daysAgo = 0) => ({
       organizationId: org.user.organizationId,
-      channel: "chat",
-      question: "old",
-      confidence: 0.9,
-      handoff: false,
+      channel,
+      question: "q",
+      confidence: handoff ? 0.2 : 0.9,
+      handoff,
       provider: "embedded",
       latencyMs: 3,
-      createdAt: new Date(Date.now() - 31 * 86_400_000),
+      createdAt: new Date(Date.now() - daysAgo * 86_400_000),
     });
-    const stats = (
-      await t.app.inject({ method: "GET", url: "/api/ai/stats", headers: bearer(agent.token) })
-    ).json() as AiStatsAnswer;
-    expect(stats).toMatchObject({ days: 30, answers: 3, resolved: 2, handed_off: 1 });
+    await t.database.db.insert(aiAnswers).values([
+      logged("chat", false),
+      logged("portal", false),
+      logged("chat", true),
+      // Older than 30 days: no longer counted.
+      logged("chat", true, 31),
+    ]);
+    // Questions asked in the console are logged, and counted apart from customers'.
+    await addArticle(t, org.user.organizationId, SHOP_ARTICLES[0]);
+    await answer(org.token, "How do I return an item?");
+    await answer(org.token, "Tell me about quantum physics");
+    const stats = await statsOf(agent.token);
+    expect(stats).toMatchObject({ days: 30, answers: 3, resolved: 2, handed_off: 1, console_answers: 2 });
     expect(stats.resolution_rate).toBeCloseTo(2 / 3, 5);
-    expect(stats.average_confidence).toBeGreaterThan(0);
+    expect(stats.average_confidence).toBeCloseTo((0.9 + 0.9 + 0.2) / 3, 5);
     // Another organization's figures are its own.
     const other = await registerOrg(t.app);
-    const theirs = (
-      await t.app.inject({ method: "GET", url: "/api/ai/stats", headers: bearer(other.token) })
-    ).json() as AiStatsAnswer;
-    expect(theirs.answers).toBe(0);
+    expect(await statsOf(other.token)).toMatchObject({ answers: 0, console_answers: 0 });
   });
 
   it("needs a signed-in user", async () => {

@@ -67,6 +67,13 @@ export type AiSettings = z.infer<typeof aiSettings>;
 export const aiSettingsAnswer = z.object({ settings: aiSettings });
 export type AiSettingsAnswer = z.infer<typeof aiSettingsAnswer>;
 
+export const aiGreeting = z
+  .string({ error: "Greeting must be text" })
+  .trim()
+  .min(1, "Greeting is required")
+  .max(AI_GREETING_MAX, `Greeting must be at most ${AI_GREETING_MAX} characters`)
+  .refine(noNul, "Greeting contains an invalid character");
+
 export const updateAiSettingsBody = z
   .object({
     enabled: z.boolean({ error: "Enabled must be true or false" }).optional(),
@@ -75,19 +82,16 @@ export const updateAiSettingsBody = z
       .min(0, "The hand-off threshold must be between 0 and 1")
       .max(1, "The hand-off threshold must be between 0 and 1")
       .optional(),
-    greeting: z
-      .string({ error: "Greeting must be text" })
-      .trim()
-      .min(1, "Greeting is required")
-      .max(AI_GREETING_MAX, `Greeting must be at most ${AI_GREETING_MAX} characters`)
-      .refine(noNul, "Greeting contains an invalid character")
-      .optional(),
+    greeting: aiGreeting.optional(),
     tone: z.enum(AI_TONES, { error: `Tone must be one of ${AI_TONES.join(", ")}` }).optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), "Change at least one setting");
 export type UpdateAiSettingsBody = z.input<typeof updateAiSettingsBody>;
 
-/** The measured resolution rate: answers not handed off, over the last AI_STATS_DAYS days. */
+/**
+ * The measured resolution rate: answers to customers (every channel but the staff test console) not handed off, over
+ * the last AI_STATS_DAYS days.
+ */
 export const aiStatsAnswer = z.object({
   days: z.number().int(),
   answers: z.number().int(),
@@ -96,5 +100,7 @@ export const aiStatsAnswer = z.object({
   /** resolved / answers, or null before the first answer. */
   resolution_rate: z.number().nullable(),
   average_confidence: z.number().nullable(),
+  /** Questions asked in the test console over the same days, not part of the rate. */
+  console_answers: z.number().int(),
 });
 export type AiStatsAnswer = z.infer<typeof aiStatsAnswer>;

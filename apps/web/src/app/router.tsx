@@ -21,6 +21,9 @@ const privacy: Lazy = async () => ({
   Component: (await import("../pages/public/legal/privacy-page.tsx")).PrivacyPage,
 });
 const demo: Lazy = async () => ({ Component: (await import("../pages/public/demo/demo-page.tsx")).DemoPage });
+const aiTest: Lazy = async () => ({
+  Component: (await import("../pages/public/ai-test/ai-test-page.tsx")).AiTestPage,
+});
 const chatLayout: Lazy = async () => ({
   Component: (await import("../pages/public/dev/chat-layout-page.tsx")).ChatLayoutPage,
 });
@@ -44,6 +47,10 @@ const newTicket: Lazy = async () => ({
 });
 const ticketDetail: Lazy = async () => ({
   Component: (await import("../features/tickets/routes/ticket-detail-route.tsx")).TicketDetailRoute,
+});
+
+const aiAssistant: Lazy = async () => ({
+  Component: (await import("../features/ai/routes/ai-assistant-route.tsx")).AiAssistantRoute,
 });
 
 const placeholderPage: Lazy = async () => ({
@@ -84,6 +91,7 @@ export const routes: RouteObject[] = [
           page("/terms", terms),
           page("/privacy", privacy),
           page("/demo", demo),
+          page("/ai-test", aiTest),
           page("/chat-layout", chatLayout),
           page("/debug", debugLog),
         ],
@@ -105,7 +113,7 @@ export const routes: RouteObject[] = [
               page("/tickets/new", newTicket),
               page("/tickets/:ticketId", ticketDetail),
               placeholder("/chat", "Live Chat"),
-              placeholder("/ai-assistant", "AI Assistant"),
+              page("/ai-assistant", aiAssistant),
               placeholder("/knowledge-base", "Knowledge Base"),
               placeholder("/knowledge-base/new", "New article"),
               placeholder("/knowledge-base/:id", "Article"),

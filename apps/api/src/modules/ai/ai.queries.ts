@@ -95,16 +95,26 @@ export async function logAnswer(db: Queryable, row: typeof aiAnswers.$inferInser
   await db.insert(aiAnswers).values(row);
 }
 
+/**
+ * Counts of the last `days` days. Questions staff ask in the test console are counted apart: the resolution rate is
+ * about customers.
+ */
 export async function answerCounts(db: Queryable, orgId: string, days: number) {
-  const [row] = await queryRows<{ answers: number; resolved: number; average_confidence: number | null }>(
+  const [row] = await queryRows<{
+    answers: number;
+    resolved: number;
+    average_confidence: number | null;
+    console_answers: number;
+  }>(
     db,
-    sql`select count(*)::int as answers,
-               (count(*) filter (where not handoff))::int as resolved,
-               avg(confidence)::float8 as average_confidence
+    sql`select (count(*) filter (where channel <> 'console'))::int as answers,
+               (count(*) filter (where channel <> 'console' and not handoff))::int as resolved,
+               (avg(confidence) filter (where channel <> 'console'))::float8 as average_confidence,
+               (count(*) filter (where channel = 'console'))::int as console_answers
         from ${aiAnswers}
         where organization_id = ${orgId} and created_at >= now() - make_interval(days => ${days})`,
   );
-  return row ?? { answers: 0, resolved: 0, average_confidence: null };
+  return row ?? { answers: 0, resolved: 0, average_confidence: null, console_answers: 0 };
 }
 
 /**

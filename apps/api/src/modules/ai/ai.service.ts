@@ -118,5 +118,6 @@ export async function answerStats(ctx: Ctx): Promise<AiStatsAnswer> {
     handed_off: counts.answers - counts.resolved,
     resolution_rate: counts.answers > 0 ? counts.resolved / counts.answers : null,
     average_confidence: counts.average_confidence,
+    console_answers: counts.console_answers,
   };
 }
