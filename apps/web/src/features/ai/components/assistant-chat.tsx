@@ -119,11 +119,12 @@ export function AssistantChat({
         <div ref={endRef} />
       </section>
       {quickQuestions.length > 0 && (
-        <div className="border-t border-slate-200 px-4 py-3">
-          <p id={`${id}-quick`} className="text-xs font-medium text-slate-500">
+        <fieldset className="border-t border-slate-200 px-4 py-3">
+          <legend className="sr-only">Quick questions</legend>
+          <p aria-hidden="true" className="text-xs font-medium text-slate-500">
             Quick questions
           </p>
-          <div role="group" aria-labelledby={`${id}-quick`} className="mt-2 flex flex-wrap gap-2">
+          <div className="mt-2 flex flex-wrap gap-2">
             {quickQuestions.map((q) => (
               <button
                 key={q}
@@ -136,7 +137,7 @@ export function AssistantChat({
               </button>
             ))}
           </div>
-        </div>
+        </fieldset>
       )}
       <form onSubmit={onSubmit} className="flex gap-2 border-t border-slate-200 p-3">
         <label htmlFor={`${id}-message`} className="sr-only">
