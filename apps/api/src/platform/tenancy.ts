@@ -27,16 +27,22 @@ export const REQUEST_ROLE = "cove_app";
  * transaction-local and vanish at commit, so a pooled connection never carries them to another request.
  */
 export function withTenant<T>(db: Db, who: Pick<Principal, "orgId" | "userId" | "role">, fn: (ctx: Ctx) => Promise<T>) {
-  return withOrganization(db, who.orgId, (tx) => fn({ orgId: who.orgId, userId: who.userId, role: who.role, db: tx }));
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select set_config('app.org_id', ${who.orgId}, true), set_config('role', ${REQUEST_ROLE}, true)`,
+    );
+    return fn({ orgId: who.orgId, userId: who.userId, role: who.role, db: tx });
+  });
 }
 
 /**
- * The same confinement for work done on an organization's behalf with no signed-in user, such as the assistant
- * answering a visitor of the public demo.
+ * The same confinement for a visitor who is not signed in (the public help center): once the organization is known
+ * from its public slug, its reads and writes run under the request role with app.org_id set, so row-level security
+ * still applies. There is no user, so fn gets only the organization and the transaction.
  */
-export function withOrganization<T>(db: Db, orgId: string, fn: (tx: Tx) => Promise<T>) {
+export function withVisitor<T>(db: Db, orgId: string, fn: (ctx: Pick<Ctx, "orgId" | "db">) => Promise<T>) {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('app.org_id', ${orgId}, true), set_config('role', ${REQUEST_ROLE}, true)`);
-    return fn(tx);
+    return fn({ orgId, db: tx });
   });
 }

@@ -9,7 +9,7 @@ import {
 import type { z } from "zod";
 import type { Db } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
-import { type Ctx, withOrganization } from "../../platform/tenancy.ts";
+import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
 import { answerCounts, loadAssistantState, loadPublishedArticles, logAnswer, saveSettings } from "./ai.queries.ts";
 import { findCandidates } from "./candidates.ts";
 import { asksForPerson } from "./handoff-request.ts";
@@ -47,7 +47,8 @@ const toAnswer = (d: Draft): AiResponseAnswer => ({
 export async function answerQuestion(ctx: AskCtx, question: Question): Promise<AiResponseAnswer> {
   const { db, orgId, provider, channel } = ctx;
   const started = performance.now();
-  const prepared = await withOrganization(db, orgId, async (tx) => {
+  // withVisitor: the same RLS confinement as a signed-in request, for the public demo and the console alike.
+  const prepared = await withVisitor(db, orgId, async ({ db: tx }) => {
     const state = await loadAssistantState(tx, orgId);
     if (!state) throw notFound("Organization");
     if (!state.enabled) return { state, candidates: [] };
@@ -72,7 +73,7 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
       candidates,
     });
   }
-  await withOrganization(db, orgId, (tx) =>
+  await withVisitor(db, orgId, ({ db: tx }) =>
     logAnswer(tx, {
       organizationId: orgId,
       channel,

@@ -2,15 +2,43 @@ import { type ConversationTurn, helpArticlePath } from "@cove/contract/ai.ts";
 import { confidenceOf } from "./confidence.ts";
 import { excerpt } from "./passages.ts";
 import type { Candidate } from "./provider.ts";
-import { bestPassage, queryTerms, type SearchIndex, search, unitScores } from "./retrieval.ts";
+import { passageScores, queryTerms, type SearchIndex, search, type UnitScores, unitScores } from "./retrieval.ts";
 import { contentWords } from "./text.ts";
 
 /** Articles offered to a provider: the best and two runners-up (for further reading and for a model to weigh). */
 const CANDIDATES = 3;
-/** A passage shorter than this is a lead-in ("Here is how:") and reads better with the passage that follows it. */
-const SHORT_PASSAGE = 80;
+/** A lead shorter than this ("Here is how:") reads better with the passage that follows it. */
+const SHORT_PASSAGE = 40;
+/** Another passage joins the lead when its best sentence matches the question at least this much better. */
+const DETAIL_MARGIN = 0.05;
+const LEAD_CHARS = 400;
+const DETAIL_CHARS = 450;
 /** A follow-up ("and for Canada?") has this many content words at most; it is read with the previous question. */
 const FOLLOW_UP_WORDS = 3;
+
+/**
+ * The text an answer quotes: the article's lead (well-written articles open with the short answer), plus the one
+ * passage that matches the question clearly better than the lead does, such as "Refund timing" in a returns article.
+ * Never the whole article.
+ */
+function answerPassage(index: SearchIndex, scores: UnitScores, article: number): string {
+  const passages = index.articles[article]?.passages ?? [];
+  const [first, second] = passages;
+  if (!first) return "";
+  const short = first.text.length < SHORT_PASSAGE && second;
+  const leadEnd = short ? 2 : 1;
+  const lead = short ? `${first.text}\n\n${second.text}` : first.text;
+  const match = passageScores(index, scores, article);
+  const leadScore = Math.max(...match.slice(0, leadEnd));
+  let detail = -1;
+  match.forEach((score, i) => {
+    if (i >= leadEnd && score >= leadScore + DETAIL_MARGIN && score > (match[detail] ?? 0)) detail = i;
+  });
+  const extra = passages[detail];
+  if (!extra) return excerpt(lead, LEAD_CHARS + DETAIL_CHARS);
+  const heading = extra.heading && extra.heading !== first.heading ? `${extra.heading}: ` : "";
+  return `${excerpt(lead, LEAD_CHARS)}\n\n${heading}${excerpt(extra.text, DETAIL_CHARS)}`;
+}
 
 function rank(index: SearchIndex, orgSlug: string, text: string): Candidate[] {
   const query = queryTerms(index, text);
@@ -21,17 +49,13 @@ function rank(index: SearchIndex, orgSlug: string, text: string): Candidate[] {
     if (!article) throw new Error("hit outside the index");
     // Each candidate's runner-up is the best other article.
     const rival = i === 0 ? (hits[1]?.score ?? 0) : (hits[0]?.score ?? 0);
-    const p = bestPassage(index, scores, hit.article);
-    let passage = article.passages[p]?.text ?? "";
-    const next = article.passages[p + 1]?.text;
-    if (passage && passage.length < SHORT_PASSAGE && next) passage = `${passage}\n\n${next}`;
     return {
       id: article.id,
       title: article.title,
       url: helpArticlePath(orgSlug, article.slug),
       score: hit.score,
       confidence: confidenceOf({ best: hit.best, top: hit.score, second: rival, coverage: query.coverage }),
-      passage: excerpt(passage),
+      passage: answerPassage(index, scores, hit.article),
       body: article.body,
     };
   });

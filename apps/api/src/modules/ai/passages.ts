@@ -7,9 +7,27 @@ export interface Passage {
   text: string;
 }
 
+/** A Markdown table row as plain text: its cells, comma-separated; the |---| separator row disappears. */
+function tableRows(markdown: string): string {
+  return markdown
+    .split("\n")
+    .filter((line) => !/^\s*\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*$/.test(line))
+    .map((line) =>
+      /^\s*\|.*\|\s*$/.test(line)
+        ? line
+            .trim()
+            .slice(1, -1)
+            .split("|")
+            .map((cell) => cell.trim())
+            .join(", ")
+        : line,
+    )
+    .join("\n");
+}
+
 /** Markdown inline syntax to plain text. Links keep their address only when it is a full http(s) URL. */
 export function plainText(markdown: string): string {
-  return markdown
+  return tableRows(markdown)
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, "$1 ($2)")
     .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")

@@ -323,17 +323,12 @@ export function search(index: SearchIndex, scores: UnitScores, limit = 5): Hit[]
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);
 }
 
-/** The passage of an article that best matches the question; the article's first passage when none matches. */
-export function bestPassage(index: SearchIndex, scores: UnitScores, article: number): number {
-  let best = -1;
-  let bestScore = 0;
+/** How well each passage of an article matches the question: the score of its best sentence. */
+export function passageScores(index: SearchIndex, scores: UnitScores, article: number): number[] {
+  const result = new Array<number>(index.articles[article]?.passages.length ?? 0).fill(0);
   index.units.forEach((unit, id) => {
     if (unit.article !== article || unit.kind !== "sentence") return;
-    if ((scores.score[id] ?? 0) > bestScore) {
-      bestScore = scores.score[id] ?? 0;
-      best = unit.passage;
-    }
+    result[unit.passage] = Math.max(result[unit.passage] ?? 0, scores.score[id] ?? 0);
   });
-  if (best >= 0) return best;
-  return (index.articles[article]?.passages.length ?? 0) > 0 ? 0 : -1;
+  return result;
 }
