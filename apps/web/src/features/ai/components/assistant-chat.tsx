@@ -50,12 +50,14 @@ export function AssistantChat({
   const [draft, setDraft] = useState("");
   const [thinking, setThinking] = useState(false);
   const nextId = useRef(1);
-  const endRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLElement>(null);
 
   const count = messages.length;
+  // Keep the newest message in view inside the conversation, without scrolling the page itself.
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever a message or the indicator appears.
   useEffect(() => {
-    endRef.current?.scrollIntoView?.({ block: "nearest" });
+    const list = listRef.current;
+    if (list && count > 0) list.scrollTop = list.scrollHeight;
   }, [count, thinking]);
 
   async function send(text: string) {
@@ -89,6 +91,7 @@ export function AssistantChat({
   return (
     <div className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
       <section
+        ref={listRef}
         aria-label={label}
         className={clsx("flex-1 space-y-4 overflow-y-auto bg-slate-50/60 p-4", heightClassName)}
       >
@@ -116,7 +119,6 @@ export function AssistantChat({
             </span>
           </div>
         )}
-        <div ref={endRef} />
       </section>
       {quickQuestions.length > 0 && (
         <fieldset className="border-t border-slate-200 px-4 py-3">
