@@ -143,6 +143,12 @@ describe("retrieval", () => {
     expect(followUp[0]?.confidence ?? 0).toBeGreaterThan(alone[0]?.confidence ?? 0);
   });
 
+  it("does not read a new question as a follow-up of the previous one", () => {
+    const conversation = [{ role: "user" as const, content: "Do you deliver to Canada?" }];
+    const fresh = findCandidates(index, "shop", "Do you sell concert tickets?", conversation);
+    expect(fresh[0]?.confidence ?? 0).toBeLessThan(0.5);
+  });
+
   it("has no candidates in an empty knowledge base", () => {
     expect(findCandidates(buildIndex([], wordVectors()), "shop", "anything")).toEqual([]);
   });

@@ -14,7 +14,13 @@ const DETAIL_MARGIN = 0.05;
 const LEAD_CHARS = 400;
 const DETAIL_CHARS = 450;
 /** A follow-up ("and for Canada?") has this many content words at most; it is read with the previous question. */
-const FOLLOW_UP_WORDS = 3;
+const FOLLOW_UP_WORDS = 4;
+/**
+ * What marks a message as continuing the previous question rather than asking a new one: it opens with a connective
+ * ("and...", "what about...") or points back with a pronoun ("how long does that take?"). "Do you sell tickets?"
+ * after a question about tyres is a new question, and must not be answered about tyres.
+ */
+const CONTINUES = /^(?:and|but|also|so|then|or|what about|how about|what if)\b|\b(?:it|its|that|this|they|them|those|these|there|one)\b/;
 
 /**
  * The text an answer quotes: the article's lead (well-written articles open with the short answer), plus the one
@@ -63,8 +69,8 @@ function rank(index: SearchIndex, orgSlug: string, text: string): Candidate[] {
 
 /**
  * The articles that may answer a question, best first, each with its relevant passage and calibrated confidence.
- * A short follow-up is also read together with the customer's previous question, and whichever reading the
- * knowledge base answers more confidently wins.
+ * A short follow-up ("and how long does that take?") is also read together with the customer's previous question,
+ * and whichever reading the knowledge base answers more confidently wins.
  */
 export function findCandidates(
   index: SearchIndex,
@@ -75,7 +81,8 @@ export function findCandidates(
   if (index.articles.length === 0) return [];
   const direct = rank(index, orgSlug, question);
   const previous = conversation.findLast((t) => t.role === "user")?.content.trim();
-  if (!previous || contentWords(question).length > FOLLOW_UP_WORDS) return direct;
+  const followUp = contentWords(question).length <= FOLLOW_UP_WORDS && CONTINUES.test(question.toLowerCase().trim());
+  if (!previous || !followUp) return direct;
   const withContext = rank(index, orgSlug, `${previous} ${question}`);
   return (withContext[0]?.confidence ?? 0) > (direct[0]?.confidence ?? 0) ? withContext : direct;
 }
