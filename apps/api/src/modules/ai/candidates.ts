@@ -7,10 +7,12 @@ import { contentWords } from "./text.ts";
 
 /** Articles offered to a provider: the best and two runners-up (for further reading and for a model to weigh). */
 const CANDIDATES = 3;
-/** A lead shorter than this ("Here is how:") reads better with the passage that follows it. */
+/** A lead shorter than this reads better with the passage that follows it. */
 const SHORT_PASSAGE = 40;
 /** Another passage joins the lead when its best sentence matches the question at least this much better. */
-const DETAIL_MARGIN = 0.05;
+const DETAIL_MARGIN = 0.03;
+/** A lead that announces what follows ("Work through these in order.") is read with the passage after it. */
+const ANNOUNCES = /(?::|\b(?:these|the following|as follows|below|steps)\b[^.!?]*[.!?]?)\s*$/i;
 const LEAD_CHARS = 400;
 const DETAIL_CHARS = 450;
 /** A follow-up ("and for Canada?") has this many content words at most; it is read with the previous question. */
@@ -31,7 +33,7 @@ function answerPassage(index: SearchIndex, scores: UnitScores, article: number):
   const passages = index.articles[article]?.passages ?? [];
   const [first, second] = passages;
   if (!first) return "";
-  const short = first.text.length < SHORT_PASSAGE && second;
+  const short = second && (first.text.length < SHORT_PASSAGE || ANNOUNCES.test(first.text));
   const leadEnd = short ? 2 : 1;
   const lead = short ? `${first.text}\n\n${second.text}` : first.text;
   const match = passageScores(index, scores, article);

@@ -93,7 +93,7 @@ export function AssistantChat({
       <section
         ref={listRef}
         aria-label={label}
-        className={clsx("flex-1 space-y-4 overflow-y-auto bg-slate-50/60 p-4", heightClassName)}
+        className={clsx("space-y-4 overflow-y-auto overscroll-contain bg-slate-50/60 p-4", heightClassName)}
       >
         <AssistantBubble text={greeting} />
         {messages.map((m) =>
