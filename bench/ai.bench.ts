@@ -193,6 +193,8 @@ async function runProvider(
       `  answered wrongly               ${pct(inScope.filter((r) => !r.handoff && r.source !== r.intent).length, inScope.length)}`,
       `  false hand-off (in-scope)      ${pct(inScope.filter((r) => r.handoff).length, inScope.length)}`,
       `  hand-off (out-of-scope)        ${pct(outOfScope.filter((r) => r.handoff).length, outOfScope.length)} of ${outOfScope.length} (${oosTest.length} questions x ${domains.length} organizations)`,
+      "  calibration on test (in-scope, threshold 0): confidence band, answers, share whose source was right",
+      ...reliability(top1Rows.map((r) => ({ p: r.confidence, correct: r.source === r.intent }))).map((l) => `  ${l}`),
       `  answer time, HTTP round trip   median ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms, max ${(times[times.length - 1] ?? 0).toFixed(1)} ms over ${times.length} answers`,
     ];
   } finally {
@@ -224,8 +226,10 @@ function calibrate(clinc: Clinc): void {
   log(`  weights: { best: ${w.best}, margin: ${w.margin}, coverage: ${w.coverage} },`);
   log(`  bias: ${fitted.bias},`);
   log(`  knots: [${fitted.knots.map(([z, p]) => `[${z}, ${p}]`).join(", ")}],`);
-  log(`Reliability on val (${rows.length} questions, 3 / 10 / all phrasings pooled):`);
+  log(`Reliability of the refit on val (${rows.length} questions, 3 / 10 / all phrasings pooled):`);
   log(reliability(rows.map((r) => ({ p: confidenceOf(r.signals, fitted), correct: r.correct }))).join("\n"));
+  log("Reliability of the calibration the code ships (confidence.ts) on the same questions:");
+  log(reliability(rows.map((r) => ({ p: confidenceOf(r.signals), correct: r.correct }))).join("\n"));
 }
 
 async function main(): Promise<void> {

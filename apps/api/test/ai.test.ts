@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aiAnswers, kbArticles } from "../src/db/schema.ts";
 import { PUBLIC_ASKS_PER_MINUTE } from "../src/modules/ai/ai.routes.ts";
 import { REPLIES } from "../src/modules/ai/provider.ts";
-import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { addArticle, agentSession, demoOrganization, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
 
 let t: TestApp;
@@ -229,15 +229,17 @@ describe("tenancy and publication", () => {
 describe("the public demo (no token)", () => {
   it("answers from the demo organization only, logged on the demo channel", async () => {
     const demoId = await demoOrganization(t);
+    // A made-up boat name keeps this article apart from any other a shared test database holds for the demo.
+    const boat = `Wavelet${unique()}`;
     const article = await addArticle(t, demoId, {
-      title: "Renting a canoe",
-      questions: ["Can I rent a canoe?", "How much is canoe rental?"],
-      body: "Canoes can be rented at our lake shop from May to September. Bring a photo ID.",
+      title: `Renting a ${boat} canoe`,
+      questions: [`Can I rent a ${boat} canoe?`, `How much is ${boat} canoe rental?`],
+      body: `${boat} canoes can be rented at our lake shop from May to September. Bring a photo ID.`,
     });
-    const reply = await answer(null, "Can I rent a canoe?");
+    const reply = await answer(null, `Can I rent a ${boat} canoe?`);
     expect(reply.handoff).toBe(false);
     expect(reply.sources).toEqual([
-      { id: article.id, title: "Renting a canoe", url: `/help/acme/articles/${article.slug}` },
+      { id: article.id, title: `Renting a ${boat} canoe`, url: `/help/acme/articles/${article.slug}` },
     ]);
     // A question only the shop organization's articles answer is not answered from them.
     const elsewhere = await answer(null, "How long does a refund take to reach my card?");
@@ -246,7 +248,7 @@ describe("the public demo (no token)", () => {
     const [logged] = await t.database.db
       .select({ channel: aiAnswers.channel })
       .from(aiAnswers)
-      .where(and(eq(aiAnswers.organizationId, demoId), eq(aiAnswers.question, "Can I rent a canoe?")));
+      .where(and(eq(aiAnswers.organizationId, demoId), eq(aiAnswers.question, `Can I rent a ${boat} canoe?`)));
     expect(logged?.channel).toBe("demo");
   });
 });

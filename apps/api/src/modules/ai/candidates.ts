@@ -22,7 +22,8 @@ const FOLLOW_UP_WORDS = 4;
  * ("and...", "what about...") or points back with a pronoun ("how long does that take?"). "Do you sell tickets?"
  * after a question about tyres is a new question, and must not be answered about tyres.
  */
-const CONTINUES = /^(?:and|but|also|so|then|or|what about|how about|what if)\b|\b(?:it|its|that|this|they|them|those|these|there|one)\b/;
+const CONTINUES =
+  /^(?:and|but|also|so|then|or|what about|how about|what if)\b|\b(?:it|its|that|this|they|them|those|these|there|one)\b/;
 
 /**
  * The text an answer quotes: the article's lead (well-written articles open with the short answer), plus the one
