@@ -158,13 +158,14 @@ export function fitCalibration(rows: Row[]): Calibration {
 /** Predicted against observed correctness in bands of confidence. */
 export function reliability(rows: { p: number; correct: boolean }[]): string[] {
   const lines: string[] = [];
-  for (let lo = 0; lo < 1; lo += 0.1) {
-    const band = rows.filter((r) => r.p >= lo && (r.p < lo + 0.1 || (lo >= 0.9 && r.p <= 1)));
-    if (band.length === 0) continue;
-    const predicted = band.reduce((s, r) => s + r.p, 0) / band.length;
-    const observed = band.filter((r) => r.correct).length / band.length;
+  for (let band = 0; band < 10; band++) {
+    // Whole tenths, so floating-point steps never make an eleventh band; a confidence of 1 is in the last one.
+    const inBand = rows.filter((r) => Math.min(9, Math.floor(r.p * 10 + 1e-9)) === band);
+    if (inBand.length === 0) continue;
+    const predicted = inBand.reduce((s, r) => s + r.p, 0) / inBand.length;
+    const observed = inBand.filter((r) => r.correct).length / inBand.length;
     lines.push(
-      `  ${lo.toFixed(1)}-${(lo + 0.1).toFixed(1)}  n=${String(band.length).padStart(5)}  predicted ${predicted.toFixed(2)}  observed ${observed.toFixed(2)}`,
+      `  ${(band / 10).toFixed(1)}-${((band + 1) / 10).toFixed(1)}  n=${String(inBand.length).padStart(5)}  predicted ${predicted.toFixed(2)}  observed ${observed.toFixed(2)}`,
     );
   }
   return lines;
