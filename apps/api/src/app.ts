@@ -4,6 +4,9 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { aiRoutes } from "./modules/ai/ai.routes.ts";
+import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
+import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { trialRoutes } from "./modules/billing/trial.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
@@ -13,6 +16,7 @@ import { organizationRoutes } from "./modules/organizations/organizations.routes
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
 import { registerAccessControl } from "./platform/auth.ts";
+import type { AiConfig } from "./platform/config.ts";
 import type { Database } from "./platform/db.ts";
 import { AppError, registerErrorHandling } from "./platform/errors.ts";
 import { createJobs, type JobsOptions } from "./platform/jobs.ts";
@@ -26,6 +30,8 @@ export interface AppOptions {
   jobs?: JobsOptions;
   logger?: FastifyServerOptions["logger"];
   trustProxy?: boolean;
+  /** The assistant's provider; the embedded one when absent. */
+  ai?: AiConfig;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -115,6 +121,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(userRoutes);
   await app.register(kbRoutes);
   await app.register(kbPublicRoutes);
+  const ai = opts.ai ?? { provider: "embedded" };
+  await app.register(aiRoutes, {
+    provider: ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider,
+  });
   await registerWebApp(app);
   return app;
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { buildApp } from "./app.ts";
 import { DEMO_LOGIN, seedDemo } from "./db/seed.ts";
+import { wordVectors } from "./modules/ai/word-vectors.ts";
 import { ConfigError, loadConfig } from "./platform/config.ts";
 import { DataDirLockedError, lockDataDir } from "./platform/data-dir-lock.ts";
 import { openDatabase } from "./platform/db.ts";
@@ -23,7 +24,10 @@ async function main() {
     publicUrl: config.publicUrl,
     logger,
     trustProxy: config.trustProxy,
+    ai: config.ai,
   });
+  // Load the assistant's word vectors before the first visitor asks (about 0.1 s, one second on the very first run).
+  wordVectors();
   const seeded = config.seedDemo ? await seedDemo(database.db) : false;
 
   let closing = false;

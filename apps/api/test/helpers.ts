@@ -4,6 +4,7 @@ import path from "node:path";
 import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.ts";
+import type { AiConfig } from "../src/platform/config.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
 import { DEFAULT_JOBS_SCHEMA } from "../src/platform/jobs.ts";
 
@@ -20,7 +21,7 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  opts: { smtpUrl?: string; mailRetryDelaySeconds?: number; mailRetryLimit?: number } = {},
+  opts: { smtpUrl?: string; mailRetryDelaySeconds?: number; mailRetryLimit?: number; ai?: AiConfig } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
   const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "embedded", dir: null });
@@ -41,6 +42,7 @@ export async function createTestApp(
       pollingIntervalSeconds: 0.5,
       mailRetry: { retryDelaySeconds: opts.mailRetryDelaySeconds ?? 1, retryLimit: opts.mailRetryLimit },
     },
+    ai: opts.ai,
   });
   await app.ready();
   return {

@@ -45,6 +45,8 @@ export const PLANS: Record<PlanId, PlanDefinition> = {
 };
 
 export const TRIAL_DAYS = 14;
+/** The organization a fresh install seeds, whose articles the public AI demo (/ai-test) answers from. */
+export const DEMO_ORG_SLUG = "acme";
 /** A trial runs with the limits of this plan. */
 export const TRIAL_PLAN: PlanId = "growth";
 

@@ -1,4 +1,4 @@
-import { TRIAL_DAYS, TRIAL_PLAN } from "@cove/contract/constants.ts";
+import { DEMO_ORG_SLUG, TRIAL_DAYS, TRIAL_PLAN } from "@cove/contract/constants.ts";
 import { count } from "drizzle-orm";
 import { hashPassword } from "../modules/auth/passwords.ts";
 import type { Db } from "../platform/db.ts";
@@ -24,7 +24,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
       .insert(organizations)
       .values({
         name: "Acme Outdoor Co.",
-        slug: "acme",
+        slug: DEMO_ORG_SLUG,
         plan: TRIAL_PLAN,
         subscriptionStatus: "trialing",
         trialEndsAt: new Date(Date.now() + TRIAL_DAYS * 86_400_000),

@@ -79,6 +79,18 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
   });
 }
 
+/**
+ * For a public route that also serves staff: the principal of the bearer token when one is sent, else null. A token
+ * that is sent but no longer valid is refused rather than ignored, so staff never silently get the public behaviour.
+ */
+export async function optionalPrincipal(app: FastifyInstance, req: FastifyRequest): Promise<Principal | null> {
+  if (req.headers.authorization === undefined) return null;
+  const token = bearer(req);
+  const principal = token ? await resolveSession(app.db, token) : null;
+  if (!principal) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+  return principal;
+}
+
 /** The signed-in principal of a route whose access is authenticated or admin. */
 export function principalOf(req: FastifyRequest): Principal {
   if (!req.principal) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");

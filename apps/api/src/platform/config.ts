@@ -28,7 +28,22 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default("Cove <no-reply@localhost>"),
   TRUST_PROXY: boolFromEnv.default(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  AI_PROVIDER: z.enum(["embedded", "openai"], { error: "use embedded or openai" }).default("embedded"),
+  AI_BASE_URL: z.url("must be a URL such as https://api.openai.com/v1").optional(),
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).max(200).optional(),
+  AI_TIMEOUT_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(100, "must be between 100 and 120000")
+    .max(120_000, "must be between 100 and 120000")
+    .default(10_000),
 });
+
+/** The assistant's provider: the embedded one (no network, no key) or an OpenAI-compatible chat-completions API. */
+export type AiConfig =
+  | { provider: "embedded" }
+  | { provider: "openai"; baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number };
 
 export type Config = {
   nodeEnv: "development" | "production" | "test";
@@ -42,6 +57,7 @@ export type Config = {
   mailFrom: string;
   logLevel: string;
   trustProxy: boolean;
+  ai: AiConfig;
 };
 
 export class ConfigError extends Error {}
@@ -56,6 +72,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (e.AI_PROVIDER === "openai") {
+    const missing = [
+      ...(e.AI_BASE_URL ? [] : ["  AI_BASE_URL: required when AI_PROVIDER is openai"]),
+      ...(e.AI_MODEL ? [] : ["  AI_MODEL: required when AI_PROVIDER is openai"]),
+    ];
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join("\n")}`);
+  }
+  const ai: AiConfig =
+    e.AI_PROVIDER === "openai" && e.AI_BASE_URL && e.AI_MODEL
+      ? {
+          provider: "openai",
+          baseUrl: e.AI_BASE_URL,
+          apiKey: e.AI_API_KEY,
+          model: e.AI_MODEL,
+          timeoutMs: e.AI_TIMEOUT_MS,
+        }
+      : { provider: "embedded" };
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -68,5 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    ai,
   };
 }

@@ -21,6 +21,9 @@ const privacy: Lazy = async () => ({
   Component: (await import("../pages/public/legal/privacy-page.tsx")).PrivacyPage,
 });
 const demo: Lazy = async () => ({ Component: (await import("../pages/public/demo/demo-page.tsx")).DemoPage });
+const aiTest: Lazy = async () => ({
+  Component: (await import("../pages/public/ai-test/ai-test-page.tsx")).AiTestPage,
+});
 const chatLayout: Lazy = async () => ({
   Component: (await import("../pages/public/dev/chat-layout-page.tsx")).ChatLayoutPage,
 });
@@ -75,6 +78,10 @@ const helpArticle: Lazy = async () => ({
   Component: (await import("../features/kb/routes/help-article-route.tsx")).HelpArticleRoute,
 });
 
+const aiAssistant: Lazy = async () => ({
+  Component: (await import("../features/ai/routes/ai-assistant-route.tsx")).AiAssistantRoute,
+});
+
 const placeholderPage: Lazy = async () => ({
   Component: (await import("../components/placeholder-page.tsx")).PlaceholderRoute,
 });
@@ -113,6 +120,7 @@ export const routes: RouteObject[] = [
           page("/terms", terms),
           page("/privacy", privacy),
           page("/demo", demo),
+          page("/ai-test", aiTest),
           page("/chat-layout", chatLayout),
           page("/debug", debugLog),
         ],
@@ -145,7 +153,7 @@ export const routes: RouteObject[] = [
               page("/tickets/new", newTicket),
               page("/tickets/:ticketId", ticketDetail),
               placeholder("/chat", "Live Chat"),
-              placeholder("/ai-assistant", "AI Assistant"),
+              page("/ai-assistant", aiAssistant),
               page("/knowledge-base", kbList),
               page("/knowledge-base/new", newArticle),
               page("/knowledge-base/:id", articleView),

@@ -40,6 +40,8 @@ export interface ApiRequestOptions<T> {
   /** Every answer is checked against the contract before a screen sees it. */
   schema: ZodType<T>;
   signal?: AbortSignal;
+  /** Sent without the session's token: a public page that must not act as the signed-in user (e.g. /ai-test). */
+  anonymous?: boolean;
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -67,7 +69,7 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>)
 }
 
 async function send<T>(path: string, options: ApiRequestOptions<T>): Promise<T> {
-  const token = getSession()?.token;
+  const token = options.anonymous ? undefined : getSession()?.token;
   const headers: Record<string, string> = { Accept: "application/json" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;

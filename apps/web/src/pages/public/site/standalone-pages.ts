@@ -16,6 +16,7 @@ const STANDALONE_PAGES: Record<string, PageLoader> = {
   "/terms": async () => (await import("../legal/terms-page.tsx")).TermsPage,
   "/privacy": async () => (await import("../legal/privacy-page.tsx")).PrivacyPage,
   "/demo": async () => (await import("../demo/demo-page.tsx")).DemoPage,
+  "/ai-test": async () => (await import("../ai-test/ai-test-page.tsx")).AiTestPage,
 };
 
 export function standalonePage(pathname: string): PageLoader | undefined {

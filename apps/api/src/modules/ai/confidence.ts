@@ -1,0 +1,72 @@
+/**
+ * Turns retrieval scores into a calibrated confidence: the estimated probability that the best article really
+ * answers the question. A linear score of three signals (how well the best article matches, how far ahead of the
+ * runner-up it is, and how much of the question the knowledge base has words for) goes through a monotone
+ * piecewise-linear map fitted by isotonic regression. Both were fitted on the validation split of CLINC150 (never on
+ * its test split) by `npm run bench:ai -- --calibrate`, which prints these constants; see
+ * docs/decisions/2026-11-23-ai-retrieval-and-confidence.md.
+ */
+export interface ConfidenceSignals {
+  /** Similarity of the best article's best-matching title, phrasing or sentence to the question (0..1). */
+  best: number;
+  /** Ranking score of the best article (0..1). */
+  top: number;
+  /** Score of the runner-up (0 when there is none). */
+  second: number;
+  /** Share of the question's weight made of words the knowledge base uses (0..1). */
+  coverage: number;
+}
+
+export interface Calibration {
+  weights: { best: number; margin: number; coverage: number };
+  bias: number;
+  /** [linear score, probability] pairs, increasing in both. */
+  knots: [number, number][];
+}
+
+export const CALIBRATION: Calibration = {
+  weights: { best: 5.638, margin: 5.512, coverage: 1.201 },
+  bias: -2.908,
+  knots: [
+    [-2.91, 0.01],
+    [-1.9, 0.028],
+    [-1.65, 0.042],
+    [-1.42, 0.073],
+    [-1.12, 0.142],
+    [-0.78, 0.288],
+    [-0.44, 0.372],
+    [0.21, 0.636],
+    [0.9, 0.792],
+    [1.56, 0.88],
+    [2.26, 0.922],
+    [3.09, 0.965],
+    [4.25, 0.987],
+    [5.68, 0.99],
+    [7.98, 0.99],
+  ],
+};
+
+export function linearScore(s: ConfidenceSignals, c: Calibration = CALIBRATION): number {
+  return c.weights.best * s.best + c.weights.margin * (s.top - s.second) + c.weights.coverage * s.coverage + c.bias;
+}
+
+/** Piecewise-linear interpolation through the knots, flat beyond the ends. */
+export function interpolate(x: number, knots: [number, number][]): number {
+  const first = knots[0];
+  const last = knots[knots.length - 1];
+  if (!first || !last) return 0;
+  if (x <= first[0]) return first[1];
+  if (x >= last[0]) return last[1];
+  for (let i = 1; i < knots.length; i++) {
+    const [x1, y1] = knots[i] as [number, number];
+    const [x0, y0] = knots[i - 1] as [number, number];
+    if (x <= x1) return x1 === x0 ? y1 : y0 + ((x - x0) / (x1 - x0)) * (y1 - y0);
+  }
+  return last[1];
+}
+
+export function confidenceOf(s: ConfidenceSignals, c: Calibration = CALIBRATION): number {
+  if (s.best <= 0) return 0;
+  const p = interpolate(linearScore(s, c), c.knots);
+  return Math.round(Math.min(1, Math.max(0, p)) * 1000) / 1000;
+}

@@ -1,0 +1,334 @@
+import { type Passage, splitPassages, splitSentences } from "./passages.ts";
+import { contentWords, stem, words } from "./text.ts";
+import type { WordVectors } from "./word-vectors.ts";
+
+/** A published article as retrieval sees it. */
+export interface KbArticle {
+  id: string;
+  title: string;
+  slug: string;
+  body: string;
+  questions: string[];
+}
+
+type UnitKind = "title" | "question" | "sentence";
+
+/**
+ * One thing a question can match: an article's title, one of its alternative phrasings, or one sentence of its body
+ * (read with its heading). Sentences rather than whole passages, so a long paragraph is not diluted; the answer
+ * still quotes the whole passage the sentence belongs to.
+ */
+interface Unit {
+  article: number;
+  kind: UnitKind;
+  /** Index into the article's passages, for sentence units. */
+  passage: number;
+  /** Term -> tf weight (1 + ln tf). */
+  terms: Map<string, number>;
+  /** Length of the weighted term vector, for cosine. */
+  norm: number;
+  /** Unit-length meaning vector (weighted mean of word vectors), or null when no word of the unit has a vector. */
+  vector: Float32Array | null;
+}
+
+export interface IndexedArticle extends KbArticle {
+  passages: Passage[];
+}
+
+export interface SearchIndex {
+  articles: IndexedArticle[];
+  units: Unit[];
+  /** Term -> weight: inverse document frequency over articles. */
+  weight: Map<string, number>;
+  /** Term -> units containing it. */
+  postings: Map<string, number[]>;
+  /** Inverse document frequency of a term no article uses. */
+  unknownIdf: number;
+  vectors: WordVectors | null;
+  /** The direction every averaged sentence vector shares, removed so similarity reflects meaning, not "English". */
+  common: Float32Array | null;
+}
+
+/**
+ * Tuning of retrieval, chosen on the validation split of the benchmark
+ * (docs/decisions/2026-11-23-ai-retrieval-and-confidence.md).
+ */
+export const RETRIEVAL = {
+  /** Share of the lexical (tf-idf) similarity in a unit's score; the rest is the word-vector similarity. */
+  lexicalWeight: 0.6,
+  /** A body sentence is written to explain, not to ask, so a match there counts a little less than a phrasing. */
+  sentenceFactor: 0.9,
+  /** Smoothing of the frequency weighting of word vectors (SIF): lower trusts rare words more. */
+  sifA: 1e-3,
+  /**
+   * Same smoothing for a word's rarity in English ("does" ~0.2, "refund" ~0.95), which weighs a question word no
+   * article uses: an unknown "does" hardly matters, an unknown "warranty" means the question is about something else.
+   * Words the knowledge base uses are weighed by their idf across its articles alone.
+   */
+  rarityA: 1e-4,
+  /** An article's score adds this share of the mean of its next best units (agreement of several phrasings). */
+  supportWeight: 0.5,
+  supportUnits: 5,
+};
+
+export interface QueryTerms {
+  terms: Map<string, number>;
+  vector: Float32Array | null;
+  /** How much of the question's weight the knowledge base has words for (0..1). */
+  coverage: number;
+}
+
+export interface Hit {
+  article: number;
+  /** Ranking score: the best unit blended with the support of the article's next best units. */
+  score: number;
+  /** The best unit, and its blended, lexical and semantic similarity to the question. */
+  unit: number;
+  best: number;
+  lexical: number;
+  semantic: number;
+}
+
+const tf = (n: number) => 1 + Math.log(n);
+
+/** Zipf's law: the probability of the word at a frequency rank, in a vocabulary of the given size. */
+const zipf = (rank: number, vocabulary: number) => 1 / ((rank + 1) * Math.log(1.78 * vocabulary));
+
+/**
+ * Smooth inverse frequency (Arora et al., 2017): a / (a + p(word)). Near 0 for "the", near 1 for rare words. A word
+ * the vectors do not know is rarer than any they know.
+ */
+function sif(word: string, wv: WordVectors | null, a: number): number {
+  if (!wv) return 1;
+  const rank = wv.rows.get(word) ?? wv.rows.get(word.replaceAll("'", ""));
+  return rank === undefined ? 1 : a / (a + zipf(rank, wv.rows.size));
+}
+
+interface TermInfo {
+  count: number;
+  rarity: number;
+}
+
+/**
+ * Stems and adjacent stem pairs of every word, each with its rarity in English. Stop words stay in: rarity and idf
+ * make them weigh little, and in short questions they carry meaning ("call me" is not "call you"). Pairs keep some
+ * word order.
+ */
+function termInfo(text: string, wv: WordVectors | null): Map<string, TermInfo> {
+  const info = new Map<string, TermInfo>();
+  const add = (term: string, rarity: number) => {
+    const seen = info.get(term);
+    if (seen) {
+      seen.count++;
+      seen.rarity = Math.max(seen.rarity, rarity);
+    } else info.set(term, { count: 1, rarity });
+  };
+  let previous: { stem: string; rarity: number } | null = null;
+  for (const w of words(text)) {
+    const s = stem(w);
+    const rarity = sif(w, wv, RETRIEVAL.rarityA);
+    add(s, rarity);
+    if (previous) add(`${previous.stem} ${s}`, Math.max(previous.rarity, rarity));
+    previous = { stem: s, rarity };
+  }
+  return info;
+}
+
+function meaningVector(text: string, wv: WordVectors, common: Float32Array | null): Float32Array | null {
+  let list = contentWords(text);
+  if (list.length === 0) list = words(text);
+  const dims = wv.dimensions;
+  const sum = new Float32Array(dims);
+  let any = false;
+  for (const w of list) {
+    const row = wv.rows.get(w) ?? wv.rows.get(w.replaceAll("'", ""));
+    if (row === undefined) continue;
+    const weight = RETRIEVAL.sifA / (RETRIEVAL.sifA + zipf(row, wv.rows.size));
+    const offset = row * dims;
+    for (let d = 0; d < dims; d++) sum[d] = (sum[d] ?? 0) + weight * (wv.vectors[offset + d] ?? 0);
+    any = true;
+  }
+  if (!any) return null;
+  if (common) {
+    let dot = 0;
+    for (let d = 0; d < dims; d++) dot += (sum[d] ?? 0) * (common[d] ?? 0);
+    for (let d = 0; d < dims; d++) sum[d] = (sum[d] ?? 0) - dot * (common[d] ?? 0);
+  }
+  return normalize(sum);
+}
+
+function normalize(v: Float32Array): Float32Array | null {
+  let n = 0;
+  for (let d = 0; d < v.length; d++) n += (v[d] ?? 0) ** 2;
+  if (n === 0) return null;
+  const inv = 1 / Math.sqrt(n);
+  for (let d = 0; d < v.length; d++) v[d] = (v[d] ?? 0) * inv;
+  return v;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let d = 0; d < a.length; d++) s += (a[d] ?? 0) * (b[d] ?? 0);
+  return s;
+}
+
+/**
+ * The direction shared by sentence vectors of English in general: the frequency-weighted mean of the common
+ * vocabulary. Removing it from every vector (the second half of SIF) keeps "how do I" from making everything alike.
+ */
+let sharedDirection: { of: WordVectors; v: Float32Array | null } | undefined;
+function commonDirection(wv: WordVectors): Float32Array | null {
+  if (sharedDirection?.of === wv) return sharedDirection.v;
+  const dims = wv.dimensions;
+  const sum = new Float32Array(dims);
+  const n = Math.min(wv.rows.size, 20_000);
+  for (let row = 0; row < n; row++) {
+    const p = zipf(row, wv.rows.size);
+    const weight = (p * RETRIEVAL.sifA) / (RETRIEVAL.sifA + p);
+    for (let d = 0; d < dims; d++) sum[d] = (sum[d] ?? 0) + weight * (wv.vectors[row * dims + d] ?? 0);
+  }
+  const v = normalize(sum);
+  sharedDirection = { of: wv, v };
+  return v;
+}
+
+export function buildIndex(input: KbArticle[], vectors: WordVectors | null): SearchIndex {
+  const common = vectors ? commonDirection(vectors) : null;
+  const articles: IndexedArticle[] = input.map((a) => ({ ...a, passages: splitPassages(a.body) }));
+  const units: Omit<Unit, "norm">[] = [];
+  const add = (article: number, kind: UnitKind, passage: number, text: string) => {
+    const info = termInfo(text, vectors);
+    if (info.size === 0) return;
+    const terms = new Map<string, number>();
+    for (const [t, { count }] of info) terms.set(t, tf(count));
+    units.push({ article, kind, passage, terms, vector: vectors ? meaningVector(text, vectors, common) : null });
+  };
+  articles.forEach((a, i) => {
+    add(i, "title", -1, a.title);
+    for (const q of a.questions) add(i, "question", -1, q);
+    a.passages.forEach((p, j) => {
+      for (const sentence of splitSentences(p.text))
+        add(i, "sentence", j, p.heading ? `${p.heading}: ${sentence}` : sentence);
+    });
+  });
+
+  // Document frequency over articles: a word every phrasing of one article uses is still specific to that article.
+  const df = new Map<string, Set<number>>();
+  const postings = new Map<string, number[]>();
+  units.forEach((u, id) => {
+    for (const t of u.terms.keys()) {
+      const set = df.get(t) ?? new Set<number>();
+      set.add(u.article);
+      df.set(t, set);
+      const list = postings.get(t) ?? [];
+      list.push(id);
+      postings.set(t, list);
+    }
+  });
+  const n = Math.max(articles.length, 1);
+  const weight = new Map<string, number>();
+  for (const [t, set] of df) weight.set(t, Math.log(1 + n / set.size));
+  const normed: Unit[] = units.map((u) => {
+    let sq = 0;
+    for (const [t, w] of u.terms) sq += (w * (weight.get(t) ?? 0)) ** 2;
+    return { ...u, norm: Math.sqrt(sq) };
+  });
+  return { articles, units: normed, weight, postings, unknownIdf: Math.log(1 + 2 * n), vectors, common };
+}
+
+export function queryTerms(index: SearchIndex, text: string): QueryTerms {
+  const terms = new Map<string, number>();
+  let known = 0;
+  let total = 0;
+  for (const [t, { count, rarity }] of termInfo(text, index.vectors)) {
+    // A word no article uses still counts against every match, as much as its rarity says it matters.
+    const w = tf(count) * (index.weight.get(t) ?? index.unknownIdf * rarity);
+    terms.set(t, w);
+    total += w;
+    if (index.weight.has(t)) known += w;
+  }
+  const vector = index.vectors ? meaningVector(text, index.vectors, index.common) : null;
+  return { terms, vector, coverage: total > 0 ? known / total : 0 };
+}
+
+export interface UnitScores {
+  score: Float64Array;
+  lexical: Float64Array;
+  semantic: Float64Array;
+}
+
+/** Similarity of the question to every unit: weighted term cosine blended with word-vector cosine. */
+export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
+  const n = index.units.length;
+  const lexical = new Float64Array(n);
+  const semantic = new Float64Array(n);
+  const score = new Float64Array(n);
+  let qNorm = 0;
+  for (const [t, w] of query.terms) {
+    qNorm += w * w;
+    const weight = index.weight.get(t);
+    if (weight === undefined) continue;
+    for (const id of index.postings.get(t) ?? []) {
+      const unit = index.units[id];
+      if (unit) lexical[id] = (lexical[id] ?? 0) + w * (unit.terms.get(t) ?? 0) * weight;
+    }
+  }
+  qNorm = Math.sqrt(qNorm);
+  const lw = RETRIEVAL.lexicalWeight;
+  index.units.forEach((unit, id) => {
+    const lex = qNorm > 0 && unit.norm > 0 ? (lexical[id] ?? 0) / (qNorm * unit.norm) : 0;
+    const sem = query.vector && unit.vector ? Math.max(0, dot(query.vector, unit.vector)) : 0;
+    // Without word vectors (package missing, or no known word) the lexical part stands alone.
+    const semShare = query.vector && unit.vector ? 1 - lw : 0;
+    let value = (lex * lw + sem * semShare) / (lw + semShare);
+    if (unit.kind === "sentence") value *= RETRIEVAL.sentenceFactor;
+    lexical[id] = lex;
+    semantic[id] = sem;
+    score[id] = value;
+  });
+  return { score, lexical, semantic };
+}
+
+/**
+ * Articles ranked for a question, best first. An article scores its best unit, blended with the mean of its next
+ * best units: several phrasings of one article agreeing is stronger evidence than one lucky match.
+ */
+export function search(index: SearchIndex, scores: UnitScores, limit = 5): Hit[] {
+  const { score, lexical, semantic } = scores;
+  const perArticle: { best: number; others: number[] }[] = [];
+  index.units.forEach((unit, id) => {
+    const value = score[id] ?? 0;
+    const entry = perArticle[unit.article];
+    if (!entry) perArticle[unit.article] = { best: id, others: [] };
+    else if (value > (score[entry.best] ?? 0)) {
+      entry.others.push(score[entry.best] ?? 0);
+      entry.best = id;
+    } else entry.others.push(value);
+  });
+  const hits: Hit[] = [];
+  perArticle.forEach((entry, article) => {
+    if (!entry) return;
+    const support = entry.others.sort((a, b) => b - a).slice(0, RETRIEVAL.supportUnits);
+    const mean = support.reduce((s, x) => s + x, 0) / RETRIEVAL.supportUnits;
+    const best = score[entry.best] ?? 0;
+    hits.push({
+      article,
+      score: best * (1 - RETRIEVAL.supportWeight) + mean * RETRIEVAL.supportWeight,
+      unit: entry.best,
+      best,
+      lexical: lexical[entry.best] ?? 0,
+      semantic: semantic[entry.best] ?? 0,
+    });
+  });
+  return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+/** How well each passage of an article matches the question: the score of its best sentence. */
+export function passageScores(index: SearchIndex, scores: UnitScores, article: number): number[] {
+  const result = new Array<number>(index.articles[article]?.passages.length ?? 0).fill(0);
+  index.units.forEach((unit, id) => {
+    if (unit.article !== article || unit.kind !== "sentence") return;
+    result[unit.passage] = Math.max(result[unit.passage] ?? 0, scores.score[id] ?? 0);
+  });
+  return result;
+}

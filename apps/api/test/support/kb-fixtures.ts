@@ -1,0 +1,139 @@
+import { randomUUID } from "node:crypto";
+import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
+import { eq } from "drizzle-orm";
+import { kbArticles, organizations, sessions, users } from "../../src/db/schema.ts";
+import type { KbArticle } from "../../src/modules/ai/retrieval.ts";
+import { hashToken, newToken } from "../../src/platform/auth.ts";
+import { type TestApp, unique } from "../helpers.ts";
+
+/** A small, realistic knowledge base of an outdoor-gear shop, as an organization would write it. */
+export const SHOP_ARTICLES: Omit<KbArticle, "id">[] = [
+  {
+    title: "How to return an item",
+    slug: "return-an-item",
+    questions: ["Can I send something back?", "What is your return policy?", "I want a refund for my order"],
+    body: [
+      "# Returns",
+      "",
+      "You can return unused items within 30 days of delivery for a full refund.",
+      "",
+      "To start a return:",
+      "",
+      "1. Sign in and open **Orders**.",
+      "2. Choose the item and select *Return item*.",
+      "3. Print the prepaid label and drop the parcel at any post office.",
+      "",
+      "## Refund timing",
+      "",
+      "Refunds reach your original payment method within 5 business days after the parcel arrives at our warehouse.",
+    ].join("\n"),
+  },
+  {
+    title: "Tracking your order",
+    slug: "track-your-order",
+    questions: ["Where is my order?", "My package has not arrived", "How can I see the delivery status?"],
+    body: [
+      "Every order gets a tracking number by email as soon as it ships.",
+      "",
+      "Open **Orders** in your account and select *Track parcel* to see where it is. Most parcels arrive within 3 to 5 business days.",
+      "",
+      "If tracking has not changed for 7 days, contact us and we will open an investigation with the carrier.",
+    ].join("\n"),
+  },
+  {
+    title: "Resetting your password",
+    slug: "reset-your-password",
+    questions: ["I forgot my password", "How do I change my password?", "I can't sign in"],
+    body: [
+      "On the sign-in page, select **Forgot your password?** and enter your email address.",
+      "",
+      "We email you a link that works for one hour. Open it and choose a new password of at least 8 characters.",
+    ].join("\n"),
+  },
+  {
+    title: "International shipping",
+    slug: "international-shipping",
+    questions: ["Do you ship internationally?", "Can you deliver to Canada?", "Shipping outside the US"],
+    body: [
+      "We ship to the United States, Canada, the United Kingdom and most of the European Union.",
+      "",
+      "International orders take 7 to 14 business days. Import duties and taxes are collected by the carrier on delivery.",
+    ].join("\n"),
+  },
+  {
+    title: "Updating your billing details",
+    slug: "billing-details",
+    questions: ["How do I change my credit card?", "Update payment method", "My card was declined"],
+    body: [
+      "Go to **Account** then **Billing** and select *Edit payment method* to add a new card.",
+      "",
+      "If a payment is declined, check that the billing address matches your card statement, then try again.",
+    ].join("\n"),
+  },
+];
+
+/** Inserts an article straight into kb_articles (the knowledge-base API is another module's), published by default. */
+export async function addArticle(
+  t: TestApp,
+  orgId: string,
+  article: Partial<Omit<KbArticle, "id">> & { status?: "draft" | "published" } = {},
+) {
+  const suffix = unique();
+  const [row] = await t.database.db
+    .insert(kbArticles)
+    .values({
+      organizationId: orgId,
+      title: article.title ?? `Article ${suffix}`,
+      slug: article.slug ? `${article.slug}-${suffix}` : `article-${suffix}`,
+      body: article.body ?? "Nothing to see here.",
+      questions: article.questions ?? [],
+      status: article.status ?? "published",
+      publishedAt: article.status === "draft" ? null : new Date(),
+    })
+    .returning({ id: kbArticles.id, slug: kbArticles.slug, title: kbArticles.title });
+  if (!row) throw new Error("article insert returned nothing");
+  return row;
+}
+
+/** An agent (not an admin) of the organization, with a live session token. */
+export async function agentSession(t: TestApp, orgId: string): Promise<{ token: string; userId: string }> {
+  const [agent] = await t.database.db
+    .insert(users)
+    .values({
+      organizationId: orgId,
+      email: `agent-${unique()}@example.com`,
+      firstName: "Marco",
+      lastName: "Alvarez",
+      role: "agent",
+    })
+    .returning({ id: users.id });
+  if (!agent) throw new Error("agent insert returned nothing");
+  const token = newToken();
+  await t.database.db.insert(sessions).values({
+    organizationId: orgId,
+    userId: agent.id,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  return { token, userId: agent.id };
+}
+
+/** The demo organization the public assistant answers from, created when the database has none (tests seed nothing). */
+export async function demoOrganization(t: TestApp): Promise<string> {
+  await t.database.db
+    .insert(organizations)
+    .values({
+      id: randomUUID(),
+      name: "Acme Outdoor Co.",
+      slug: DEMO_ORG_SLUG,
+      plan: "growth",
+      subscriptionStatus: "trialing",
+    })
+    .onConflictDoNothing({ target: organizations.slug });
+  const [org] = await t.database.db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.slug, DEMO_ORG_SLUG));
+  if (!org) throw new Error("demo organization missing");
+  return org.id;
+}

@@ -1,0 +1,101 @@
+import type { AiResponseAnswer } from "@cove/contract/ai.ts";
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { CANNED_NOTE, QUICK_QUESTIONS, WELCOME } from "./ai-test-page.tsx";
+
+const returns: AiResponseAnswer = {
+  response:
+    'Here\'s what our help article "How to return an item" says:\n\nYou can return unused items within 30 days.',
+  confidence: 0.91,
+  suggestedActions: ["Read: How to return an item", "Talk to a human"],
+  sources: [
+    { id: "0d6e4c1a-3b2f-4a5e-8c7d-9e0f1a2b3c4d", title: "How to return an item", url: "/help/acme/articles/returns" },
+  ],
+  handoff: false,
+};
+
+function deferred<T>() {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+describe("/ai-test", () => {
+  it("greets, offers the five quick questions, thinks, then shows the reply with confidence, actions and sources", async () => {
+    const pending = deferred<Response>();
+    const bodies: unknown[] = [];
+    const fetchMock = mockApi({
+      "POST /api/chat/ai-response": (init) => {
+        bodies.push(JSON.parse(String(init?.body)));
+        return pending.promise;
+      },
+    });
+    const { user } = renderApp("/ai-test");
+
+    const chat = await screen.findByRole("region", { name: "Conversation with the AI assistant" });
+    expect(within(chat).getByText(WELCOME)).toBeInTheDocument();
+    const quick = screen.getByRole("group", { name: "Quick questions" });
+    expect(
+      within(quick)
+        .getAllByRole("button")
+        .map((b) => b.textContent),
+    ).toEqual([...QUICK_QUESTIONS]);
+
+    await user.click(within(quick).getByRole("button", { name: "How do I return an item?" }));
+    expect(within(chat).getByText("How do I return an item?")).toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent("Assistant is thinking");
+
+    pending.resolve(json(200, returns));
+    expect(await within(chat).findByText(/You can return unused items within 30 days/)).toBeInTheDocument();
+    expect(screen.queryByText("Assistant is thinking")).not.toBeInTheDocument();
+    expect(within(chat).getByText("Confidence: 91% (high)")).toBeInTheDocument();
+    expect(within(chat).getByText("Read: How to return an item")).toBeInTheDocument();
+    expect(within(chat).getByText("Talk to a human")).toBeInTheDocument();
+    expect(within(chat).getByRole("link", { name: "How to return an item" })).toHaveAttribute(
+      "href",
+      "/help/acme/articles/returns",
+    );
+    expect(bodies[0]).toMatchObject({ message: "How do I return an item?", customerInfo: { plan: "demo" } });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it("sends a typed question with Enter, ignores an empty one, and never sends the visitor's own session", async () => {
+    storeSession(testUser, "staff-token");
+    const fetchMock = mockApi({
+      "GET /api/auth/me": () => json(200, { user: testUser }),
+      "POST /api/chat/ai-response": () => json(200, returns),
+    });
+    const { user } = renderApp("/ai-test");
+    const box = await screen.findByRole("textbox", { name: "Your question" });
+
+    await user.type(box, "   {Enter}");
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).includes("ai-response"))).toHaveLength(0);
+
+    await user.clear(box);
+    await user.type(box, "Can I return boots I wore once?{Enter}");
+    expect(await screen.findByText(/You can return unused items/)).toBeInTheDocument();
+    const call = fetchMock.mock.calls.find(([url]) => String(url).includes("ai-response"));
+    expect(new Headers(call?.[1]?.headers).get("Authorization")).toBeNull();
+    expect(box).toHaveValue("");
+  });
+
+  it("falls back to a clearly marked canned reply when the call fails", async () => {
+    mockApi({
+      "POST /api/chat/ai-response": () => json(429, { error: "Too many requests.", code: "RATE_LIMITED" }),
+    });
+    const { user } = renderApp("/ai-test");
+    const quick = await screen.findByRole("group", { name: "Quick questions" });
+
+    await user.click(within(quick).getByRole("button", { name: "Where is my order?" }));
+    expect(await screen.findByText(/I can't reach the assistant right now/)).toBeInTheDocument();
+    expect(screen.getByText(CANNED_NOTE)).toBeInTheDocument();
+    expect(screen.getByText("Confidence: 0% (low)")).toBeInTheDocument();
+
+    await user.click(within(quick).getByRole("button", { name: "Can I talk to a person?" }));
+    expect(await screen.findByText("Of course. I'll connect you with a person from our team.")).toBeInTheDocument();
+    expect(screen.getAllByText("Handed off to a person")).toHaveLength(2);
+  });
+});

@@ -1,0 +1,118 @@
+import type { AiResponseAnswer, ConversationTurn } from "@cove/contract/ai.ts";
+import { ArrowLeft, BookOpen, Gauge, UserRound } from "lucide-react";
+import { askAssistant } from "../../../features/ai/api/ai.api.ts";
+import { AssistantChat, type ChatReply } from "../../../features/ai/components/assistant-chat.tsx";
+import { ctaClasses } from "../site/cta.ts";
+import { PageMeta } from "../site/page-meta.tsx";
+import { Container } from "../site/section.tsx";
+import { SiteLayout } from "../site/site-layout.tsx";
+import { SiteLink } from "../site/site-nav.tsx";
+
+export const QUICK_QUESTIONS = [
+  "How do I return an item?",
+  "Where is my order?",
+  "How do I reset my password?",
+  "Do you ship internationally?",
+  "Can I talk to a person?",
+] as const;
+
+export const WELCOME =
+  "Hi! I'm the AI assistant of Acme Outdoor Co., Cove's demo store. Ask me anything a customer might ask: I answer from Acme's help articles and tell you how sure I am.";
+
+export const CANNED_NOTE = "Sample reply: the assistant could not be reached";
+
+/**
+ * The spec's fallback when the call fails: a local reply, clearly marked, that promises nothing about any policy.
+ * Asking for a person still gets the hand-off, which needs no knowledge base.
+ */
+export function cannedReply(message: string): AiResponseAnswer {
+  const wantsPerson = /\b(person|human|agent|someone|somebody)\b/i.test(message);
+  return wantsPerson
+    ? {
+        response: "Of course. I'll connect you with a person from our team.",
+        confidence: 1,
+        suggestedActions: ["Talk to a human"],
+        sources: [],
+        handoff: true,
+      }
+    : {
+        response:
+          "I can't reach the assistant right now, so I can't look this up in Acme's help articles. Please try again in a moment, or ask for a person.",
+        confidence: 0,
+        suggestedActions: ["Try again", "Talk to a human"],
+        sources: [],
+        handoff: true,
+      };
+}
+
+async function askDemo(message: string, conversation: ConversationTurn[]): Promise<ChatReply> {
+  try {
+    // Anonymous on purpose: the demo answers from the demo organization even for a signed-in visitor.
+    const answer = await askAssistant({ message, customerInfo: { plan: "demo" }, conversation }, { anonymous: true });
+    return { answer };
+  } catch {
+    return { answer: cannedReply(message), note: CANNED_NOTE };
+  }
+}
+
+const POINTS = [
+  { icon: BookOpen, text: "Answers only from published help articles, and links the ones it used." },
+  { icon: Gauge, text: "Shows how confident it is: a calibrated estimate, measured on held-out questions." },
+  { icon: UserRound, text: "Hands off to a person when no article answers, or when you ask for one." },
+];
+
+export function AiTestPage() {
+  return (
+    <SiteLayout>
+      <PageMeta
+        title="Try the AI assistant · Cove"
+        description="Ask Cove's AI assistant a customer question: it answers from the demo store's help articles, shows its confidence and sources, and hands off to a person when unsure."
+      />
+      <section aria-labelledby="ai-test-title" className="bg-gradient-to-b from-indigo-50 to-white">
+        <Container className="pt-10 pb-16 sm:pt-14">
+          <SiteLink
+            to="/"
+            className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-slate-600 hover:text-slate-900"
+          >
+            <ArrowLeft className="size-4" aria-hidden="true" />
+            Back to home
+          </SiteLink>
+          <div className="mt-6 grid gap-10 lg:grid-cols-5">
+            <div className="lg:col-span-2">
+              <h1
+                id="ai-test-title"
+                className="text-4xl font-bold tracking-tight text-balance text-slate-900 sm:text-5xl"
+              >
+                Try the AI assistant
+              </h1>
+              <p className="mt-4 text-lg text-slate-600">
+                You are a customer of Acme Outdoor Co., our demo store. Ask about returns, orders, shipping or your
+                account, or pick a quick question.
+              </p>
+              <ul className="mt-6 space-y-3">
+                {POINTS.map(({ icon: Icon, text }) => (
+                  <li key={text} className="flex gap-3 text-sm text-slate-700">
+                    <Icon className="mt-0.5 size-5 shrink-0 text-indigo-600" aria-hidden="true" />
+                    {text}
+                  </li>
+                ))}
+              </ul>
+              <SiteLink to="/register" className={ctaClasses("primary", "md", "mt-8")}>
+                Start Free Trial
+              </SiteLink>
+            </div>
+            <div className="min-w-0 lg:col-span-3">
+              <AssistantChat
+                label="Conversation with the AI assistant"
+                greeting={WELCOME}
+                quickQuestions={QUICK_QUESTIONS}
+                ask={askDemo}
+                placeholder="Type your question and press Enter…"
+              />
+            </div>
+          </div>
+        </Container>
+      </section>
+    </SiteLayout>
+  );
+}

@@ -1,0 +1,102 @@
+import { z } from "zod";
+
+export const AI_TONES = ["friendly", "professional", "concise"] as const;
+export type AiTone = (typeof AI_TONES)[number];
+
+export const AI_MESSAGE_MAX = 2000;
+export const AI_CONVERSATION_MAX = 20;
+export const AI_GREETING_MAX = 500;
+/** The resolution rate looks back this many days. */
+export const AI_STATS_DAYS = 30;
+
+const noNul = (s: string) => !s.includes("\u0000");
+
+const message = z
+  .string({ error: "Message is required" })
+  .trim()
+  .min(1, "Message is required")
+  .max(AI_MESSAGE_MAX, `Message must be at most ${AI_MESSAGE_MAX.toLocaleString("en-US")} characters`)
+  .refine(noNul, "Message contains an invalid character");
+
+export const conversationTurn = z.object({
+  role: z.enum(["user", "assistant"], { error: "A turn's role must be user or assistant" }),
+  content: z
+    .string({ error: "A turn needs its content" })
+    .max(AI_MESSAGE_MAX, `A turn must be at most ${AI_MESSAGE_MAX.toLocaleString("en-US")} characters`),
+});
+export type ConversationTurn = z.infer<typeof conversationTurn>;
+
+/** POST /api/chat/ai-response (spec section 7): the message, the customer's plan, and optionally the turns before. */
+export const aiResponseBody = z.object({
+  message,
+  customerInfo: z
+    .object({ plan: z.string().trim().max(60, "Plan must be at most 60 characters").optional() })
+    .optional(),
+  conversation: z
+    .array(conversationTurn, { error: "Conversation must be a list of turns" })
+    .max(AI_CONVERSATION_MAX, `Send at most ${AI_CONVERSATION_MAX} earlier turns`)
+    .optional(),
+});
+export type AiResponseBody = z.input<typeof aiResponseBody>;
+
+export const aiSource = z.object({ id: z.uuid(), title: z.string(), url: z.string() });
+export type AiSource = z.infer<typeof aiSource>;
+
+export const aiResponseAnswer = z.object({
+  response: z.string(),
+  /** 0..1: the estimated probability that the answer is right (calibrated on held-out questions). */
+  confidence: z.number().min(0).max(1),
+  suggestedActions: z.array(z.string()),
+  sources: z.array(aiSource),
+  handoff: z.boolean(),
+});
+export type AiResponseAnswer = z.infer<typeof aiResponseAnswer>;
+
+export const aiSettings = z.object({
+  enabled: z.boolean(),
+  handoff_threshold: z.number(),
+  greeting: z.string(),
+  tone: z.enum(AI_TONES),
+  updated_at: z.string().nullable(),
+});
+export type AiSettings = z.infer<typeof aiSettings>;
+export const aiSettingsAnswer = z.object({ settings: aiSettings });
+export type AiSettingsAnswer = z.infer<typeof aiSettingsAnswer>;
+
+export const aiGreeting = z
+  .string({ error: "Greeting must be text" })
+  .trim()
+  .min(1, "Greeting is required")
+  .max(AI_GREETING_MAX, `Greeting must be at most ${AI_GREETING_MAX} characters`)
+  .refine(noNul, "Greeting contains an invalid character");
+
+export const updateAiSettingsBody = z
+  .object({
+    enabled: z.boolean({ error: "Enabled must be true or false" }).optional(),
+    handoff_threshold: z
+      .number({ error: "The hand-off threshold must be a number" })
+      .min(0, "The hand-off threshold must be between 0 and 1")
+      .max(1, "The hand-off threshold must be between 0 and 1")
+      .optional(),
+    greeting: aiGreeting.optional(),
+    tone: z.enum(AI_TONES, { error: `Tone must be one of ${AI_TONES.join(", ")}` }).optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), "Change at least one setting");
+export type UpdateAiSettingsBody = z.input<typeof updateAiSettingsBody>;
+
+/**
+ * The measured resolution rate: answers to customers (every channel but the staff test console) not handed off, over
+ * the last AI_STATS_DAYS days.
+ */
+export const aiStatsAnswer = z.object({
+  days: z.number().int(),
+  answers: z.number().int(),
+  resolved: z.number().int(),
+  handed_off: z.number().int(),
+  /** resolved / answers, or null before the first answer. */
+  resolution_rate: z.number().nullable(),
+  average_confidence: z.number().nullable(),
+  /** Questions asked in the test console over the same days, not part of the rate. */
+  console_answers: z.number().int(),
+});
+export type AiStatsAnswer = z.infer<typeof aiStatsAnswer>;
