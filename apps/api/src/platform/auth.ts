@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { organizations, sessions, users } from "../db/schema.ts";
 import type { Db } from "./db.ts";
 import { AppError } from "./errors.ts";
-import { type Ctx, type Principal, withTenant } from "./tenancy.ts";
+import { createSessionCache } from "./session-cache.ts";
+import { type Ctx, type Principal, SESSION_ENDED, withTenant } from "./tenancy.ts";
 
 export type Access = "public" | "authenticated" | "admin";
 
@@ -30,13 +31,19 @@ function bearer(req: FastifyRequest): string | null {
 }
 
 /**
- * Resolves a bearer token to its principal. This runs before the organization is known, so it reads as the
- * owner role; it matches only on the token's hash and returns nothing else.
+ * Resolves a token's hash to its principal and the session's end. This runs before the organization is known, so it
+ * reads as the owner role; it matches only on the token's hash and returns nothing else.
  */
-async function resolveSession(db: Db, token: string): Promise<Principal | null> {
-  // Every request runs this: named, so PostgreSQL plans it once per connection.
+async function resolveSession(db: Db, hash: string): Promise<{ principal: Principal; expiresAt: Date } | null> {
+  // Named, so PostgreSQL plans it once per connection.
   const [row] = await db
-    .select({ sessionId: sessions.id, userId: users.id, orgId: users.organizationId, role: users.role })
+    .select({
+      sessionId: sessions.id,
+      userId: users.id,
+      orgId: users.organizationId,
+      role: users.role,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(organizations, eq(organizations.id, sessions.organizationId))
@@ -49,12 +56,31 @@ async function resolveSession(db: Db, token: string): Promise<Principal | null> 
     )
     .limit(1)
     .prepare("cove_resolve_session")
-    .execute({ hash: hashToken(token), now: new Date() });
-  return row ?? null;
+    .execute({ hash, now: new Date() });
+  if (!row) return null;
+  const { expiresAt, ...principal } = row;
+  return { principal: { ...principal, verified: true }, expiresAt };
 }
+
+const sessionEnded = () => new AppError("UNAUTHORIZED", SESSION_ENDED);
+const adminsOnly = () => new AppError("FORBIDDEN", "Only an administrator can do this.");
 
 export function registerAccessControl(app: FastifyInstance, db: Db): void {
   app.decorateRequest("principal", null);
+  const cache = createSessionCache();
+
+  /** The caller by token hash: from the cache when it was resolved lately, else from the database (and cached). */
+  async function lookUp(hash: string, fresh: boolean): Promise<Principal | null> {
+    const cached = fresh ? null : cache.get(hash);
+    if (cached) return cached;
+    const found = await resolveSession(db, hash);
+    if (!found) {
+      cache.delete(hash);
+      return null;
+    }
+    cache.set(hash, found.principal, found.expiresAt);
+    return found.principal;
+  }
 
   app.addHook("onRoute", (route) => {
     const isDocs = route.url === "/api/docs" || route.url.startsWith("/api/docs/");
@@ -70,12 +96,28 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
     const access = req.routeOptions.config.access;
     if (!access || access === "public") return;
     const token = bearer(req);
-    const principal = token ? await resolveSession(db, token) : null;
-    if (!principal) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
-    if (access === "admin" && principal.role !== "admin") {
-      throw new AppError("FORBIDDEN", "Only an administrator can do this.");
-    }
+    if (!token) throw sessionEnded();
+    const hash = hashToken(token);
+    let principal = await lookUp(hash, false);
+    if (!principal) throw sessionEnded();
+    // A cached role may be out of date in either direction: look again before refusing (a demotion is caught by
+    // inTenant, which checks the role the transaction reads).
+    if (access === "admin" && principal.role !== "admin" && !principal.verified) principal = await lookUp(hash, true);
+    if (!principal) throw sessionEnded();
+    if (access === "admin" && principal.role !== "admin") throw adminsOnly();
     req.principal = principal;
+  });
+
+  // A signed-in route must have had its session checked against the database by the time it answers: by the
+  // lookup, or by a tenant transaction (withTenant). One that answered on the cache's word alone is a programming
+  // error; it must not hand out data a revoked session could no longer see.
+  app.addHook("onSend", async (req, reply, payload) => {
+    const access = req.routeOptions.config?.access;
+    if (access !== "authenticated" && access !== "admin") return payload;
+    if (reply.statusCode >= 400 || !req.principal || req.principal.verified) return payload;
+    req.log.error({ route: req.routeOptions.url }, "answered without checking the session");
+    reply.code(500).header("content-type", "application/json; charset=utf-8");
+    return JSON.stringify({ error: "Something went wrong on our side. Please try again.", code: "INTERNAL_ERROR" });
   });
 }
 
@@ -86,20 +128,27 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
 export async function optionalPrincipal(app: FastifyInstance, req: FastifyRequest): Promise<Principal | null> {
   if (req.headers.authorization === undefined) return null;
   const token = bearer(req);
-  const principal = token ? await resolveSession(app.db, token) : null;
-  if (!principal) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
-  return principal;
+  const found = token ? await resolveSession(app.db, hashToken(token)) : null;
+  if (!found) throw sessionEnded();
+  return found.principal;
 }
 
 /** The signed-in principal of a route whose access is authenticated or admin. */
 export function principalOf(req: FastifyRequest): Principal {
-  if (!req.principal) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+  if (!req.principal) throw sessionEnded();
   return req.principal;
 }
 
-/** Runs a service for the request's principal inside its tenant transaction. */
+/**
+ * Runs a service for the request's principal inside its tenant transaction, which re-checks the session; an admin
+ * route is refused there too if the user is no longer an admin.
+ */
 export function inTenant<T>(app: FastifyInstance, req: FastifyRequest, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
-  return withTenant(app.db, principalOf(req), fn);
+  const adminOnly = req.routeOptions.config.access === "admin";
+  return withTenant(app.db, principalOf(req), (ctx) => {
+    if (adminOnly && ctx.role !== "admin") throw adminsOnly();
+    return fn(ctx);
+  });
 }
 
 declare module "fastify" {
