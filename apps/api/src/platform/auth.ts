@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, sql } from "drizzle-orm";
+import type { Role } from "@cove/contract/constants.ts";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { organizations, sessions, users } from "../db/schema.ts";
-import type { Db } from "./db.ts";
+import { type Db, preparedRows } from "./db.ts";
 import { AppError } from "./errors.ts";
 import { createSessionCache } from "./session-cache.ts";
 import { type Ctx, type Principal, SESSION_ENDED, withTenant } from "./tenancy.ts";
@@ -35,31 +35,24 @@ function bearer(req: FastifyRequest): string | null {
  * reads as the owner role; it matches only on the token's hash and returns nothing else.
  */
 async function resolveSession(db: Db, hash: string): Promise<{ principal: Principal; expiresAt: Date } | null> {
-  // Named, so PostgreSQL plans it once per connection.
-  const [row] = await db
-    .select({
-      sessionId: sessions.id,
-      userId: users.id,
-      orgId: users.organizationId,
-      role: users.role,
-      expiresAt: sessions.expiresAt,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .innerJoin(organizations, eq(organizations.id, sessions.organizationId))
-    .where(
-      and(
-        eq(sessions.tokenHash, sql.placeholder("hash")),
-        gt(sessions.expiresAt, sql.placeholder("now")),
-        eq(users.status, "active"),
-      ),
-    )
-    .limit(1)
-    .prepare("cove_resolve_session")
-    .execute({ hash, now: new Date() });
+  const [row] = await preparedRows<{
+    sessionId: string;
+    userId: string;
+    orgId: string;
+    role: Role;
+    expiresAt: Date | string;
+  }>(
+    db,
+    sql`select s.id as "sessionId", u.id as "userId", u.organization_id as "orgId", u.role, s.expires_at as "expiresAt"
+        from sessions s
+        join users u on u.id = s.user_id
+        join organizations o on o.id = s.organization_id
+        where s.token_hash = ${hash} and s.expires_at > now() and u.status = 'active'
+        limit 1`,
+  );
   if (!row) return null;
   const { expiresAt, ...principal } = row;
-  return { principal: { ...principal, verified: true }, expiresAt };
+  return { principal: { ...principal, verified: true }, expiresAt: new Date(expiresAt) };
 }
 
 const sessionEnded = () => new AppError("UNAUTHORIZED", SESSION_ENDED);

@@ -103,10 +103,12 @@ export async function queryRows<T>(db: Queryable, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
-/** The two pieces of Drizzle that run a raw statement under a name (not in its public types). */
+/** The pieces of Drizzle that run a raw statement under a name (not in its public types). */
 interface DrizzleInternals {
   dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
   session: {
+    /** The driver's handle: node-postgres' pool or client, or PGlite (or its transaction), which has exec. */
+    client: { exec?: unknown; query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> };
     prepareQuery(
       query: { sql: string; params: unknown[] },
       fields: undefined,
@@ -116,15 +118,49 @@ interface DrizzleInternals {
   };
 }
 
+/** Statements already prepared on the embedded database, by the Drizzle dialect its handles share. */
+const preparedOnPglite = new WeakMap<object, Set<string>>();
+
 /**
- * queryRows for the statements every request runs: on PostgreSQL each one is a named prepared statement (named by
- * its text), so a connection parses and plans it once and PostgreSQL reuses the plan, which otherwise costs about
- * as much as running these statements. The embedded database ignores the name.
+ * queryRows for the statements every request runs: each is prepared once per connection under a name derived from
+ * its text, and then only executed, because planning them costs about as much as running them on PostgreSQL, and
+ * several times more on the embedded database (PostgreSQL compiled to WebAssembly). On PostgreSQL the name goes with
+ * the protocol's own Parse message; PGlite has no such option, so there it is an SQL PREPARE, then EXECUTE.
  */
 export async function preparedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
   const { dialect, session } = db as unknown as DrizzleInternals;
   const built = dialect.sqlToQuery(query);
-  const name = `cove_${createHash("sha1").update(built.sql).digest("base64url").slice(0, 24)}`;
-  const result = await session.prepareQuery(built, undefined, name, false).execute();
-  return result.rows as T[];
+  const name = `cove_${createHash("sha1").update(built.sql).digest("hex").slice(0, 24)}`;
+  if (typeof session.client.exec !== "function") {
+    return (await session.prepareQuery(built, undefined, name, false).execute()).rows as T[];
+  }
+  let prepared = preparedOnPglite.get(dialect);
+  if (!prepared) {
+    prepared = new Set();
+    preparedOnPglite.set(dialect, prepared);
+  }
+  if (!prepared.has(name)) {
+    // Not transactional: it stays prepared whatever becomes of the transaction it ran in.
+    await session.client.query(`PREPARE ${name} AS ${built.sql}`);
+    prepared.add(name);
+  }
+  // EXECUTE takes no protocol parameters, so the values go in as literals (typed by the prepared statement).
+  const args = built.params.map(literal).join(", ");
+  const results = (await (session.client.exec as (text: string) => Promise<{ rows: unknown[] }[]>)(
+    `EXECUTE ${name}${args ? `(${args})` : ""}`,
+  )) as { rows: unknown[] }[];
+  return (results.at(-1)?.rows ?? []) as T[];
+}
+
+/** An SQL literal of a value. Strings are E'' literals, read the same whatever standard_conforming_strings says. */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error("a statement parameter is not a finite number");
+    return String(value);
+  }
+  if (value instanceof Date) return `'${value.toISOString()}'`;
+  if (typeof value === "string") return `E'${value.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+  throw new Error(`a statement parameter of type ${typeof value} cannot be written as a literal`);
 }
