@@ -337,7 +337,7 @@ export const finishing = [
 ];
 
 export const SEEDED_TABLES = ["tickets", "ticket_comments", "ticket_events"] as const;
-const COUNTED_TABLES = ["ticket_tallies"];
+const COUNTED_TABLES = ["ticket_tallies", "ticket_totals"];
 
 /** The secondary indexes of the ticket tables (not those behind a constraint), to drop before a bulk load. */
 export const secondaryIndexesQuery = `

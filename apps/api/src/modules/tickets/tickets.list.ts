@@ -64,7 +64,8 @@ function answer(rows: PageRow[], query: ListQuery, capped: boolean): TicketListA
 
 /**
  * One statement: the page's ticket numbers come off the index that matches the filter (no row is read for the
- * tickets skipped by the offset), then only those rows are read; the total adds up ticket_tallies.
+ * tickets skipped by the offset), then only those rows are read; the total adds up ticket_totals (at most 16 rows),
+ * or ticket_tallies when the list is filtered by assignee.
  */
 async function listPage(ctx: Ctx, query: ListQuery): Promise<TicketListAnswer> {
   const filter = filterOf(ctx, query);
@@ -78,7 +79,8 @@ async function listPage(ctx: Ctx, query: ListQuery): Promise<TicketListAnswer> {
       limit ${query.limit} offset ${(query.page - 1) * query.limit}
     ),
     total as (
-      select coalesce(sum(n), 0)::int as total from ticket_tallies where organization_id = ${ctx.orgId}${filter.sql}
+      select coalesce(sum(n), 0)::int as total from ${sql.raw(filter.unassigned || filter.assigneeId ? "ticket_tallies" : "ticket_totals")}
+      where organization_id = ${ctx.orgId}${filter.sql}
     )
     select total.total, p.* from total left join lateral (${pageRows(ctx.orgId)}) p on true
     order by p."updatedAt" desc, p."ticketNumber" desc`,

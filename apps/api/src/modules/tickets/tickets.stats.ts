@@ -4,9 +4,9 @@ import { preparedRows } from "../../platform/db.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 
 /**
- * The dashboard's figures. Counts and the average resolution time add up ticket_tallies; Solved Today and This
- * Week read the day's and week's tickets off their indexes. "Today" and "this week" follow the organization's time
- * zone; Solved Today counts tickets whose status became solved today.
+ * The dashboard's figures. Counts and the average resolution time add up ticket_totals (and ticket_tallies for the
+ * unassigned); Solved Today and This Week read one day's or week's tickets off their indexes. "Today" and "this week"
+ * follow the organization's time zone; Solved Today counts tickets whose status became solved today.
  */
 export async function ticketStats(ctx: Ctx): Promise<TicketStats> {
   const [row] = await preparedRows<{
@@ -30,13 +30,14 @@ export async function ticketStats(ctx: Ctx): Promise<TicketStats> {
       select coalesce(sum(n), 0)::int as total,
              coalesce(sum(n) filter (where status = 'open'), 0)::int as open,
              coalesce(sum(n) filter (where priority = 'urgent'), 0)::int as urgent,
-             coalesce(sum(n) filter (where assignee_id is null), 0)::int as unassigned,
              coalesce(sum(n) filter (where priority = 'high'), 0)::int as high,
              (sum(resolved_seconds) / nullif(sum(resolved_n), 0) / 3600)::float8 as avg_hours
-      from ticket_tallies where organization_id = ${ctx.orgId}
+      from ticket_totals where organization_id = ${ctx.orgId}
     )
     -- The bounds as scalar subqueries, so the planner treats them as values its index scans can start from.
     select tally.*,
+           (select coalesce(sum(n), 0)::int from ticket_tallies
+            where organization_id = ${ctx.orgId} and assignee_id is null) as unassigned,
            (select count(*)::int from tickets
             where organization_id = ${ctx.orgId} and status = 'solved'
               and solved_at >= (select today from bounds)) as solved_today,
