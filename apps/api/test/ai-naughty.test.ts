@@ -1,14 +1,11 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { AiResponseAnswer } from "@cove/contract/ai.ts";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aiAnswers } from "../src/db/schema.ts";
-import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, createTestApp, naughtyStrings, registerOrg, type TestApp } from "./helpers.ts";
 import { addArticle, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
 
-const dataDir = path.resolve(import.meta.dirname, "../../../../shared/data");
-const naughty = JSON.parse(readFileSync(path.join(dataDir, "naughty-strings/blns.json"), "utf8")) as string[];
+const naughty = naughtyStrings();
 
 let t: TestApp;
 let org: Awaited<ReturnType<typeof registerOrg>>;

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.ts";
+import { sessions, users } from "../src/db/schema.ts";
+import { hashToken, newToken } from "../src/platform/auth.ts";
 import type { AiConfig } from "../src/platform/config.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
 import { DEFAULT_JOBS_SCHEMA } from "../src/platform/jobs.ts";
@@ -85,3 +87,39 @@ export async function registerOrg(app: FastifyInstance, overrides: Partial<Regis
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The Big List of Naughty Strings from ../shared/data (beside the project), as every text input is tested with it. */
+export function naughtyStrings(): string[] {
+  const file = path.resolve(import.meta.dirname, "../../../../shared/data/naughty-strings/blns.json");
+  return JSON.parse(readFileSync(file, "utf8")) as string[];
+}
+
+/**
+ * Adds a team member to an organization directly (as the owner, past the invitation flow) with a session of their
+ * own: for tests about what another member or role may do.
+ */
+export async function addMember(
+  database: Database,
+  orgId: string,
+  opts: { role?: "agent" | "admin"; firstName?: string; lastName?: string } = {},
+) {
+  const [user] = await database.db
+    .insert(users)
+    .values({
+      organizationId: orgId,
+      email: `member-${unique()}@example.com`,
+      firstName: opts.firstName ?? "Marco",
+      lastName: opts.lastName ?? "Alvarez",
+      role: opts.role ?? "agent",
+    })
+    .returning({ id: users.id, email: users.email });
+  if (!user) throw new Error("member insert returned nothing");
+  const token = newToken();
+  await database.db.insert(sessions).values({
+    organizationId: orgId,
+    userId: user.id,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  return { ...user, token };
+}

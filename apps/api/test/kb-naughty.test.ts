@@ -1,11 +1,8 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { Article, Category } from "@cove/contract/kb.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, createTestApp, naughtyStrings, registerOrg, type TestApp } from "./helpers.ts";
 
-const dataDir = path.resolve(import.meta.dirname, "../../../../shared/data");
-const naughty = JSON.parse(readFileSync(path.join(dataDir, "naughty-strings/blns.json"), "utf8")) as string[];
+const naughty = naughtyStrings();
 
 let t: TestApp;
 let org: Awaited<ReturnType<typeof registerOrg>>;

@@ -1,9 +1,8 @@
 import type { Article, ArticleListAnswer, Category } from "@cove/contract/kb.ts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kbArticles, sessions, users } from "../src/db/schema.ts";
-import { hashToken, newToken } from "../src/platform/auth.ts";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { kbArticles } from "../src/db/schema.ts";
+import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 
 let t: TestApp;
 let a: Session;
@@ -45,25 +44,8 @@ async function list(who: Session, query = ""): Promise<ArticleListAnswer> {
 
 /** An agent (not an admin) of who's organization, signed in. */
 async function agentOf(who: Session): Promise<Session> {
-  const [agent] = await t.database.db
-    .insert(users)
-    .values({
-      organizationId: who.user.organizationId,
-      email: `agent-${unique()}@example.com`,
-      firstName: "Marco",
-      lastName: "Alvarez",
-      role: "agent",
-    })
-    .returning({ id: users.id });
-  if (!agent) throw new Error("agent insert returned nothing");
-  const token = newToken();
-  await t.database.db.insert(sessions).values({
-    organizationId: who.user.organizationId,
-    userId: agent.id,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
-  return { token, user: { ...who.user, id: agent.id } };
+  const agent = await addMember(t.database, who.user.organizationId);
+  return { token: agent.token, user: { ...who.user, id: agent.id } };
 }
 
 describe("POST /api/kb/articles", () => {

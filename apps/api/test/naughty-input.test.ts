@@ -3,10 +3,10 @@ import path from "node:path";
 import type { AuthAnswer, MeAnswer } from "@cove/contract/auth.ts";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerOrg, registration, type TestApp } from "./helpers.ts";
+import { bearer, createTestApp, naughtyStrings, registerOrg, registration, type TestApp } from "./helpers.ts";
 
 const dataDir = path.resolve(import.meta.dirname, "../../../../shared/data");
-const naughty = JSON.parse(readFileSync(path.join(dataDir, "naughty-strings/blns.json"), "utf8")) as string[];
+const naughty = naughtyStrings();
 const xssLines = readFileSync(path.join(dataDir, "xss-payloads/xss-payload-list.txt"), "utf8")
   .split("\n")
   .filter((line) => line !== "");

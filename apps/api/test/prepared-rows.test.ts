@@ -2,17 +2,12 @@
  * preparedRows prepares a statement once and then only executes it. On the embedded database the values travel as SQL
  * literals (EXECUTE takes no protocol parameters), so every string must come back exactly as it went in.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { preparedRows, queryRows } from "../src/platform/db.ts";
-import { createTestApp, type TestApp } from "./helpers.ts";
+import { createTestApp, naughtyStrings, type TestApp } from "./helpers.ts";
 
-const dataDir = path.resolve(import.meta.dirname, "../../../../shared/data");
-const naughty = (JSON.parse(readFileSync(path.join(dataDir, "naughty-strings/blns.json"), "utf8")) as string[]).filter(
-  (s) => !s.includes("\u0000"),
-);
+const naughty = naughtyStrings().filter((s) => !s.includes("\u0000"));
 
 let t: TestApp;
 beforeAll(async () => {

@@ -6,10 +6,10 @@ import { eq, sql } from "drizzle-orm";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions, users } from "../src/db/schema.ts";
-import { hashToken, newToken, registerAccessControl } from "../src/platform/auth.ts";
+import { registerAccessControl } from "../src/platform/auth.ts";
 import { registerErrorHandling } from "../src/platform/errors.ts";
 import { createSessionCache } from "../src/platform/session-cache.ts";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,21 +27,7 @@ const adminCall = (token: string, email: string) =>
     payload: { email, firstName: "Sam", lastName: "Lee", role: "agent" },
   });
 
-/** A second member of the organization with a session of their own, written as the owner. */
-async function member(orgId: string, role: "agent" | "admin") {
-  const [user] = await t.database.db
-    .insert(users)
-    .values({ organizationId: orgId, email: `m-${unique()}@example.com`, firstName: "Kim", lastName: "Park", role })
-    .returning({ id: users.id, email: users.email });
-  const token = newToken();
-  await t.database.db.insert(sessions).values({
-    organizationId: orgId,
-    userId: user?.id ?? "",
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
-  return { id: user?.id ?? "", email: user?.email ?? "", token };
-}
+const member = (orgId: string, role: "agent" | "admin") => addMember(t.database, orgId, { role, firstName: "Kim" });
 
 describe("a cached session", () => {
   it("is refused on the next request after signing out", async () => {

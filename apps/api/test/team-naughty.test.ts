@@ -1,11 +1,8 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { UserListAnswer, UserListItem } from "@cove/contract/users.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { bearer, createTestApp, naughtyStrings, registerOrg, type TestApp, unique } from "./helpers.ts";
 
-const dataDir = path.resolve(import.meta.dirname, "../../../../shared/data");
-const naughty = JSON.parse(readFileSync(path.join(dataDir, "naughty-strings/blns.json"), "utf8")) as string[];
+const naughty = naughtyStrings();
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof registerOrg>>;

@@ -13,9 +13,8 @@ import {
 } from "@cove/contract/tickets.ts";
 import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { users } from "../src/db/schema.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -52,17 +51,7 @@ describe("list totals and dashboard counts", () => {
   let agentId: string;
   beforeAll(async () => {
     org = await registerOrg(t.app);
-    const [agent] = await t.database.db
-      .insert(users)
-      .values({
-        organizationId: org.user.organizationId,
-        email: `agent-${unique()}@example.com`,
-        firstName: "Marco",
-        lastName: "Alvarez",
-        role: "agent",
-      })
-      .returning({ id: users.id });
-    agentId = agent?.id ?? "";
+    agentId = (await addMember(t.database, org.user.organizationId)).id;
     const r = random(42);
     const created: Ticket[] = [];
     for (let i = 0; i < 40; i++) {

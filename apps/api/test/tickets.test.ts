@@ -1,8 +1,8 @@
 import type { Ticket, TicketListAnswer, TicketStats } from "@cove/contract/tickets.ts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { organizations, tickets, users } from "../src/db/schema.ts";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { organizations, tickets } from "../src/db/schema.ts";
+import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 
 let t: TestApp;
 let a: Awaited<ReturnType<typeof registerOrg>>;
@@ -93,17 +93,7 @@ describe("GET /api/tickets", () => {
   let agentId: string;
   beforeAll(async () => {
     org = await registerOrg(t.app);
-    const [agent] = await t.database.db
-      .insert(users)
-      .values({
-        organizationId: org.user.organizationId,
-        email: `agent-${unique()}@example.com`,
-        firstName: "Marco",
-        lastName: "Alvarez",
-        role: "agent",
-      })
-      .returning({ id: users.id });
-    agentId = agent?.id ?? "";
+    agentId = (await addMember(t.database, org.user.organizationId)).id;
     for (let i = 0; i < 30; i++) {
       await create(org, {
         subject: `Order ${i} question`,
