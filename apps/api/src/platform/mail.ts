@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
@@ -49,7 +49,9 @@ export function createMailer(opts: MailConfig, log: FastifyBaseLogger): Mailer {
       await mkdir(opts.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`;
       const file = path.join(opts.outboxDir, name);
-      await writeFile(file, info.message as Buffer);
+      // Written aside, then renamed: whoever watches the outbox (a person, a test) never reads half a message.
+      await writeFile(`${file}.part`, info.message as Buffer);
+      await rename(`${file}.part`, file);
       const links = m.text.match(/https?:\/\/\S+/g) ?? [];
       log.info({ to: m.to, subject: m.subject, links, file }, "mail written to outbox (no SMTP_URL set)");
     },
