@@ -1,5 +1,6 @@
 import type { Role } from "@cove/contract/constants.ts";
-import type { Db, Tx } from "./db.ts";
+import { sql } from "drizzle-orm";
+import { type Db, preparedRows, type Tx } from "./db.ts";
 import { AppError } from "./errors.ts";
 
 export const SESSION_ENDED = "Your session has ended. Please sign in again.";
@@ -28,40 +29,29 @@ export interface Ctx {
 /** The non-superuser role whose row-level security policies confine every query to app.org_id. */
 export const REQUEST_ROLE = "cove_app";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The driver's own handle under a Drizzle transaction: PGlite's transaction or node-postgres' pooled client. */
-interface DriverHandle {
-  session: { client: { exec?: (text: string) => Promise<unknown>; query: (text: string) => Promise<unknown> } };
-}
-
-/** Answers of the two drivers to a plain-text statement: node-postgres one result, PGlite's exec one per statement. */
-type TextResult = { rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[];
-
 /**
  * Confines a transaction to an organization and, for a signed-in caller, checks in the same statement that the
  * session is still valid: it exists, has not expired, and its user is active. It answers the user's role as it is
- * now (null: the session no longer counts). The statement is sent as plain text through the driver (one
- * simple-protocol message: no parse, bind or plan) because every request pays for it; the ids are checked to be UUIDs,
- * so they are literals that cannot be anything else. The check runs as the connecting role: the session's subquery is
- * planned before set_config switches to the request role. JIT compiling is off: it pays off for long analytical
- * queries, never for a request's short ones, where it can add tens of milliseconds to a plan that crosses its cost
- * threshold.
+ * now (null: the session no longer counts). Every request pays for this statement, so it is a prepared one (planned
+ * once per connection). The check runs as the connecting role: the statement's subquery is planned and its
+ * permissions checked before set_config switches to the request role. JIT compiling is off: it pays off for long
+ * analytical queries, never for a request's short ones, where it can add tens of milliseconds to a plan that crosses
+ * its cost threshold.
  */
 async function confine(tx: Tx, orgId: string, session?: { sessionId: string; userId: string }): Promise<Role | null> {
-  for (const id of [orgId, session?.sessionId, session?.userId]) {
-    if (id !== undefined && !UUID.test(id)) throw new Error("an id of the tenant context is not a UUID");
+  const settings = sql`select set_config('app.org_id', ${orgId}::text, true), set_config('role', ${REQUEST_ROLE}::text, true),
+                              set_config('jit', 'off', true)`;
+  if (!session) {
+    await preparedRows(tx, settings);
+    return null;
   }
-  const check = session
-    ? `, (select u.role from sessions s join users u on u.id = s.user_id
-          where s.id = '${session.sessionId}' and s.organization_id = '${orgId}' and u.id = '${session.userId}'
-            and s.expires_at > now() and u.status = 'active') as role`
-    : "";
-  const text = `select set_config('app.org_id', '${orgId}', true), set_config('role', '${REQUEST_ROLE}', true), set_config('jit', 'off', true)${check}`;
-  const { client } = (tx as unknown as DriverHandle).session;
-  const result = (await (client.exec ? client.exec(text) : client.query(text))) as TextResult;
-  const rows = Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows;
-  return (rows[0]?.role as Role | null | undefined) ?? null;
+  const [row] = await preparedRows<{ role: Role | null }>(
+    tx,
+    sql`${settings}, (select u.role from sessions s join users u on u.id = s.user_id
+                      where s.id = ${session.sessionId}::uuid and s.organization_id = ${orgId}::uuid
+                        and u.id = ${session.userId}::uuid and s.expires_at > now() and u.status = 'active') as role`,
+  );
+  return row?.role ?? null;
 }
 
 /**
