@@ -1,4 +1,3 @@
-import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -21,6 +20,7 @@ import type { Database } from "./platform/db.ts";
 import { AppError, registerErrorHandling } from "./platform/errors.ts";
 import { createJobs, type JobsOptions } from "./platform/jobs.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
+import { registerSecurityHeaders } from "./platform/security-headers.ts";
 import { registerWebApp } from "./platform/web.ts";
 
 export interface AppOptions {
@@ -69,24 +69,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerAccessControl(app, opts.database.db);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "https:"],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", "data:"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        // Self-hosted installs often run on plain http on a LAN address, where upgrading every asset to https breaks the app.
-        upgradeInsecureRequests: null,
-      },
-    },
-  });
+  registerSecurityHeaders(app);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) =>
