@@ -14,6 +14,7 @@ import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
+import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.ts";
 import { registerAccessControl } from "./platform/auth.ts";
 import type { AiConfig } from "./platform/config.ts";
 import type { Database } from "./platform/db.ts";
@@ -32,7 +33,12 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** The assistant's provider; the embedded one when absent. */
   ai?: AiConfig;
+  /** Memory for cached answers (platform/answer-cache.ts), in bytes; 0 turns the cache off. */
+  answerCacheBytes?: number;
 }
+
+/** The answer cache's budget when none is given: about 3,000 pages of 25 tickets. */
+export const DEFAULT_ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -68,6 +74,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerAccessControl(app, opts.database.db);
+  // After access control: its hooks find the principal that the cache's hooks check.
+  registerAnswerCache(app, opts.database.db, createAnswerCache(opts.answerCacheBytes ?? DEFAULT_ANSWER_CACHE_BYTES));
 
   registerSecurityHeaders(app);
   await app.register(rateLimit, {

@@ -25,6 +25,7 @@ async function main() {
     logger,
     trustProxy: config.trustProxy,
     ai: config.ai,
+    answerCacheBytes: config.answerCacheBytes,
   });
   // Load the assistant's word vectors before the first visitor asks (about 0.1 s, one second on the very first run).
   wordVectors();

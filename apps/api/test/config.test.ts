@@ -115,6 +115,15 @@ describe("loadConfig", () => {
     expect(configError({ SMTP_URL: "http://mail.example.com" }).message).toMatch(/\bSMTP_URL\b/);
   });
 
+  it("reads ANSWER_CACHE_MB as the answer cache's budget, 64 MB by default and 0 for off", () => {
+    expect(loadConfig({}).answerCacheBytes).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ ANSWER_CACHE_MB: "8" }).answerCacheBytes).toBe(8 * 1024 * 1024);
+    expect(loadConfig({ ANSWER_CACHE_MB: "0" }).answerCacheBytes).toBe(0);
+    for (const bad of ["-1", "lots", "1.5", "5000"]) {
+      expect(configError({ ANSWER_CACHE_MB: bad }).message, bad).toMatch(/\bANSWER_CACHE_MB\b/);
+    }
+  });
+
   it("lists every bad variable at once", () => {
     const err = configError({ PORT: "abc", SEED_DEMO: "maybe", DATABASE_URL: "mysql://x" });
     for (const name of ["PORT", "SEED_DEMO", "DATABASE_URL"]) expect(err.message).toContain(name);

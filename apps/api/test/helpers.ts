@@ -23,7 +23,13 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  opts: { smtpUrl?: string; mailRetryDelaySeconds?: number; mailRetryLimit?: number; ai?: AiConfig } = {},
+  opts: {
+    smtpUrl?: string;
+    mailRetryDelaySeconds?: number;
+    mailRetryLimit?: number;
+    ai?: AiConfig;
+    answerCacheBytes?: number;
+  } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
   const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "embedded", dir: null });
@@ -45,6 +51,7 @@ export async function createTestApp(
       mailRetry: { retryDelaySeconds: opts.mailRetryDelaySeconds ?? 1, retryLimit: opts.mailRetryLimit },
     },
     ai: opts.ai,
+    answerCacheBytes: opts.answerCacheBytes,
   });
   await app.ready();
   return {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
   customType,
@@ -240,6 +241,18 @@ export const ticketTallies = pgTable(
   // Assignee before status and priority: one assignee's counts are adjacent in the index.
   (t) => [unique("ticket_tallies_key").on(t.organizationId, t.assigneeId, t.status, t.priority).nullsNotDistinct()],
 );
+
+/**
+ * A counter per organization that triggers bump in every transaction changing what cached answers show: its tickets,
+ * comments, ticket events, and its team's names and statuses (migration 0013). An answer is served from the cache
+ * only while the counter still has the value it had when the answer was computed (platform/answer-cache.ts). Only
+ * those triggers write it, so taking its row lock never waits on anything else. No foreign key: the triggers fire
+ * while an organization's rows cascade away, and the row goes with the organization's other data.
+ */
+export const dataVersions = pgTable("data_versions", {
+  organizationId: uuid("organization_id").primaryKey(),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});
 
 export const ticketComments = pgTable(
   "ticket_comments",

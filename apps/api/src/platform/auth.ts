@@ -55,8 +55,8 @@ async function resolveSession(db: Db, hash: string): Promise<{ principal: Princi
   return { principal: { ...principal, verified: true }, expiresAt: new Date(expiresAt) };
 }
 
-const sessionEnded = () => new AppError("UNAUTHORIZED", SESSION_ENDED);
-const adminsOnly = () => new AppError("FORBIDDEN", "Only an administrator can do this.");
+export const sessionEnded = () => new AppError("UNAUTHORIZED", SESSION_ENDED);
+export const adminsOnly = () => new AppError("FORBIDDEN", "Only an administrator can do this.");
 
 export function registerAccessControl(app: FastifyInstance, db: Db): void {
   app.decorateRequest("principal", null);

@@ -38,6 +38,12 @@ const envSchema = z.object({
     .min(100, "must be between 100 and 120000")
     .max(120_000, "must be between 100 and 120000")
     .default(10_000),
+  ANSWER_CACHE_MB: z.coerce
+    .number({ error: "must be a number of megabytes" })
+    .int("must be a whole number of megabytes")
+    .min(0, "must be between 0 and 4096")
+    .max(4096, "must be between 0 and 4096")
+    .default(64),
 });
 
 /** The assistant's provider: the embedded one (no network, no key) or an OpenAI-compatible chat-completions API. */
@@ -58,6 +64,8 @@ export type Config = {
   logLevel: string;
   trustProxy: boolean;
   ai: AiConfig;
+  /** Memory for cached answers, in bytes; 0: off. */
+  answerCacheBytes: number;
 };
 
 export class ConfigError extends Error {}
@@ -102,5 +110,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     ai,
+    answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
   };
 }

@@ -29,6 +29,11 @@ export interface Ctx {
 /** The non-superuser role whose row-level security policies confine every query to app.org_id. */
 export const REQUEST_ROLE = "cove_app";
 
+/** The session exists, has not expired, and belongs to an active user of the organization (s: sessions, u: users). */
+const liveSession = (who: { sessionId: string; orgId: string; userId: string }) =>
+  sql`s.id = ${who.sessionId}::uuid and s.organization_id = ${who.orgId}::uuid and u.id = ${who.userId}::uuid
+      and s.expires_at > now() and u.status = 'active'`;
+
 /**
  * Confines a transaction to an organization and, for a signed-in caller, checks in the same statement that the
  * session is still valid: it exists, has not expired, and its user is active. It answers the user's role as it is
@@ -48,10 +53,38 @@ async function confine(tx: Tx, orgId: string, session?: { sessionId: string; use
   const [row] = await preparedRows<{ role: Role | null }>(
     tx,
     sql`${settings}, (select u.role from sessions s join users u on u.id = s.user_id
-                      where s.id = ${session.sessionId}::uuid and s.organization_id = ${orgId}::uuid
-                        and u.id = ${session.userId}::uuid and s.expires_at > now() and u.status = 'active') as role`,
+                      where ${liveSession({ orgId, ...session })}) as role`,
   );
   return row?.role ?? null;
+}
+
+/** What a cached read checks before serving a stored answer (platform/answer-cache.ts). */
+export interface DataState {
+  /** The user's role as it is now. */
+  role: Role;
+  /** The organization's data version (data_versions; 0 until its first change). */
+  version: string;
+  /** The organization's time zone and its date there, for answers that count "today" or "this week". */
+  day: string;
+}
+
+/**
+ * The session check of confine together with the organization's data version, in one statement outside any
+ * transaction. Like the session lookup it runs as the owner role and reads only rows found by the principal's ids.
+ * null: the session no longer counts.
+ */
+export async function readDataState(db: Db, who: Principal): Promise<DataState | null> {
+  const [row] = await preparedRows<DataState>(
+    db,
+    sql`select u.role, coalesce(d.version, 0)::text as version,
+               o.timezone || ' ' || to_char(now() at time zone o.timezone, 'YYYY-MM-DD') as day
+        from sessions s
+        join users u on u.id = s.user_id
+        join organizations o on o.id = s.organization_id
+        left join data_versions d on d.organization_id = s.organization_id
+        where ${liveSession(who)}`,
+  );
+  return row ?? null;
 }
 
 /**

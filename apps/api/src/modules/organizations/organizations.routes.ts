@@ -8,7 +8,7 @@ import * as service from "./organizations.service.ts";
 export async function organizationRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get("/api/organizations/stats", {
-    config: { access: "authenticated" },
+    config: { access: "authenticated", answerCache: { key: () => [], daily: true } },
     schema: {
       tags: ["organizations"],
       summary: "Active team members and the 30-day ticket trend",

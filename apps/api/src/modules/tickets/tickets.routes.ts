@@ -9,11 +9,12 @@ import {
   ticketStats,
   updateTicketBody,
 } from "@cove/contract/tickets.ts";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
 import { notFound } from "../../platform/errors.ts";
+import type { Principal } from "../../platform/tenancy.ts";
 import { listTickets } from "./tickets.list.ts";
 import * as service from "./tickets.service.ts";
 import { ticketStats as loadStats } from "./tickets.stats.ts";
@@ -28,12 +29,18 @@ const ticketId = (id: string) => {
   return id;
 };
 
+/** What a list's answer depends on: the validated query, with "me" read as the caller. */
+const listKey = (req: FastifyRequest, who: Principal) => {
+  const q = req.query as z.output<typeof ticketListQuery>;
+  return [q.page, q.limit, q.status, q.priority, q.assignee_id === "me" ? who.userId : q.assignee_id, q.search];
+};
+
 export async function ticketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const access = "authenticated" as const;
 
   app.get("/api/tickets", {
-    config: { access },
+    config: { access, answerCache: { key: listKey } },
     schema: {
       tags,
       summary: "List tickets: filters, search, pages",
@@ -44,13 +51,13 @@ export async function ticketRoutes(fastify: FastifyInstance) {
   });
 
   app.get("/api/tickets/stats/overview", {
-    config: { access },
+    config: { access, answerCache: { key: () => [], daily: true } },
     schema: { tags, summary: "Dashboard figures", response: { 200: ticketStats, ...errors } },
     handler: (req) => inTenant(app, req, loadStats),
   });
 
   app.get("/api/tickets/:id", {
-    config: { access },
+    config: { access, answerCache: { key: (req) => [(req.params as { id: string }).id] } },
     schema: {
       tags,
       summary: "A ticket with its comments and activity",

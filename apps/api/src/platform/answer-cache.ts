@@ -1,0 +1,169 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { adminsOnly, sessionEnded } from "./auth.ts";
+import type { Db } from "./db.ts";
+import { type Principal, readDataState } from "./tenancy.ts";
+
+/**
+ * Serialized answers of signed-in reads (ticket lists, searches, a ticket, the dashboard figures), so that asking the
+ * same question again while nothing it shows has changed costs one small statement instead of the full work.
+ *
+ * Every key starts with the organization and its data version (data_versions, kept by triggers in the transaction of
+ * every change; migration 0013), read in the same statement that checks the caller's session. A change commits with
+ * its bump, so after it no request reads the old version again and the answers stored under it are never served;
+ * they simply age out. An answer is always computed after the version it is stored under was read, so it can only be
+ * newer than its key, never older. Several app processes on one PostgreSQL each keep their own cache and stay exact.
+ *
+ * Least recently used answers go first once the total size passes the budget; a budget of 0 turns the cache off.
+ */
+export interface AnswerCache {
+  readonly enabled: boolean;
+  get(key: string): Buffer | undefined;
+  set(key: string, body: Buffer): void;
+  /** Answers held, their total size in bytes, and how many were stored since the start: for tests and diagnostics. */
+  stats(): { entries: number; bytes: number; stored: number };
+}
+
+/** A single answer larger than this share of the budget is not kept: it would push out many others. */
+const MAX_SHARE = 1 / 16;
+
+export function createAnswerCache(maxBytes: number): AnswerCache {
+  // Maps iterate in insertion order; a hit moves its entry to the end, so the first entry is the least recently used.
+  const entries = new Map<string, Buffer>();
+  let bytes = 0;
+  let stored = 0;
+  const sizeOf = (key: string, body: Buffer) => key.length * 2 + body.byteLength;
+
+  return {
+    enabled: maxBytes > 0,
+    get(key) {
+      const body = entries.get(key);
+      if (body) {
+        entries.delete(key);
+        entries.set(key, body);
+      }
+      return body;
+    },
+    set(key, body) {
+      const size = sizeOf(key, body);
+      if (maxBytes <= 0 || size > maxBytes * MAX_SHARE) return;
+      const previous = entries.get(key);
+      if (previous) {
+        bytes -= sizeOf(key, previous);
+        entries.delete(key);
+      }
+      entries.set(key, body);
+      bytes += size;
+      stored++;
+      for (const [oldest, old] of entries) {
+        if (bytes <= maxBytes) break;
+        entries.delete(oldest);
+        bytes -= sizeOf(oldest, old);
+      }
+    },
+    stats: () => ({ entries: entries.size, bytes, stored }),
+  };
+}
+
+/** A route's part of the key: what, besides the organization's data, its answer depends on. */
+export interface AnswerCacheConfig {
+  /** The validated request's inputs that shape the answer; the caller's own id where "me" is involved. */
+  key(req: FastifyRequest, who: Principal): readonly unknown[];
+  /** The answer counts "today" or "this week" in the organization's time zone: it is kept for that day only. */
+  daily?: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** A signed-in GET whose answers are cached; see createAnswerCache. */
+    answerCache?: AnswerCacheConfig;
+  }
+  interface FastifyRequest {
+    /** Set when the answer was not in the cache: the key its serialized answer is stored under. */
+    answerKey: string | null;
+    /** Set when this request computes an answer that others may be waiting for. */
+    answerFlight: Flight | null;
+  }
+  interface FastifyInstance {
+    answers: AnswerCache;
+  }
+}
+
+/** An answer being computed for a key, which other requests for the same key wait for instead of computing it too. */
+interface Flight {
+  key: string;
+  answer: Promise<Buffer | undefined>;
+  /** Called once with the serialized answer, or undefined when it ended in an error (each waiter then computes). */
+  land(body: Buffer | undefined): void;
+}
+
+/**
+ * Serves the routes that declare answerCache. After access control has found the principal, one statement re-checks
+ * the session and reads the organization's data version (readDataState); a stored answer under that version is sent
+ * as it is. Otherwise the handler runs as usual (its own tenant transaction checks the session again) and the
+ * answer, as the route's schema serialized it, is stored on the way out. When a change has just made every stored
+ * answer out of date, the requests arriving together for the same key wait for the first one's answer rather than
+ * each computing it.
+ */
+export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerCache): void {
+  app.decorate("answers", cache);
+  app.decorateRequest("answerKey", null);
+  app.decorateRequest("answerFlight", null);
+  if (!cache.enabled) return;
+  const flights = new Map<string, Flight>();
+
+  const takeOff = (key: string): Flight => {
+    let land: (body: Buffer | undefined) => void = () => {};
+    const answer = new Promise<Buffer | undefined>((resolve) => {
+      land = resolve;
+    });
+    const flight: Flight = {
+      key,
+      answer,
+      land: (body) => {
+        if (flights.get(key) === flight) flights.delete(key);
+        land(body);
+      },
+    };
+    flights.set(key, flight);
+    return flight;
+  };
+
+  app.addHook("preHandler", async (req, reply) => {
+    const config = req.routeOptions.config.answerCache;
+    const who = req.principal;
+    if (!config || !who || req.method !== "GET") return;
+    const state = await readDataState(db, who);
+    if (!state) throw sessionEnded();
+    if (req.routeOptions.config.access === "admin" && state.role !== "admin") throw adminsOnly();
+    who.role = state.role;
+    who.verified = true;
+    const key = JSON.stringify([
+      who.orgId,
+      state.version,
+      config.daily ? state.day : null,
+      req.routeOptions.url,
+      ...config.key(req, who),
+    ]);
+    const stored = cache.get(key);
+    if (stored) return reply.type(JSON_TYPE).send(stored);
+    const inFlight = flights.get(key);
+    const shared = inFlight ? await inFlight.answer : undefined;
+    if (shared) return reply.type(JSON_TYPE).send(shared);
+    req.answerKey = key;
+    if (!inFlight) req.answerFlight = takeOff(key);
+  });
+
+  app.addHook("onSend", async (req, reply, payload) => {
+    if (!req.answerKey) return payload;
+    const body = reply.statusCode === 200 && typeof payload === "string" ? Buffer.from(payload) : undefined;
+    if (body) cache.set(req.answerKey, body);
+    req.answerFlight?.land(body);
+    return payload;
+  });
+  // A request that never sends (its client went away) must not leave the others waiting.
+  const abandon = async (req: FastifyRequest) => req.answerFlight?.land(undefined);
+  app.addHook("onResponse", abandon);
+  app.addHook("onRequestAbort", abandon);
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
