@@ -14,6 +14,8 @@
  *   BENCH_REUSE=1           keep an already seeded BENCH_DB of the same size instead of seeding again
  *   BENCH_EXPLAIN=0         skip EXPLAIN (ANALYZE, BUFFERS) of the app's queries
  *   BENCH_ONLY              a regular expression: drive only the endpoints whose name matches (e.g. "search|stats")
+ *   BENCH_CACHE             on,off (default both): run the app with its answer cache (as deployed), then without it,
+ *                           so that every request does the full work
  * Flag --quick: 20,000 tickets over 20 organizations, 5,000 embedded, 3 s per endpoint (a check that everything runs).
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -23,6 +25,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ticketListQuery } from "@cove/contract/tickets.ts";
 import pg from "pg";
+import { DEFAULT_ANSWER_CACHE_BYTES } from "../apps/api/src/app.ts";
 import { listTickets } from "../apps/api/src/modules/tickets/tickets.list.ts";
 import { getTicket } from "../apps/api/src/modules/tickets/tickets.service.ts";
 import { ticketStats } from "../apps/api/src/modules/tickets/tickets.stats.ts";
@@ -32,6 +35,7 @@ import { type ExplainCase, explainAll } from "./explain.ts";
 import { drive, type Endpoint, type LoadResult, table } from "./load.ts";
 import { type Run, type SeedPlan, seed, sessionToken } from "./seed.ts";
 import type { ServerMessage, ServerTarget } from "./server.ts";
+import { FIRST_NAMES, LAST_NAMES, PRODUCTS, VOCABULARY } from "./words.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes("--quick");
@@ -60,7 +64,14 @@ const config = {
   explain: process.env.BENCH_EXPLAIN !== "0",
   only: process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : null,
   seedConnections: Math.max(1, os.cpus().length),
+  cacheModes: (process.env.BENCH_CACHE || "on,off").split(",").map((m) => {
+    if (m.trim() !== "on" && m.trim() !== "off") throw new Error(`BENCH_CACHE takes on, off or on,off; got ${m}`);
+    return m.trim() as CacheMode;
+  }),
 };
+type CacheMode = "on" | "off";
+/** The app's default budget, as deployed; "off" is a budget of 0. */
+const cacheBytes = (mode: CacheMode) => (mode === "on" ? DEFAULT_ANSWER_CACHE_BYTES : 0);
 if (config.bigTickets > config.tickets) throw new Error("BENCH_BIG_TICKETS cannot exceed BENCH_TICKETS");
 if (!/^[a-z_][a-z0-9_]*$/.test(config.dbName)) throw new Error("BENCH_DB must be a plain lower-case identifier");
 
@@ -103,6 +114,21 @@ async function machine(pgUrl: string | null): Promise<void> {
   }
 }
 
+/**
+ * Terms as different agents type them, one per request: names, words of the tickets and their prefixes, and pairs,
+ * more of them than a run sends, so that (cache on or off) every one is searched afresh. A fixed order, so every run
+ * asks the same.
+ */
+function variedSearches(): string[] {
+  const words = [...FIRST_NAMES, ...LAST_NAMES, ...VOCABULARY, ...PRODUCTS];
+  const singles = words.flatMap((w) => (w.length > 5 ? [w, w.slice(0, w.length - 2)] : [w]));
+  const pairs = PRODUCTS.flatMap((p) => VOCABULARY.map((v) => `${p} ${v}`));
+  const all = [...singles, ...pairs];
+  // A fixed shuffle (a multiplicative step through the list), so singles and pairs alternate.
+  const step = 7919;
+  return all.map((_, i) => all[(i * step) % all.length] as string);
+}
+
 /** A page a tenth of the way into the largest organization's list. */
 const deepPageOf = (bigTickets: number) => Math.max(2, Math.floor(bigTickets / 25 / 10));
 /** The search terms, with a ticket number ("#123" finds ticket 123) of the largest organization last. */
@@ -127,8 +153,17 @@ function endpoints(opts: {
       name: `search "${term}"`,
       calls: [big(`/api/tickets?search=${encodeURIComponent(term)}`)],
     })),
+    {
+      name: "search, a different term each time",
+      calls: variedSearches().map((term) => big(`/api/tickets?search=${encodeURIComponent(term)}`)),
+    },
     { name: "detail /tickets/:id", calls: opts.ticketIds.map((id) => big(`/api/tickets/${id}`)) },
     { name: "stats/overview", calls: [big("/api/tickets/stats/overview")] },
+    {
+      name: "list, page 1, while a ticket changes 10 times a second",
+      calls: [big("/api/tickets")],
+      alongside: (port) => changeTickets(port, opts.bigToken, opts.ticketIds),
+    },
   ];
   if (opts.smallTokens.length > 0) {
     list.push({
@@ -137,6 +172,32 @@ function endpoints(opts: {
     });
   }
   return list;
+}
+
+/**
+ * An agent at work beside the readers: every 100 ms a ticket's priority changes (PUT, as the app sends it), so a
+ * cached list is out of date ten times a second and the next reader recomputes it. Returns the function that stops it.
+ */
+function changeTickets(port: number, token: string, ticketIds: string[]): () => Promise<void> {
+  let stopped = false;
+  let n = 0;
+  const running = (async () => {
+    while (!stopped) {
+      const id = ticketIds[n % ticketIds.length];
+      const res = await fetch(`http://127.0.0.1:${port}/api/tickets/${id}`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ priority: n % 2 === 0 ? "high" : "normal" }),
+      });
+      if (!res.ok) throw new Error(`changing a ticket answered ${res.status}: ${await res.text()}`);
+      n++;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await running;
+  };
 }
 
 function startServer(
@@ -171,12 +232,13 @@ function stopServer(child: ChildProcess): Promise<void> {
 async function runLoad(port: number, list: Endpoint[]): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
   for (const endpoint of list.filter((e) => !config.only || config.only.test(e.name))) {
+    const stop = endpoint.alongside?.(port);
     const result = await drive(endpoint, {
       port,
       concurrency: config.concurrency,
       warmupMs: config.warmupMs,
       durationMs: config.durationMs,
-    });
+    }).finally(() => stop?.());
     // The machine's load average tells whether something else was competing for the CPU during the run.
     log(
       `  ${endpoint.name}: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms (${elapsed()}, load ${loadAverage()})`,
@@ -232,7 +294,7 @@ async function seedPostgres(url: string, plan: SeedPlan): Promise<void> {
   }
 }
 
-async function benchPostgres(): Promise<LoadResult[]> {
+async function benchPostgres(): Promise<ModeResults[]> {
   const url = withDatabase(config.adminUrl, config.dbName);
   const plan: SeedPlan = {
     tickets: config.tickets,
@@ -250,48 +312,64 @@ async function benchPostgres(): Promise<LoadResult[]> {
     log(`  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
   }
 
-  const { child, ready } = await startServer({ kind: "postgres", url });
-  try {
-    if (config.explain) {
-      log("\n-- EXPLAIN (ANALYZE, BUFFERS) of the app's statements, largest organization, warm cache:\n");
-      const deepPage = deepPageOf(plan.bigTickets);
-      const cases: ExplainCase[] = [
-        { name: "list, page 1", run: (ctx) => listTickets(ctx, ticketListQuery.parse({})) },
-        { name: `list, page ${deepPage}`, run: (ctx) => listTickets(ctx, ticketListQuery.parse({ page: deepPage })) },
-        {
-          name: "filter status=open&priority=high",
-          run: (ctx) => listTickets(ctx, ticketListQuery.parse({ status: "open", priority: "high" })),
-        },
-        {
-          name: "filter assignee_id=unassigned",
-          run: (ctx) => listTickets(ctx, ticketListQuery.parse({ assignee_id: "unassigned" })),
-        },
-        ...searchesOf(plan.bigTickets).map((term) => ({
-          name: `search "${term}"`,
-          run: (ctx: Ctx) => listTickets(ctx, ticketListQuery.parse({ search: term })),
-        })),
-        { name: "stats/overview", run: ticketStats },
-        { name: "detail", run: (ctx) => getTicket(ctx, ready.ticketIds[0] ?? "") },
-      ];
-      log(await explainAll(url, { orgId: ready.orgId, userId: ready.adminId }, cases));
+  const runs: ModeResults[] = [];
+  for (const mode of config.cacheModes) {
+    const { child, ready } = await startServer({ kind: "postgres", url, answerCacheBytes: cacheBytes(mode) });
+    try {
+      if (config.explain && runs.length === 0) log(await explainPostgres(url, plan, ready));
+      log(`\n-- load, answer cache ${mode}: ${loadShape()}`);
+      const smallOrgs = Math.min(100, config.organizations - 1);
+      const list = endpoints({
+        bigToken: sessionToken(1),
+        bigTickets: plan.bigTickets,
+        ticketIds: ready.ticketIds,
+        smallTokens: Array.from({ length: smallOrgs }, (_, i) => sessionToken(i + 2)),
+      });
+      runs.push({ mode, results: await runLoad(ready.port, list) });
+    } finally {
+      await stopServer(child);
     }
-    log(
-      `\n-- load: ${config.concurrency} clients, ${config.warmupMs / 1000} s warm-up + ${config.durationMs / 1000} s per endpoint`,
-    );
-    const smallOrgs = Math.min(100, config.organizations - 1);
-    const list = endpoints({
-      bigToken: sessionToken(1),
-      bigTickets: plan.bigTickets,
-      ticketIds: ready.ticketIds,
-      smallTokens: Array.from({ length: smallOrgs }, (_, i) => sessionToken(i + 2)),
-    });
-    return await runLoad(ready.port, list);
-  } finally {
-    await stopServer(child);
   }
+  return runs;
 }
 
-async function benchEmbedded(): Promise<LoadResult[]> {
+interface ModeResults {
+  mode: CacheMode;
+  results: LoadResult[];
+}
+
+const loadShape = () =>
+  `${config.concurrency} clients, ${config.warmupMs / 1000} s warm-up + ${config.durationMs / 1000} s per endpoint`;
+
+async function explainPostgres(
+  url: string,
+  plan: SeedPlan,
+  ready: Extract<ServerMessage, { type: "ready" }>,
+): Promise<string> {
+  const deepPage = deepPageOf(plan.bigTickets);
+  const cases: ExplainCase[] = [
+    { name: "list, page 1", run: (ctx) => listTickets(ctx, ticketListQuery.parse({})) },
+    { name: `list, page ${deepPage}`, run: (ctx) => listTickets(ctx, ticketListQuery.parse({ page: deepPage })) },
+    {
+      name: "filter status=open&priority=high",
+      run: (ctx) => listTickets(ctx, ticketListQuery.parse({ status: "open", priority: "high" })),
+    },
+    {
+      name: "filter assignee_id=unassigned",
+      run: (ctx) => listTickets(ctx, ticketListQuery.parse({ assignee_id: "unassigned" })),
+    },
+    ...searchesOf(plan.bigTickets).map((term) => ({
+      name: `search "${term}"`,
+      run: (ctx: Ctx) => listTickets(ctx, ticketListQuery.parse({ search: term })),
+    })),
+    { name: "stats/overview", run: ticketStats },
+    { name: "detail", run: (ctx) => getTicket(ctx, ready.ticketIds[0] ?? "") },
+  ];
+  const explained = await explainAll(url, { orgId: ready.orgId, userId: ready.adminId }, cases);
+  return `\n-- EXPLAIN (ANALYZE, BUFFERS) of the app's statements, largest organization, warm cache:\n\n${explained}`;
+}
+
+async function benchEmbedded(): Promise<ModeResults[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "cove-bench-pglite-"));
   const plan = {
     tickets: config.embeddedTickets,
@@ -301,43 +379,52 @@ async function benchEmbedded(): Promise<LoadResult[]> {
     now: new Date().toISOString(),
   };
   log(`\n== Embedded (PGlite in ${dir}): ${plan.tickets} tickets in one organization`);
+  const runs: ModeResults[] = [];
   try {
-    const { child, ready } = await startServer({ kind: "embedded", dir: path.join(dir, "db"), plan });
-    try {
-      log(`  seeded in ${ready.seedSeconds?.toFixed(0) ?? "?"} s`);
-      log(
-        `\n-- load: ${config.concurrency} clients, ${config.warmupMs / 1000} s warm-up + ${config.durationMs / 1000} s per endpoint`,
-      );
-      const list = endpoints({
-        bigToken: sessionToken(1),
-        bigTickets: plan.bigTickets,
-        ticketIds: ready.ticketIds,
-        smallTokens: [],
-      });
-      return await runLoad(ready.port, list);
-    } finally {
-      await stopServer(child);
+    for (const mode of config.cacheModes) {
+      // The first app process seeds the database; the next one opens it as it is.
+      const target = { kind: "embedded", dir: path.join(dir, "db"), plan, answerCacheBytes: cacheBytes(mode) } as const;
+      const { child, ready } = await startServer(target);
+      try {
+        if (ready.seedSeconds !== null) log(`  seeded in ${ready.seedSeconds.toFixed(0)} s`);
+        log(`\n-- load, answer cache ${mode}: ${loadShape()}`);
+        const list = endpoints({
+          bigToken: sessionToken(1),
+          bigTickets: plan.bigTickets,
+          ticketIds: ready.ticketIds,
+          smallTokens: [],
+        });
+        runs.push({ mode, results: await runLoad(ready.port, list) });
+      } finally {
+        await stopServer(child);
+      }
     }
+    return runs;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+const cacheLabel = (mode: CacheMode) =>
+  mode === "on" ? "answer cache on, as deployed" : "answer cache off: every request does the full work";
 
 async function main(): Promise<void> {
   const wantPostgres = config.targets.includes("postgres");
   await machine(wantPostgres ? config.adminUrl : null);
   const tables: string[] = [];
   if (wantPostgres) {
-    const results = await benchPostgres();
-    tables.push(
-      `PostgreSQL, ${config.tickets} tickets / ${config.organizations} organizations, largest organization ${config.bigTickets} (${config.concurrency} clients):\n${table(results)}`,
-    );
+    for (const run of await benchPostgres()) {
+      tables.push(
+        `PostgreSQL, ${config.tickets} tickets / ${config.organizations} organizations, largest organization ${config.bigTickets} (${config.concurrency} clients, ${cacheLabel(run.mode)}):\n${table(run.results)}`,
+      );
+    }
   }
   if (config.targets.includes("embedded")) {
-    const results = await benchEmbedded();
-    tables.push(
-      `Embedded (PGlite), ${config.embeddedTickets} tickets in one organization (${config.concurrency} clients):\n${table(results)}`,
-    );
+    for (const run of await benchEmbedded()) {
+      tables.push(
+        `Embedded (PGlite), ${config.embeddedTickets} tickets in one organization (${config.concurrency} clients, ${cacheLabel(run.mode)}):\n${table(run.results)}`,
+      );
+    }
   }
   log(`\n== Results (${elapsed()} in all, load average now ${loadAverage()})\n`);
   log(tables.join("\n\n"));
