@@ -89,7 +89,7 @@ async function listPage(ctx: Ctx, query: ListQuery): Promise<TicketListAnswer> {
 }
 
 /**
- * Search ranks the organization's most recent SEARCH_CANDIDATES matches (ticket_search_candidates, migration 0007)
+ * Search ranks the organization's most recent SEARCH_CANDIDATES matches (ticket_search_candidates, migration 0014)
  * and pages through them; a ticket whose number was typed ("#123" or "123") comes first. Past that many matches the
  * total says so (capped) instead of counting every match of a common word.
  */
