@@ -21,6 +21,8 @@ export interface Endpoint {
   calls: Call[];
   /** Work the bench does beside the load while this endpoint is measured; it returns the function that stops it. */
   alongside?: (port: number) => () => Promise<void>;
+  /** Clients for this endpoint instead of the run's (1: one request at a time, the latency of a request alone). */
+  concurrency?: number;
 }
 
 export interface LoadOptions {

@@ -157,6 +157,13 @@ function endpoints(opts: {
       name: "search, a different term each time",
       calls: variedSearches().map((term) => big(`/api/tickets?search=${encodeURIComponent(term)}`)),
     },
+    {
+      name: "search, a different term each time, one client",
+      calls: variedSearches()
+        .reverse()
+        .map((term) => big(`/api/tickets?search=${encodeURIComponent(term)}`)),
+      concurrency: 1,
+    },
     { name: "detail /tickets/:id", calls: opts.ticketIds.map((id) => big(`/api/tickets/${id}`)) },
     { name: "stats/overview", calls: [big("/api/tickets/stats/overview")] },
     {
@@ -235,7 +242,7 @@ async function runLoad(port: number, list: Endpoint[]): Promise<LoadResult[]> {
     const stop = endpoint.alongside?.(port);
     const result = await drive(endpoint, {
       port,
-      concurrency: config.concurrency,
+      concurrency: endpoint.concurrency ?? config.concurrency,
       warmupMs: config.warmupMs,
       durationMs: config.durationMs,
     }).finally(() => stop?.());
