@@ -52,15 +52,14 @@ BEGIN
   END IF;
 
   -- 1. The newest tickets, in order: matches, and how many rows match the query, its prefix and its whole words.
+  --    The aggregates take the rows in the subquery's order (no sort), as the newest first.
   EXECUTE
-    'SELECT count(*), min(r.updated_at), (array_agg(r.ticket_number ORDER BY r.updated_at, r.ticket_number))[1],
-            count(*) FILTER (WHERE r.search_vector @@ $1),
-            count(*) FILTER (WHERE r.search_vector @@ $7), count(*) FILTER (WHERE r.search_vector @@ $8),
-            array_agg(r.ticket_number ORDER BY r.updated_at DESC, r.ticket_number DESC) FILTER (WHERE r.search_vector @@ $1),
-            array_agg(ts_rank(r.search_vector, $1) ORDER BY r.updated_at DESC, r.ticket_number DESC)
-              FILTER (WHERE r.search_vector @@ $1),
-            array_agg(r.updated_at ORDER BY r.updated_at DESC, r.ticket_number DESC) FILTER (WHERE r.search_vector @@ $1)
-     FROM (SELECT t.ticket_number, t.search_vector, t.updated_at FROM tickets t
+    'SELECT count(*), min(r.updated_at), (array_agg(r.ticket_number))[count(*)],
+            count(*) FILTER (WHERE r.m), count(*) FILTER (WHERE r.search_vector @@ $7),
+            count(*) FILTER (WHERE r.search_vector @@ $8),
+            array_agg(r.ticket_number) FILTER (WHERE r.m), array_agg(ts_rank(r.search_vector, $1)) FILTER (WHERE r.m),
+            array_agg(r.updated_at) FILTER (WHERE r.m)
+     FROM (SELECT t.ticket_number, t.search_vector, t.updated_at, t.search_vector @@ $1 AS m FROM tickets t
            WHERE t.organization_id = $2' || filters || '
            ORDER BY t.updated_at DESC, t.ticket_number DESC LIMIT $6) r'
     INTO read, last_at, last_number, seen_q, seen_prefix, seen_exact, numbers, ranks, updated
