@@ -19,7 +19,7 @@
  * Flag --quick: 20,000 tickets over 20 organizations, 5,000 embedded, 3 s per endpoint (a check that everything runs).
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -109,6 +109,7 @@ async function machine(pgUrl: string | null): Promise<void> {
     );
     log(`postgres: ${version.rows[0]?.v ?? "?"}`);
     log(`  ${settings.rows.map((s) => `${s.name}=${s.value}`).join(", ")}`);
+    log(`  ${hugePages()}`);
   } finally {
     await client.end();
   }
@@ -127,6 +128,23 @@ function variedSearches(): string[] {
   // A fixed shuffle (a multiplicative step through the list), so singles and pairs alternate.
   const step = 7919;
   return all.map((_, i) => all[(i * step) % all.length] as string);
+}
+
+/**
+ * Whether the machine has huge pages for PostgreSQL's shared memory: without them every database process maps each
+ * 8 kB page of shared_buffers it touches on its own (a page fault each), which costs searches over many tickets most
+ * of their time under concurrency on this VM (docs/benchmarks.md).
+ */
+function hugePages(): string {
+  try {
+    const info = readFileSync("/proc/meminfo", "utf8");
+    const value = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(info)?.[1] ?? 0);
+    const total = value("HugePages_Total");
+    if (total === 0) return "huge pages: none reserved (vm.nr_hugepages=0)";
+    return `huge pages: ${total} reserved, ${total - value("HugePages_Free") + value("HugePages_Rsvd")} in use`;
+  } catch {
+    return "huge pages: unknown";
+  }
 }
 
 /** A page a tenth of the way into the largest organization's list. */
