@@ -1,9 +1,11 @@
+import type { Role } from "@cove/contract/constants.ts";
 import type { OrganizationStats, Ticket, TicketListAnswer, TicketStats } from "@cove/contract/tickets.ts";
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataVersions, organizations, ticketComments, tickets } from "../src/db/schema.ts";
+import { dataVersions, organizations, sessions, ticketComments, tickets } from "../src/db/schema.ts";
 import { createAnswerCache } from "../src/platform/answer-cache.ts";
 import type { Queryable } from "../src/platform/db.ts";
+import { type Principal, readDataStates } from "../src/platform/tenancy.ts";
 import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 
 describe("createAnswerCache", () => {
@@ -192,6 +194,56 @@ describe("cached answers", () => {
       expect(res.statusCode, url).toBe(401);
       expect(res.json().code).toBe("UNAUTHORIZED");
     }
+  });
+
+  it("checks each of the requests that arrive together on its own, though they share a statement", async () => {
+    const a = await registerOrg(t.app);
+    const b = await registerOrg(t.app);
+    const member = await addMember(t.database, a.user.organizationId);
+    await create(a, "Refund for a double charge");
+    await create(b, "Shipping to Canada");
+    await create(b, "Shipping to Mexico");
+    for (const who of [a, b, member]) await list(who);
+    await call(a, "PUT", `/api/users/${member.id}`, { status: "inactive" });
+
+    const callers = [a, member, b, a, b, member, b, a];
+    const answers = await Promise.all(callers.map((who) => call(who, "GET", "/api/tickets")));
+    expect(answers.map((res) => res.statusCode)).toEqual(callers.map((who) => (who === member ? 401 : 200)));
+    answers.forEach((res, i) => {
+      if (callers[i] === member) return;
+      const subjects = (res.json() as TicketListAnswer).tickets.map((x) => x.subject);
+      expect(subjects).toEqual(
+        callers[i] === a ? ["Refund for a double charge"] : ["Shipping to Mexico", "Shipping to Canada"],
+      );
+    });
+  });
+
+  it("reads the states of many sessions in one statement, each at its own place", async () => {
+    const a = await registerOrg(t.app);
+    const b = await registerOrg(t.app);
+    const member = await addMember(t.database, a.user.organizationId);
+    await create(b);
+    const principal = async (userId: string, role: Role): Promise<Principal> => {
+      const [session] = await t.database.db.select().from(sessions).where(eq(sessions.userId, userId));
+      if (!session) throw new Error("no session");
+      return { orgId: session.organizationId, userId, role, sessionId: session.id, verified: false };
+    };
+    const pa = await principal(a.user.id, "admin");
+    const pb = await principal(b.user.id, "admin");
+    const pm = await principal(member.id, "agent");
+    await call(a, "PUT", `/api/users/${member.id}`, { status: "inactive" });
+    // Another organization's session id under a's organization counts for nothing.
+    const mixed = { ...pb, orgId: pa.orgId };
+    const states = await readDataStates(t.database.db, [pb, pm, pa, mixed, pb]);
+    expect(states.map((s) => s?.version ?? null)).toEqual([
+      String(await versionOf(pb.orgId)),
+      null,
+      String(await versionOf(pa.orgId)),
+      null,
+      String(await versionOf(pb.orgId)),
+    ]);
+    expect(states[0]).toMatchObject({ role: "admin", day: expect.stringMatching(/ \d{4}-\d{2}-\d{2}$/) });
+    expect(await versionOf(pa.orgId)).not.toBe(await versionOf(pb.orgId));
   });
 
   it("never answers one organization with another's stored answer", async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { adminsOnly, sessionEnded } from "./auth.ts";
 import type { Db } from "./db.ts";
-import { type Principal, readDataState } from "./tenancy.ts";
+import { dataStateReader, type Principal } from "./tenancy.ts";
 
 /**
  * Serialized answers of signed-in reads (ticket lists, searches, a ticket, the dashboard figures), so that asking the
@@ -98,8 +98,9 @@ interface Flight {
 
 /**
  * Serves the routes that declare answerCache. After access control has found the principal, one statement re-checks
- * the session and reads the organization's data version (readDataState); a stored answer under that version is sent
- * as it is. Otherwise the handler runs as usual (its own tenant transaction checks the session again) and the
+ * the session and reads the organization's data version (readDataStates; the requests that arrive while one is
+ * running share the next, so fifty clients need a few statements, not fifty); a stored answer under that version is
+ * sent as it is. Otherwise the handler runs as usual (its own tenant transaction checks the session again) and the
  * answer, as the route's schema serialized it, is stored on the way out. When a change has just made every stored
  * answer out of date, the requests arriving together for the same key wait for the first one's answer rather than
  * each computing it.
@@ -110,6 +111,7 @@ export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerC
   app.decorateRequest("answerFlight", null);
   if (!cache.enabled) return;
   const flights = new Map<string, Flight>();
+  const readDataState = dataStateReader(db);
 
   const takeOff = (key: string): Flight => {
     let land: (body: Buffer | undefined) => void = () => {};
@@ -132,7 +134,7 @@ export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerC
     const config = req.routeOptions.config.answerCache;
     const who = req.principal;
     if (!config || !who || req.method !== "GET") return;
-    const state = await readDataState(db, who);
+    const state = await readDataState(who);
     if (!state) throw sessionEnded();
     if (req.routeOptions.config.access === "admin" && state.role !== "admin") throw adminsOnly();
     who.role = state.role;

@@ -1,5 +1,6 @@
 import type { Role } from "@cove/contract/constants.ts";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
+import { batched } from "./batch.ts";
 import { type Db, preparedRows, type Tx } from "./db.ts";
 import { AppError } from "./errors.ts";
 
@@ -29,9 +30,12 @@ export interface Ctx {
 /** The non-superuser role whose row-level security policies confine every query to app.org_id. */
 export const REQUEST_ROLE = "cove_app";
 
-/** The session exists, has not expired, and belongs to an active user of the organization (s: sessions, u: users). */
-const liveSession = (who: { sessionId: string; orgId: string; userId: string }) =>
-  sql`s.id = ${who.sessionId}::uuid and s.organization_id = ${who.orgId}::uuid and u.id = ${who.userId}::uuid
+/**
+ * The session exists, has not expired, and belongs to an active user of the organization (s: sessions, u: users).
+ * The ids are SQL: parameters for one principal, or the columns of a list of principals.
+ */
+const liveSession = (sessionId: SQL, orgId: SQL, userId: SQL) =>
+  sql`s.id = ${sessionId} and s.organization_id = ${orgId} and u.id = ${userId}
       and s.expires_at > now() and u.status = 'active'`;
 
 /**
@@ -53,7 +57,7 @@ async function confine(tx: Tx, orgId: string, session?: { sessionId: string; use
   const [row] = await preparedRows<{ role: Role | null }>(
     tx,
     sql`${settings}, (select u.role from sessions s join users u on u.id = s.user_id
-                      where ${liveSession({ orgId, ...session })}) as role`,
+                      where ${liveSession(sql`${session.sessionId}::uuid`, sql`${orgId}::uuid`, sql`${session.userId}::uuid`)}) as role`,
   );
   return row?.role ?? null;
 }
@@ -69,22 +73,36 @@ export interface DataState {
 }
 
 /**
- * The session check of confine together with the organization's data version, in one statement outside any
- * transaction. Like the session lookup it runs as the owner role and reads only rows found by the principal's ids.
- * null: the session no longer counts.
+ * The session check of confine together with the organization's data version, for many principals in one statement
+ * outside any transaction: the answer at each index is that principal's state, or null when its session no longer
+ * counts. Like the session lookup it runs as the owner role and reads only rows found by the principals' ids. The ids
+ * go in as three comma-separated lists (they are uuids from the session lookup), which both drivers take as one text
+ * parameter each.
  */
-export async function readDataState(db: Db, who: Principal): Promise<DataState | null> {
-  const [row] = await preparedRows<DataState>(
+export async function readDataStates(db: Db, who: readonly Principal[]): Promise<(DataState | null)[]> {
+  const ids = (pick: (p: Principal) => string) => who.map(pick).join(",");
+  const rows = await preparedRows<DataState & { i: number }>(
     db,
-    sql`select u.role, coalesce(d.version, 0)::text as version,
+    sql`select w.i::int as i, u.role, coalesce(d.version, 0)::text as version,
                o.timezone || ' ' || to_char(now() at time zone o.timezone, 'YYYY-MM-DD') as day
-        from sessions s
+        from unnest(string_to_array(${ids((p) => p.sessionId)}::text, ',')::uuid[],
+                    string_to_array(${ids((p) => p.orgId)}::text, ',')::uuid[],
+                    string_to_array(${ids((p) => p.userId)}::text, ',')::uuid[])
+               with ordinality as w(session_id, organization_id, user_id, i)
+        join sessions s on s.id = w.session_id
         join users u on u.id = s.user_id
         join organizations o on o.id = s.organization_id
         left join data_versions d on d.organization_id = s.organization_id
-        where ${liveSession(who)}`,
+        where ${liveSession(sql`w.session_id`, sql`w.organization_id`, sql`w.user_id`)}`,
   );
-  return row ?? null;
+  const states: (DataState | null)[] = who.map(() => null);
+  for (const { i, ...state } of rows) states[i - 1] = state;
+  return states;
+}
+
+/** readDataStates for one principal, sharing a statement with the others asking at the same time (batch.ts). */
+export function dataStateReader(db: Db): (who: Principal) => Promise<DataState | null> {
+  return batched((who: Principal[]) => readDataStates(db, who));
 }
 
 /**
