@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO, mailTo, newAccount, register, signIn } from "./support.ts";
+import { DEMO, mailTo, newAccount, register, signIn, signOut } from "./support.ts";
 
 test("a new company starts a trial, keeps its session across reloads, and signs out", async ({ page }) => {
   const account = await register(page);
@@ -16,8 +16,7 @@ test("a new company starts a trial, keeps its session across reloads, and signs 
   await page.goto("/login");
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await signOut(page);
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/login$/);
 });
@@ -34,8 +33,7 @@ test("registration checks the passwords before calling the server", async ({ pag
 
 test("an email that already has an account is refused with a clear message", async ({ page }) => {
   const account = await register(page);
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await signOut(page);
   await page.goto("/register");
   await page.getByLabel("Company name").fill("Another Company");
   await page.getByLabel("First name").fill("Sam");
@@ -69,7 +67,7 @@ test("a protected page sends a guest to sign in, then back to where they were go
 
 test("a forgotten password is reset through the emailed link, once", async ({ page }) => {
   const account = await register(page, newAccount());
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await signOut(page);
 
   await page.getByRole("button", { name: "Forgot your password?" }).click();
   await page.getByLabel("Email").fill(account.email);
@@ -86,7 +84,7 @@ test("a forgotten password is reset through the emailed link, once", async ({ pa
 
   await signIn(page, account.email, "a whole new secret");
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await signOut(page);
 
   await page.goto(link ?? "");
   await page.getByLabel("New password", { exact: true }).fill("yet another secret");

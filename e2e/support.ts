@@ -36,6 +36,12 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+/** Signs out from the top bar and waits for the sign-in page, so that the logout call has finished. */
+export async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
 function decodeMail(raw: string): string {
   return raw
     .replace(/=\r?\n/g, "")

@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { mailTo, newAccount, register, signIn } from "./support.ts";
+import { mailTo, newAccount, register, signIn, signOut } from "./support.ts";
 
 // A 2x2 PNG, as a camera picture would arrive: the page scales it down and sends a small JPEG.
 const PICTURE = Buffer.from(
@@ -67,7 +67,7 @@ test("an admin invites an agent, who joins from the email and sees the agent's v
   await expect(joined.page.getByRole("heading", { name: "Only an admin can open this page" })).toBeVisible();
 
   // The link worked once.
-  await joined.page.getByRole("button", { name: "Sign out" }).click();
+  await signOut(joined.page);
   await joined.page.goto(joined.link);
   await expect(joined.page.getByText("This invitation has already been used.")).toBeVisible();
   // And the new agent signs in with the password they chose.
