@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildApp } from "../apps/api/src/app.ts";
-import { kbArticles } from "../apps/api/src/db/schema.ts";
+import { kbArticles } from "../apps/api/src/db/schema/kb.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
 import type { AiConfig } from "../apps/api/src/platform/config.ts";
 import { openDatabase } from "../apps/api/src/platform/db.ts";

@@ -5,7 +5,6 @@
  */
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import * as schema from "../apps/api/src/db/schema.ts";
 import type { Db } from "../apps/api/src/platform/db.ts";
 import { type Ctx, REQUEST_ROLE, withTenant } from "../apps/api/src/platform/tenancy.ts";
 
@@ -29,7 +28,6 @@ export async function explainAll(
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   let recorded: Statement[] = [];
   const db: Db = drizzle(pool, {
-    schema,
     logger: { logQuery: (text, params) => void recorded.push({ text, params }) },
   });
   const out: string[] = [];

@@ -1,7 +1,7 @@
 import type { AiResponseAnswer } from "@cove/contract/ai.ts";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aiAnswers } from "../src/db/schema.ts";
+import { aiAnswers } from "../src/db/schema/ai.ts";
 import { bearer, createTestApp, naughtyStrings, registerOrg, type TestApp } from "./helpers.ts";
 import { addArticle, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
 

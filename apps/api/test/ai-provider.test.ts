@@ -1,7 +1,7 @@
 import type { AiResponseAnswer } from "@cove/contract/ai.ts";
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { aiAnswers } from "../src/db/schema.ts";
+import { aiAnswers } from "../src/db/schema/ai.ts";
 import { parseModelReply, withoutInventedLinks } from "../src/modules/ai/openai.provider.ts";
 import { REPLIES } from "../src/modules/ai/provider.ts";
 import { ConfigError, loadConfig } from "../src/platform/config.ts";

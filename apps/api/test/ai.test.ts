@@ -1,7 +1,8 @@
 import type { AiResponseAnswer, AiSettings, AiStatsAnswer } from "@cove/contract/ai.ts";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aiAnswers, kbArticles } from "../src/db/schema.ts";
+import { aiAnswers } from "../src/db/schema/ai.ts";
+import { kbArticles } from "../src/db/schema/kb.ts";
 import { PUBLIC_ASKS_PER_MINUTE } from "../src/modules/ai/ai.routes.ts";
 import { REPLIES } from "../src/modules/ai/provider.ts";
 import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";

@@ -1,7 +1,9 @@
 import type { AuthAnswer } from "@cove/contract/auth.ts";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { organizations, sessions, users } from "../src/db/schema.ts";
+import { sessions } from "../src/db/schema/auth.ts";
+import { organizations } from "../src/db/schema/organizations.ts";
+import { users } from "../src/db/schema/users.ts";
 import { hashToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { bearer, createTestApp, registerOrg, registration, type TestApp, unique } from "./helpers.ts";

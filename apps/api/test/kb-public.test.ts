@@ -1,6 +1,6 @@
 import type { Article, Category, HelpArticleAnswer, HelpCenterAnswer, HelpSearchAnswer } from "@cove/contract/kb.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kbArticles, kbCategories } from "../src/db/schema.ts";
+import { kbArticles, kbCategories } from "../src/db/schema/kb.ts";
 import { withVisitor } from "../src/platform/tenancy.ts";
 import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 

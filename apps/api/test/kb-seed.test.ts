@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
-import { kbArticles } from "../src/db/schema.ts";
+import { kbArticles } from "../src/db/schema/kb.ts";
 import { seedDemo } from "../src/db/seed.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
 

@@ -1,7 +1,7 @@
 import type { Article, ArticleListAnswer, Category } from "@cove/contract/kb.ts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kbArticles } from "../src/db/schema.ts";
+import { kbArticles } from "../src/db/schema/kb.ts";
 import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import type { AuthAnswer } from "@cove/contract/auth.ts";
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { passwordResetTokens } from "../src/db/schema.ts";
+import { passwordResetTokens } from "../src/db/schema/auth.ts";
 import { hashToken } from "../src/platform/auth.ts";
 import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 

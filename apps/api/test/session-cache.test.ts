@@ -5,7 +5,8 @@
 import { eq, sql } from "drizzle-orm";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessions, users } from "../src/db/schema.ts";
+import { sessions } from "../src/db/schema/auth.ts";
+import { users } from "../src/db/schema/users.ts";
 import { registerAccessControl } from "../src/platform/auth.ts";
 import { registerErrorHandling } from "../src/platform/errors.ts";
 import { createSessionCache } from "../src/platform/session-cache.ts";

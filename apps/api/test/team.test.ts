@@ -2,7 +2,8 @@ import type { AuthAnswer } from "@cove/contract/auth.ts";
 import type { UserListAnswer, UserListItem } from "@cove/contract/users.ts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { organizations, sessions } from "../src/db/schema.ts";
+import { sessions } from "../src/db/schema/auth.ts";
+import { organizations } from "../src/db/schema/organizations.ts";
 import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
 

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { organizations, sessions, users } from "../src/db/schema.ts";
+import { sessions } from "../src/db/schema/auth.ts";
+import { organizations } from "../src/db/schema/organizations.ts";
+import { users } from "../src/db/schema/users.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { REQUEST_ROLE, withTenant } from "../src/platform/tenancy.ts";
 import { createTestApp, registerOrg, type TestApp } from "./helpers.ts";

@@ -1,7 +1,8 @@
 import type { Ticket, TicketListAnswer, TicketStats } from "@cove/contract/tickets.ts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { organizations, tickets } from "../src/db/schema.ts";
+import { organizations } from "../src/db/schema/organizations.ts";
+import { tickets } from "../src/db/schema/tickets.ts";
 import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 
 let t: TestApp;

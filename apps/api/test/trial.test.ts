@@ -1,7 +1,7 @@
 import type { TrialStatus } from "@cove/contract/trial.ts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { organizations } from "../src/db/schema.ts";
+import { organizations } from "../src/db/schema/organizations.ts";
 import { trialDaysRemaining } from "../src/modules/billing/trial.service.ts";
 import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 

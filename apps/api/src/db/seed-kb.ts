@@ -1,7 +1,7 @@
 import { helpArticlePath } from "@cove/contract/kb.ts";
 import { slugify } from "../modules/kb/kb.queries.ts";
 import type { Tx } from "../platform/db.ts";
-import { kbArticles, kbCategories } from "./schema.ts";
+import { kbArticles, kbCategories } from "./schema/kb.ts";
 
 /**
  * The demo shop's help center, written for Acme Outdoor Co. The policies are one set and every article agrees with it

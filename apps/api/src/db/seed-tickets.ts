@@ -1,7 +1,8 @@
 import type { TicketPriority, TicketStatus } from "@cove/contract/tickets.ts";
 import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../platform/db.ts";
-import { organizations, ticketComments, ticketEvents, tickets } from "./schema.ts";
+import { organizations } from "./schema/organizations.ts";
+import { ticketComments, ticketEvents, tickets } from "./schema/tickets.ts";
 
 interface DemoTicket {
   subject: string;

@@ -2,7 +2,8 @@ import { DEMO_ORG_SLUG, TRIAL_DAYS, TRIAL_PLAN } from "@cove/contract/constants.
 import { count } from "drizzle-orm";
 import { hashPassword } from "../modules/auth/passwords.ts";
 import type { Db } from "../platform/db.ts";
-import { organizations, users } from "./schema.ts";
+import { organizations } from "./schema/organizations.ts";
+import { users } from "./schema/users.ts";
 import { seedDemoKb } from "./seed-kb.ts";
 import { seedDemoTickets } from "./seed-tickets.ts";
 

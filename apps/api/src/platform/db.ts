@@ -10,11 +10,12 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import * as schema from "../db/schema.ts";
 
-export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+// The tables are imported where they are used (db/schema/<domain>.ts); the relational query API is not used, so the
+// handles carry no schema.
+type NoSchema = Record<string, never>;
+export type Db = PgDatabase<PgQueryResultHKT, NoSchema>;
+export type Tx = PgTransaction<PgQueryResultHKT, NoSchema, ExtractTablesWithRelations<NoSchema>>;
 /** Either the whole database or a transaction: what services and queries accept. */
 export type Queryable = Db | Tx;
 
@@ -48,7 +49,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const folder = migrationsFolder();
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    const db = drizzleNodePg(pool, { schema });
+    const db = drizzleNodePg(pool);
     await migrateNodePg(db, { migrationsFolder: folder });
     const executeSql: ExecuteSql = async (text, values) => {
       const result = await pool.query(text, values);
@@ -64,7 +65,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     client = new PGlite();
   }
   await client.waitReady;
-  const db = drizzlePglite(client, { schema });
+  const db = drizzlePglite(client);
   await migratePglite(db, { migrationsFolder: folder });
   return { db, kind: "embedded", executeSql: pgliteExecutor(client), close: () => client.close() };
 }

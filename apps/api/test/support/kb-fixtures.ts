@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
 import { eq } from "drizzle-orm";
-import { kbArticles, organizations, sessions, users } from "../../src/db/schema.ts";
+import { sessions } from "../../src/db/schema/auth.ts";
+import { kbArticles } from "../../src/db/schema/kb.ts";
+import { organizations } from "../../src/db/schema/organizations.ts";
+import { users } from "../../src/db/schema/users.ts";
 import type { KbArticle } from "../../src/modules/ai/retrieval.ts";
 import { hashToken, newToken } from "../../src/platform/auth.ts";
 import { type TestApp, unique } from "../helpers.ts";

@@ -1,6 +1,8 @@
 import type { AiTone } from "@cove/contract/ai.ts";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { aiAnswers, aiSettings, kbArticles, organizations } from "../../db/schema.ts";
+import { aiAnswers, aiSettings } from "../../db/schema/ai.ts";
+import { kbArticles } from "../../db/schema/kb.ts";
+import { organizations } from "../../db/schema/organizations.ts";
 import { type Db, type Queryable, queryRows } from "../../platform/db.ts";
 import type { KbArticle } from "./retrieval.ts";
 

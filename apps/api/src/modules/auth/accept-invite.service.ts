@@ -1,7 +1,8 @@
 import type { AuthAnswer, acceptInviteBody, InvitationAnswer } from "@cove/contract/auth.ts";
 import { and, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
-import { invitations, organizations, users } from "../../db/schema.ts";
+import { organizations } from "../../db/schema/organizations.ts";
+import { invitations, users } from "../../db/schema/users.ts";
 import { hashToken } from "../../platform/auth.ts";
 import type { Db, Queryable } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";

@@ -1,6 +1,7 @@
 import type { SessionUser } from "@cove/contract/auth.ts";
 import { eq } from "drizzle-orm";
-import { organizations, users } from "../../db/schema.ts";
+import { organizations } from "../../db/schema/organizations.ts";
+import { users } from "../../db/schema/users.ts";
 import type { Queryable } from "../../platform/db.ts";
 
 /** The session user as the API answers it: the user joined with its organization, explicit columns only. */

@@ -19,7 +19,9 @@ import {
 } from "@cove/contract/constants.ts";
 import { and, count, eq, gt, isNull, lt, ne } from "drizzle-orm";
 import type { z } from "zod";
-import { loginFailures, organizations, passwordResetTokens, sessions, users } from "../../db/schema.ts";
+import { loginFailures, passwordResetTokens, sessions } from "../../db/schema/auth.ts";
+import { organizations } from "../../db/schema/organizations.ts";
+import { users } from "../../db/schema/users.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";

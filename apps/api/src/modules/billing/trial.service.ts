@@ -1,6 +1,6 @@
 import type { TrialStatus } from "@cove/contract/trial.ts";
 import { eq } from "drizzle-orm";
-import { organizations } from "../../db/schema.ts";
+import { organizations } from "../../db/schema/organizations.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 

@@ -6,7 +6,8 @@ import {
   type HelpSearchAnswer,
 } from "@cove/contract/kb.ts";
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
-import { kbArticles, kbCategories, organizations } from "../../db/schema.ts";
+import { kbArticles, kbCategories } from "../../db/schema/kb.ts";
+import { organizations } from "../../db/schema/organizations.ts";
 import type { Db } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";

@@ -1,6 +1,7 @@
 import type { Article, ArticleSummary, KbArticleStatus } from "@cove/contract/kb.ts";
 import { and, eq, like, ne, or, type SQL } from "drizzle-orm";
-import { kbArticles, kbCategories, users } from "../../db/schema.ts";
+import { kbArticles, kbCategories } from "../../db/schema/kb.ts";
+import { users } from "../../db/schema/users.ts";
 import { isUniqueViolation, type Queryable, type Tx } from "../../platform/db.ts";
 
 /** The columns of an article as lists answer it, joined with its category and author. */

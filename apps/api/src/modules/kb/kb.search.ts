@@ -1,5 +1,5 @@
 import { and, type SQL, sql } from "drizzle-orm";
-import { kbArticles } from "../../db/schema.ts";
+import { kbArticles } from "../../db/schema/kb.ts";
 import type { Queryable } from "../../platform/db.ts";
 
 export interface ArticleSearch {

@@ -10,7 +10,8 @@ import type {
 } from "@cove/contract/kb.ts";
 import { and, asc, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { kbArticles, kbCategories, users } from "../../db/schema.ts";
+import { kbArticles, kbCategories } from "../../db/schema/kb.ts";
+import { users } from "../../db/schema/users.ts";
 import { isUniqueViolation } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";

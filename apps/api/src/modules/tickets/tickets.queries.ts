@@ -1,7 +1,8 @@
 import type { Activity, Comment, TicketSummary } from "@cove/contract/tickets.ts";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { ticketComments, ticketEvents, tickets, users } from "../../db/schema.ts";
+import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
+import { users } from "../../db/schema/users.ts";
 import type { Queryable } from "../../platform/db.ts";
 
 export const assignee = alias(users, "assignee");

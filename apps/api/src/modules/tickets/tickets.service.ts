@@ -1,7 +1,9 @@
 import type { Comment, createCommentBody, createTicketBody, Ticket, updateTicketBody } from "@cove/contract/tickets.ts";
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { organizations, ticketComments, ticketEvents, tickets, users } from "../../db/schema.ts";
+import { organizations } from "../../db/schema/organizations.ts";
+import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
+import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import {

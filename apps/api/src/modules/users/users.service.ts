@@ -1,7 +1,8 @@
 import type { UserListAnswer, UserListItem, updateUserBody } from "@cove/contract/users.ts";
 import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { z } from "zod";
-import { sessions, users } from "../../db/schema.ts";
+import { sessions } from "../../db/schema/auth.ts";
+import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { assertSeatAvailable, lockTeam, seatUsage } from "./seats.ts";

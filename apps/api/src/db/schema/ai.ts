@@ -1,0 +1,39 @@
+import { AI_TONES } from "@cove/contract/ai.ts";
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, pgTable, real, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
+import { organizations } from "./organizations.ts";
+
+/** Each organization's assistant: one row, created with defaults on first use. */
+export const aiSettings = pgTable("ai_settings", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  enabled: boolean("enabled").notNull().default(true),
+  /** Below this confidence (0..1) the assistant hands off to a person. */
+  handoffThreshold: real("handoff_threshold").notNull().default(0.5),
+  greeting: text("greeting").notNull().default("Hi! I'm the virtual assistant. How can I help you today?"),
+  tone: text("tone", { enum: AI_TONES }).notNull().default("friendly"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Every answer the assistant gave, so its resolution rate is measured, not claimed. */
+export const aiAnswers = pgTable(
+  "ai_answers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** Where the question came from: the staff test console, the public demo, live chat, the portal. */
+    channel: text("channel", { enum: ["console", "demo", "chat", "portal", "api"] }).notNull(),
+    question: text("question").notNull(),
+    confidence: real("confidence").notNull(),
+    handoff: boolean("handoff").notNull(),
+    provider: text("provider").notNull(),
+    sourceArticleIds: uuid("source_article_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    latencyMs: integer("latency_ms").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ai_answers_org_created_idx").on(t.organizationId, t.createdAt)],
+);

@@ -1,0 +1,151 @@
+import { ACTIVITY_TYPES, TICKET_PRIORITIES, TICKET_SOURCES, TICKET_STATUSES } from "@cove/contract/tickets.ts";
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { createdAt, tsvector } from "./columns.ts";
+import { organizations } from "./organizations.ts";
+import { users } from "./users.ts";
+
+export const tickets = pgTable(
+  "tickets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ticketNumber: integer("ticket_number").notNull(),
+    subject: text("subject").notNull(),
+    description: text("description").notNull(),
+    status: text("status", { enum: TICKET_STATUSES }).notNull().default("open"),
+    priority: text("priority", { enum: TICKET_PRIORITIES }).notNull().default("normal"),
+    source: text("source", { enum: TICKET_SOURCES }).notNull().default("web"),
+    requesterName: text("requester_name").notNull(),
+    requesterEmail: text("requester_email").notNull(),
+    assigneeId: uuid("assignee_id").references(() => users.id, { onDelete: "set null" }),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    /** The words of every comment, appended as comments arrive, so one index answers search over both. */
+    commentsTsv: tsvector("comments_tsv").notNull().default(sql`''::tsvector`),
+    searchVector: tsvector("search_vector").generatedAlwaysAs(
+      sql`setweight(to_tsvector('english'::regconfig, coalesce(subject, '')), 'A') || setweight(to_tsvector('english'::regconfig, coalesce(description, '')), 'B') || setweight(to_tsvector('simple'::regconfig, coalesce(requester_name, '') || ' ' || coalesce(requester_email, '') || ' ' || replace(coalesce(requester_email, ''), '@', ' ')), 'C') || comments_tsv`,
+    ),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    solvedAt: timestamp("solved_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("tickets_org_number_unique").on(t.organizationId, t.ticketNumber),
+    // The list's order (updated_at desc, ticket_number desc) in full, so a page is read straight off an index
+    // (ticket_number included: the page's numbers come from the index alone, then only its 25 rows are read).
+    // NULLS FIRST is what a plain DESC sorts by; an index sorted otherwise cannot serve that ORDER BY.
+    index("tickets_org_updated_idx").on(
+      t.organizationId,
+      t.updatedAt.desc().nullsFirst(),
+      t.ticketNumber.desc().nullsFirst(),
+    ),
+    index("tickets_org_status_updated_idx").on(
+      t.organizationId,
+      t.status,
+      t.updatedAt.desc().nullsFirst(),
+      t.ticketNumber.desc().nullsFirst(),
+    ),
+    index("tickets_org_priority_updated_idx").on(
+      t.organizationId,
+      t.priority,
+      t.updatedAt.desc().nullsFirst(),
+      t.ticketNumber.desc().nullsFirst(),
+    ),
+    index("tickets_org_assignee_updated_idx").on(
+      t.organizationId,
+      t.assigneeId,
+      t.updatedAt.desc().nullsFirst(),
+      t.ticketNumber.desc().nullsFirst(),
+    ),
+    index("tickets_org_created_idx").on(t.organizationId, t.createdAt),
+    index("tickets_org_status_solved_idx").on(t.organizationId, t.status, t.solvedAt),
+    // The organization's own words: ticket_org_words (migration 0006) prefixes each lexeme with the organization, so
+    // a search reads only its organization's entries of the index instead of every tenant's.
+    index("tickets_org_words_idx").using("gin", sql`ticket_org_words(${t.organizationId}, ${t.searchVector})`),
+  ],
+);
+
+const tallyColumns = () => ({
+  organizationId: uuid("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  status: text("status", { enum: TICKET_STATUSES }).notNull(),
+  priority: text("priority", { enum: TICKET_PRIORITIES }).notNull(),
+  n: integer("n").notNull().default(0),
+  /** Tickets with a solved_at, and the sum of their solved_at - created_at in seconds. */
+  resolvedN: integer("resolved_n").notNull().default(0),
+  resolvedSeconds: doublePrecision("resolved_seconds").notNull().default(0),
+});
+
+/**
+ * How many tickets an organization has per (status, priority), kept by triggers on tickets (migration 0007), with
+ * the sums behind the average resolution time: a list's total or a dashboard count adds up at most 16 rows instead
+ * of counting up to millions of tickets.
+ */
+export const ticketTotals = pgTable("ticket_totals", tallyColumns(), (t) => [
+  unique("ticket_totals_key").on(t.organizationId, t.status, t.priority),
+]);
+
+/** The same per assignee too (null: unassigned), for totals of a list filtered by assignee. */
+export const ticketTallies = pgTable(
+  "ticket_tallies",
+  { ...tallyColumns(), assigneeId: uuid("assignee_id") },
+  // Assignee before status and priority: one assignee's counts are adjacent in the index.
+  (t) => [unique("ticket_tallies_key").on(t.organizationId, t.assigneeId, t.status, t.priority).nullsNotDistinct()],
+);
+
+export const ticketComments = pgTable(
+  "ticket_comments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    authorId: uuid("author_id").references(() => users.id, { onDelete: "set null" }),
+    authorName: text("author_name").notNull(),
+    authorEmail: text("author_email").notNull(),
+    body: text("body").notNull(),
+    isPublic: boolean("is_public").notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ticket_comments_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt)],
+);
+
+export const ticketEvents = pgTable(
+  "ticket_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Orders the events of one change, which share a timestamp. */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    actorName: text("actor_name").notNull(),
+    type: text("type", { enum: ACTIVITY_TYPES }).notNull(),
+    fromValue: text("from_value"),
+    toValue: text("to_value"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ticket_events_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt)],
+);

@@ -1,0 +1,55 @@
+import { ROLES, USER_STATUSES } from "@cove/contract/constants.ts";
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
+import { organizations } from "./organizations.ts";
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash"),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
+    status: text("status", { enum: USER_STATUSES }).notNull().default("active"),
+    avatarUrl: text("avatar_url"),
+    lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Sign-in is by email alone, so an email belongs to one account across the whole deployment.
+    uniqueIndex("users_email_unique").on(t.email),
+    index("users_org_created_idx").on(t.organizationId, t.createdAt),
+  ],
+);
+
+/**
+ * Invitations: the invited person is already a users row (status invited, so they count toward seats and show in the
+ * team list); this holds the single-use link, as the sha256 of its token.
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    invitedBy: uuid("invited_by").references(() => users.id, { onDelete: "set null" }),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_hash_unique").on(t.tokenHash),
+    index("invitations_org_user_idx").on(t.organizationId, t.userId),
+  ],
+);
