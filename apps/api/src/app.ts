@@ -11,6 +11,8 @@ import { trialRoutes } from "./modules/billing/trial.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
+import { registerNotificationHandlers } from "./modules/notifications/notifications.handlers.ts";
+import { notificationRoutes } from "./modules/notifications/notifications.routes.ts";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
@@ -122,6 +124,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(ticketRoutes);
   await app.register(organizationRoutes);
   await app.register(userRoutes);
+  await app.register(notificationRoutes);
+  registerNotificationHandlers(events);
   await app.register(kbRoutes);
   await app.register(kbPublicRoutes);
   const ai = opts.ai ?? { provider: "embedded" };

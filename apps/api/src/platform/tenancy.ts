@@ -190,6 +190,14 @@ export function withTenant<T>(
 }
 
 /**
+ * An emitter for a transaction that runs before any organization is confined (as the owner role: accepting an
+ * invitation, registering), once it knows the organization.
+ */
+export function emitterIn(db: Db, tx: Tx, orgId: string, actor: ActorRef): Emit {
+  return busOf(db).emitter(tx, orgId, actor);
+}
+
+/**
  * A contact's transaction: the organization and the contact are set for row-level security, the role is the contact
  * role, and the same statement re-checks the contact's session (gone or expired: refused).
  */
