@@ -8,7 +8,7 @@ import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./h
 
 /** Attempts of the test's durable handler, by ticket id: it fails twice, then succeeds. */
 const attempts = new Map<string, number>();
-const handled: DomainEvent[] = [];
+const handled: DomainEvent<"ticket.created">[] = [];
 /** Events this instance heard through LISTEN. */
 const heard: DomainEvent[] = [];
 

@@ -79,15 +79,20 @@ export type EventType = keyof typeof EVENT_DATA;
 export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[];
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA)[T]>;
 
-/** An event as it was committed: its monotonic id, organization, actor and time, and its data. */
-export interface DomainEvent<T extends EventType = EventType> {
-  id: number;
-  type: T;
-  organization_id: string;
-  actor: ActorRef;
-  occurred_at: string;
-  data: EventData<T>;
-}
+/**
+ * An event as it was committed: its monotonic id, organization, actor and time, and its data. Distributes over the
+ * types, so checking `event.type` narrows `event.data`.
+ */
+export type DomainEvent<T extends EventType = EventType> = T extends EventType
+  ? {
+      id: number;
+      type: T;
+      organization_id: string;
+      actor: ActorRef;
+      occurred_at: string;
+      data: EventData<T>;
+    }
+  : never;
 
 /** Reads an event's data against its declared schema (e.g. after a NOTIFY or from the outbox). */
 export function parseEventData<T extends EventType>(type: T, data: unknown): EventData<T> {
