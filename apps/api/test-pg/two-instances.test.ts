@@ -33,7 +33,11 @@ async function startInstance(): Promise<string> {
     SEED_DEMO: "false",
     LOG_LEVEL: "warn",
   });
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   let out = "";
   return new Promise((resolve, reject) => {

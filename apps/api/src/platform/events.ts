@@ -42,6 +42,11 @@ export interface EventContext {
   emit: Emit;
   /** How many emits deep this handler runs (0: the event came from the service itself). */
   depth: number;
+  /**
+   * The same transaction acting as Cove itself (e.g. "automation"), for a handler that changes things on its own
+   * account: what it emits is attributed to the system and counts one level deeper.
+   */
+  asSystem(name: string): { orgId: string; actor: ActorRef; db: Tx; emit: Emit };
 }
 
 export type InTransactionHandler<T extends EventType> = (ctx: EventContext, event: DomainEvent<T>) => Promise<void>;
@@ -185,7 +190,17 @@ export function createEventBus(log: FastifyBaseLogger): EventBus {
         }
         const handlers = inTx.get(type) ?? [];
         if (handlers.length > 0) {
-          const ctx: EventContext = { orgId, actor, db: tx, emit: bus.emitter(tx, orgId, actor, depth + 1), depth };
+          const ctx: EventContext = {
+            orgId,
+            actor,
+            db: tx,
+            emit: bus.emitter(tx, orgId, actor, depth + 1),
+            depth,
+            asSystem: (name) => {
+              const system: ActorRef = { kind: "system", id: name };
+              return { orgId, actor: system, db: tx, emit: bus.emitter(tx, orgId, system, depth + 1) };
+            },
+          };
           for (const handler of handlers) await handler(ctx, event);
         }
         return event;

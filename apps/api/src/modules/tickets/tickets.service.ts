@@ -1,5 +1,12 @@
 import type { TicketChanges } from "@cove/contract/events.ts";
-import type { Comment, createCommentBody, createTicketBody, Ticket, updateTicketBody } from "@cove/contract/tickets.ts";
+import type {
+  Comment,
+  createCommentBody,
+  createTicketBody,
+  Ticket,
+  TicketSource,
+  updateTicketBody,
+} from "@cove/contract/tickets.ts";
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
@@ -7,6 +14,7 @@ import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.t
 import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import {
   appendCommentWords,
   findTicketRow,
@@ -52,7 +60,17 @@ async function assertAssignable(ctx: TenantCtx, userId: string) {
   return `${member.firstName} ${member.lastName}`.trim();
 }
 
-export async function createTicket(ctx: TenantCtx, input: z.output<typeof createTicketBody>): Promise<Ticket> {
+/** Where a ticket came from, and its requester's contact when the caller already knows it (portal, chat, email). */
+export interface TicketOrigin {
+  source: TicketSource;
+  contactId?: string;
+}
+
+export async function createTicket(
+  ctx: TenantCtx,
+  input: z.output<typeof createTicketBody>,
+  origin: TicketOrigin = { source: "web" },
+): Promise<Ticket> {
   const me = await actor(ctx);
   // Bumping the organization's counter locks its row until commit, so concurrent creations queue for a number.
   const [seq] = await ctx.db
@@ -61,10 +79,14 @@ export async function createTicket(ctx: TenantCtx, input: z.output<typeof create
     .where(eq(organizations.id, ctx.orgId))
     .returning({ number: organizations.ticketSeq });
   if (!seq) throw notFound("Organization");
+  // The requester becomes (or is found as) one of the organization's contacts, so their tickets can be found together.
+  const contactId =
+    origin.contactId ?? (await findOrCreateContact(ctx, { name: input.requester_name, email: input.requester_email }));
   const [created] = await ctx.db
     .insert(tickets)
     .values({
       organizationId: ctx.orgId,
+      contactId,
       ticketNumber: seq.number,
       subject: input.subject,
       description: input.description,
@@ -72,7 +94,7 @@ export async function createTicket(ctx: TenantCtx, input: z.output<typeof create
       requesterName: input.requester_name,
       requesterEmail: input.requester_email,
       tags: input.tags,
-      source: "web",
+      source: origin.source,
     })
     .returning({ id: tickets.id });
   if (!created) throw new Error("ticket insert returned nothing");
@@ -87,7 +109,7 @@ export async function createTicket(ctx: TenantCtx, input: z.output<typeof create
   await ctx.emit("ticket.created", {
     ticket_id: created.id,
     ticket_number: seq.number,
-    source: "web",
+    source: origin.source,
     assignee_id: null,
   });
   return getTicket(ctx, created.id);
