@@ -15,6 +15,18 @@ export default defineConfig({
         },
       },
       {
+        // Needs PostgreSQL (TEST_DATABASE_URL): several app processes on one database. CI runs it with the API suite.
+        test: {
+          name: "api-pg",
+          root: "apps/api",
+          include: ["test-pg/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         // The web app's own Vite config (React plugin), so tests compile exactly as the build does.
         extends: "./apps/web/vite.config.ts",
         test: {

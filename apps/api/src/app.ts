@@ -11,17 +11,22 @@ import { trialRoutes } from "./modules/billing/trial.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
+import { registerNotificationHandlers } from "./modules/notifications/notifications.handlers.ts";
+import { notificationRoutes } from "./modules/notifications/notifications.routes.ts";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
 import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.ts";
-import { registerAccessControl } from "./platform/auth.ts";
+import { createAuthenticator, registerAccessControl } from "./platform/auth.ts";
 import type { AiConfig } from "./platform/config.ts";
 import type { Database } from "./platform/db.ts";
 import { AppError, registerErrorHandling } from "./platform/errors.ts";
+import { createEventBus } from "./platform/events.ts";
 import { createJobs, type JobsOptions } from "./platform/jobs.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
+import { registerRealtime } from "./platform/realtime.ts";
 import { registerSecurityHeaders } from "./platform/security-headers.ts";
+import { attachEventBus } from "./platform/tenancy.ts";
 import { registerWebApp } from "./platform/web.ts";
 
 export interface AppOptions {
@@ -64,8 +69,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate("db", opts.database.db);
   app.decorate("mailer", createMailer(opts.mail, app.log));
   app.decorate("jobs", createJobs(opts.database, app.mailer, app.log, opts.jobs));
-  // The queue's worker starts with the app and stops before the mail transport closes (app.close(), SIGTERM).
-  app.addHook("onReady", async () => app.jobs.start());
+  const events = createEventBus(app.log);
+  app.decorate("events", events);
+  attachEventBus(opts.database.db, events);
+  // The queue's worker starts with the app and stops before the mail transport closes (app.close(), SIGTERM). The
+  // event bus's durable handlers, registered by the modules below, get their queues first.
+  app.addHook("onReady", async () => {
+    events.attachJobs(app.jobs);
+    await app.jobs.start();
+  });
   app.addHook("onClose", async () => {
     await app.jobs.stop();
     app.mailer.close();
@@ -73,7 +85,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate("publicUrl", opts.publicUrl);
 
   registerErrorHandling(app);
-  registerAccessControl(app, opts.database.db);
+  const authenticator = createAuthenticator(opts.database.db);
+  registerAccessControl(app, authenticator);
   // After access control: its hooks find the principal that the cache's hooks check.
   registerAnswerCache(app, opts.database.db, createAnswerCache(opts.answerCacheBytes ?? DEFAULT_ANSWER_CACHE_BYTES));
 
@@ -103,6 +116,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
+  app.decorate("realtime", await registerRealtime(app, { database: opts.database, bus: events, authenticator }));
 
   await app.register(healthRoutes, { kind: opts.database.kind });
   await app.register(authRoutes);
@@ -110,6 +124,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(ticketRoutes);
   await app.register(organizationRoutes);
   await app.register(userRoutes);
+  await app.register(notificationRoutes);
+  registerNotificationHandlers(events);
   await app.register(kbRoutes);
   await app.register(kbPublicRoutes);
   const ai = opts.ai ?? { provider: "embedded" };

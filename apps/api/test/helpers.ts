@@ -30,6 +30,8 @@ export async function createTestApp(
     mailRetryLimit?: number;
     ai?: AiConfig;
     answerCacheBytes?: number;
+    /** Runs after the app is built and before it is ready: to register event handlers of the test's own. */
+    setup?: (app: FastifyInstance) => void;
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -54,6 +56,7 @@ export async function createTestApp(
     ai: opts.ai,
     answerCacheBytes: opts.answerCacheBytes,
   });
+  opts.setup?.(app);
   await app.ready();
   return {
     app,

@@ -7,7 +7,7 @@ import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "../src/db/schema/auth.ts";
 import { users } from "../src/db/schema/users.ts";
-import { registerAccessControl } from "../src/platform/auth.ts";
+import { createAuthenticator, registerAccessControl } from "../src/platform/auth.ts";
 import { registerErrorHandling } from "../src/platform/errors.ts";
 import { createSessionCache } from "../src/platform/session-cache.ts";
 import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
@@ -78,7 +78,7 @@ describe("a signed-in route that never checks the session", () => {
   it("answers 500 rather than serve on the cache's word", async () => {
     const app = Fastify();
     registerErrorHandling(app);
-    registerAccessControl(app, t.database.db);
+    registerAccessControl(app, createAuthenticator(t.database.db));
     app.get("/api/unchecked", { config: { access: "authenticated" } }, async () => ({ secret: "data" }));
     await app.ready();
     const org = await registerOrg(t.app);
@@ -96,7 +96,14 @@ describe("the cache itself", () => {
   it("forgets an entry after a minute or when its session ends, whichever is first", () => {
     let now = 1_000_000;
     const cache = createSessionCache(() => now);
-    const principal = { orgId: "o", userId: "u", role: "agent" as const, sessionId: "s", verified: true };
+    const principal = {
+      kind: "staff" as const,
+      orgId: "o",
+      userId: "u",
+      role: "agent" as const,
+      sessionId: "s",
+      verified: true,
+    };
     cache.set("a", principal, new Date(now + 3_600_000));
     cache.set("b", principal, new Date(now + 10_000));
     expect(cache.get("a")).toEqual({ ...principal, verified: false });

@@ -133,7 +133,7 @@ export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerC
   app.addHook("preHandler", async (req, reply) => {
     const config = req.routeOptions.config.answerCache;
     const who = req.principal;
-    if (!config || !who || req.method !== "GET") return;
+    if (!config || !who || who.kind !== "staff" || req.method !== "GET") return;
     const state = await readDataState(who);
     if (!state) throw sessionEnded();
     if (req.routeOptions.config.access === "admin" && state.role !== "admin") throw adminsOnly();

@@ -5,17 +5,32 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type Db, preparedRows } from "./db.ts";
 import { AppError } from "./errors.ts";
 import { createSessionCache } from "./session-cache.ts";
-import { type Ctx, type Principal, SESSION_ENDED, withTenant } from "./tenancy.ts";
+import {
+  type AnyPrincipal,
+  type Ctx,
+  type Principal,
+  SESSION_ENDED,
+  type TenantCtx,
+  withContact,
+  withTenant,
+} from "./tenancy.ts";
 
 export type Access = "public" | "authenticated" | "admin";
+/** The kinds of caller a signed-in route admits besides staff (who are admitted by every signed-in route). */
+export type GuestActor = "contact" | "api_key";
 
 declare module "fastify" {
   interface FastifyContextConfig {
     /** Every /api route states who may call it, so a public route is always a deliberate choice. */
     access?: Access;
+    /**
+     * With access "authenticated": the other kinds of actor the route admits (none unless listed: a contact's or an
+     * API key's token on a staff route is refused). Its handler then reads req.principal, which may be of any kind.
+     */
+    actors?: readonly GuestActor[];
   }
   interface FastifyRequest {
-    principal: Principal | null;
+    principal: AnyPrincipal | null;
   }
 }
 
@@ -23,18 +38,35 @@ declare module "fastify" {
 export const newToken = () => randomBytes(32).toString("base64url");
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-function bearer(req: FastifyRequest): string | null {
-  const header = req.headers.authorization;
+/**
+ * Tokens of actors other than staff start with a prefix that a staff token (base64url, no dots) cannot have, so one
+ * look at the token says which table holds its hash.
+ */
+export const CONTACT_TOKEN_PREFIX = "ct.";
+export const API_KEY_PREFIX = "ck.";
+export const newContactToken = () => `${CONTACT_TOKEN_PREFIX}${newToken()}`;
+
+const BEARER = /^Bearer\s+([A-Za-z0-9_.-]{20,200})$/;
+
+export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;
-  const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})$/.exec(header);
-  return match?.[1] ?? null;
+  return BEARER.exec(header)?.[1] ?? null;
 }
 
+interface Resolved {
+  principal: AnyPrincipal;
+  /** How long the answer may be reused; null: look it up every time. */
+  expiresAt: Date | null;
+}
+
+/** Resolves a token's hash of one kind to its principal, or null when it is unknown, expired or revoked. */
+export type TokenResolver = (db: Db, hash: string) => Promise<Resolved | null>;
+
 /**
- * Resolves a token's hash to its principal and the session's end. This runs before the organization is known, so it
- * reads as the owner role; it matches only on the token's hash and returns nothing else.
+ * A staff session by its token's hash. This runs before the organization is known, so it reads as the owner role; it
+ * matches only on the token's hash and returns nothing else.
  */
-async function resolveSession(db: Db, hash: string): Promise<{ principal: Principal; expiresAt: Date } | null> {
+const resolveStaff: TokenResolver = async (db, hash) => {
   const [row] = await preparedRows<{
     sessionId: string;
     userId: string;
@@ -51,29 +83,69 @@ async function resolveSession(db: Db, hash: string): Promise<{ principal: Princi
         limit 1`,
   );
   if (!row) return null;
-  const { expiresAt, ...principal } = row;
-  return { principal: { ...principal, verified: true }, expiresAt: new Date(expiresAt) };
+  const { expiresAt, ...rest } = row;
+  return { principal: { kind: "staff", ...rest, verified: true }, expiresAt: new Date(expiresAt) };
+};
+
+/** A contact's session (portal sign-in or chat visitor) by its token's hash, read the same way. */
+const resolveContact: TokenResolver = async (db, hash) => {
+  const [row] = await preparedRows<{ sessionId: string; contactId: string; orgId: string }>(
+    db,
+    sql`select s.id as "sessionId", s.contact_id as "contactId", s.organization_id as "orgId"
+        from contact_sessions s
+        where s.token_hash = ${hash} and s.expires_at > now()
+        limit 1`,
+  );
+  if (!row) return null;
+  return { principal: { kind: "contact", ...row, verified: true }, expiresAt: null };
+};
+
+/**
+ * The one way a bearer token becomes an actor, for HTTP routes and the realtime socket alike. Staff sessions are kept
+ * for up to a minute in a cache (every tenant transaction re-checks them); other kinds are looked up each time.
+ */
+export interface Authenticator {
+  authenticate(token: string, opts?: { fresh?: boolean }): Promise<AnyPrincipal | null>;
+  /** Adds the resolver of tokens that start with prefix (e.g. API keys, registered by the module that issues them). */
+  register(prefix: string, resolver: TokenResolver): void;
+}
+
+export function createAuthenticator(db: Db): Authenticator {
+  const cache = createSessionCache();
+  const resolvers = new Map<string, TokenResolver>([[CONTACT_TOKEN_PREFIX, resolveContact]]);
+
+  return {
+    async authenticate(token, { fresh = false } = {}) {
+      const dot = token.indexOf(".");
+      const resolver = dot === -1 ? resolveStaff : resolvers.get(token.slice(0, dot + 1));
+      if (!resolver) return null;
+      const hash = hashToken(token);
+      if (resolver !== resolveStaff) return (await resolver(db, hash))?.principal ?? null;
+      const cached = fresh ? null : cache.get(hash);
+      if (cached) return cached;
+      const found = await resolver(db, hash);
+      if (!found || found.principal.kind !== "staff") {
+        cache.delete(hash);
+        return null;
+      }
+      cache.set(hash, found.principal, found.expiresAt ?? new Date());
+      return found.principal;
+    },
+    register(prefix, resolver) {
+      if (!prefix.endsWith(".") || prefix.slice(0, -1).includes(".")) throw new Error(`Bad token prefix ${prefix}`);
+      resolvers.set(prefix, resolver);
+    },
+  };
 }
 
 export const sessionEnded = () => new AppError("UNAUTHORIZED", SESSION_ENDED);
 export const adminsOnly = () => new AppError("FORBIDDEN", "Only an administrator can do this.");
 
-export function registerAccessControl(app: FastifyInstance, db: Db): void {
-  app.decorateRequest("principal", null);
-  const cache = createSessionCache();
+export const staffOnly = () => new AppError("FORBIDDEN", "This is only for your support team's staff.");
 
-  /** The caller by token hash: from the cache when it was resolved lately, else from the database (and cached). */
-  async function lookUp(hash: string, fresh: boolean): Promise<Principal | null> {
-    const cached = fresh ? null : cache.get(hash);
-    if (cached) return cached;
-    const found = await resolveSession(db, hash);
-    if (!found) {
-      cache.delete(hash);
-      return null;
-    }
-    cache.set(hash, found.principal, found.expiresAt);
-    return found.principal;
-  }
+export function registerAccessControl(app: FastifyInstance, authenticator: Authenticator): void {
+  app.decorateRequest("principal", null);
+  app.decorate("authenticator", authenticator);
 
   app.addHook("onRoute", (route) => {
     const isDocs = route.url === "/api/docs" || route.url.startsWith("/api/docs/");
@@ -81,22 +153,31 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
     if (isApi && !route.config?.access) {
       throw new Error(`Route ${route.method} ${route.url} does not declare its access`);
     }
+    if (route.config?.actors?.length && route.config.access !== "authenticated") {
+      throw new Error(`Route ${route.method} ${route.url}: only an authenticated route admits other actors`);
+    }
     // The OpenAPI document asks for a bearer token everywhere except on the deliberately public routes.
     if (route.config?.access === "public") route.schema = { ...route.schema, security: [] };
   });
 
   app.addHook("preHandler", async (req) => {
-    const access = req.routeOptions.config.access;
+    const { access, actors = [] } = req.routeOptions.config;
     if (!access || access === "public") return;
-    const token = bearer(req);
+    const token = bearerToken(req.headers.authorization);
     if (!token) throw sessionEnded();
-    const hash = hashToken(token);
-    let principal = await lookUp(hash, false);
+    let principal = await authenticator.authenticate(token);
     if (!principal) throw sessionEnded();
+    if (principal.kind !== "staff") {
+      if (!actors.includes(principal.kind)) throw staffOnly();
+      req.principal = principal;
+      return;
+    }
     // A cached role may be out of date in either direction: look again before refusing (a demotion is caught by
     // inTenant, which checks the role the transaction reads).
-    if (access === "admin" && principal.role !== "admin" && !principal.verified) principal = await lookUp(hash, true);
-    if (!principal) throw sessionEnded();
+    if (access === "admin" && principal.role !== "admin" && !principal.verified) {
+      principal = await authenticator.authenticate(token, { fresh: true });
+    }
+    if (!principal || principal.kind !== "staff") throw sessionEnded();
     if (access === "admin" && principal.role !== "admin") throw adminsOnly();
     req.principal = principal;
   });
@@ -120,15 +201,17 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
  */
 export async function optionalPrincipal(app: FastifyInstance, req: FastifyRequest): Promise<Principal | null> {
   if (req.headers.authorization === undefined) return null;
-  const token = bearer(req);
-  const found = token ? await resolveSession(app.db, hashToken(token)) : null;
+  const token = bearerToken(req.headers.authorization);
+  const found = token ? await app.authenticator.authenticate(token, { fresh: true }) : null;
   if (!found) throw sessionEnded();
-  return found.principal;
+  if (found.kind !== "staff") throw staffOnly();
+  return found;
 }
 
-/** The signed-in principal of a route whose access is authenticated or admin. */
+/** The signed-in staff member of a route whose access is authenticated or admin. */
 export function principalOf(req: FastifyRequest): Principal {
   if (!req.principal) throw sessionEnded();
+  if (req.principal.kind !== "staff") throw staffOnly();
   return req.principal;
 }
 
@@ -144,8 +227,20 @@ export function inTenant<T>(app: FastifyInstance, req: FastifyRequest, fn: (ctx:
   });
 }
 
+/** Runs a service for the request's contact (a route that admits contacts) inside the contact's transaction. */
+export function inContactTenant<T>(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  fn: (ctx: TenantCtx & { contactId: string }) => Promise<T>,
+): Promise<T> {
+  const who = req.principal;
+  if (!who || who.kind !== "contact") throw sessionEnded();
+  return withContact(app.db, who, fn);
+}
+
 declare module "fastify" {
   interface FastifyInstance {
     db: Db;
+    authenticator: Authenticator;
   }
 }

@@ -31,6 +31,12 @@ export interface Database {
   kind: "embedded" | "postgres";
   /** Outside any transaction: never call it from inside one (on PGlite that waits forever for the transaction). */
   executeSql: ExecuteSql;
+  /**
+   * LISTENs to a channel: onMessage gets each payload NOTIFYed on it after the notifying transaction commits, from
+   * this process or any other on the same database. onReconnect is called when the connection was lost and is back
+   * (notifications sent meanwhile were missed). Resolves to a function that stops listening.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -55,7 +61,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       const result = await pool.query(text, values);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     };
-    return { db, kind: "postgres", executeSql, close: () => pool.end() };
+    const listen: Database["listen"] = (channel, onMessage, onReconnect) =>
+      listenOnPostgres(target.url, channel, onMessage, onReconnect);
+    return { db, kind: "postgres", executeSql, listen, close: () => pool.end() };
   }
   let client: PGlite;
   if (target.dir) {
@@ -67,7 +75,72 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   await client.waitReady;
   const db = drizzlePglite(client);
   await migratePglite(db, { migrationsFolder: folder });
-  return { db, kind: "embedded", executeSql: pgliteExecutor(client), close: () => client.close() };
+  // PGlite delivers a NOTIFY to its own listeners, in process, when the notifying transaction commits.
+  const listen: Database["listen"] = async (channel, onMessage) => {
+    const stop = await client.listen(channel, onMessage);
+    return async () => {
+      if (!client.closed) await stop();
+    };
+  };
+  return { db, kind: "embedded", executeSql: pgliteExecutor(client), listen, close: () => client.close() };
+}
+
+/**
+ * A connection of its own that LISTENs (a pooled one would be handed to requests). When it fails it is opened again,
+ * with a growing wait, and onReconnect says that notifications may have been missed meanwhile.
+ */
+async function listenOnPostgres(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onReconnect?: () => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  let wait = 250;
+  const quoted = `"${channel.replaceAll('"', '""')}"`;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on("notification", (msg) => {
+      if (msg.channel === channel && msg.payload !== undefined) onMessage(msg.payload);
+    });
+    next.on("error", () => reopen());
+    next.on("end", () => reopen());
+    await next.connect();
+    await next.query(`LISTEN ${quoted}`);
+    client = next;
+    wait = 250;
+  };
+
+  const reopen = () => {
+    if (stopped || retry) return;
+    const old = client;
+    client = null;
+    old?.removeAllListeners("end");
+    void old?.end().catch(() => {});
+    retry = setTimeout(async () => {
+      retry = null;
+      try {
+        await connect();
+        onReconnect?.();
+      } catch {
+        wait = Math.min(wait * 2, 10_000);
+        reopen();
+      }
+    }, wait);
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const last = client;
+    client = null;
+    last?.removeAllListeners("end");
+    await last?.end().catch(() => {});
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import PgBoss from "pg-boss";
 import type { Database, Queryable } from "./db.ts";
 import type { Mailer, MailMessage } from "./mail.ts";
-import { REQUEST_ROLE } from "./tenancy.ts";
+import { CONTACT_ROLE, REQUEST_ROLE } from "./tenancy.ts";
 
 /**
  * Background jobs on pg-boss, in the application's own database (PGlite or PostgreSQL): work that must not hold up
@@ -126,11 +126,14 @@ export function createJobs(
     await instance.start();
     // Requests enqueue inside their tenant transaction, as the request role: it may add jobs and read queue settings,
     // and read back only the new job's id, never other jobs' data.
-    await database.executeSql(
-      `GRANT USAGE ON SCHEMA ${schema} TO ${REQUEST_ROLE};
-       GRANT SELECT ON ${schema}.queue TO ${REQUEST_ROLE};
-       GRANT INSERT, SELECT (id) ON ${schema}.job TO ${REQUEST_ROLE};`,
-    );
+    // A contact's transactions (the portal, the chat widget) enqueue the jobs of the events they emit the same way.
+    for (const role of [REQUEST_ROLE, CONTACT_ROLE]) {
+      await database.executeSql(
+        `GRANT USAGE ON SCHEMA ${schema} TO ${role};
+         GRANT SELECT ON ${schema}.queue TO ${role};
+         GRANT INSERT, SELECT (id) ON ${schema}.job TO ${role};`,
+      );
+    }
     for (const { queue, handler } of workers.values()) {
       const settings = {
         retryLimit: queue.retryLimit,

@@ -1,13 +1,16 @@
 import type { Role } from "@cove/contract/constants.ts";
+import type { ActorRef } from "@cove/contract/events.ts";
 import { type SQL, sql } from "drizzle-orm";
 import { batched } from "./batch.ts";
 import { type Db, preparedRows, type Tx } from "./db.ts";
 import { AppError } from "./errors.ts";
+import { createEventBus, type Emit, type EventBus } from "./events.ts";
 
 export const SESSION_ENDED = "Your session has ended. Please sign in again.";
 
-/** Who is acting, resolved once per request. */
+/** A signed-in staff member (agent or admin), resolved once per request. */
 export interface Principal {
+  kind: "staff";
   orgId: string;
   userId: string;
   role: Role;
@@ -19,16 +22,69 @@ export interface Principal {
   verified: boolean;
 }
 
-/** What every tenant service receives: the principal and a transaction confined to its organization. */
-export interface Ctx {
+/**
+ * An organization's customer signed in to the portal or chatting through the widget: their transactions run as the
+ * contact role, whose row-level security policies confine them to their own rows (migration 0016).
+ */
+export interface ContactPrincipal {
+  kind: "contact";
   orgId: string;
+  contactId: string;
+  sessionId: string;
+  verified: boolean;
+}
+
+/** A key of the organization's public API (its resolver is registered by the module that issues keys). */
+export interface ApiKeyPrincipal {
+  kind: "api_key";
+  orgId: string;
+  keyId: string;
+  scope: "read" | "write";
+  verified: boolean;
+}
+
+/** Whoever a bearer token stands for. */
+export type AnyPrincipal = Principal | ContactPrincipal | ApiKeyPrincipal;
+
+/** What any tenant service receives: the organization, who acts, a transaction confined to both, and emit. */
+export interface TenantCtx {
+  orgId: string;
+  actor: ActorRef;
+  db: Tx;
+  /** Writes a domain event in this transaction (platform/events.ts). */
+  emit: Emit;
+}
+
+/** What a staff service receives: a TenantCtx whose actor is the signed-in member, with their id and current role. */
+export interface Ctx extends TenantCtx {
   userId: string;
   role: Role;
-  db: Tx;
 }
 
 /** The non-superuser role whose row-level security policies confine every query to app.org_id. */
 export const REQUEST_ROLE = "cove_app";
+/** The role of a contact's transactions: fewer tables, and only the contact's own rows (migration 0016). */
+export const CONTACT_ROLE = "cove_contact";
+
+/**
+ * The event bus of each database handle, attached when the app is built (buildApp). A handle without one (a script
+ * or a benchmark that calls services directly) still writes and announces its events, with no handlers.
+ */
+const buses = new WeakMap<Db, EventBus>();
+const silentLog = { error: () => {} } as unknown as Parameters<typeof createEventBus>[0];
+
+export function attachEventBus(db: Db, bus: EventBus): void {
+  buses.set(db, bus);
+}
+
+function busOf(db: Db): EventBus {
+  let bus = buses.get(db);
+  if (!bus) {
+    bus = createEventBus(silentLog);
+    buses.set(db, bus);
+  }
+  return bus;
+}
 
 /**
  * The session exists, has not expired, and belongs to an active user of the organization (s: sessions, u: users).
@@ -127,7 +183,60 @@ export function withTenant<T>(
     } else {
       await confine(tx, who.orgId);
     }
-    return fn({ orgId: who.orgId, userId: who.userId, role, db: tx });
+    const actor: ActorRef = { kind: "staff", id: who.userId };
+    const emit = busOf(db).emitter(tx, who.orgId, actor);
+    return fn({ orgId: who.orgId, userId: who.userId, role, actor, db: tx, emit });
+  });
+}
+
+/**
+ * An emitter for a transaction that runs before any organization is confined (as the owner role: accepting an
+ * invitation, registering), once it knows the organization.
+ */
+export function emitterIn(db: Db, tx: Tx, orgId: string, actor: ActorRef): Emit {
+  return busOf(db).emitter(tx, orgId, actor);
+}
+
+/**
+ * A contact's transaction: the organization and the contact are set for row-level security, the role is the contact
+ * role, and the same statement re-checks the contact's session (gone or expired: refused).
+ */
+export function withContact<T>(
+  db: Db,
+  who: ContactPrincipal,
+  fn: (ctx: TenantCtx & { contactId: string }) => Promise<T>,
+) {
+  return db.transaction(async (tx) => {
+    const [row] = await preparedRows<{ live: boolean }>(
+      tx,
+      sql`select set_config('app.org_id', ${who.orgId}::text, true), set_config('app.contact_id', ${who.contactId}::text, true),
+                 set_config('role', ${CONTACT_ROLE}::text, true), set_config('jit', 'off', true),
+                 exists (select 1 from contact_sessions s
+                         where s.id = ${who.sessionId}::uuid and s.organization_id = ${who.orgId}::uuid
+                           and s.contact_id = ${who.contactId}::uuid and s.expires_at > now()) as live`,
+    );
+    if (!row?.live) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
+    who.verified = true;
+    const actor: ActorRef = { kind: "contact", id: who.contactId };
+    return fn({
+      orgId: who.orgId,
+      contactId: who.contactId,
+      actor,
+      db: tx,
+      emit: busOf(db).emitter(tx, who.orgId, actor),
+    });
+  });
+}
+
+/**
+ * Work Cove does by itself in an organization (automation, scheduled jobs, mail it receives): the request role and
+ * the organization's confinement, with the system as the actor. name says what acts (e.g. "automation").
+ */
+export function withSystem<T>(db: Db, orgId: string, name: string, fn: (ctx: TenantCtx) => Promise<T>) {
+  return db.transaction(async (tx) => {
+    await confine(tx, orgId);
+    const actor: ActorRef = { kind: "system", id: name };
+    return fn({ orgId, actor, db: tx, emit: busOf(db).emitter(tx, orgId, actor) });
   });
 }
 

@@ -14,6 +14,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt, tsvector } from "./columns.ts";
+import { contacts } from "./contacts.ts";
 import { organizations } from "./organizations.ts";
 import { users } from "./users.ts";
 
@@ -33,6 +34,8 @@ export const tickets = pgTable(
     requesterName: text("requester_name").notNull(),
     requesterEmail: text("requester_email").notNull(),
     assigneeId: uuid("assignee_id").references(() => users.id, { onDelete: "set null" }),
+    /** The requester as a contact record, when known: what a contact's own session reads its tickets by. */
+    contactId: uuid("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
     /** The words of every comment, appended as comments arrive, so one index answers search over both. */
     commentsTsv: tsvector("comments_tsv").notNull().default(sql`''::tsvector`),
@@ -72,6 +75,9 @@ export const tickets = pgTable(
       t.ticketNumber.desc().nullsFirst(),
     ),
     index("tickets_org_created_idx").on(t.organizationId, t.createdAt),
+    index("tickets_org_contact_updated_idx")
+      .on(t.organizationId, t.contactId, t.updatedAt.desc())
+      .where(sql`${t.contactId} is not null`),
     index("tickets_org_status_solved_idx").on(t.organizationId, t.status, t.solvedAt),
     // The organization's own words: ticket_org_words (migration 0006) prefixes each lexeme with the organization, so
     // a search reads only its organization's entries of the index instead of every tenant's.

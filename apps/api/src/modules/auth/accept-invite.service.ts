@@ -6,6 +6,7 @@ import { invitations, users } from "../../db/schema/users.ts";
 import { hashToken } from "../../platform/auth.ts";
 import type { Db, Queryable } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
+import { emitterIn } from "../../platform/tenancy.ts";
 import { answer, createSession } from "./auth.service.ts";
 import { hashPassword } from "./passwords.ts";
 
@@ -89,6 +90,7 @@ export async function acceptInvitation(db: Db, input: z.output<typeof acceptInvi
       .update(invitations)
       .set({ usedAt: new Date() })
       .where(and(eq(invitations.userId, user.id), isNull(invitations.usedAt)));
+    await emitterIn(db, tx, user.organizationId, { kind: "staff", id: user.id })("member.joined", { user_id: user.id });
     return answer(tx, user.id, await createSession(tx, user, false));
   });
 }

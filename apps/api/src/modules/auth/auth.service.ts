@@ -204,6 +204,7 @@ export async function updateProfile(db: Db, who: Principal, input: z.output<type
   }
   return withTenant(db, who, async (ctx) => {
     const mine = and(eq(users.id, ctx.userId), eq(users.organizationId, ctx.orgId));
+    const [before] = await ctx.db.select({ first: users.firstName, last: users.lastName }).from(users).where(mine);
     const [changed] = await ctx.db
       .update(users)
       .set({
@@ -218,6 +219,12 @@ export async function updateProfile(db: Db, who: Principal, input: z.output<type
       .returning({ id: users.id });
     if (!changed) {
       throw new AppError("CONFLICT", "Your password was changed meanwhile. Reload the page and try again.");
+    }
+    const name = (first: string, last: string) => `${first} ${last}`.trim();
+    const wasNamed = before ? name(before.first, before.last) : "";
+    const isNamed = name(input.firstName ?? before?.first ?? "", input.lastName ?? before?.last ?? "");
+    if (before && isNamed !== wasNamed) {
+      await ctx.emit("member.changed", { user_id: ctx.userId, changes: { name: { from: wasNamed, to: isNamed } } });
     }
     if (password) {
       await ctx.db

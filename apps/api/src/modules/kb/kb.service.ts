@@ -102,6 +102,7 @@ export async function createArticle(ctx: Ctx, input: z.output<typeof createArtic
     if (!created) throw new Error("article insert returned nothing");
     return created.id;
   });
+  await ctx.emit("kb.article_changed", { article_id: id, change: "created", published: input.status === "published" });
   return getArticle(ctx, id);
 }
 
@@ -139,6 +140,7 @@ export async function updateArticle(ctx: Ctx, id: string, input: z.output<typeof
   } else {
     await ctx.db.update(kbArticles).set(changes).where(where);
   }
+  await ctx.emit("kb.article_changed", { article_id: id, change: "updated", published: status === "published" });
   return getArticle(ctx, id);
 }
 
@@ -146,8 +148,10 @@ export async function deleteArticle(ctx: Ctx, id: string): Promise<void> {
   const deleted = await ctx.db
     .delete(kbArticles)
     .where(and(eq(kbArticles.organizationId, ctx.orgId), eq(kbArticles.id, id)))
-    .returning({ id: kbArticles.id });
-  if (deleted.length === 0) throw articleNotFound();
+    .returning({ id: kbArticles.id, status: kbArticles.status });
+  const [gone] = deleted;
+  if (!gone) throw articleNotFound();
+  await ctx.emit("kb.article_changed", { article_id: id, change: "deleted", published: gone.status === "published" });
 }
 
 export async function recordFeedback(ctx: Ctx, id: string, helpful: boolean): Promise<FeedbackAnswer> {
@@ -217,6 +221,7 @@ export async function createCategory(ctx: Ctx, input: z.output<typeof createCate
           position: kbCategories.position,
         });
       if (!created) throw new Error("category insert returned nothing");
+      await ctx.emit("kb.category_changed", { category_id: created.id, change: "created" });
       return { ...created, article_count: 0, published_count: 0 };
     });
   } catch (err) {

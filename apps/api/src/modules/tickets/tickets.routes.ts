@@ -16,6 +16,7 @@ import { inTenant } from "../../platform/auth.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Principal } from "../../platform/tenancy.ts";
 import { listTickets } from "./tickets.list.ts";
+import { registerTicketTopics } from "./tickets.realtime.ts";
 import * as service from "./tickets.service.ts";
 import { ticketStats as loadStats } from "./tickets.stats.ts";
 
@@ -38,6 +39,7 @@ const listKey = (req: FastifyRequest, who: Principal) => {
 export async function ticketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const access = "authenticated" as const;
+  registerTicketTopics(fastify);
 
   app.get("/api/tickets", {
     config: { access, answerCache: { key: listKey } },

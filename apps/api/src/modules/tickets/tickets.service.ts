@@ -1,11 +1,20 @@
-import type { Comment, createCommentBody, createTicketBody, Ticket, updateTicketBody } from "@cove/contract/tickets.ts";
+import type { TicketChanges } from "@cove/contract/events.ts";
+import type {
+  Comment,
+  createCommentBody,
+  createTicketBody,
+  Ticket,
+  TicketSource,
+  updateTicketBody,
+} from "@cove/contract/tickets.ts";
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
-import type { Ctx } from "../../platform/tenancy.ts";
+import type { TenantCtx } from "../../platform/tenancy.ts";
+import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import {
   appendCommentWords,
   findTicketRow,
@@ -17,16 +26,22 @@ import {
 
 const ticketNotFound = () => notFound("Ticket");
 
-async function actor(ctx: Ctx) {
+/** Who acts, as the ticket's activity and comments record them: a member (with their id), or Cove itself. */
+async function actor(ctx: TenantCtx): Promise<{ userId: string | null; name: string; email: string }> {
+  if (ctx.actor.kind === "system") return { userId: null, name: SYSTEM_NAMES[ctx.actor.id] ?? "Cove", email: "" };
+  if (ctx.actor.kind !== "staff") throw new AppError("FORBIDDEN", "This is only for your support team's staff.");
   const [me] = await ctx.db
     .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
     .from(users)
-    .where(and(eq(users.organizationId, ctx.orgId), eq(users.id, ctx.userId)));
+    .where(and(eq(users.organizationId, ctx.orgId), eq(users.id, ctx.actor.id)));
   if (!me) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
-  return { name: `${me.firstName} ${me.lastName}`.trim(), email: me.email };
+  return { userId: ctx.actor.id, name: `${me.firstName} ${me.lastName}`.trim(), email: me.email };
 }
 
-export async function getTicket(ctx: Ctx, id: string): Promise<Ticket> {
+/** How the system actors are named in a ticket's activity. */
+const SYSTEM_NAMES: Record<string, string> = { automation: "Automation" };
+
+export async function getTicket(ctx: TenantCtx, id: string): Promise<Ticket> {
   const row = await findTicketRow(ctx.db, ctx.orgId, id);
   if (!row) throw ticketNotFound();
   const [comments, activity] = await Promise.all([
@@ -36,7 +51,7 @@ export async function getTicket(ctx: Ctx, id: string): Promise<Ticket> {
   return { ...toTicketSummary(row), comments, activity };
 }
 
-async function assertAssignable(ctx: Ctx, userId: string) {
+async function assertAssignable(ctx: TenantCtx, userId: string) {
   const [member] = await ctx.db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
     .from(users)
@@ -45,7 +60,17 @@ async function assertAssignable(ctx: Ctx, userId: string) {
   return `${member.firstName} ${member.lastName}`.trim();
 }
 
-export async function createTicket(ctx: Ctx, input: z.output<typeof createTicketBody>): Promise<Ticket> {
+/** Where a ticket came from, and its requester's contact when the caller already knows it (portal, chat, email). */
+export interface TicketOrigin {
+  source: TicketSource;
+  contactId?: string;
+}
+
+export async function createTicket(
+  ctx: TenantCtx,
+  input: z.output<typeof createTicketBody>,
+  origin: TicketOrigin = { source: "web" },
+): Promise<Ticket> {
   const me = await actor(ctx);
   // Bumping the organization's counter locks its row until commit, so concurrent creations queue for a number.
   const [seq] = await ctx.db
@@ -54,10 +79,14 @@ export async function createTicket(ctx: Ctx, input: z.output<typeof createTicket
     .where(eq(organizations.id, ctx.orgId))
     .returning({ number: organizations.ticketSeq });
   if (!seq) throw notFound("Organization");
+  // The requester becomes (or is found as) one of the organization's contacts, so their tickets can be found together.
+  const contactId =
+    origin.contactId ?? (await findOrCreateContact(ctx, { name: input.requester_name, email: input.requester_email }));
   const [created] = await ctx.db
     .insert(tickets)
     .values({
       organizationId: ctx.orgId,
+      contactId,
       ticketNumber: seq.number,
       subject: input.subject,
       description: input.description,
@@ -65,22 +94,32 @@ export async function createTicket(ctx: Ctx, input: z.output<typeof createTicket
       requesterName: input.requester_name,
       requesterEmail: input.requester_email,
       tags: input.tags,
-      source: "web",
+      source: origin.source,
     })
     .returning({ id: tickets.id });
   if (!created) throw new Error("ticket insert returned nothing");
   await ctx.db.insert(ticketEvents).values({
     organizationId: ctx.orgId,
     ticketId: created.id,
-    actorId: ctx.userId,
+    actorId: me.userId,
     actorName: me.name,
     type: "created",
     toValue: `#${seq.number}`,
   });
+  await ctx.emit("ticket.created", {
+    ticket_id: created.id,
+    ticket_number: seq.number,
+    source: origin.source,
+    assignee_id: null,
+  });
   return getTicket(ctx, created.id);
 }
 
-export async function updateTicket(ctx: Ctx, id: string, input: z.output<typeof updateTicketBody>): Promise<Ticket> {
+export async function updateTicket(
+  ctx: TenantCtx,
+  id: string,
+  input: z.output<typeof updateTicketBody>,
+): Promise<Ticket> {
   const before = await findTicketRow(ctx.db, ctx.orgId, id);
   if (!before) throw ticketNotFound();
   const me = await actor(ctx);
@@ -90,22 +129,25 @@ export async function updateTicket(ctx: Ctx, id: string, input: z.output<typeof 
     events.push({
       organizationId: ctx.orgId,
       ticketId: id,
-      actorId: ctx.userId,
+      actorId: me.userId,
       actorName: me.name,
       type,
       fromValue: from,
       toValue: to,
     });
+  const changed: TicketChanges = {};
 
   if (input.status && input.status !== before.status) {
     changes.status = input.status;
     const solvedNow = input.status === "solved" || input.status === "closed";
     changes.solvedAt = solvedNow ? (before.solvedAt ?? new Date()) : null;
     event("status", before.status, input.status);
+    changed.status = { from: before.status, to: input.status };
   }
   if (input.priority && input.priority !== before.priority) {
     changes.priority = input.priority;
     event("priority", before.priority, input.priority);
+    changed.priority = { from: before.priority, to: input.priority };
   }
   if (input.assignee_id !== undefined && input.assignee_id !== before.assigneeId) {
     const toName = input.assignee_id === null ? null : await assertAssignable(ctx, input.assignee_id);
@@ -114,10 +156,12 @@ export async function updateTicket(ctx: Ctx, id: string, input: z.output<typeof 
       : null;
     changes.assigneeId = input.assignee_id;
     event("assignee", fromName, toName);
+    changed.assignee_id = { from: before.assigneeId, to: input.assignee_id };
   }
   if (input.tags && input.tags.join("\u0001") !== before.tags.join("\u0001")) {
     changes.tags = input.tags;
     event("tags", before.tags.join(", ") || null, input.tags.join(", ") || null);
+    changed.tags = { from: before.tags, to: input.tags };
   }
   if (events.length > 0) {
     await ctx.db
@@ -125,12 +169,15 @@ export async function updateTicket(ctx: Ctx, id: string, input: z.output<typeof 
       .set({ ...changes, updatedAt: new Date() })
       .where(and(eq(tickets.organizationId, ctx.orgId), eq(tickets.id, id)));
     await ctx.db.insert(ticketEvents).values(events);
+    await ctx.emit("ticket.updated", { ticket_id: id, changes: changed });
+    if (changed.status) await ctx.emit("ticket.status_changed", { ticket_id: id, ...changed.status });
+    if (changed.assignee_id) await ctx.emit("ticket.assigned", { ticket_id: id, ...changed.assignee_id });
   }
   return getTicket(ctx, id);
 }
 
 export async function addComment(
-  ctx: Ctx,
+  ctx: TenantCtx,
   ticketId: string,
   input: z.output<typeof createCommentBody>,
 ): Promise<Comment> {
@@ -146,7 +193,7 @@ export async function addComment(
     .values({
       organizationId: ctx.orgId,
       ticketId,
-      authorId: ctx.userId,
+      authorId: me.userId,
       authorName: me.name,
       authorEmail: me.email,
       body: input.body,
@@ -161,5 +208,6 @@ export async function addComment(
       createdAt: ticketComments.createdAt,
     });
   if (!comment) throw new Error("comment insert returned nothing");
+  await ctx.emit("comment.added", { ticket_id: ticketId, comment_id: comment.id, is_public: comment.isPublic });
   return toComment(comment);
 }

@@ -97,6 +97,7 @@ export async function inviteUser(
   }
   if (!created) throw new Error("user insert returned nothing");
   await sendInvitation(ctx, created, mail);
+  await ctx.emit("member.invited", { user_id: created.id });
   return toUserItem(created);
 }
 

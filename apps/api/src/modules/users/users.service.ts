@@ -1,3 +1,4 @@
+import type { EventData } from "@cove/contract/events.ts";
 import type { UserListAnswer, UserListItem, updateUserBody } from "@cove/contract/users.ts";
 import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { z } from "zod";
@@ -106,6 +107,10 @@ export async function updateUser(ctx: Ctx, id: string, input: z.output<typeof up
     // Sign-in already refuses an inactive user and every request re-checks the status; this also drops the rows.
     await ctx.db.delete(sessions).where(and(eq(sessions.organizationId, ctx.orgId), eq(sessions.userId, target.id)));
   }
+  const changes: EventData<"member.changed">["changes"] = {};
+  if (role !== target.role) changes.role = { from: target.role, to: role };
+  if (status !== target.status) changes.status = { from: target.status, to: status };
+  if (changes.role || changes.status) await ctx.emit("member.changed", { user_id: target.id, changes });
   return toUserItem(updated);
 }
 
@@ -120,4 +125,5 @@ export async function revokeInvitation(ctx: Ctx, id: string): Promise<void> {
     );
   }
   await ctx.db.delete(users).where(and(eq(users.organizationId, ctx.orgId), eq(users.id, target.id)));
+  await ctx.emit("member.removed", { user_id: target.id });
 }

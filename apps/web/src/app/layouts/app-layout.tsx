@@ -2,6 +2,7 @@ import { Outlet } from "react-router";
 import { Logo } from "../../components/ui/logo.tsx";
 import { useAuth } from "../../features/auth/hooks/use-auth.ts";
 import { SessionQueryProvider } from "../query-provider.tsx";
+import { RealtimeProvider } from "../realtime-provider.tsx";
 import { SidebarNav } from "./sidebar-nav.tsx";
 import { TopBar } from "./top-bar.tsx";
 
@@ -11,28 +12,30 @@ export function AppLayout() {
   return (
     // A new session (even one switched in another tab) gets a fresh, empty query cache.
     <SessionQueryProvider key={token ?? "none"}>
-      <div className="min-h-screen bg-slate-50">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:shadow"
-        >
-          Skip to content
-        </a>
-        <aside className="fixed inset-y-0 left-0 z-20 hidden w-64 flex-col border-r border-slate-200 bg-white md:flex">
-          <div className="flex h-16 items-center border-b border-slate-200 px-6">
-            <Logo />
-          </div>
-          <SidebarNav />
-        </aside>
-        <div className="flex min-h-screen flex-col md:pl-64">
-          <TopBar />
-          <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">
-            <div className="mx-auto max-w-6xl">
-              <Outlet />
+      <RealtimeProvider token={token}>
+        <div className="min-h-screen bg-slate-50">
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+          >
+            Skip to content
+          </a>
+          <aside className="fixed inset-y-0 left-0 z-20 hidden w-64 flex-col border-r border-slate-200 bg-white md:flex">
+            <div className="flex h-16 items-center border-b border-slate-200 px-6">
+              <Logo />
             </div>
-          </main>
+            <SidebarNav />
+          </aside>
+          <div className="flex min-h-screen flex-col md:pl-64">
+            <TopBar />
+            <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">
+              <div className="mx-auto max-w-6xl">
+                <Outlet />
+              </div>
+            </main>
+          </div>
         </div>
-      </div>
+      </RealtimeProvider>
     </SessionQueryProvider>
   );
 }

@@ -6,6 +6,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Logo } from "../../components/ui/logo.tsx";
 import { useAuth } from "../../features/auth/hooks/use-auth.ts";
 import { NotificationBell } from "../../features/notifications/components/notification-bell.tsx";
+import { LiveIndicator } from "./live-indicator.tsx";
 import { MobileNav } from "./mobile-nav.tsx";
 
 export function TopBar() {
@@ -26,6 +27,7 @@ export function TopBar() {
       <MobileNav />
       <Logo className="md:hidden" />
       <div className="flex-1" />
+      <LiveIndicator />
       <NotificationBell />
       <Link
         to="/profile"

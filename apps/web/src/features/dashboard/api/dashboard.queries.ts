@@ -1,8 +1,7 @@
 import { organizationStats } from "@cove/contract/tickets.ts";
 import { useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
-
-export const organizationStatsKey = ["organizations", "stats"] as const;
+import { organizationStatsKey } from "../../../lib/query-keys.ts";
 
 export function useOrganizationStats() {
   return useQuery({

@@ -1,14 +1,12 @@
 import { type UserListAnswer, type UserListItem, userListAnswer } from "@cove/contract/users.ts";
 import { useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
-
-/** The same key the team screen uses for GET /users, so both share one cached answer. */
-export const usersKey = ["users", "list"] as const;
+import { teamKey } from "../../../lib/query-keys.ts";
 
 /** The team members a ticket can be assigned to: the active ones, by name. */
 export function useActiveAgents() {
   return useQuery({
-    queryKey: usersKey,
+    queryKey: teamKey,
     queryFn: ({ signal }) => apiRequest("/users", { schema: userListAnswer, signal }),
     select: activeByName,
   });

@@ -10,7 +10,7 @@ import type { UserListItem } from "@cove/contract/users.ts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { ApiError, apiRequest } from "../../../lib/api-client.ts";
-import { ticketKeys } from "./tickets.queries.ts";
+import { organizationStatsKey, ticketKeys } from "../../../lib/query-keys.ts";
 
 export const UPDATE_FAILED = "Failed to update ticket. Please try again.";
 export const COMMENT_FAILED = "Failed to add comment. Please try again.";
@@ -31,7 +31,7 @@ export function useCreateTicket() {
       void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: ticketKeys.stats() });
       // The dashboard's 30-day trend (GET /organizations/stats) counts created tickets too.
-      void queryClient.invalidateQueries({ queryKey: ["organizations", "stats"] });
+      void queryClient.invalidateQueries({ queryKey: organizationStatsKey });
     },
   });
 }

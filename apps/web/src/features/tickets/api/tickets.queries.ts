@@ -8,6 +8,7 @@ import {
 } from "@cove/contract/tickets.ts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
+import { ticketKeys } from "../../../lib/query-keys.ts";
 
 /** What a ticket list is asked for; the same shape lives in the list page's URL. */
 export interface TicketListParams {
@@ -19,15 +20,6 @@ export interface TicketListParams {
   assignee_id?: string;
   search?: string;
 }
-
-/** Every ticket query starts with "tickets", so one invalidation can reach lists, details and stats alike. */
-export const ticketKeys = {
-  all: ["tickets"] as const,
-  lists: () => [...ticketKeys.all, "list"] as const,
-  list: (params: TicketListParams) => [...ticketKeys.lists(), params] as const,
-  detail: (id: string) => [...ticketKeys.all, "detail", id] as const,
-  stats: () => [...ticketKeys.all, "stats"] as const,
-};
 
 export function ticketListPath(params: TicketListParams): string {
   const query = new URLSearchParams();

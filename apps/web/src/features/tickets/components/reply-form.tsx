@@ -10,9 +10,11 @@ import { useAddComment } from "../api/tickets.mutations.ts";
 interface ReplyFormProps {
   ticketId: string;
   onClose: () => void;
+  /** Called as the member types, so teammates on the ticket see that they are replying. */
+  onTyping?: () => void;
 }
 
-export function ReplyForm({ ticketId, onClose }: ReplyFormProps) {
+export function ReplyForm({ ticketId, onClose, onTyping }: ReplyFormProps) {
   const id = useId();
   const addComment = useAddComment(ticketId);
   const {
@@ -59,7 +61,7 @@ export function ReplyForm({ ticketId, onClose }: ReplyFormProps) {
         aria-describedby={errors.body ? `${id}-error` : undefined}
         placeholder={isPublic ? "Write your reply…" : "Only your team sees this note…"}
         className={clsx(inputClasses, "resize-y")}
-        {...register("body")}
+        {...register("body", { onChange: () => onTyping?.() })}
       />
       {errors.body && (
         <p id={`${id}-error`} className="text-sm text-red-600">

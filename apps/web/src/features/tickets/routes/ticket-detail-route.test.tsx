@@ -1,6 +1,8 @@
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { screen, waitFor, within } from "@testing-library/react";
+import { act } from "react";
 import { describe, expect, it } from "vitest";
+import { FakeWebSocket } from "../../../test/fake-websocket.ts";
 import { calls, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 import { agent, comment, me, ticket } from "../test/ticket-fixtures.ts";
 
@@ -206,5 +208,54 @@ describe("ticket detail", () => {
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("Error loading ticket");
     expect(alert).toHaveTextContent("Service unavailable");
+  });
+
+  it("changes live when a teammate changes the ticket, and shows who else is on it and who is replying", async () => {
+    let current = ticket({ status: "open" });
+    signedIn(current, { [`GET /api/tickets/${current.id}`]: () => json(200, { ticket: current }) });
+    const { user } = renderApp(`/tickets/${current.id}`);
+    await screen.findByRole("heading", { level: 1 });
+    const socket = FakeWebSocket.instances.find((s) => s.url.endsWith("/api/realtime"));
+    if (!socket) throw new Error("no realtime socket");
+    act(() => {
+      socket.accept();
+      socket.receive({ type: "ready", actor: { kind: "staff", id: testUser.id } });
+    });
+    const topic = `ticket:${current.id}`;
+    await waitFor(() => expect(socket.sent).toContainEqual({ type: "subscribe", topic }));
+
+    act(() =>
+      socket.receive({
+        type: "presence",
+        topic,
+        viewers: [{ user_id: alan.id, name: "Alan Turing", avatar_url: null, typing: true }],
+      }),
+    );
+    expect(within(screen.getByRole("list", { name: "Also viewing" })).getByText("Alan Turing")).toBeInTheDocument();
+    expect(screen.getByText("Alan is replying…")).toBeInTheDocument();
+
+    current = { ...current, status: "pending" };
+    act(() =>
+      socket.receive({
+        type: "event",
+        topic,
+        event: {
+          id: 7,
+          type: "ticket.status_changed",
+          actor: { kind: "staff", id: alan.id },
+          occurred_at: new Date().toISOString(),
+          data: { ticket_id: current.id, from: "open", to: "pending" },
+        },
+      }),
+    );
+    await waitFor(() => expect(screen.getByLabelText("Status")).toHaveValue("pending"));
+
+    // Typing a reply tells the others.
+    await user.click(screen.getByRole("button", { name: "Reply" }));
+    await user.type(screen.getByRole("textbox", { name: "Reply" }), "On it");
+    expect(socket.sent).toContainEqual({ type: "typing", topic });
+
+    act(() => socket.receive({ type: "presence", topic, viewers: [] }));
+    expect(screen.queryByRole("list", { name: "Also viewing" })).toBeNull();
   });
 });

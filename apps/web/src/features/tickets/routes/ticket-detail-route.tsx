@@ -2,6 +2,7 @@ import { ArrowLeft, FileQuestion, Reply } from "lucide-react";
 import { useState } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { z } from "zod";
+import { usePresence } from "../../../app/realtime-provider.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
@@ -12,6 +13,7 @@ import { PriorityBadge, StatusBadge } from "../components/ticket-badges.tsx";
 import { TicketConversation } from "../components/ticket-conversation.tsx";
 import { TicketSidePanel } from "../components/ticket-side-panel.tsx";
 import type { TicketLinkState } from "../components/ticket-table.tsx";
+import { TicketViewers } from "../components/ticket-viewers.tsx";
 
 const ticketId = z.uuid();
 
@@ -38,6 +40,8 @@ function TicketDetail({ id }: { id: string }) {
   const query = useTicket(id);
   const listPath = useListPath();
   const [replying, setReplying] = useState(false);
+  // Following the ticket keeps it live, and shows who else is on it (and tells them when this member replies).
+  const presence = usePresence(`ticket:${id}`);
 
   if (query.isPending) {
     return (
@@ -89,16 +93,23 @@ function TicketDetail({ id }: { id: string }) {
         <h1 className="text-2xl font-semibold tracking-tight break-words text-slate-900">
           <span className="text-slate-500">#{ticket.ticket_number}</span> {ticket.subject}
         </h1>
-        <div className="flex flex-wrap gap-2">
-          <StatusBadge status={ticket.status} />
-          <PriorityBadge priority={ticket.priority} />
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <div className="flex flex-wrap gap-2">
+            <StatusBadge status={ticket.status} />
+            <PriorityBadge priority={ticket.priority} />
+          </div>
+          <TicketViewers viewers={presence.viewers} />
         </div>
       </header>
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-4">
           <TicketConversation ticket={ticket} />
-          <div id="reply-area">{replying && <ReplyForm ticketId={ticket.id} onClose={() => setReplying(false)} />}</div>
+          <div id="reply-area">
+            {replying && (
+              <ReplyForm ticketId={ticket.id} onClose={() => setReplying(false)} onTyping={presence.typing} />
+            )}
+          </div>
         </div>
         <aside aria-label="Ticket properties" className="min-w-0">
           <TicketSidePanel ticket={ticket} />

@@ -2,9 +2,7 @@ import { messageAnswer } from "@cove/contract/auth.ts";
 import { type InviteUserBody, type UpdateUserBody, userAnswer, userListAnswer } from "@cove/contract/users.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
-
-/** GET /users; the ticket screens read the same list (assignees) under the same key. */
-export const teamKey = ["users", "list"] as const;
+import { organizationStatsKey, teamKey } from "../../../lib/query-keys.ts";
 
 export function useTeam() {
   return useQuery({
@@ -20,7 +18,7 @@ function useTeamMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
     mutationFn,
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: teamKey });
-      void queryClient.invalidateQueries({ queryKey: ["organizations", "stats"] });
+      void queryClient.invalidateQueries({ queryKey: organizationStatsKey });
     },
   });
 }

@@ -1,0 +1,68 @@
+import type { QueryClient, QueryKey } from "@tanstack/react-query";
+import { kbKey, notificationsKey, organizationStatsKey, teamKey, ticketKeys } from "../lib/query-keys.ts";
+import type { LiveEvent } from "../lib/realtime.ts";
+
+/**
+ * What each event makes out of date on screen. Events carry ids, not rows: the queries they touch are invalidated,
+ * and TanStack Query refetches the ones a screen shows now (the others when next shown).
+ */
+export function staleQueries(event: LiveEvent): QueryKey[] {
+  const ticketId = typeof event.data.ticket_id === "string" ? event.data.ticket_id : null;
+  switch (event.type) {
+    case "ticket.created":
+      return [ticketKeys.lists(), ticketKeys.stats(), organizationStatsKey];
+    case "ticket.updated":
+    case "ticket.assigned":
+    case "ticket.status_changed":
+    case "comment.added":
+      return [ticketKeys.lists(), ticketKeys.stats(), ...(ticketId ? [ticketKeys.detail(ticketId)] : [])];
+    case "member.invited":
+    case "member.joined":
+    case "member.changed":
+    case "member.removed":
+      // Names show in ticket lists and details; the dashboard counts active members.
+      return [teamKey, organizationStatsKey, ticketKeys.all];
+    case "notification.created":
+    case "notification.read":
+      return [notificationsKey];
+    case "kb.article_changed":
+    case "kb.category_changed":
+      return [kbKey];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Applies events to the query cache, a batch at a time: a burst of changes (an import, a rule touching many tickets)
+ * costs one refetch per query, not one per event. The same event can arrive on two topics; it counts once.
+ */
+export function createLiveUpdates(queryClient: QueryClient, delayMs = 100) {
+  const seen = new Set<number>();
+  let pending = new Map<string, QueryKey>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const flush = () => {
+    timer = null;
+    const keys = [...pending.values()];
+    pending = new Map();
+    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+  };
+
+  return {
+    apply(event: LiveEvent) {
+      if (seen.has(event.id)) return;
+      seen.add(event.id);
+      if (seen.size > 500) seen.delete(seen.values().next().value as number);
+      for (const key of staleQueries(event)) pending.set(JSON.stringify(key), key);
+      timer ??= setTimeout(flush, delayMs);
+    },
+    /** After a reconnect: everything on screen may be out of date. */
+    refetchAll() {
+      void queryClient.invalidateQueries();
+    },
+    dispose() {
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
