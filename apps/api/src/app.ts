@@ -7,16 +7,26 @@ import { aiRoutes } from "./modules/ai/ai.routes.ts";
 import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
 import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { registerReadOnlyGuard } from "./modules/billing/access.ts";
+import { billingRoutes } from "./modules/billing/billing.routes.ts";
+import { scheduleLifecycle } from "./modules/billing/lifecycle.ts";
+import { createPayments } from "./modules/billing/payments.ts";
+import { testProviderRoutes } from "./modules/billing/test-provider.routes.ts";
 import { trialRoutes } from "./modules/billing/trial.routes.ts";
+import { webhookRoutes } from "./modules/billing/webhook.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
+import { eraseOrganization } from "./modules/organizations/erase.ts";
+import { exportRoutes } from "./modules/organizations/export.routes.ts";
+import { purgeExports } from "./modules/organizations/export.service.ts";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.ts";
+import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
 import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.ts";
 import { registerAccessControl } from "./platform/auth.ts";
-import type { AiConfig } from "./platform/config.ts";
+import type { AiConfig, PaymentConfig } from "./platform/config.ts";
 import type { Database } from "./platform/db.ts";
 import { AppError, registerErrorHandling } from "./platform/errors.ts";
 import { createJobs, type JobsOptions } from "./platform/jobs.ts";
@@ -35,7 +45,30 @@ export interface AppOptions {
   ai?: AiConfig;
   /** Memory for cached answers (platform/answer-cache.ts), in bytes; 0 turns the cache off. */
   answerCacheBytes?: number;
+  /** The card provider; Cove's own test provider when absent. */
+  payments?: PaymentConfig;
 }
+
+/** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  access: string | undefined;
+  allowedWhenReadOnly: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    routeList: DeclaredRoute[];
+  }
+}
+
+/** What a browser needs to load Stripe.js and its card frames under the Content-Security-Policy. */
+const STRIPE_SOURCES = {
+  scriptSrc: ["https://js.stripe.com"],
+  frameSrc: ["https://js.stripe.com", "https://hooks.stripe.com"],
+  connectSrc: ["https://api.stripe.com"],
+};
 
 /** The answer cache's budget when none is given: about 3,000 pages of 25 tickets. */
 export const DEFAULT_ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
@@ -71,13 +104,27 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.mailer.close();
   });
   app.decorate("publicUrl", opts.publicUrl);
+  app.decorate("routeList", []);
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) {
+      app.routeList.push({
+        method,
+        url: route.url,
+        access: route.config?.access,
+        allowedWhenReadOnly: route.config?.allowedWhenReadOnly === true,
+      });
+    }
+  });
 
   registerErrorHandling(app);
   registerAccessControl(app, opts.database.db);
   // After access control: its hooks find the principal that the cache's hooks check.
   registerAnswerCache(app, opts.database.db, createAnswerCache(opts.answerCacheBytes ?? DEFAULT_ANSWER_CACHE_BYTES));
+  // After access control: it refuses writes by the principal's organization when that is read-only.
+  registerReadOnlyGuard(app);
 
-  registerSecurityHeaders(app);
+  const payments = createPayments(app, opts.payments ?? { provider: "test" });
+  registerSecurityHeaders(app, payments.provider.kind === "stripe" ? STRIPE_SOURCES : {});
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) =>
@@ -106,7 +153,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { kind: opts.database.kind });
   await app.register(authRoutes);
-  await app.register(trialRoutes);
+  await app.register(trialRoutes, { payments });
+  await app.register(billingRoutes, { payments });
+  await app.register(webhookRoutes, { payments });
+  if (payments.test) await app.register(testProviderRoutes, { test: payments.test });
+  scheduleLifecycle(app.jobs, { db: app.db, test: payments.test, eraseOrganization, purgeExports, log: app.log });
+  await app.register(settingsRoutes, { payments });
+  await app.register(exportRoutes);
   await app.register(ticketRoutes);
   await app.register(organizationRoutes);
   await app.register(userRoutes);

@@ -85,7 +85,9 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
     if (route.config?.access === "public") route.schema = { ...route.schema, security: [] };
   });
 
-  app.addHook("preHandler", async (req) => {
+  // Before validation: who is calling is settled first, so a signed-out caller learns nothing about the route's body,
+  // and hooks that refuse by organization (billing's read-only mode) answer the same whatever the body is.
+  app.addHook("preValidation", async (req) => {
     const access = req.routeOptions.config.access;
     if (!access || access === "public") return;
     const token = bearer(req);

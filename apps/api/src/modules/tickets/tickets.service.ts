@@ -6,6 +6,7 @@ import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.t
 import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
+import { assertTicketAllowed } from "../billing/limits.ts";
 import {
   appendCommentWords,
   findTicketRow,
@@ -54,6 +55,8 @@ export async function createTicket(ctx: Ctx, input: z.output<typeof createTicket
     .where(eq(organizations.id, ctx.orgId))
     .returning({ number: organizations.ticketSeq });
   if (!seq) throw notFound("Organization");
+  // Under that lock: the plan's tickets per month and read-only mode (modules/billing/limits.ts).
+  await assertTicketAllowed(ctx);
   const [created] = await ctx.db
     .insert(tickets)
     .values({
