@@ -7,7 +7,7 @@ import { buildApp } from "../src/app.ts";
 import { sessions } from "../src/db/schema/auth.ts";
 import { users } from "../src/db/schema/users.ts";
 import { hashToken, newToken } from "../src/platform/auth.ts";
-import type { AiConfig } from "../src/platform/config.ts";
+import type { AiConfig, PaymentConfig } from "../src/platform/config.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
 import { DEFAULT_JOBS_SCHEMA } from "../src/platform/jobs.ts";
 
@@ -30,6 +30,7 @@ export async function createTestApp(
     mailRetryLimit?: number;
     ai?: AiConfig;
     answerCacheBytes?: number;
+    payments?: PaymentConfig;
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -53,6 +54,7 @@ export async function createTestApp(
     },
     ai: opts.ai,
     answerCacheBytes: opts.answerCacheBytes,
+    payments: opts.payments,
   });
   await app.ready();
   return {

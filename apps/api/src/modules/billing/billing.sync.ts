@@ -120,9 +120,12 @@ export async function handleWebhook(
 
   let orgId: string | null = null;
   if (event.object) {
+    // The object the event names, and with it the subscription and its latest invoice.
     const invoice = event.object.kind === "invoice" ? await provider.retrieveInvoice(event.object.id) : null;
     const subscriptionId = event.object.kind === "subscription" ? event.object.id : (invoice?.subscriptionId ?? null);
-    const subscription = subscriptionId ? await provider.retrieveSubscription(subscriptionId) : null;
+    const fresh = subscriptionId ? await fetchState(provider, subscriptionId) : null;
+    const subscription = fresh?.subscription ?? null;
+    const latest = fresh?.invoice ?? null;
     const customerId = subscription?.customerId ?? invoice?.customerId;
     // Which organization: by the provider's customer, found as the owner role (no organization is known yet).
     const [owner] = customerId
@@ -135,6 +138,7 @@ export async function handleWebhook(
     if (orgId) {
       await withVisitor(db, orgId, async (v) => {
         if (invoice) await applyInvoice(v, provider.kind, invoice);
+        if (latest && latest.id !== invoice?.id) await applyInvoice(v, provider.kind, latest);
         if (subscription) await applySubscription(v, provider.kind, subscription);
       });
     }
