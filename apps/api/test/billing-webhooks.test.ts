@@ -31,7 +31,10 @@ async function deliver(event: object, opts: { signature?: string; at?: number } 
   const body = JSON.stringify(event);
   const t0 = opts.at ?? Math.floor(now().getTime() / 1000);
   const signature =
-    opts.signature ?? `t=${t0},v1=${createHmac("sha256", await secret()).update(`${t0}.${body}`).digest("hex")}`;
+    opts.signature ??
+    `t=${t0},v1=${createHmac("sha256", await secret())
+      .update(`${t0}.${body}`)
+      .digest("hex")}`;
   return t.app.inject({
     method: "POST",
     url: "/api/billing/webhook",
@@ -83,7 +86,9 @@ describe("POST /api/billing/webhook (test provider)", () => {
     // A body changed after signing no longer matches.
     const body = JSON.stringify(e);
     const t0 = Math.floor(Date.now() / 1000);
-    const sig = createHmac("sha256", await secret()).update(`${t0}.${body}`).digest("hex");
+    const sig = createHmac("sha256", await secret())
+      .update(`${t0}.${body}`)
+      .digest("hex");
     const tampered = await t.app.inject({
       method: "POST",
       url: "/api/billing/webhook",

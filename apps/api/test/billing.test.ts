@@ -80,7 +80,9 @@ describe("the trial that converts (POST /api/trial/convert)", () => {
   it("converts to another plan when one is chosen, and refuses a second conversion", async () => {
     const { token } = await registerOrg(t.app);
     const pm = await testCard(t.app, token);
-    expect((await call(token, "POST", "/api/trial/convert", { paymentMethodId: pm, plan: "growth" })).statusCode).toBe(200);
+    expect((await call(token, "POST", "/api/trial/convert", { paymentMethodId: pm, plan: "growth" })).statusCode).toBe(
+      200,
+    );
     expect((await subscription(t.app, token)).plan).toBe("growth");
     const again = await call(token, "POST", "/api/trial/convert", { paymentMethodId: await testCard(t.app, token) });
     expect(again.statusCode).toBe(409);
@@ -265,11 +267,7 @@ describe("renewals: active -> past due (grace, then read-only) -> paid again, an
     const before = (await subscription(t.app, token)).subscription?.currentPeriodEnd ?? 0;
     clockAhead(31);
     await runLifecycle();
-    const after = await waitForSubscription(
-      t.app,
-      token,
-      (x) => (x.subscription?.currentPeriodEnd ?? 0) > before,
-    );
+    const after = await waitForSubscription(t.app, token, (x) => (x.subscription?.currentPeriodEnd ?? 0) > before);
     expect(after.status).toBe("active");
     const invoices = (await call(token, "GET", "/api/billing/invoices")).json().invoices as Invoice[];
     expect(invoices.filter((i) => i.status === "paid")).toHaveLength(2);
@@ -282,7 +280,11 @@ describe("trial -> expired -> read-only -> subscribed", () => {
     expect((await newTicket(token)).statusCode).toBe(201);
     clockAhead(15);
     const status = await trial(token);
-    expect(status).toMatchObject({ isTrial: true, isExpired: true, access: { read_only: true, reason: "trial_expired" } });
+    expect(status).toMatchObject({
+      isTrial: true,
+      isExpired: true,
+      access: { read_only: true, reason: "trial_expired" },
+    });
 
     const refused = await newTicket(token);
     expect(refused.statusCode).toBe(402);
@@ -416,7 +418,11 @@ describe("roles and tenancy", () => {
       ["POST", "/api/billing/cancel"],
       ["POST", "/api/billing/change-plan", { plan: "growth" }],
       ["POST", "/api/billing/payment-method", { paymentMethodId: "pm_x" }],
-      ["POST", "/api/test-provider/payment-methods", { number: "4242424242424242", exp_month: 1, exp_year: 2099, cvc: "1" }],
+      [
+        "POST",
+        "/api/test-provider/payment-methods",
+        { number: "4242424242424242", exp_month: 1, exp_year: 2099, cvc: "1" },
+      ],
     ] as const) {
       const res = await call(agent.token, method, url, body);
       expect(res.statusCode, `${method} ${url}`).toBe(403);
