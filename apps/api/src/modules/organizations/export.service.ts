@@ -127,7 +127,7 @@ async function exportableTables(tx: Tx): Promise<TableInfo[]> {
           and exists (select 1 from information_schema.columns o
                       where o.table_schema = 'public' and o.table_name = c.table_name
                         and o.column_name = 'organization_id')
-          and has_table_privilege(current_user, quote_ident(c.table_name), 'SELECT')
+          and has_table_privilege(current_user, format('%I.%I', c.table_schema, c.table_name), 'SELECT')
         order by c.table_name, c.ordinal_position`,
   );
   const tables = new Map<string, TableInfo>();
