@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ApiKey, CreateApiKeyAnswer, GeneralSettings } from "@cove/contract/settings.ts";
 import { eq, sql } from "drizzle-orm";
-import { unzipSync, strFromU8 } from "fflate";
+import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { findApiKeyByHash } from "../src/modules/settings/api-keys.service.ts";
@@ -88,7 +88,9 @@ describe("Settings > General", () => {
 
   it("keeps naughty strings as text in the name and the email settings", async () => {
     const { token } = await registerOrg(t.app);
-    for (const text of naughtyStrings().filter((s) => s.trim().length > 0 && s.length < 100).slice(0, 40)) {
+    for (const text of naughtyStrings()
+      .filter((s) => s.trim().length > 0 && s.length < 100)
+      .slice(0, 40)) {
       const res = await call(token, "PUT", "/api/settings/general", { name: text });
       if (res.statusCode === 200) expect(res.json().name).toBe(text.trim());
       else expect(res.statusCode).toBe(400);
@@ -125,14 +127,26 @@ describe("Settings > General", () => {
 describe("Settings > Email Settings", () => {
   it("stores the sender name, reply-to and signature", async () => {
     const { token } = await registerOrg(t.app);
-    expect((await call(token, "GET", "/api/settings/email")).json()).toEqual({ sender_name: "", reply_to: null, signature: "" });
+    expect((await call(token, "GET", "/api/settings/email")).json()).toEqual({
+      sender_name: "",
+      reply_to: null,
+      signature: "",
+    });
     const res = await call(token, "PUT", "/api/settings/email", {
       sender_name: "Acme Support",
       reply_to: "Help@Acme.example",
       signature: "Thanks,\nThe Acme team",
     });
-    expect(res.json()).toEqual({ sender_name: "Acme Support", reply_to: "help@acme.example", signature: "Thanks,\nThe Acme team" });
-    const bad = await call(token, "PUT", "/api/settings/email", { sender_name: "A\r\nBcc: x@y.z", reply_to: "nope", signature: "" });
+    expect(res.json()).toEqual({
+      sender_name: "Acme Support",
+      reply_to: "help@acme.example",
+      signature: "Thanks,\nThe Acme team",
+    });
+    const bad = await call(token, "PUT", "/api/settings/email", {
+      sender_name: "A\r\nBcc: x@y.z",
+      reply_to: "nope",
+      signature: "",
+    });
     expect(bad.statusCode).toBe(400);
   });
 });
@@ -144,7 +158,13 @@ describe("Settings > Integrations: API keys", () => {
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json() as CreateApiKeyAnswer;
     expect(created.token).toMatch(/^cove_[A-Za-z0-9_-]{32}$/);
-    expect(created.api_key).toMatchObject({ name: "Zapier", scope: "read_write", prefix: created.token.slice(0, 12), revoked_at: null, created_by: "Ada Lovelace" });
+    expect(created.api_key).toMatchObject({
+      name: "Zapier",
+      scope: "read_write",
+      prefix: created.token.slice(0, 12),
+      revoked_at: null,
+      created_by: "Ada Lovelace",
+    });
 
     const [row] = await queryRows<Record<string, unknown>>(
       t.database.db,
@@ -172,7 +192,9 @@ describe("Settings > Integrations: API keys", () => {
 
   it("refuses keys on Starter (no API access) and past 20 active keys, and a key stops working on a downgrade", async () => {
     const { token, user } = await registerOrg(t.app);
-    const created = (await call(token, "POST", "/api/settings/api-keys", { name: "One", scope: "read" })).json() as CreateApiKeyAnswer;
+    const created = (
+      await call(token, "POST", "/api/settings/api-keys", { name: "One", scope: "read" })
+    ).json() as CreateApiKeyAnswer;
     await t.database.db
       .update(organizations)
       .set({ plan: "starter", subscriptionStatus: "active" })
@@ -183,7 +205,10 @@ describe("Settings > Integrations: API keys", () => {
     expect(refused.json().error).toMatch(/Starter plan does not include API access/);
     expect(await findApiKeyByHash(t.database.db, createHash("sha256").update(created.token).digest("hex"))).toBeNull();
 
-    await t.database.db.update(organizations).set({ plan: "business" }).where(eq(organizations.id, user.organizationId));
+    await t.database.db
+      .update(organizations)
+      .set({ plan: "business" })
+      .where(eq(organizations.id, user.organizationId));
     for (let i = 0; i < 19; i++) await call(token, "POST", "/api/settings/api-keys", { name: `k${i}`, scope: "read" });
     const over = await call(token, "POST", "/api/settings/api-keys", { name: "too many", scope: "read" });
     expect(over.statusCode).toBe(409);
@@ -195,7 +220,9 @@ describe("Settings > Integrations: API keys", () => {
   it("another organization's key is not found, nor listed", async () => {
     const a = await registerOrg(t.app);
     const b = await registerOrg(t.app);
-    const key = (await call(a.token, "POST", "/api/settings/api-keys", { name: "A's", scope: "read" })).json() as CreateApiKeyAnswer;
+    const key = (
+      await call(a.token, "POST", "/api/settings/api-keys", { name: "A's", scope: "read" })
+    ).json() as CreateApiKeyAnswer;
     expect((await call(b.token, "DELETE", `/api/settings/api-keys/${key.api_key.id}`)).statusCode).toBe(404);
     expect((await call(b.token, "DELETE", "/api/settings/api-keys/not-a-uuid")).statusCode).toBe(404);
     expect((await call(b.token, "GET", "/api/settings/api-keys")).json().api_keys).toEqual([]);
@@ -217,7 +244,10 @@ describe("organization data export", () => {
   it("makes a ZIP of JSON files of the organization's data (and only its own) by a job with progress", async () => {
     const a = await registerOrg(t.app);
     const b = await registerOrg(t.app);
-    for (const [who, subject] of [[a, "Alpha ticket"], [b, "Bravo secret ticket"]] as const) {
+    for (const [who, subject] of [
+      [a, "Alpha ticket"],
+      [b, "Bravo secret ticket"],
+    ] as const) {
       await call(who.token, "POST", "/api/tickets", {
         subject,
         description: "Body",
@@ -240,7 +270,9 @@ describe("organization data export", () => {
     expect(file.headers["content-type"]).toBe("application/zip");
     expect(file.headers["content-disposition"]).toMatch(/^attachment; filename="cove-export-.*\.zip"$/);
     const files = unzipSync(new Uint8Array(file.rawPayload));
-    expect(Object.keys(files)).toEqual(expect.arrayContaining(["organization.json", "tickets.json", "users.json", "api_keys.json", "README.txt"]));
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining(["organization.json", "tickets.json", "users.json", "api_keys.json", "README.txt"]),
+    );
     expect(Object.keys(files)).not.toContain("sessions.json");
     const text = (name: string) => strFromU8(files[name] ?? new Uint8Array());
     expect(text("tickets.json")).toContain("Alpha ticket");
@@ -260,7 +292,12 @@ describe("deleting the organization", () => {
   it("needs the organization's name typed exactly, then erases everything it owns", async () => {
     const { token, user } = await registerOrg(t.app, { organizationName: "Doomed Co" });
     const other = await registerOrg(t.app);
-    await call(token, "POST", "/api/tickets", { subject: "x", description: "y", requester_name: "S", requester_email: "s@example.com" });
+    await call(token, "POST", "/api/tickets", {
+      subject: "x",
+      description: "y",
+      requester_name: "S",
+      requester_email: "s@example.com",
+    });
     const wrong = await call(token, "DELETE", "/api/organization", { confirm: "doomed co" });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toBe("Type the organization's name exactly to confirm: Doomed Co");

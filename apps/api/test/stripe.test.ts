@@ -152,7 +152,8 @@ describe("PAYMENT_PROVIDER=stripe (the stripe SDK against a local server that sp
     const { token, user } = await subscribed("4242424242424242", "business");
     const subId = await subscriptionIdOf(user.organizationId);
     expect((await call(token, "POST", "/api/billing/change-plan", { plan: "growth" })).statusCode).toBe(200);
-    const item = (stripe.objects.get(subId)?.items as { data: { price: { lookup_key: string } }[] }).data[0];
+    const items = stripe.objects.get(subId)?.items as { data: { price: { lookup_key: string } }[] } | undefined;
+    const item = items?.data[0];
     expect(item?.price.lookup_key).toBe("cove_growth_monthly");
 
     const cancel = await call(token, "POST", "/api/billing/cancel");

@@ -30,7 +30,10 @@ export function parseForm(text: string): Params {
     let node: Record<string, unknown> = root;
     path.forEach((part, i) => {
       if (i === path.length - 1) node[part] = value;
-      else node = (node[part] ??= {}) as Record<string, unknown>;
+      else {
+        node[part] ??= {};
+        node = node[part] as Record<string, unknown>;
+      }
     });
   }
   const arrays = (v: unknown): unknown => {
