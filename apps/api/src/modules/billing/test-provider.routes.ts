@@ -64,7 +64,11 @@ export async function testProviderRoutes(fastify: FastifyInstance, opts: { test:
       body: cardBody,
       response: { 200: cardAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, async () => undefined).then(() => test.createPaymentMethod(req.body)),
+    handler: async (req) => {
+      // The session is checked (as every signed-in route does) before the card goes to the provider.
+      await inTenant(app, req, async () => undefined);
+      return test.createPaymentMethod(req.body);
+    },
   });
 
   app.post("/api/test-provider/confirm", {
