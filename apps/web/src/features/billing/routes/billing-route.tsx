@@ -28,8 +28,8 @@ export function BillingRoute() {
     <div className="space-y-6">
       <title>Billing · Cove</title>
       <div>
-        <h1 className="text-2xl font-semibold text-slate-900">Billing &amp; Subscription</h1>
-        <p className="mt-1 text-sm text-slate-600">Your plan, payment method and invoices.</p>
+        <h1 className="text-2xl font-semibold text-slate-900">Billing</h1>
+        <p className="mt-1 text-sm text-slate-600">Your subscription: plan, payment method and invoices.</p>
       </div>
 
       {subscription.isError && (
