@@ -148,10 +148,21 @@ export async function subscribe(
       );
     }
     await assertSeatsFit(ctx, input.plan);
+    // A record made with another provider (PAYMENT_PROVIDER changed) starts over with this one.
+    const sameProvider = sql`${subscriptions.provider} = ${provider.kind}`;
     await ctx.db
       .insert(subscriptions)
       .values({ organizationId: ctx.orgId, provider: provider.kind, pendingSince: at })
-      .onConflictDoUpdate({ target: subscriptions.organizationId, set: { pendingSince: at, provider: provider.kind } });
+      .onConflictDoUpdate({
+        target: subscriptions.organizationId,
+        set: {
+          pendingSince: at,
+          provider: provider.kind,
+          customerId: sql`case when ${sameProvider} then ${subscriptions.customerId} end`,
+          subscriptionId: sql`case when ${sameProvider} then ${subscriptions.subscriptionId} end`,
+          providerStatus: sql`case when ${sameProvider} then ${subscriptions.providerStatus} end`,
+        },
+      });
     return {
       orgId: ctx.orgId,
       name: org.name,
@@ -163,7 +174,14 @@ export async function subscribe(
 
   let customerId = prep.customerId;
   try {
-    customerId ??= await provider.createCustomer({ orgId: prep.orgId, name: prep.name, email: prep.email });
+    if (!customerId) {
+      const created = await provider.createCustomer({ orgId: prep.orgId, name: prep.name, email: prep.email });
+      customerId = created;
+      // Kept at once, so the provider's events about this customer find the organization from now on.
+      await deps.tenant((ctx) =>
+        ctx.db.update(subscriptions).set({ customerId: created }).where(eq(subscriptions.organizationId, ctx.orgId)),
+      );
+    }
     const card = await provider.attachPaymentMethod(customerId, input.paymentMethodId);
     // A payment that was never confirmed is given up for the new one.
     if (prep.incomplete) await provider.cancelNow(prep.incomplete).catch(() => undefined);

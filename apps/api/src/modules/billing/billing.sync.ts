@@ -143,6 +143,8 @@ export async function handleWebhook(
       });
     }
   }
+  // An event about a customer Cove does not know yet is not recorded, so a redelivery is looked at again.
+  if (event.object && !orgId) return { received: true, duplicate: false };
   const inserted = await db
     .insert(billingEvents)
     .values({ id: key, type: event.type, organizationId: orgId })

@@ -1,11 +1,13 @@
 import { clsx } from "clsx";
 import { Clock } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { useTrialStatus } from "../api/trial.queries.ts";
 import { type TrialBannerTone, trialBannerState } from "./trial-banner-state.ts";
-import { UpgradeDialog } from "./upgrade-dialog.tsx";
+
+// The card form loads when an admin asks to upgrade, not with every dashboard.
+const UpgradeDialog = lazy(async () => ({ default: (await import("./upgrade-dialog.tsx")).UpgradeDialog }));
 
 const toneClasses: Record<TrialBannerTone, { box: string; link: string }> = {
   red: { box: "border-red-200 bg-red-50 text-red-800", link: "bg-red-600 hover:bg-red-700" },
@@ -58,7 +60,11 @@ export function TrialBanner() {
             <button type="button" className={button} onClick={() => setUpgrading(true)}>
               Upgrade now
             </button>
-            <UpgradeDialog open={upgrading} onOpenChange={setUpgrading} />
+            {upgrading && (
+              <Suspense fallback={null}>
+                <UpgradeDialog open={upgrading} onOpenChange={setUpgrading} />
+              </Suspense>
+            )}
           </>
         ) : (
           <Link to="/billing" className={button}>
