@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TEST_SIGNATURE_HEADER } from "../src/modules/billing/test.provider.ts";
 import { now } from "../src/platform/clock.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { clockAhead, subscription, testCard } from "./support/billing.ts";
 
 let t: TestApp;
@@ -105,7 +105,9 @@ describe("POST /api/billing/webhook (test provider)", () => {
 
   it("applies an event once: a second delivery is acknowledged as a duplicate and changes nothing", async () => {
     const { token, subscriptionId } = await subscribed();
-    const e = event("evt_replay_1", "customer.subscription.updated", { id: subscriptionId, object: "subscription" });
+    // Event ids are unique per run: a PostgreSQL test database keeps the events of earlier runs.
+    const id = `evt_replay_${unique()}`;
+    const e = event(id, "customer.subscription.updated", { id: subscriptionId, object: "subscription" });
     const first = await deliver(e);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toEqual({ received: true, duplicate: false });
@@ -113,7 +115,7 @@ describe("POST /api/billing/webhook (test provider)", () => {
     expect(second.json()).toEqual({ received: true, duplicate: true });
     const [rows] = await queryRows<{ n: number }>(
       t.database.db,
-      sql`select count(*)::int as n from billing_events where id = 'test:evt_replay_1'`,
+      sql`select count(*)::int as n from billing_events where id = ${`test:${id}`}`,
     );
     expect(rows?.n).toBe(1);
     expect((await subscription(t.app, token)).status).toBe("active");
@@ -153,7 +155,9 @@ describe("POST /api/billing/webhook (test provider)", () => {
     expect((await subscription(t.app, token)).status).toBe("active");
 
     // The payment_failed event of the renewal arrives now, after the newer state.
-    const late = await deliver(event("evt_late_1", "invoice.payment_failed", { id: failed.id, object: "invoice" }));
+    const late = await deliver(
+      event(`evt_late_${unique()}`, "invoice.payment_failed", { id: failed.id, object: "invoice" }),
+    );
     expect(late.statusCode).toBe(200);
     expect((await subscription(t.app, token)).status).toBe("active");
     const invoices = (
@@ -163,7 +167,7 @@ describe("POST /api/billing/webhook (test provider)", () => {
   });
 
   it("acknowledges an event about an unknown object or customer without applying anything", async () => {
-    const res = await deliver(event("evt_other_1", "customer.created", { id: "cus_x", object: "customer" }));
+    const res = await deliver(event(`evt_other_${unique()}`, "customer.created", { id: "cus_x", object: "customer" }));
     expect(res.json()).toEqual({ received: true, duplicate: false });
   });
 });

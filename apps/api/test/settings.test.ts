@@ -1,18 +1,24 @@
 import { createHash } from "node:crypto";
+import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
 import type { ApiKey, CreateApiKeyAnswer, GeneralSettings } from "@cove/contract/settings.ts";
 import { eq, sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { organizations } from "../src/db/schema/organizations.ts";
+import { LIFECYCLE_QUEUE } from "../src/modules/billing/lifecycle.ts";
 import { findApiKeyByHash } from "../src/modules/settings/api-keys.service.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { addMember, bearer, createTestApp, naughtyStrings, registerOrg, type TestApp } from "./helpers.ts";
+import { clockAhead } from "./support/billing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
+afterEach(() => {
+  clockAhead(0);
+});
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 const call = (token: string, method: Method, url: string, payload?: object) =>
@@ -121,6 +127,27 @@ describe("Settings > General", () => {
       expect(res.statusCode, `${method} ${url}`).toBe(403);
       expect(res.json().error).toBe("Only an administrator can do this.");
     }
+  });
+});
+
+describe("the demo organization", () => {
+  it("keeps its help center address and cannot be deleted (the public demos find it by it)", async () => {
+    await t.database.db
+      .insert(organizations)
+      .values({ name: "Acme Outdoor Co.", slug: DEMO_ORG_SLUG, plan: "growth", subscriptionStatus: "trialing" })
+      .onConflictDoNothing();
+    const [demo] = await t.database.db
+      .select({ id: organizations.id, name: organizations.name })
+      .from(organizations)
+      .where(eq(organizations.slug, DEMO_ORG_SLUG));
+    if (!demo) throw new Error("no demo organization");
+    const admin = await addMember(t.database, demo.id, { role: "admin" });
+    const moved = await call(admin.token, "PUT", "/api/settings/general", { slug: "acme-two" });
+    expect(moved.statusCode).toBe(403);
+    expect(moved.json().error).toBe("The demo organization's help center address cannot be changed.");
+    const deleted = await call(admin.token, "DELETE", "/api/organization", { confirm: demo.name });
+    expect(deleted.statusCode).toBe(403);
+    expect(deleted.json().error).toBe("The demo organization cannot be deleted.");
   });
 });
 
@@ -283,8 +310,9 @@ describe("organization data export", () => {
     expect(JSON.parse(text("organization.json")).id).toBe(a.user.organizationId);
 
     // Another organization's admin cannot download it.
+    expect((await call(b.token, "POST", "/api/organization/export")).statusCode).toBe(202);
     expect((await call(b.token, "GET", `/api/organization/export/${done.id}/download`)).statusCode).toBe(404);
-    expect((await call(b.token, "GET", "/api/organization/export")).json().export).toBeNull();
+    expect((await call(b.token, "GET", "/api/organization/export")).json().export.id).not.toBe(done.id);
   });
 });
 
@@ -313,5 +341,25 @@ describe("deleting the organization", () => {
     expect(Number(left?.n)).toBe(0);
     expect((await call(token, "GET", "/api/tickets")).statusCode).toBe(401);
     expect((await call(other.token, "GET", "/api/tickets")).statusCode).toBe(200);
+  });
+});
+
+describe("exports are kept 7 days", () => {
+  it("the lifecycle job drops a finished export after a week", async () => {
+    const { token } = await registerOrg(t.app);
+    const started = (await call(token, "POST", "/api/organization/export")).json().export;
+    const until = Date.now() + 20_000;
+    while ((await call(token, "GET", "/api/organization/export")).json().export?.status !== "done") {
+      if (Date.now() > until) throw new Error("export never finished");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    clockAhead(8);
+    await t.app.jobs.send(t.app.db, LIFECYCLE_QUEUE, {});
+    const gone = Date.now() + 15_000;
+    while ((await call(token, "GET", "/api/organization/export")).json().export !== null) {
+      if (Date.now() > gone) throw new Error("export never dropped");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect((await call(token, "GET", `/api/organization/export/${started.id}/download`)).statusCode).toBe(404);
   });
 });
