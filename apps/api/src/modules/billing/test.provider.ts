@@ -1,9 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { PLAN_IDS, PLANS, type PlanId } from "@cove/contract/constants.ts";
+import { PLAN_IDS, PLANS } from "@cove/contract/constants.ts";
 import { sql } from "drizzle-orm";
 import { testProviderObjects } from "../../db/schema/billing.ts";
 import { now } from "../../platform/clock.ts";
-import { type Db, queryRows } from "../../platform/db.ts";
+import type { Db } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import {
   badSignature,
@@ -14,14 +14,8 @@ import {
   type ProviderSubscription,
   paymentFailed,
 } from "./provider.ts";
-import {
-  AUTHENTICATION_FAILED,
-  type CardBehaviour,
-  type CardInput,
-  CHARGE_DECLINED,
-  cardProblem,
-  TEST_CARDS,
-} from "./test-cards.ts";
+import { AUTHENTICATION_FAILED, type CardInput, CHARGE_DECLINED, cardProblem, TEST_CARDS } from "./test-cards.ts";
+import { createStore, type PaymentMethod, type Subscription } from "./test-provider.store.ts";
 
 /**
  * Cove's own payment provider for test mode (PAYMENT_PROVIDER=test, the default): it keeps customers, cards,
@@ -36,64 +30,6 @@ const SIGNATURE_TOLERANCE_SECONDS = 300;
 const RETRY_DAYS = 3;
 const MAX_ATTEMPTS = 4;
 const DAY = 86_400;
-
-interface Customer {
-  org_id: string;
-  name: string;
-  email: string;
-  default_payment_method: string | null;
-}
-interface PaymentMethod {
-  brand: string;
-  last4: string;
-  exp_month: number;
-  exp_year: number;
-  behaviour: CardBehaviour;
-  billing_name: string | null;
-  billing_address: Record<string, string | null> | null;
-  customer: string | null;
-}
-interface Subscription {
-  customer: string;
-  plan: PlanId;
-  status: "active" | "past_due" | "incomplete" | "incomplete_expired" | "canceled";
-  current_period_start: number;
-  current_period_end: number;
-  cancel_at_period_end: boolean;
-  ended_at: number | null;
-  latest_invoice: string | null;
-  default_payment_method: string;
-  next_attempt_at: number | null;
-  attempts: number;
-}
-interface Invoice {
-  customer: string;
-  subscription: string;
-  number: string;
-  amount_due: number;
-  amount_paid: number;
-  currency: string;
-  status: "open" | "paid" | "void";
-  created: number;
-  period_start: number;
-  period_end: number;
-  payment_intent: string | null;
-}
-interface PaymentIntent {
-  invoice: string;
-  client_secret: string;
-  status: "requires_action" | "succeeded" | "requires_payment_method";
-}
-
-type Objects = {
-  customer: Customer;
-  payment_method: PaymentMethod;
-  subscription: Subscription;
-  invoice: Invoice;
-  payment_intent: PaymentIntent;
-  webhook_secret: { secret: string };
-};
-type Kind = keyof Objects;
 
 /** What the test provider sends to Cove's webhook path. */
 export interface TestEvent {
@@ -138,30 +74,7 @@ export function addMonth(seconds: number): number {
 }
 
 export function createTestProvider(db: Db, emit: (event: TestEvent) => Promise<void>): TestProvider {
-  async function get<K extends Kind>(kind: K, id: string): Promise<Objects[K] | null> {
-    const [row] = await queryRows<{ data: Objects[K] }>(
-      db,
-      sql`select data from test_provider_objects where id = ${id} and type = ${kind}`,
-    );
-    return row?.data ?? null;
-  }
-  async function must<K extends Kind>(kind: K, id: string): Promise<Objects[K]> {
-    const found = await get(kind, id);
-    if (!found) throw new AppError("BAD_REQUEST", `No such ${kind.replace("_", " ")}: ${id}`);
-    return found;
-  }
-  async function put<K extends Kind>(kind: K, id: string, data: Objects[K]): Promise<void> {
-    await db
-      .insert(testProviderObjects)
-      .values({ id, type: kind, data: data as unknown as Record<string, unknown> })
-      .onConflictDoUpdate({
-        target: testProviderObjects.id,
-        set: { data: data as unknown as Record<string, unknown> },
-      });
-  }
-  async function all<K extends Kind>(kind: K, where = sql`true`): Promise<{ id: string; data: Objects[K] }[]> {
-    return queryRows(db, sql`select id, data from test_provider_objects where type = ${kind} and ${where} order by id`);
-  }
+  const { get, must, put, all } = createStore(db);
 
   async function send(type: string, object: { id: string; object: "subscription" | "invoice" }) {
     await emit({ id: newId("evt"), type, created: unix(now()), data: { object } });
