@@ -77,6 +77,8 @@ const BODY_LIMIT = 1024 * 1024;
 
 function containsNul(value: unknown): boolean {
   if (typeof value === "string") return value.includes("\u0000");
+  // A raw body (the payment provider's webhook) is bytes checked by its signature, not text.
+  if (Buffer.isBuffer(value)) return false;
   if (Array.isArray(value)) return value.some(containsNul);
   if (value && typeof value === "object") {
     return Object.entries(value).some(([k, v]) => k.includes("\u0000") || containsNul(v));
