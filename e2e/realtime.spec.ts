@@ -55,7 +55,10 @@ test("a teammate's changes, assignments and presence arrive live in another brow
   await bell.click();
   const panel = priya.getByRole("region", { name: "Notifications" });
   await expect(panel.getByText("assigned you").first()).toBeVisible();
-  await panel.getByRole("link", { name: new RegExp(subject) }).first().click();
+  await panel
+    .getByRole("link", { name: new RegExp(subject) })
+    .first()
+    .click();
   await expect(priya).toHaveURL(url);
 
   // Priya leaves: Dana's screen forgets her within seconds.

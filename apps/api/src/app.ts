@@ -7,21 +7,31 @@ import { aiRoutes } from "./modules/ai/ai.routes.ts";
 import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
 import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { registerReadOnlyGuard } from "./modules/billing/access.ts";
+import { billingRoutes } from "./modules/billing/billing.routes.ts";
+import { scheduleLifecycle } from "./modules/billing/lifecycle.ts";
+import { createPayments } from "./modules/billing/payments.ts";
+import { testProviderRoutes } from "./modules/billing/test-provider.routes.ts";
 import { trialRoutes } from "./modules/billing/trial.routes.ts";
+import { webhookRoutes } from "./modules/billing/webhook.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
 import { registerNotificationHandlers } from "./modules/notifications/notifications.handlers.ts";
 import { notificationRoutes } from "./modules/notifications/notifications.routes.ts";
+import { eraseOrganization } from "./modules/organizations/erase.ts";
+import { exportRoutes } from "./modules/organizations/export.routes.ts";
+import { purgeExports } from "./modules/organizations/export.service.ts";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.ts";
+import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
 import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.ts";
 import { createAuthenticator, registerAccessControl } from "./platform/auth.ts";
-import type { AiConfig } from "./platform/config.ts";
+import type { AiConfig, PaymentConfig } from "./platform/config.ts";
 import type { Database } from "./platform/db.ts";
 import { AppError, registerErrorHandling } from "./platform/errors.ts";
-import { createEventBus } from "./platform/events.ts";
+import { createEventBus, scheduleOutboxPurge } from "./platform/events.ts";
 import { createJobs, type JobsOptions } from "./platform/jobs.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
 import { registerRealtime } from "./platform/realtime.ts";
@@ -40,7 +50,30 @@ export interface AppOptions {
   ai?: AiConfig;
   /** Memory for cached answers (platform/answer-cache.ts), in bytes; 0 turns the cache off. */
   answerCacheBytes?: number;
+  /** The card provider; Cove's own test provider when absent. */
+  payments?: PaymentConfig;
 }
+
+/** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  access: string | undefined;
+  allowedWhenReadOnly: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    routeList: DeclaredRoute[];
+  }
+}
+
+/** What a browser needs to load Stripe.js and its card frames under the Content-Security-Policy. */
+const STRIPE_SOURCES = {
+  scriptSrc: ["https://js.stripe.com"],
+  frameSrc: ["https://js.stripe.com", "https://hooks.stripe.com"],
+  connectSrc: ["https://api.stripe.com"],
+};
 
 /** The answer cache's budget when none is given: about 3,000 pages of 25 tickets. */
 export const DEFAULT_ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
@@ -49,6 +82,8 @@ const BODY_LIMIT = 1024 * 1024;
 
 function containsNul(value: unknown): boolean {
   if (typeof value === "string") return value.includes("\u0000");
+  // A raw body (the payment provider's webhook) is bytes checked by its signature, not text.
+  if (Buffer.isBuffer(value)) return false;
   if (Array.isArray(value)) return value.some(containsNul);
   if (value && typeof value === "object") {
     return Object.entries(value).some(([k, v]) => k.includes("\u0000") || containsNul(v));
@@ -72,6 +107,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const events = createEventBus(app.log);
   app.decorate("events", events);
   attachEventBus(opts.database.db, events);
+  scheduleOutboxPurge(app.jobs, opts.database.executeSql);
   // The queue's worker starts with the app and stops before the mail transport closes (app.close(), SIGTERM). The
   // event bus's durable handlers, registered by the modules below, get their queues first.
   app.addHook("onReady", async () => {
@@ -83,14 +119,28 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.mailer.close();
   });
   app.decorate("publicUrl", opts.publicUrl);
+  app.decorate("routeList", []);
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) {
+      app.routeList.push({
+        method,
+        url: route.url,
+        access: route.config?.access,
+        allowedWhenReadOnly: route.config?.allowedWhenReadOnly === true,
+      });
+    }
+  });
 
   registerErrorHandling(app);
   const authenticator = createAuthenticator(opts.database.db);
   registerAccessControl(app, authenticator);
   // After access control: its hooks find the principal that the cache's hooks check.
   registerAnswerCache(app, opts.database.db, createAnswerCache(opts.answerCacheBytes ?? DEFAULT_ANSWER_CACHE_BYTES));
+  // After access control: it refuses writes by the principal's organization when that is read-only.
+  registerReadOnlyGuard(app);
 
-  registerSecurityHeaders(app);
+  const payments = createPayments(app, opts.payments ?? { provider: "test" });
+  registerSecurityHeaders(app, payments.provider.kind === "stripe" ? STRIPE_SOURCES : {});
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) =>
@@ -120,7 +170,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { kind: opts.database.kind });
   await app.register(authRoutes);
-  await app.register(trialRoutes);
+  await app.register(trialRoutes, { payments });
+  await app.register(billingRoutes, { payments });
+  await app.register(webhookRoutes, { payments });
+  if (payments.test) await app.register(testProviderRoutes, { test: payments.test });
+  scheduleLifecycle(app.jobs, { db: app.db, test: payments.test, eraseOrganization, purgeExports, log: app.log });
+  await app.register(settingsRoutes, { payments });
+  await app.register(exportRoutes);
   await app.register(ticketRoutes);
   await app.register(organizationRoutes);
   await app.register(userRoutes);

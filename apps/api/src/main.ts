@@ -26,6 +26,7 @@ async function main() {
     trustProxy: config.trustProxy,
     ai: config.ai,
     answerCacheBytes: config.answerCacheBytes,
+    payments: config.payments,
   });
   // Load the assistant's word vectors before the first visitor asks (about 0.1 s, one second on the very first run).
   wordVectors();

@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events } from "../src/db/schema/events.ts";
 import { queryRows } from "../src/platform/db.ts";
+import { purgeOutbox } from "../src/platform/events.ts";
 import { withTenant } from "../src/platform/tenancy.ts";
 import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 
@@ -146,6 +147,29 @@ describe("events are written with the change that caused them", () => {
       (ctx) => queryRows<{ organization_id: string }>(ctx.db, sql`select organization_id from events`),
     );
     expect(seen.every((r) => r.organization_id === a.user.organizationId)).toBe(true);
+  });
+});
+
+describe("the outbox", () => {
+  it("keeps events for 30 days and purges older ones", async () => {
+    const org = await registerOrg(t.app);
+    const ticket = await createTicket(org.token);
+    const orgId = org.user.organizationId;
+    const [recent] = await outbox(orgId);
+    await t.database.db
+      .update(events)
+      .set({ createdAt: new Date(Date.now() - 31 * 86_400_000) })
+      .where(and(eq(events.organizationId, orgId), eq(events.type, "ticket.created")));
+    await t.app.inject({
+      method: "PUT",
+      url: `/api/tickets/${ticket.id}`,
+      headers: bearer(org.token),
+      payload: { priority: "high" },
+    });
+    expect(await purgeOutbox(t.database.executeSql)).toBeGreaterThanOrEqual(1);
+    const left = await outbox(orgId);
+    expect(left.map((e) => e.type)).toEqual(["ticket.updated"]);
+    expect(left.some((e) => e.id === recent?.id)).toBe(false);
   });
 });
 

@@ -7,7 +7,7 @@ import { buildApp } from "../src/app.ts";
 import { sessions } from "../src/db/schema/auth.ts";
 import { users } from "../src/db/schema/users.ts";
 import { hashToken, newToken } from "../src/platform/auth.ts";
-import type { AiConfig } from "../src/platform/config.ts";
+import type { AiConfig, PaymentConfig } from "../src/platform/config.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
 import { DEFAULT_JOBS_SCHEMA } from "../src/platform/jobs.ts";
 
@@ -32,6 +32,7 @@ export async function createTestApp(
     answerCacheBytes?: number;
     /** Runs after the app is built and before it is ready: to register event handlers of the test's own. */
     setup?: (app: FastifyInstance) => void;
+    payments?: PaymentConfig;
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -55,6 +56,7 @@ export async function createTestApp(
     },
     ai: opts.ai,
     answerCacheBytes: opts.answerCacheBytes,
+    payments: opts.payments,
   });
   opts.setup?.(app);
   await app.ready();

@@ -16,6 +16,16 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   /** Over the plan's limit of team members. */
   SEAT_LIMIT: 403,
+  /** Over the plan's tickets per month. */
+  TICKET_LIMIT: 403,
+  /** A feature the plan does not include (e.g. API access on Starter). */
+  PLAN_FEATURE: 403,
+  /** The trial ended unpaid, a renewal stayed unpaid, or the subscription ended: reads and export only. */
+  READ_ONLY: 402,
+  /** The card provider refused the card or the payment. */
+  PAYMENT_FAILED: 402,
+  /** The card provider could not be reached or answered an error of its own. */
+  PAYMENT_PROVIDER_ERROR: 502,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

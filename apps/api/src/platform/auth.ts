@@ -11,6 +11,7 @@ import {
   type Principal,
   SESSION_ENDED,
   type TenantCtx,
+  withApiKey,
   withContact,
   withTenant,
 } from "./tenancy.ts";
@@ -160,7 +161,9 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
     if (route.config?.access === "public") route.schema = { ...route.schema, security: [] };
   });
 
-  app.addHook("preHandler", async (req) => {
+  // Before validation: who is calling is settled first, so a signed-out caller learns nothing about the route's body,
+  // and hooks that refuse by organization (billing's read-only mode) answer the same whatever the body is.
+  app.addHook("preValidation", async (req) => {
     const { access, actors = [] } = req.routeOptions.config;
     if (!access || access === "public") return;
     const token = bearerToken(req.headers.authorization);
@@ -169,6 +172,12 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
     if (!principal) throw sessionEnded();
     if (principal.kind !== "staff") {
       if (!actors.includes(principal.kind)) throw staffOnly();
+      if (principal.kind === "api_key" && principal.scope === "read" && req.method !== "GET") {
+        throw new AppError(
+          "FORBIDDEN",
+          "This API key can only read. Create a key with read and write access to change data.",
+        );
+      }
       req.principal = principal;
       return;
     }
@@ -225,6 +234,20 @@ export function inTenant<T>(app: FastifyInstance, req: FastifyRequest, fn: (ctx:
     if (adminOnly && ctx.role !== "admin") throw adminsOnly();
     return fn(ctx);
   });
+}
+
+/**
+ * Runs a service for a route that admits API keys as well as staff: in the staff member's tenant transaction, or in
+ * the key's (withApiKey). The service gets a TenantCtx whose actor says which.
+ */
+export function inActorTenant<T>(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  fn: (ctx: TenantCtx) => Promise<T>,
+): Promise<T> {
+  const who = req.principal;
+  if (who?.kind === "api_key") return withApiKey(app.db, who, fn);
+  return inTenant(app, req, fn);
 }
 
 /** Runs a service for the request's contact (a route that admits contacts) inside the contact's transaction. */

@@ -38,6 +38,19 @@ const envSchema = z.object({
     .min(100, "must be between 100 and 120000")
     .max(120_000, "must be between 100 and 120000")
     .default(10_000),
+  PAYMENT_PROVIDER: z.enum(["test", "stripe"], { error: "use test or stripe" }).default("test"),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, "must be a Stripe secret key (sk_test_... or sk_live_...)")
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_[A-Za-z0-9]+$/, "must be a Stripe publishable key (pk_test_... or pk_live_...)")
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9]+$/, "must be a Stripe webhook signing secret (whsec_...)")
+    .optional(),
   ANSWER_CACHE_MB: z.coerce
     .number({ error: "must be a number of megabytes" })
     .int("must be a whole number of megabytes")
@@ -50,6 +63,18 @@ const envSchema = z.object({
 export type AiConfig =
   | { provider: "embedded" }
   | { provider: "openai"; baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number };
+
+/** Which card provider takes payments: Cove's own test provider (no account anywhere), or Stripe. */
+export type PaymentConfig =
+  | { provider: "test" }
+  | {
+      provider: "stripe";
+      secretKey: string;
+      publishableKey: string;
+      webhookSecret: string;
+      /** Tests point the SDK at a local server that speaks Stripe's API. */
+      api?: { host: string; port: number; protocol: "http" | "https" };
+    };
 
 export type Config = {
   nodeEnv: "development" | "production" | "test";
@@ -66,6 +91,7 @@ export type Config = {
   ai: AiConfig;
   /** Memory for cached answers, in bytes; 0: off. */
   answerCacheBytes: number;
+  payments: PaymentConfig;
 };
 
 export class ConfigError extends Error {}
@@ -87,6 +113,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ];
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join("\n")}`);
   }
+  if (e.PAYMENT_PROVIDER === "stripe") {
+    const missing = (["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const)
+      .filter((name) => !e[name])
+      .map((name) => `  ${name}: required when PAYMENT_PROVIDER is stripe`);
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join("\n")}`);
+  }
+  const payments: PaymentConfig =
+    e.PAYMENT_PROVIDER === "stripe" && e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
+      ? {
+          provider: "stripe",
+          secretKey: e.STRIPE_SECRET_KEY,
+          publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+        }
+      : { provider: "test" };
   const ai: AiConfig =
     e.AI_PROVIDER === "openai" && e.AI_BASE_URL && e.AI_MODEL
       ? {
@@ -111,5 +152,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     ai,
     answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
+    payments,
   };
 }

@@ -8,7 +8,7 @@ import {
 } from "@cove/contract/events.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { Tx } from "./db.ts";
+import type { ExecuteSql, Tx } from "./db.ts";
 import type { JobQueue, Jobs } from "./jobs.ts";
 
 /**
@@ -209,6 +209,38 @@ export function createEventBus(log: FastifyBaseLogger): EventBus {
     },
   };
   return bus;
+}
+
+/** How long the outbox keeps events: long enough to look into what happened, short enough to stay small. */
+export const OUTBOX_DAYS = 30;
+const PURGE_QUEUE: JobQueue<object> = {
+  name: "events-purge",
+  retryLimit: 3,
+  retryDelaySeconds: 60,
+  retryBackoff: true,
+  expireInSeconds: 15 * 60,
+};
+
+/** Deletes outbox events older than days, a few thousand at a time so no statement holds locks for long. */
+export async function purgeOutbox(executeSql: ExecuteSql, days = OUTBOX_DAYS): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { rowCount } = await executeSql(
+      `DELETE FROM events WHERE id IN (
+         SELECT id FROM events WHERE created_at < now() - make_interval(days => $1) ORDER BY created_at LIMIT 5000)`,
+      [days],
+    );
+    total += rowCount;
+    if (rowCount < 5000) return total;
+  }
+}
+
+/** Purges the outbox once a day (pg-boss runs the schedule once across instances). */
+export function scheduleOutboxPurge(jobs: Jobs, executeSql: ExecuteSql): void {
+  jobs.work(PURGE_QUEUE, async () => {
+    await purgeOutbox(executeSql);
+  });
+  jobs.schedule(PURGE_QUEUE, "17 3 * * *");
 }
 
 /** The NOTIFY payload: the event itself, or only its id and organization when it is too large to announce whole. */

@@ -39,6 +39,11 @@ export interface Jobs {
   /** Registers the worker of a queue; before start(). */
   work<T extends object>(queue: JobQueue<T>, handler: JobHandler<T>): void;
   /**
+   * Runs a queue's job on a cron schedule (UTC, minute precision), with empty data; before start(). The queue needs a
+   * worker. pg-boss keeps the schedule in the database, so with several instances the job still runs once a time.
+   */
+  schedule<T extends object>(queue: JobQueue<T>, cron: string): void;
+  /**
    * Enqueues a job through db: pass the request's transaction, so the job exists only if the request's work commits,
    * and so nothing touches the outer handle while that transaction is open (PGlite has one connection).
    */
@@ -110,6 +115,7 @@ export function createJobs(
     retryDelaySeconds: options.mailRetry?.retryDelaySeconds ?? MAIL_QUEUE.retryDelaySeconds,
   };
   const workers = new Map<string, { queue: JobQueue<object>; handler: JobHandler<object> }>();
+  const schedules = new Map<string, string>();
   let boss: PgBoss | null = null;
   let starting: Promise<void> | null = null;
 
@@ -119,8 +125,8 @@ export function createJobs(
       schema,
       migrate: true,
       supervise: true,
-      // No cron schedules yet; the feature that needs them turns this on.
-      schedule: false,
+      // Cron only when a feature asked for a schedule (billing's lifecycle jobs do).
+      schedule: schedules.size > 0,
     });
     instance.on("error", (err) => log.error({ err }, "job queue error"));
     await instance.start();
@@ -143,6 +149,8 @@ export function createJobs(
       };
       await instance.createQueue(queue.name, { name: queue.name, ...settings });
       await instance.updateQueue(queue.name, { name: queue.name, ...settings });
+      const cron = schedules.get(queue.name);
+      if (cron) await instance.schedule(queue.name, cron, {}, { tz: "UTC" });
       let workerId = "";
       workerId = await instance.work<object>(
         queue.name,
@@ -178,6 +186,11 @@ export function createJobs(
     work(queue, handler) {
       if (boss || starting) throw new Error(`Register the worker of ${queue.name} before the queue starts`);
       workers.set(queue.name, { queue, handler: handler as JobHandler<object> });
+    },
+
+    schedule(queue, cron) {
+      if (boss || starting) throw new Error(`Schedule ${queue.name} before the queue starts`);
+      schedules.set(queue.name, cron);
     },
 
     async send(db, queue, data) {

@@ -1,20 +1,28 @@
 import type { FastifyInstance } from "fastify";
 import helmet from "helmet";
 
+/** Origins a configured third party needs beyond the app's own (e.g. the card provider's script and frames). */
+export interface ExtraSources {
+  scriptSrc?: string[];
+  connectSrc?: string[];
+  frameSrc?: string[];
+}
+
 /**
  * helmet's security headers on every answer, with a strict Content-Security-Policy. The middleware is built once:
  * the Fastify plugin (@fastify/helmet) built a new one, directives parsed again, on every request, which cost more
  * than the cached answer it was sent with.
  */
-export function registerSecurityHeaders(app: FastifyInstance): void {
+export function registerSecurityHeaders(app: FastifyInstance, allow: ExtraSources = {}): void {
   const apply = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(allow.scriptSrc ?? [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "https:"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...(allow.connectSrc ?? [])],
+        frameSrc: ["'self'", ...(allow.frameSrc ?? [])],
         fontSrc: ["'self'", "data:"],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],

@@ -39,7 +39,8 @@ export interface ApiKeyPrincipal {
   kind: "api_key";
   orgId: string;
   keyId: string;
-  scope: "read" | "write";
+  /** read: GET only; read_write: every route that admits API keys. */
+  scope: "read" | "read_write";
   verified: boolean;
 }
 
@@ -225,6 +226,27 @@ export function withContact<T>(
       db: tx,
       emit: busOf(db).emitter(tx, who.orgId, actor),
     });
+  });
+}
+
+/**
+ * A public API call made with one of the organization's keys: the request role and the organization's confinement,
+ * the key as the actor, and the same statement checks that the key has not been revoked meanwhile.
+ */
+export function withApiKey<T>(db: Db, who: ApiKeyPrincipal, fn: (ctx: TenantCtx) => Promise<T>) {
+  return db.transaction(async (tx) => {
+    const [row] = await preparedRows<{ live: boolean }>(
+      tx,
+      sql`select set_config('app.org_id', ${who.orgId}::text, true), set_config('role', ${REQUEST_ROLE}::text, true),
+                 set_config('jit', 'off', true),
+                 exists (select 1 from api_keys k
+                         where k.id = ${who.keyId}::uuid and k.organization_id = ${who.orgId}::uuid
+                           and k.revoked_at is null) as live`,
+    );
+    if (!row?.live) throw new AppError("UNAUTHORIZED", "This API key has been revoked.");
+    who.verified = true;
+    const actor: ActorRef = { kind: "api_key", id: who.keyId };
+    return fn({ orgId: who.orgId, actor, db: tx, emit: busOf(db).emitter(tx, who.orgId, actor) });
   });
 }
 

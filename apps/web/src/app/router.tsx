@@ -82,6 +82,13 @@ const aiAssistant: Lazy = async () => ({
   Component: (await import("../features/ai/routes/ai-assistant-route.tsx")).AiAssistantRoute,
 });
 
+const billing: Lazy = async () => ({
+  Component: (await import("../features/billing/routes/billing-route.tsx")).BillingRoute,
+});
+const settings: Lazy = async () => ({
+  Component: (await import("../features/settings/routes/settings-route.tsx")).SettingsRoute,
+});
+
 const placeholderPage: Lazy = async () => ({
   Component: (await import("../components/placeholder-page.tsx")).PlaceholderRoute,
 });
@@ -165,8 +172,8 @@ export const routes: RouteObject[] = [
                 Component: RequireAdmin,
                 children: [
                   placeholder("/automation", "Automation"),
-                  placeholder("/billing", "Billing"),
-                  placeholder("/settings", "Settings"),
+                  page("/billing", billing),
+                  page("/settings", settings),
                 ],
               },
             ],

@@ -70,4 +70,13 @@ export const trialAnswer = {
   isExpired: false,
   trialEndsAt: "2030-01-15T00:00:00.000Z",
   plan: "growth",
+  subscription_status: "trialing",
+  access: {
+    read_only: false,
+    reason: null,
+    message: null,
+    grace_ends_at: null,
+    read_only_from: null,
+    deletes_at: null,
+  },
 };

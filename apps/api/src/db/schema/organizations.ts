@@ -1,6 +1,8 @@
+import { SUBSCRIPTION_STATUSES } from "@cove/contract/billing.ts";
 import { PLAN_IDS } from "@cove/contract/constants.ts";
-import { integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
+import { EXPORT_STATUSES } from "@cove/contract/settings.ts";
+import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bytea, createdAt } from "./columns.ts";
 
 /** The tenant itself. RLS lets a request see only its own organization row. */
 export const organizations = pgTable("organizations", {
@@ -9,7 +11,7 @@ export const organizations = pgTable("organizations", {
   slug: text("slug").notNull().unique(),
   /** The plan whose limits apply; a trial runs on growth. */
   plan: text("plan", { enum: PLAN_IDS }).notNull(),
-  subscriptionStatus: text("subscription_status", { enum: ["trialing", "active", "past_due", "canceled"] }).notNull(),
+  subscriptionStatus: text("subscription_status", { enum: SUBSCRIPTION_STATUSES }).notNull(),
   trialEndsAt: timestamp("trial_ends_at", { withTimezone: true }),
   timezone: text("timezone").notNull().default("UTC"),
   /** The last ticket number handed out; bumped in the creating transaction, so numbers never repeat. */
@@ -17,3 +19,24 @@ export const organizations = pgTable("organizations", {
   createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Exports of an organization's data: a ZIP of JSON files made by a background job, kept 7 days. */
+export const organizationExports = pgTable(
+  "organization_exports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    status: text("status", { enum: EXPORT_STATUSES }).notNull().default("queued"),
+    /** 0 to 100, as the job goes through the organization's tables. */
+    progress: integer("progress").notNull().default(0),
+    requestedBy: uuid("requested_by"),
+    data: bytea("data"),
+    sizeBytes: integer("size_bytes"),
+    error: text("error"),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [index("organization_exports_org_created_idx").on(t.organizationId, t.createdAt)],
+);

@@ -44,7 +44,8 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.post("/api/auth/logout", {
-    config: { access: "authenticated" },
+    // Signing out and one's own account keep working while the organization is read-only (billing).
+    config: { access: "authenticated", allowedWhenReadOnly: true },
     schema: { tags, summary: "Sign out: revokes this session", response: { 200: messageAnswer, ...errors } },
     handler: async (req) => {
       const { sessionId } = principalOf(req);
@@ -60,7 +61,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.put("/api/auth/profile", {
-    config: { access: "authenticated" },
+    config: { access: "authenticated", allowedWhenReadOnly: true },
     schema: {
       tags,
       summary: "Update your own names, picture or password (a new password ends your other sessions)",

@@ -1,8 +1,8 @@
 import type { TrialStatus } from "@cove/contract/trial.ts";
-import { eq } from "drizzle-orm";
-import { organizations } from "../../db/schema/organizations.ts";
+import { now as clockNow } from "../../platform/clock.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
+import { accessAt, readBillingState } from "./access.ts";
 
 /** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
 function dayIn(date: Date, timeZone: string): string {
@@ -19,16 +19,8 @@ export function trialDaysRemaining(now: Date, endsAt: Date, timeZone: string): n
   return Math.max(0, Math.round(days));
 }
 
-export async function trialStatus(ctx: Ctx, now = new Date()): Promise<TrialStatus> {
-  const [org] = await ctx.db
-    .select({
-      plan: organizations.plan,
-      status: organizations.subscriptionStatus,
-      trialEndsAt: organizations.trialEndsAt,
-      timezone: organizations.timezone,
-    })
-    .from(organizations)
-    .where(eq(organizations.id, ctx.orgId));
+export async function trialStatus(ctx: Ctx, now = clockNow()): Promise<TrialStatus> {
+  const org = await readBillingState(ctx.db, ctx.orgId);
   if (!org) throw notFound("Organization");
   const isTrial = org.status === "trialing" && org.trialEndsAt !== null;
   const endsAt = org.trialEndsAt;
@@ -38,5 +30,7 @@ export async function trialStatus(ctx: Ctx, now = new Date()): Promise<TrialStat
     daysRemaining: isTrial && endsAt ? trialDaysRemaining(now, endsAt, org.timezone) : 0,
     trialEndsAt: endsAt ? endsAt.toISOString() : null,
     plan: org.plan,
+    subscription_status: org.status,
+    access: accessAt(org, now),
   };
 }

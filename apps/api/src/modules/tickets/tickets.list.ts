@@ -2,15 +2,16 @@ import { SEARCH_CANDIDATES, type TicketListAnswer, type ticketListQuery } from "
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { preparedRows } from "../../platform/db.ts";
-import type { Ctx } from "../../platform/tenancy.ts";
+import { AppError } from "../../platform/errors.ts";
+import type { TenantCtx } from "../../platform/tenancy.ts";
 import { type TicketRow, toTicketSummary } from "./tickets.queries.ts";
 import { ticketNumberIn, toTsQuery } from "./tickets.search.ts";
 
 type ListQuery = z.output<typeof ticketListQuery>;
 
 /** The filters as SQL on the unqualified columns status, priority and assignee_id, which tickets and ticket_tallies share. */
-function filterOf(ctx: Ctx, query: ListQuery) {
-  const assignee = query.assignee_id === "me" ? ctx.userId : query.assignee_id;
+function filterOf(ctx: TenantCtx, query: ListQuery) {
+  const assignee = query.assignee_id === "me" ? me(ctx) : query.assignee_id;
   const unassigned = assignee === "unassigned";
   const assigneeId = unassigned ? null : (assignee ?? null);
   const parts: SQL[] = [];
@@ -25,6 +26,14 @@ function filterOf(ctx: Ctx, query: ListQuery) {
     unassigned,
     assigneeId,
   };
+}
+
+/** "me" in a filter: the signed-in member (an API key is nobody's "me"). */
+function me(ctx: TenantCtx): string {
+  if (ctx.actor.kind !== "staff") {
+    throw new AppError("BAD_REQUEST", "assignee_id=me needs a signed-in member; give a user id instead.");
+  }
+  return ctx.actor.id;
 }
 
 /** A page's tickets by number, with their assignee, shaped as TicketRow; `page` is a CTE of ticket_number (+ rank). */
@@ -67,7 +76,7 @@ function answer(rows: PageRow[], query: ListQuery, capped: boolean): TicketListA
  * tickets skipped by the offset), then only those rows are read; the total adds up ticket_totals (at most 16 rows),
  * or ticket_tallies when the list is filtered by assignee.
  */
-async function listPage(ctx: Ctx, query: ListQuery): Promise<TicketListAnswer> {
+async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAnswer> {
   const filter = filterOf(ctx, query);
   const rows = await preparedRows<PageRow>(
     ctx.db,
@@ -93,7 +102,7 @@ async function listPage(ctx: Ctx, query: ListQuery): Promise<TicketListAnswer> {
  * and pages through them; a ticket whose number was typed ("#123" or "123") comes first. Past that many matches the
  * total says so (capped) instead of counting every match of a common word.
  */
-async function searchPage(ctx: Ctx, query: ListQuery, search: string): Promise<TicketListAnswer> {
+async function searchPage(ctx: TenantCtx, query: ListQuery, search: string): Promise<TicketListAnswer> {
   const number = ticketNumberIn(search);
   // "#123" asks for ticket 123 alone; a bare "123" also finds tickets that mention it (an order number, say).
   const tsQuery = number !== null && search.trim().startsWith("#") ? null : toTsQuery(search);
@@ -139,6 +148,6 @@ async function searchPage(ctx: Ctx, query: ListQuery, search: string): Promise<T
   );
 }
 
-export function listTickets(ctx: Ctx, query: ListQuery): Promise<TicketListAnswer> {
+export function listTickets(ctx: TenantCtx, query: ListQuery): Promise<TicketListAnswer> {
   return query.search ? searchPage(ctx, query, query.search) : listPage(ctx, query);
 }

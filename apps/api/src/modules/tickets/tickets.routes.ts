@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inActorTenant, inTenant } from "../../platform/auth.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Principal } from "../../platform/tenancy.ts";
 import { listTickets } from "./tickets.list.ts";
@@ -39,17 +39,19 @@ const listKey = (req: FastifyRequest, who: Principal) => {
 export async function ticketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const access = "authenticated" as const;
+  // The public REST API: the organization's API keys read and change tickets like a member (PRODUCT.md section 2).
+  const actors = ["api_key"] as const;
   registerTicketTopics(fastify);
 
   app.get("/api/tickets", {
-    config: { access, answerCache: { key: listKey } },
+    config: { access, actors, answerCache: { key: listKey } },
     schema: {
       tags,
       summary: "List tickets: filters, search, pages",
       querystring: ticketListQuery,
       response: { 200: ticketListAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => listTickets(ctx, req.query)),
+    handler: (req) => inActorTenant(app, req, (ctx) => listTickets(ctx, req.query)),
   });
 
   app.get("/api/tickets/stats/overview", {
@@ -59,7 +61,7 @@ export async function ticketRoutes(fastify: FastifyInstance) {
   });
 
   app.get("/api/tickets/:id", {
-    config: { access, answerCache: { key: (req) => [(req.params as { id: string }).id] } },
+    config: { access, actors, answerCache: { key: (req) => [(req.params as { id: string }).id] } },
     schema: {
       tags,
       summary: "A ticket with its comments and activity",
@@ -67,19 +69,23 @@ export async function ticketRoutes(fastify: FastifyInstance) {
       response: { 200: ticketAnswer, ...errors },
     },
     handler: async (req) => ({
-      ticket: await inTenant(app, req, (ctx) => service.getTicket(ctx, ticketId(req.params.id))),
+      ticket: await inActorTenant(app, req, (ctx) => service.getTicket(ctx, ticketId(req.params.id))),
     }),
   });
 
   app.post("/api/tickets", {
-    config: { access },
+    config: { access, actors },
     schema: { tags, summary: "Create a ticket", body: createTicketBody, response: { 201: ticketAnswer, ...errors } },
     handler: async (req, reply) =>
-      reply.status(201).send({ ticket: await inTenant(app, req, (ctx) => service.createTicket(ctx, req.body)) }),
+      reply.status(201).send({
+        ticket: await inActorTenant(app, req, (ctx) =>
+          service.createTicket(ctx, req.body, { source: ctx.actor.kind === "api_key" ? "api" : "web" }),
+        ),
+      }),
   });
 
   app.put("/api/tickets/:id", {
-    config: { access },
+    config: { access, actors },
     schema: {
       tags,
       summary: "Change status, priority, assignee or tags",
@@ -88,12 +94,12 @@ export async function ticketRoutes(fastify: FastifyInstance) {
       response: { 200: ticketAnswer, ...errors },
     },
     handler: async (req) => ({
-      ticket: await inTenant(app, req, (ctx) => service.updateTicket(ctx, ticketId(req.params.id), req.body)),
+      ticket: await inActorTenant(app, req, (ctx) => service.updateTicket(ctx, ticketId(req.params.id), req.body)),
     }),
   });
 
   app.post("/api/tickets/:id/comments", {
-    config: { access },
+    config: { access, actors },
     schema: {
       tags,
       summary: "Reply publicly or add an internal note",
@@ -103,7 +109,7 @@ export async function ticketRoutes(fastify: FastifyInstance) {
     },
     handler: async (req, reply) =>
       reply.status(201).send({
-        comment: await inTenant(app, req, (ctx) => service.addComment(ctx, ticketId(req.params.id), req.body)),
+        comment: await inActorTenant(app, req, (ctx) => service.addComment(ctx, ticketId(req.params.id), req.body)),
       }),
   });
 }

@@ -10,10 +10,12 @@ import type {
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
+import { apiKeys } from "../../db/schema/settings.ts";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+import { assertTicketAllowed } from "../billing/limits.ts";
 import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import {
   appendCommentWords,
@@ -29,6 +31,13 @@ const ticketNotFound = () => notFound("Ticket");
 /** Who acts, as the ticket's activity and comments record them: a member (with their id), or Cove itself. */
 async function actor(ctx: TenantCtx): Promise<{ userId: string | null; name: string; email: string }> {
   if (ctx.actor.kind === "system") return { userId: null, name: SYSTEM_NAMES[ctx.actor.id] ?? "Cove", email: "" };
+  if (ctx.actor.kind === "api_key") {
+    const [key] = await ctx.db
+      .select({ name: apiKeys.name })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.organizationId, ctx.orgId), eq(apiKeys.id, ctx.actor.id)));
+    return { userId: null, name: `API: ${key?.name ?? "key"}`, email: "" };
+  }
   if (ctx.actor.kind !== "staff") throw new AppError("FORBIDDEN", "This is only for your support team's staff.");
   const [me] = await ctx.db
     .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
@@ -79,6 +88,8 @@ export async function createTicket(
     .where(eq(organizations.id, ctx.orgId))
     .returning({ number: organizations.ticketSeq });
   if (!seq) throw notFound("Organization");
+  // Under that lock: the plan's tickets per month and read-only mode (modules/billing/limits.ts).
+  await assertTicketAllowed(ctx);
   // The requester becomes (or is found as) one of the organization's contacts, so their tickets can be found together.
   const contactId =
     origin.contactId ?? (await findOrCreateContact(ctx, { name: input.requester_name, email: input.requester_email }));

@@ -1,6 +1,7 @@
 import { Outlet } from "react-router";
 import { Logo } from "../../components/ui/logo.tsx";
 import { useAuth } from "../../features/auth/hooks/use-auth.ts";
+import { ReadOnlyNotice } from "../../features/trial/components/read-only-notice.tsx";
 import { SessionQueryProvider } from "../query-provider.tsx";
 import { RealtimeProvider } from "../realtime-provider.tsx";
 import { SidebarNav } from "./sidebar-nav.tsx";
@@ -30,6 +31,7 @@ export function AppLayout() {
             <TopBar />
             <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">
               <div className="mx-auto max-w-6xl">
+                <ReadOnlyNotice />
                 <Outlet />
               </div>
             </main>

@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { json, mockApi, renderApp, testUser } from "../../../test/render-app.tsx";
+import { json, mockApi, renderApp, testUser, trialAnswer } from "../../../test/render-app.tsx";
 
 describe("login form", () => {
   it("requires email and password before calling the API", async () => {
@@ -34,7 +34,13 @@ describe("login form", () => {
     const fetchMock = mockApi({
       "POST /api/auth/login": () => json(200, { token: "new-token", user: testUser }),
       "GET /api/trial/status": () =>
-        json(200, { isTrial: false, daysRemaining: 0, isExpired: false, trialEndsAt: null, plan: "growth" }),
+        json(200, {
+          ...trialAnswer,
+          isTrial: false,
+          daysRemaining: 0,
+          trialEndsAt: null,
+          subscription_status: "active",
+        }),
     });
     const { user, router } = renderApp("/login");
 

@@ -121,7 +121,9 @@ export function NotificationBell() {
                         <span className="block text-xs text-slate-400">{ago(n.created_at, now)}</span>
                       </span>
                       {!n.read && (
-                        <span className="mt-1.5 size-2 shrink-0 rounded-full bg-indigo-600" aria-label="Unread" />
+                        <span className="mt-1.5 size-2 shrink-0 rounded-full bg-indigo-600">
+                          <span className="sr-only">Unread</span>
+                        </span>
                       )}
                     </Link>
                   </li>

@@ -1,8 +1,13 @@
 import { clsx } from "clsx";
 import { Clock } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
+import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { useTrialStatus } from "../api/trial.queries.ts";
 import { type TrialBannerTone, trialBannerState } from "./trial-banner-state.ts";
+
+// The card form loads when an admin asks to upgrade, not with every dashboard.
+const UpgradeDialog = lazy(async () => ({ default: (await import("./upgrade-dialog.tsx")).UpgradeDialog }));
 
 const toneClasses: Record<TrialBannerTone, { box: string; link: string }> = {
   red: { box: "border-red-200 bg-red-50 text-red-800", link: "bg-red-600 hover:bg-red-700" },
@@ -11,12 +16,25 @@ const toneClasses: Record<TrialBannerTone, { box: string; link: string }> = {
   blue: { box: "border-blue-200 bg-blue-50 text-blue-800", link: "bg-blue-600 hover:bg-blue-700" },
 };
 
+export const ASK_AN_ADMIN = "Ask an admin to upgrade your plan.";
+
+/**
+ * The trial banner (spec section 4), and the account's state after the trial: read-only, a failed payment, a canceled
+ * subscription. Admins upgrade from it; agents, who cannot pay, are told to ask an admin.
+ */
 export function TrialBanner() {
   const { data } = useTrialStatus();
+  const { user } = useAuth();
+  const [upgrading, setUpgrading] = useState(false);
   // While loading or when the status cannot be read there is nothing trustworthy to say, so no banner.
   const state = data ? trialBannerState(data) : null;
   if (!state) return null;
   const classes = toneClasses[state.tone];
+  const isAdmin = user?.role === "admin";
+  const button = clsx(
+    "inline-flex h-9 shrink-0 items-center justify-center rounded-md px-4 text-sm font-medium text-white shadow-sm",
+    classes.link,
+  );
 
   return (
     <section
@@ -31,22 +49,28 @@ export function TrialBanner() {
         <Clock className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
         <div>
           <p className="font-semibold">{state.message}</p>
-          <p className="text-sm opacity-90">
-            {state.tone === "red"
-              ? "Your workspace is read-only until you subscribe. Your data is safe."
-              : "Pick a plan to keep your help desk running without interruption."}
-          </p>
+          <p className="text-sm opacity-90">{state.detail}</p>
         </div>
       </div>
-      <Link
-        to="/billing"
-        className={clsx(
-          "inline-flex h-9 shrink-0 items-center justify-center rounded-md px-4 text-sm font-medium text-white shadow-sm",
-          classes.link,
-        )}
-      >
-        Upgrade now
-      </Link>
+      {state.upgrade &&
+        (!isAdmin ? (
+          <p className="shrink-0 text-sm font-medium">{ASK_AN_ADMIN}</p>
+        ) : state.upgrade === "convert" ? (
+          <>
+            <button type="button" className={button} onClick={() => setUpgrading(true)}>
+              Upgrade now
+            </button>
+            {upgrading && (
+              <Suspense fallback={null}>
+                <UpgradeDialog open={upgrading} onOpenChange={setUpgrading} />
+              </Suspense>
+            )}
+          </>
+        ) : (
+          <Link to="/billing" className={button}>
+            Go to Billing
+          </Link>
+        ))}
     </section>
   );
 }

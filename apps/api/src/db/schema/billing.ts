@@ -1,0 +1,99 @@
+import { PAYMENT_PROVIDERS } from "@cove/contract/billing.ts";
+import { PLAN_IDS } from "@cove/contract/constants.ts";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
+import { organizations } from "./organizations.ts";
+
+/**
+ * An organization's account at the payment provider and its subscription, as last read from the provider. The
+ * effective plan and status are on organizations (plan, subscription_status); this holds what the provider knows and
+ * the dates that decide read-only mode. Only the card's brand, last 4 digits and expiry and the billing address are
+ * kept (spec section 1: privacy policy).
+ */
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    organizationId: uuid("organization_id")
+      .primaryKey()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
+    customerId: text("customer_id"),
+    subscriptionId: text("subscription_id"),
+    plan: text("plan", { enum: PLAN_IDS }),
+    /** The provider's own status (active, past_due, incomplete, canceled, unpaid...). */
+    providerStatus: text("provider_status"),
+    currentPeriodStart: timestamp("current_period_start", { withTimezone: true }),
+    currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }),
+    cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+    /** When the subscription ended (canceled): the canceled-data lifecycle counts from here. */
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    /** When a renewal first failed; the grace period counts from here. Cleared once paid. */
+    pastDueSince: timestamp("past_due_since", { withTimezone: true }),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    cardExpMonth: integer("card_exp_month"),
+    cardExpYear: integer("card_exp_year"),
+    billingName: text("billing_name"),
+    billingAddress: jsonb("billing_address").$type<Record<string, string | null>>(),
+    /** Set while a subscribe call talks to the provider, so a second one at the same time is refused. */
+    pendingSince: timestamp("pending_since", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("subscriptions_provider_customer_unique").on(t.provider, t.customerId),
+    index("subscriptions_provider_subscription_idx").on(t.provider, t.subscriptionId),
+  ],
+);
+
+/** Invoices as the provider reported them (subscribe, renewals, webhooks), for the billing page. */
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
+    providerInvoiceId: text("provider_invoice_id").notNull(),
+    number: text("number"),
+    amountDue: integer("amount_due").notNull(),
+    amountPaid: integer("amount_paid").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status").notNull(),
+    periodStart: timestamp("period_start", { withTimezone: true }),
+    periodEnd: timestamp("period_end", { withTimezone: true }),
+    url: text("url"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("invoices_provider_invoice_unique").on(t.organizationId, t.provider, t.providerInvoiceId),
+    index("invoices_org_created_idx").on(t.organizationId, t.createdAt.desc()),
+  ],
+);
+
+/**
+ * Webhook events already applied, by the provider's event id: a redelivered event is acknowledged and not applied
+ * again. Not tenant data (an event arrives before its organization is known); only the owner role reads it.
+ */
+export const billingEvents = pgTable("billing_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  organizationId: uuid("organization_id"),
+  receivedAt: createdAt(),
+});
+
+/**
+ * The built-in test payment provider's own records (customers, payment methods, subscriptions, invoices, payment
+ * intents), as a card provider keeps them on its side. Only the provider's code reads them, as the owner role; they
+ * hold no card number, only what a provider shows back (brand, last 4 digits, expiry) and how the test card behaves.
+ */
+export const testProviderObjects = pgTable(
+  "test_provider_objects",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("test_provider_objects_type_idx").on(t.type)],
+);

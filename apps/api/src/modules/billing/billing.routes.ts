@@ -1,0 +1,124 @@
+import {
+  billingConfigAnswer,
+  billingMessage,
+  changePlanBody,
+  invoiceListAnswer,
+  paymentMethodBody,
+  subscribeAnswer,
+  subscribeBody,
+  subscriptionAnswer,
+} from "@cove/contract/billing.ts";
+import { errorSchema } from "@cove/contract/errors.ts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { inTenant } from "../../platform/auth.ts";
+import type { Ctx } from "../../platform/tenancy.ts";
+import * as billing from "./billing.service.ts";
+import type { Payments } from "./payments.ts";
+
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  402: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+  502: errorSchema,
+};
+const tags = ["billing"];
+/** Billing is for admins (PRODUCT.md section 3), and it is how a read-only organization gets out of it. */
+const config = { access: "admin", allowedWhenReadOnly: true } as const;
+
+/** The service's view of one request: its provider and its tenant transactions. */
+export const billingDeps = (app: FastifyInstance, req: FastifyRequest, payments: Payments): billing.BillingDeps => ({
+  provider: payments.provider,
+  tenant: <T>(fn: (ctx: Ctx) => Promise<T>) => inTenant(app, req, fn),
+});
+
+export async function billingRoutes(fastify: FastifyInstance, opts: { payments: Payments }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps = (req: FastifyRequest) => billingDeps(app, req, opts.payments);
+
+  app.get("/api/billing/config", {
+    config,
+    schema: {
+      tags,
+      summary: "Which card provider the payment form loads",
+      response: { 200: billingConfigAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, async () => billing.billingConfig(opts.payments.provider)),
+  });
+
+  app.get("/api/billing/subscription", {
+    config,
+    schema: {
+      tags,
+      summary: "The plan, the subscription (status, currentPeriodEnd in Unix seconds), the card, read-only mode",
+      response: { 200: subscriptionAnswer, ...errors },
+    },
+    handler: (req) => billing.getSubscription(deps(req)),
+  });
+
+  app.post("/api/billing/subscribe", {
+    config,
+    schema: {
+      tags,
+      summary: "Subscribe to a plan with a card created by the payment form (clientSecret: confirm it there)",
+      body: subscribeBody,
+      response: { 200: subscribeAnswer, ...errors },
+    },
+    handler: (req) => billing.subscribe(deps(req), req.body, "subscribe"),
+  });
+
+  app.post("/api/billing/cancel", {
+    config,
+    schema: {
+      tags,
+      summary: "Cancel the subscription at the end of the current period",
+      response: { 200: billingMessage, ...errors },
+    },
+    handler: (req) => billing.cancel(deps(req)),
+  });
+
+  app.post("/api/billing/resume", {
+    config,
+    schema: {
+      tags,
+      summary: "Keep a subscription that was set to cancel at the end of the period",
+      response: { 200: billingMessage, ...errors },
+    },
+    handler: (req) => billing.resume(deps(req)),
+  });
+
+  app.post("/api/billing/change-plan", {
+    config,
+    schema: {
+      tags,
+      summary: "Move the subscription to another plan",
+      body: changePlanBody,
+      response: { 200: billingMessage, ...errors },
+    },
+    handler: (req) => billing.changePlan(deps(req), req.body.plan),
+  });
+
+  app.post("/api/billing/payment-method", {
+    config,
+    schema: {
+      tags,
+      summary: "Replace the subscription's card; an overdue invoice is paid with it at once",
+      body: paymentMethodBody,
+      response: { 200: billingMessage, ...errors },
+    },
+    handler: (req) => billing.updatePaymentMethod(deps(req), req.body.paymentMethodId),
+  });
+
+  app.get("/api/billing/invoices", {
+    config,
+    schema: {
+      tags,
+      summary: "Invoices, newest first, with amounts in cents",
+      response: { 200: invoiceListAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, billing.listInvoices),
+  });
+}

@@ -1,0 +1,362 @@
+import type { BillingConfigAnswer, Invoice, SubscribeAnswer, SubscriptionAnswer } from "@cove/contract/billing.ts";
+import { PLANS, type PlanId } from "@cove/contract/constants.ts";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { invoices, subscriptions } from "../../db/schema/billing.ts";
+import { organizations } from "../../db/schema/organizations.ts";
+import { users } from "../../db/schema/users.ts";
+import { now } from "../../platform/clock.ts";
+import { queryRows } from "../../platform/db.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
+import type { Ctx } from "../../platform/tenancy.ts";
+import { accessAt, readBillingState } from "./access.ts";
+import { applyInvoice, applySubscription, fetchState } from "./billing.sync.ts";
+import type { PaymentProvider, ProviderCard } from "./provider.ts";
+
+/**
+ * Subscribing, converting a trial, cancelling, changing plan and card. Each talks to the provider between two short
+ * tenant transactions, never inside one (a network round trip must not hold a transaction, and the embedded database
+ * has a single connection).
+ */
+export interface BillingDeps {
+  provider: PaymentProvider;
+  /** Runs fn in the request's tenant transaction (inTenant). */
+  tenant: <T>(fn: (ctx: Ctx) => Promise<T>) => Promise<T>;
+}
+
+/** A subscription that still runs: it can be cancelled, changed or paid. */
+const LIVE = new Set(["active", "trialing", "past_due", "unpaid"]);
+/** A subscribe call that has been talking to the provider this long has died; another may start. */
+const PENDING_MS = 2 * 60_000;
+
+type Row = typeof subscriptions.$inferSelect;
+
+async function subscriptionRow(ctx: Ctx): Promise<Row | null> {
+  const [row] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.organizationId, ctx.orgId));
+  return row ?? null;
+}
+
+function assertLive(row: Row | null): asserts row is Row & { subscriptionId: string; customerId: string } {
+  if (!row?.subscriptionId || !row.customerId || !LIVE.has(row.providerStatus ?? "")) {
+    throw new AppError(
+      "CONFLICT",
+      "Your organization has no subscription yet: choose a plan on the Billing page first.",
+    );
+  }
+}
+
+/** A plan with fewer seats than the team already holds is refused, naming both numbers. */
+async function assertSeatsFit(ctx: Ctx, plan: PlanId): Promise<void> {
+  const limit = PLANS[plan].maxAgents;
+  if (limit === null) return;
+  const [row] = await queryRows<{ used: number }>(
+    ctx.db,
+    sql`select count(*)::int as used from users where organization_id = ${ctx.orgId} and status in ('active', 'invited')`,
+  );
+  const used = row?.used ?? 0;
+  if (used <= limit) return;
+  throw new AppError(
+    "SEAT_LIMIT",
+    `Your team has ${used} members (active and invited), and the ${PLANS[plan].name} plan allows ${limit}. Choose a larger plan, or deactivate members or revoke invitations first.`,
+  );
+}
+
+const cardColumns = (card: ProviderCard) => ({
+  cardBrand: card.brand,
+  cardLast4: card.last4,
+  cardExpMonth: card.expMonth,
+  cardExpYear: card.expYear,
+  billingName: card.billingName,
+  billingAddress: card.billingAddress,
+});
+
+export function billingConfig(provider: PaymentProvider): BillingConfigAnswer {
+  return { provider: provider.kind, publishableKey: provider.publishableKey };
+}
+
+async function view(ctx: Ctx, provider: PaymentProvider): Promise<SubscriptionAnswer> {
+  const state = await readBillingState(ctx.db, ctx.orgId);
+  if (!state) throw notFound("Organization");
+  const row = await subscriptionRow(ctx);
+  const shown = (state.status === "active" || state.status === "past_due") && row?.subscriptionId;
+  return {
+    plan: state.plan,
+    plan_name: PLANS[state.plan].name,
+    status: state.status,
+    subscription: shown
+      ? {
+          status: state.status,
+          currentPeriodEnd: row.currentPeriodEnd ? Math.floor(row.currentPeriodEnd.getTime() / 1000) : null,
+          cancel_at_period_end: row.cancelAtPeriodEnd,
+          canceled_at: row.endedAt ? row.endedAt.toISOString() : null,
+        }
+      : null,
+    trial_ends_at: state.trialEndsAt ? state.trialEndsAt.toISOString() : null,
+    card:
+      row?.cardLast4 && row.cardBrand && row.cardExpMonth && row.cardExpYear
+        ? { brand: row.cardBrand, last4: row.cardLast4, exp_month: row.cardExpMonth, exp_year: row.cardExpYear }
+        : null,
+    access: accessAt(state, now()),
+    provider: provider.kind,
+  };
+}
+
+/** Spec section 7: GET /billing/subscription. A payment still waiting for its confirmation is looked up again. */
+export async function getSubscription(deps: BillingDeps): Promise<SubscriptionAnswer> {
+  const pending = await deps.tenant(async (ctx) => {
+    const row = await subscriptionRow(ctx);
+    return row?.providerStatus === "incomplete" && row.subscriptionId ? row.subscriptionId : null;
+  });
+  if (pending) {
+    const fresh = await fetchState(deps.provider, pending);
+    return deps.tenant(async (ctx) => {
+      if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice);
+      await applySubscription(ctx, deps.provider.kind, fresh.subscription);
+      return view(ctx, deps.provider);
+    });
+  }
+  return deps.tenant((ctx) => view(ctx, deps.provider));
+}
+
+/** Spec section 7: POST /billing/subscribe and POST /trial/convert. */
+export async function subscribe(
+  deps: BillingDeps,
+  input: { plan: PlanId; paymentMethodId: string },
+  mode: "subscribe" | "convert",
+): Promise<SubscribeAnswer> {
+  const { provider } = deps;
+  const at = now();
+  const prep = await deps.tenant(async (ctx) => {
+    // The organization's row lock: one subscribe at a time per organization.
+    const [org] = await ctx.db
+      .select({ name: organizations.name, status: organizations.subscriptionStatus })
+      .from(organizations)
+      .where(eq(organizations.id, ctx.orgId))
+      .for("update");
+    if (!org) throw notFound("Organization");
+    const [me] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ctx.userId));
+    const row = await subscriptionRow(ctx);
+    if (mode === "convert" && org.status !== "trialing") {
+      throw new AppError("CONFLICT", "Your organization is not on a trial: manage its plan on the Billing page.");
+    }
+    if (row?.subscriptionId && LIVE.has(row.providerStatus ?? "")) {
+      throw new AppError("CONFLICT", "Your organization already has a subscription: change its plan instead.");
+    }
+    if (row?.pendingSince && at.getTime() - row.pendingSince.getTime() < PENDING_MS) {
+      throw new AppError(
+        "CONFLICT",
+        "A payment for your organization is already being processed. Wait a moment, then reload the page.",
+      );
+    }
+    await assertSeatsFit(ctx, input.plan);
+    // A record made with another provider (PAYMENT_PROVIDER changed) starts over with this one.
+    const sameProvider = sql`${subscriptions.provider} = ${provider.kind}`;
+    await ctx.db
+      .insert(subscriptions)
+      .values({ organizationId: ctx.orgId, provider: provider.kind, pendingSince: at })
+      .onConflictDoUpdate({
+        target: subscriptions.organizationId,
+        set: {
+          pendingSince: at,
+          provider: provider.kind,
+          customerId: sql`case when ${sameProvider} then ${subscriptions.customerId} end`,
+          subscriptionId: sql`case when ${sameProvider} then ${subscriptions.subscriptionId} end`,
+          providerStatus: sql`case when ${sameProvider} then ${subscriptions.providerStatus} end`,
+        },
+      });
+    return {
+      orgId: ctx.orgId,
+      name: org.name,
+      email: me?.email ?? "",
+      customerId: row?.provider === provider.kind ? row.customerId : null,
+      incomplete: row?.providerStatus === "incomplete" ? row.subscriptionId : null,
+    };
+  });
+
+  let customerId = prep.customerId;
+  try {
+    if (!customerId) {
+      const created = await provider.createCustomer({ orgId: prep.orgId, name: prep.name, email: prep.email });
+      customerId = created;
+      // Kept at once, so the provider's events about this customer find the organization from now on.
+      await deps.tenant((ctx) =>
+        ctx.db.update(subscriptions).set({ customerId: created }).where(eq(subscriptions.organizationId, ctx.orgId)),
+      );
+    }
+    const card = await provider.attachPaymentMethod(customerId, input.paymentMethodId);
+    // A payment that was never confirmed is given up for the new one.
+    if (prep.incomplete) await provider.cancelNow(prep.incomplete).catch(() => undefined);
+    const created = await provider.createSubscription({
+      orgId: prep.orgId,
+      customerId,
+      plan: input.plan,
+      paymentMethodId: input.paymentMethodId,
+    });
+    const invoice = created.subscription.latestInvoiceId
+      ? await provider.retrieveInvoice(created.subscription.latestInvoiceId)
+      : null;
+    const savedCustomer = customerId;
+    await deps.tenant(async (ctx) => {
+      await ctx.db
+        .update(subscriptions)
+        .set({
+          customerId: savedCustomer,
+          subscriptionId: created.subscription.id,
+          pendingSince: null,
+          ...cardColumns(card),
+        })
+        .where(eq(subscriptions.organizationId, ctx.orgId));
+      if (invoice) await applyInvoice(ctx, provider.kind, invoice);
+      await applySubscription(ctx, provider.kind, created.subscription, at);
+    });
+    if (created.clientSecret) {
+      return {
+        status: "requires_confirmation",
+        clientSecret: created.clientSecret,
+        message: "Your bank asks you to confirm this payment.",
+      };
+    }
+    return {
+      status: "active",
+      message: mode === "convert" ? "Successfully upgraded to paid plan!" : "Subscription created successfully!",
+    };
+  } catch (err) {
+    const savedCustomer = customerId;
+    await deps.tenant((ctx) =>
+      ctx.db
+        .update(subscriptions)
+        .set({ pendingSince: null, customerId: sql`coalesce(${subscriptions.customerId}, ${savedCustomer})` })
+        .where(eq(subscriptions.organizationId, ctx.orgId)),
+    );
+    throw err;
+  }
+}
+
+/** Reads the subscription again after a change made at the provider, and applies it. */
+async function changeAndApply(
+  deps: BillingDeps,
+  change: (row: Row & { subscriptionId: string; customerId: string }) => Promise<ProviderCard | null>,
+  check?: (ctx: Ctx, row: Row & { subscriptionId: string; customerId: string }) => Promise<void>,
+) {
+  const row = await deps.tenant(async (ctx) => {
+    const found = await subscriptionRow(ctx);
+    assertLive(found);
+    await check?.(ctx, found);
+    return found;
+  });
+  const card = await change(row);
+  const fresh = await fetchState(deps.provider, row.subscriptionId);
+  await deps.tenant(async (ctx) => {
+    if (card) {
+      await ctx.db.update(subscriptions).set(cardColumns(card)).where(eq(subscriptions.organizationId, ctx.orgId));
+    }
+    if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice);
+    await applySubscription(ctx, deps.provider.kind, fresh.subscription);
+  });
+  return fresh.subscription;
+}
+
+/** Spec section 7: POST /billing/cancel, effective at the end of the current period. */
+export async function cancel(deps: BillingDeps): Promise<{ message: string }> {
+  await changeAndApply(deps, async (row) => {
+    await deps.provider.updateSubscription(row.subscriptionId, { cancelAtPeriodEnd: true });
+    return null;
+  });
+  return { message: "Subscription will be cancelled at the end of the current period" };
+}
+
+/** Takes back a cancellation that has not taken effect yet. */
+export async function resume(deps: BillingDeps): Promise<{ message: string }> {
+  await changeAndApply(deps, async (row) => {
+    await deps.provider.updateSubscription(row.subscriptionId, { cancelAtPeriodEnd: false });
+    return null;
+  });
+  return { message: "Your subscription will renew as usual." };
+}
+
+export async function changePlan(deps: BillingDeps, plan: PlanId): Promise<{ message: string }> {
+  await changeAndApply(
+    deps,
+    async (row) => {
+      await deps.provider.updateSubscription(row.subscriptionId, { plan });
+      return null;
+    },
+    async (ctx, row) => {
+      if (row.plan === plan)
+        throw new AppError("CONFLICT", `Your organization is already on the ${PLANS[plan].name} plan.`);
+      await assertSeatsFit(ctx, plan);
+    },
+  );
+  return { message: `Your organization is now on the ${PLANS[plan].name} plan.` };
+}
+
+/** A new card for the subscription; an overdue invoice is tried again with it at once. */
+export async function updatePaymentMethod(deps: BillingDeps, paymentMethodId: string): Promise<{ message: string }> {
+  let overdue = false;
+  await changeAndApply(deps, async (row) => {
+    const card = await deps.provider.attachPaymentMethod(row.customerId, paymentMethodId);
+    await deps.provider.updateSubscription(row.subscriptionId, { paymentMethodId });
+    overdue = row.providerStatus === "past_due" || row.providerStatus === "unpaid";
+    if (overdue) {
+      try {
+        await deps.provider.payOpenInvoices(row.subscriptionId);
+      } catch (err) {
+        // The card is kept (it is the default now); the person learns the payment still failed.
+        await deps.tenant((ctx) =>
+          ctx.db.update(subscriptions).set(cardColumns(card)).where(eq(subscriptions.organizationId, ctx.orgId)),
+        );
+        throw err;
+      }
+    }
+    return card;
+  });
+  return {
+    message: overdue ? "Your card was updated and the overdue payment went through." : "Your card was updated.",
+  };
+}
+
+export async function listInvoices(ctx: Ctx): Promise<{ invoices: Invoice[] }> {
+  const rows = await ctx.db
+    .select()
+    .from(invoices)
+    .where(eq(invoices.organizationId, ctx.orgId))
+    .orderBy(desc(invoices.createdAt))
+    .limit(100);
+  return {
+    invoices: rows.map((r) => ({
+      id: r.id,
+      number: r.number,
+      amount_due: r.amountDue,
+      amount_paid: r.amountPaid,
+      currency: r.currency,
+      status: r.status,
+      created_at: r.createdAt.toISOString(),
+      period_start: r.periodStart ? r.periodStart.toISOString() : null,
+      period_end: r.periodEnd ? r.periodEnd.toISOString() : null,
+      url: r.url,
+    })),
+  };
+}
+
+/** The customer at the provider, for the test clock. */
+export async function customerOf(ctx: Ctx): Promise<{ customerId: string | null; subscriptionId: string | null }> {
+  const row = await subscriptionRow(ctx);
+  return { customerId: row?.customerId ?? null, subscriptionId: row?.subscriptionId ?? null };
+}
+
+/** Moves the organization's own billing dates back by days: as if that much time had passed (test provider only). */
+export async function shiftOrganization(ctx: Ctx, days: number): Promise<void> {
+  const by = sql`make_interval(days => ${days}::int)`;
+  await ctx.db
+    .update(organizations)
+    .set({ trialEndsAt: sql`${organizations.trialEndsAt} - ${by}` })
+    .where(eq(organizations.id, ctx.orgId));
+  await ctx.db
+    .update(subscriptions)
+    .set({
+      currentPeriodStart: sql`${subscriptions.currentPeriodStart} - ${by}`,
+      currentPeriodEnd: sql`${subscriptions.currentPeriodEnd} - ${by}`,
+      endedAt: sql`${subscriptions.endedAt} - ${by}`,
+      pastDueSince: sql`${subscriptions.pastDueSince} - ${by}`,
+    })
+    .where(and(eq(subscriptions.organizationId, ctx.orgId)));
+}

@@ -1,0 +1,166 @@
+import type { PaymentProviderKind } from "@cove/contract/billing.ts";
+import { and, eq, sql } from "drizzle-orm";
+import { billingEvents, invoices, subscriptions } from "../../db/schema/billing.ts";
+import { organizations } from "../../db/schema/organizations.ts";
+import { now } from "../../platform/clock.ts";
+import type { Db, Queryable } from "../../platform/db.ts";
+import { withVisitor } from "../../platform/tenancy.ts";
+import type { PaymentProvider, ProviderInvoice, ProviderSubscription } from "./provider.ts";
+
+/**
+ * Applying what the provider says to Cove's records. Every change is a copy of the provider's current state (read
+ * again after each webhook), so applying the same state twice, or an older event after a newer one, ends the same.
+ */
+
+type Scope = { orgId: string; db: Queryable };
+
+/** The subscription's state on the organization: its plan and status, the grace and cancellation dates. */
+export async function applySubscription(
+  v: Scope,
+  provider: PaymentProviderKind,
+  sub: ProviderSubscription,
+  at = now(),
+): Promise<void> {
+  const [row] = await v.db
+    .select({ subscriptionId: subscriptions.subscriptionId, pastDueSince: subscriptions.pastDueSince })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.organizationId, v.orgId), eq(subscriptions.provider, provider)))
+    .for("update");
+  // An older subscription (replaced by a newer one) no longer decides anything.
+  if (!row || (row.subscriptionId !== null && row.subscriptionId !== sub.id)) return;
+
+  const base = {
+    subscriptionId: sub.id,
+    providerStatus: sub.status,
+    plan: sub.plan,
+    currentPeriodStart: sub.currentPeriodStart,
+    currentPeriodEnd: sub.currentPeriodEnd,
+    cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+    updatedAt: at,
+  };
+  let org: Partial<typeof organizations.$inferInsert> | null = null;
+  let extra: Partial<typeof subscriptions.$inferInsert> = {};
+  switch (sub.status) {
+    case "active":
+    case "trialing":
+      org = { subscriptionStatus: "active" };
+      extra = { pastDueSince: null, endedAt: null };
+      break;
+    case "past_due":
+    case "unpaid":
+      org = { subscriptionStatus: "past_due" };
+      extra = { pastDueSince: row.pastDueSince ?? at, endedAt: null };
+      break;
+    case "canceled":
+      org = { subscriptionStatus: "canceled" };
+      extra = { pastDueSince: null, endedAt: sub.endedAt ?? at, cancelAtPeriodEnd: false };
+      break;
+    case "incomplete_expired":
+      // The first payment never went through: there was no subscription. The organization stays as it was.
+      extra = { subscriptionId: null };
+      break;
+    default:
+      // incomplete: waiting for the cardholder's confirmation; nothing changes until it is paid.
+      break;
+  }
+  await v.db
+    .update(subscriptions)
+    .set({ ...base, ...extra })
+    .where(eq(subscriptions.organizationId, v.orgId));
+  if (org) {
+    await v.db
+      .update(organizations)
+      .set({ ...org, ...(sub.plan ? { plan: sub.plan } : {}), updatedAt: at })
+      .where(eq(organizations.id, v.orgId));
+  }
+}
+
+export async function applyInvoice(v: Scope, provider: PaymentProviderKind, i: ProviderInvoice): Promise<void> {
+  const values = {
+    number: i.number,
+    amountDue: i.amountDue,
+    amountPaid: i.amountPaid,
+    currency: i.currency,
+    status: i.status,
+    periodStart: i.periodStart,
+    periodEnd: i.periodEnd,
+    url: i.url,
+    createdAt: i.created,
+  };
+  await v.db
+    .insert(invoices)
+    .values({ organizationId: v.orgId, provider, providerInvoiceId: i.id, ...values })
+    .onConflictDoUpdate({
+      target: [invoices.organizationId, invoices.provider, invoices.providerInvoiceId],
+      set: values,
+    });
+}
+
+/** Reads a subscription and its latest invoice again from the provider (outside any transaction). */
+export async function fetchState(provider: PaymentProvider, subscriptionId: string) {
+  const subscription = await provider.retrieveSubscription(subscriptionId);
+  const invoice = subscription.latestInvoiceId ? await provider.retrieveInvoice(subscription.latestInvoiceId) : null;
+  return { subscription, invoice };
+}
+
+/**
+ * A webhook delivery: verified, then applied once. The event only says which object changed; its current state is
+ * read from the provider, so a duplicate or late delivery cannot move the organization back to an older state.
+ */
+export async function handleWebhook(
+  db: Db,
+  provider: PaymentProvider,
+  rawBody: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<{ received: true; duplicate: boolean }> {
+  const event = await provider.verifyWebhook(rawBody, headers);
+  const key = `${provider.kind}:${event.id}`;
+  const [seen] = await db.select({ id: billingEvents.id }).from(billingEvents).where(eq(billingEvents.id, key));
+  if (seen) return { received: true, duplicate: true };
+
+  let orgId: string | null = null;
+  if (event.object) {
+    // The object the event names, and with it the subscription and its latest invoice.
+    const invoice = event.object.kind === "invoice" ? await provider.retrieveInvoice(event.object.id) : null;
+    const subscriptionId = event.object.kind === "subscription" ? event.object.id : (invoice?.subscriptionId ?? null);
+    const fresh = subscriptionId ? await fetchState(provider, subscriptionId) : null;
+    const subscription = fresh?.subscription ?? null;
+    const latest = fresh?.invoice ?? null;
+    const customerId = subscription?.customerId ?? invoice?.customerId;
+    // Which organization: by the provider's customer, found as the owner role (no organization is known yet).
+    const [owner] = customerId
+      ? await db
+          .select({ orgId: subscriptions.organizationId })
+          .from(subscriptions)
+          .where(and(eq(subscriptions.provider, provider.kind), eq(subscriptions.customerId, customerId)))
+      : [];
+    orgId = owner?.orgId ?? null;
+    if (orgId) {
+      await withVisitor(db, orgId, async (v) => {
+        if (invoice) await applyInvoice(v, provider.kind, invoice);
+        if (latest && latest.id !== invoice?.id) await applyInvoice(v, provider.kind, latest);
+        if (subscription) await applySubscription(v, provider.kind, subscription);
+      });
+    }
+  }
+  // An event about a customer Cove does not know yet is not recorded, so a redelivery is looked at again.
+  if (event.object && !orgId) return { received: true, duplicate: false };
+  const inserted = await db
+    .insert(billingEvents)
+    .values({ id: key, type: event.type, organizationId: orgId })
+    .onConflictDoNothing()
+    .returning({ id: billingEvents.id });
+  return { received: true, duplicate: inserted.length === 0 };
+}
+
+/** Organizations whose subscription ended at least this long ago (the canceled-data lifecycle's deletion). */
+export async function canceledBefore(db: Db, cutoff: Date): Promise<string[]> {
+  const rows = await db
+    .select({ orgId: subscriptions.organizationId })
+    .from(subscriptions)
+    .innerJoin(organizations, eq(organizations.id, subscriptions.organizationId))
+    .where(
+      and(eq(organizations.subscriptionStatus, "canceled"), sql`${subscriptions.endedAt} <= ${cutoff.toISOString()}`),
+    );
+  return rows.map((r) => r.orgId);
+}

@@ -1,0 +1,436 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { PLAN_IDS, PLANS } from "@cove/contract/constants.ts";
+import { sql } from "drizzle-orm";
+import { testProviderObjects } from "../../db/schema/billing.ts";
+import { now } from "../../platform/clock.ts";
+import type { Db } from "../../platform/db.ts";
+import { AppError } from "../../platform/errors.ts";
+import {
+  badSignature,
+  type CreatedSubscription,
+  type PaymentProvider,
+  type ProviderCard,
+  type ProviderInvoice,
+  type ProviderSubscription,
+  paymentFailed,
+} from "./provider.ts";
+import { AUTHENTICATION_FAILED, type CardInput, CHARGE_DECLINED, cardProblem, TEST_CARDS } from "./test-cards.ts";
+import { createStore, type PaymentMethod, type Subscription } from "./test-provider.store.ts";
+
+/**
+ * Cove's own payment provider for test mode (PAYMENT_PROVIDER=test, the default): it keeps customers, cards,
+ * subscriptions, invoices and payment intents in its own table, charges test cards as card providers do in test mode,
+ * renews subscriptions at the end of each period, and tells Cove about every change through Cove's webhook path,
+ * signed, like a real provider. Nothing is ever charged. See docs/decisions/2026-11-25-billing-providers.md.
+ */
+
+const SIGNATURE_HEADER = "cove-test-signature";
+const SIGNATURE_TOLERANCE_SECONDS = 300;
+/** A failed renewal is tried again this often, this many times; then the invoice waits for a new card. */
+const RETRY_DAYS = 3;
+const MAX_ATTEMPTS = 4;
+const DAY = 86_400;
+
+/** What the test provider sends to Cove's webhook path. */
+export interface TestEvent {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: { id: string; object: "subscription" | "invoice" } };
+}
+
+export interface CardForm extends CardInput {
+  name?: string | null;
+  address?: Record<string, string | null> | null;
+}
+
+export interface TestProvider extends PaymentProvider {
+  /** The card form's call: checks the card as a provider's card element would and answers a payment method id. */
+  createPaymentMethod(
+    card: CardForm,
+  ): Promise<{ id: string; card: Omit<ProviderCard, "billingName" | "billingAddress"> }>;
+  /** The extra confirmation step (3-D Secure) of a payment that asked for one. */
+  confirmPayment(clientSecret: string, outcome: "complete" | "fail"): Promise<void>;
+  /** Renews (or ends) every subscription whose period is over, and retries failed payments that are due. */
+  renewDue(): Promise<number>;
+  /** Moves one customer's billing dates back by days, as if that much time had passed (a provider's test clock). */
+  shiftCustomer(customerId: string, days: number): Promise<void>;
+  signature(body: string, at: Date): Promise<string>;
+}
+
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+const fromUnix = (s: number | null) => (s === null ? null : new Date(s * 1000));
+const newId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
+
+/** The same day of the next month, or its last day when it has no such day (31 January -> 28/29 February). */
+export function addMonth(seconds: number): number {
+  const d = new Date(seconds * 1000);
+  const target = new Date(
+    Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()),
+  );
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
+  return unix(target);
+}
+
+export function createTestProvider(db: Db, emit: (event: TestEvent) => Promise<void>): TestProvider {
+  const { get, must, put, all } = createStore(db);
+
+  async function send(type: string, object: { id: string; object: "subscription" | "invoice" }) {
+    await emit({ id: newId("evt"), type, created: unix(now()), data: { object } });
+  }
+
+  async function webhookSecret(): Promise<string> {
+    await db
+      .insert(testProviderObjects)
+      .values({ id: "webhook_secret", type: "webhook_secret", data: { secret: randomBytes(32).toString("hex") } })
+      .onConflictDoNothing();
+    return (await must("webhook_secret", "webhook_secret")).secret;
+  }
+
+  const sign = (secret: string, t: number, body: string) =>
+    createHmac("sha256", secret).update(`${t}.${body}`).digest("hex");
+
+  function toSubscription(id: string, s: Subscription): ProviderSubscription {
+    return {
+      id,
+      customerId: s.customer,
+      status: s.status,
+      plan: s.plan,
+      currentPeriodStart: fromUnix(s.current_period_start),
+      currentPeriodEnd: fromUnix(s.current_period_end),
+      cancelAtPeriodEnd: s.cancel_at_period_end,
+      endedAt: fromUnix(s.ended_at),
+      latestInvoiceId: s.latest_invoice,
+    };
+  }
+
+  async function openInvoice(subId: string, sub: Subscription, start: number): Promise<string> {
+    const count = (await all("invoice", sql`data->>'customer' = ${sub.customer}`)).length;
+    const id = newId("in");
+    await put("invoice", id, {
+      customer: sub.customer,
+      subscription: subId,
+      number: `TEST-${sub.customer.slice(-6).toUpperCase()}-${String(count + 1).padStart(4, "0")}`,
+      amount_due: PLANS[sub.plan].price * 100,
+      amount_paid: 0,
+      currency: "usd",
+      status: "open",
+      created: unix(now()),
+      period_start: start,
+      period_end: addMonth(start),
+      payment_intent: null,
+    });
+    return id;
+  }
+
+  /** Charges an open invoice with the subscription's card, off-session (renewals, retries): true when paid. */
+  async function charge(invoiceId: string, sub: Subscription): Promise<boolean> {
+    const invoice = await must("invoice", invoiceId);
+    const card = await get("payment_method", sub.default_payment_method);
+    const ok = card !== null && card.behaviour.kind !== "decline_charges" && card.behaviour.kind !== "decline";
+    if (ok) await put("invoice", invoiceId, { ...invoice, status: "paid", amount_paid: invoice.amount_due });
+    await send(ok ? "invoice.paid" : "invoice.payment_failed", { id: invoiceId, object: "invoice" });
+    return ok;
+  }
+
+  const provider: TestProvider = {
+    kind: "test",
+    publishableKey: null,
+
+    async createPaymentMethod(card) {
+      const problem = cardProblem(card, now());
+      if (problem) throw paymentFailed(problem);
+      const digits = card.number.replace(/[\s-]/g, "");
+      const known = TEST_CARDS[digits];
+      if (!known) throw paymentFailed(CHARGE_DECLINED);
+      const id = newId("pm");
+      const method: PaymentMethod = {
+        brand: known.brand,
+        last4: digits.slice(-4),
+        exp_month: card.exp_month,
+        exp_year: card.exp_year < 100 ? 2000 + card.exp_year : card.exp_year,
+        behaviour: known.behaviour,
+        billing_name: card.name ?? null,
+        billing_address: card.address ?? null,
+        customer: null,
+      };
+      await put("payment_method", id, method);
+      return {
+        id,
+        card: { brand: method.brand, last4: method.last4, expMonth: method.exp_month, expYear: method.exp_year },
+      };
+    },
+
+    async createCustomer({ orgId, name, email }) {
+      const id = newId("cus");
+      await put("customer", id, { org_id: orgId, name, email, default_payment_method: null });
+      return id;
+    },
+
+    async attachPaymentMethod(customerId, paymentMethodId) {
+      const customer = await must("customer", customerId);
+      const method = await get("payment_method", paymentMethodId);
+      if (!method) throw paymentFailed("That card could not be found: enter it again.");
+      if (method.customer && method.customer !== customerId) {
+        throw paymentFailed("That card belongs to another customer: enter it again.");
+      }
+      // As card providers do, a card that will be refused is refused when it is attached (a zero-amount check).
+      if (method.behaviour.kind === "decline") throw paymentFailed(method.behaviour.message);
+      await put("payment_method", paymentMethodId, { ...method, customer: customerId });
+      await put("customer", customerId, { ...customer, default_payment_method: paymentMethodId });
+      return {
+        brand: method.brand,
+        last4: method.last4,
+        expMonth: method.exp_month,
+        expYear: method.exp_year,
+        billingName: method.billing_name,
+        billingAddress: method.billing_address,
+      };
+    },
+
+    async createSubscription({ customerId, plan, paymentMethodId }): Promise<CreatedSubscription> {
+      const method = await must("payment_method", paymentMethodId);
+      const start = unix(now());
+      const id = newId("sub");
+      const sub: Subscription = {
+        customer: customerId,
+        plan,
+        status: "incomplete",
+        current_period_start: start,
+        current_period_end: addMonth(start),
+        cancel_at_period_end: false,
+        ended_at: null,
+        latest_invoice: null,
+        default_payment_method: paymentMethodId,
+        next_attempt_at: null,
+        attempts: 0,
+      };
+      const invoiceId = await openInvoice(id, sub, start);
+      sub.latest_invoice = invoiceId;
+      await put("subscription", id, sub);
+      await send("customer.subscription.created", { id, object: "subscription" });
+
+      if (method.behaviour.kind === "authenticate") {
+        const intentId = newId("pi");
+        const clientSecret = `${intentId}_secret_${randomBytes(12).toString("hex")}`;
+        await put("payment_intent", intentId, {
+          invoice: invoiceId,
+          client_secret: clientSecret,
+          status: "requires_action",
+        });
+        const invoice = await must("invoice", invoiceId);
+        await put("invoice", invoiceId, { ...invoice, payment_intent: intentId });
+        return { subscription: toSubscription(id, sub), clientSecret };
+      }
+      if (!(await charge(invoiceId, sub))) {
+        // The first payment failed: like an incomplete subscription that is never paid, it ends at once.
+        const invoice = await must("invoice", invoiceId);
+        await put("invoice", invoiceId, { ...invoice, status: "void" });
+        await put("subscription", id, { ...sub, status: "incomplete_expired", ended_at: start });
+        await send("customer.subscription.updated", { id, object: "subscription" });
+        throw paymentFailed(CHARGE_DECLINED);
+      }
+      const active: Subscription = { ...sub, status: "active" };
+      await put("subscription", id, active);
+      await send("customer.subscription.updated", { id, object: "subscription" });
+      return { subscription: toSubscription(id, active), clientSecret: null };
+    },
+
+    async confirmPayment(clientSecret, outcome) {
+      const [found] = await all("payment_intent", sql`data->>'client_secret' = ${clientSecret}`);
+      if (!found) throw paymentFailed("This payment could not be found: start again.");
+      if (found.data.status === "succeeded") return;
+      if (outcome === "fail") {
+        await put("payment_intent", found.id, { ...found.data, status: "requires_payment_method" });
+        throw paymentFailed(AUTHENTICATION_FAILED);
+      }
+      await put("payment_intent", found.id, { ...found.data, status: "succeeded" });
+      const invoice = await must("invoice", found.data.invoice);
+      await put("invoice", found.data.invoice, { ...invoice, status: "paid", amount_paid: invoice.amount_due });
+      const sub = await must("subscription", invoice.subscription);
+      // The period starts when the payment is made.
+      const start = unix(now());
+      await put("subscription", invoice.subscription, {
+        ...sub,
+        status: "active",
+        current_period_start: start,
+        current_period_end: addMonth(start),
+      });
+      await send("invoice.paid", { id: found.data.invoice, object: "invoice" });
+      await send("customer.subscription.updated", { id: invoice.subscription, object: "subscription" });
+    },
+
+    async retrieveSubscription(id) {
+      return toSubscription(id, await must("subscription", id));
+    },
+
+    async updateSubscription(id, change) {
+      const sub = await must("subscription", id);
+      if (sub.status === "canceled" || sub.status === "incomplete_expired") {
+        throw new AppError("CONFLICT", "This subscription has ended: subscribe again instead.");
+      }
+      const next: Subscription = { ...sub };
+      if (change.cancelAtPeriodEnd !== undefined) next.cancel_at_period_end = change.cancelAtPeriodEnd;
+      if (change.plan && PLAN_IDS.includes(change.plan)) next.plan = change.plan;
+      if (change.paymentMethodId) next.default_payment_method = change.paymentMethodId;
+      await put("subscription", id, next);
+      await send("customer.subscription.updated", { id, object: "subscription" });
+      return toSubscription(id, next);
+    },
+
+    async cancelNow(id) {
+      const sub = await get("subscription", id);
+      if (!sub || sub.status === "canceled" || sub.status === "incomplete_expired") return;
+      await put("subscription", id, {
+        ...sub,
+        status: sub.status === "incomplete" ? "incomplete_expired" : "canceled",
+        ended_at: unix(now()),
+      });
+      await send("customer.subscription.deleted", { id, object: "subscription" });
+    },
+
+    async payOpenInvoices(subscriptionId) {
+      const sub = await must("subscription", subscriptionId);
+      const open = await all("invoice", sql`data->>'subscription' = ${subscriptionId} and data->>'status' = 'open'`);
+      let allPaid = true;
+      for (const invoice of open) allPaid = (await charge(invoice.id, sub)) && allPaid;
+      if (sub.status === "past_due" && allPaid) {
+        await put("subscription", subscriptionId, { ...sub, status: "active", next_attempt_at: null, attempts: 0 });
+        await send("customer.subscription.updated", { id: subscriptionId, object: "subscription" });
+      }
+      if (!allPaid) throw paymentFailed(CHARGE_DECLINED);
+    },
+
+    async retrieveInvoice(id): Promise<ProviderInvoice> {
+      const i = await must("invoice", id);
+      return {
+        id,
+        customerId: i.customer,
+        subscriptionId: i.subscription,
+        number: i.number,
+        amountDue: i.amount_due,
+        amountPaid: i.amount_paid,
+        currency: i.currency,
+        status: i.status,
+        created: new Date(i.created * 1000),
+        periodStart: fromUnix(i.period_start),
+        periodEnd: fromUnix(i.period_end),
+        url: null,
+      };
+    },
+
+    async renewDue() {
+      let changed = 0;
+      // A clock moved on by months renews once per period, in order.
+      for (let round = 0; round < 36; round++) {
+        const at = unix(now());
+        const due = await all(
+          "subscription",
+          sql`(data->>'status' in ('active', 'past_due') and (data->>'current_period_end')::bigint <= ${at})
+              or (data->>'status' = 'past_due' and (data->>'next_attempt_at')::bigint <= ${at})`,
+        );
+        if (due.length === 0) break;
+        for (const { id, data: sub } of due) {
+          changed++;
+          if (sub.current_period_end <= at && sub.cancel_at_period_end) {
+            await put("subscription", id, { ...sub, status: "canceled", ended_at: sub.current_period_end });
+            await send("customer.subscription.deleted", { id, object: "subscription" });
+            continue;
+          }
+          if (sub.current_period_end <= at) {
+            const start = sub.current_period_end;
+            const invoiceId = await openInvoice(id, sub, start);
+            const next = {
+              ...sub,
+              current_period_start: start,
+              current_period_end: addMonth(start),
+              latest_invoice: invoiceId,
+            };
+            const paid = await charge(invoiceId, next);
+            await put("subscription", id, {
+              ...next,
+              status: paid ? (next.status === "past_due" ? "past_due" : "active") : "past_due",
+              next_attempt_at: paid ? next.next_attempt_at : start + RETRY_DAYS * DAY,
+              attempts: paid ? next.attempts : 1,
+            });
+          } else {
+            const open = await all("invoice", sql`data->>'subscription' = ${id} and data->>'status' = 'open'`);
+            let allPaid = true;
+            for (const invoice of open) allPaid = (await charge(invoice.id, sub)) && allPaid;
+            const attempts = sub.attempts + 1;
+            await put("subscription", id, {
+              ...sub,
+              status: allPaid ? "active" : "past_due",
+              attempts: allPaid ? 0 : attempts,
+              next_attempt_at:
+                allPaid || attempts >= MAX_ATTEMPTS ? null : (sub.next_attempt_at ?? at) + RETRY_DAYS * DAY,
+            });
+          }
+          await send("customer.subscription.updated", { id, object: "subscription" });
+        }
+      }
+      return changed;
+    },
+
+    async shiftCustomer(customerId, days) {
+      const by = days * DAY;
+      const back = (s: number | null) => (s === null ? null : s - by);
+      for (const { id, data } of await all("subscription", sql`data->>'customer' = ${customerId}`)) {
+        await put("subscription", id, {
+          ...data,
+          current_period_start: data.current_period_start - by,
+          current_period_end: data.current_period_end - by,
+          ended_at: back(data.ended_at),
+          next_attempt_at: back(data.next_attempt_at),
+        });
+      }
+      for (const { id, data } of await all("invoice", sql`data->>'customer' = ${customerId}`)) {
+        await put("invoice", id, {
+          ...data,
+          created: data.created - by,
+          period_start: data.period_start - by,
+          period_end: data.period_end - by,
+        });
+      }
+    },
+
+    async signature(body, at) {
+      const t = unix(at);
+      return `t=${t},v1=${sign(await webhookSecret(), t, body)}`;
+    },
+
+    async verifyWebhook(rawBody, headers) {
+      const header = headers[SIGNATURE_HEADER];
+      const value = Array.isArray(header) ? header[0] : header;
+      const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(value ?? "");
+      if (!match) throw badSignature();
+      const t = Number(match[1]);
+      const expected = Buffer.from(sign(await webhookSecret(), t, rawBody.toString("utf8")), "hex");
+      const given = Buffer.from(match[2] ?? "", "hex");
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badSignature();
+      if (Math.abs(unix(now()) - t) > SIGNATURE_TOLERANCE_SECONDS) throw badSignature();
+      let event: TestEvent;
+      try {
+        event = JSON.parse(rawBody.toString("utf8")) as TestEvent;
+      } catch {
+        throw new AppError("BAD_REQUEST", "The webhook's body is not valid JSON.");
+      }
+      const object = event.data?.object;
+      if (typeof event.id !== "string" || typeof event.type !== "string") {
+        throw new AppError("BAD_REQUEST", "The webhook's body is not an event.");
+      }
+      return {
+        id: event.id,
+        type: event.type,
+        object:
+          object && (object.object === "subscription" || object.object === "invoice") && typeof object.id === "string"
+            ? { kind: object.object, id: object.id }
+            : null,
+      };
+    },
+  };
+  return provider;
+}
+
+export { SIGNATURE_HEADER as TEST_SIGNATURE_HEADER };

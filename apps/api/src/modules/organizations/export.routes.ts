@@ -1,0 +1,51 @@
+import { errorSchema } from "@cove/contract/errors.ts";
+import { dataExportAnswer, exportParams } from "@cove/contract/settings.ts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { inTenant } from "../../platform/auth.ts";
+import * as exports from "./export.service.ts";
+
+const errors = { 401: errorSchema, 403: errorSchema, 404: errorSchema };
+const tags = ["organization"];
+
+/** The organization's data export (admins): start it, follow its progress, download the ZIP. Works while read-only. */
+export async function exportRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  exports.registerExportJob(app.jobs, app.db);
+
+  app.post("/api/organization/export", {
+    config: { access: "admin", allowedWhenReadOnly: true },
+    schema: {
+      tags,
+      summary: "Start an export of all the organization's data (or answer the one under way)",
+      response: { 202: dataExportAnswer, ...errors },
+    },
+    handler: async (req, reply) =>
+      reply.status(202).send({ export: await inTenant(app, req, (ctx) => exports.requestExport(ctx, app.jobs)) }),
+  });
+
+  app.get("/api/organization/export", {
+    config: { access: "admin" },
+    schema: { tags, summary: "The latest export and its progress", response: { 200: dataExportAnswer, ...errors } },
+    handler: async (req) => ({ export: await inTenant(app, req, exports.latestExport) }),
+  });
+
+  app.get("/api/organization/export/:id/download", {
+    config: { access: "admin" },
+    schema: {
+      tags,
+      summary: "Download a finished export (a ZIP of JSON files)",
+      params: exportParams,
+      response: { 200: z.unknown().describe("A ZIP file (application/zip)"), ...errors },
+    },
+    handler: async (req, reply) => {
+      const file = await inTenant(app, req, (ctx) => exports.exportFile(ctx, req.params.id));
+      return reply
+        .header("content-type", "application/zip")
+        .header("content-disposition", `attachment; filename="${file.filename}"`)
+        .header("cache-control", "no-store")
+        .send(file.bytes);
+    },
+  });
+}

@@ -1,0 +1,239 @@
+import type { DataExport } from "@cove/contract/settings.ts";
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { strToU8, zipSync } from "fflate";
+import { organizationExports, organizations } from "../../db/schema/organizations.ts";
+import { type Db, queryRows, type Tx } from "../../platform/db.ts";
+import { notFound } from "../../platform/errors.ts";
+import type { JobQueue, Jobs } from "../../platform/jobs.ts";
+import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
+
+/**
+ * The organization's data export (GDPR; PRODUCT.md section 2): a ZIP with one JSON file per table of everything the
+ * organization owns. The tables are found, not listed: every table with an organization_id column that the request
+ * role may read, so a table added later is exported without anyone remembering to. It runs under row-level security
+ * (withVisitor), so it can only ever read the organization's own rows. Secrets (password and token hashes), search
+ * vectors and binary columns are left out, and so are sessions and derived tallies.
+ */
+
+export const EXPORT_QUEUE: JobQueue<{ exportId: string; orgId: string }> = {
+  name: "organization-export",
+  retryLimit: 2,
+  retryDelaySeconds: 30,
+  retryBackoff: true,
+  expireInSeconds: 30 * 60,
+};
+
+/** Not the organization's data: sign-in state, counters kept by triggers, and the exports themselves. */
+const SKIPPED_TABLES = new Set([
+  "sessions",
+  "password_reset_tokens",
+  "data_versions",
+  "ticket_totals",
+  "ticket_tallies",
+  "organization_exports",
+]);
+const SECRET_COLUMN = /(^|_)(hash|secret|password|token)(_|$)/;
+const SKIPPED_TYPES = new Set(["tsvector", "bytea"]);
+const PAGE = 1000;
+/** An export still queued or running this long is taken for dead, and a new one may start. */
+const STALE_MS = 60 * 60_000;
+
+type Row = typeof organizationExports.$inferSelect;
+
+const toExport = (r: Row): DataExport => ({
+  id: r.id,
+  status: r.status,
+  progress: r.progress,
+  created_at: r.createdAt.toISOString(),
+  finished_at: r.finishedAt ? r.finishedAt.toISOString() : null,
+  size_bytes: r.sizeBytes,
+  error: r.error,
+});
+
+const columns = {
+  id: organizationExports.id,
+  organizationId: organizationExports.organizationId,
+  status: organizationExports.status,
+  progress: organizationExports.progress,
+  requestedBy: organizationExports.requestedBy,
+  sizeBytes: organizationExports.sizeBytes,
+  error: organizationExports.error,
+  createdAt: organizationExports.createdAt,
+  finishedAt: organizationExports.finishedAt,
+};
+
+export async function latestExport(ctx: Ctx): Promise<DataExport | null> {
+  const [row] = await ctx.db
+    .select(columns)
+    .from(organizationExports)
+    .where(eq(organizationExports.organizationId, ctx.orgId))
+    .orderBy(desc(organizationExports.createdAt))
+    .limit(1);
+  return row ? toExport({ ...row, data: null }) : null;
+}
+
+/** Starts an export, or answers the one already under way. */
+export async function requestExport(ctx: Ctx, jobs: Jobs): Promise<DataExport> {
+  // The organization's row lock: two clicks make one export.
+  await ctx.db.execute(sql`select id from organizations where id = ${ctx.orgId} for update`);
+  const current = await latestExport(ctx);
+  if (
+    current &&
+    (current.status === "queued" || current.status === "running") &&
+    Date.now() - Date.parse(current.created_at) < STALE_MS
+  ) {
+    return current;
+  }
+  const [created] = await ctx.db
+    .insert(organizationExports)
+    .values({ organizationId: ctx.orgId, requestedBy: ctx.userId })
+    .returning(columns);
+  if (!created) throw new Error("export insert returned nothing");
+  await jobs.send(ctx.db, EXPORT_QUEUE, { exportId: created.id, orgId: ctx.orgId });
+  return toExport({ ...created, data: null });
+}
+
+export async function exportFile(ctx: Ctx, id: string): Promise<{ bytes: Buffer; filename: string }> {
+  const missing = () => notFound("Export");
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw missing();
+  const [row] = await ctx.db
+    .select({ data: organizationExports.data, createdAt: organizationExports.createdAt, slug: organizations.slug })
+    .from(organizationExports)
+    .innerJoin(organizations, eq(organizations.id, organizationExports.organizationId))
+    .where(
+      and(
+        eq(organizationExports.organizationId, ctx.orgId),
+        eq(organizationExports.id, id),
+        eq(organizationExports.status, "done"),
+      ),
+    );
+  if (!row?.data) throw missing();
+  return { bytes: row.data, filename: `cove-export-${row.slug}-${row.createdAt.toISOString().slice(0, 10)}.zip` };
+}
+
+interface TableInfo {
+  name: string;
+  columns: string[];
+  hasId: boolean;
+}
+
+/** The tables the request role can read that belong to organizations, with the columns worth exporting. */
+async function exportableTables(tx: Tx): Promise<TableInfo[]> {
+  const rows = await queryRows<{ table: string; column: string; type: string }>(
+    tx,
+    sql`select c.table_name as "table", c.column_name as "column", c.data_type as "type"
+        from information_schema.columns c
+        where c.table_schema = 'public'
+          and exists (select 1 from information_schema.columns o
+                      where o.table_schema = 'public' and o.table_name = c.table_name
+                        and o.column_name = 'organization_id')
+          and has_table_privilege(current_user, format('%I.%I', c.table_schema, c.table_name), 'SELECT')
+        order by c.table_name, c.ordinal_position`,
+  );
+  const tables = new Map<string, TableInfo>();
+  for (const r of rows) {
+    if (SKIPPED_TABLES.has(r.table)) continue;
+    const t = tables.get(r.table) ?? { name: r.table, columns: [], hasId: false };
+    if (r.column === "id") t.hasId = true;
+    if (!SECRET_COLUMN.test(r.column) && !SKIPPED_TYPES.has(r.type)) t.columns.push(r.column);
+    tables.set(r.table, t);
+  }
+  return [...tables.values()];
+}
+
+const list = (names: string[]) =>
+  sql.join(
+    names.map((n) => sql.identifier(n)),
+    sql`, `,
+  );
+
+async function readPage(tx: Tx, orgId: string, t: TableInfo, after: string | null): Promise<Record<string, unknown>[]> {
+  const rows = await queryRows<{ row: Record<string, unknown> }>(
+    tx,
+    sql`select to_jsonb(x) as row from (select ${list(t.columns)} from ${sql.identifier(t.name)}
+          where organization_id = ${orgId}
+          ${t.hasId && after ? sql`and id > ${after}` : sql``}
+          ${t.hasId ? sql`order by id limit ${PAGE}` : sql``}) x`,
+  );
+  return rows.map((r) => r.row);
+}
+
+async function setProgress(db: Db, orgId: string, exportId: string, values: Partial<Row>) {
+  await withVisitor(db, orgId, (v) =>
+    v.db.update(organizationExports).set(values).where(eq(organizationExports.id, exportId)),
+  );
+}
+
+/** The export job: reads table by table (progress after each page), then zips and stores the file. */
+export async function runExport(db: Db, exportId: string, orgId: string): Promise<void> {
+  try {
+    await setProgress(db, orgId, exportId, { status: "running", progress: 0, error: null });
+    const { tables, counts, organization } = await withVisitor(db, orgId, async (v) => {
+      const found = await exportableTables(v.db);
+      const counts = new Map<string, number>();
+      for (const t of found) {
+        const [c] = await queryRows<{ n: number }>(
+          v.db,
+          sql`select count(*)::int as n from ${sql.identifier(t.name)} where organization_id = ${orgId}`,
+        );
+        counts.set(t.name, c?.n ?? 0);
+      }
+      const [org] = await queryRows<{ row: Record<string, unknown> }>(
+        v.db,
+        sql`select to_jsonb(o) - 'ticket_seq' as row from organizations o where id = ${orgId}`,
+      );
+      return { tables: found, counts, organization: org?.row ?? null };
+    });
+    const total = [...counts.values()].reduce((a, b) => a + b, 0) || 1;
+    let done = 0;
+    const files: Record<string, Uint8Array> = {
+      "organization.json": strToU8(JSON.stringify(organization, null, 2)),
+    };
+    for (const t of tables) {
+      const rows: Record<string, unknown>[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const page = await withVisitor(db, orgId, (v) => readPage(v.db, orgId, t, after));
+        rows.push(...page);
+        done += page.length;
+        if (!t.hasId || page.length < PAGE) break;
+        after = String(page.at(-1)?.id);
+        await setProgress(db, orgId, exportId, { progress: Math.min(95, Math.floor((done / total) * 95)) });
+      }
+      files[`${t.name}.json`] = strToU8(JSON.stringify(rows, null, 2));
+      await setProgress(db, orgId, exportId, { progress: Math.min(95, Math.floor((done / total) * 95)) });
+    }
+    files["README.txt"] = strToU8(
+      "Your organization's data, exported from Cove: one JSON file per kind of record, each a list of rows.\n" +
+        "Passwords, sign-in tokens and API key hashes are never exported.\n",
+    );
+    const zip = Buffer.from(zipSync(files, { level: 6 }));
+    await setProgress(db, orgId, exportId, {
+      status: "done",
+      progress: 100,
+      data: zip,
+      sizeBytes: zip.length,
+      finishedAt: new Date(),
+    });
+  } catch (err) {
+    await setProgress(db, orgId, exportId, {
+      status: "failed",
+      error: "The export could not be completed. Please try again.",
+      finishedAt: new Date(),
+    }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Drops exports finished before a time (they hold a copy of everything; kept 7 days). */
+export async function purgeExports(db: Db, before: Date): Promise<number> {
+  const gone = await db
+    .delete(organizationExports)
+    .where(and(lt(organizationExports.createdAt, before), inArray(organizationExports.status, ["done", "failed"])))
+    .returning({ id: organizationExports.id });
+  return gone.length;
+}
+
+export function registerExportJob(jobs: Jobs, db: Db): void {
+  jobs.work(EXPORT_QUEUE, ({ exportId, orgId }) => runExport(db, exportId, orgId));
+}

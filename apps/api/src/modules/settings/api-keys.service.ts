@@ -1,0 +1,154 @@
+import { randomBytes } from "node:crypto";
+import { PLANS } from "@cove/contract/constants.ts";
+import type { ApiKey, ApiKeyScope, CreateApiKeyAnswer, createApiKeyBody } from "@cove/contract/settings.ts";
+import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { organizations } from "../../db/schema/organizations.ts";
+import { apiKeys } from "../../db/schema/settings.ts";
+import { users } from "../../db/schema/users.ts";
+import { API_KEY_PREFIX, hashToken } from "../../platform/auth.ts";
+import { type Db, queryRows } from "../../platform/db.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
+import type { Ctx } from "../../platform/tenancy.ts";
+
+/** Keys an organization may have at once (revoked ones do not count). */
+export const MAX_ACTIVE_KEYS = 20;
+const PREFIX_LENGTH = 12;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** last_used_at is written at most this often per key, so a busy key does not write on every request. */
+const TOUCH_MS = 60_000;
+
+const columns = {
+  id: apiKeys.id,
+  name: apiKeys.name,
+  scope: apiKeys.scope,
+  prefix: apiKeys.prefix,
+  createdAt: apiKeys.createdAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  revokedAt: apiKeys.revokedAt,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+
+interface Listed {
+  id: string;
+  name: string;
+  scope: ApiKeyScope;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+const toApiKey = (r: Listed): ApiKey => ({
+  id: r.id,
+  name: r.name,
+  scope: r.scope,
+  prefix: r.prefix,
+  created_at: r.createdAt.toISOString(),
+  created_by: r.firstName !== null ? `${r.firstName} ${r.lastName ?? ""}`.trim() : null,
+  last_used_at: r.lastUsedAt ? r.lastUsedAt.toISOString() : null,
+  revoked_at: r.revokedAt ? r.revokedAt.toISOString() : null,
+});
+
+async function findKey(ctx: Ctx, id: string): Promise<ApiKey | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await ctx.db
+    .select(columns)
+    .from(apiKeys)
+    .leftJoin(users, eq(users.id, apiKeys.createdBy))
+    .where(and(eq(apiKeys.organizationId, ctx.orgId), eq(apiKeys.id, id)));
+  return row ? toApiKey(row) : null;
+}
+
+export async function listApiKeys(ctx: Ctx): Promise<{ api_keys: ApiKey[] }> {
+  const rows = await ctx.db
+    .select(columns)
+    .from(apiKeys)
+    .leftJoin(users, eq(users.id, apiKeys.createdBy))
+    .where(eq(apiKeys.organizationId, ctx.orgId))
+    .orderBy(desc(apiKeys.createdAt))
+    .limit(200);
+  return { api_keys: rows.map(toApiKey) };
+}
+
+/** Creates a key; its whole token is in this answer only, and only its sha256 is stored. */
+export async function createApiKey(ctx: Ctx, input: z.output<typeof createApiKeyBody>): Promise<CreateApiKeyAnswer> {
+  // The organization's row lock: the count of active keys holds until this one is in.
+  const [org] = await queryRows<{ plan: keyof typeof PLANS; status: string }>(
+    ctx.db,
+    sql`select plan, subscription_status as status from organizations where id = ${ctx.orgId} for update`,
+  );
+  if (!org) throw notFound("Organization");
+  if (org.plan === "starter") {
+    throw new AppError(
+      "PLAN_FEATURE",
+      `The ${PLANS.starter.name} plan does not include API access. Upgrade to Growth or Business on the Billing page to create API keys.`,
+    );
+  }
+  const [active] = await ctx.db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organizationId, ctx.orgId), isNull(apiKeys.revokedAt)));
+  if ((active?.n ?? 0) >= MAX_ACTIVE_KEYS) {
+    throw new AppError(
+      "CONFLICT",
+      `Your organization has ${MAX_ACTIVE_KEYS} active API keys: revoke one before creating another.`,
+    );
+  }
+  const token = `${API_KEY_PREFIX}${randomBytes(24).toString("base64url")}`;
+  const [created] = await ctx.db
+    .insert(apiKeys)
+    .values({
+      organizationId: ctx.orgId,
+      name: input.name,
+      scope: input.scope,
+      tokenHash: hashToken(token),
+      prefix: token.slice(0, PREFIX_LENGTH),
+      createdBy: ctx.userId,
+    })
+    .returning({ id: apiKeys.id });
+  const key = created ? await findKey(ctx, created.id) : null;
+  if (!key) throw new Error("api key insert returned nothing");
+  return { api_key: key, token };
+}
+
+export async function revokeApiKey(ctx: Ctx, id: string): Promise<{ api_key: ApiKey }> {
+  if (!UUID.test(id)) throw notFound("API key");
+  await ctx.db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.organizationId, ctx.orgId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+  const key = await findKey(ctx, id);
+  if (!key) throw notFound("API key");
+  return { api_key: key };
+}
+
+/**
+ * For the request seam that authenticates API keys: the key behind a token's sha256, or null when there is none, it
+ * was revoked, or the organization's plan has no API access (Starter). It runs before any organization is known, as
+ * the owner role, and matches on the hash alone. It also notes when the key was last used (at most once a minute).
+ */
+export async function findApiKeyByHash(
+  db: Db,
+  hash: string,
+): Promise<{ id: string; orgId: string; scope: ApiKeyScope } | null> {
+  const [row] = await db
+    .select({
+      id: apiKeys.id,
+      orgId: apiKeys.organizationId,
+      scope: apiKeys.scope,
+      lastUsedAt: apiKeys.lastUsedAt,
+      plan: organizations.plan,
+    })
+    .from(apiKeys)
+    .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
+    .where(and(eq(apiKeys.tokenHash, hash), isNull(apiKeys.revokedAt)));
+  if (!row || row.plan === "starter") return null;
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > TOUCH_MS) {
+    await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.id));
+  }
+  return { id: row.id, orgId: row.orgId, scope: row.scope };
+}

@@ -1,0 +1,44 @@
+import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { subscriptions } from "../../db/schema/billing.ts";
+import { organizations } from "../../db/schema/organizations.ts";
+import { inTenant } from "../../platform/auth.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
+import type { PaymentProvider } from "../billing/provider.ts";
+import { eraseOrganization } from "../organizations/erase.ts";
+
+/**
+ * Deleting the organization (Settings, admins): the admin types its name to confirm; its subscription at the provider
+ * ends at once (so nothing more is charged), then everything it owns is erased.
+ */
+export async function deleteOrganization(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  provider: PaymentProvider,
+  confirm: string,
+): Promise<{ message: string }> {
+  const found = await inTenant(app, req, async (ctx) => {
+    const [org] = await ctx.db
+      .select({ name: organizations.name, slug: organizations.slug, subscriptionId: subscriptions.subscriptionId })
+      .from(organizations)
+      .leftJoin(subscriptions, eq(subscriptions.organizationId, organizations.id))
+      .where(eq(organizations.id, ctx.orgId));
+    if (!org) throw notFound("Organization");
+    if (org.slug === DEMO_ORG_SLUG) throw new AppError("FORBIDDEN", "The demo organization cannot be deleted.");
+    if (confirm.trim() !== org.name) {
+      const message = `Type the organization's name exactly to confirm: ${org.name}`;
+      throw new AppError("VALIDATION_ERROR", message, [{ path: "confirm", message }]);
+    }
+    return { orgId: ctx.orgId, subscriptionId: org.subscriptionId };
+  });
+  if (found.subscriptionId) {
+    try {
+      await provider.cancelNow(found.subscriptionId);
+    } catch (err) {
+      req.log.warn({ err, orgId: found.orgId }, "could not cancel the subscription of a deleted organization");
+    }
+  }
+  await eraseOrganization(app.db, found.orgId);
+  return { message: "Your organization and all its data were deleted." };
+}

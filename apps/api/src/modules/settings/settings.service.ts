@@ -1,0 +1,152 @@
+import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
+import type {
+  Branding,
+  EmailSettings,
+  GeneralSettings,
+  updateEmailBody,
+  updateGeneralBody,
+} from "@cove/contract/settings.ts";
+import { DEFAULT_BRAND_COLOR } from "@cove/contract/settings.ts";
+import { eq } from "drizzle-orm";
+import type { z } from "zod";
+import { organizations } from "../../db/schema/organizations.ts";
+import { organizationSettings } from "../../db/schema/settings.ts";
+import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
+import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
+import { checkLogo, logoBytes } from "./logo.ts";
+
+const logoUrl = (slug: string, version: string | null, hasLogo: boolean) =>
+  hasLogo ? `/api/public/${slug}/logo?v=${version ?? "0"}` : null;
+
+async function readSettings(db: Queryable, orgId: string) {
+  const [row] = await db
+    .select({
+      name: organizations.name,
+      slug: organizations.slug,
+      timezone: organizations.timezone,
+      brandColor: organizationSettings.brandColor,
+      logo: organizationSettings.logo,
+      logoVersion: organizationSettings.logoVersion,
+      senderName: organizationSettings.emailSenderName,
+      replyTo: organizationSettings.emailReplyTo,
+      signature: organizationSettings.emailSignature,
+    })
+    .from(organizations)
+    .leftJoin(organizationSettings, eq(organizationSettings.organizationId, organizations.id))
+    .where(eq(organizations.id, orgId));
+  if (!row) throw notFound("Organization");
+  return row;
+}
+
+export async function getGeneral(ctx: Ctx, publicUrl: string): Promise<GeneralSettings> {
+  const s = await readSettings(ctx.db, ctx.orgId);
+  return {
+    name: s.name,
+    slug: s.slug,
+    timezone: s.timezone,
+    brand_color: s.brandColor ?? DEFAULT_BRAND_COLOR,
+    logo_url: logoUrl(s.slug, s.logoVersion, Boolean(s.logo)),
+    help_center_url: `${publicUrl}/help/${s.slug}`,
+  };
+}
+
+export async function updateGeneral(
+  ctx: Ctx,
+  input: z.output<typeof updateGeneralBody>,
+  publicUrl: string,
+): Promise<GeneralSettings> {
+  const current = await readSettings(ctx.db, ctx.orgId);
+  if (input.slug !== undefined && input.slug !== current.slug && current.slug === DEMO_ORG_SLUG) {
+    // The public AI demo and the demo portal find the demo organization by this address.
+    throw new AppError("FORBIDDEN", "The demo organization's help center address cannot be changed.");
+  }
+  const org: Partial<typeof organizations.$inferInsert> = {};
+  if (input.name !== undefined) org.name = input.name;
+  if (input.slug !== undefined) org.slug = input.slug;
+  if (input.timezone !== undefined) org.timezone = input.timezone;
+  if (Object.keys(org).length > 0) {
+    try {
+      // A savepoint, so a taken address is answered without aborting the request's transaction.
+      await ctx.db.transaction((sp) =>
+        sp
+          .update(organizations)
+          .set({ ...org, updatedAt: new Date() })
+          .where(eq(organizations.id, ctx.orgId)),
+      );
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw new AppError("CONFLICT", "That help center address is taken: choose another.", [
+          { path: "slug", message: "That help center address is taken: choose another." },
+        ]);
+      }
+      throw err;
+    }
+  }
+  const branding: Partial<typeof organizationSettings.$inferInsert> = {};
+  if (input.brand_color !== undefined) branding.brandColor = input.brand_color;
+  if (input.logo === null) {
+    branding.logo = null;
+    branding.logoVersion = null;
+  } else if (input.logo !== undefined) {
+    const checked = checkLogo(input.logo);
+    branding.logo = checked.logo;
+    branding.logoVersion = checked.version;
+  }
+  if (Object.keys(branding).length > 0) await upsertSettings(ctx, branding);
+  return getGeneral(ctx, publicUrl);
+}
+
+async function upsertSettings(ctx: Ctx, values: Partial<typeof organizationSettings.$inferInsert>) {
+  const set = { ...values, updatedAt: new Date() };
+  await ctx.db
+    .insert(organizationSettings)
+    .values({ organizationId: ctx.orgId, ...set })
+    .onConflictDoUpdate({ target: organizationSettings.organizationId, set });
+}
+
+export async function getEmail(ctx: Ctx): Promise<EmailSettings> {
+  const s = await readSettings(ctx.db, ctx.orgId);
+  return { sender_name: s.senderName ?? "", reply_to: s.replyTo ?? null, signature: s.signature ?? "" };
+}
+
+export async function updateEmail(ctx: Ctx, input: z.output<typeof updateEmailBody>): Promise<EmailSettings> {
+  await upsertSettings(ctx, {
+    emailSenderName: input.sender_name,
+    emailReplyTo: input.reply_to,
+    emailSignature: input.signature,
+  });
+  return getEmail(ctx);
+}
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+
+/** The organization behind a public address, found as the owner role by its slug alone (like the help center). */
+async function orgIdBySlug(db: Db, slug: string): Promise<string> {
+  if (!SLUG.test(slug)) throw notFound("Organization");
+  const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, slug));
+  if (!org) throw notFound("Organization");
+  return org.id;
+}
+
+/** The public face of an organization: for its help center now, and its chat widget and outgoing mail later. */
+export async function branding(db: Db, slug: string): Promise<Branding> {
+  const orgId = await orgIdBySlug(db, slug);
+  return withVisitor(db, orgId, async (v) => {
+    const s = await readSettings(v.db, orgId);
+    return {
+      name: s.name,
+      slug: s.slug,
+      brand_color: s.brandColor ?? DEFAULT_BRAND_COLOR,
+      logo_url: logoUrl(s.slug, s.logoVersion, Boolean(s.logo)),
+    };
+  });
+}
+
+export async function logo(db: Db, slug: string): Promise<{ type: string; bytes: Buffer }> {
+  const orgId = await orgIdBySlug(db, slug);
+  const stored = await withVisitor(db, orgId, async (v) => (await readSettings(v.db, orgId)).logo);
+  const image = stored ? logoBytes(stored) : null;
+  if (!image) throw notFound("Logo");
+  return image;
+}

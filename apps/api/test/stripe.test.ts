@@ -1,0 +1,224 @@
+import type { Invoice, SubscribeAnswer } from "@cove/contract/billing.ts";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/platform/config.ts";
+import { queryRows } from "../src/platform/db.ts";
+import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { subscription } from "./support/billing.ts";
+import { type FakeStripe, startFakeStripe } from "./support/fake-stripe.ts";
+
+let stripe: FakeStripe;
+let t: TestApp;
+beforeAll(async () => {
+  stripe = await startFakeStripe();
+  t = await createTestApp({
+    payments: {
+      provider: "stripe",
+      secretKey: "sk_test_cove",
+      publishableKey: "pk_test_cove",
+      webhookSecret: stripe.webhookSecret,
+      api: stripe.api,
+    },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await stripe.close();
+});
+
+type Method = "GET" | "POST";
+const call = (token: string, method: Method, url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+
+const webhook = (delivery: { body: string; signature: string }) =>
+  t.app.inject({
+    method: "POST",
+    url: "/api/billing/webhook",
+    headers: { "content-type": "application/json", "stripe-signature": delivery.signature },
+    payload: delivery.body,
+  });
+
+async function subscriptionIdOf(orgId: string): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    t.database.db,
+    sql`select subscription_id as id from subscriptions where organization_id = ${orgId}`,
+  );
+  if (!row?.id) throw new Error("no subscription id");
+  return row.id;
+}
+
+async function subscribed(number = "4242424242424242", plan = "starter") {
+  const org = await registerOrg(t.app);
+  const res = await call(org.token, "POST", "/api/billing/subscribe", {
+    plan,
+    paymentMethodId: stripe.paymentMethod(number),
+  });
+  return { ...org, res };
+}
+
+describe("PAYMENT_PROVIDER=stripe (the stripe SDK against a local server that speaks Stripe's API)", () => {
+  it("tells the browser to load Stripe.js with the publishable key, and allows it in the CSP", async () => {
+    const { token } = await registerOrg(t.app);
+    const res = await call(token, "GET", "/api/billing/config");
+    expect(res.json()).toEqual({ provider: "stripe", publishableKey: "pk_test_cove" });
+    expect(res.headers["content-security-policy"]).toContain("https://js.stripe.com");
+  });
+
+  it("subscribes on Stripe prices (created once by lookup key), keeping only the card summary and address", async () => {
+    const { token, user, res } = await subscribed();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: "active", message: "Subscription created successfully!" });
+    const s = await subscription(t.app, token);
+    expect(s).toMatchObject({
+      plan: "starter",
+      status: "active",
+      card: { brand: "visa", last4: "4242", exp_year: 2031 },
+    });
+    const invoices = (await call(token, "GET", "/api/billing/invoices")).json().invoices as Invoice[];
+    expect(invoices).toMatchObject([{ amount_due: 2900, status: "paid", url: expect.stringContaining("https://") }]);
+    const prices = [...stripe.objects.values()].filter((o) => o.object === "price");
+    expect(prices.map((p) => p.lookup_key).sort()).toEqual([
+      "cove_business_monthly",
+      "cove_growth_monthly",
+      "cove_starter_monthly",
+    ]);
+    // A second organization reuses the prices.
+    await subscribed();
+    expect([...stripe.objects.values()].filter((o) => o.object === "price")).toHaveLength(3);
+    const sub = stripe.objects.get(await subscriptionIdOf(user.organizationId));
+    expect(sub?.metadata).toMatchObject({ organization_id: user.organizationId, plan: "starter" });
+  });
+
+  it("shows Stripe's decline message", async () => {
+    const { token, res } = await subscribed("4000000000000002");
+    expect(res.statusCode).toBe(402);
+    expect(res.json()).toEqual({ code: "PAYMENT_FAILED", error: "Your card was declined." });
+    expect((await subscription(t.app, token)).status).toBe("trialing");
+  });
+
+  it("a card that needs authentication answers the invoice's clientSecret; the paid webhook makes it active", async () => {
+    const { token, user, res } = await subscribed("4000002500003155", "growth");
+    const answer = res.json() as SubscribeAnswer;
+    expect(answer).toMatchObject({ status: "requires_confirmation" });
+    expect(answer.clientSecret).toMatch(/^pi_fake_.*_secret_/);
+    stripe.confirm(answer.clientSecret ?? "");
+    const subId = await subscriptionIdOf(user.organizationId);
+    const invoiceId = String(stripe.objects.get(subId)?.latest_invoice);
+    expect((await webhook(stripe.event("invoice.paid", invoiceId))).statusCode).toBe(200);
+    expect(await subscription(t.app, token)).toMatchObject({ status: "active", plan: "growth" });
+  });
+
+  it("verifies webhook signatures: a wrong secret or a changed body answers 400", async () => {
+    const { user } = await subscribed();
+    const subId = await subscriptionIdOf(user.organizationId);
+    const wrong = await webhook(stripe.event("customer.subscription.updated", subId, { secret: "whsec_someoneElse" }));
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error).toMatch(/signature/);
+    const good = stripe.event("customer.subscription.updated", subId);
+    const changed = await webhook({
+      body: good.body.replace('"livemode":false', '"livemode":true'),
+      signature: good.signature,
+    });
+    expect(changed.statusCode).toBe(400);
+    const none = await t.app.inject({
+      method: "POST",
+      url: "/api/billing/webhook",
+      headers: { "content-type": "application/json" },
+      payload: good.body,
+    });
+    expect(none.statusCode).toBe(400);
+  });
+
+  it("payment failed -> past due, payment succeeded -> active; a replay is applied once; a late failure changes nothing", async () => {
+    const { token, user } = await subscribed();
+    const subId = await subscriptionIdOf(user.organizationId);
+    const failedSub = stripe.renew(subId, false);
+    const failed = stripe.event("invoice.payment_failed", String(failedSub.latest_invoice));
+    expect((await webhook(failed)).json()).toEqual({ received: true, duplicate: false });
+    expect((await subscription(t.app, token)).status).toBe("past_due");
+    expect((await webhook(failed)).json()).toEqual({ received: true, duplicate: true });
+
+    stripe.payOpen(subId);
+    const paid = stripe.event("invoice.payment_succeeded", String(failedSub.latest_invoice));
+    expect((await webhook(paid)).statusCode).toBe(200);
+    expect((await subscription(t.app, token)).status).toBe("active");
+    // The failure again, as a new delivery of an older event: the current state (paid) is what is applied.
+    const late = stripe.event("invoice.payment_failed", String(failedSub.latest_invoice), { created: 1 });
+    expect((await webhook(late)).json().duplicate).toBe(false);
+    expect((await subscription(t.app, token)).status).toBe("active");
+  });
+
+  it("cancel at period end, then customer.subscription.deleted ends it; change of plan moves the price", async () => {
+    const { token, user } = await subscribed("4242424242424242", "business");
+    const subId = await subscriptionIdOf(user.organizationId);
+    expect((await call(token, "POST", "/api/billing/change-plan", { plan: "growth" })).statusCode).toBe(200);
+    const items = stripe.objects.get(subId)?.items as { data: { price: { lookup_key: string } }[] } | undefined;
+    const item = items?.data[0];
+    expect(item?.price.lookup_key).toBe("cove_growth_monthly");
+
+    const cancel = await call(token, "POST", "/api/billing/cancel");
+    expect(cancel.json().message).toBe("Subscription will be cancelled at the end of the current period");
+    expect(stripe.objects.get(subId)?.cancel_at_period_end).toBe(true);
+    stripe.end(subId);
+    expect((await webhook(stripe.event("customer.subscription.deleted", subId))).statusCode).toBe(200);
+    const s = await subscription(t.app, token);
+    expect(s.status).toBe("canceled");
+    expect(s.access.read_only_from).not.toBeNull();
+  });
+
+  it("answers 502 with a clear message when Stripe refuses the key", async () => {
+    const broken = await createTestApp({
+      payments: {
+        provider: "stripe",
+        secretKey: "sk_test_wrong",
+        publishableKey: "pk_test_x",
+        webhookSecret: "whsec_x",
+        api: stripe.api,
+      },
+    });
+    try {
+      const org = await registerOrg(broken.app);
+      const res = await broken.app.inject({
+        method: "POST",
+        url: "/api/billing/subscribe",
+        headers: bearer(org.token),
+        payload: { plan: "starter", paymentMethodId: stripe.paymentMethod("4242424242424242") },
+      });
+      expect(res.statusCode).toBe(502);
+      expect(res.json().error).toMatch(/payment provider could not complete the request.*Nothing was charged/);
+      // The half-started subscribe is released: the next try is not refused as "already being processed".
+      const again = await broken.app.inject({
+        method: "POST",
+        url: "/api/billing/subscribe",
+        headers: bearer(org.token),
+        payload: { plan: "starter", paymentMethodId: "pm_x" },
+      });
+      expect(again.statusCode).toBe(502);
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
+describe("configuration", () => {
+  it("requires the three Stripe settings with PAYMENT_PROVIDER=stripe, naming the missing ones", () => {
+    expect(() => loadConfig({ PAYMENT_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_abc" })).toThrow(ConfigError);
+    try {
+      loadConfig({ PAYMENT_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_abc" });
+    } catch (err) {
+      expect((err as Error).message).toContain("STRIPE_PUBLISHABLE_KEY: required when PAYMENT_PROVIDER is stripe");
+      expect((err as Error).message).toContain("STRIPE_WEBHOOK_SECRET: required when PAYMENT_PROVIDER is stripe");
+    }
+    expect(() => loadConfig({ PAYMENT_PROVIDER: "paypal" })).toThrow(/PAYMENT_PROVIDER: use test or stripe/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: "pk_test_abc" })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(loadConfig({}).payments).toEqual({ provider: "test" });
+    expect(
+      loadConfig({
+        PAYMENT_PROVIDER: "stripe",
+        STRIPE_SECRET_KEY: "sk_test_abc",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+        STRIPE_WEBHOOK_SECRET: "whsec_abc",
+      }).payments,
+    ).toMatchObject({ provider: "stripe", secretKey: "sk_test_abc" });
+  });
+});

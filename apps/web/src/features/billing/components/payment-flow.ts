@@ -1,0 +1,45 @@
+import type { SubscribeAnswer } from "@cove/contract/billing.ts";
+import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { toastError } from "../../../lib/toast-error.ts";
+
+/** A card provider's refusal, with its own words (spec section 8: shown inline). */
+export class CardError extends Error {}
+
+/**
+ * One payment: the provider turns the card into a payment method, Cove is asked to use it, and a payment that needs
+ * the cardholder's confirmation is confirmed with the provider. Answers the message to show inline, or null on success.
+ */
+export async function runPayment(steps: {
+  createPaymentMethod: () => Promise<string>;
+  submit: (paymentMethodId: string) => Promise<SubscribeAnswer>;
+  confirm: (clientSecret: string) => Promise<void>;
+  onSuccess: (answer: SubscribeAnswer) => void;
+  failure: string;
+}): Promise<string | null> {
+  let paymentMethodId: string;
+  try {
+    paymentMethodId = await steps.createPaymentMethod();
+  } catch (error) {
+    if (error instanceof CardError) return error.message;
+    return errorText(error, "Payment failed");
+  }
+  let answer: SubscribeAnswer;
+  try {
+    answer = await steps.submit(paymentMethodId);
+  } catch (error) {
+    // A refused card is the provider's message, shown in the form; anything else is the call's own failure.
+    if (error instanceof ApiError && error.code === "PAYMENT_FAILED") return error.message;
+    toastError(error, steps.failure);
+    return errorText(error, steps.failure);
+  }
+  if (answer.clientSecret) {
+    try {
+      await steps.confirm(answer.clientSecret);
+    } catch (error) {
+      if (error instanceof CardError) return error.message;
+      return errorText(error, "Payment failed");
+    }
+  }
+  steps.onSuccess(answer);
+  return null;
+}

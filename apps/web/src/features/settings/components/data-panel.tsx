@@ -1,0 +1,179 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { Download } from "lucide-react";
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { toast } from "sonner";
+import { Button } from "../../../components/ui/button.tsx";
+import { TextField } from "../../../components/ui/text-field.tsx";
+import { errorText } from "../../../lib/api-client.ts";
+import { clearSession } from "../../../lib/session-storage.ts";
+import { toastError } from "../../../lib/toast-error.ts";
+import { downloadExport, useDeleteOrganization, useLatestExport, useStartExport } from "../api/settings.api.ts";
+
+const size = (bytes: number | null) =>
+  bytes === null
+    ? ""
+    : bytes < 1024 * 1024
+      ? `${Math.ceil(bytes / 1024)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Your data: an export of everything (a ZIP of JSON files) and deleting the organization. */
+export function DataPanel({ organizationName }: { organizationName: string }) {
+  const latest = useLatestExport();
+  const start = useStartExport();
+  const current = latest.data?.export ?? null;
+  const running = current?.status === "queued" || current?.status === "running";
+  const [deleting, setDeleting] = useState(false);
+
+  return (
+    <div className="space-y-5">
+      <section
+        aria-labelledby="export-title"
+        className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+      >
+        <h2 id="export-title" className="text-sm font-semibold text-slate-900">
+          Export your data
+        </h2>
+        <p className="text-sm text-slate-600">
+          A ZIP of JSON files with everything your organization owns: tickets and their comments, articles, team,
+          settings, invoices. It works while your workspace is read-only too. Passwords and keys are never included.
+        </p>
+        {running && current && (
+          <div>
+            <div className="flex justify-between text-xs text-slate-600">
+              <span>Preparing your export…</span>
+              <span>{current.progress}%</span>
+            </div>
+            <div
+              role="progressbar"
+              aria-label="Export progress"
+              aria-valuenow={current.progress}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              className="mt-1 h-2 overflow-hidden rounded-full bg-slate-100"
+            >
+              <div className="h-full bg-indigo-600 transition-all" style={{ width: `${current.progress}%` }} />
+            </div>
+          </div>
+        )}
+        {current?.status === "failed" && <p className="text-sm text-red-700">{current.error}</p>}
+        <div className="flex flex-wrap gap-2">
+          <Button
+            variant="secondary"
+            pending={start.isPending}
+            disabled={running}
+            onClick={async () => {
+              try {
+                await start.mutateAsync();
+              } catch (error) {
+                toastError(error, "Failed to start the export");
+              }
+            }}
+          >
+            {current?.status === "done" ? "Export again" : "Export data"}
+          </Button>
+          {current?.status === "done" && (
+            <Button
+              onClick={async () => {
+                try {
+                  await downloadExport(current.id);
+                } catch (error) {
+                  toastError(error, "Failed to download the export");
+                }
+              }}
+            >
+              <Download className="size-4" aria-hidden="true" /> Download ({size(current.size_bytes)})
+            </Button>
+          )}
+        </div>
+      </section>
+
+      <section
+        aria-labelledby="delete-title"
+        className="space-y-3 rounded-xl border border-red-200 bg-white p-5 shadow-sm"
+      >
+        <h2 id="delete-title" className="text-sm font-semibold text-red-800">
+          Delete organization
+        </h2>
+        <p className="text-sm text-slate-600">
+          Deletes your organization and everything in it for everyone, at once, and ends its subscription. This cannot
+          be undone: export your data first.
+        </p>
+        <Button variant="danger" onClick={() => setDeleting(true)}>
+          Delete organization
+        </Button>
+      </section>
+      <DeleteDialog open={deleting} onOpenChange={setDeleting} organizationName={organizationName} />
+    </div>
+  );
+}
+
+function DeleteDialog({
+  open,
+  onOpenChange,
+  organizationName,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  organizationName: string;
+}) {
+  const [typed, setTyped] = useState("");
+  const [error, setError] = useState<string | undefined>();
+  const remove = useDeleteOrganization();
+  const navigate = useNavigate();
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !remove.isPending && onOpenChange(next)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <Dialog.Content
+          role="alertdialog"
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl"
+        >
+          <Dialog.Title className="text-lg font-semibold text-slate-900">Delete {organizationName}?</Dialog.Title>
+          <Dialog.Description className="mt-2 text-sm text-slate-600">
+            Everything is deleted for everyone: tickets, articles, team, settings. Type{" "}
+            <strong>{organizationName}</strong> to confirm.
+          </Dialog.Description>
+          <form
+            className="mt-4 space-y-4"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              setError(undefined);
+              try {
+                const { message } = await remove.mutateAsync(typed);
+                toast.success(message);
+                clearSession();
+                navigate("/login", { replace: true });
+              } catch (err) {
+                setError(errorText(err, "Failed to delete the organization"));
+              }
+            }}
+          >
+            <TextField
+              label="Organization name"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              autoComplete="off"
+              error={error}
+            />
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+              <Dialog.Close asChild>
+                <Button variant="secondary" disabled={remove.isPending}>
+                  Cancel
+                </Button>
+              </Dialog.Close>
+              <Button
+                type="submit"
+                variant="danger"
+                pending={remove.isPending}
+                disabled={typed.trim() !== organizationName}
+              >
+                Delete forever
+              </Button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

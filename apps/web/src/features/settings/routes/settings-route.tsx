@@ -1,0 +1,102 @@
+import { clsx } from "clsx";
+import { ChevronRight, CreditCard } from "lucide-react";
+import { Link, useSearchParams } from "react-router";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { useEmailSettings, useGeneralSettings } from "../api/settings.api.ts";
+import { ApiKeysPanel } from "../components/api-keys-panel.tsx";
+import { DataPanel } from "../components/data-panel.tsx";
+import { EmailForm } from "../components/email-form.tsx";
+import { GeneralForm } from "../components/general-form.tsx";
+
+const TABS = [
+  { id: "general", label: "General" },
+  { id: "email", label: "Email Settings" },
+  { id: "integrations", label: "Integrations" },
+] as const;
+type Tab = (typeof TABS)[number]["id"];
+
+const tabClasses = (active: boolean) =>
+  clsx(
+    "-mb-px border-b-2 px-1 pb-3 text-sm font-medium whitespace-nowrap",
+    active ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-500 hover:text-slate-800",
+  );
+
+function Loading() {
+  return (
+    <p className="flex items-center gap-2 text-sm text-slate-600" role="status">
+      <Spinner /> Loading settings...
+    </p>
+  );
+}
+
+function GeneralTab() {
+  const general = useGeneralSettings();
+  if (general.isPending) return <Loading />;
+  if (general.isError) return <Alert>Failed to load settings</Alert>;
+  return (
+    <div className="space-y-5">
+      <GeneralForm key={`${general.data.slug}-${general.data.logo_url}`} settings={general.data} />
+      <DataPanel organizationName={general.data.name} />
+    </div>
+  );
+}
+
+function EmailTab() {
+  const email = useEmailSettings();
+  if (email.isPending) return <Loading />;
+  if (email.isError) return <Alert>Failed to load settings</Alert>;
+  return <EmailForm settings={email.data} />;
+}
+
+/** /settings (admins): tabs General, Email Settings, Integrations and Billing, and the Billing & Subscriptions link. */
+export function SettingsRoute() {
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = TABS.some((t) => t.id === params.get("tab")) ? (params.get("tab") as Tab) : "general";
+  return (
+    <div className="space-y-6">
+      <title>Settings · Cove</title>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div>
+          <h1 className="text-2xl font-semibold text-slate-900">Settings</h1>
+          <p className="mt-1 text-sm text-slate-600">Your organization, its branding, email and integrations.</p>
+        </div>
+        <Link
+          to="/billing"
+          className="flex items-center gap-3 rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm shadow-sm hover:border-indigo-300"
+        >
+          <CreditCard className="size-5 text-indigo-600" aria-hidden="true" />
+          <span>
+            <span className="block font-medium text-slate-900">Billing &amp; Subscriptions</span>
+            <span className="block text-xs text-slate-500">Plan, card and invoices</span>
+          </span>
+          <ChevronRight className="size-4 text-slate-400" aria-hidden="true" />
+        </Link>
+      </div>
+      <div role="tablist" aria-label="Settings" className="flex gap-6 overflow-x-auto border-b border-slate-200">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`panel-${t.id}`}
+            className={tabClasses(tab === t.id)}
+            onClick={() => setParams(t.id === "general" ? {} : { tab: t.id }, { replace: true })}
+          >
+            {t.label}
+          </button>
+        ))}
+        <Link to="/billing" className={tabClasses(false)}>
+          Billing
+        </Link>
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === "general" && <GeneralTab />}
+        {tab === "email" && <EmailTab />}
+        {tab === "integrations" && <ApiKeysPanel />}
+      </div>
+    </div>
+  );
+}

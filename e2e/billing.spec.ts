@@ -1,0 +1,130 @@
+import { expect, type Page, test } from "@playwright/test";
+import { register } from "./support.ts";
+
+/** The session token the app keeps in localStorage, to move the test provider's clock through the API. */
+async function sessionToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    const raw = localStorage.getItem("cove.session");
+    return raw ? (JSON.parse(raw) as { token?: string }).token : undefined;
+  });
+  if (!token) throw new Error("no session token in localStorage");
+  return token;
+}
+
+/** Fills the test provider's card form (PAYMENT_PROVIDER=test, the default). */
+async function fillCard(page: Page, number: string) {
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Name on card").fill("Maya Okafor");
+  await dialog.getByLabel("Card number").fill(number);
+  await dialog.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+  await dialog.getByLabel("CVC").fill("123");
+  await dialog.getByLabel("Address").fill("1 Harbour Road");
+  await dialog.getByLabel("City").fill("Bristol");
+  await dialog.getByLabel("Postal code").fill("BS1 4DJ");
+  await dialog.getByLabel("Country").selectOption("GB");
+}
+
+test("an admin converts the trial from the banner with the test provider's success card", async ({ page }) => {
+  await register(page);
+  const banner = page.getByRole("region", { name: "Trial status" });
+  await expect(banner).toContainText("Your free trial expires in 14 days");
+  await banner.getByRole("button", { name: "Upgrade now" }).click();
+  const dialog = page.getByRole("dialog", { name: "Upgrade to a paid plan" });
+  await expect(dialog.getByLabel("Plan")).toHaveValue("starter");
+  await expect(dialog).toContainText("$29/month");
+  await fillCard(page, "4242 4242 4242 4242");
+  await dialog.getByRole("button", { name: "Upgrade now" }).click();
+  await expect(page.getByText("Successfully upgraded to paid plan!")).toBeVisible();
+  await expect(dialog).toBeHidden();
+  // The trial status is reloaded: no more trial banner.
+  await expect(banner).toBeHidden();
+
+  await page.getByRole("link", { name: "Billing" }).first().click();
+  await expect(page).toHaveURL(/\/billing$/);
+  const current = page.getByRole("region", { name: "Current plan" });
+  await expect(current).toContainText("Starter");
+  await expect(current.locator("[data-status=active]")).toHaveText("Active");
+  await expect(current).toContainText("Visa ending in 4242");
+  await expect(current).toContainText("Next billing date");
+  await expect(page.getByRole("region", { name: "Invoices" })).toContainText("$29.00");
+});
+
+test("a declined card shows the card provider's decline message in the form", async ({ page }) => {
+  await register(page);
+  await page.goto("/billing");
+  await page.getByRole("button", { name: /Choose Growth/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Subscribe to Growth" });
+  await expect(dialog).toBeVisible();
+  await fillCard(page, "4000 0000 0000 0002");
+  await dialog.getByRole("button", { name: "Subscribe" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("Your card was declined.");
+  // Still on trial: the plans are still offered.
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("list", { name: "Plans" })).toBeVisible();
+});
+
+test("an admin subscribes, then cancels at the end of the period", async ({ page }) => {
+  await register(page);
+  await page.goto("/billing");
+  await page.getByRole("button", { name: /Choose Business/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Subscribe to Business" });
+  await fillCard(page, "4242424242424242");
+  await dialog.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page.getByText("Subscription created successfully!")).toBeVisible();
+  const current = page.getByRole("region", { name: "Current plan" });
+  await expect(current).toContainText("Business");
+
+  await current.getByRole("button", { name: "Cancel Subscription" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Are you sure you want to cancel your subscription?" });
+  await confirm.getByRole("button", { name: "Cancel Subscription" }).click();
+  await expect(page.getByText("Subscription will be cancelled at the end of the current period")).toBeVisible();
+  await expect(current).toContainText("Cancels at period end");
+  await expect(current).toContainText("Ends on");
+  await expect(current.getByRole("button", { name: "Keep my subscription" })).toBeVisible();
+});
+
+test("a card that asks for confirmation subscribes once the confirmation step is completed", async ({ page }) => {
+  await register(page);
+  await page.goto("/billing");
+  await page.getByRole("button", { name: /Choose Starter/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Subscribe to Starter" });
+  await fillCard(page, "4000 0025 0000 3155");
+  await dialog.getByRole("button", { name: "Subscribe" }).click();
+  await expect(dialog).toContainText("Confirm this payment");
+  await dialog.getByRole("button", { name: "Complete authentication" }).click();
+  await expect(page.getByText("Subscription created successfully!")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Current plan" })).toContainText("Starter");
+});
+
+test("an expired trial cannot create a ticket and is told why", async ({ page }) => {
+  await register(page);
+  const token = await sessionToken(page);
+  // The test provider's clock: this organization's trial moves 15 days on.
+  const moved = await page.request.post("/api/test-provider/clock/advance", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { days: 15 },
+  });
+  expect(moved.ok()).toBe(true);
+
+  await page.reload();
+  const banner = page.getByRole("region", { name: "Trial status" });
+  await expect(banner).toContainText("Your free trial has expired");
+  await expect(banner).toContainText("read-only");
+
+  await page.goto("/tickets/new");
+  await expect(page.getByRole("status").filter({ hasText: "Your free trial has ended" })).toBeVisible();
+  await page.getByLabel("Requester Name").fill("Rosa Diaz");
+  await page.getByLabel("Requester Email").fill("rosa.diaz@example.com");
+  await page.getByLabel("Subject").fill("Where is my order?");
+  await page.getByLabel("Description").fill("It has been a week.");
+  await page.getByRole("button", { name: "Create Ticket" }).click();
+  await expect(
+    page.getByText(
+      "Failed to create ticket: Your free trial has ended, so your organization is read-only: you can still sign in, read and export your data. An admin can subscribe on the Billing page to make changes again.",
+    ),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/tickets\/new$/);
+  // Reads still work.
+  await page.goto("/tickets");
+  await expect(page.getByRole("heading", { name: "Tickets", exact: true })).toBeVisible();
+});

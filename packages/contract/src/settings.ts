@@ -1,0 +1,168 @@
+import { z } from "zod";
+import { emailField, requiredText } from "./auth.ts";
+
+const noNul = (s: string) => !s.includes("\u0000");
+
+/** Help-center addresses (/help/{slug}) that no organization may take (PRODUCT.md section 6). */
+export const RESERVED_SLUGS = [
+  "demo",
+  "admin",
+  "api",
+  "help",
+  "portal",
+  "widget",
+  "www",
+  "app",
+  "billing",
+  "settings",
+  "login",
+  "register",
+  "static",
+  "assets",
+] as const;
+
+/** The brand colour when none is chosen (the app's indigo). */
+export const DEFAULT_BRAND_COLOR = "#4f46e5";
+export const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
+export const LOGO_MAX_BYTES = 200 * 1024;
+
+export const slugField = z
+  .string({ error: "Help center address is required" })
+  .trim()
+  .toLowerCase()
+  .min(3, "The help center address must be at least 3 characters")
+  .max(60, "The help center address must be at most 60 characters")
+  .regex(
+    /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
+    "Use lowercase letters, digits and hyphens, starting and ending with a letter or digit",
+  )
+  .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s), "That address is reserved: choose another");
+
+export const brandColorField = z
+  .string({ error: "Brand colour is required" })
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, "Brand colour must be a hex colour such as #4f46e5")
+  .transform((c) => c.toLowerCase());
+
+export const timezoneField = z
+  .string({ error: "Time zone is required" })
+  .trim()
+  .min(1, "Time zone is required")
+  .max(64, "Time zone is not valid")
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "Choose a time zone from the list, such as Europe/Paris");
+
+/** Settings > General. logo_url is where the help center (and later the widget and mail) load the logo from. */
+export const generalSettings = z.object({
+  name: z.string(),
+  slug: z.string(),
+  timezone: z.string(),
+  brand_color: z.string(),
+  logo_url: z.string().nullable(),
+  help_center_url: z.string(),
+});
+export type GeneralSettings = z.infer<typeof generalSettings>;
+
+export const updateGeneralBody = z
+  .object({
+    name: requiredText("Organization name", 120).optional(),
+    slug: slugField.optional(),
+    timezone: timezoneField.optional(),
+    brand_color: brandColorField.optional(),
+    /** A data URL of a PNG, JPEG or WebP image; null removes the logo. */
+    logo: z
+      .string()
+      .max(Math.ceil((LOGO_MAX_BYTES * 4) / 3) + 100, "The logo must be at most 200 KB")
+      .regex(/^data:image\/[a-z]+;base64,[A-Za-z0-9+/=]+$/, "The logo must be a PNG, JPEG or WebP image")
+      .nullable()
+      .optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), "Send at least one setting to change");
+export type UpdateGeneralBody = z.input<typeof updateGeneralBody>;
+
+/** Settings > Email Settings: stored now, used by outgoing mail when the email channel lands. */
+export const emailSettings = z.object({
+  sender_name: z.string(),
+  reply_to: z.string().nullable(),
+  signature: z.string(),
+});
+export type EmailSettings = z.infer<typeof emailSettings>;
+
+export const updateEmailBody = z.object({
+  sender_name: z
+    .string()
+    .trim()
+    .max(120, "Sender name must be at most 120 characters")
+    .refine(noNul, "Sender name contains an invalid character")
+    .refine((s) => !/[\r\n<>"]/.test(s), "Sender name must not contain line breaks, quotes or angle brackets"),
+  reply_to: z.union([emailField, z.literal("").transform(() => null), z.null()]),
+  signature: z
+    .string()
+    .max(2000, "Signature must be at most 2000 characters")
+    .refine(noNul, "Signature contains an invalid character"),
+});
+export type UpdateEmailBody = z.input<typeof updateEmailBody>;
+
+/** The public face of an organization, for its help center now and its chat widget and mail later. */
+export const branding = z.object({
+  name: z.string(),
+  slug: z.string(),
+  brand_color: z.string(),
+  logo_url: z.string().nullable(),
+});
+export type Branding = z.infer<typeof branding>;
+export const brandingParams = z.object({ orgSlug: z.string().max(100) });
+
+/** API keys for the public API: read only, or read and write. */
+export const API_KEY_SCOPES = ["read", "read_write"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export const apiKey = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  scope: z.enum(API_KEY_SCOPES),
+  /** The key's first characters, so a person can tell keys apart; the rest is never shown again. */
+  prefix: z.string(),
+  created_at: z.iso.datetime(),
+  created_by: z.string().nullable(),
+  last_used_at: z.iso.datetime().nullable(),
+  revoked_at: z.iso.datetime().nullable(),
+});
+export type ApiKey = z.infer<typeof apiKey>;
+export const apiKeyListAnswer = z.object({ api_keys: z.array(apiKey) });
+export const createApiKeyBody = z.object({
+  name: requiredText("Key name", 80),
+  scope: z.enum(API_KEY_SCOPES, { error: "Scope must be read or read_write" }),
+});
+export type CreateApiKeyBody = z.input<typeof createApiKeyBody>;
+/** The whole key is in this answer only. */
+export const createApiKeyAnswer = z.object({ api_key: apiKey, token: z.string() });
+export type CreateApiKeyAnswer = z.infer<typeof createApiKeyAnswer>;
+export const apiKeyParams = z.object({ id: z.string().max(100) });
+
+/** Organization data export: a ZIP of JSON files, made by a background job. */
+export const EXPORT_STATUSES = ["queued", "running", "done", "failed"] as const;
+export const dataExport = z.object({
+  id: z.uuid(),
+  status: z.enum(EXPORT_STATUSES),
+  /** 0 to 100. */
+  progress: z.number().int().min(0).max(100),
+  created_at: z.iso.datetime(),
+  finished_at: z.iso.datetime().nullable(),
+  size_bytes: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+export type DataExport = z.infer<typeof dataExport>;
+export const dataExportAnswer = z.object({ export: dataExport.nullable() });
+export const exportParams = z.object({ id: z.string().max(100) });
+
+/** Deleting the organization: the admin types its name to confirm. */
+export const deleteOrganizationBody = z.object({
+  confirm: z.string({ error: "Type the organization's name to confirm" }).max(200),
+});
