@@ -8,12 +8,15 @@ import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
 import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { trialRoutes } from "./modules/billing/trial.routes.ts";
+import { contactRoutes } from "./modules/contacts/contacts.routes.ts";
+import { csatRoutes } from "./modules/csat/csat.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
 import { registerNotificationHandlers } from "./modules/notifications/notifications.handlers.ts";
 import { notificationRoutes } from "./modules/notifications/notifications.routes.ts";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.ts";
+import { portalRoutes } from "./modules/portal/portal.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
 import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.ts";
@@ -128,6 +131,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerNotificationHandlers(events);
   await app.register(kbRoutes);
   await app.register(kbPublicRoutes);
+  await app.register(contactRoutes);
+  await app.register(portalRoutes);
+  await app.register(csatRoutes);
   const ai = opts.ai ?? { provider: "embedded" };
   await app.register(aiRoutes, {
     provider: ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider,
