@@ -32,14 +32,12 @@ describe("the contacts list for staff", () => {
     await ticket(org.token, "Bo Chen", "bo@chen.example");
     await ticket(org.token, "Cy 100%_sure", "cy@example.com");
     await ticket(other.token, "Ana Ruiz", "ana@example.com");
-    await t.database.db
-      .insert(contacts)
-      .values({
-        organizationId: org.user.organizationId,
-        name: "Di Park",
-        email: "di@park.example",
-        company: "Park Tools",
-      });
+    await t.database.db.insert(contacts).values({
+      organizationId: org.user.organizationId,
+      name: "Di Park",
+      email: "di@park.example",
+      company: "Park Tools",
+    });
 
     const all = (await get(org.token, "/api/contacts")).json() as ContactListAnswer;
     expect(all.contacts.map((c) => c.name)).toEqual(["Di Park", "Cy 100%_sure", "Bo Chen", "Ana Ruiz"]);

@@ -60,7 +60,9 @@ describe("the portal live", () => {
 
     await call(org.token, "POST", `/api/tickets/${ticket.id}/comments`, { body: "Internal", is_public: false });
     await call(org.token, "POST", `/api/tickets/${ticket.id}/comments`, { body: "Shipped today", is_public: true });
-    await customer.next((f) => isEvent("comment.added", ticket.id)(f) && f.type === "event" && f.event.actor.kind === "staff");
+    await customer.next(
+      (f) => isEvent("comment.added", ticket.id)(f) && f.type === "event" && f.event.actor.kind === "staff",
+    );
     const seen = customer.frames.filter(isEvent("comment.added", ticket.id));
     // Their own reply, then the public answer: the note never arrives.
     expect(seen.map((f) => (f.type === "event" ? f.event.data.is_public : null))).toEqual([true, true]);
