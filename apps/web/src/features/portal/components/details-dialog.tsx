@@ -8,7 +8,8 @@ import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { useUpdateMe } from "../api/portal.queries.ts";
-import { accentButton } from "./portal-brand.ts";
+import { usePortal } from "../api/portal-context.ts";
+import { accentButton, brandStyle } from "./portal-brand.ts";
 
 /** The customer's name and company (their email is how they sign in, so it stays). */
 export function DetailsDialog({
@@ -20,6 +21,7 @@ export function DetailsDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const portal = usePortal();
   const update = useUpdateMe();
   const {
     register,
@@ -44,7 +46,10 @@ export function DetailsDialog({
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl">
+        <Dialog.Content
+          style={brandStyle(portal.organization.branding)}
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl"
+        >
           <Dialog.Title className="text-lg font-semibold text-slate-900">Your details</Dialog.Title>
           <Dialog.Description className="mt-1 text-sm text-slate-600">
             Signed in as {customer.email ?? "a customer"}.

@@ -13,7 +13,8 @@ import { ApiError } from "../../../lib/api-client.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { PRIORITY_LABELS } from "../../tickets/components/ticket-format.ts";
 import { useCreateMyTicket } from "../api/portal.queries.ts";
-import { accentButton } from "./portal-brand.ts";
+import { usePortal } from "../api/portal-context.ts";
+import { accentButton, brandStyle } from "./portal-brand.ts";
 
 const priorityOptions = TICKET_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
 
@@ -27,6 +28,7 @@ export function NewTicketDialog({
   onOpenChange: (open: boolean) => void;
   onCreated: (id: string) => void;
 }) {
+  const portal = usePortal();
   const create = useCreateMyTicket();
   const {
     register,
@@ -58,6 +60,7 @@ export function NewTicketDialog({
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
         <Dialog.Content
+          style={brandStyle(portal.organization.branding)}
           aria-describedby={undefined}
           className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100%-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl"
         >

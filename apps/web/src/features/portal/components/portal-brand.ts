@@ -15,4 +15,4 @@ export function brandStyle(branding: Branding): CSSProperties {
 
 /** Buttons in the organization's colour (white text: branding colours are expected dark enough for it). */
 export const accentButton =
-  "inline-flex items-center justify-center gap-2 rounded-md bg-[var(--portal-accent)] px-4 h-10 text-sm font-medium text-white shadow-sm hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--portal-accent)]";
+  "inline-flex items-center justify-center gap-2 rounded-md bg-[var(--portal-accent,#4f46e5)] px-4 h-10 text-sm font-medium text-white shadow-sm hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--portal-accent,#4f46e5)]";

@@ -9,7 +9,7 @@ export function OrganizationMark({ organization }: { organization: PortalOrganiz
   return (
     <span
       aria-hidden="true"
-      className="flex size-9 shrink-0 items-center justify-center rounded-md bg-[var(--portal-accent)] text-base font-semibold text-white"
+      className="flex size-9 shrink-0 items-center justify-center rounded-md bg-[var(--portal-accent,#4f46e5)] text-base font-semibold text-white"
     >
       {organization.name.trim().charAt(0).toUpperCase() || "?"}
     </span>

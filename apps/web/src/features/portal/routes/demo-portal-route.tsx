@@ -40,14 +40,16 @@ export function DemoPortalRoute() {
           aria-label="About this demo"
           className="border-b border-amber-200 bg-amber-50 px-4 py-2.5 text-sm text-amber-900 sm:px-6"
         >
-          <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-3 gap-y-1">
-            <FlaskConical className="size-4 shrink-0" aria-hidden="true" />
-            <p className="min-w-0 flex-1">
-              <strong>Demo customer portal.</strong> You are {session.customer.name}, a customer of{" "}
-              {session.organization.name}. It runs on the demo organization's real data, shared by every visitor and put
-              back when the server restarts.
+          <div className="mx-auto flex max-w-5xl flex-col gap-x-3 gap-y-1 sm:flex-row sm:items-center">
+            <p className="flex min-w-0 flex-1 gap-2">
+              <FlaskConical className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              <span>
+                <strong>Demo customer portal</strong> · signed in as {session.customer.name}, a customer of{" "}
+                {session.organization.name} · real data of the demo organization, shared by every visitor and put back
+                when the server restarts
+              </span>
             </p>
-            <Link to="/register" className="font-medium underline">
+            <Link to="/register" className="shrink-0 pl-6 font-medium underline sm:pl-0">
               Start your own free trial
             </Link>
           </div>
