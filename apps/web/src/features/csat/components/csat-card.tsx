@@ -38,8 +38,14 @@ export function CsatCard() {
             {stats.data.surveys_sent} surveys answered
           </p>
           <p className="mt-3 text-3xl font-semibold tracking-tight text-slate-900" data-testid="csat-score">
-            {percent(stats.data.overall.score)}
-            <span className="ml-2 text-sm font-normal text-slate-500">good</span>
+            {stats.data.overall.score === null ? (
+              <span className="text-base font-medium text-slate-500">No answers yet</span>
+            ) : (
+              <>
+                {percent(stats.data.overall.score)}
+                <span className="ml-2 text-sm font-normal text-slate-500">good</span>
+              </>
+            )}
           </p>
           <div className="mt-3 grid grid-cols-2 gap-2">
             <Split label="Resolved by people" score={stats.data.people} />
