@@ -258,6 +258,8 @@ describe("the customer portal", () => {
 });
 
 describe("the demo customer portal", () => {
+  beforeEach(() => vi.stubGlobal("scrollTo", vi.fn()));
+
   it("signs in as the demo customer, says it is a demo, and has no sign-out", async () => {
     const demo = { ...session, token: "ct.demo-token-0123456789" };
     mockApi({

@@ -1,9 +1,11 @@
 import { screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { json, mockApi, renderApp } from "../../../test/render-app.tsx";
 import { openSurvey, organization } from "../test/portal-fixtures.ts";
 
 describe("the emailed survey page", () => {
+  beforeEach(() => vi.stubGlobal("scrollTo", vi.fn()));
+
   it("asks the question for the solved ticket, preselects the link's answer, and sends it with the token", async () => {
     const fetchMock = mockApi({
       "GET /api/public/acme/portal": () => json(200, { organization }),
