@@ -5,7 +5,8 @@ import { DEMO, mailTo, signIn } from "./support.ts";
  * The customer portal end to end, with a customer and an agent in two browsers: the customer signs in with the link
  * from their email, sees their own two tickets (and not a third customer's), replies; Dana, the demo admin, sees the
  * reply arrive and answers; the customer sees the answer arrive; the ticket is solved, the customer rates it, and the
- * rating shows on Dana's dashboard.
+ * rating shows on Dana's dashboard. Live steps wait up to 10 s: the machines that run this are shared and busy; the
+ * latency itself is measured by bench:realtime.
  */
 async function staffToken(page: Page): Promise<string> {
   const token = await page.evaluate(() => {
@@ -67,19 +68,19 @@ test("a customer signs in by email, follows and answers their tickets live, and 
   await list.getByRole("button", { name: new RegExp(subjects[0] as string) }).click();
   await rosa.getByLabel("Your reply").fill("Is there any news? <b>not bold</b>");
   await rosa.getByRole("button", { name: "Send reply" }).click();
-  await expect(dana.getByText("Is there any news? <b>not bold</b>")).toBeVisible({ timeout: 5_000 });
+  await expect(dana.getByText("Is there any news? <b>not bold</b>")).toBeVisible({ timeout: 10_000 });
 
   // Dana answers publicly; the customer sees it arrive.
   await dana.getByRole("button", { name: "Reply" }).click();
   await dana.getByRole("textbox", { name: "Reply" }).fill("A new pole ships tomorrow.");
   await dana.getByRole("button", { name: "Send Reply" }).click();
   const conversation = rosa.getByRole("list", { name: "Conversation" });
-  await expect(conversation.getByText("A new pole ships tomorrow.")).toBeVisible({ timeout: 5_000 });
+  await expect(conversation.getByText("A new pole ships tomorrow.")).toBeVisible({ timeout: 10_000 });
 
   // Solved: the customer is asked at once, and rates it.
   await dana.getByLabel("Status").selectOption("solved");
   await expect(rosa.getByRole("heading", { name: "How would you rate the support you received?" })).toBeVisible({
-    timeout: 5_000,
+    timeout: 10_000,
   });
   await rosa.getByRole("button", { name: "Good" }).click();
   await rosa.getByLabel("Comment (optional)").fill("Fast and friendly");
