@@ -14,6 +14,8 @@ import { createPayments } from "./modules/billing/payments.ts";
 import { testProviderRoutes } from "./modules/billing/test-provider.routes.ts";
 import { trialRoutes } from "./modules/billing/trial.routes.ts";
 import { webhookRoutes } from "./modules/billing/webhook.routes.ts";
+import { contactRoutes } from "./modules/contacts/contacts.routes.ts";
+import { csatRoutes } from "./modules/csat/csat.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
@@ -23,6 +25,7 @@ import { eraseOrganization } from "./modules/organizations/erase.ts";
 import { exportRoutes } from "./modules/organizations/export.routes.ts";
 import { purgeExports } from "./modules/organizations/export.service.ts";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.ts";
+import { portalRoutes } from "./modules/portal/portal.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
@@ -184,6 +187,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerNotificationHandlers(events);
   await app.register(kbRoutes);
   await app.register(kbPublicRoutes);
+  await app.register(contactRoutes);
+  await app.register(portalRoutes);
+  await app.register(csatRoutes);
   const ai = opts.ai ?? { provider: "embedded" };
   await app.register(aiRoutes, {
     provider: ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider,

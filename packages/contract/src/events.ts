@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ROLES } from "./constants.ts";
+import { CSAT_RATINGS } from "./csat.ts";
 import { TICKET_PRIORITIES, TICKET_SOURCES, TICKET_STATUSES } from "./tickets.ts";
 
 /**
@@ -73,6 +74,8 @@ export const EVENT_DATA = {
   "notification.created": z.object({ notification_id: id, user_id: id }),
   /** Some of a member's notifications were marked read (their other tabs update the count). */
   "notification.read": z.object({ user_id: id }),
+  /** A customer answered (or changed their answer to) a solved ticket's satisfaction survey. */
+  "csat.rated": z.object({ ticket_id: id, rating: z.enum(CSAT_RATINGS) }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;

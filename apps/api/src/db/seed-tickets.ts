@@ -1,5 +1,6 @@
 import type { TicketPriority, TicketStatus } from "@cove/contract/tickets.ts";
 import { eq, sql } from "drizzle-orm";
+import { findOrCreateContact } from "../modules/contacts/contacts.service.ts";
 import type { Tx } from "../platform/db.ts";
 import { organizations } from "./schema/organizations.ts";
 import { ticketComments, ticketEvents, tickets } from "./schema/tickets.ts";
@@ -219,10 +220,16 @@ export async function seedDemoTickets(tx: Tx, orgId: string, team: { id: string;
     const member = demo.assignee === null ? null : team[demo.assignee];
     const done = demo.status === "solved" || demo.status === "closed";
     const solvedAt = done ? new Date(Math.min(Date.now(), created.getTime() + (2 + (number % 7)) * 3_600_000)) : null;
+    // The requester becomes one of the organization's contacts, as for a ticket created through the API.
+    const contactId = await findOrCreateContact(
+      { orgId, db: tx },
+      { name: demo.requester[0], email: demo.requester[1] },
+    );
     const [row] = await tx
       .insert(tickets)
       .values({
         organizationId: orgId,
+        contactId,
         ticketNumber: number,
         subject: demo.subject,
         description: demo.description,

@@ -257,7 +257,9 @@ export function inContactTenant<T>(
   fn: (ctx: TenantCtx & { contactId: string }) => Promise<T>,
 ): Promise<T> {
   const who = req.principal;
-  if (!who || who.kind !== "contact") throw sessionEnded();
+  if (!who) throw sessionEnded();
+  // Staff pass every signed-in route's check; a customer's route is still not theirs.
+  if (who.kind !== "contact") throw new AppError("FORBIDDEN", "This is only for customers signed in to the portal.");
   return withContact(app.db, who, fn);
 }
 

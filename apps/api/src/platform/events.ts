@@ -49,6 +49,12 @@ export interface EventContext {
   asSystem(name: string): { orgId: string; actor: ActorRef; db: Tx; emit: Emit };
 }
 
+/** The role in-transaction handlers run as (as), and the role the transaction goes back to afterwards (back). */
+export interface HandlersRole {
+  as: string;
+  back: string;
+}
+
 export type InTransactionHandler<T extends EventType> = (ctx: EventContext, event: DomainEvent<T>) => Promise<void>;
 export type DurableHandler<T extends EventType> = (event: DomainEvent<T>) => Promise<void>;
 export type EventListener = (event: DomainEvent) => void;
@@ -77,8 +83,11 @@ export interface EventBus {
   ): void;
   /** Every committed event announced to this instance (any organization). Returns a function that stops listening. */
   listen(listener: EventListener): () => void;
-  /** An emitter bound to a transaction, its organization and actor. */
-  emitter(tx: Tx, orgId: string, actor: ActorRef, depth?: number): Emit;
+  /**
+   * An emitter bound to a transaction, its organization and actor. handlersRole: the database role the in-transaction
+   * handlers run as, and the one to return to after them (a contact's transaction: see withContact).
+   */
+  emitter(tx: Tx, orgId: string, actor: ActorRef, depth?: number, handlersRole?: HandlersRole): Emit;
   /** Delivers an announced event to the listeners (called by the LISTEN connection). */
   deliver(event: DomainEvent): void;
   /** Registers the durable handlers' queues; called once before the job queue starts. */
@@ -159,7 +168,7 @@ export function createEventBus(log: FastifyBaseLogger): EventBus {
       jobs = queue;
     },
 
-    emitter(tx, orgId, actor, depth = 0) {
+    emitter(tx, orgId, actor, depth = 0, handlersRole) {
       const emit: Emit = async (type, data) => {
         if (depth >= MAX_EMIT_DEPTH) {
           throw new Error(`Event chain deeper than ${MAX_EMIT_DEPTH} at ${type}: a handler keeps triggering itself`);
@@ -201,7 +210,11 @@ export function createEventBus(log: FastifyBaseLogger): EventBus {
               return { orgId, actor: system, db: tx, emit: bus.emitter(tx, orgId, system, depth + 1) };
             },
           };
+          // Handlers follow a change up on the organization's behalf (notify the assignee, run its rules), which may
+          // need more than the actor's own rights (a customer cannot read the team); the actor's role comes back after.
+          if (handlersRole) await tx.execute(sql`select set_config('role', ${handlersRole.as}::text, true)`);
           for (const handler of handlers) await handler(ctx, event);
+          if (handlersRole) await tx.execute(sql`select set_config('role', ${handlersRole.back}::text, true)`);
         }
         return event;
       };

@@ -224,7 +224,8 @@ export function withContact<T>(
       contactId: who.contactId,
       actor,
       db: tx,
-      emit: busOf(db).emitter(tx, who.orgId, actor),
+      // What the contact's changes set off (notifications, automation) runs with the organization's rights.
+      emit: busOf(db).emitter(tx, who.orgId, actor, 0, { as: REQUEST_ROLE, back: CONTACT_ROLE }),
     });
   });
 }

@@ -18,6 +18,7 @@ describe("live updates", () => {
       ["tickets", "list"],
       ["tickets", "stats"],
       ["organizations", "stats"],
+      ["contacts"],
     ]);
     expect(staleQueries(event(2, "comment.added", { ticket_id: TICKET }))).toContainEqual([
       "tickets",
@@ -26,6 +27,9 @@ describe("live updates", () => {
     ]);
     expect(staleQueries(event(3, "notification.created"))).toEqual([["notifications"]]);
     expect(staleQueries(event(4, "member.changed"))).toContainEqual(["users", "list"]);
+    // A solve sends a survey; an answer changes the dashboard's satisfaction figures.
+    expect(staleQueries(event(5, "ticket.status_changed", { ticket_id: TICKET }))).toContainEqual(["csat", "stats"]);
+    expect(staleQueries(event(6, "csat.rated", { ticket_id: TICKET, rating: "good" }))).toEqual([["csat", "stats"]]);
   });
 
   it("refetches each query once for a burst of events, and an event that came on two topics once", async () => {
@@ -42,6 +46,8 @@ describe("live updates", () => {
       ["tickets", "list"],
       ["tickets", "stats"],
       ["tickets", "detail", TICKET],
+      ["contacts"],
+      ["csat", "stats"],
     ]);
     live.dispose();
     vi.useRealTimers();

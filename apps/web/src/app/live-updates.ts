@@ -1,5 +1,13 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
-import { kbKey, notificationsKey, organizationStatsKey, teamKey, ticketKeys } from "../lib/query-keys.ts";
+import {
+  contactKeys,
+  csatStatsKey,
+  kbKey,
+  notificationsKey,
+  organizationStatsKey,
+  teamKey,
+  ticketKeys,
+} from "../lib/query-keys.ts";
 import type { LiveEvent } from "../lib/realtime.ts";
 
 /**
@@ -10,12 +18,22 @@ export function staleQueries(event: LiveEvent): QueryKey[] {
   const ticketId = typeof event.data.ticket_id === "string" ? event.data.ticket_id : null;
   switch (event.type) {
     case "ticket.created":
-      return [ticketKeys.lists(), ticketKeys.stats(), organizationStatsKey];
+      // A new ticket may bring a new customer, and adds to a customer's tickets.
+      return [ticketKeys.lists(), ticketKeys.stats(), organizationStatsKey, contactKeys.all];
     case "ticket.updated":
     case "ticket.assigned":
     case "ticket.status_changed":
     case "comment.added":
-      return [ticketKeys.lists(), ticketKeys.stats(), ...(ticketId ? [ticketKeys.detail(ticketId)] : [])];
+      return [
+        ticketKeys.lists(),
+        ticketKeys.stats(),
+        ...(ticketId ? [ticketKeys.detail(ticketId)] : []),
+        // A customer's tickets show their status and dates.
+        contactKeys.all,
+        ...(event.type === "ticket.status_changed" ? [csatStatsKey] : []),
+      ];
+    case "csat.rated":
+      return [csatStatsKey];
     case "member.invited":
     case "member.joined":
     case "member.changed":

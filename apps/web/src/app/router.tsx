@@ -78,6 +78,23 @@ const helpArticle: Lazy = async () => ({
   Component: (await import("../features/kb/routes/help-article-route.tsx")).HelpArticleRoute,
 });
 
+// The customer portal: its own frame and session (a customer's, never a member's), for the organization's customers.
+const portal: Lazy = async () => ({
+  Component: (await import("../features/portal/routes/portal-route.tsx")).PortalRoute,
+});
+const demoPortal: Lazy = async () => ({
+  Component: (await import("../features/portal/routes/demo-portal-route.tsx")).DemoPortalRoute,
+});
+const satisfaction: Lazy = async () => ({
+  Component: (await import("../features/portal/routes/satisfaction-route.tsx")).SatisfactionRoute,
+});
+const contacts: Lazy = async () => ({
+  Component: (await import("../features/contacts/routes/contacts-route.tsx")).ContactsRoute,
+});
+const contact: Lazy = async () => ({
+  Component: (await import("../features/contacts/routes/contact-route.tsx")).ContactRoute,
+});
+
 const aiAssistant: Lazy = async () => ({
   Component: (await import("../features/ai/routes/ai-assistant-route.tsx")).AiAssistantRoute,
 });
@@ -144,6 +161,9 @@ export const routes: RouteObject[] = [
           page("articles/:articleSlug", helpArticle),
         ],
       },
+      page("/portal/:orgSlug", portal),
+      page("/portal/:orgSlug/satisfaction", satisfaction),
+      page("/customer-portal", demoPortal),
       {
         Component: GuestOnly,
         children: [page("/login", login), page("/register", register)],
@@ -159,6 +179,8 @@ export const routes: RouteObject[] = [
               page("/tickets", ticketsList),
               page("/tickets/new", newTicket),
               page("/tickets/:ticketId", ticketDetail),
+              page("/contacts", contacts),
+              page("/contacts/:contactId", contact),
               placeholder("/chat", "Live Chat"),
               page("/ai-assistant", aiAssistant),
               page("/knowledge-base", kbList),

@@ -42,6 +42,11 @@ export interface ApiRequestOptions<T> {
   signal?: AbortSignal;
   /** Sent without the session's token: a public page that must not act as the signed-in user (e.g. /ai-test). */
   anonymous?: boolean;
+  /**
+   * Sent with this bearer token instead of the staff session's: the customer portal's own session. A 401 for it is
+   * the portal's to handle; it never ends the staff session.
+   */
+  token?: string;
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -69,7 +74,7 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>)
 }
 
 async function send<T>(path: string, options: ApiRequestOptions<T>): Promise<T> {
-  const token = options.anonymous ? undefined : getSession()?.token;
+  const token = options.token ?? (options.anonymous ? undefined : getSession()?.token);
   const headers: Record<string, string> = { Accept: "application/json" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;

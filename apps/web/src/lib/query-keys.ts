@@ -24,3 +24,14 @@ export const notificationsKey = ["notifications"] as const;
 
 /** Every staff knowledge-base query. */
 export const kbKey = ["kb"] as const;
+
+/** GET /contacts (lists), /contacts/{id} and a ticket's requester panel (/tickets/{id}/contact). */
+export const contactKeys = {
+  all: ["contacts"] as const,
+  list: (params: object) => [...contactKeys.all, "list", params] as const,
+  detail: (id: string) => [...contactKeys.all, "detail", id] as const,
+  ofTicket: (ticketId: string) => [...contactKeys.all, "ticket", ticketId] as const,
+};
+
+/** GET /csat/stats: the dashboard's satisfaction card. */
+export const csatStatsKey = ["csat", "stats"] as const;

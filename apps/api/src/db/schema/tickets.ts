@@ -125,6 +125,8 @@ export const ticketComments = pgTable(
       .notNull()
       .references(() => tickets.id, { onDelete: "cascade" }),
     authorId: uuid("author_id").references(() => users.id, { onDelete: "set null" }),
+    /** Set when the customer wrote it (a reply from the portal): the contact, as the author. */
+    authorContactId: uuid("author_contact_id").references(() => contacts.id, { onDelete: "set null" }),
     authorName: text("author_name").notNull(),
     authorEmail: text("author_email").notNull(),
     body: text("body").notNull(),

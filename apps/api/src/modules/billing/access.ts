@@ -113,10 +113,8 @@ const toDate = (v: Date | string | null) => (v === null ? null : new Date(v));
 export async function readBillingState(db: Queryable, orgId: string): Promise<BillingState | null> {
   const [row] = await queryRows<StateRow>(
     db,
-    sql`select o.plan, o.subscription_status as status, o.trial_ends_at as "trialEndsAt",
-               s.past_due_since as "pastDueSince", s.ended_at as "endedAt", o.timezone
-        from organizations o left join subscriptions s on s.organization_id = o.id
-        where o.id = ${orgId}`,
+    // A function of its own (migration 0021), so a customer's transaction can check it without reading billing rows.
+    sql`select * from organization_billing_state(${orgId}::uuid)`,
   );
   if (!row) return null;
   return {

@@ -9,6 +9,7 @@ import type {
 } from "@cove/contract/tickets.ts";
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { contacts } from "../../db/schema/contacts.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { apiKeys } from "../../db/schema/settings.ts";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
@@ -28,15 +29,34 @@ import {
 
 const ticketNotFound = () => notFound("Ticket");
 
-/** Who acts, as the ticket's activity and comments record them: a member (with their id), or Cove itself. */
-async function actor(ctx: TenantCtx): Promise<{ userId: string | null; name: string; email: string }> {
-  if (ctx.actor.kind === "system") return { userId: null, name: SYSTEM_NAMES[ctx.actor.id] ?? "Cove", email: "" };
+/** Who acts, as the ticket's activity and comments record them. */
+interface Author {
+  /** The member, when a member acts. */
+  userId: string | null;
+  /** The customer, when a contact acts (a ticket or reply from the portal). */
+  contactId: string | null;
+  name: string;
+  email: string;
+}
+
+/** A member (with their id), the customer (a contact: the portal), an API key, or Cove itself. */
+async function actor(ctx: TenantCtx): Promise<Author> {
+  const none = { userId: null, contactId: null };
+  if (ctx.actor.kind === "system") return { ...none, name: SYSTEM_NAMES[ctx.actor.id] ?? "Cove", email: "" };
   if (ctx.actor.kind === "api_key") {
     const [key] = await ctx.db
       .select({ name: apiKeys.name })
       .from(apiKeys)
       .where(and(eq(apiKeys.organizationId, ctx.orgId), eq(apiKeys.id, ctx.actor.id)));
-    return { userId: null, name: `API: ${key?.name ?? "key"}`, email: "" };
+    return { ...none, name: `API: ${key?.name ?? "key"}`, email: "" };
+  }
+  if (ctx.actor.kind === "contact") {
+    const [contact] = await ctx.db
+      .select({ name: contacts.name, email: contacts.email })
+      .from(contacts)
+      .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, ctx.actor.id)));
+    if (!contact) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+    return { ...none, contactId: ctx.actor.id, name: contact.name, email: contact.email ?? "" };
   }
   if (ctx.actor.kind !== "staff") throw new AppError("FORBIDDEN", "This is only for your support team's staff.");
   const [me] = await ctx.db
@@ -44,7 +64,7 @@ async function actor(ctx: TenantCtx): Promise<{ userId: string | null; name: str
     .from(users)
     .where(and(eq(users.organizationId, ctx.orgId), eq(users.id, ctx.actor.id)));
   if (!me) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
-  return { userId: ctx.actor.id, name: `${me.firstName} ${me.lastName}`.trim(), email: me.email };
+  return { ...none, userId: ctx.actor.id, name: `${me.firstName} ${me.lastName}`.trim(), email: me.email };
 }
 
 /** How the system actors are named in a ticket's activity. */
@@ -80,7 +100,21 @@ export async function createTicket(
   input: z.output<typeof createTicketBody>,
   origin: TicketOrigin = { source: "web" },
 ): Promise<Ticket> {
+  const { id } = await openTicket(ctx, input, origin);
+  return getTicket(ctx, id);
+}
+
+/**
+ * Creates a ticket and answers only its id and number: what a caller that may not read the whole ticket (a customer,
+ * who never sees its activity) needs. A customer's ticket is always their own.
+ */
+export async function openTicket(
+  ctx: TenantCtx,
+  input: z.output<typeof createTicketBody>,
+  origin: TicketOrigin = { source: "web" },
+): Promise<{ id: string; ticketNumber: number }> {
   const me = await actor(ctx);
+  if (me.contactId && origin.contactId !== me.contactId) throw new Error("a customer opens tickets as themselves");
   // Bumping the organization's counter locks its row until commit, so concurrent creations queue for a number.
   const [seq] = await ctx.db
     .update(organizations)
@@ -123,7 +157,7 @@ export async function createTicket(
     source: origin.source,
     assignee_id: null,
   });
-  return getTicket(ctx, created.id);
+  return { id: created.id, ticketNumber: seq.number };
 }
 
 export async function updateTicket(
@@ -131,6 +165,16 @@ export async function updateTicket(
   id: string,
   input: z.output<typeof updateTicketBody>,
 ): Promise<Ticket> {
+  await changeTicket(ctx, id, input);
+  return getTicket(ctx, id);
+}
+
+/** Changes a ticket's fields, records each change in its activity and emits the events; answers nothing. */
+export async function changeTicket(
+  ctx: TenantCtx,
+  id: string,
+  input: z.output<typeof updateTicketBody>,
+): Promise<void> {
   const before = await findTicketRow(ctx.db, ctx.orgId, id);
   if (!before) throw ticketNotFound();
   const me = await actor(ctx);
@@ -184,7 +228,6 @@ export async function updateTicket(
     if (changed.status) await ctx.emit("ticket.status_changed", { ticket_id: id, ...changed.status });
     if (changed.assignee_id) await ctx.emit("ticket.assigned", { ticket_id: id, ...changed.assignee_id });
   }
-  return getTicket(ctx, id);
 }
 
 export async function addComment(
@@ -205,6 +248,7 @@ export async function addComment(
       organizationId: ctx.orgId,
       ticketId,
       authorId: me.userId,
+      authorContactId: me.contactId,
       authorName: me.name,
       authorEmail: me.email,
       body: input.body,

@@ -1,5 +1,6 @@
 import { Alert } from "../../../components/ui/alert.tsx";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { CsatCard } from "../../csat/components/csat-card.tsx";
 import { useTicketStats } from "../../tickets/api/tickets.queries.ts";
 import { TrialBanner } from "../../trial/components/trial-banner.tsx";
 import { useOrganizationStats } from "../api/dashboard.queries.ts";
@@ -39,6 +40,7 @@ export function DashboardRoute() {
         <div className="min-w-0 space-y-6">
           <QuickActions unassigned={stats.data?.unassigned_tickets} highPriority={stats.data?.high_priority_tickets} />
           {organization.data && <TrendCard trend={organization.data.ticketTrends} />}
+          <CsatCard />
         </div>
       </div>
     </div>

@@ -7,6 +7,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
+import { CustomerPanel } from "../../contacts/components/customer-panel.tsx";
 import { useTicket } from "../api/tickets.queries.ts";
 import { ReplyForm } from "../components/reply-form.tsx";
 import { PriorityBadge, StatusBadge } from "../components/ticket-badges.tsx";
@@ -111,8 +112,9 @@ function TicketDetail({ id }: { id: string }) {
             )}
           </div>
         </div>
-        <aside aria-label="Ticket properties" className="min-w-0">
+        <aside aria-label="Ticket properties" className="min-w-0 space-y-4">
           <TicketSidePanel ticket={ticket} />
+          <CustomerPanel ticketId={ticket.id} />
         </aside>
       </div>
     </div>

@@ -1,5 +1,5 @@
 import { TICKET_PAGE_SIZE } from "@cove/contract/tickets.ts";
-import { Inbox, Plus } from "lucide-react";
+import { Inbox, Plus, Users } from "lucide-react";
 import { useMemo } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
@@ -31,10 +31,16 @@ export function TicketsListRoute() {
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Tickets</h1>
           <p className="mt-1 text-sm text-slate-600">Every conversation with your customers, in one queue.</p>
         </div>
-        <Link to="/tickets/new" className={buttonClasses("primary")}>
-          <Plus className="size-4" aria-hidden="true" />
-          New Ticket
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          <Link to="/contacts" className={buttonClasses("secondary")}>
+            <Users className="size-4" aria-hidden="true" />
+            Contacts
+          </Link>
+          <Link to="/tickets/new" className={buttonClasses("primary")}>
+            <Plus className="size-4" aria-hidden="true" />
+            New Ticket
+          </Link>
+        </div>
       </header>
 
       <TicketFilters

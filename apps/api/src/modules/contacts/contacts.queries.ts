@@ -1,0 +1,128 @@
+import {
+  CONTACT_PAGE_SIZE,
+  CONTACT_TICKETS_MAX,
+  type Contact,
+  type ContactAnswer,
+  type ContactListAnswer,
+  type ContactTicket,
+  type contactListQuery,
+  type TicketContactAnswer,
+} from "@cove/contract/contacts.ts";
+import type { TicketPriority, TicketStatus } from "@cove/contract/tickets.ts";
+import { type SQL, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { queryRows } from "../../platform/db.ts";
+import { notFound } from "../../platform/errors.ts";
+import type { Ctx } from "../../platform/tenancy.ts";
+
+/** The organization's customers for staff: searchable by name, email and company, each with their tickets. */
+
+interface ContactRow {
+  id: string;
+  name: string;
+  email: string | null;
+  company: string | null;
+  created_at: Date | string;
+  ticket_count: number;
+  last_ticket_at: Date | string | null;
+  total?: number;
+}
+
+const iso = (v: Date | string) => new Date(v).toISOString();
+
+const toContact = (r: ContactRow): Contact => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  company: r.company,
+  created_at: iso(r.created_at),
+  ticket_count: r.ticket_count,
+  last_ticket_at: r.last_ticket_at === null ? null : iso(r.last_ticket_at),
+});
+
+/** A contact's columns with their ticket count and latest activity (read off the contact's tickets index). */
+const contactColumns = sql`c.id, c.name, c.email, c.company, c.created_at,
+  (select count(*) from tickets t where t.organization_id = c.organization_id and t.contact_id = c.id)::int as ticket_count,
+  (select max(t.updated_at) from tickets t where t.organization_id = c.organization_id and t.contact_id = c.id) as last_ticket_at`;
+
+/** A search's words as a LIKE pattern that matches them literally (% and _ typed by a person are not wildcards). */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function listContacts(ctx: Ctx, query: z.output<typeof contactListQuery>): Promise<ContactListAnswer> {
+  const limit = CONTACT_PAGE_SIZE;
+  const search = query.search?.trim();
+  let filter: SQL = sql``;
+  if (search) {
+    const pattern = likePattern(search);
+    filter = sql` and (c.name ilike ${pattern} or c.email ilike ${pattern} or c.company ilike ${pattern})`;
+  }
+  const rows = await queryRows<ContactRow>(
+    ctx.db,
+    sql`select ${contactColumns}, count(*) over ()::int as total
+        from contacts c
+        where c.organization_id = ${ctx.orgId}${filter}
+        order by c.created_at desc, c.id desc
+        limit ${limit} offset ${(query.page - 1) * limit}`,
+  );
+  // Past the last page the window count is missing: count again so the pagination still says how many there are.
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && query.page > 1) {
+    const [n] = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from contacts c where c.organization_id = ${ctx.orgId}${filter}`,
+    );
+    total = n?.n ?? 0;
+  }
+  return {
+    contacts: rows.map(toContact),
+    pagination: { page: query.page, limit, total, pages: Math.ceil(total / limit) },
+  };
+}
+
+interface TicketRow {
+  id: string;
+  ticket_number: number;
+  subject: string;
+  status: TicketStatus;
+  priority: TicketPriority;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+async function ticketsOf(ctx: Ctx, contactId: string, except: string | null): Promise<ContactTicket[]> {
+  const rows = await queryRows<TicketRow>(
+    ctx.db,
+    sql`select id, ticket_number, subject, status, priority, created_at, updated_at from tickets
+        where organization_id = ${ctx.orgId} and contact_id = ${contactId}
+          and (${except}::uuid is null or id <> ${except}::uuid)
+        order by updated_at desc, ticket_number desc
+        limit ${CONTACT_TICKETS_MAX}`,
+  );
+  return rows.map((r) => ({ ...r, created_at: iso(r.created_at), updated_at: iso(r.updated_at) }));
+}
+
+async function findContact(ctx: Ctx, id: string): Promise<Contact | null> {
+  const [row] = await queryRows<ContactRow>(
+    ctx.db,
+    sql`select ${contactColumns} from contacts c where c.organization_id = ${ctx.orgId} and c.id = ${id}`,
+  );
+  return row ? toContact(row) : null;
+}
+
+export async function getContact(ctx: Ctx, id: string): Promise<ContactAnswer> {
+  const contact = await findContact(ctx, id);
+  if (!contact) throw notFound("Contact");
+  return { contact, tickets: await ticketsOf(ctx, id, null) };
+}
+
+/** The requester of a ticket as a contact, with their other tickets: what the ticket's side panel shows. */
+export async function contactOfTicket(ctx: Ctx, ticketId: string): Promise<TicketContactAnswer> {
+  const [ticket] = await queryRows<{ contact_id: string | null }>(
+    ctx.db,
+    sql`select contact_id from tickets where organization_id = ${ctx.orgId} and id = ${ticketId}`,
+  );
+  if (!ticket) throw notFound("Ticket");
+  const contact = ticket.contact_id ? await findContact(ctx, ticket.contact_id) : null;
+  if (!contact) return { contact: null, other_tickets: [] };
+  return { contact, other_tickets: await ticketsOf(ctx, contact.id, ticketId) };
+}

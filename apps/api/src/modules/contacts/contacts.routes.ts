@@ -1,0 +1,57 @@
+import { contactAnswer, contactListAnswer, contactListQuery, ticketContactAnswer } from "@cove/contract/contacts.ts";
+import { errorSchema } from "@cove/contract/errors.ts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { inTenant } from "../../platform/auth.ts";
+import { notFound } from "../../platform/errors.ts";
+import * as queries from "./contacts.queries.ts";
+
+const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+const tags = ["contacts"];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// An id that is not one of the organization's, malformed ones included, is simply not found.
+const params = z.object({ id: z.string().max(100) });
+const uuidOr404 = (id: string, what: string) => {
+  if (!UUID.test(id)) throw notFound(what);
+  return id;
+};
+
+/** The organization's customers, for staff (contacts never reach these routes: they admit staff only). */
+export async function contactRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const access = "authenticated" as const;
+
+  app.get("/api/contacts", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "The organization's customers, newest first; search by name, email or company",
+      querystring: contactListQuery,
+      response: { 200: contactListAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, (ctx) => queries.listContacts(ctx, req.query)),
+  });
+
+  app.get("/api/contacts/:id", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "A customer with their tickets",
+      params,
+      response: { 200: contactAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, (ctx) => queries.getContact(ctx, uuidOr404(req.params.id, "Contact"))),
+  });
+
+  app.get("/api/tickets/:id/contact", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "A ticket's requester as a customer, with their other tickets",
+      params,
+      response: { 200: ticketContactAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, (ctx) => queries.contactOfTicket(ctx, uuidOr404(req.params.id, "Ticket"))),
+  });
+}

@@ -1,0 +1,179 @@
+import type { Satisfaction } from "@cove/contract/csat.ts";
+import type {
+  CustomerComment,
+  CustomerTicket,
+  CustomerTicketDetail,
+  CustomerTicketListAnswer,
+  createPortalTicketBody,
+  PortalCustomer,
+  updatePortalMeBody,
+} from "@cove/contract/portal.ts";
+import { PORTAL_TICKET_PAGE_SIZE } from "@cove/contract/portal.ts";
+import type { TicketPriority, TicketStatus } from "@cove/contract/tickets.ts";
+import { and, eq, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { contacts } from "../../db/schema/contacts.ts";
+import { organizations } from "../../db/schema/organizations.ts";
+import { queryRows } from "../../platform/db.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
+import type { TenantCtx } from "../../platform/tenancy.ts";
+import { surveyOfTicket } from "../csat/csat.service.ts";
+import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
+import type { OrganizationRef } from "./portal-organization.ts";
+import { readCustomer } from "./portal-sign-in.service.ts";
+
+/**
+ * What a signed-in customer does in the portal. Every function runs in the contact's own transaction (withContact):
+ * the contact role's policies confine it to this contact's tickets and their public replies, and each query also
+ * filters by the contact itself.
+ */
+export type ContactCtx = TenantCtx & { contactId: string };
+
+const ticketNotFound = () => notFound("Ticket");
+
+export function me(ctx: ContactCtx): Promise<PortalCustomer> {
+  return readCustomer(ctx.db, ctx.orgId, ctx.contactId);
+}
+
+/** A customer keeps their email (it is how they sign in); their name and company are theirs to change. */
+export async function updateMe(ctx: ContactCtx, input: z.output<typeof updatePortalMeBody>): Promise<PortalCustomer> {
+  await ctx.db
+    .update(contacts)
+    .set({ name: input.name, company: input.company, updatedAt: new Date() })
+    .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, ctx.contactId)));
+  return me(ctx);
+}
+
+interface TicketRow {
+  id: string;
+  ticket_number: number;
+  subject: string;
+  description: string;
+  status: TicketStatus;
+  priority: TicketPriority;
+  created_at: Date | string;
+  updated_at: Date | string;
+  comment_count: number;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+const toCustomerTicket = (row: TicketRow): CustomerTicket => ({
+  ...row,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+});
+
+/** The customer's tickets' columns, with their public replies counted (internal notes never are). */
+const customerTicketColumns = sql`t.id, t.ticket_number, t.subject, t.description, t.status, t.priority, t.created_at,
+  t.updated_at, (select count(*) from ticket_comments c
+                 where c.organization_id = t.organization_id and c.ticket_id = t.id and c.is_public)::int as comment_count`;
+
+export async function listMyTickets(ctx: ContactCtx, page: number): Promise<CustomerTicketListAnswer> {
+  const limit = PORTAL_TICKET_PAGE_SIZE;
+  const mine = sql`t.organization_id = ${ctx.orgId} and t.contact_id = ${ctx.contactId}`;
+  const [rows, [count]] = await Promise.all([
+    queryRows<TicketRow>(
+      ctx.db,
+      sql`select ${customerTicketColumns} from tickets t where ${mine}
+          order by t.updated_at desc, t.ticket_number desc limit ${limit} offset ${(page - 1) * limit}`,
+    ),
+    queryRows<{ n: number }>(ctx.db, sql`select count(*)::int as n from tickets t where ${mine}`),
+  ]);
+  const total = count?.n ?? 0;
+  return {
+    tickets: rows.map(toCustomerTicket),
+    pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+  };
+}
+
+async function findMyTicket(ctx: ContactCtx, id: string): Promise<TicketRow> {
+  const [row] = await queryRows<TicketRow>(
+    ctx.db,
+    sql`select ${customerTicketColumns} from tickets t
+        where t.organization_id = ${ctx.orgId} and t.contact_id = ${ctx.contactId} and t.id = ${id}`,
+  );
+  if (!row) throw ticketNotFound();
+  return row;
+}
+
+async function publicComments(ctx: ContactCtx, ticketId: string): Promise<CustomerComment[]> {
+  const rows = await queryRows<{
+    id: string;
+    body: string;
+    author_name: string;
+    from_customer: boolean;
+    created_at: Date | string;
+  }>(
+    ctx.db,
+    sql`select id, body, author_name, author_contact_id is not null as from_customer, created_at
+        from ticket_comments
+        where organization_id = ${ctx.orgId} and ticket_id = ${ticketId} and is_public
+        order by created_at, id`,
+  );
+  return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
+}
+
+export async function getMyTicket(ctx: ContactCtx, id: string): Promise<CustomerTicketDetail> {
+  const row = await findMyTicket(ctx, id);
+  const [comments, satisfaction] = await Promise.all([publicComments(ctx, id), mySurvey(ctx, row)]);
+  return { ...toCustomerTicket(row), comments, satisfaction };
+}
+
+/** The ticket's survey while it is solved or closed (a reopened ticket asks again when it is solved again). */
+function mySurvey(ctx: ContactCtx, row: TicketRow): Promise<Satisfaction | null> {
+  if (row.status !== "solved" && row.status !== "closed") return Promise.resolve(null);
+  return surveyOfTicket(ctx, row.id);
+}
+
+/** Spec section 4: a portal ticket starts open; its source is the portal and its requester the customer. */
+export async function createMyTicket(
+  ctx: ContactCtx,
+  input: z.output<typeof createPortalTicketBody>,
+): Promise<CustomerTicketDetail> {
+  const customer = await me(ctx);
+  const { id } = await openTicket(
+    ctx,
+    {
+      subject: input.subject,
+      description: input.description,
+      priority: input.priority,
+      requester_name: customer.name,
+      requester_email: customer.email ?? "",
+      tags: [],
+    },
+    { source: "portal", contactId: ctx.contactId },
+  );
+  return getMyTicket(ctx, id);
+}
+
+export const CLOSED_TICKET =
+  "This ticket is closed and can no longer be answered. Please submit a new ticket and mention this one.";
+
+/**
+ * The customer's public reply. A reply to a ticket that was solved, or was waiting for them (pending), opens it again
+ * for the team; a closed ticket is final (as in Zendesk: the customer opens a new one).
+ */
+export async function replyToMyTicket(ctx: ContactCtx, id: string, body: string): Promise<CustomerComment> {
+  const row = await findMyTicket(ctx, id);
+  if (row.status === "closed") throw new AppError("CONFLICT", CLOSED_TICKET);
+  const comment = await addComment(ctx, id, { body, is_public: true });
+  if (row.status === "solved" || row.status === "pending") await changeTicket(ctx, id, { status: "open" });
+  return {
+    id: comment.id,
+    body: comment.body,
+    author_name: comment.author_name,
+    from_customer: true,
+    created_at: comment.created_at,
+  };
+}
+
+/** The customer's organization (the contact role may read its name and slug). */
+export async function myOrganization(ctx: ContactCtx): Promise<OrganizationRef> {
+  const [org] = await ctx.db
+    .select({ id: organizations.id, name: organizations.name, slug: organizations.slug })
+    .from(organizations)
+    .where(eq(organizations.id, ctx.orgId));
+  if (!org) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+  return org;
+}

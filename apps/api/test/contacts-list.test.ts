@@ -1,0 +1,122 @@
+import type { ContactAnswer, ContactListAnswer, TicketContactAnswer } from "@cove/contract/contacts.ts";
+import type { Ticket } from "@cove/contract/tickets.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contacts } from "../src/db/schema/contacts.ts";
+import { bearer, createTestApp, naughtyStrings, registerOrg, type TestApp, unique } from "./helpers.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const get = (token: string, url: string) => t.app.inject({ method: "GET", url, headers: bearer(token) });
+
+async function ticket(token: string, requester_name: string, requester_email: string, subject = "Hello") {
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/tickets",
+    headers: bearer(token),
+    payload: { subject, description: "d", requester_name, requester_email },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json().ticket as Ticket;
+}
+
+describe("the contacts list for staff", () => {
+  it("lists the organization's customers, newest first, with their ticket counts; searchable by name, email, company", async () => {
+    const org = await registerOrg(t.app);
+    const other = await registerOrg(t.app);
+    await ticket(org.token, "Ana Ruiz", "ana@example.com", "First");
+    await ticket(org.token, "Ana Ruiz", "ANA@example.com", "Second");
+    await ticket(org.token, "Bo Chen", "bo@chen.example");
+    await ticket(org.token, "Cy 100%_sure", "cy@example.com");
+    await ticket(other.token, "Ana Ruiz", "ana@example.com");
+    await t.database.db.insert(contacts).values({
+      organizationId: org.user.organizationId,
+      name: "Di Park",
+      email: "di@park.example",
+      company: "Park Tools",
+    });
+
+    const all = (await get(org.token, "/api/contacts")).json() as ContactListAnswer;
+    expect(all.contacts.map((c) => c.name)).toEqual(["Di Park", "Cy 100%_sure", "Bo Chen", "Ana Ruiz"]);
+    expect(all.pagination).toEqual({ page: 1, limit: 25, total: 4, pages: 1 });
+    const ana = all.contacts.find((c) => c.name === "Ana Ruiz");
+    expect(ana).toMatchObject({
+      email: "ana@example.com",
+      company: null,
+      ticket_count: 2,
+      last_ticket_at: expect.any(String),
+    });
+    expect(all.contacts.find((c) => c.name === "Di Park")).toMatchObject({ ticket_count: 0, last_ticket_at: null });
+
+    const search = async (q: string) =>
+      (
+        (await get(org.token, `/api/contacts?search=${encodeURIComponent(q)}`)).json() as ContactListAnswer
+      ).contacts.map((c) => c.name);
+    expect(await search("ana")).toEqual(["Ana Ruiz"]);
+    expect(await search("CHEN.EXAMPLE")).toEqual(["Bo Chen"]);
+    expect(await search("park tools")).toEqual(["Di Park"]);
+    // What a person types is matched literally: % and _ are not wildcards.
+    expect(await search("%")).toEqual(["Cy 100%_sure"]);
+    expect(await search("_")).toEqual(["Cy 100%_sure"]);
+    expect(await search("nobody")).toEqual([]);
+
+    const empty = (await get(org.token, "/api/contacts?page=9")).json() as ContactListAnswer;
+    expect(empty).toMatchObject({ contacts: [], pagination: { page: 9, total: 4, pages: 1 } });
+    expect((await get(org.token, "/api/contacts?page=0")).statusCode).toBe(400);
+    expect((await get(org.token, `/api/contacts?search=${"x".repeat(201)}`)).statusCode).toBe(400);
+  });
+
+  it("opens a customer with their tickets; another organization's customer is not found", async () => {
+    const org = await registerOrg(t.app);
+    const other = await registerOrg(t.app);
+    const email = `eve-${unique()}@example.com`;
+    const one = await ticket(org.token, "Eve Adams", email, "One");
+    const two = await ticket(org.token, "Eve Adams", email, "Two");
+    const list = (await get(org.token, "/api/contacts")).json() as ContactListAnswer;
+    const eve = list.contacts[0];
+    if (!eve) throw new Error("no contact");
+
+    const res = await get(org.token, `/api/contacts/${eve.id}`);
+    expect(res.statusCode).toBe(200);
+    const answer = res.json() as ContactAnswer;
+    expect(answer.contact).toMatchObject({ name: "Eve Adams", email, ticket_count: 2 });
+    expect(answer.tickets.map((x) => x.subject)).toEqual(["Two", "One"]);
+    expect(Object.keys(answer.tickets[0] ?? {}).sort()).toEqual([
+      "created_at",
+      "id",
+      "priority",
+      "status",
+      "subject",
+      "ticket_number",
+      "updated_at",
+    ]);
+
+    for (const id of [eve.id, "nope", "00000000-0000-0000-0000-000000000000"]) {
+      const theirs = await get(other.token, `/api/contacts/${id}`);
+      expect(theirs.statusCode).toBe(404);
+      expect(theirs.json()).toEqual({ error: "Contact not found", code: "NOT_FOUND" });
+    }
+    expect(((await get(other.token, "/api/contacts")).json() as ContactListAnswer).contacts).toEqual([]);
+
+    const panel = (await get(org.token, `/api/tickets/${one.id}/contact`)).json() as TicketContactAnswer;
+    expect(panel.contact?.id).toBe(eve.id);
+    expect(panel.other_tickets.map((x) => x.id)).toEqual([two.id]);
+    expect((await get(other.token, `/api/tickets/${one.id}/contact`)).statusCode).toBe(404);
+    expect((await get(org.token, "/api/tickets/nope/contact")).statusCode).toBe(404);
+    expect((await t.app.inject({ method: "GET", url: "/api/contacts" })).statusCode).toBe(401);
+  });
+
+  it("never fails on a naughty search", { timeout: 120_000 }, async () => {
+    const org = await registerOrg(t.app);
+    for (const s of naughtyStrings()) {
+      const res = await get(
+        org.token,
+        `/api/contacts?search=${encodeURIComponent(s.slice(0, 200).replace(/[\uD800-\uDFFF]/g, "\uFFFD"))}`,
+      );
+      expect(res.statusCode, JSON.stringify(s)).toBeLessThan(500);
+    }
+  });
+});

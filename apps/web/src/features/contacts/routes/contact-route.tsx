@@ -1,0 +1,81 @@
+import { ArrowLeft, Building2, Mail, UserRound } from "lucide-react";
+import { Link, useParams } from "react-router";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { buttonClasses } from "../../../components/ui/button.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
+import { formatDate } from "../../tickets/components/ticket-format.ts";
+import { useContact } from "../api/contacts.queries.ts";
+import { ContactTickets } from "../components/contact-tickets.tsx";
+
+/** /contacts/{id}: one customer with their tickets. */
+export function ContactRoute() {
+  const { contactId = "" } = useParams();
+  const query = useContact(contactId);
+  const back = (
+    <Link to="/contacts" className={buttonClasses("ghost", "sm", "-ml-3")}>
+      <ArrowLeft className="size-4" aria-hidden="true" />
+      Back to Contacts
+    </Link>
+  );
+  if (query.isPending) {
+    return (
+      <div className="flex justify-center py-16 text-indigo-600">
+        <Spinner className="size-6" label="Loading contact" />
+      </div>
+    );
+  }
+  if (query.isError) {
+    const missing = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <div className="space-y-4">
+        {back}
+        <Alert>
+          <p className="font-semibold">{missing ? "Contact not found" : "Error loading contact"}</p>
+          <p>{missing ? "It may have been removed, or the link is wrong." : query.error.message}</p>
+        </Alert>
+      </div>
+    );
+  }
+  const { contact, tickets } = query.data;
+  return (
+    <div className="space-y-6">
+      <title>{`${contact.name} · Contacts · Cove`}</title>
+      {back}
+      <header className="space-y-2">
+        <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight break-words text-slate-900">
+          <UserRound className="size-6 shrink-0 text-slate-400" aria-hidden="true" />
+          <span className="min-w-0">{contact.name}</span>
+        </h1>
+        <div className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-600">
+          {contact.email && (
+            <span className="flex items-center gap-1.5">
+              <Mail className="size-4 text-slate-400" aria-hidden="true" />
+              <span className="break-all">{contact.email}</span>
+            </span>
+          )}
+          {contact.company && (
+            <span className="flex items-center gap-1.5">
+              <Building2 className="size-4 text-slate-400" aria-hidden="true" />
+              {contact.company}
+            </span>
+          )}
+          <span>Customer since {formatDate(contact.created_at)}</span>
+        </div>
+      </header>
+      <section aria-labelledby="contact-tickets" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <h2 id="contact-tickets" className="font-semibold text-slate-900">
+          Tickets ({contact.ticket_count})
+        </h2>
+        {tickets.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">No tickets yet.</p>
+        ) : (
+          <ContactTickets tickets={tickets} />
+        )}
+        {contact.ticket_count > tickets.length && (
+          <p className="mt-2 text-xs text-slate-500">The newest {tickets.length} are shown.</p>
+        )}
+      </section>
+    </div>
+  );
+}

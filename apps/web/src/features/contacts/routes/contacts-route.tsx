@@ -1,0 +1,119 @@
+import { CONTACT_SEARCH_MAX } from "@cove/contract/contacts.ts";
+import { Users } from "lucide-react";
+import { Link, useSearchParams } from "react-router";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { SearchBox } from "../../kb/components/search-box.tsx";
+import { formatDate, formatRelative } from "../../tickets/components/ticket-format.ts";
+import { TicketPagination } from "../../tickets/components/ticket-pagination.tsx";
+import { useContactList } from "../api/contacts.queries.ts";
+
+/** /contacts: the organization's customers, searchable by name, email or company; `?search=` and `?page=`. */
+export function ContactsRoute() {
+  const [params, setParams] = useSearchParams();
+  const search = (params.get("search") ?? "").trim().slice(0, CONTACT_SEARCH_MAX);
+  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const list = useContactList({ page, search: search || undefined });
+
+  const show = (next: { page?: number; search?: string }, replace = false) => {
+    const out = new URLSearchParams();
+    const s = next.search ?? search;
+    if (s) out.set("search", s);
+    if ((next.page ?? 1) > 1) out.set("page", String(next.page));
+    setParams(out, { replace });
+  };
+
+  return (
+    <div className="space-y-6">
+      <title>Contacts · Cove</title>
+      <header>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Contacts</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Your customers: everyone who wrote in by a ticket, email, chat or the customer portal.
+        </p>
+      </header>
+      <SearchBox
+        label="Search contacts"
+        placeholder="Search by name, email or company…"
+        maxLength={CONTACT_SEARCH_MAX}
+        value={search}
+        onSearch={(s, replace) => show({ search: s ?? "", page: 1 }, replace)}
+      />
+      <section
+        aria-label="Contact list"
+        className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+      >
+        {list.isPending ? (
+          <div className="flex justify-center py-16 text-indigo-600">
+            <Spinner className="size-6" label="Loading contacts" />
+          </div>
+        ) : list.isError ? (
+          <div className="space-y-3 p-4">
+            <Alert>
+              <p className="font-semibold">Error loading contacts</p>
+              <p>{list.error.message}</p>
+            </Alert>
+            <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : list.data.contacts.length === 0 ? (
+          <div className="flex flex-col items-center gap-2 px-6 py-16 text-center">
+            <Users className="size-8 text-slate-400" aria-hidden="true" />
+            <p className="font-medium text-slate-900">{search ? `No contacts match “${search}”` : "No contacts yet"}</p>
+            <p className="max-w-sm text-sm text-slate-600">
+              {search
+                ? "Try another name, email or company."
+                : "Customers appear here when they open a ticket, write in or sign in to your portal."}
+            </p>
+          </div>
+        ) : (
+          <div className={list.isPlaceholderData ? "opacity-60" : undefined}>
+            <table className="w-full text-left text-sm">
+              <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Contact
+                  </th>
+                  <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">
+                    Company
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Tickets
+                  </th>
+                  <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
+                    Last activity
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {list.data.contacts.map((c) => (
+                  <tr key={c.id} className="hover:bg-slate-50">
+                    <td className="max-w-0 px-4 py-3">
+                      <Link
+                        to={`/contacts/${c.id}`}
+                        className="block truncate font-medium text-indigo-700 hover:underline"
+                      >
+                        {c.name}
+                      </Link>
+                      <span className="block truncate text-xs text-slate-500">{c.email ?? "No email"}</span>
+                    </td>
+                    <td className="hidden max-w-0 truncate px-4 py-3 text-slate-600 md:table-cell">
+                      {c.company ?? "—"}
+                    </td>
+                    <td className="px-4 py-3 text-slate-700">{c.ticket_count}</td>
+                    <td className="hidden px-4 py-3 text-slate-600 sm:table-cell">
+                      {c.last_ticket_at ? formatRelative(c.last_ticket_at) : `Added ${formatDate(c.created_at)}`}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <TicketPagination pagination={list.data.pagination} onPage={(p) => show({ page: p })} />
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+
+describe("the dashboard's satisfaction card", () => {
+  it("shows the last 30 days' score, by people and AI (not yet), and per agent", async () => {
+    storeSession();
+    mockApi({
+      "GET /api/auth/me": () => json(200, { user: testUser }),
+      "GET /api/trial/status": () => json(200, trialAnswer),
+      "GET /api/csat/stats": () =>
+        json(200, {
+          period_days: 30,
+          surveys_sent: 6,
+          overall: { good: 3, bad: 1, score: 75 },
+          people: { good: 3, bad: 1, score: 75 },
+          ai: { good: 0, bad: 0, score: null, available: false },
+          agents: [
+            {
+              agent_id: "0e0e0e0e-0000-4000-8000-000000000001",
+              first_name: "Priya",
+              last_name: "Nair",
+              good: 3,
+              bad: 1,
+              score: 75,
+            },
+          ],
+        }),
+    });
+    renderApp("/dashboard");
+    const card = await screen.findByRole("region", { name: "Customer Satisfaction" });
+    expect(await within(card).findByTestId("csat-score")).toHaveTextContent("75%");
+    expect(within(card).getByText("Last 30 days · 4 of 6 surveys answered")).toBeInTheDocument();
+    expect(within(card).getByText("Not yet")).toBeInTheDocument();
+    const row = within(card).getByRole("row", { name: /Priya Nair/ });
+    expect(row).toHaveTextContent("Priya Nair3175%");
+  });
+});

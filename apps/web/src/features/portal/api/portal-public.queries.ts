@@ -1,0 +1,35 @@
+import { surveyAnswer } from "@cove/contract/csat.ts";
+import { portalInfoAnswer } from "@cove/contract/portal.ts";
+import { useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client.ts";
+
+/** A portal's organization (name, branding), for pages shown before sign-in. */
+export function usePortalInfo(orgSlug: string) {
+  return useQuery({
+    queryKey: ["portal-public", "info", orgSlug],
+    queryFn: async ({ signal }) =>
+      (
+        await apiRequest(`/public/${encodeURIComponent(orgSlug)}/portal`, {
+          schema: portalInfoAnswer,
+          signal,
+          anonymous: true,
+        })
+      ).organization,
+  });
+}
+
+/** The survey of an emailed link (its token goes in the body). */
+export function useSurvey(token: string) {
+  return useQuery({
+    queryKey: ["portal-public", "survey", token],
+    queryFn: ({ signal }) =>
+      apiRequest("/portal/satisfaction/lookup", {
+        method: "POST",
+        body: { token },
+        schema: surveyAnswer,
+        signal,
+        anonymous: true,
+      }),
+    enabled: token.length >= 20,
+  });
+}

@@ -1,0 +1,147 @@
+import { type RateBody, satisfactionAnswer } from "@cove/contract/csat.ts";
+import { helpCenterAnswer, helpSearchAnswer } from "@cove/contract/kb.ts";
+import {
+  type CreatePortalTicketBody,
+  type CustomerTicketDetail,
+  customerCommentAnswer,
+  customerTicketAnswer,
+  customerTicketListAnswer,
+  portalMeAnswer,
+  type UpdatePortalMeBody,
+} from "@cove/contract/portal.ts";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client.ts";
+import { portalRequest, usePortal } from "./portal-context.ts";
+
+/** Every portal query starts with "portal"; the portal has a query cache of its own per signed-in customer. */
+export const portalKeys = {
+  all: ["portal"] as const,
+  me: () => [...portalKeys.all, "me"] as const,
+  tickets: () => [...portalKeys.all, "tickets"] as const,
+  ticketPage: (page: number) => [...portalKeys.tickets(), page] as const,
+  ticket: (id: string) => [...portalKeys.all, "ticket", id] as const,
+  help: (orgSlug: string, q: string) => [...portalKeys.all, "help", orgSlug, q] as const,
+};
+
+export function usePortalMe() {
+  const portal = usePortal();
+  return useQuery({
+    queryKey: portalKeys.me(),
+    queryFn: ({ signal }) => portalRequest(portal, "/portal/me", { schema: portalMeAnswer, signal }),
+  });
+}
+
+export function useUpdateMe() {
+  const portal = usePortal();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdatePortalMeBody) =>
+      portalRequest(portal, "/portal/me", { method: "PUT", body, schema: portalMeAnswer }),
+    onSuccess: (answer) => queryClient.setQueryData(portalKeys.me(), answer),
+  });
+}
+
+export function useMyTickets(page: number) {
+  const portal = usePortal();
+  return useQuery({
+    queryKey: portalKeys.ticketPage(page),
+    queryFn: ({ signal }) =>
+      portalRequest(portal, `/portal/tickets?page=${page}`, { schema: customerTicketListAnswer, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useMyTicket(id: string) {
+  const portal = usePortal();
+  return useQuery({
+    queryKey: portalKeys.ticket(id),
+    queryFn: async ({ signal }): Promise<CustomerTicketDetail> =>
+      (
+        await portalRequest(portal, `/portal/tickets/${encodeURIComponent(id)}`, {
+          schema: customerTicketAnswer,
+          signal,
+        })
+      ).ticket,
+  });
+}
+
+export function useCreateMyTicket() {
+  const portal = usePortal();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: CreatePortalTicketBody) =>
+      (await portalRequest(portal, "/portal/tickets", { method: "POST", body, schema: customerTicketAnswer })).ticket,
+    onSuccess: (ticket) => {
+      queryClient.setQueryData(portalKeys.ticket(ticket.id), ticket);
+      void queryClient.invalidateQueries({ queryKey: portalKeys.tickets() });
+    },
+  });
+}
+
+export function useReplyToMyTicket(id: string) {
+  const portal = usePortal();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: string) =>
+      (
+        await portalRequest(portal, `/portal/tickets/${encodeURIComponent(id)}/comments`, {
+          method: "POST",
+          body: { body },
+          schema: customerCommentAnswer,
+        })
+      ).comment,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: portalKeys.ticket(id) });
+      void queryClient.invalidateQueries({ queryKey: portalKeys.tickets() });
+    },
+  });
+}
+
+export function useRateMyTicket(id: string) {
+  const portal = usePortal();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: RateBody) =>
+      (
+        await portalRequest(portal, `/portal/tickets/${encodeURIComponent(id)}/satisfaction`, {
+          method: "PUT",
+          body,
+          schema: satisfactionAnswer,
+        })
+      ).satisfaction,
+    onSuccess: (satisfaction) =>
+      queryClient.setQueryData(portalKeys.ticket(id), (ticket: CustomerTicketDetail | undefined) =>
+        ticket ? { ...ticket, satisfaction } : ticket,
+      ),
+  });
+}
+
+/** An article as the portal's knowledge-base tab lists it. */
+export interface PortalArticle {
+  id: string;
+  title: string;
+  slug: string;
+  category_name: string | null;
+  excerpt: string | null;
+}
+
+/** The organization's published articles (the public help center's API): all of them, or those matching q. */
+export function useHelpArticles(orgSlug: string, q: string) {
+  const base = `/public/${encodeURIComponent(orgSlug)}/kb`;
+  return useQuery({
+    queryKey: portalKeys.help(orgSlug, q),
+    queryFn: async ({ signal }): Promise<PortalArticle[]> => {
+      if (q) {
+        const query = `${base}/search?q=${encodeURIComponent(q)}`;
+        const found = await apiRequest(query, { schema: helpSearchAnswer, signal, anonymous: true });
+        return found.results;
+      }
+      const center = await apiRequest(base, { schema: helpCenterAnswer, signal, anonymous: true });
+      const inCategories = center.categories.flatMap((c) =>
+        c.articles.map((a) => ({ ...a, category_name: c.name, excerpt: null })),
+      );
+      return [...inCategories, ...center.uncategorized.map((a) => ({ ...a, category_name: null, excerpt: null }))];
+    },
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,73 @@
+import { type PortalCustomer, updatePortalMeBody } from "@cove/contract/portal.ts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import * as Dialog from "@radix-ui/react-dialog";
+import { useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { Button } from "../../../components/ui/button.tsx";
+import { TextField } from "../../../components/ui/text-field.tsx";
+import { errorText } from "../../../lib/api-client.ts";
+import { applyFieldErrors } from "../../../lib/form-errors.ts";
+import { useUpdateMe } from "../api/portal.queries.ts";
+import { usePortal } from "../api/portal-context.ts";
+import { accentButton, brandStyle } from "./portal-brand.ts";
+
+/** The customer's name and company (their email is how they sign in, so it stays). */
+export function DetailsDialog({
+  customer,
+  open,
+  onOpenChange,
+}: {
+  customer: PortalCustomer;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const portal = usePortal();
+  const update = useUpdateMe();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(updatePortalMeBody),
+    values: { name: customer.name, company: customer.company ?? "" },
+  });
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await update.mutateAsync(values);
+      toast.success("Your details were saved.");
+      onOpenChange(false);
+    } catch (error) {
+      applyFieldErrors(error, setError, ["name", "company"]);
+      toast.error(errorText(error, "Your details could not be saved."));
+    }
+  });
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <Dialog.Content
+          style={brandStyle(portal.organization.branding)}
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl"
+        >
+          <Dialog.Title className="text-lg font-semibold text-slate-900">Your details</Dialog.Title>
+          <Dialog.Description className="mt-1 text-sm text-slate-600">
+            Signed in as {customer.email ?? "a customer"}.
+          </Dialog.Description>
+          <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
+            <TextField label="Name" maxLength={120} error={errors.name?.message} {...register("name")} />
+            <TextField label="Company" maxLength={120} error={errors.company?.message} {...register("company")} />
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+              <Dialog.Close asChild>
+                <Button variant="secondary">Cancel</Button>
+              </Dialog.Close>
+              <button type="submit" className={accentButton} disabled={isSubmitting}>
+                Save
+              </button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

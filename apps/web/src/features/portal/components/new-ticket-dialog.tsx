@@ -1,0 +1,106 @@
+import { createPortalTicketBody } from "@cove/contract/portal.ts";
+import { TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import * as Dialog from "@radix-ui/react-dialog";
+import { X } from "lucide-react";
+import { useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { Button } from "../../../components/ui/button.tsx";
+import { SelectField } from "../../../components/ui/select-field.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
+import { applyFieldErrors } from "../../../lib/form-errors.ts";
+import { PRIORITY_LABELS } from "../../tickets/components/ticket-format.ts";
+import { useCreateMyTicket } from "../api/portal.queries.ts";
+import { usePortal } from "../api/portal-context.ts";
+import { accentButton, brandStyle } from "./portal-brand.ts";
+
+const priorityOptions = TICKET_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
+
+/** Spec: the Create Support Ticket modal (subject and description required). */
+export function NewTicketDialog({
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreated: (id: string) => void;
+}) {
+  const portal = usePortal();
+  const create = useCreateMyTicket();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(createPortalTicketBody),
+    defaultValues: { subject: "", description: "", priority: "normal" },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const ticket = await create.mutateAsync(values);
+      toast.success(`Ticket #${ticket.ticket_number} submitted. We will get back to you soon.`);
+      reset();
+      onOpenChange(false);
+      onCreated(ticket.id);
+    } catch (error) {
+      applyFieldErrors(error, setError, ["subject", "description", "priority"]);
+      const reason = error instanceof ApiError ? error.message : "Something went wrong.";
+      toast.error(`Failed to create ticket: ${reason}`);
+    }
+  });
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !isSubmitting && onOpenChange(next)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <Dialog.Content
+          style={brandStyle(portal.organization.branding)}
+          aria-describedby={undefined}
+          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100%-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl"
+        >
+          <div className="flex items-start justify-between gap-4">
+            <Dialog.Title className="text-lg font-semibold text-slate-900">Create Support Ticket</Dialog.Title>
+            <Dialog.Close asChild>
+              <Button variant="ghost" size="icon" className="-mt-2 -mr-2" aria-label="Close">
+                <X className="size-5" aria-hidden="true" />
+              </Button>
+            </Dialog.Close>
+          </div>
+          <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4" aria-label="Create Support Ticket">
+            <TextField label="Subject" maxLength={250} error={errors.subject?.message} {...register("subject")} />
+            <FieldShell id="portal-ticket-description" label="Description" error={errors.description?.message}>
+              <textarea
+                id="portal-ticket-description"
+                rows={6}
+                aria-invalid={errors.description ? true : undefined}
+                aria-describedby={describedBy("portal-ticket-description", undefined, errors.description?.message)}
+                className={`${inputClasses} resize-y`}
+                {...register("description")}
+              />
+            </FieldShell>
+            <div className="sm:max-w-xs">
+              <SelectField label="Priority" options={priorityOptions} {...register("priority")} />
+            </div>
+            <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
+              <Dialog.Close asChild>
+                <Button variant="secondary" disabled={isSubmitting}>
+                  Cancel
+                </Button>
+              </Dialog.Close>
+              <button type="submit" className={accentButton} disabled={isSubmitting}>
+                {isSubmitting && <Spinner className="size-4" />}
+                Submit Ticket
+              </button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,166 @@
+import type { CustomerComment, CustomerTicketDetail } from "@cove/contract/portal.ts";
+import { clsx } from "clsx";
+import { ArrowLeft, FileQuestion } from "lucide-react";
+import { useId, useState } from "react";
+import { toast } from "sonner";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { inputClasses } from "../../../components/ui/text-field.tsx";
+import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { PriorityBadge, StatusBadge } from "../../tickets/components/ticket-badges.tsx";
+import { formatDateTime } from "../../tickets/components/ticket-format.ts";
+import { useMyTicket, useRateMyTicket, useReplyToMyTicket } from "../api/portal.queries.ts";
+import { usePortal } from "../api/portal-context.ts";
+import { accentButton } from "./portal-brand.ts";
+import { usePortalFollow } from "./portal-live.tsx";
+import { SatisfactionForm } from "./satisfaction-form.tsx";
+
+/** One of the customer's tickets: its public conversation (kept live), a reply box, and the survey once solved. */
+export function TicketView({ id, onBack }: { id: string; onBack: () => void }) {
+  const query = useMyTicket(id);
+  usePortalFollow([id]);
+  const back = (
+    <Button variant="ghost" size="sm" className="-ml-3" onClick={onBack}>
+      <ArrowLeft className="size-4" aria-hidden="true" />
+      Back to My Tickets
+    </Button>
+  );
+
+  if (query.isPending) {
+    return (
+      <div className="flex justify-center py-12 text-[var(--portal-accent,#4f46e5)]">
+        <Spinner className="size-6" label="Loading ticket" />
+      </div>
+    );
+  }
+  if (query.isError) {
+    if (query.error instanceof ApiError && query.error.status === 404) {
+      return (
+        <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
+          <FileQuestion className="size-8 text-slate-400" aria-hidden="true" />
+          <p className="font-medium text-slate-900">Ticket not found</p>
+          {back}
+        </div>
+      );
+    }
+    return (
+      <div className="space-y-3">
+        {back}
+        <Alert>
+          <p className="font-semibold">Error loading ticket</p>
+          <p>{query.error.message}</p>
+        </Alert>
+      </div>
+    );
+  }
+  const ticket = query.data;
+  return (
+    <article aria-labelledby="portal-ticket-title" className="space-y-5">
+      {back}
+      <header className="space-y-2">
+        <h2 id="portal-ticket-title" className="text-xl font-semibold break-words text-slate-900">
+          <span className="text-slate-500">#{ticket.ticket_number}</span> {ticket.subject}
+        </h2>
+        <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
+          <StatusBadge status={ticket.status} />
+          <PriorityBadge priority={ticket.priority} />
+          <span>Created {formatDateTime(ticket.created_at)}</span>
+          <span>· Updated {formatDateTime(ticket.updated_at)}</span>
+        </div>
+      </header>
+      <Conversation ticket={ticket} />
+      {ticket.satisfaction && <Rating ticket={ticket} />}
+      <ReplyBox ticket={ticket} />
+    </article>
+  );
+}
+
+function Message({ author, mine, at, body }: { author: string; mine: boolean; at: string; body: string }) {
+  return (
+    <li className={clsx("flex", mine ? "justify-end" : "justify-start")}>
+      <div
+        className={clsx(
+          "max-w-[min(40rem,90%)] rounded-lg border px-4 py-3",
+          mine ? "border-slate-200 bg-slate-100" : "border-slate-200 bg-white shadow-sm",
+        )}
+      >
+        <p className="text-xs text-slate-500">
+          <span className="font-medium text-slate-700">{mine ? "You" : author}</span> · {formatDateTime(at)}
+        </p>
+        <p className="mt-1 text-sm break-words whitespace-pre-wrap text-slate-900">{body}</p>
+      </div>
+    </li>
+  );
+}
+
+function Conversation({ ticket }: { ticket: CustomerTicketDetail }) {
+  const { customer } = usePortal();
+  const item = (c: CustomerComment) => (
+    <Message key={c.id} author={c.author_name} mine={c.from_customer} at={c.created_at} body={c.body} />
+  );
+  return (
+    <ol aria-label="Conversation" className="space-y-3">
+      <Message author={customer.name} mine at={ticket.created_at} body={ticket.description} />
+      {ticket.comments.map(item)}
+    </ol>
+  );
+}
+
+function Rating({ ticket }: { ticket: CustomerTicketDetail }) {
+  const rate = useRateMyTicket(ticket.id);
+  if (!ticket.satisfaction) return null;
+  return <SatisfactionForm satisfaction={ticket.satisfaction} onRate={(body) => rate.mutateAsync(body)} />;
+}
+
+function ReplyBox({ ticket }: { ticket: CustomerTicketDetail }) {
+  const id = useId();
+  const reply = useReplyToMyTicket(ticket.id);
+  const [body, setBody] = useState("");
+  if (ticket.status === "closed") {
+    return (
+      <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">
+        This ticket is closed. If you need more help, submit a new ticket.
+      </p>
+    );
+  }
+  async function send() {
+    if (body.trim() === "") return;
+    try {
+      await reply.mutateAsync(body);
+      setBody("");
+    } catch (error) {
+      toast.error(errorText(error, "Failed to add comment. Please try again."));
+    }
+  }
+  return (
+    <form
+      aria-label="Reply"
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        Your reply
+      </label>
+      <textarea
+        id={id}
+        rows={4}
+        value={body}
+        onChange={(e) => setBody(e.target.value)}
+        className={`${inputClasses} resize-y`}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-xs text-slate-500">
+          {ticket.status === "solved" ? "This ticket is solved: replying opens it again." : "The team is told at once."}
+        </p>
+        <button type="submit" className={accentButton} disabled={reply.isPending || body.trim() === ""}>
+          {reply.isPending && <Spinner className="size-4" />}
+          Send reply
+        </button>
+      </div>
+    </form>
+  );
+}
