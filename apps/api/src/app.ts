@@ -1,3 +1,4 @@
+import { REGISTRATIONS_PER_HOUR } from "@cove/contract/constants.ts";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -16,6 +17,7 @@ import { trialRoutes } from "./modules/billing/trial.routes.ts";
 import { webhookRoutes } from "./modules/billing/webhook.routes.ts";
 import { contactRoutes } from "./modules/contacts/contacts.routes.ts";
 import { csatRoutes } from "./modules/csat/csat.routes.ts";
+import { demoRoutes } from "./modules/demo/demo.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
@@ -33,9 +35,11 @@ import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.
 import { createAuthenticator, registerAccessControl } from "./platform/auth.ts";
 import type { AiConfig, PaymentConfig } from "./platform/config.ts";
 import type { Database } from "./platform/db.ts";
-import { AppError, registerErrorHandling } from "./platform/errors.ts";
+import { AppError, clientError, frameworkError, registerErrorHandling } from "./platform/errors.ts";
 import { createEventBus, scheduleOutboxPurge } from "./platform/events.ts";
 import { createJobs, type JobsOptions } from "./platform/jobs.ts";
+import { containsNul, registerJsonBody } from "./platform/json-body.ts";
+import { withLogSerializers } from "./platform/logging.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
 import { registerRealtime } from "./platform/realtime.ts";
 import { registerSecurityHeaders } from "./platform/security-headers.ts";
@@ -55,6 +59,8 @@ export interface AppOptions {
   answerCacheBytes?: number;
   /** The card provider; Cove's own test provider when absent. */
   payments?: PaymentConfig;
+  /** Organizations one address may register per hour; REGISTRATIONS_PER_HOUR when absent. */
+  registrationsPerHour?: number;
 }
 
 /** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
@@ -83,25 +89,17 @@ export const DEFAULT_ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
 
 const BODY_LIMIT = 1024 * 1024;
 
-function containsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  // A raw body (the payment provider's webhook) is bytes checked by its signature, not text.
-  if (Buffer.isBuffer(value)) return false;
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === "object") {
-    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || containsNul(v));
-  }
-  return false;
-}
-
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    logger: withLogSerializers(opts.logger ?? false),
     bodyLimit: BODY_LIMIT,
     trustProxy: opts.trustProxy ?? false,
     routerOptions: { maxParamLength: 200 },
     genReqId: () => crypto.randomUUID(),
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
   });
+  registerJsonBody(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("db", opts.database.db);
@@ -135,6 +133,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  const payments = createPayments(app, opts.payments ?? { provider: "test" });
+  // First of the onRequest hooks: every answer carries the headers, a 401 from access control among them.
+  registerSecurityHeaders(app, payments.provider.kind === "stripe" ? STRIPE_SOURCES : {});
   const authenticator = createAuthenticator(opts.database.db);
   registerAccessControl(app, authenticator);
   // After access control: its hooks find the principal that the cache's hooks check.
@@ -142,8 +143,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // After access control: it refuses writes by the principal's organization when that is read-only.
   registerReadOnlyGuard(app);
 
-  const payments = createPayments(app, opts.payments ?? { provider: "test" });
-  registerSecurityHeaders(app, payments.provider.kind === "stripe" ? STRIPE_SOURCES : {});
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) =>
@@ -172,7 +171,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate("realtime", await registerRealtime(app, { database: opts.database, bus: events, authenticator }));
 
   await app.register(healthRoutes, { kind: opts.database.kind });
-  await app.register(authRoutes);
+  await app.register(authRoutes, { registrationsPerHour: opts.registrationsPerHour ?? REGISTRATIONS_PER_HOUR });
   await app.register(trialRoutes, { payments });
   await app.register(billingRoutes, { payments });
   await app.register(webhookRoutes, { payments });
@@ -191,6 +190,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(portalRoutes);
   await app.register(csatRoutes);
   const ai = opts.ai ?? { provider: "embedded" };
+  await app.register(demoRoutes);
   await app.register(aiRoutes, {
     provider: ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider,
   });

@@ -28,6 +28,7 @@ async function main() {
     ai: config.ai,
     answerCacheBytes: config.answerCacheBytes,
     payments: config.payments,
+    registrationsPerHour: config.registrationsPerHour,
   });
   // Load the assistant's word vectors before the first visitor asks (about 0.1 s, one second on the very first run).
   wordVectors();

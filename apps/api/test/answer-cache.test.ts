@@ -1,6 +1,6 @@
 import type { Role } from "@cove/contract/constants.ts";
 import type { OrganizationStats, Ticket, TicketListAnswer, TicketStats } from "@cove/contract/tickets.ts";
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql, sum } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataVersions } from "../src/db/schema/answer-cache.ts";
 import { sessions } from "../src/db/schema/auth.ts";
@@ -86,9 +86,10 @@ function behindTheTriggers(change: (db: Queryable) => Promise<unknown>) {
   });
 }
 
+/** The organization's data version: the sum of its shards. */
 async function versionOf(orgId: string): Promise<number> {
   const [row] = await t.database.db
-    .select({ version: dataVersions.version })
+    .select({ version: sum(dataVersions.version) })
     .from(dataVersions)
     .where(eq(dataVersions.organizationId, orgId));
   return Number(row?.version ?? 0);

@@ -18,7 +18,7 @@ afterAll(() => t.close());
 // Documentation-range IPv6 addresses, unique per run, so a re-run on the same database starts with a clean slate.
 const run = Math.floor(Math.random() * 0xffff).toString(16);
 let n = 0;
-const nextAddress = () => `2001:db8:${run}::${(n++).toString(16)}`;
+const nextAddress = () => `2001:db8:${run}:${(n++).toString(16)}::1`;
 const post = (url: string, payload: unknown, remoteAddress = nextAddress()) =>
   t.app.inject({ method: "POST", url, payload: payload as object, remoteAddress });
 

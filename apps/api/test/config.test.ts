@@ -24,6 +24,14 @@ describe("loadConfig", () => {
     expect(config.publicUrl).toBe("http://localhost:3000");
     expect(config.mailFrom).toBe("Cove <no-reply@localhost>");
     expect(config.smtpUrl).toBeUndefined();
+    expect(config.registrationsPerHour).toBe(5);
+  });
+
+  it("takes REGISTRATIONS_PER_HOUR, and refuses a value that is not a positive whole number", () => {
+    expect(loadConfig({ REGISTRATIONS_PER_HOUR: "50" }).registrationsPerHour).toBe(50);
+    for (const bad of ["0", "-1", "2.5", "many"]) {
+      expect(configError({ REGISTRATIONS_PER_HOUR: bad }).message).toMatch(/\bREGISTRATIONS_PER_HOUR\b/);
+    }
   });
 
   it("takes every documented variable from the environment", () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../src/app.ts";
+import { type AppOptions, buildApp } from "../src/app.ts";
 import { sessions } from "../src/db/schema/auth.ts";
 import { users } from "../src/db/schema/users.ts";
 import { hashToken, newToken } from "../src/platform/auth.ts";
@@ -33,6 +33,7 @@ export async function createTestApp(
     /** Runs after the app is built and before it is ready: to register event handlers of the test's own. */
     setup?: (app: FastifyInstance) => void;
     payments?: PaymentConfig;
+    logger?: AppOptions["logger"];
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -57,6 +58,7 @@ export async function createTestApp(
     ai: opts.ai,
     answerCacheBytes: opts.answerCacheBytes,
     payments: opts.payments,
+    logger: opts.logger,
   });
   opts.setup?.(app);
   await app.ready();
@@ -91,10 +93,23 @@ export function registration(overrides: Partial<RegisterBody> = {}): RegisterBod
   };
 }
 
+/**
+ * A documentation-range address of its own for each call: registrations are throttled per address, and a test that
+ * sets up many organizations plays many people signing up.
+ */
+const addressRun = Math.floor(Math.random() * 0xffff).toString(16);
+let addresses = 0;
+export const newAddress = () => `2001:db8:${addressRun}:${(addresses++).toString(16)}::ffff`;
+
 /** Registers a fresh organization through the real endpoint and returns its admin's session. */
 export async function registerOrg(app: FastifyInstance, overrides: Partial<RegisterBody> = {}) {
   const body = registration(overrides);
-  const res = await app.inject({ method: "POST", url: "/api/auth/register", payload: body });
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/auth/register",
+    payload: body,
+    remoteAddress: newAddress(),
+  });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   return { ...(res.json() as AuthAnswer), password: body.password };
 }

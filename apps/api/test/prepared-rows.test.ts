@@ -33,6 +33,16 @@ describe("preparedRows", () => {
     expect(new Date(row?.d ?? "").toISOString()).toBe(when.toISOString());
   });
 
+  it("answers every caller when many ask for the same new statement at once (it is prepared once)", async () => {
+    const marker = `first use ${Date.now()}`;
+    const rows = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        preparedRows<{ v: string }>(t.database.db, sql`select ${marker}::text || ${i}::text as v`),
+      ),
+    );
+    expect(rows.map((r) => r[0]?.v)).toEqual(Array.from({ length: 8 }, (_, i) => `${marker}${i}`));
+  });
+
   it("runs the same statement many times, also inside transactions that roll back", async () => {
     for (let i = 0; i < 3; i++) {
       await t.database.db

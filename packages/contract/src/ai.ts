@@ -1,4 +1,6 @@
 import { z } from "zod";
+// Every message a schema here does not write itself comes from one place: "<Field> must be ...".
+import { textRequired } from "./messages.ts";
 
 export const AI_TONES = ["friendly", "professional", "concise"] as const;
 export type AiTone = (typeof AI_TONES)[number];
@@ -12,7 +14,7 @@ export const AI_STATS_DAYS = 30;
 const noNul = (s: string) => !s.includes("\u0000");
 
 const message = z
-  .string({ error: "Message is required" })
+  .string({ error: textRequired("Message") })
   .trim()
   .min(1, "Message is required")
   .max(AI_MESSAGE_MAX, `Message must be at most ${AI_MESSAGE_MAX.toLocaleString("en-US")} characters`)

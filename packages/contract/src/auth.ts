@@ -1,19 +1,21 @@
 import { z } from "zod";
 import { AVATAR_MAX_BYTES, PASSWORD_MAX, PASSWORD_MIN, ROLES } from "./constants.ts";
+// Every message a schema here does not write itself comes from one place: "<Field> must be ...".
+import { textRequired } from "./messages.ts";
 
 const noNul = (s: string) => !s.includes("\u0000");
 
 /** A required single-line text field, trimmed, with a length bound and no NUL bytes. */
 export const requiredText = (label: string, max: number) =>
   z
-    .string({ error: `${label} is required` })
+    .string({ error: textRequired(label) })
     .trim()
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`)
     .refine(noNul, `${label} contains an invalid character`);
 
 export const emailField = z
-  .string({ error: "Email is required" })
+  .string({ error: textRequired("Email") })
   .trim()
   .min(1, "Email is required")
   .max(254, "Email must be at most 254 characters")
@@ -21,7 +23,7 @@ export const emailField = z
   .transform((e) => e.toLowerCase());
 
 export const passwordField = z
-  .string({ error: "Password is required" })
+  .string({ error: textRequired("Password") })
   .min(1, "Password is required")
   .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`)
   .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters long`)
@@ -39,7 +41,7 @@ export type RegisterBody = z.input<typeof registerBody>;
 export const loginBody = z.object({
   email: emailField,
   password: z
-    .string({ error: "Password is required" })
+    .string({ error: textRequired("Password") })
     .min(1, "Password is required")
     .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters long`),
   rememberMe: z.boolean().optional().default(false),

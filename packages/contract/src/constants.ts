@@ -45,8 +45,15 @@ export const PLANS: Record<PlanId, PlanDefinition> = {
 };
 
 export const TRIAL_DAYS = 14;
-/** The organization a fresh install seeds, whose articles the public AI demo (/ai-test) answers from. */
+/**
+ * The slug of the organization a fresh install seeds, whose articles the public AI demo (/ai-test) answers from. The
+ * demo is found by its is_demo flag, which only the seed sets, never by this slug: a registration may take "acme" when
+ * no demo was seeded.
+ */
 export const DEMO_ORG_SLUG = "acme";
+/** What the demo entry points say when the server has no demo organization (PRODUCT.md section 6). */
+export const DEMO_UNAVAILABLE =
+  "The demo is not available on this server: it was started without the demo organization (SEED_DEMO=false).";
 /** A trial runs with the limits of this plan. */
 export const TRIAL_PLAN: PlanId = "growth";
 
@@ -65,8 +72,11 @@ export const AVATAR_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
 export const AVATAR_MAX_BYTES = 100 * 1024;
 export const AVATAR_SIZE_PX = 128;
 
-/** Sign-in throttling (ENGINEERING.md section 7). */
+/** Sign-in throttling (ENGINEERING.md section 7): per account and per address, however the guesses arrive. */
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_WINDOW_MINUTES = 15;
+
+/** Registrations per address and hour, unless REGISTRATIONS_PER_HOUR says otherwise. */
+export const REGISTRATIONS_PER_HOUR = 5;
 
 export const TRIAL_STATUS_REFETCH_MS = 60_000;

@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** The server has no demo organization (SEED_DEMO=false): the public demo pages say so. */
+  DEMO_UNAVAILABLE: 404,
   /** An invitation link that was used, revoked or has expired: it will never work again. */
   INVITATION_EXPIRED: 410,
   INVITATION_USED: 410,
@@ -26,6 +28,9 @@ export const ERROR_STATUS = {
   PAYMENT_FAILED: 402,
   /** The card provider could not be reached or answered an error of its own. */
   PAYMENT_PROVIDER_ERROR: 502,
+  /** Node's HTTP parser refused the request: its headers (the address among them) are over the size limit. */
+  HEADERS_TOO_LARGE: 431,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

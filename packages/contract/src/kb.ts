@@ -1,4 +1,6 @@
 import { z } from "zod";
+// Every message a schema here does not write itself comes from one place: "<Field> must be ...".
+import "./messages.ts";
 import { requiredText } from "./auth.ts";
 import { paginationSchema } from "./tickets.ts";
 

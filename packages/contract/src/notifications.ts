@@ -26,5 +26,5 @@ export const notificationListAnswer = z.object({
 });
 export type NotificationListAnswer = z.infer<typeof notificationListAnswer>;
 
-export const notificationParams = z.object({ id: z.string().max(100) });
+export const notificationParams = z.object({ id: z.string() });
 export const unreadCountAnswer = z.object({ unread_count: z.number().int() });

@@ -1,25 +1,8 @@
 import { z } from "zod";
 import { emailField, requiredText } from "./auth.ts";
+import { isReservedOrgSlug, isSlugShaped } from "./slugs.ts";
 
 const noNul = (s: string) => !s.includes("\u0000");
-
-/** Help-center addresses (/help/{slug}) that no organization may take (PRODUCT.md section 6). */
-export const RESERVED_SLUGS = [
-  "demo",
-  "admin",
-  "api",
-  "help",
-  "portal",
-  "widget",
-  "www",
-  "app",
-  "billing",
-  "settings",
-  "login",
-  "register",
-  "static",
-  "assets",
-] as const;
 
 /** The brand colour when none is chosen (the app's indigo). */
 export const DEFAULT_BRAND_COLOR = "#4f46e5";
@@ -32,11 +15,12 @@ export const slugField = z
   .toLowerCase()
   .min(3, "The help center address must be at least 3 characters")
   .max(60, "The help center address must be at most 60 characters")
-  .regex(
-    /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
-    "Use lowercase letters, digits and hyphens, starting and ending with a letter or digit",
+  // The shape slugify gives (letters of every script, digits, hyphens), and never an address of Cove's own pages.
+  .refine(
+    (s) => isSlugShaped(s) && !s.endsWith("-"),
+    "Use letters, digits and hyphens, starting and ending with a letter or digit",
   )
-  .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s), "That address is reserved: choose another");
+  .refine((s) => !isReservedOrgSlug(s), "That address is reserved: choose another");
 
 export const brandColorField = z
   .string({ error: "Brand colour is required" })
@@ -144,7 +128,7 @@ export type CreateApiKeyBody = z.input<typeof createApiKeyBody>;
 /** The whole key is in this answer only. */
 export const createApiKeyAnswer = z.object({ api_key: apiKey, token: z.string() });
 export type CreateApiKeyAnswer = z.infer<typeof createApiKeyAnswer>;
-export const apiKeyParams = z.object({ id: z.string().max(100) });
+export const apiKeyParams = z.object({ id: z.string() });
 
 /** Organization data export: a ZIP of JSON files, made by a background job. */
 export const EXPORT_STATUSES = ["queued", "running", "done", "failed"] as const;
@@ -160,7 +144,7 @@ export const dataExport = z.object({
 });
 export type DataExport = z.infer<typeof dataExport>;
 export const dataExportAnswer = z.object({ export: dataExport.nullable() });
-export const exportParams = z.object({ id: z.string().max(100) });
+export const exportParams = z.object({ id: z.string() });
 
 /** Deleting the organization: the admin types its name to confirm. */
 export const deleteOrganizationBody = z.object({

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { requiredText } from "./auth.ts";
+// Every message a schema here does not write itself comes from one place: "<Field> must be ...".
+import { textRequired } from "./messages.ts";
 
 export const TICKET_STATUSES = ["open", "pending", "solved", "closed"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -21,7 +23,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Long free text (descriptions, comments): kept exactly as typed apart from surrounding whitespace. */
 const longText = (label: string, max: number) =>
   z
-    .string({ error: `${label} is required` })
+    .string({ error: textRequired(label) })
     .trim()
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`)
@@ -137,7 +139,7 @@ export const createTicketBody = z.object({
     .default("normal"),
   requester_name: requiredText("Requester name", 120),
   requester_email: z
-    .string({ error: "Requester email is required" })
+    .string({ error: textRequired("Requester email") })
     .trim()
     .min(1, "Requester email is required")
     .max(254, "Requester email must be at most 254 characters")
@@ -167,8 +169,6 @@ export const createCommentBody = z.object({
 export type CreateCommentBody = z.input<typeof createCommentBody>;
 
 export const commentAnswer = z.object({ comment: commentSchema });
-
-export const ticketIdParams = z.object({ id: z.uuid({ error: "Ticket not found" }) });
 
 export const ticketStats = z.object({
   total_tickets: z.number().int(),

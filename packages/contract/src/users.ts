@@ -1,4 +1,6 @@
 import { z } from "zod";
+// Every message a schema here does not write itself comes from one place: "<Field> must be ...".
+import "./messages.ts";
 import { emailField, requiredText } from "./auth.ts";
 import { PLAN_IDS, ROLES, USER_STATUSES } from "./constants.ts";
 
@@ -49,6 +51,3 @@ export type UpdateUserBody = z.input<typeof updateUserBody>;
 
 export const userAnswer = z.object({ user: userListItem });
 export type UserAnswer = z.infer<typeof userAnswer>;
-
-// Any id that is not a user of the caller's organization, malformed ones included, is simply not found.
-export const userParams = z.object({ id: z.string().max(100) });

@@ -1,5 +1,5 @@
 import { helpArticlePath } from "@cove/contract/kb.ts";
-import { slugify } from "../modules/kb/kb.queries.ts";
+import { kbSlug } from "../modules/kb/kb.queries.ts";
 import type { Tx } from "../platform/db.ts";
 import { kbArticles, kbCategories } from "./schema/kb.ts";
 
@@ -724,7 +724,7 @@ Email sales@acme-outdoor.example with the items, quantities and delivery address
 function linkArticles(body: string, orgSlug: string): string {
   return body.replace(/\{\{([^}]+)\}\}/g, (_, title: string) => {
     if (!ARTICLES.some((a) => a.title === title)) throw new Error(`seed-kb: no article titled "${title}"`);
-    return `[${title}](${helpArticlePath(orgSlug, slugify(title, "article"))})`;
+    return `[${title}](${helpArticlePath(orgSlug, kbSlug(title, "article"))})`;
   });
 }
 
@@ -737,7 +737,7 @@ export async function seedDemoKb(tx: Tx, org: { id: string; slug: string }, auth
       CATEGORIES.map((name, position) => ({
         organizationId: orgId,
         name,
-        slug: slugify(name, "category"),
+        slug: kbSlug(name, "category"),
         position,
       })),
     )
@@ -753,7 +753,7 @@ export async function seedDemoKb(tx: Tx, org: { id: string; slug: string }, auth
         organizationId: orgId,
         categoryId: categoryId.get(article.category) ?? null,
         title: article.title,
-        slug: slugify(article.title, "article"),
+        slug: kbSlug(article.title, "article"),
         body: linkArticles(article.body, org.slug),
         questions: article.questions,
         status: published ? ("published" as const) : ("draft" as const),

@@ -26,6 +26,8 @@ export async function seedDemo(db: Db): Promise<boolean> {
       .values({
         name: "Acme Outdoor Co.",
         slug: DEMO_ORG_SLUG,
+        // What the public demo pages find it by; no registration can set it.
+        isDemo: true,
         plan: TRIAL_PLAN,
         subscriptionStatus: "trialing",
         trialEndsAt: new Date(Date.now() + TRIAL_DAYS * 86_400_000),

@@ -161,10 +161,10 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
     if (route.config?.access === "public") route.schema = { ...route.schema, security: [] };
   });
 
-  // Before validation: who is calling is settled first, so a signed-out caller learns nothing about the route's body,
-  // and hooks that refuse by organization (billing's read-only mode) answer the same whatever the body is.
-  app.addHook("preValidation", async (req) => {
-    const { access, actors = [] } = req.routeOptions.config;
+  // Access control runs first, on the request line and headers alone: a caller who may not use a route learns
+  // nothing about its body's rules (a 401 comes before any 400), and an anonymous body is never even parsed.
+  app.addHook("onRequest", async (req) => {
+    const { access, actors = [] } = req.routeOptions.config ?? {};
     if (!access || access === "public") return;
     const token = bearerToken(req.headers.authorization);
     if (!token) throw sessionEnded();

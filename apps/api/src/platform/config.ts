@@ -1,4 +1,5 @@
 import path from "node:path";
+import { REGISTRATIONS_PER_HOUR } from "@cove/contract/constants.ts";
 import { z } from "zod";
 
 const boolFromEnv = z
@@ -57,6 +58,12 @@ const envSchema = z.object({
     .min(0, "must be between 0 and 4096")
     .max(4096, "must be between 0 and 4096")
     .default(64),
+  REGISTRATIONS_PER_HOUR: z.coerce
+    .number({ error: "must be a number of sign-ups" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 100000")
+    .max(100_000, "must be between 1 and 100000")
+    .default(REGISTRATIONS_PER_HOUR),
 });
 
 /** The assistant's provider: the embedded one (no network, no key) or an OpenAI-compatible chat-completions API. */
@@ -92,6 +99,8 @@ export type Config = {
   /** Memory for cached answers, in bytes; 0: off. */
   answerCacheBytes: number;
   payments: PaymentConfig;
+  /** Organizations one address may register per hour. */
+  registrationsPerHour: number;
 };
 
 export class ConfigError extends Error {}
@@ -153,5 +162,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ai,
     answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
     payments,
+    registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
   };
 }

@@ -192,8 +192,12 @@ interface DrizzleInternals {
   };
 }
 
-/** Statements already prepared on the embedded database, by the Drizzle dialect its handles share. */
-const preparedOnPglite = new WeakMap<object, Set<string>>();
+/**
+ * Statements prepared (or being prepared) on the embedded database, by the Drizzle dialect its handles share. The
+ * promise is shared: requests that ask for the same new statement at once prepare it once, not each (a second PREPARE
+ * of a name fails).
+ */
+const preparedOnPglite = new WeakMap<object, Map<string, Promise<unknown>>>();
 
 /**
  * queryRows for the statements every request runs: each is prepared once per connection under a name derived from
@@ -210,14 +214,20 @@ export async function preparedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
   }
   let prepared = preparedOnPglite.get(dialect);
   if (!prepared) {
-    prepared = new Set();
+    prepared = new Map();
     preparedOnPglite.set(dialect, prepared);
   }
-  if (!prepared.has(name)) {
+  let preparing = prepared.get(name);
+  if (!preparing) {
     // Not transactional: it stays prepared whatever becomes of the transaction it ran in.
-    await session.client.query(`PREPARE ${name} AS ${built.sql}`);
-    prepared.add(name);
+    const statements = prepared;
+    preparing = session.client.query(`PREPARE ${name} AS ${built.sql}`).catch((err: unknown) => {
+      statements.delete(name);
+      throw err;
+    });
+    prepared.set(name, preparing);
   }
+  await preparing;
   // EXECUTE takes no protocol parameters, so the values go in as literals (typed by the prepared statement).
   const args = built.params.map(literal).join(", ");
   const results = (await (session.client.exec as (text: string) => Promise<{ rows: unknown[] }[]>)(

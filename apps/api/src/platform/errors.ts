@@ -1,5 +1,7 @@
+import http from "node:http";
+import type { Socket } from "node:net";
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from "@cove/contract/errors.ts";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 
 export class AppError extends Error {
@@ -64,4 +66,46 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 500) req.log.error({ err, reqId: req.id }, "request failed");
     return reply.status(status).send(body);
   });
+}
+
+const bodyOf = (code: ErrorCode, error: string): ErrorBody => ({ error, code });
+
+/**
+ * Errors Fastify's router raises before any route runs (Fastify's frameworkErrors), in the API's {error, code} shape:
+ * an address with a broken %-escape is a bad request; a path segment past the router's length limit is an id or slug
+ * of nothing, so it is not found, as any malformed id is (platform/ids.ts).
+ */
+export function frameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    void reply.code(404).send(bodyOf("NOT_FOUND", "Not found: nothing has an address like this one."));
+    return;
+  }
+  if (err.code === "FST_ERR_BAD_URL") {
+    void reply.code(400).send(bodyOf("BAD_REQUEST", "The address is not valid: it has a broken %-escape."));
+    return;
+  }
+  void reply.code(400).send(bodyOf("BAD_REQUEST", "The request could not be routed."));
+}
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (Fastify's clientErrorHandler): headers or an address
+ * over the size limit, a request that is not HTTP, one that took too long to arrive. Answered in the same
+ * {error, code} shape, on the raw socket, which is then closed.
+ */
+export function clientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, body] =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? [431, bodyOf("HEADERS_TOO_LARGE", "The request's headers or address are too large.")]
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, bodyOf("REQUEST_TIMEOUT", "The request took too long to arrive. Please try again.")]
+        : [400, bodyOf("BAD_REQUEST", "The request is not valid HTTP.")];
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy();
 }

@@ -18,7 +18,8 @@ export interface Mailer {
 
 /**
  * Outbound mail. With SMTP_URL it goes to that server; without one, each message is written as an .eml file
- * under DATA_DIR/outbox and its subject and links are logged, so a local install can still follow a reset link.
+ * under DATA_DIR/outbox and the log says which file, so a local install can still follow a reset link: it is in the
+ * file. The log never holds the links themselves, which carry single-use tokens (ENGINEERING.md section 7).
  */
 export interface MailConfig {
   smtpUrl: string | undefined;
@@ -52,8 +53,10 @@ export function createMailer(opts: MailConfig, log: FastifyBaseLogger): Mailer {
       // Written aside, then renamed: whoever watches the outbox (a person, a test) never reads half a message.
       await writeFile(`${file}.part`, info.message as Buffer);
       await rename(`${file}.part`, file);
-      const links = m.text.match(/https?:\/\/\S+/g) ?? [];
-      log.info({ to: m.to, subject: m.subject, links, file }, "mail written to outbox (no SMTP_URL set)");
+      log.info(
+        { subject: m.subject, file },
+        "mail written to the outbox (no SMTP_URL set): open the file for its links",
+      );
     },
     close: () => transport.close(),
   };

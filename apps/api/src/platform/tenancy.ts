@@ -123,7 +123,7 @@ async function confine(tx: Tx, orgId: string, session?: { sessionId: string; use
 export interface DataState {
   /** The user's role as it is now. */
   role: Role;
-  /** The organization's data version (data_versions; 0 until its first change). */
+  /** The organization's data version: the sum of its data_versions shards (0 until its first change). */
   version: string;
   /** The organization's time zone and its date there, for answers that count "today" or "this week". */
   day: string;
@@ -140,7 +140,9 @@ export async function readDataStates(db: Db, who: readonly Principal[]): Promise
   const ids = (pick: (p: Principal) => string) => who.map(pick).join(",");
   const rows = await preparedRows<DataState & { i: number }>(
     db,
-    sql`select w.i::int as i, u.role, coalesce(d.version, 0)::text as version,
+    sql`select w.i::int as i, u.role,
+               (select coalesce(sum(d.version), 0) from data_versions d
+                where d.organization_id = s.organization_id)::text as version,
                o.timezone || ' ' || to_char(now() at time zone o.timezone, 'YYYY-MM-DD') as day
         from unnest(string_to_array(${ids((p) => p.sessionId)}::text, ',')::uuid[],
                     string_to_array(${ids((p) => p.orgId)}::text, ',')::uuid[],
@@ -149,7 +151,6 @@ export async function readDataStates(db: Db, who: readonly Principal[]): Promise
         join sessions s on s.id = w.session_id
         join users u on u.id = s.user_id
         join organizations o on o.id = s.organization_id
-        left join data_versions d on d.organization_id = s.organization_id
         where ${liveSession(sql`w.session_id`, sql`w.organization_id`, sql`w.user_id`)}`,
   );
   const states: (DataState | null)[] = who.map(() => null);

@@ -121,22 +121,31 @@ export async function agentSession(t: TestApp, orgId: string): Promise<{ token: 
   return { token, userId: agent.id };
 }
 
-/** The demo organization the public assistant answers from, created when the database has none (tests seed nothing). */
+/**
+ * The demo organization the public assistant answers from (the one flagged is_demo, as the seed makes it), created
+ * when the database has none (tests seed nothing). Test files sharing a PostgreSQL database may ask at once, and a
+ * registration may hold the slug "acme": the flag's unique index settles who creates it.
+ */
 export async function demoOrganization(t: TestApp): Promise<string> {
-  await t.database.db
-    .insert(organizations)
-    .values({
-      id: randomUUID(),
-      name: "Acme Outdoor Co.",
-      slug: DEMO_ORG_SLUG,
-      plan: "growth",
-      subscriptionStatus: "trialing",
-    })
-    .onConflictDoNothing({ target: organizations.slug });
-  const [org] = await t.database.db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(organizations.slug, DEMO_ORG_SLUG));
-  if (!org) throw new Error("demo organization missing");
-  return org.id;
+  const find = async () =>
+    (await t.database.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.isDemo, true)))[0]
+      ?.id;
+  for (const slug of [DEMO_ORG_SLUG, `acme-demo-${unique()}`]) {
+    const found = await find();
+    if (found) return found;
+    await t.database.db
+      .insert(organizations)
+      .values({
+        id: randomUUID(),
+        name: "Acme Outdoor Co.",
+        slug,
+        plan: "growth",
+        subscriptionStatus: "trialing",
+        isDemo: true,
+      })
+      .onConflictDoNothing();
+  }
+  const found = await find();
+  if (!found) throw new Error("demo organization missing");
+  return found;
 }

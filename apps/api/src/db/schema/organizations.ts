@@ -1,24 +1,34 @@
 import { SUBSCRIPTION_STATUSES } from "@cove/contract/billing.ts";
 import { PLAN_IDS } from "@cove/contract/constants.ts";
 import { EXPORT_STATUSES } from "@cove/contract/settings.ts";
-import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { bytea, createdAt } from "./columns.ts";
 
 /** The tenant itself. RLS lets a request see only its own organization row. */
-export const organizations = pgTable("organizations", {
-  id: uuid("id").primaryKey().defaultRandom(),
-  name: text("name").notNull(),
-  slug: text("slug").notNull().unique(),
-  /** The plan whose limits apply; a trial runs on growth. */
-  plan: text("plan", { enum: PLAN_IDS }).notNull(),
-  subscriptionStatus: text("subscription_status", { enum: SUBSCRIPTION_STATUSES }).notNull(),
-  trialEndsAt: timestamp("trial_ends_at", { withTimezone: true }),
-  timezone: text("timezone").notNull().default("UTC"),
-  /** The last ticket number handed out; bumped in the creating transaction, so numbers never repeat. */
-  ticketSeq: integer("ticket_seq").notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull().unique(),
+    /** The plan whose limits apply; a trial runs on growth. */
+    plan: text("plan", { enum: PLAN_IDS }).notNull(),
+    subscriptionStatus: text("subscription_status", { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    trialEndsAt: timestamp("trial_ends_at", { withTimezone: true }),
+    timezone: text("timezone").notNull().default("UTC"),
+    /** The last ticket number handed out; bumped in the creating transaction, so numbers never repeat. */
+    ticketSeq: integer("ticket_seq").notNull().default(0),
+    /**
+     * The demo organization the public demo pages answer from (PRODUCT.md section 6). Only the seed sets it; a
+     * registration never can, whatever name or slug it takes. At most one organization has it.
+     */
+    isDemo: boolean("is_demo").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("organizations_demo_unique").on(t.isDemo).where(sql`${t.isDemo}`)],
+);
 
 /** Exports of an organization's data: a ZIP of JSON files made by a background job, kept 7 days. */
 export const organizationExports = pgTable(

@@ -1,4 +1,5 @@
 import { ROLES, USER_STATUSES } from "@cove/contract/constants.ts";
+import { sql } from "drizzle-orm";
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
 import { organizations } from "./organizations.ts";
@@ -22,8 +23,13 @@ export const users = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // Sign-in is by email alone, so an email belongs to one account across the whole deployment.
-    uniqueIndex("users_email_unique").on(t.email),
+    // Sign-in is by email alone, so an email belongs to one account across the whole deployment: one member who has
+    // joined (active or inactive). Invitations are not accounts: another organization may invite an email that has an
+    // account, and the invitation says nothing of it to the admin (docs/decisions/2026-11-25-abuse-resistance.md);
+    // only accepting it would make a second account, which this index refuses.
+    uniqueIndex("users_email_unique").on(t.email).where(sql`${t.status} <> 'invited'`),
+    // One organization never holds an email twice; it also finds an email's rows whatever their status.
+    uniqueIndex("users_email_org_unique").on(t.email, t.organizationId),
     index("users_org_created_idx").on(t.organizationId, t.createdAt),
   ],
 );

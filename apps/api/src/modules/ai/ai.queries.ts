@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { aiAnswers, aiSettings } from "../../db/schema/ai.ts";
 import { kbArticles } from "../../db/schema/kb.ts";
 import { organizations } from "../../db/schema/organizations.ts";
-import { type Db, type Queryable, queryRows } from "../../platform/db.ts";
+import { type Queryable, queryRows } from "../../platform/db.ts";
 import type { KbArticle } from "./retrieval.ts";
 
 /** What a new organization's assistant starts with (the column defaults of ai_settings, migration 0004). */
@@ -117,17 +117,4 @@ export async function answerCounts(db: Queryable, orgId: string, days: number) {
         where organization_id = ${orgId} and created_at >= now() - make_interval(days => ${days})`,
   );
   return row ?? { answers: 0, resolved: 0, average_confidence: null, console_answers: 0 };
-}
-
-/**
- * The organization the public demo answers from. It runs before any organization is known (as sign-in does), so it
- * reads as the owner role and returns only the id of the one organization with that slug.
- */
-export async function findOrganizationIdBySlug(db: Db, slug: string): Promise<string | null> {
-  const [row] = await db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(organizations.slug, slug))
-    .limit(1);
-  return row?.id ?? null;
 }

@@ -5,13 +5,13 @@ import {
   aiStatsAnswer,
   updateAiSettingsBody,
 } from "@cove/contract/ai.ts";
-import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
+import { DEMO_UNAVAILABLE } from "@cove/contract/constants.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant, optionalPrincipal } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
-import { findOrganizationIdBySlug } from "./ai.queries.ts";
+import { findDemoOrganization } from "../demo/demo.queries.ts";
 import * as service from "./ai.service.ts";
 import type { AiProvider } from "./provider.ts";
 
@@ -44,8 +44,8 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
     },
     handler: async (req) => {
       const principal = await optionalPrincipal(app, req);
-      const orgId = principal?.orgId ?? (await findOrganizationIdBySlug(app.db, DEMO_ORG_SLUG));
-      if (!orgId) throw new AppError("NOT_FOUND", "The demo assistant is not set up on this server.");
+      const orgId = principal?.orgId ?? (await findDemoOrganization(app.db))?.id;
+      if (!orgId) throw new AppError("DEMO_UNAVAILABLE", DEMO_UNAVAILABLE);
       const channel = principal ? "console" : "demo";
       return service.answerQuestion({ db: app.db, orgId, provider: opts.provider, channel }, req.body);
     },

@@ -1,10 +1,10 @@
 import type { AuthAnswer, acceptInviteBody, InvitationAnswer } from "@cove/contract/auth.ts";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { invitations, users } from "../../db/schema/users.ts";
 import { hashToken } from "../../platform/auth.ts";
-import type { Db, Queryable } from "../../platform/db.ts";
+import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import { emitterIn } from "../../platform/tenancy.ts";
 import { answer, createSession } from "./auth.service.ts";
@@ -20,6 +20,9 @@ export const INVITATION_INVALID =
 export const INVITATION_USED = "This invitation has already been used. Sign in with your email and password.";
 export const INVITATION_EXPIRED =
   "This invitation has expired. Ask your administrator to send you a new one: it is valid for 7 days.";
+/** Told only to whoever opens the link, never to the admin who invited (see inviteUser). */
+export const invitationEmailTaken = (organization: string) =>
+  `This email address already has a Cove account, in another organization, and an email address can belong to one team only. Sign in with your account, or ask the administrator of ${organization} to invite another email address of yours.`;
 
 async function findInvitation(db: Queryable, token: string) {
   const [row] = await db
@@ -43,6 +46,12 @@ async function findInvitation(db: Queryable, token: string) {
   if (!row) throw new AppError("INVALID_TOKEN", INVITATION_INVALID);
   if (row.usedAt || row.status !== "invited") throw new AppError("INVITATION_USED", INVITATION_USED);
   if (row.expiresAt <= new Date()) throw new AppError("INVITATION_EXPIRED", INVITATION_EXPIRED);
+  const [account] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, row.email), ne(users.status, "invited")))
+    .limit(1);
+  if (account) throw new AppError("EMAIL_TAKEN", invitationEmailTaken(row.organizationName));
   return row;
 }
 
@@ -72,7 +81,7 @@ export async function acceptInvitation(db: Db, input: z.output<typeof acceptInvi
       .where(and(eq(invitations.id, invitation.id), isNull(invitations.usedAt)))
       .returning({ id: invitations.id });
     if (!spent) throw new AppError("INVITATION_USED", INVITATION_USED);
-    const [user] = await tx
+    const joined = tx
       .update(users)
       .set({
         firstName: input.firstName,
@@ -84,6 +93,13 @@ export async function acceptInvitation(db: Db, input: z.output<typeof acceptInvi
       })
       .where(and(eq(users.id, invitation.userId), eq(users.status, "invited")))
       .returning({ id: users.id, organizationId: users.organizationId });
+    // Another invitation of the same email accepted (or a registration made) a moment ago.
+    const [user] = await joined.catch((err: unknown) => {
+      if (isUniqueViolation(err, "users_email_unique")) {
+        throw new AppError("EMAIL_TAKEN", invitationEmailTaken(invitation.organizationName));
+      }
+      throw err;
+    });
     if (!user) throw new AppError("INVITATION_USED", INVITATION_USED);
     // Any other link sent to them (a resent invitation) is spent with this one.
     await tx

@@ -15,6 +15,8 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant, principalOf } from "../../platform/auth.ts";
+import { clientAddress } from "../../platform/client-address.ts";
+import { AppError } from "../../platform/errors.ts";
 import * as invitation from "./accept-invite.service.ts";
 import * as auth from "./auth.service.ts";
 
@@ -28,11 +30,33 @@ const errors = {
 };
 const tags = ["auth"];
 
-export async function authRoutes(fastify: FastifyInstance) {
+const minutes = (ms: number) => {
+  const n = Math.max(1, Math.ceil(ms / 60_000));
+  return `${n} minute${n === 1 ? "" : "s"}`;
+};
+
+export interface AuthRoutesOptions {
+  /** Organizations one address may register per hour (REGISTRATIONS_PER_HOUR). */
+  registrationsPerHour: number;
+}
+
+export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptions) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post("/api/auth/register", {
-    config: { access: "public" },
+    config: {
+      access: "public",
+      // Per address (an IPv6 /64), counted once a form is valid: a taken email's 409 is counted like a sign-up, so
+      // neither new organizations nor the question "does this email have an account?" can be asked in bulk, while
+      // a form sent back with mistakes costs nothing.
+      rateLimit: {
+        max: opts.registrationsPerHour,
+        timeWindow: "1 hour",
+        hook: "preHandler",
+        errorResponseBuilder: (_req, ctx) =>
+          new AppError("RATE_LIMITED", `Too many sign-ups from your network. Please try again in ${minutes(ctx.ttl)}.`),
+      },
+    },
     schema: { tags, summary: "Start a free trial", body: registerBody, response: { 201: authAnswer, ...errors } },
     handler: async (req, reply) => reply.status(201).send(await auth.register(app.db, req.body)),
   });
@@ -40,7 +64,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post("/api/auth/login", {
     config: { access: "public" },
     schema: { tags, summary: "Sign in", body: loginBody, response: { 200: authAnswer, ...errors } },
-    handler: async (req) => auth.login(app.db, req.body, req.ip),
+    handler: async (req) => auth.login(app.db, req.body, clientAddress(req.ip)),
   });
 
   app.post("/api/auth/logout", {

@@ -17,7 +17,8 @@ import {
   TRIAL_DAYS,
   TRIAL_PLAN,
 } from "@cove/contract/constants.ts";
-import { and, count, eq, gt, isNull, lt, ne } from "drizzle-orm";
+import { isReservedOrgSlug, slugify } from "@cove/contract/slugs.ts";
+import { and, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { loginFailures, passwordResetTokens, sessions } from "../../db/schema/auth.ts";
 import { organizations } from "../../db/schema/organizations.ts";
@@ -36,16 +37,10 @@ const HOUR = 3_600_000;
 const INVALID_CREDENTIALS = "Invalid email or password";
 const EMAIL_TAKEN = "An account with this email already exists";
 
-export function slugify(name: string): string {
-  const base = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 40)
-    .replace(/-+$/g, "");
-  return base || "org";
+/** An organization's slug, the address of its help center: the one slugify, never a reserved address. */
+function organizationSlug(name: string, attempt: number): string {
+  const base = slugify(name, { fallback: "org", max: 40 });
+  return attempt === 0 && !isReservedOrgSlug(base) ? base : `${base}-${randomBytes(3).toString("hex")}`;
 }
 
 export async function createSession(db: Queryable, user: { id: string; organizationId: string }, rememberMe: boolean) {
@@ -70,8 +65,7 @@ export async function answer(db: Queryable, userId: string, token: string): Prom
 export async function register(db: Db, input: z.output<typeof registerBody>): Promise<AuthAnswer> {
   const passwordHash = await hashPassword(input.password);
   for (let attempt = 0; ; attempt++) {
-    const base = slugify(input.organizationName);
-    const slug = attempt === 0 ? base : `${base}-${randomBytes(3).toString("hex")}`;
+    const slug = organizationSlug(input.organizationName, attempt);
     try {
       return await db.transaction(async (tx) => {
         const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
@@ -114,32 +108,43 @@ export async function register(db: Db, input: z.output<typeof registerBody>): Pr
 
 class SlugTaken extends Error {}
 
-async function assertNotThrottled(db: Db, email: string, ip: string) {
+const TOO_MANY_FAILURES = `Too many failed sign-in attempts. Please wait ${LOGIN_WINDOW_MINUTES} minutes and try again, or reset your password.`;
+
+/**
+ * Reserves a sign-in attempt before its password is checked: the attempt is written (and committed) first, then the
+ * attempts of the window are counted, its own included. However many arrive at once, the k-th to be written counts at
+ * least k, so at most LOGIN_MAX_FAILURES of them per account and per address get their password checked. A refused
+ * attempt takes its row back, so a flood of refused guesses neither counts nor grows the table. The row stays as the
+ * failure when the password is wrong, and a successful sign-in clears the account's rows.
+ */
+async function reserveAttempt(db: Db, email: string, ip: string): Promise<number> {
+  const [attempt] = await db.insert(loginFailures).values({ email, ip }).returning({ id: loginFailures.id });
+  if (!attempt) throw new Error("login attempt insert returned nothing");
   const since = new Date(Date.now() - LOGIN_WINDOW_MINUTES * 60_000);
-  const [byEmail] = await db
-    .select({ n: count() })
+  const [counts] = await db
+    .select({
+      byEmail: sql<number>`count(*) filter (where ${loginFailures.email} = ${email})`.mapWith(Number),
+      byIp: sql<number>`count(*) filter (where ${loginFailures.ip} = ${ip})`.mapWith(Number),
+    })
     .from(loginFailures)
-    .where(and(eq(loginFailures.email, email), gt(loginFailures.createdAt, since)));
-  const [byIp] = await db
-    .select({ n: count() })
-    .from(loginFailures)
-    .where(and(eq(loginFailures.ip, ip), gt(loginFailures.createdAt, since)));
-  if ((byEmail?.n ?? 0) >= LOGIN_MAX_FAILURES || (byIp?.n ?? 0) >= LOGIN_MAX_FAILURES) {
-    throw new AppError(
-      "RATE_LIMITED",
-      `Too many failed sign-in attempts. Please wait ${LOGIN_WINDOW_MINUTES} minutes and try again, or reset your password.`,
-    );
+    .where(and(or(eq(loginFailures.email, email), eq(loginFailures.ip, ip)), gt(loginFailures.createdAt, since)));
+  if ((counts?.byEmail ?? 0) > LOGIN_MAX_FAILURES || (counts?.byIp ?? 0) > LOGIN_MAX_FAILURES) {
+    await releaseAttempt(db, attempt.id);
+    throw new AppError("RATE_LIMITED", TOO_MANY_FAILURES);
   }
+  return attempt.id;
 }
 
-async function recordFailure(db: Db, email: string, ip: string) {
-  await db.insert(loginFailures).values({ email, ip });
-  // Old failures no longer count; pruning here keeps the table small without a scheduled job.
+const releaseAttempt = (db: Queryable, id: number) => db.delete(loginFailures).where(eq(loginFailures.id, id));
+
+/** Old failures no longer count; pruning now and then keeps the table small without a scheduled job. */
+async function pruneFailures(db: Db) {
   await db.delete(loginFailures).where(lt(loginFailures.createdAt, new Date(Date.now() - 24 * HOUR)));
 }
 
 export async function login(db: Db, input: z.output<typeof loginBody>, ip: string): Promise<AuthAnswer> {
-  await assertNotThrottled(db, input.email, ip);
+  const attempt = await reserveAttempt(db, input.email, ip);
+  // Invited members of other organizations may share the email; the account that signs in is the one that joined.
   const [user] = await db
     .select({
       id: users.id,
@@ -148,14 +153,16 @@ export async function login(db: Db, input: z.output<typeof loginBody>, ip: strin
       status: users.status,
     })
     .from(users)
-    .where(eq(users.email, input.email))
+    .where(and(eq(users.email, input.email), ne(users.status, "invited")))
     .limit(1);
   const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !ok) {
-    await recordFailure(db, input.email, ip);
+    await pruneFailures(db);
     throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS);
   }
   if (user.status !== "active") {
+    // The right password is not a failed guess.
+    await releaseAttempt(db, attempt);
     throw new AppError(
       "FORBIDDEN",
       "This account has been deactivated. Ask an administrator of your team to activate it.",

@@ -131,7 +131,7 @@ export async function subscribe(
       .select({ name: organizations.name, status: organizations.subscriptionStatus })
       .from(organizations)
       .where(eq(organizations.id, ctx.orgId))
-      .for("update");
+      .for("no key update");
     if (!org) throw notFound("Organization");
     const [me] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ctx.userId));
     const row = await subscriptionRow(ctx);

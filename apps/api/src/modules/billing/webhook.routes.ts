@@ -13,6 +13,8 @@ const webhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean
  */
 export async function webhookRoutes(fastify: FastifyInstance, opts: { payments: Payments }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // This scope's own parser replaces the app's JSON one (platform/json-body.ts) for this route only.
+  app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
   app.post("/api/billing/webhook", {

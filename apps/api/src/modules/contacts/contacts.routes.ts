@@ -5,13 +5,14 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
 import { notFound } from "../../platform/errors.ts";
+import { idParams } from "../../platform/ids.ts";
 import * as queries from "./contacts.queries.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const tags = ["contacts"];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // An id that is not one of the organization's, malformed ones included, is simply not found.
-const params = z.object({ id: z.string().max(100) });
+const params = idParams;
 const uuidOr404 = (id: string, what: string) => {
   if (!UUID.test(id)) throw notFound(what);
   return id;

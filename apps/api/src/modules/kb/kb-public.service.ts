@@ -5,6 +5,7 @@ import {
   type HelpCenterAnswer,
   type HelpSearchAnswer,
 } from "@cove/contract/kb.ts";
+import { isSlugShaped } from "@cove/contract/slugs.ts";
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import { kbArticles, kbCategories } from "../../db/schema/kb.ts";
 import { organizations } from "../../db/schema/organizations.ts";
@@ -16,7 +17,6 @@ import { articleSearch, excerptOf, searchMatch } from "./kb.search.ts";
 type Visitor = Pick<Ctx, "orgId" | "db">;
 type Organization = { id: string; name: string; slug: string };
 
-const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
 /** A help center lists at most this many articles on its front page. */
 const FRONT_PAGE_MAX = 1000;
 const RELATED_MAX = 5;
@@ -30,7 +30,7 @@ const link = { id: kbArticles.id, title: kbArticles.title, slug: kbArticles.slug
  */
 async function organizationBySlug(db: Db, slug: string): Promise<Organization> {
   const helpCenterNotFound = () => notFound("Help center");
-  if (!SLUG.test(slug)) throw helpCenterNotFound();
+  if (!isSlugShaped(slug)) throw helpCenterNotFound();
   const [org] = await db
     .select({ id: organizations.id, name: organizations.name, slug: organizations.slug })
     .from(organizations)

@@ -1,5 +1,6 @@
 import type { Article, ArticleSummary, KbArticleStatus } from "@cove/contract/kb.ts";
-import { and, eq, like, ne, or, type SQL } from "drizzle-orm";
+import { slugify } from "@cove/contract/slugs.ts";
+import { and, eq, like, ne, or, type SQL, sql } from "drizzle-orm";
 import { kbArticles, kbCategories } from "../../db/schema/kb.ts";
 import { users } from "../../db/schema/users.ts";
 import { isUniqueViolation, type Queryable, type Tx } from "../../platform/db.ts";
@@ -74,19 +75,8 @@ export async function findArticleRow(db: Queryable, orgId: string, id: string): 
   return row;
 }
 
-/** The readable ASCII slug of a title or name ("Returns & Exchanges" -> "returns-exchanges"). */
-export function slugify(text: string, fallback: string): string {
-  const slug = text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/&/g, " and ")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80)
-    .replace(/-+$/g, "");
-  return slug || fallback;
-}
+/** An article's or category's slug: the one slugify (packages/contract), up to 80 characters. */
+export const kbSlug = (text: string, fallback: "article" | "category") => slugify(text, { fallback, max: 80 });
 
 /** The first of base, base-2, base-3... that is not in taken. */
 function firstFree(base: string, taken: Set<string>): string {
@@ -98,20 +88,28 @@ function firstFree(base: string, taken: Set<string>): string {
 }
 
 const sameFamily = (column: typeof kbArticles.slug | typeof kbCategories.slug, base: string): SQL =>
-  // The base holds only [a-z0-9-], so it needs no LIKE escaping.
+  // The base holds only letters, digits, marks and dashes (slugify), so it needs no LIKE escaping.
   or(eq(column, base), like(column, `${base}-%`)) as SQL;
 
 /**
  * Writes a row whose slug must be unique in the organization: picks the first free slug, then writes inside a
- * savepoint, so a concurrent writer that took the same slug first costs a retry rather than the whole transaction.
+ * savepoint. The pick happens under a lock on the organization's slug family (held until commit), so writers of
+ * titles with the same slug take their turns and each sees the slugs of those before it: many of them at once all
+ * succeed, where picking without the lock let a writer lose the race for the same free slug again and again (titles
+ * in a script the old slugs dropped all became "article"). The savepoint's retry stays for what the lock does not
+ * cover (a slug family of another base that ends like this one, e.g. "faq-2" as a title).
  */
 async function withFreeSlug<T>(
   tx: Tx,
+  orgId: string,
   constraint: string,
   takenSlugs: () => Promise<string[]>,
   base: string,
   write: (sp: Tx, slug: string) => Promise<T>,
 ): Promise<T> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`cove-slug:${constraint}:${orgId}:${base}`}::text, 0))`,
+  );
   for (let attempt = 0; ; attempt++) {
     const slug = firstFree(base, new Set(await takenSlugs()));
     try {
@@ -130,7 +128,7 @@ export function withFreeArticleSlug<T>(
   write: (sp: Tx, slug: string) => Promise<T>,
   exceptId?: string,
 ): Promise<T> {
-  const base = slugify(title, "article");
+  const base = kbSlug(title, "article");
   const taken = async () => {
     const filters = [eq(kbArticles.organizationId, orgId), sameFamily(kbArticles.slug, base)];
     if (exceptId) filters.push(ne(kbArticles.id, exceptId));
@@ -140,7 +138,7 @@ export function withFreeArticleSlug<T>(
       .where(and(...filters));
     return rows.map((r) => r.slug);
   };
-  return withFreeSlug(tx, "kb_articles_org_slug_unique", taken, base, write);
+  return withFreeSlug(tx, orgId, "kb_articles_org_slug_unique", taken, base, write);
 }
 
 export function withFreeCategorySlug<T>(
@@ -149,7 +147,7 @@ export function withFreeCategorySlug<T>(
   name: string,
   write: (sp: Tx, slug: string) => Promise<T>,
 ): Promise<T> {
-  const base = slugify(name, "category");
+  const base = kbSlug(name, "category");
   const taken = async () => {
     const rows = await tx
       .select({ slug: kbCategories.slug })
@@ -157,5 +155,5 @@ export function withFreeCategorySlug<T>(
       .where(and(eq(kbCategories.organizationId, orgId), sameFamily(kbCategories.slug, base)));
     return rows.map((r) => r.slug);
   };
-  return withFreeSlug(tx, "kb_categories_org_slug_unique", taken, base, write);
+  return withFreeSlug(tx, orgId, "kb_categories_org_slug_unique", taken, base, write);
 }

@@ -14,20 +14,14 @@ import {
 } from "@cove/contract/kb.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
-import { notFound } from "../../platform/errors.ts";
+import { idParams, recordId } from "../../platform/ids.ts";
 import * as service from "./kb.service.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema };
 const tags = ["knowledge base"];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-// Any id that is not an article of the caller's organization, malformed ones included, is simply not found.
-const params = z.object({ id: z.string().max(100) });
-const articleId = (id: string) => {
-  if (!UUID.test(id)) throw notFound("Article");
-  return id;
-};
+const params = idParams;
+const articleId = (id: string) => recordId("Article", id);
 
 /** The staff side of the knowledge base: agents and admins alike (PRODUCT.md section 3). */
 export async function kbRoutes(fastify: FastifyInstance) {

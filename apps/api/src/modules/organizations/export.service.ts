@@ -75,7 +75,7 @@ export async function latestExport(ctx: Ctx): Promise<DataExport | null> {
 /** Starts an export, or answers the one already under way. */
 export async function requestExport(ctx: Ctx, jobs: Jobs): Promise<DataExport> {
   // The organization's row lock: two clicks make one export.
-  await ctx.db.execute(sql`select id from organizations where id = ${ctx.orgId} for update`);
+  await ctx.db.execute(sql`select id from organizations where id = ${ctx.orgId} for no key update`);
   const current = await latestExport(ctx);
   if (
     current &&

@@ -1,4 +1,3 @@
-import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
 import type { Branding, PortalOrganization } from "@cove/contract/portal.ts";
 import { eq } from "drizzle-orm";
 import { organizations } from "../../db/schema/organizations.ts";
@@ -45,13 +44,13 @@ export async function organizationBySlug(db: Queryable, slug: string): Promise<O
 
 /**
  * The demo organization (PRODUCT.md section 6), whose portal /customer-portal opens; null when the install has none
- * (SEED_DEMO=false). Found by its slug today: this is the one place to change when it is marked otherwise.
+ * (SEED_DEMO=false). The one the seed flagged, never one found by a slug a registration could take.
  */
 export async function demoOrganization(db: Queryable): Promise<OrganizationRef | null> {
   const [org] = await db
     .select({ id: organizations.id, name: organizations.name, slug: organizations.slug })
     .from(organizations)
-    .where(eq(organizations.slug, DEMO_ORG_SLUG))
+    .where(eq(organizations.isDemo, true))
     .limit(1);
   return org ?? null;
 }

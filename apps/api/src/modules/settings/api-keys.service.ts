@@ -79,7 +79,7 @@ export async function createApiKey(ctx: Ctx, input: z.output<typeof createApiKey
   // The organization's row lock: the count of active keys holds until this one is in.
   const [org] = await queryRows<{ plan: keyof typeof PLANS; status: string }>(
     ctx.db,
-    sql`select plan, subscription_status as status from organizations where id = ${ctx.orgId} for update`,
+    sql`select plan, subscription_status as status from organizations where id = ${ctx.orgId} for no key update`,
   );
   if (!org) throw notFound("Organization");
   if (org.plan === "starter") {

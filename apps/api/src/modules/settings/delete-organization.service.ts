@@ -1,4 +1,3 @@
-import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { subscriptions } from "../../db/schema/billing.ts";
@@ -20,12 +19,12 @@ export async function deleteOrganization(
 ): Promise<{ message: string }> {
   const found = await inTenant(app, req, async (ctx) => {
     const [org] = await ctx.db
-      .select({ name: organizations.name, slug: organizations.slug, subscriptionId: subscriptions.subscriptionId })
+      .select({ name: organizations.name, isDemo: organizations.isDemo, subscriptionId: subscriptions.subscriptionId })
       .from(organizations)
       .leftJoin(subscriptions, eq(subscriptions.organizationId, organizations.id))
       .where(eq(organizations.id, ctx.orgId));
     if (!org) throw notFound("Organization");
-    if (org.slug === DEMO_ORG_SLUG) throw new AppError("FORBIDDEN", "The demo organization cannot be deleted.");
+    if (org.isDemo) throw new AppError("FORBIDDEN", "The demo organization cannot be deleted.");
     if (confirm.trim() !== org.name) {
       const message = `Type the organization's name exactly to confirm: ${org.name}`;
       throw new AppError("VALIDATION_ERROR", message, [{ path: "confirm", message }]);

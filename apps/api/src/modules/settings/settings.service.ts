@@ -1,4 +1,3 @@
-import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
 import type {
   Branding,
   EmailSettings,
@@ -24,6 +23,7 @@ async function readSettings(db: Queryable, orgId: string) {
     .select({
       name: organizations.name,
       slug: organizations.slug,
+      isDemo: organizations.isDemo,
       timezone: organizations.timezone,
       brandColor: organizationSettings.brandColor,
       logo: organizationSettings.logo,
@@ -57,8 +57,8 @@ export async function updateGeneral(
   publicUrl: string,
 ): Promise<GeneralSettings> {
   const current = await readSettings(ctx.db, ctx.orgId);
-  if (input.slug !== undefined && input.slug !== current.slug && current.slug === DEMO_ORG_SLUG) {
-    // The public AI demo and the demo portal find the demo organization by this address.
+  if (input.slug !== undefined && input.slug !== current.slug && current.isDemo) {
+    // The demo pages link to the demo organization's help center by this address.
     throw new AppError("FORBIDDEN", "The demo organization's help center address cannot be changed.");
   }
   const org: Partial<typeof organizations.$inferInsert> = {};

@@ -11,9 +11,9 @@ import {
 } from "@cove/contract/tickets.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
+import type { z } from "zod";
 import { inActorTenant, inTenant } from "../../platform/auth.ts";
-import { notFound } from "../../platform/errors.ts";
+import { idParams, recordId } from "../../platform/ids.ts";
 import type { Principal } from "../../platform/tenancy.ts";
 import { listTickets } from "./tickets.list.ts";
 import { registerTicketTopics } from "./tickets.realtime.ts";
@@ -22,13 +22,8 @@ import { ticketStats as loadStats } from "./tickets.stats.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema };
 const tags = ["tickets"];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-// Any id that is not a ticket of the caller's organization, malformed ones included, is simply not found.
-const params = z.object({ id: z.string().max(100) });
-const ticketId = (id: string) => {
-  if (!UUID.test(id)) throw notFound("Ticket");
-  return id;
-};
+const params = idParams;
+const ticketId = (id: string) => recordId("Ticket", id);
 
 /** What a list's answer depends on: the validated query, with "me" read as the caller. */
 const listKey = (req: FastifyRequest, who: Principal) => {

@@ -67,6 +67,12 @@ async function sendInvitation(
 /**
  * Invites someone (spec: POST /users/invite): they become a member with status invited, holding a seat, and get an
  * email with a single-use link valid for 7 days.
+ *
+ * An email that already has an account in another organization is invited like any other: the answer, the team list
+ * and the email are the same, so an admin (anyone can start a trial and become one) cannot learn from an invitation
+ * whether an email has a Cove account. Only the person who opens the link is told, since an email can belong to one
+ * team (docs/decisions/2026-11-25-abuse-resistance.md). An email already in this organization is
+ * refused with 409, as the admin sees it in the team list anyway.
  */
 export async function inviteUser(
   ctx: Ctx,
@@ -75,7 +81,7 @@ export async function inviteUser(
 ): Promise<UserListItem> {
   await lockTeam(ctx);
   await assertSeatAvailable(ctx);
-  // Row-level security hides other organizations' members; the unique index below still catches their emails.
+  // Row-level security confines this to the caller's organization: other organizations' members are not looked at.
   const [mine] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
   if (mine) throw new AppError("EMAIL_TAKEN", EMAIL_TAKEN);
   let created: Parameters<typeof toUserItem>[0] | undefined;
@@ -92,7 +98,9 @@ export async function inviteUser(
       })
       .returning(userColumns);
   } catch (err) {
-    if (isUniqueViolation(err, "users_email_unique")) throw new AppError("EMAIL_TAKEN", EMAIL_TAKEN);
+    // The same email invited in this organization by a concurrent request (team changes queue on lockTeam, so only a
+    // change made outside it gets here).
+    if (isUniqueViolation(err, "users_email_org_unique")) throw new AppError("EMAIL_TAKEN", EMAIL_TAKEN);
     throw err;
   }
   if (!created) throw new Error("user insert returned nothing");

@@ -7,12 +7,16 @@ import type { Ctx } from "../../platform/tenancy.ts";
 
 /**
  * Locks the organization's row until the transaction ends, so team changes of one organization happen one at a time:
- * two invitations cannot both take the last seat, and two admins cannot demote each other at once.
+ * two invitations cannot both take the last seat, and two admins cannot demote each other at once. It is the first lock
+ * a team change takes, and a NO KEY UPDATE lock, as a ticket number's UPDATE of the row takes: it queues team changes
+ * and ticket creations behind each other but never blocks the KEY SHARE lock that every foreign key to the
+ * organization takes, so ticket writes and replies go on while a team change runs (the lock order:
+ * docs/decisions/2026-11-25-lock-order-and-sharded-versions.md).
  */
 export async function lockTeam(ctx: Ctx): Promise<void> {
   const [org] = await queryRows<{ id: string }>(
     ctx.db,
-    sql`select id from organizations where id = ${ctx.orgId} for update`,
+    sql`select id from organizations where id = ${ctx.orgId} for no key update`,
   );
   if (!org) throw notFound("Organization");
 }

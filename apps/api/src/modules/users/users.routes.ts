@@ -1,9 +1,10 @@
 import { messageAnswer } from "@cove/contract/auth.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
-import { inviteUserBody, updateUserBody, userAnswer, userListAnswer, userParams } from "@cove/contract/users.ts";
+import { inviteUserBody, updateUserBody, userAnswer, userListAnswer } from "@cove/contract/users.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant } from "../../platform/auth.ts";
+import { idParams, recordId } from "../../platform/ids.ts";
 import * as invitations from "./invitations.service.ts";
 import * as service from "./users.service.ts";
 
@@ -40,12 +41,12 @@ export async function userRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: "Change a member's role, or deactivate or activate them",
-      params: userParams,
+      params: idParams,
       body: updateUserBody,
       response: { 200: userAnswer, ...errors },
     },
     handler: async (req) => ({
-      user: await inTenant(app, req, (ctx) => service.updateUser(ctx, req.params.id, req.body)),
+      user: await inTenant(app, req, (ctx) => service.updateUser(ctx, recordId("User", req.params.id), req.body)),
     }),
   });
 
@@ -54,11 +55,13 @@ export async function userRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: "Email a pending invitation again with a new link",
-      params: userParams,
+      params: idParams,
       response: { 200: userAnswer, ...errors },
     },
     handler: async (req) => ({
-      user: await inTenant(app, req, (ctx) => invitations.resendInvitation(ctx, req.params.id, mail())),
+      user: await inTenant(app, req, (ctx) =>
+        invitations.resendInvitation(ctx, recordId("User", req.params.id), mail()),
+      ),
     }),
   });
 
@@ -67,11 +70,11 @@ export async function userRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: "Revoke a pending invitation (members who joined are deactivated instead)",
-      params: userParams,
+      params: idParams,
       response: { 200: messageAnswer, ...errors },
     },
     handler: async (req) => {
-      await inTenant(app, req, (ctx) => service.revokeInvitation(ctx, req.params.id));
+      await inTenant(app, req, (ctx) => service.revokeInvitation(ctx, recordId("User", req.params.id)));
       return { message: "Invitation revoked" };
     },
   });

@@ -7,6 +7,7 @@ import {
   aiStatsAnswer,
   type UpdateAiSettingsBody,
 } from "@cove/contract/ai.ts";
+import { type DemoAnswer, demoAnswer } from "@cove/contract/demo.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
 
@@ -22,6 +23,11 @@ export function askAssistant(
   opts: { anonymous?: boolean; signal?: AbortSignal } = {},
 ): Promise<AiResponseAnswer> {
   return apiRequest("/chat/ai-response", { method: "POST", body, schema: aiResponseAnswer, ...opts });
+}
+
+/** GET /api/demo: whether this server has the demo organization the public demo answers from. */
+export function fetchDemo(signal?: AbortSignal): Promise<DemoAnswer> {
+  return apiRequest("/demo", { schema: demoAnswer, signal, anonymous: true });
 }
 
 export function useAiSettings() {

@@ -1,8 +1,9 @@
 import type { AiResponseAnswer } from "@cove/contract/ai.ts";
+import { DEMO_UNAVAILABLE } from "@cove/contract/constants.ts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
-import { CANNED_NOTE, QUICK_QUESTIONS, WELCOME } from "./ai-test-page.tsx";
+import { calls, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { CANNED_NOTE, NO_DEMO_TITLE, QUICK_QUESTIONS, WELCOME } from "./ai-test-page.tsx";
 
 const returns: AiResponseAnswer = {
   response:
@@ -59,7 +60,7 @@ describe("/ai-test", () => {
       "/help/acme/articles/returns",
     );
     expect(bodies[0]).toMatchObject({ message: "How do I return an item?", customerInfo: { plan: "demo" } });
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(calls(fetchMock).filter((c) => c.includes("ai-response"))).toHaveLength(1);
   });
 
   it("sends a typed question with Enter, ignores an empty one, and never sends the visitor's own session", async () => {
@@ -97,5 +98,31 @@ describe("/ai-test", () => {
     await user.click(within(quick).getByRole("button", { name: "Can I talk to a person?" }));
     expect(await screen.findByText("Of course. I'll connect you with a person from our team.")).toBeInTheDocument();
     expect(screen.getAllByText("Handed off to a person")).toHaveLength(2);
+  });
+
+  it("says plainly, on arrival, when the server has no demo organization", async () => {
+    const fetchMock = mockApi({
+      "GET /api/demo": () => json(200, { available: false, organization: null, message: DEMO_UNAVAILABLE }),
+    });
+    renderApp("/ai-test");
+    expect(await screen.findByRole("heading", { name: NO_DEMO_TITLE })).toBeInTheDocument();
+    expect(screen.getByText(DEMO_UNAVAILABLE)).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Conversation with the AI assistant" })).not.toBeInTheDocument();
+    // Nothing on the page speaks as if the demo store were there.
+    expect(screen.queryByText(/You are a customer of Acme/)).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Start Free Trial" })).toHaveAttribute("href", "/register");
+    expect(calls(fetchMock).filter((c) => c.includes("ai-response"))).toHaveLength(0);
+  });
+
+  it("says so too when the demo goes away while the page is open", async () => {
+    mockApi({
+      "GET /api/demo": () => json(200, { available: true, organization: { name: "Acme Outdoor Co.", slug: "acme" } }),
+      "POST /api/chat/ai-response": () => json(404, { error: DEMO_UNAVAILABLE, code: "DEMO_UNAVAILABLE" }),
+    });
+    const { user } = renderApp("/ai-test");
+    const quick = await screen.findByRole("group", { name: "Quick questions" });
+    await user.click(within(quick).getByRole("button", { name: "Where is my order?" }));
+    expect(await screen.findByRole("heading", { name: NO_DEMO_TITLE })).toBeInTheDocument();
+    expect(screen.getByText(DEMO_UNAVAILABLE)).toBeInTheDocument();
   });
 });

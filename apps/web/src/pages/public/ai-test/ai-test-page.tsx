@@ -1,7 +1,10 @@
 import type { AiResponseAnswer, ConversationTurn } from "@cove/contract/ai.ts";
-import { ArrowLeft, BookOpen, Gauge, UserRound } from "lucide-react";
-import { askAssistant } from "../../../features/ai/api/ai.api.ts";
+import { DEMO_UNAVAILABLE } from "@cove/contract/constants.ts";
+import { ArrowLeft, BookOpen, Gauge, Info, UserRound } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { askAssistant, fetchDemo } from "../../../features/ai/api/ai.api.ts";
 import { AssistantChat, type ChatReply } from "../../../features/ai/components/assistant-chat.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
 import { ctaClasses } from "../site/cta.ts";
 import { PageMeta } from "../site/page-meta.tsx";
 import { Container } from "../site/section.tsx";
@@ -45,14 +48,45 @@ export function cannedReply(message: string): AiResponseAnswer {
       };
 }
 
-async function askDemo(message: string, conversation: ConversationTurn[]): Promise<ChatReply> {
-  try {
-    // Anonymous on purpose: the demo answers from the demo organization even for a signed-in visitor.
-    const answer = await askAssistant({ message, customerInfo: { plan: "demo" }, conversation }, { anonymous: true });
-    return { answer };
-  } catch {
-    return { answer: cannedReply(message), note: CANNED_NOTE };
-  }
+/** The page's word for a server without the demo organization (PRODUCT.md section 6). */
+export const NO_DEMO_TITLE = "The demo is not available here";
+
+/**
+ * Whether the server has the demo organization: asked once on arrival, so a visitor is told plainly instead of typing
+ * a question first; "unknown" (still asking, or the question failed) shows the chat as usual.
+ */
+function useDemoAvailability() {
+  const [state, setState] = useState<{ available: boolean | null; message: string }>({
+    available: null,
+    message: DEMO_UNAVAILABLE,
+  });
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchDemo(controller.signal)
+      .then((demo) => setState({ available: demo.available, message: demo.message ?? DEMO_UNAVAILABLE }))
+      .catch(() => {});
+    return () => controller.abort();
+  }, []);
+  const unavailable = useCallback((message: string) => setState({ available: false, message }), []);
+  return { ...state, unavailable };
+}
+
+function NoDemo({ message }: { message: string }) {
+  return (
+    <section
+      aria-labelledby="no-demo-title"
+      className="rounded-2xl border border-amber-200 bg-amber-50 p-6 text-slate-800 shadow-sm"
+    >
+      <h2 id="no-demo-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+        <Info className="size-5 shrink-0 text-amber-600" aria-hidden="true" />
+        {NO_DEMO_TITLE}
+      </h2>
+      <p className="mt-3 text-sm">{message}</p>
+      <p className="mt-3 text-sm">
+        Start a free trial to try the assistant on your own help articles: it answers from the articles you publish.
+      </p>
+    </section>
+  );
 }
 
 const POINTS = [
@@ -62,6 +96,24 @@ const POINTS = [
 ];
 
 export function AiTestPage() {
+  const demo = useDemoAvailability();
+  const { unavailable } = demo;
+  const askDemo = useCallback(
+    async (message: string, conversation: ConversationTurn[]): Promise<ChatReply> => {
+      try {
+        // Anonymous on purpose: the demo answers from the demo organization even for a signed-in visitor.
+        const answer = await askAssistant(
+          { message, customerInfo: { plan: "demo" }, conversation },
+          { anonymous: true },
+        );
+        return { answer };
+      } catch (error) {
+        if (error instanceof ApiError && error.code === "DEMO_UNAVAILABLE") unavailable(error.message);
+        return { answer: cannedReply(message), note: CANNED_NOTE };
+      }
+    },
+    [unavailable],
+  );
   return (
     <SiteLayout>
       <PageMeta
@@ -86,8 +138,9 @@ export function AiTestPage() {
                 Try the AI assistant
               </h1>
               <p className="mt-4 text-lg text-slate-600">
-                You are a customer of Acme Outdoor Co., our demo store. Ask about returns, orders, shipping or your
-                account, or pick a quick question.
+                {demo.available === false
+                  ? "Cove's AI assistant answers your customers from your own help articles, and hands off to your team when it is unsure."
+                  : "You are a customer of Acme Outdoor Co., our demo store. Ask about returns, orders, shipping or your account, or pick a quick question."}
               </p>
               <ul className="mt-6 space-y-3">
                 {POINTS.map(({ icon: Icon, text }) => (
@@ -102,13 +155,17 @@ export function AiTestPage() {
               </SiteLink>
             </div>
             <div className="min-w-0 lg:col-span-3">
-              <AssistantChat
-                label="Conversation with the AI assistant"
-                greeting={WELCOME}
-                quickQuestions={QUICK_QUESTIONS}
-                ask={askDemo}
-                placeholder="Type your question and press Enter…"
-              />
+              {demo.available === false ? (
+                <NoDemo message={demo.message} />
+              ) : (
+                <AssistantChat
+                  label="Conversation with the AI assistant"
+                  greeting={WELCOME}
+                  quickQuestions={QUICK_QUESTIONS}
+                  ask={askDemo}
+                  placeholder="Type your question and press Enter…"
+                />
+              )}
             </div>
           </div>
         </Container>

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { notFound } from "./errors.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The params of every route that names a record by id (`/:id`): any text, of any length the router lets through, so
+ * that a malformed id is not a validation error (400) but reaches the route and is simply not found, like an id of
+ * another organization's record or of nothing at all (PRODUCT.md: another tenant's record answers 404). Past the
+ * router's limit the same 404 comes from platform/errors.ts (frameworkError).
+ */
+export const idParams = z.object({ id: z.string() });
+
+/** The id a route was called with, or "<what> not found" (404) for anything that cannot be one. */
+export function recordId(what: string, id: string): string {
+  if (!UUID.test(id)) throw notFound(what);
+  return id;
+}

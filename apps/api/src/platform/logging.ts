@@ -1,0 +1,45 @@
+import { DrizzleQueryError } from "drizzle-orm/errors";
+import type { FastifyRequest, FastifyServerOptions } from "fastify";
+import { stdSerializers } from "pino";
+
+/** Query parameters whose values are secrets (the single-use links' tokens): logged as [redacted]. */
+const SECRET_PARAMS = /([?&](?:token|access_token|code|key)=)[^&#]*/gi;
+
+/** A URL as the log may hold it. */
+export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, "$1[redacted]");
+
+/**
+ * A failed statement's error as the log may hold it: without its parameters, which can be anything a request wrote
+ * (a queued email with its link's token, a password hash). The statement's text and the database's own error stay.
+ */
+function withoutParams(err: unknown): unknown {
+  if (!(err instanceof DrizzleQueryError)) return err;
+  const safe = new Error(`Failed query: ${err.query}`, { cause: err.cause });
+  safe.name = "DrizzleQueryError";
+  const frames = (err.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
+  safe.stack = [`${safe.name}: ${safe.message}`, ...frames].join("\n");
+  return safe;
+}
+
+/**
+ * What every log line of the app may hold (ENGINEERING.md section 7: logs never hold tokens): requests with their
+ * secret query parameters redacted (the pages of the emailed links carry a token in their address), and errors
+ * without statement parameters.
+ */
+export const logSerializers = {
+  req: (req: FastifyRequest) => ({
+    method: req.method,
+    url: redactUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  }),
+  err: (err: Error) => stdSerializers.err(withoutParams(err) as Error),
+};
+
+/** The app's logger options: the caller's (level, destination, redaction) with the serializers above. */
+export function withLogSerializers(logger: FastifyServerOptions["logger"]): FastifyServerOptions["logger"] {
+  if (!logger) return false;
+  const options = logger === true ? {} : logger;
+  return { ...options, serializers: { ...options.serializers, ...logSerializers } };
+}
