@@ -143,7 +143,7 @@ test("an article made of XSS payloads renders inert, in the editor, the reader v
   page,
 }) => {
   const dialogs = recordDialogs(page);
-  const file = fileURLToPath(new URL("../../shared/data/xss-payloads/xss-payload-list.txt", import.meta.url));
+  const file = fileURLToPath(new URL("../test-data/xss-payloads/xss-payload-list.txt", import.meta.url));
   const payloads = readFileSync(file, "utf8")
     .split("\n")
     .map((line) => line.trim())

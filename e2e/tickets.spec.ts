@@ -158,7 +158,7 @@ test("the list pages through 25 tickets at a time, and the address keeps the pag
 
 test("a comment made of XSS payloads shows as text and runs nothing", async ({ page }) => {
   const dialogs = recordDialogs(page);
-  const file = fileURLToPath(new URL("../../shared/data/xss-payloads/xss-payload-list.txt", import.meta.url));
+  const file = fileURLToPath(new URL("../test-data/xss-payloads/xss-payload-list.txt", import.meta.url));
   const payloads = readFileSync(file, "utf8")
     .split("\n")
     .map((line) => line.trim())

@@ -116,10 +116,18 @@ export async function registerOrg(app: FastifyInstance, overrides: Partial<Regis
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** The Big List of Naughty Strings from ../shared/data (beside the project), as every text input is tested with it. */
+const TEST_DATA = path.resolve(import.meta.dirname, "../../../test-data");
+
+/** The Big List of Naughty Strings (test-data/naughty-strings, MIT), as every text input is tested with it. */
 export function naughtyStrings(): string[] {
-  const file = path.resolve(import.meta.dirname, "../../../../shared/data/naughty-strings/blns.json");
-  return JSON.parse(readFileSync(file, "utf8")) as string[];
+  return JSON.parse(readFileSync(path.join(TEST_DATA, "naughty-strings/blns.json"), "utf8")) as string[];
+}
+
+/** XSS payload lines (test-data/xss-payloads, MIT), in the file's order. */
+export function xssPayloads(): string[] {
+  return readFileSync(path.join(TEST_DATA, "xss-payloads/xss-payload-list.txt"), "utf8")
+    .split("\n")
+    .filter((line) => line !== "");
 }
 
 /**

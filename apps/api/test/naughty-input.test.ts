@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { AuthAnswer, MeAnswer } from "@cove/contract/auth.ts";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,13 +9,11 @@ import {
   registerOrg,
   registration,
   type TestApp,
+  xssPayloads,
 } from "./helpers.ts";
 
-const dataDir = path.resolve(import.meta.dirname, "../../../../shared/data");
 const naughty = naughtyStrings();
-const xssLines = readFileSync(path.join(dataDir, "xss-payloads/xss-payload-list.txt"), "utf8")
-  .split("\n")
-  .filter((line) => line !== "");
+const xssLines = xssPayloads();
 
 /** Names are trimmed and 1 to 80 characters long, counted in code points (contract: requiredText("First name", 80)). */
 const NAME_MAX = 80;
