@@ -1,7 +1,16 @@
-import { createBrowserRouter, type LazyRouteFunction, Outlet, type RouteObject, ScrollRestoration } from "react-router";
+import { useEffect } from "react";
+import {
+  createBrowserRouter,
+  type LazyRouteFunction,
+  Outlet,
+  type RouteObject,
+  ScrollRestoration,
+  useLocation,
+} from "react-router";
 import type { PlaceholderHandle } from "../components/placeholder-page.tsx";
 import { FullPageSpinner } from "../components/ui/spinner.tsx";
 import { GuestOnly, RequireAdmin, RequireAuth } from "../features/auth/components/auth-gate.tsx";
+import { dismissErrorToasts } from "../lib/error-toasts.ts";
 import { NotFoundPage } from "../pages/public/not-found-page.tsx";
 import { RouteErrorBoundary } from "./route-error-boundary.tsx";
 
@@ -121,6 +130,10 @@ function page(path: string, lazy: Lazy): RouteObject {
 }
 
 function RootLayout() {
+  const { pathname, search } = useLocation();
+  // An error toast is about the screen it was raised on: moving to another screen dismisses it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of address.
+  useEffect(() => dismissErrorToasts(), [pathname, search]);
   return (
     <>
       <ScrollRestoration />

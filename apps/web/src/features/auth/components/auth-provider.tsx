@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { markNewcomer } from "../../../lib/first-visit.ts";
 import { clearSession, getSession, setSession, subscribeSession } from "../../../lib/session-storage.ts";
 import { AuthContext, type AuthContextValue } from "../hooks/use-auth.ts";
 
@@ -43,6 +44,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       async register(body) {
         const { registerRequest } = await authApi();
         const answer = await registerRequest(body);
+        markNewcomer(answer.user.id);
         setSession(answer);
         return answer.user;
       },
@@ -66,6 +68,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       async acceptInvite(body) {
         const { acceptInviteRequest } = await authApi();
         const answer = await acceptInviteRequest(body);
+        markNewcomer(answer.user.id);
         setSession(answer);
         return answer.user;
       },

@@ -13,6 +13,7 @@ interface AuthShellProps {
 export function AuthShell({ title, subtitle, children, footer }: AuthShellProps) {
   return (
     <div className="flex min-h-screen flex-col items-center justify-center bg-slate-50 px-4 py-10">
+      <title>{`${title} · Cove`}</title>
       <Link to="/" className="mb-6 rounded-md" aria-label="Cove home">
         <Logo />
       </Link>

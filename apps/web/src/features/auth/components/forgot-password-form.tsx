@@ -2,12 +2,10 @@ import { forgotPasswordBody } from "@cove/contract/auth.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
-import { toastError } from "../../../lib/toast-error.ts";
 import { forgotPasswordRequest } from "../api/auth.api.ts";
 
 const FALLBACK = "Could not send the reset link";
@@ -26,10 +24,8 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
       // The server answers the same way whether or not the address has an account, so we just relay its message.
       const { message } = await forgotPasswordRequest(values);
       setResult({ tone: "success", text: message });
-      toast.success(message);
     } catch (error) {
       setResult({ tone: "error", text: errorText(error, FALLBACK) });
-      toastError(error, FALLBACK);
     }
   });
 

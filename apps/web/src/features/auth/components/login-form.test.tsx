@@ -1,8 +1,17 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { json, mockApi, renderApp, testUser, trialAnswer } from "../../../test/render-app.tsx";
 
 describe("login form", () => {
+  it("names the page in the browser tab, as registration does", async () => {
+    mockApi({});
+    const { router } = renderApp("/login");
+    await screen.findByRole("heading", { name: "Sign in to Cove" });
+    await waitFor(() => expect(document.title).toBe("Sign in to Cove · Cove"));
+    await router.navigate("/register");
+    await waitFor(() => expect(document.title).toBe("Start your free trial · Cove"));
+  });
+
   it("requires email and password before calling the API", async () => {
     const fetchMock = mockApi({});
     const { user } = renderApp("/login");
@@ -26,6 +35,8 @@ describe("login form", () => {
     await user.click(screen.getByRole("button", { name: "Sign in" }));
 
     expect(await screen.findByRole("alert")).toHaveTextContent("Invalid email or password");
+    // Once, by the form: not a second time as a toast.
+    expect(screen.getAllByText("Invalid email or password")).toHaveLength(1);
     expect(router.state.location.pathname).toBe("/login");
     expect(localStorage.length).toBe(0);
   });

@@ -8,7 +8,6 @@ import { Button } from "../../../components/ui/button.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
-import { toastError } from "../../../lib/toast-error.ts";
 import { useAuth } from "../hooks/use-auth.ts";
 
 const textLink = "font-medium text-indigo-600 hover:text-indigo-500 underline-offset-2 hover:underline";
@@ -31,8 +30,8 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
       // On success the guest-only gate moves the user on (to /dashboard or where they were heading).
       await login(values);
     } catch (error) {
+      // Shown once, above the form (a toast would say it twice).
       setServerError(errorText(error, "Login failed"));
-      toastError(error, "Login failed");
     }
   });
 

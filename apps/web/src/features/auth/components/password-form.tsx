@@ -43,8 +43,9 @@ export function PasswordForm() {
       toast.success("Password changed", { description: "You were signed out everywhere else." });
       reset();
     } catch (error) {
-      applyFieldErrors(error, setError, ["currentPassword", "newPassword"]);
-      toastError(error, "Profile update failed");
+      if (!applyFieldErrors(error, setError, ["currentPassword", "newPassword"])) {
+        toastError(error, "Profile update failed");
+      }
     }
   });
 

@@ -10,7 +10,6 @@ import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
-import { toastError } from "../../../lib/toast-error.ts";
 import { useAuth } from "../hooks/use-auth.ts";
 
 const FALLBACK = "Registration failed";
@@ -51,7 +50,7 @@ export function RegisterForm() {
         password: values.password,
       });
     } catch (error) {
-      toastError(error, FALLBACK);
+      // Shown once, by the field it is about or above the form.
       if (error instanceof ApiError && error.code === "EMAIL_TAKEN") {
         setError("email", { type: "server", message: error.message });
       } else if (!applyFieldErrors(error, setError, FIELDS)) {

@@ -16,6 +16,9 @@ describe("reset password", () => {
 
     expect(await screen.findByRole("alert")).toHaveTextContent("This reset link is invalid or has expired");
     expect(screen.getByRole("link", { name: "Request a new reset link" })).toHaveAttribute("href", "/login?forgot=1");
+    // A used link cannot succeed: the form it would fail again with is gone.
+    expect(screen.queryByLabelText("New password")).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Set new password" })).not.toBeInTheDocument();
     const body: unknown = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
     expect(body).toEqual({ token: "old-token", password: "a brand new password" });
   });

@@ -10,7 +10,6 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
-import { toastError } from "../../../lib/toast-error.ts";
 import { resetPasswordRequest } from "../api/auth.api.ts";
 
 const FALLBACK = "Password reset failed";
@@ -49,7 +48,6 @@ export function ResetPasswordForm({ token }: { token: string }) {
       toast.success(message);
       navigate("/login", { replace: true });
     } catch (error) {
-      toastError(error, FALLBACK);
       setFailure({
         text: errorText(error, FALLBACK),
         invalidToken: error instanceof ApiError && error.code === "INVALID_TOKEN",
@@ -57,16 +55,23 @@ export function ResetPasswordForm({ token }: { token: string }) {
     }
   });
 
+  // A used or expired link cannot succeed however the form is filled in: say so, and offer only what helps.
+  if (failure?.invalidToken) {
+    return (
+      <Alert>
+        <p>{failure.text}</p>
+        <p className="mt-1">
+          <RequestNewLink />
+        </p>
+      </Alert>
+    );
+  }
+
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Choose a new password">
       {failure && (
         <Alert>
           <p>{failure.text}</p>
-          {failure.invalidToken && (
-            <p className="mt-1">
-              <RequestNewLink />
-            </p>
-          )}
         </Alert>
       )}
       <PasswordField

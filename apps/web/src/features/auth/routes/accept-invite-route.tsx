@@ -74,8 +74,8 @@ function AcceptForm({ token, invitation }: { token: string; invitation: Invitati
       toast.success(`Welcome to ${invitation.organization_name}!`);
       navigate("/dashboard", { replace: true });
     } catch (error) {
-      applyFieldErrors(error, setError, ["firstName", "lastName", "password"]);
-      toastError(error, FALLBACK);
+      // A field's problem shows by the field; anything else as a toast.
+      if (!applyFieldErrors(error, setError, ["firstName", "lastName", "password"])) toastError(error, FALLBACK);
     }
   });
 

@@ -40,8 +40,7 @@ function NamesForm({ user }: { user: SessionUser }) {
       reset({ firstName: saved.firstName, lastName: saved.lastName });
       toast.success("Profile updated");
     } catch (error) {
-      applyFieldErrors(error, setError, ["firstName", "lastName"]);
-      toastError(error, "Profile update failed");
+      if (!applyFieldErrors(error, setError, ["firstName", "lastName"])) toastError(error, "Profile update failed");
     }
   });
 

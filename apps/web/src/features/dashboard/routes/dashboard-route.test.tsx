@@ -1,7 +1,9 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { markNewcomer } from "../../../lib/first-visit.ts";
 import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
 import { listAnswer, ticketSummary } from "../../tickets/test/ticket-fixtures.ts";
+import { greeting } from "./dashboard-route.tsx";
 
 const stats = {
   total_tickets: 1234,
@@ -112,5 +114,27 @@ describe("dashboard", () => {
     expect(await screen.findByRole("heading", { name: "Tickets" })).toBeInTheDocument();
     expect(router.state.location.search).toBe("?status=open");
     expect(screen.getByLabelText("Status")).toHaveValue("open");
+  });
+});
+
+describe("the dashboard's greeting", () => {
+  it("ends with one full stop when the organization's name has its own", () => {
+    const user = { ...testUser, organizationName: "Acme Outdoor Co." };
+    expect(greeting(user)).toBe("Welcome back, Ada. Here is what is happening at Acme Outdoor Co.");
+  });
+
+  it("welcomes a person who has just registered, and welcomes them back later", () => {
+    markNewcomer(testUser.id);
+    expect(greeting(testUser)).toBe("Welcome, Ada. Here is what is happening at Analytical Engines.");
+    sessionStorage.clear();
+    expect(greeting(testUser)).toBe("Welcome back, Ada. Here is what is happening at Analytical Engines.");
+  });
+
+  it("is on the screen", async () => {
+    signedIn({ "GET /api/tickets": () => json(200, listAnswer([])) });
+    renderApp("/dashboard");
+    expect(
+      await screen.findByText("Welcome back, Ada. Here is what is happening at Analytical Engines."),
+    ).toBeVisible();
   });
 });

@@ -1,4 +1,6 @@
+import type { SessionUser } from "@cove/contract/auth.ts";
 import { Alert } from "../../../components/ui/alert.tsx";
+import { isNewcomer } from "../../../lib/first-visit.ts";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { CsatCard } from "../../csat/components/csat-card.tsx";
 import { useTicketStats } from "../../tickets/api/tickets.queries.ts";
@@ -8,6 +10,13 @@ import { QuickActions } from "../components/quick-actions.tsx";
 import { RecentTickets } from "../components/recent-tickets.tsx";
 import { StatCards, statCards } from "../components/stat-cards.tsx";
 import { TrendCard } from "../components/trend-card.tsx";
+
+/** "Welcome back, Ana. Here is what is happening at Acme Outdoor Co." (one full stop, whatever the name ends with). */
+export function greeting(user: SessionUser | null): string {
+  const welcome = user && isNewcomer(user.id) ? "Welcome" : "Welcome back";
+  const place = (user?.organizationName ?? "your help desk").replace(/[.!?\s]+$/u, "");
+  return `${welcome}${user ? `, ${user.firstName}` : ""}. Here is what is happening at ${place}.`;
+}
 
 export function DashboardRoute() {
   const { user } = useAuth();
@@ -20,10 +29,7 @@ export function DashboardRoute() {
       <title>Dashboard · Cove</title>
       <header>
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Dashboard</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          Welcome back{user ? `, ${user.firstName}` : ""}. Here is what is happening at{" "}
-          {user?.organizationName ?? "your help desk"}.
-        </p>
+        <p className="mt-1 text-sm text-slate-600">{greeting(user)}</p>
       </header>
       <TrialBanner />
       {failure && (

@@ -181,3 +181,14 @@ describe("team members, as an agent", () => {
     expect(within(table).queryAllByRole("button")).toHaveLength(0);
   });
 });
+
+describe("the Admins card", () => {
+  it("counts admins who have joined, not invited ones", async () => {
+    storeSession();
+    api({ "GET /api/users": () => json(200, { users: [me, grace, { ...alan, role: "admin" }], seats }) });
+    renderApp("/users");
+    await screen.findByRole("table");
+    const cards = screen.getByText("Total").closest("dl") as HTMLElement;
+    expect(within(cards).getByText("Admins").nextSibling?.textContent).toBe("1");
+  });
+});

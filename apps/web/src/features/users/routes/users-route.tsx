@@ -14,7 +14,8 @@ function SummaryCards({ answer }: { answer: UserListAnswer }) {
   const cards = [
     { label: "Total", value: users.length },
     { label: "Active", value: users.filter((u) => u.status === "active").length },
-    { label: "Admins", value: users.filter((u) => u.role === "admin").length },
+    // Invited admins have not joined yet: they are counted once they accept.
+    { label: "Admins", value: users.filter((u) => u.role === "admin" && u.status !== "invited").length },
   ];
   return (
     <div className="space-y-2">
