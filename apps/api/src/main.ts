@@ -6,6 +6,7 @@ import { resetDemoCustomer } from "./modules/portal/portal-demo.ts";
 import { ConfigError, loadConfig } from "./platform/config.ts";
 import { DataDirLockedError, lockDataDir } from "./platform/data-dir-lock.ts";
 import { openDatabase } from "./platform/db.ts";
+import { prettyStream } from "./platform/logging.ts";
 
 async function main() {
   const config = loadConfig();
@@ -18,6 +19,7 @@ async function main() {
   const logger = {
     level: config.logLevel,
     redact: ["req.headers.authorization", "req.headers.cookie", "*.password", "*.token"],
+    ...(config.logFormat === "pretty" ? { stream: prettyStream() } : {}),
   };
   const app = await buildApp({
     database,
@@ -56,7 +58,11 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const where = database.kind === "embedded" ? `embedded database in ${config.dataDir}` : "PostgreSQL";
-  console.log(`\nCove is running at http://localhost:${port} (${where})`);
+  const shown = ["127.0.0.1", "::1", "localhost", "0.0.0.0", "::"].includes(config.host) ? "localhost" : config.host;
+  console.log(`\nCove is running at http://${shown}:${port} (${where})`);
+  if (config.host === "127.0.0.1" || config.host === "localhost") {
+    console.log("Only this computer can open it; set HOST=0.0.0.0 to listen on every interface.");
+  }
   if (config.seedDemo) {
     console.log(`Demo sign-in${seeded ? " (just created)" : ""}: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
   }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/platform/config.ts";
+import { prettyLine } from "../src/platform/logging.ts";
 
 /** The ConfigError loadConfig throws for env; fails the test when it does not throw one. */
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -25,6 +26,31 @@ describe("loadConfig", () => {
     expect(config.mailFrom).toBe("Cove <no-reply@localhost>");
     expect(config.smtpUrl).toBeUndefined();
     expect(config.registrationsPerHour).toBe(5);
+  });
+
+  it("listens on this computer only, with quiet readable logs, unless told otherwise; JSON logs in production", () => {
+    const local = loadConfig({});
+    expect([local.host, local.logLevel, local.logFormat]).toEqual(["127.0.0.1", "warn", "pretty"]);
+    const production = loadConfig({ NODE_ENV: "production" });
+    expect([production.logLevel, production.logFormat]).toEqual(["info", "json"]);
+    const chosen = loadConfig({ HOST: "0.0.0.0", LOG_LEVEL: "debug", LOG_FORMAT: "json" });
+    expect([chosen.host, chosen.logLevel, chosen.logFormat]).toEqual(["0.0.0.0", "debug", "json"]);
+    expect(configError({ LOG_FORMAT: "xml" }).message).toMatch(/\bLOG_FORMAT\b/);
+  });
+
+  it("prints a log line for a person: time, level, message, the request and the error's stack", () => {
+    const line = prettyLine(
+      JSON.stringify({
+        level: 50,
+        time: Date.UTC(2026, 0, 1, 12, 0, 0),
+        msg: "boom",
+        req: { method: "GET", url: "/api/x" },
+        res: { statusCode: 500 },
+        err: { message: "boom", stack: "Error: boom\n    at here" },
+      }),
+    );
+    expect(line).toMatch(/^\d\d:\d\d:\d\d ERROR boom \(GET \/api\/x 500\)\nError: boom\n {4}at here\n$/);
+    expect(prettyLine("not json")).toBe("not json\n");
   });
 
   it("takes REGISTRATIONS_PER_HOUR, and refuses a value that is not a positive whole number", () => {

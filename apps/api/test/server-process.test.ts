@@ -31,6 +31,7 @@ const COVE_VARIABLES = [
   "MAIL_FROM",
   "TRUST_PROXY",
   "LOG_LEVEL",
+  "LOG_FORMAT",
 ];
 
 interface Server {

@@ -14,7 +14,8 @@ const envSchema = z.object({
     .min(0, "must be between 0 and 65535")
     .max(65535, "must be between 0 and 65535")
     .default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Only this computer by default; 0.0.0.0 (every interface) in a container or behind a proxy on another host. */
+  HOST: z.string().min(1).default("127.0.0.1"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
     .string()
@@ -28,7 +29,10 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default("Cove <no-reply@localhost>"),
   TRUST_PROXY: boolFromEnv.default(false),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Unset: info in production, warn otherwise (a terminal shows problems, not one line per request). */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  /** Unset: json in production (one object per line, for a log collector), pretty otherwise (for a person). */
+  LOG_FORMAT: z.enum(["pretty", "json"], { error: "use pretty or json" }).optional(),
   AI_PROVIDER: z.enum(["embedded", "openai"], { error: "use embedded or openai" }).default("embedded"),
   AI_BASE_URL: z.url("must be a URL such as https://api.openai.com/v1").optional(),
   AI_API_KEY: z.string().min(1).optional(),
@@ -94,6 +98,7 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   logLevel: string;
+  logFormat: "pretty" | "json";
   trustProxy: boolean;
   ai: AiConfig;
   /** Memory for cached answers, in bytes; 0: off. */
@@ -157,7 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    logLevel: e.LOG_LEVEL,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "production" ? "info" : "warn"),
+    logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "pretty"),
     trustProxy: e.TRUST_PROXY,
     ai,
     answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,

@@ -43,3 +43,28 @@ export function withLogSerializers(logger: FastifyServerOptions["logger"]): Fast
   const options = logger === true ? {} : logger;
   return { ...options, serializers: { ...options.serializers, ...logSerializers } };
 }
+
+const LEVEL_NAMES: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };
+
+/** One JSON log line as a person reads it: "14:02:07 WARN  message (GET /api/x 401)", then the error's stack. */
+export function prettyLine(json: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json.endsWith("\n") ? json : `${json}\n`;
+  }
+  const time = new Date(typeof entry.time === "number" ? entry.time : Date.now()).toTimeString().slice(0, 8);
+  const level = (LEVEL_NAMES[entry.level as number] ?? String(entry.level)).padEnd(5);
+  const req = entry.req as { method?: string; url?: string } | undefined;
+  const res = entry.res as { statusCode?: number } | undefined;
+  const request = req?.method ? ` (${req.method} ${req.url ?? ""}${res?.statusCode ? ` ${res.statusCode}` : ""})` : "";
+  const err = entry.err as { stack?: string; message?: string } | undefined;
+  const detail = err ? `\n${err.stack ?? err.message ?? ""}` : "";
+  return `${time} ${level} ${String(entry.msg ?? "")}${request}${detail}\n`;
+}
+
+/** A log destination writing pretty lines to out (LOG_FORMAT=pretty, the default outside production). */
+export function prettyStream(out: NodeJS.WritableStream = process.stdout): { write(line: string): void } {
+  return { write: (line) => void out.write(prettyLine(line)) };
+}
