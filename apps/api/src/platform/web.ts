@@ -26,7 +26,7 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
       setHeaders: (reply, file) => {
         // Vite fingerprints everything under assets/, so those files can be cached for good.
         if (file.includes(`${path.sep}assets${path.sep}`)) {
-          reply.header("Cache-Control", "public, max-age=31536000, immutable");
+          reply.setHeader("Cache-Control", "public, max-age=31536000, immutable");
         }
       },
     });
