@@ -44,7 +44,14 @@ export function withLogSerializers(logger: FastifyServerOptions["logger"]): Fast
   return { ...options, serializers: { ...options.serializers, ...logSerializers } };
 }
 
-const LEVEL_NAMES: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };
+const LEVEL_NAMES: Record<number, string> = {
+  10: "TRACE",
+  20: "DEBUG",
+  30: "INFO",
+  40: "WARN",
+  50: "ERROR",
+  60: "FATAL",
+};
 
 /** One JSON log line as a person reads it: "14:02:07 WARN  message (GET /api/x 401)", then the error's stack. */
 export function prettyLine(json: string): string {
