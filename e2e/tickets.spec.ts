@@ -205,3 +205,34 @@ test("on a 375 px phone the list and a ticket fit the screen @phone", async ({ p
   await page.getByRole("link", { name: /A subject long enough/ }).click();
   await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
 });
+
+test("at 1280x800 a long subject and requester are cut, and Assignee and Updated stay on screen", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await register(page);
+  const token = await sessionToken(page);
+  const subject = `${"Our whole warehouse team cannot sign in since the update ".repeat(4)}end`;
+  const answer = await page.request.post("/api/tickets", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      subject,
+      description: "Long.",
+      priority: "low",
+      requester_name: "Maximiliana Alexandrina Konstantinopoulou-Vanderbilt-Featherstonehaugh",
+      requester_email: "maximiliana.alexandrina.konstantinopoulou@a-very-long-company-domain-name.example.com",
+      tags: [],
+    },
+  });
+  expect(answer.status()).toBe(201);
+  await page.goto("/tickets");
+  await expect(page.getByText("Showing 1 to 1 of 1 results")).toBeVisible();
+  const table = page.getByRole("table", { name: "Tickets" });
+  for (const header of ["Assignee", "Updated"]) {
+    const box = await table.getByRole("columnheader", { name: header }).boundingBox();
+    expect(box, header).not.toBeNull();
+    expect((box?.x ?? 0) + (box?.width ?? 0), header).toBeLessThanOrEqual(1280);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  // The full subject is one hover away.
+  await expect(table.getByRole("link", { name: subject })).toHaveAttribute("title", subject);
+  await page.screenshot({ path: "test-results/tickets-1280.png" });
+});

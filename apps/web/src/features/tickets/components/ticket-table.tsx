@@ -18,26 +18,28 @@ export function TicketTable({ tickets, listSearch }: { tickets: TicketSummary[];
   const state: TicketLinkState = { listSearch };
 
   return (
-    <table className="block w-full md:table md:divide-y md:divide-slate-200">
+    // Fixed layout: the columns keep their widths and a long subject or requester is cut (full text on hover) instead of
+    // pushing Assignee and Updated out of the card.
+    <table className="block w-full md:table md:table-fixed md:divide-y md:divide-slate-200">
       <caption className="sr-only">Tickets</caption>
       <thead className="hidden bg-slate-50 md:table-header-group">
         <tr>
           <th scope="col" className={headCell}>
             Ticket
           </th>
-          <th scope="col" className={headCell}>
+          <th scope="col" className={`${headCell} md:w-28`}>
             Status
           </th>
-          <th scope="col" className={headCell}>
+          <th scope="col" className={`${headCell} md:w-28`}>
             Priority
           </th>
-          <th scope="col" className={headCell}>
+          <th scope="col" className={`${headCell} md:w-52`}>
             Requester
           </th>
-          <th scope="col" className={headCell}>
+          <th scope="col" className={`${headCell} md:w-40`}>
             Assignee
           </th>
-          <th scope="col" className={headCell}>
+          <th scope="col" className={`${headCell} md:w-32`}>
             Updated
           </th>
         </tr>
@@ -55,11 +57,12 @@ export function TicketTable({ tickets, listSearch }: { tickets: TicketSummary[];
               }}
               className="grid cursor-pointer grid-cols-2 gap-x-4 gap-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:bg-slate-50 md:table-row md:rounded-none md:border-0 md:p-0 md:shadow-none"
             >
-              <td className="col-span-2 block min-w-0 md:table-cell md:max-w-md md:px-4 md:py-3">
+              <td className="col-span-2 block min-w-0 md:table-cell md:px-4 md:py-3">
                 <span className="text-xs font-medium text-slate-500">#{ticket.ticket_number}</span>
                 <Link
                   to={to}
                   state={state}
+                  title={ticket.subject}
                   className="block font-medium break-words text-slate-900 hover:text-indigo-600 md:truncate"
                 >
                   {ticket.subject}
@@ -73,13 +76,19 @@ export function TicketTable({ tickets, listSearch }: { tickets: TicketSummary[];
               </td>
               <td data-label="Requester" className={`${labelled} col-span-2`}>
                 <span className="block w-full min-w-0">
-                  <span className="block truncate text-sm text-slate-900">{ticket.requester_name}</span>
-                  <span className="block truncate text-xs text-slate-500">{ticket.requester_email}</span>
+                  <span className="block truncate text-sm text-slate-900" title={ticket.requester_name}>
+                    {ticket.requester_name}
+                  </span>
+                  <span className="block truncate text-xs text-slate-500" title={ticket.requester_email}>
+                    {ticket.requester_email}
+                  </span>
                 </span>
               </td>
               <td data-label="Assignee" className={`${labelled} text-sm`}>
                 {assignee ? (
-                  <span className="text-slate-900">{assignee}</span>
+                  <span className="block w-full truncate text-slate-900" title={assignee}>
+                    {assignee}
+                  </span>
                 ) : (
                   <span className="text-slate-500 italic">Unassigned</span>
                 )}
