@@ -74,3 +74,19 @@ describe("new ticket form", () => {
     expect(router.state.location.pathname).toBe("/tickets/new");
   });
 });
+
+describe("a subject over the limit", () => {
+  it("is kept whole, counted, and refused with the limit's message instead of being cut", async () => {
+    const fetchMock = signedIn();
+    const { user } = renderApp("/tickets/new");
+    const subject = "x".repeat(600);
+    const field = await screen.findByLabelText("Subject");
+    await user.click(field);
+    await user.paste(subject);
+    expect(field).toHaveValue(subject);
+    expect(screen.getByText("600 / 250 characters")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Create Ticket" }));
+    expect(await screen.findByText("Subject must be at most 250 characters")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(false);
+  });
+});

@@ -13,6 +13,9 @@ import { PRIORITY_LABELS } from "./ticket-format.ts";
 
 const priorityOptions = TICKET_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
 
+/** The contract's limit (createTicketBody: requiredText("Subject", 250)). */
+const SUBJECT_MAX = 250;
+
 export function NewTicketForm() {
   const navigate = useNavigate();
   const createTicket = useCreateTicket();
@@ -20,6 +23,7 @@ export function NewTicketForm() {
     register,
     handleSubmit,
     setError,
+    watch,
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(createTicketBody),
@@ -68,7 +72,13 @@ export function NewTicketForm() {
           {...register("requester_email")}
         />
       </div>
-      <TextField label="Subject" maxLength={250} error={errors.subject?.message} {...register("subject")} />
+      {/* No maxLength: a pasted 600-character subject is not cut silently; the counter and the message say so. */}
+      <TextField
+        label="Subject"
+        hint={`${[...watch("subject")].length} / ${SUBJECT_MAX} characters`}
+        error={errors.subject?.message}
+        {...register("subject")}
+      />
       <FieldShell id="new-ticket-description" label="Description" error={errors.description?.message}>
         <textarea
           id="new-ticket-description"
