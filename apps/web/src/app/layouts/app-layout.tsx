@@ -1,7 +1,7 @@
 import { Outlet } from "react-router";
 import { Logo } from "../../components/ui/logo.tsx";
-import { useAuth } from "../../features/auth/hooks/use-auth.ts";
 import { ReadOnlyNotice } from "../../features/trial/components/read-only-notice.tsx";
+import { useAuth } from "../../lib/auth.ts";
 import { SessionQueryProvider } from "../query-provider.tsx";
 import { RealtimeProvider } from "../realtime-provider.tsx";
 import { SidebarNav } from "./sidebar-nav.tsx";

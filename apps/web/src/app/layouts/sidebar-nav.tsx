@@ -1,6 +1,6 @@
 import { clsx } from "clsx";
 import { NavLink } from "react-router";
-import { useAuth } from "../../features/auth/hooks/use-auth.ts";
+import { useAuth } from "../../lib/auth.ts";
 import { NAV_ITEMS } from "./nav-items.ts";
 
 /** The list of app sections; used by the desktop sidebar and the phone slide-over alike. */

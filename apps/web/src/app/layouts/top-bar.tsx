@@ -4,8 +4,8 @@ import { Link, useNavigate } from "react-router";
 import { Avatar } from "../../components/ui/avatar.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Logo } from "../../components/ui/logo.tsx";
-import { useAuth } from "../../features/auth/hooks/use-auth.ts";
 import { NotificationBell } from "../../features/notifications/components/notification-bell.tsx";
+import { useAuth } from "../../lib/auth.ts";
 import { LiveIndicator } from "./live-indicator.tsx";
 import { MobileNav } from "./mobile-nav.tsx";
 

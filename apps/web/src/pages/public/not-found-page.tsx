@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { buttonClasses } from "../../components/ui/button.tsx";
 import { Logo } from "../../components/ui/logo.tsx";
-import { useAuth } from "../../features/auth/hooks/use-auth.ts";
+import { useAuth } from "../../lib/auth.ts";
 import { PageMeta } from "./site/page-meta.tsx";
 
 /**

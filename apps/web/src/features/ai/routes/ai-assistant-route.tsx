@@ -1,8 +1,8 @@
 import type { ConversationTurn } from "@cove/contract/ai.ts";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { useAuth } from "../../../lib/auth.ts";
 import { toastError } from "../../../lib/toast-error.ts";
-import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { useAiSettings, useAiStats, useAskAssistant } from "../api/ai.api.ts";
 import { AssistantChat } from "../components/assistant-chat.tsx";
 import { AssistantSettingsForm } from "../components/assistant-settings-form.tsx";

@@ -1,7 +1,7 @@
 import { ShieldAlert } from "lucide-react";
 import { Link, Navigate, Outlet, useLocation } from "react-router";
 import { FullPageSpinner } from "../../../components/ui/spinner.tsx";
-import { useAuth } from "../hooks/use-auth.ts";
+import { useAuth } from "../../../lib/auth.ts";
 
 interface FromState {
   from: string;

@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { AuthContext, type AuthContextValue } from "../../../lib/auth.ts";
 import { markNewcomer } from "../../../lib/first-visit.ts";
 import { clearSession, getSession, setSession, subscribeSession } from "../../../lib/session-storage.ts";
-import { AuthContext, type AuthContextValue } from "../hooks/use-auth.ts";
 
 // The API client and the contract's zod schemas load on first use, keeping them out of the landing page's bundle.
 const authApi = () => import("../api/auth.api.ts");

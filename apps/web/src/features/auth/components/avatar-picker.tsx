@@ -4,8 +4,8 @@ import { useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { useAuth } from "../../../lib/auth.ts";
 import { toastError } from "../../../lib/toast-error.ts";
-import { useAuth } from "../hooks/use-auth.ts";
 
 /**
  * Scales the chosen picture down to a small square in the browser (centre crop), so what travels and is stored is a

@@ -8,7 +8,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
-import { useAuth } from "../hooks/use-auth.ts";
+import { useAuth } from "../../../lib/auth.ts";
 
 const textLink = "font-medium text-indigo-600 hover:text-indigo-500 underline-offset-2 hover:underline";
 

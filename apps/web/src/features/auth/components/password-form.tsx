@@ -6,9 +6,9 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Button } from "../../../components/ui/button.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
+import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
-import { useAuth } from "../hooks/use-auth.ts";
 
 const passwordForm = z
   .object({

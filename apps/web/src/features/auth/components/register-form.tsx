@@ -9,8 +9,8 @@ import { Button } from "../../../components/ui/button.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
-import { useAuth } from "../hooks/use-auth.ts";
 
 const FALLBACK = "Registration failed";
 const FIELDS = ["organizationName", "firstName", "lastName", "email", "password"] as const;

@@ -12,11 +12,11 @@ import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { invitationRequest } from "../api/auth.api.ts";
 import { AuthShell } from "../components/auth-shell.tsx";
-import { useAuth } from "../hooks/use-auth.ts";
 
 const FALLBACK = "Could not accept the invitation";
 

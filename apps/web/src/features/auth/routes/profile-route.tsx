@@ -5,11 +5,11 @@ import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { AvatarPicker } from "../components/avatar-picker.tsx";
 import { PasswordForm } from "../components/password-form.tsx";
-import { useAuth } from "../hooks/use-auth.ts";
 
 function Card({ title, description, children }: { title: string; description: string; children: ReactNode }) {
   return (

@@ -1,7 +1,6 @@
 import type { ContactTicket } from "@cove/contract/contacts.ts";
 import { Link } from "react-router";
-import { PriorityBadge, StatusBadge } from "../../tickets/components/ticket-badges.tsx";
-import { formatRelative } from "../../tickets/components/ticket-format.ts";
+import { formatRelative, PriorityBadge, StatusBadge } from "../../tickets/index.ts";
 
 /** A customer's tickets as links: number, subject, status, priority and when they last changed. */
 export function ContactTickets({ tickets, compact = false }: { tickets: ContactTicket[]; compact?: boolean }) {

@@ -4,7 +4,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { buttonClasses } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
-import { formatDate } from "../../tickets/components/ticket-format.ts";
+import { formatDate } from "../../tickets/index.ts";
 import { useContact } from "../api/contacts.queries.ts";
 import { ContactTickets } from "../components/contact-tickets.tsx";
 

@@ -4,9 +4,8 @@ import { Link, useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { SearchBox } from "../../kb/components/search-box.tsx";
-import { formatDate, formatRelative } from "../../tickets/components/ticket-format.ts";
-import { TicketPagination } from "../../tickets/components/ticket-pagination.tsx";
+import { SearchBox } from "../../kb/index.ts";
+import { formatDate, formatRelative, TicketPagination } from "../../tickets/index.ts";
 import { useContactList } from "../api/contacts.queries.ts";
 
 /** /contacts: the organization's customers, searchable by name, email or company; `?search=` and `?page=`. */

@@ -3,9 +3,7 @@ import { Link } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { buttonClasses } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { useTicketList } from "../../tickets/api/tickets.queries.ts";
-import { PriorityBadge, StatusBadge } from "../../tickets/components/ticket-badges.tsx";
-import { formatDate } from "../../tickets/components/ticket-format.ts";
+import { formatDate, PriorityBadge, StatusBadge, useTicketList } from "../../tickets/index.ts";
 
 /** Spec: 10 are fetched, the first 5 shown. */
 const FETCHED = 10;

@@ -1,10 +1,10 @@
 import type { SessionUser } from "@cove/contract/auth.ts";
 import { Alert } from "../../../components/ui/alert.tsx";
+import { useAuth } from "../../../lib/auth.ts";
 import { isNewcomer } from "../../../lib/first-visit.ts";
-import { useAuth } from "../../auth/hooks/use-auth.ts";
-import { CsatCard } from "../../csat/components/csat-card.tsx";
-import { useTicketStats } from "../../tickets/api/tickets.queries.ts";
-import { TrialBanner } from "../../trial/components/trial-banner.tsx";
+import { CsatCard } from "../../csat/index.ts";
+import { useTicketStats } from "../../tickets/index.ts";
+import { TrialBanner } from "../../trial/index.ts";
 import { useOrganizationStats } from "../api/dashboard.queries.ts";
 import { QuickActions } from "../components/quick-actions.tsx";
 import { RecentTickets } from "../components/recent-tickets.tsx";

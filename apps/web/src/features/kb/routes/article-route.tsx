@@ -2,7 +2,7 @@ import { type Article, helpArticlePath } from "@cove/contract/kb.ts";
 import { ArrowLeft, ExternalLink, Eye, Pencil, ThumbsUp } from "lucide-react";
 import { Link, useLocation, useParams } from "react-router";
 import { buttonClasses } from "../../../components/ui/button.tsx";
-import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { ArticleLoader } from "../components/article-loader.tsx";
 import { ArticleStatusBadge } from "../components/article-status-badge.tsx";
 import type { ArticleLinkState } from "../components/article-table.tsx";

@@ -3,7 +3,7 @@ import { LifeBuoy } from "lucide-react";
 import type { CSSProperties } from "react";
 import { Link, Outlet, useParams } from "react-router";
 import { SessionQueryProvider } from "../../../app/query-provider.tsx";
-import { useBranding } from "../../settings/api/settings.api.ts";
+import { useBranding } from "../../settings/index.ts";
 import { useHelpCenter } from "../api/kb.queries.ts";
 
 /** The frame of an organization's public help center: its name, the page, and a small footer. No sign-in needed. */

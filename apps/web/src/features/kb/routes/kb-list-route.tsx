@@ -6,7 +6,7 @@ import { Link, useLocation, useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { type ArticleListParams, useArticleList, useCategories } from "../api/kb.queries.ts";
 import { ArticleFilters } from "../components/article-filters.tsx";
 import {

@@ -3,7 +3,7 @@ import { FileText } from "lucide-react";
 import { Link } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { SearchBox } from "../../kb/components/search-box.tsx";
+import { SearchBox } from "../../kb/index.ts";
 import { useHelpArticles } from "../api/portal.queries.ts";
 
 /** Knowledge base: the organization's published articles (its public help center), searchable. */

@@ -3,8 +3,7 @@ import { ChevronLeft, ChevronRight, Inbox, MessageSquare } from "lucide-react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { PriorityBadge, StatusBadge } from "../../tickets/components/ticket-badges.tsx";
-import { formatDate, formatRelative } from "../../tickets/components/ticket-format.ts";
+import { formatDate, formatRelative, PriorityBadge, StatusBadge } from "../../tickets/index.ts";
 import { useMyTickets } from "../api/portal.queries.ts";
 import { usePortalFollow } from "./portal-live.tsx";
 

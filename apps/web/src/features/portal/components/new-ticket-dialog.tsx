@@ -11,7 +11,7 @@ import { Spinner } from "../../../components/ui/spinner.tsx";
 import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
-import { PRIORITY_LABELS } from "../../tickets/components/ticket-format.ts";
+import { PRIORITY_LABELS } from "../../tickets/index.ts";
 import { useCreateMyTicket } from "../api/portal.queries.ts";
 import { usePortal } from "../api/portal-context.ts";
 import { accentButton, brandStyle } from "./portal-brand.ts";

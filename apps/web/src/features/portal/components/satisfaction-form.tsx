@@ -12,7 +12,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
-import { formatDateTime } from "../../tickets/components/ticket-format.ts";
+import { formatDateTime } from "../../tickets/index.ts";
 import { accentButton } from "./portal-brand.ts";
 
 const CHOICES: { rating: CsatRating; label: string; Icon: typeof ThumbsUp; on: string }[] = [

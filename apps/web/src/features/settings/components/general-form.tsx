@@ -6,8 +6,8 @@ import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { toastError } from "../../../lib/toast-error.ts";
-import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { useUpdateGeneral } from "../api/settings.api.ts";
 
 export const SETTINGS_SAVED = "Settings saved";

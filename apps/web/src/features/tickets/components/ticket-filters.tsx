@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
-import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { fullName, useActiveAgents } from "../api/agents.queries.ts";
 import type { TicketListParams } from "../api/tickets.queries.ts";
 import { PRIORITY_LABELS, STATUS_LABELS } from "./ticket-format.ts";

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { fullName, useActiveAgents } from "../api/agents.queries.ts";
 import { useUpdateTicket } from "../api/tickets.mutations.ts";
 import { ActivityTimeline } from "./activity-timeline.tsx";

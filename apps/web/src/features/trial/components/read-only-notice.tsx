@@ -1,6 +1,6 @@
 import { Lock } from "lucide-react";
 import { Link, useLocation } from "react-router";
-import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { useTrialStatus } from "../api/trial.queries.ts";
 import { ASK_AN_ADMIN } from "./trial-banner.tsx";
 

@@ -2,7 +2,7 @@ import { clsx } from "clsx";
 import { Clock } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
-import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { useTrialStatus } from "../api/trial.queries.ts";
 import { type TrialBannerTone, trialBannerState } from "./trial-banner-state.ts";
 

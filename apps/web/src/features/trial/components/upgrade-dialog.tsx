@@ -2,9 +2,7 @@ import { PLAN_IDS, PLANS, type PlanId } from "@cove/contract/constants.ts";
 import { useState } from "react";
 import { toast } from "sonner";
 import { SelectField } from "../../../components/ui/select-field.tsx";
-import { useConvertTrial, useReloadBilling } from "../../billing/api/billing.api.ts";
-import { PaymentDialog } from "../../billing/components/payment-dialog.tsx";
-import { PaymentForm } from "../../billing/components/payment-form.tsx";
+import { PaymentDialog, PaymentForm, useConvertTrial, useReloadBilling } from "../../billing/index.ts";
 
 export const UPGRADED = "Successfully upgraded to paid plan!";
 export const CONVERSION_FAILED = "Conversion failed";

@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
-import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { useResendInvite, useRevokeInvite, useUpdateUser } from "../api/users.api.ts";
 import { displayName, ROLE_LABELS } from "./user-format.ts";
 

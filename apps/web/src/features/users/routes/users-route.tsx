@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { useTeam } from "../api/users.api.ts";
 import { InviteForm } from "../components/invite-form.tsx";
 import { TeamTable } from "../components/team-table.tsx";

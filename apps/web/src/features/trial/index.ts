@@ -1,0 +1,2 @@
+// What the trial feature offers the others; everything else in it is its own business (scripts/check-boundaries.mjs).
+export { TrialBanner } from "./components/trial-banner.tsx";
