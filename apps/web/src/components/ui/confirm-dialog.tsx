@@ -9,18 +9,20 @@ interface ConfirmDialogProps {
   title: string;
   description?: ReactNode;
   confirmLabel: string;
+  cancelLabel?: string;
   tone?: "primary" | "danger";
   pending?: boolean;
   onConfirm: () => void;
 }
 
-/** Every confirmation is a modal dialog (PRODUCT.md: no blocking browser confirm). */
+/** Every confirmation is a modal dialog (PRODUCT.md: no blocking browser confirm), and this is the one. */
 export function ConfirmDialog({
   open,
   onOpenChange,
   title,
   description,
   confirmLabel,
+  cancelLabel = "Cancel",
   tone = "primary",
   pending = false,
   onConfirm,
@@ -37,12 +39,12 @@ export function ConfirmDialog({
         >
           <Dialog.Title className="text-lg font-semibold text-slate-900">{title}</Dialog.Title>
           {description && (
-            <Dialog.Description className="mt-2 text-sm text-slate-600">{description}</Dialog.Description>
+            <Dialog.Description className="mt-2 text-sm break-words text-slate-600">{description}</Dialog.Description>
           )}
           <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <Dialog.Close asChild>
               <Button variant="secondary" disabled={pending}>
-                Cancel
+                {cancelLabel}
               </Button>
             </Dialog.Close>
             <Button variant={tone} pending={pending} onClick={onConfirm}>

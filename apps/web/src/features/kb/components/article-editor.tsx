@@ -15,7 +15,7 @@ import { useCategories } from "../api/kb.queries.ts";
 import { ArticleStatusBadge } from "./article-status-badge.tsx";
 import { BodyField } from "./body-field.tsx";
 import { CategoryField } from "./category-field.tsx";
-import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { type EditorValues, editorDefaults, editorSchema, toArticleBody } from "./editor-values.ts";
 import { PhrasingsField } from "./phrasings-field.tsx";
 
@@ -164,9 +164,9 @@ export function ArticleEditor({ article }: { article?: Article }) {
           open={confirmDelete}
           onOpenChange={setConfirmDelete}
           title="Delete article"
-          text={`Are you sure you want to delete the article "${article.title}"?`}
+          description={`Are you sure you want to delete the article "${article.title}"?`}
           confirmLabel="Delete"
-          danger
+          tone="danger"
           pending={remove.isPending}
           onConfirm={() => void deleteArticle()}
         />
@@ -177,10 +177,10 @@ export function ArticleEditor({ article }: { article?: Article }) {
           if (!open && blocker.state === "blocked") blocker.reset();
         }}
         title="Leave without saving?"
-        text="Your changes to this article have not been saved and will be lost."
+        description="Your changes to this article have not been saved and will be lost."
         confirmLabel="Leave"
         cancelLabel="Keep editing"
-        danger
+        tone="danger"
         onConfirm={() => blocker.proceed?.()}
       />
     </form>
