@@ -7,6 +7,7 @@ import { useBlocker, useNavigate } from "react-router";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { Button } from "../../../components/ui/button.tsx";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
@@ -15,7 +16,6 @@ import { useCategories } from "../api/kb.queries.ts";
 import { ArticleStatusBadge } from "./article-status-badge.tsx";
 import { BodyField } from "./body-field.tsx";
 import { CategoryField } from "./category-field.tsx";
-import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { type EditorValues, editorDefaults, editorSchema, toArticleBody } from "./editor-values.ts";
 import { PhrasingsField } from "./phrasings-field.tsx";
 
