@@ -170,9 +170,20 @@ test("@phone the team screen works on a phone", async ({ page }) => {
   await form.getByLabel("Email").fill(member.email);
   await form.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByText("User invited successfully!")).toBeVisible();
-  // On a phone the status sits under the name.
+  // On a phone each member is a card: status, role and actions all on screen, nothing clipped or scrolled sideways.
   const row = page.getByRole("row", { name: `${member.firstName} ${member.lastName}` });
-  await expect(row.getByText("Invited", { exact: true }).first()).toBeVisible();
+  await expect(row.getByText("Invited", { exact: true })).toBeVisible();
+  const width = page.viewportSize()?.width ?? 0;
+  for (const control of [
+    row.getByRole("combobox", { name: /Role of/ }),
+    row.getByRole("button", { name: /Resend invitation/ }),
+    row.getByText("Invited", { exact: true }),
+  ]) {
+    const box = await control.boundingBox();
+    expect(box).not.toBeNull();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: "/tmp/team-phone.png", fullPage: true });
   await page.getByRole("link", { name: /Your profile/ }).click();
   await expect(page.getByRole("heading", { name: "Your profile" })).toBeVisible();

@@ -1,5 +1,6 @@
 import { ROLES, type Role } from "@cove/contract/constants.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
+import { ChevronDown } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
@@ -41,22 +42,29 @@ export function RoleSelect({ user, isMe }: { user: UserListItem; isMe: boolean }
       <label className="sr-only" htmlFor={`role-${user.id}`}>
         Role of {name}
       </label>
-      <select
-        id={`role-${user.id}`}
-        value={user.role}
-        disabled={update.isPending}
-        onChange={(e) => {
-          const role = ROLES.find((r) => r === e.target.value);
-          if (role && role !== user.role) setNext(role);
-        }}
-        className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-700 shadow-sm focus:outline-2 focus:outline-indigo-500/40"
-      >
-        {ROLES.map((r) => (
-          <option key={r} value={r}>
-            {ROLE_LABELS[r]}
-          </option>
-        ))}
-      </select>
+      <span className="relative inline-block">
+        <select
+          id={`role-${user.id}`}
+          value={user.role}
+          disabled={update.isPending}
+          onChange={(e) => {
+            const role = ROLES.find((r) => r === e.target.value);
+            if (role && role !== user.role) setNext(role);
+          }}
+          // The same look as every other select (SelectField), at the table's height.
+          className="h-8 appearance-none rounded-md border border-slate-300 bg-white pr-8 pl-2.5 text-sm text-slate-900 shadow-sm focus:border-indigo-500 focus:outline-2 focus:outline-indigo-500/40 disabled:opacity-60"
+        >
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABELS[r]}
+            </option>
+          ))}
+        </select>
+        <ChevronDown
+          className="pointer-events-none absolute top-1/2 right-2 size-4 -translate-y-1/2 text-slate-500"
+          aria-hidden="true"
+        />
+      </span>
       <ConfirmDialog
         open={next !== null}
         onOpenChange={(open) => !open && setNext(null)}
@@ -124,7 +132,7 @@ export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolea
   }
 
   return (
-    <div className="flex flex-col items-end justify-end gap-2 sm:flex-row sm:items-center">
+    <div className="flex flex-wrap items-center gap-2 sm:justify-end">
       {user.status === "active" && !isMe && (
         <Button
           size="sm"

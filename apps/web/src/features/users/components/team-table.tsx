@@ -17,6 +17,9 @@ const roleClasses: Record<Role, string> = {
   agent: "bg-sky-50 text-sky-800 ring-sky-600/20",
 };
 
+const labelled =
+  "flex min-w-0 flex-col items-start gap-1 before:text-xs before:font-medium before:text-slate-500 before:content-[attr(data-label)] sm:table-cell sm:px-4 sm:py-3 sm:before:content-none";
+
 interface TeamTableProps {
   users: UserListItem[];
   meId: string;
@@ -27,9 +30,10 @@ interface TeamTableProps {
 /** Spec columns: User, Role, Status, Last Login (or Never), Actions. */
 export function TeamTable({ users, meId, canManage }: TeamTableProps) {
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+    // On a phone each member is a card (cells stack and name themselves), as tickets and articles are.
+    <div className="p-3 sm:p-0">
+      <table className="block w-full text-sm sm:table sm:min-w-full sm:divide-y sm:divide-slate-200">
+        <thead className="hidden bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase sm:table-header-group">
           <tr>
             <th scope="col" className="px-3 py-3 sm:px-4">
               User
@@ -37,10 +41,10 @@ export function TeamTable({ users, meId, canManage }: TeamTableProps) {
             <th scope="col" className="px-3 py-3 sm:px-4">
               Role
             </th>
-            <th scope="col" className="hidden px-3 py-3 sm:px-4 sm:table-cell">
+            <th scope="col" className="px-3 py-3 sm:px-4">
               Status
             </th>
-            <th scope="col" className="hidden px-3 py-3 sm:px-4 whitespace-nowrap sm:table-cell">
+            <th scope="col" className="px-3 py-3 sm:px-4 whitespace-nowrap">
               Last Login
             </th>
             {canManage && (
@@ -50,44 +54,40 @@ export function TeamTable({ users, meId, canManage }: TeamTableProps) {
             )}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100 bg-white">
+        <tbody className="block space-y-3 sm:table-row-group sm:space-y-0 sm:divide-y sm:divide-slate-100 sm:bg-white">
           {users.map((u) => (
-            <tr key={u.id} aria-label={displayName(u)}>
-              <td className="px-3 py-3 sm:px-4">
+            <tr
+              key={u.id}
+              aria-label={displayName(u)}
+              className="grid grid-cols-2 gap-x-4 gap-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:table-row sm:rounded-none sm:border-0 sm:p-0 sm:shadow-none"
+            >
+              <td className="col-span-2 block min-w-0 sm:table-cell sm:px-4 sm:py-3">
                 <div className="flex min-w-32 items-center gap-3">
                   <Avatar url={u.avatar_url} size="sm" />
-                  <div className="min-w-0 max-w-36 sm:max-w-xs">
+                  <div className="min-w-0 sm:max-w-xs">
                     <p className="truncate font-medium text-slate-900">
                       {displayName(u)}
                       {u.id === meId && <span className="ml-1.5 text-xs font-normal text-slate-500">(you)</span>}
                     </p>
                     <p className="truncate text-slate-500">{u.email}</p>
-                    {/* On a phone, status and last login sit under the name instead of in their own columns. */}
-                    <p
-                      className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-500 sm:hidden"
-                      aria-hidden="true"
-                    >
-                      <span className={clsx(badge, statusClasses[u.status])}>{STATUS_LABELS[u.status]}</span>
-                      {u.status !== "invited" && <span>Last login: {lastLogin(u.last_login_at)}</span>}
-                    </p>
                   </div>
                 </div>
               </td>
-              <td className="px-3 py-3 sm:px-4">
+              <td data-label="Role" className={labelled}>
                 {canManage ? (
                   <RoleSelect user={u} isMe={u.id === meId} />
                 ) : (
                   <span className={clsx(badge, roleClasses[u.role])}>{ROLE_LABELS[u.role]}</span>
                 )}
               </td>
-              <td className="hidden px-3 py-3 sm:px-4 sm:table-cell">
+              <td data-label="Status" className={labelled}>
                 <span className={clsx(badge, statusClasses[u.status])}>{STATUS_LABELS[u.status]}</span>
               </td>
-              <td className="hidden px-3 py-3 sm:px-4 whitespace-nowrap text-slate-600 sm:table-cell">
+              <td data-label="Last Login" className={clsx(labelled, "whitespace-nowrap text-slate-600")}>
                 {lastLogin(u.last_login_at)}
               </td>
               {canManage && (
-                <td className="px-3 py-3 sm:px-4">
+                <td className="col-span-2 block sm:table-cell sm:px-4 sm:py-3">
                   <MemberActions user={u} isMe={u.id === meId} />
                 </td>
               )}
