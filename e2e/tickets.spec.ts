@@ -202,6 +202,16 @@ test("on a 375 px phone the list and a ticket fit the screen @phone", async ({ p
   await page.goto("/tickets");
   await expect(page.getByText("Showing 1 to 1 of 1 results")).toBeVisible();
   expect(await overflow()).toBeLessThanOrEqual(0);
+  // The filters fold behind a button, so the first ticket is on the first screen.
+  await expect(page.getByLabel("Priority")).toBeHidden();
+  const first = await page.getByRole("link", { name: /A subject long enough/ }).boundingBox();
+  expect((first?.y ?? 9999) + (first?.height ?? 0)).toBeLessThanOrEqual(740);
+  await page.getByRole("button", { name: "Filters" }).click();
+  await page.getByLabel("Priority").selectOption("urgent");
+  await expect(page).toHaveURL(/priority=urgent/);
+  await expect(page.getByRole("button", { name: "Hide filters" })).toHaveAttribute("aria-expanded", "true");
+  await page.goto("/tickets");
+  await expect(page.getByText("Showing 1 to 1 of 1 results")).toBeVisible();
   await page.getByRole("link", { name: /A subject long enough/ }).click();
   await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
 });

@@ -1,6 +1,7 @@
 import { type Category, KB_ARTICLE_STATUSES } from "@cove/contract/kb.ts";
 import { X } from "lucide-react";
 import { Button } from "../../../components/ui/button.tsx";
+import { PhoneFilters } from "../../../components/ui/phone-filters.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import type { ArticleListParams } from "../api/kb.queries.ts";
 import { type ArticleFilters as Filters, hasArticleFilters } from "./article-list-params.ts";
@@ -37,18 +38,20 @@ export function ArticleFilters({ params, categories, onChange }: ArticleFiltersP
         value={params.search ?? ""}
         onSearch={(search, replace) => onChange({ search }, { replace })}
       />
-      <SelectField
-        label="Category"
-        options={categoryOptions}
-        value={params.category_id ?? ""}
-        onChange={(e) => onChange({ category_id: e.target.value || undefined })}
-      />
-      <SelectField
-        label="Status"
-        options={statusOptions}
-        value={params.status ?? ""}
-        onChange={(e) => onChange({ status: KB_ARTICLE_STATUSES.find((s) => s === e.target.value) })}
-      />
+      <PhoneFilters active={[params.category_id, params.status].filter(Boolean).length}>
+        <SelectField
+          label="Category"
+          options={categoryOptions}
+          value={params.category_id ?? ""}
+          onChange={(e) => onChange({ category_id: e.target.value || undefined })}
+        />
+        <SelectField
+          label="Status"
+          options={statusOptions}
+          value={params.status ?? ""}
+          onChange={(e) => onChange({ status: KB_ARTICLE_STATUSES.find((s) => s === e.target.value) })}
+        />
+      </PhoneFilters>
       {hasArticleFilters(params) ? (
         <Button
           variant="ghost"

@@ -2,6 +2,7 @@ import { TICKET_PRIORITIES, TICKET_STATUSES } from "@cove/contract/tickets.ts";
 import { Search, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
+import { PhoneFilters } from "../../../components/ui/phone-filters.tsx";
 import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
@@ -48,24 +49,26 @@ export function TicketFilters({ params, onChange }: TicketFiltersProps) {
   return (
     <div className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end">
       <SearchBox value={params.search ?? ""} onSearch={(search, replace) => onChange({ search }, { replace })} />
-      <SelectField
-        label="Status"
-        options={statusOptions}
-        value={params.status ?? ""}
-        onChange={(e) => onChange({ status: TICKET_STATUSES.find((s) => s === e.target.value) })}
-      />
-      <SelectField
-        label="Priority"
-        options={priorityOptions}
-        value={params.priority ?? ""}
-        onChange={(e) => onChange({ priority: TICKET_PRIORITIES.find((p) => p === e.target.value) })}
-      />
-      <SelectField
-        label="Assignee"
-        options={assigneeOptions}
-        value={params.assignee_id ?? ""}
-        onChange={(e) => onChange({ assignee_id: e.target.value || undefined })}
-      />
+      <PhoneFilters active={[params.status, params.priority, params.assignee_id].filter(Boolean).length}>
+        <SelectField
+          label="Status"
+          options={statusOptions}
+          value={params.status ?? ""}
+          onChange={(e) => onChange({ status: TICKET_STATUSES.find((s) => s === e.target.value) })}
+        />
+        <SelectField
+          label="Priority"
+          options={priorityOptions}
+          value={params.priority ?? ""}
+          onChange={(e) => onChange({ priority: TICKET_PRIORITIES.find((p) => p === e.target.value) })}
+        />
+        <SelectField
+          label="Assignee"
+          options={assigneeOptions}
+          value={params.assignee_id ?? ""}
+          onChange={(e) => onChange({ assignee_id: e.target.value || undefined })}
+        />
+      </PhoneFilters>
       {hasFilters(params) ? (
         <Button
           variant="ghost"
