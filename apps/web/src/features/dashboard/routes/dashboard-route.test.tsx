@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { markNewcomer } from "../../../lib/first-visit.ts";
 import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
 import { listAnswer, ticketSummary } from "../../tickets/test/ticket-fixtures.ts";
+import { axisTop, formatDay } from "../components/trend-card.tsx";
 import { greeting } from "./dashboard-route.tsx";
 
 const stats = {
@@ -136,5 +137,36 @@ describe("the dashboard's greeting", () => {
     expect(
       await screen.findByText("Welcome back, Ada. Here is what is happening at Analytical Engines."),
     ).toBeVisible();
+  });
+});
+
+describe("the 30-day trend", () => {
+  it("has a scale, dates, and each day's figure for screen readers and on hover", async () => {
+    const today = new Date();
+    const key = (d: Date) =>
+      `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+    const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
+    signedIn({
+      "GET /api/tickets": () => json(200, listAnswer([])),
+      "GET /api/organizations/stats": () =>
+        json(200, {
+          basicStats: { active_users: 1, total_users: 1 },
+          ticketTrends: [
+            { date: key(yesterday), tickets_created: 7 },
+            { date: key(today), tickets_created: 1 },
+          ],
+        }),
+    });
+    renderApp("/dashboard");
+    const days = within(await screen.findByRole("list", { name: "Tickets created per day" })).getAllByRole("listitem");
+    expect(days).toHaveLength(30);
+    expect(days.at(-2)).toHaveTextContent(`${formatDay(key(yesterday))}: 7 tickets`);
+    expect(days.at(-1)).toHaveTextContent(`${formatDay(key(today))}: 1 ticket`);
+    expect(days[0]).toHaveTextContent(/: 0 tickets$/);
+    const trend = screen.getByRole("region", { name: "30-Day Trend" });
+    // The scale's top is a round number at or above the busiest day; the last date is today.
+    expect(trend).toHaveTextContent("10");
+    expect(trend).toHaveTextContent(formatDay(key(today)));
+    expect([1, 2, 3, 7, 11, 60].map(axisTop)).toEqual([1, 2, 5, 10, 20, 100]);
   });
 });
