@@ -1,11 +1,19 @@
 import type { Role } from "@cove/contract/constants.ts";
-import type { OrganizationStats, Ticket, TicketListAnswer, TicketStats } from "@cove/contract/tickets.ts";
+import {
+  type OrganizationStats,
+  type Ticket,
+  type TicketListAnswer,
+  type TicketStats,
+  ticketListQuery,
+} from "@cove/contract/tickets.ts";
 import { eq, inArray, sql, sum } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataVersions } from "../src/db/schema/answer-cache.ts";
 import { sessions } from "../src/db/schema/auth.ts";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { ticketComments, tickets } from "../src/db/schema/tickets.ts";
+import { listKey } from "../src/modules/tickets/tickets.routes.ts";
 import { createAnswerCache } from "../src/platform/answer-cache.ts";
 import type { Queryable } from "../src/platform/db.ts";
 import { type Principal, readDataStates } from "../src/platform/tenancy.ts";
@@ -362,5 +370,36 @@ describe("with the cache turned off", () => {
     });
     expect((await get())[0]?.subject).toBe("Camp stove");
     expect(off.app.answers.stats().entries).toBe(0);
+  });
+});
+
+describe("the ticket list's cache key", () => {
+  /** Two different valid values of every field of the list's query: a new field fails here until it is added. */
+  const samples: Record<string, [unknown, unknown]> = {
+    page: [1, 2],
+    limit: [25, 50],
+    status: ["open", "solved"],
+    priority: ["low", "urgent"],
+    assignee_id: ["unassigned", "3f0c4a52-7c1e-4a8e-9b7d-2a6f1d9e5b10"],
+    search: ["refund", "shipping"],
+  };
+  const who = { userId: "8a3c5f5e-8d0e-4a57-9d43-1f6b2f0c9a11" } as Principal;
+  const keyOf = (query: Record<string, unknown>) =>
+    JSON.stringify(listKey({ query: ticketListQuery.parse(query) } as FastifyRequest, who));
+
+  it("changes with every field of the validated query", () => {
+    expect(Object.keys(samples).sort()).toEqual(Object.keys(ticketListQuery.shape).sort());
+    const base = Object.fromEntries(Object.entries(samples).map(([field, [first]]) => [field, first]));
+    for (const [field, [, other]] of Object.entries(samples)) {
+      expect(keyOf({ ...base, [field]: other }), field).not.toBe(keyOf(base));
+    }
+  });
+
+  it("reads Mine as the caller, so two agents' Mine never share an answer", () => {
+    expect(keyOf({ assignee_id: "me" })).toBe(keyOf({ assignee_id: who.userId }));
+    const other = { userId: "5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d" } as Principal;
+    const mine = (p: Principal) =>
+      JSON.stringify(listKey({ query: ticketListQuery.parse({ assignee_id: "me" }) } as FastifyRequest, p));
+    expect(mine(who)).not.toBe(mine(other));
   });
 });

@@ -25,10 +25,17 @@ const tags = ["tickets"];
 const params = idParams;
 const ticketId = (id: string) => recordId("Ticket", id);
 
-/** What a list's answer depends on: the validated query, with "me" read as the caller. */
-const listKey = (req: FastifyRequest, who: Principal) => {
-  const q = req.query as z.output<typeof ticketListQuery>;
-  return [q.page, q.limit, q.status, q.priority, q.assignee_id === "me" ? who.userId : q.assignee_id, q.search];
+type ListQuery = z.output<typeof ticketListQuery>;
+
+/**
+ * What a list's answer depends on: every field of the validated query, in the schema's order (a field added to the
+ * query is in the key without anyone adding it), with "me" read as the caller.
+ */
+export const listKey = (req: FastifyRequest, who: Principal) => {
+  const q = req.query as ListQuery;
+  return (Object.keys(ticketListQuery.shape) as (keyof ListQuery)[]).map((field) =>
+    field === "assignee_id" && q.assignee_id === "me" ? who.userId : q[field],
+  );
 };
 
 export async function ticketRoutes(fastify: FastifyInstance) {
