@@ -39,7 +39,7 @@ export function statCards(stats: TicketStats | undefined, activeUsers: number | 
       value: n(stats?.tickets_today),
       icon: CircleCheck,
       tone: "bg-emerald-50 text-emerald-600",
-      to: "/tickets?status=solved",
+      // No link (spec): the list has no "solved today" filter, and every solved ticket is not what the card counts.
     },
     {
       title: "Urgent Tickets",

@@ -58,7 +58,7 @@ describe("dashboard", () => {
     const expected: [string, string, string | null][] = [
       ["Total Tickets", "1,234", "/tickets"],
       ["Open Tickets", "56", "/tickets?status=open"],
-      ["Solved Today", "7", "/tickets?status=solved"],
+      ["Solved Today", "7", null],
       ["Urgent Tickets", "3", "/tickets?priority=urgent"],
       ["Team Members", "4", "/users"],
       ["This Week", "40", null],
