@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { csatSurveys } from "../src/db/schema/csat.ts";
 import { hashToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, bearer, createTestApp, naughtyStrings, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, bearer, createTestApp, naughtySample, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
 import { newIp, portalSignIn } from "./support/portal.ts";
 import { connectRealtime } from "./support/realtime-client.ts";
@@ -251,7 +251,7 @@ describe("the satisfaction survey", () => {
     const token = linkToken(mail as NonNullable<typeof mail>, `/portal/${org.slug}/satisfaction`);
     const session = await portalSignIn(t, smtp, org.slug, email);
     let i = 0;
-    for (const s of naughtyStrings()) {
+    for (const s of naughtySample()) {
       const viaLink = i++ % 2 === 0;
       const res = viaLink
         ? await t.app.inject({

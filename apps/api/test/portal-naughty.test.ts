@@ -1,11 +1,12 @@
 import type { CustomerTicketDetail } from "@cove/contract/portal.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, naughtyStrings, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { bearer, createTestApp, naughtySample, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
 import { askForLink, newIp, portalSignIn } from "./support/portal.ts";
 
-const naughty = naughtyStrings();
+// A sample end to end; all 515 go through the contract in naughty-schemas.test.ts.
+const naughty = naughtySample();
 const XSS = [
   `<script>alert("x")</script>`,
   `<img src=x onerror=alert(1)>`,
@@ -38,7 +39,7 @@ const call = (token: string, method: "GET" | "POST" | "PUT", url: string, payloa
 const kept = (s: string) => s.trim();
 
 // Every string of the list through each portal field, one after another: minutes on a busy 2-core machine.
-describe("the portal takes every naughty string and XSS payload as typed", { timeout: 300_000 }, () => {
+describe("the portal takes naughty strings and XSS payloads as typed", { timeout: 300_000 }, () => {
   it("as a ticket's subject and description: stored, shown to the customer and to staff unchanged, or a clear 400", async () => {
     for (const s of [...XSS, ...naughty]) {
       const res = await call(customer, "POST", "/api/portal/tickets", { subject: s.slice(0, 250), description: s });
@@ -94,7 +95,13 @@ describe("the portal takes every naughty string and XSS payload as typed", { tim
       // A lone surrogate cannot be put in a URL at all; a browser would have replaced it.
       const asPath = encodeURIComponent(s.slice(0, 100).replace(/[\uD800-\uDFFF]/g, "\uFFFD"));
       const slugged = await askForLink(t, asPath, "a@example.com");
-      expect([400, 404], JSON.stringify(s)).toContain(slugged.statusCode);
+      // Other test files share the database: a string such as "true" may be the address of an organization one of
+      // them registered, whose portal then rightly answers.
+      const { rows } = await t.database.executeSql("select 1 from organizations where slug = $1", [
+        decodeURIComponent(asPath).trim().toLowerCase(),
+      ]);
+      const expected = rows.length > 0 ? [200, 400, 404] : [400, 404];
+      expect(expected, JSON.stringify(s)).toContain(slugged.statusCode);
     }
   });
 });

@@ -1,8 +1,9 @@
 import type { UserListAnswer, UserListItem } from "@cove/contract/users.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, naughtyStrings, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { bearer, createTestApp, naughtySample, registerOrg, type TestApp, unique } from "./helpers.ts";
 
-const naughty = naughtyStrings();
+// A sample end to end; all 515 go through the contract in naughty-schemas.test.ts.
+const naughty = naughtySample();
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof registerOrg>>;
@@ -24,7 +25,7 @@ const fits = (s: string) => [...s.trim()].length >= 1 && [...s.trim()].length <=
 const invite = (payload: object) =>
   t.app.inject({ method: "POST", url: "/api/users/invite", headers: bearer(admin.token), payload });
 
-describe("invitations take every naughty string as typed", () => {
+describe("invitations take naughty strings as typed", () => {
   it("as first and last names: stored and listed unchanged, or a clear 400", async () => {
     const expected = new Map<string, { first: string; last: string }>();
     for (const s of naughty) {
@@ -40,7 +41,7 @@ describe("invitations take every naughty string as typed", () => {
         expect(res.json().error).toEqual(expect.any(String));
       }
     }
-    expect(expected.size).toBeGreaterThan(450);
+    expect(expected.size).toBeGreaterThan(naughty.length - 30);
     const list = await t.app.inject({ method: "GET", url: "/api/users", headers: bearer(admin.token) });
     const users = (list.json() as UserListAnswer).users;
     for (const [id, names] of expected) {
