@@ -34,6 +34,8 @@ export async function createTestApp(
     setup?: (app: FastifyInstance) => void;
     payments?: PaymentConfig;
     logger?: AppOptions["logger"];
+    /** The email channel (an inbound domain, short retries). */
+    email?: AppOptions["email"];
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -59,6 +61,7 @@ export async function createTestApp(
     answerCacheBytes: opts.answerCacheBytes,
     payments: opts.payments,
     logger: opts.logger,
+    email: opts.email,
   });
   opts.setup?.(app);
   await app.ready();

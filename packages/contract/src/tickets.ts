@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { requiredText } from "./auth.ts";
+import { COMMENT_EMAIL_STATUSES } from "./email.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import { textRequired } from "./messages.ts";
 
@@ -48,6 +49,8 @@ export const commentSchema = z.object({
   author_name: z.string(),
   author_email: z.string(),
   created_at: z.string(),
+  /** A public reply emailed to the requester: how its delivery stands (null: not emailed). */
+  email_status: z.enum(COMMENT_EMAIL_STATUSES).nullable().optional(),
 });
 export type Comment = z.infer<typeof commentSchema>;
 

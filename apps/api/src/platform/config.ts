@@ -27,6 +27,20 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
     .optional(),
   MAIL_FROM: z.string().min(3).default("Cove <no-reply@localhost>"),
+  INBOUND_SMTP_PORT: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(0, "must be between 0 and 65535")
+    .max(65535, "must be between 0 and 65535")
+    .optional(),
+  INBOUND_DOMAIN: z
+    .string()
+    .toLowerCase()
+    .regex(
+      /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/,
+      "must be a domain name such as mail.example.com",
+    )
+    .optional(),
   TRUST_PROXY: boolFromEnv.default(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   AI_PROVIDER: z.enum(["embedded", "openai"], { error: "use embedded or openai" }).default("embedded"),
@@ -93,6 +107,9 @@ export type Config = {
   seedDemo: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The email channel's SMTP receiver: its port (off when unset) and the domain of the organizations' addresses. */
+  inboundSmtpPort: number | undefined;
+  inboundDomain: string | undefined;
   logLevel: string;
   trustProxy: boolean;
   ai: AiConfig;
@@ -121,6 +138,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(e.AI_MODEL ? [] : ["  AI_MODEL: required when AI_PROVIDER is openai"]),
     ];
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join("\n")}`);
+  }
+  if (e.INBOUND_SMTP_PORT !== undefined && !e.INBOUND_DOMAIN) {
+    throw new ConfigError(
+      "Invalid configuration:\n  INBOUND_DOMAIN: required when INBOUND_SMTP_PORT is set (the domain of the inbound addresses)",
+    );
   }
   if (e.PAYMENT_PROVIDER === "stripe") {
     const missing = (["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const)
@@ -157,6 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    inboundSmtpPort: e.INBOUND_SMTP_PORT,
+    inboundDomain: e.INBOUND_DOMAIN,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     ai,
