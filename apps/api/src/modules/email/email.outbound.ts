@@ -76,6 +76,8 @@ async function prepare(
     ticketId: string;
     commentId: string | null;
     messageId: string;
+    /** The message this one answers, when not simply the thread's latest (an acknowledgement answers its message). */
+    inReplyToEmail?: string;
     body: (row: TicketMailRow) => string;
     headers?: Record<string, string>;
   },
@@ -96,9 +98,11 @@ async function prepare(
           returning m.id, m.status`,
     );
     if (!email || email.status === "sent") return null;
-    const thread = (
-      await queryRows<{ message_id: string }>(ctx.db, threadIds(orgId, spec.ticketId, spec.messageId))
-    ).map((r) => r.message_id);
+    const answered = spec.inReplyToEmail
+      ? sql`select message_id from email_messages
+            where organization_id = ${orgId} and id = ${spec.inReplyToEmail} and message_id is not null`
+      : threadIds(orgId, spec.ticketId, spec.messageId);
+    const thread = (await queryRows<{ message_id: string }>(ctx.db, answered)).map((r) => r.message_id);
     const { inboundDomain, messageDomain } = deps.channel;
     const signature = row.signature?.trim();
     return {
@@ -204,6 +208,7 @@ export async function mailAcknowledgement(
     ticketId: event.data.ticket_id,
     commentId: null,
     messageId: `ack.${event.data.email_id}@${deps.channel.messageDomain}`,
+    inReplyToEmail: event.data.email_id,
     headers: { "Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All" },
     body: (row) =>
       [
