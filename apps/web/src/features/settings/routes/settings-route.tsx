@@ -8,6 +8,7 @@ import { ApiKeysPanel } from "../components/api-keys-panel.tsx";
 import { DataPanel } from "../components/data-panel.tsx";
 import { EmailForm } from "../components/email-form.tsx";
 import { GeneralForm } from "../components/general-form.tsx";
+import { InboundPanel } from "../components/inbound-panel.tsx";
 
 const TABS = [
   { id: "general", label: "General" },
@@ -46,7 +47,12 @@ function EmailTab() {
   const email = useEmailSettings();
   if (email.isPending) return <Loading />;
   if (email.isError) return <Alert>Failed to load settings</Alert>;
-  return <EmailForm settings={email.data} />;
+  return (
+    <div className="space-y-5">
+      <InboundPanel address={email.data.inbound_address} />
+      <EmailForm settings={email.data} />
+    </div>
+  );
 }
 
 /** /settings (admins): tabs General, Email Settings, Integrations and Billing, and the Billing & Subscriptions link. */

@@ -1,6 +1,7 @@
+import type { CommentEmailStatus } from "@cove/contract/email.ts";
 import type { Comment, Ticket } from "@cove/contract/tickets.ts";
 import { clsx } from "clsx";
-import { Lock, Mail, UserRound } from "lucide-react";
+import { Lock, Mail, MailCheck, MailWarning, UserRound } from "lucide-react";
 import { formatDateTime } from "./ticket-format.ts";
 
 /** Everything here is text people typed: rendered as text, with their line breaks kept. */
@@ -60,6 +61,28 @@ export function TicketConversation({ ticket }: { ticket: Ticket }) {
   );
 }
 
+const EMAIL_STATUS = {
+  sending: { label: "Sending by email", icon: Mail, classes: "bg-slate-100 text-slate-700 ring-slate-500/20" },
+  sent: { label: "Emailed", icon: MailCheck, classes: "bg-emerald-50 text-emerald-800 ring-emerald-600/30" },
+  failed: { label: "Email failed", icon: MailWarning, classes: "bg-red-50 text-red-800 ring-red-600/30" },
+} as const;
+
+/** How the email of a public reply to the requester stands (the email channel). */
+function EmailStatus({ status }: { status: CommentEmailStatus }) {
+  const { label, icon: Icon, classes } = EMAIL_STATUS[status];
+  return (
+    <span
+      className={clsx(
+        "inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset",
+        classes,
+      )}
+    >
+      <Icon className="size-3" aria-hidden="true" />
+      {label}
+    </span>
+  );
+}
+
 function CommentItem({ comment }: { comment: Comment }) {
   const internal = !comment.is_public;
   return (
@@ -79,6 +102,7 @@ function CommentItem({ comment }: { comment: Comment }) {
           </span>
         )}
         <When iso={comment.created_at} />
+        {comment.email_status && <EmailStatus status={comment.email_status} />}
       </header>
       <p className={typedText}>{comment.body}</p>
     </article>
