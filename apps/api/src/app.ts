@@ -18,7 +18,8 @@ import { webhookRoutes } from "./modules/billing/webhook.routes.ts";
 import { contactRoutes } from "./modules/contacts/contacts.routes.ts";
 import { csatRoutes } from "./modules/csat/csat.routes.ts";
 import { demoRoutes } from "./modules/demo/demo.routes.ts";
-import { type EmailChannelOptions, registerEmailChannel } from "./modules/email/email.handlers.ts";
+import type { EmailChannelOptions } from "./modules/email/email.handlers.ts";
+import { emailRoutes } from "./modules/email/email.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
@@ -192,7 +193,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(contactRoutes);
   await app.register(portalRoutes);
   await app.register(csatRoutes);
-  registerEmailChannel(app, opts.email ?? { inboundDomain: null }, opts.publicUrl);
+  await app.register(emailRoutes, { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl });
   const ai = opts.ai ?? { provider: "embedded" };
   await app.register(demoRoutes);
   await app.register(aiRoutes, {

@@ -6,7 +6,7 @@ import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { receiveMail } from "../src/modules/email/email.inbound.ts";
 import { type Receiver, startReceiver } from "../src/modules/email/email.receiver.ts";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
 
 const DOMAIN = "in.cove.test";
@@ -368,6 +368,64 @@ describe("inbound email", () => {
     );
     expect(rows).toEqual([{ status: "rejected", reason: "More than 1000 header lines.", kept: true }]);
     expect(await ticketsOf(org)).toHaveLength(0);
+  });
+
+  it("shows admins what was kept without filing, with the raw text as a download, to nobody else", async () => {
+    const org = await newOrg();
+    const other = await newOrg();
+    const agent = await addMember(t.database, org.id, { role: "agent" });
+    await deliver(
+      org,
+      message({ from: "r@example.com", to: "x", subject: "Away", text: "a", headers: ["X-Autoreply: yes"] }),
+    );
+    const headers = Array.from({ length: 1001 }, (_, i) => `X-Filler-${i}: x`);
+    await deliver(
+      org,
+      message({ from: "a@example.com", to: "x", subject: "Huge", text: "<script>x</script>", headers }),
+    );
+
+    const list = await call(org.token, "GET", "/api/email/unfiled");
+    expect(list.statusCode).toBe(200);
+    const messages = list.json().messages as { id: string; status: string; reason: string; has_raw: boolean }[];
+    expect(messages.map((m) => [m.status, m.has_raw])).toEqual([
+      ["rejected", true],
+      ["ignored", false],
+    ]);
+    expect(messages[1]?.reason).toBe("Marked x-autoreply: yes.");
+
+    const raw = await call(org.token, "GET", `/api/email/unfiled/${messages[0]?.id}/raw`);
+    expect(raw.statusCode).toBe(200);
+    expect(raw.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(raw.headers["content-disposition"]).toMatch(/^attachment;/);
+    expect(raw.body).toContain("<script>x</script>");
+
+    expect((await call(agent.token, "GET", "/api/email/unfiled")).statusCode).toBe(403);
+    expect((await call(other.token, "GET", `/api/email/unfiled/${messages[0]?.id}/raw`)).statusCode).toBe(404);
+    expect((await call(other.token, "GET", "/api/email/unfiled")).json().messages).toEqual([]);
+    expect((await call(org.token, "GET", "/api/email/unfiled/not-an-id/raw")).statusCode).toBe(404);
+  });
+
+  it("keeps the text of an HTML-only message, never its markup", async () => {
+    const org = await newOrg();
+    const customer = `html-${unique()}@example.com`;
+    const raw = Buffer.from(
+      [
+        `From: ${customer}`,
+        `To: ${org.slug}@${DOMAIN}`,
+        "Subject: Rich",
+        `Message-ID: <${unique()}@html>`,
+        "MIME-Version: 1.0",
+        "Content-Type: text/html; charset=utf-8",
+        "",
+        '<p>Hello <b>team</b>,</p><script>alert("x")</script><img src=x onerror=alert(1)><p>the lamp.</p>',
+        "",
+      ].join("\r\n"),
+    );
+    expect((await deliver(org, raw, customer)).result).toBe("ticket");
+    const [ticket] = await ticketsOf(org);
+    expect(ticket?.description).toMatch(/Hello team,/);
+    expect(ticket?.description).toMatch(/the lamp\./);
+    expect(ticket?.description).not.toMatch(/<|alert|onerror/);
   });
 
   it("reads every fixture without failing; no bounce or auto-reply among them makes a ticket", async () => {

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * The email channel (docs/decisions/2026-11-25-email-channel.md): what the contract says about mail in and out.
  */
@@ -25,3 +27,20 @@ export const inboundAddress = (slug: string, domain: string) => `${slug}@${domai
 /** The address a ticket's emails reply to: the organization's, with the ticket's number after a plus. */
 export const ticketReplyAddress = (slug: string, domain: string, ticketNumber: number) =>
   `${slug}+t${ticketNumber}@${domain}`;
+
+/** A message the receiver kept without filing it (Email Settings shows the latest to admins). */
+export const unfiledMailSchema = z.object({
+  id: z.uuid(),
+  received_at: z.string(),
+  address: z.string(),
+  subject: z.string(),
+  status: z.enum(["ignored", "rejected"]),
+  reason: z.string().nullable(),
+  /** The raw message was kept (it was rejected or could not be read) and can be downloaded. */
+  has_raw: z.boolean(),
+});
+export type UnfiledMail = z.infer<typeof unfiledMailSchema>;
+export const unfiledMailAnswer = z.object({ messages: z.array(unfiledMailSchema) });
+export type UnfiledMailAnswer = z.infer<typeof unfiledMailAnswer>;
+/** How many of the latest unfiled messages Email Settings lists. */
+export const UNFILED_MAIL_SHOWN = 50;

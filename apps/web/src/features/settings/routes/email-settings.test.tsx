@@ -18,6 +18,20 @@ function signedIn(current: EmailSettings) {
     "GET /api/auth/me": () => json(200, { user: testUser }),
     "GET /api/settings/email": () => json(200, current),
     "PUT /api/settings/email": (init) => json(200, { ...current, ...JSON.parse(String(init?.body)) }),
+    "GET /api/email/unfiled": () =>
+      json(200, {
+        messages: [
+          {
+            id: "5f0c6c58-8a8e-4d43-9f51-2f9c7c1d2e3f",
+            received_at: "2026-11-25T01:00:00.000Z",
+            address: "mailer-daemon@mx.example.com",
+            subject: "Undelivered Mail Returned to Sender",
+            status: "ignored",
+            reason: "A delivery or disposition report (multipart/report).",
+            has_raw: false,
+          },
+        ],
+      }),
   });
 }
 
@@ -29,6 +43,8 @@ describe("Email Settings", () => {
     expect(await screen.findByText("analytical-engines@in.cove.example")).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Forward from Gmail or Google Workspace" })).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Forward from Outlook or Microsoft 365" })).toBeInTheDocument();
+    expect(await screen.findByText("Undelivered Mail Returned to Sender")).toBeInTheDocument();
+    expect(screen.getByText("A delivery or disposition report (multipart/report).")).toBeInTheDocument();
   });
 
   it("says when the server receives no mail yet", async () => {
