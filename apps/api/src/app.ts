@@ -7,6 +7,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fast
 import { aiRoutes } from "./modules/ai/ai.routes.ts";
 import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
 import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
+import { attachmentRoutes } from "./modules/attachments/attachments.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { registerReadOnlyGuard } from "./modules/billing/access.ts";
 import { billingRoutes } from "./modules/billing/billing.routes.ts";
@@ -193,6 +194,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(contactRoutes);
   await app.register(portalRoutes);
   await app.register(csatRoutes);
+  await app.register(attachmentRoutes);
   await app.register(emailRoutes, { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl });
   const ai = opts.ai ?? { provider: "embedded" };
   await app.register(demoRoutes);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { attachmentSchema } from "./attachments.ts";
 import { requiredText } from "./auth.ts";
 import { COMMENT_EMAIL_STATUSES } from "./email.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
@@ -90,6 +91,8 @@ export type TicketSummary = z.infer<typeof ticketSummarySchema>;
 
 export const ticketSchema = ticketSummarySchema.extend({
   comments: z.array(commentSchema),
+  /** Files that came with the ticket's messages (the email channel); absent where not read. */
+  attachments: z.array(attachmentSchema).optional(),
   activity: z.array(activitySchema),
 });
 export type Ticket = z.infer<typeof ticketSchema>;

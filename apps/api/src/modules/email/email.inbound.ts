@@ -1,3 +1,4 @@
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_MESSAGE } from "@cove/contract/attachments.ts";
 import { INBOUND_MAX_HEADER_LINES, INBOUND_PER_SENDER_PER_MINUTE } from "@cove/contract/email.ts";
 import type { ActorRef } from "@cove/contract/events.ts";
 import { createTicketBody } from "@cove/contract/tickets.ts";
@@ -6,6 +7,7 @@ import { type ParsedMail, simpleParser } from "mailparser";
 import { type Db, queryRows, type Tx } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import { emitterIn, type TenantCtx, withSystem } from "../../platform/tenancy.ts";
+import { putAttachment } from "../attachments/attachments.store.ts";
 import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
 import { automatedMail, messageIds, newTextOfReply, subjectTicketNumber } from "./email.classify.ts";
@@ -134,6 +136,19 @@ async function findThread(tx: Tx, orgId: string, sender: string, refs: string[],
   return { memberId: member?.id ?? null, ticket };
 }
 
+/** The files of a message that are kept (the first ATTACHMENTS_PER_MESSAGE within the size), and how many are not. */
+function keptAttachments(parsed: ParsedMail): {
+  kept: { filename: string | undefined; bytes: Buffer }[];
+  left: number;
+} {
+  const files = parsed.attachments.filter((a) => Buffer.isBuffer(a.content) && a.content.length > 0);
+  const kept = files
+    .filter((a) => a.content.length <= ATTACHMENT_MAX_BYTES)
+    .slice(0, ATTACHMENTS_PER_MESSAGE)
+    .map((a) => ({ filename: a.filename, bytes: a.content }));
+  return { kept, left: files.length - kept.length };
+}
+
 /** Reads a message; null when it cannot be read at all. */
 async function parse(raw: Buffer): Promise<ParsedMail | null> {
   try {
@@ -201,6 +216,11 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
       const { memberId, ticket } = await findThread(tx, orgId, sender, references, number);
       const name = clean(from?.name ?? "") || sender;
       const text = clean(parsed.text ?? "");
+      const files = keptAttachments(parsed);
+      const note =
+        files.left > 0
+          ? `\n\n[${files.left} attachment${files.left === 1 ? " was" : "s were"} not kept: at most ${ATTACHMENTS_PER_MESSAGE} files of ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB each.]`
+          : "";
       const as = async (actor: ActorRef): Promise<TenantCtx> => ({
         orgId,
         actor,
@@ -211,12 +231,16 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
       if (ticket && ticket.status !== "closed") {
         const contactId = memberId ? null : await findOrCreateContact(system, { name, email: sender });
         const ctx = await as(memberId ? { kind: "staff", id: memberId } : { kind: "contact", id: contactId ?? "" });
-        const body = cut(
-          newTextOfReply(text) || "(This email had no text.)",
-          MAX_BODY,
-          "[The rest of this email was cut: it was too long.]",
-        );
+        const body =
+          cut(
+            newTextOfReply(text) || "(This email had no text.)",
+            MAX_BODY - note.length,
+            "[The rest of this email was cut: it was too long.]",
+          ) + note;
         const comment = await addComment(ctx, ticket.id, { body, is_public: true });
+        for (const file of files.kept) {
+          await putAttachment(tx, orgId, { ticketId: ticket.id, commentId: comment.id, ...file });
+        }
         if (!memberId && (ticket.status === "solved" || ticket.status === "pending")) {
           await changeTicket(ctx, ticket.id, { status: "open" });
         }
@@ -238,11 +262,12 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
 
       const input = createTicketBody.safeParse({
         subject: subject.slice(0, MAX_SUBJECT) || "(no subject)",
-        description: cut(
-          text || "(This email had no text.)",
-          MAX_BODY,
-          "[The rest of this email was cut: it was too long.]",
-        ),
+        description:
+          cut(
+            text || "(This email had no text.)",
+            MAX_BODY - note.length,
+            "[The rest of this email was cut: it was too long.]",
+          ) + note,
         priority: "normal",
         requester_name: name.slice(0, 120),
         requester_email: sender,
@@ -256,6 +281,9 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
       const contactId = await findOrCreateContact(system, { name, email: sender });
       const ctx = await as({ kind: "contact", id: contactId });
       const created = await openTicket(ctx, input.data, { source: "email", contactId });
+      for (const file of files.kept) {
+        await putAttachment(tx, orgId, { ticketId: created.id, commentId: null, ...file });
+      }
       const emailId = await record(tx, orgId, { status: "received", ...meta, ticketId: created.id });
       if (!emailId) throw new Error("inbound email row not written");
       await ctx.emit("email.received", {

@@ -103,7 +103,7 @@ async function prepare(
             where organization_id = ${orgId} and id = ${spec.inReplyToEmail} and message_id is not null`
       : threadIds(orgId, spec.ticketId, spec.messageId);
     const thread = (await queryRows<{ message_id: string }>(ctx.db, answered)).map((r) => r.message_id);
-    const { inboundDomain, messageDomain } = deps.channel;
+    const { inboundDomain } = deps.channel;
     const signature = row.signature?.trim();
     return {
       emailId: email.id,

@@ -72,7 +72,8 @@ export async function startReceiver(opts: {
         }
         const raw = Buffer.concat(chunks);
         const from = session.envelope.mailFrom;
-        const envelopeFrom = from && from.address ? from.address.toLowerCase() : null;
+        // MAIL FROM:<> (a delivery report) has no address: the null return path.
+        const envelopeFrom = from ? from.address.toLowerCase() || null : null;
         // Each organization files a message once, however many of its addresses it was sent to.
         Promise.all(session.envelope.rcptTo.map(resolve))
           .then((found) => {

@@ -16,6 +16,7 @@ import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.t
 import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+import { listAttachments } from "../attachments/attachments.store.ts";
 import { assertTicketAllowed } from "../billing/limits.ts";
 import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import {
@@ -73,11 +74,12 @@ const SYSTEM_NAMES: Record<string, string> = { automation: "Automation" };
 export async function getTicket(ctx: TenantCtx, id: string): Promise<Ticket> {
   const row = await findTicketRow(ctx.db, ctx.orgId, id);
   if (!row) throw ticketNotFound();
-  const [comments, activity] = await Promise.all([
+  const [comments, activity, files] = await Promise.all([
     listComments(ctx.db, ctx.orgId, id),
     listActivity(ctx.db, ctx.orgId, id),
+    listAttachments(ctx.db, ctx.orgId, id),
   ]);
-  return { ...toTicketSummary(row), comments, activity };
+  return { ...toTicketSummary(row), comments, activity, attachments: files };
 }
 
 async function assertAssignable(ctx: TenantCtx, userId: string) {

@@ -1,7 +1,9 @@
+import type { Attachment } from "@cove/contract/attachments.ts";
 import type { CommentEmailStatus } from "@cove/contract/email.ts";
 import type { Comment, Ticket } from "@cove/contract/tickets.ts";
 import { clsx } from "clsx";
 import { Lock, Mail, MailCheck, MailWarning, UserRound } from "lucide-react";
+import { TicketAttachments } from "./ticket-attachments.tsx";
 import { formatDateTime } from "./ticket-format.ts";
 
 /** Everything here is text people typed: rendered as text, with their line breaks kept. */
@@ -37,6 +39,7 @@ export function TicketConversation({ ticket }: { ticket: Ticket }) {
           </p>
         </header>
         <p className={clsx(typedText, "pt-4")}>{ticket.description}</p>
+        <TicketAttachments ticketId={ticket.id} files={filesOf(ticket, null)} />
       </article>
 
       <section aria-labelledby="comments-heading" className="space-y-3">
@@ -51,7 +54,7 @@ export function TicketConversation({ ticket }: { ticket: Ticket }) {
           <ol className="space-y-3">
             {ticket.comments.map((comment) => (
               <li key={comment.id}>
-                <CommentItem comment={comment} />
+                <CommentItem comment={comment} files={filesOf(ticket, comment.id)} ticketId={ticket.id} />
               </li>
             ))}
           </ol>
@@ -83,7 +86,11 @@ function EmailStatus({ status }: { status: CommentEmailStatus }) {
   );
 }
 
-function CommentItem({ comment }: { comment: Comment }) {
+/** The files of the ticket's first message (commentId null) or of one reply. */
+const filesOf = (ticket: Ticket, commentId: string | null) =>
+  (ticket.attachments ?? []).filter((a) => a.comment_id === commentId);
+
+function CommentItem({ comment, files, ticketId }: { comment: Comment; files: Attachment[]; ticketId: string }) {
   const internal = !comment.is_public;
   return (
     <article
@@ -105,6 +112,7 @@ function CommentItem({ comment }: { comment: Comment }) {
         {comment.email_status && <EmailStatus status={comment.email_status} />}
       </header>
       <p className={typedText}>{comment.body}</p>
+      <TicketAttachments ticketId={ticketId} files={files} />
     </article>
   );
 }
