@@ -1,5 +1,6 @@
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
+import { contentDisposition, safeFilename, sniffType } from "../src/modules/attachments/attachments.store.ts";
 import { automatedMail, messageIds, newTextOfReply, subjectTicketNumber } from "../src/modules/email/email.classify.ts";
 import { ConfigError, loadConfig } from "../src/platform/config.ts";
 
@@ -83,5 +84,49 @@ describe("the receiver's configuration", () => {
     expect(() => loadConfig({ INBOUND_SMTP_PORT: "2525" })).toThrow(/INBOUND_DOMAIN: required/);
     expect(() => loadConfig({ INBOUND_DOMAIN: "not a domain" })).toThrow(/INBOUND_DOMAIN: must be a domain name/);
     expect(() => loadConfig({ INBOUND_SMTP_PORT: "70000", INBOUND_DOMAIN: "a.b" })).toThrow(/INBOUND_SMTP_PORT/);
+  });
+});
+
+describe("attachment names and types", () => {
+  const naughty = [
+    "../../etc/passwd",
+    "..\\..\\windows\\system32\\cmd.exe",
+    "photo.png\r\nContent-Type: text/html",
+    'say "hi".txt',
+    "nul\u0000byte.pdf",
+    "\u202Egnp.exe",
+    "...",
+    "",
+    "%2e%2e%2fsecret",
+    "a;b=c.txt",
+    "😀 résumé 履歴書.docx",
+    "x".repeat(5000),
+    "CON",
+    "\u200B\uFEFF",
+  ];
+
+  it("keeps names that are safe to store and to put in a header", () => {
+    for (const name of naughty) {
+      const safe = safeFilename(name);
+      expect(safe.length, name).toBeGreaterThan(0);
+      expect(safe.length, name).toBeLessThanOrEqual(200);
+      expect(safe, name).not.toMatch(/[/\\"\p{Cc}\p{Cf}]/u);
+      expect(safe.startsWith("."), name).toBe(false);
+      const header = contentDisposition("attachment", safe);
+      expect(header, name).toMatch(/^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''[\x21-\x7e]*$/);
+    }
+    expect(safeFilename("😀 résumé 履歴書.docx")).toBe("😀 résumé 履歴書.docx");
+    expect(safeFilename("../../etc/passwd")).toBe("passwd");
+  });
+
+  it("types a file by its bytes, whatever it is called", () => {
+    expect(sniffType(Buffer.from("89504e470d0a1a0a0000", "hex"))).toBe("image/png");
+    expect(sniffType(Buffer.from("ffd8ffe000", "hex"))).toBe("image/jpeg");
+    expect(sniffType(Buffer.from("GIF89a"))).toBe("image/gif");
+    expect(sniffType(Buffer.from("RIFF0000WEBPVP8 "))).toBe("image/webp");
+    expect(sniffType(Buffer.from("%PDF-1.7"))).toBe("application/pdf");
+    expect(sniffType(Buffer.from("<svg onload=alert(1)>"))).toBe("application/octet-stream");
+    expect(sniffType(Buffer.from("<html><script>"))).toBe("application/octet-stream");
+    expect(sniffType(Buffer.alloc(0))).toBe("application/octet-stream");
   });
 });

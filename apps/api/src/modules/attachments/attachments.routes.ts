@@ -5,15 +5,9 @@ import { z } from "zod";
 import { inActorTenant } from "../../platform/auth.ts";
 import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
-import { isInlineImage, readAttachment } from "./attachments.store.ts";
+import { contentDisposition, isInlineImage, readAttachment } from "./attachments.store.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
-
-/** Content-Disposition with a plain fallback name and the exact one (RFC 6266 / 5987). */
-function disposition(kind: "inline" | "attachment", filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/[\\"]/g, "_");
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 /** A ticket's files, served to whoever may read the ticket: its organization's members and API keys. */
 export async function attachmentRoutes(fastify: FastifyInstance) {
@@ -39,7 +33,7 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
       const inline = isInlineImage(file.contentType);
       return reply
         .header("content-type", file.contentType)
-        .header("content-disposition", disposition(inline ? "inline" : "attachment", file.filename))
+        .header("content-disposition", contentDisposition(inline ? "inline" : "attachment", file.filename))
         .header("cache-control", "private, max-age=300")
         .send(file.bytes);
     },

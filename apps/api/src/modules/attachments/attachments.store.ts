@@ -35,6 +35,12 @@ export function safeFilename(name: string | undefined): string {
   return cleaned || "attachment";
 }
 
+/** Content-Disposition with a plain fallback name and the exact one (RFC 6266 / 5987). */
+export function contentDisposition(kind: "inline" | "attachment", filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/[\\"]/g, "_");
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
 export async function putAttachment(
   db: Queryable,
   orgId: string,
