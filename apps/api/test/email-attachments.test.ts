@@ -1,15 +1,20 @@
 import type { Ticket } from "@cove/contract/tickets.ts";
+import { simpleParser } from "mailparser";
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { receiveMail } from "../src/modules/email/email.inbound.ts";
 import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { startSmtp, type TestSmtp } from "./smtp.ts";
 
 let t: TestApp;
+let smtp: TestSmtp;
 beforeAll(async () => {
-  t = await createTestApp({ email: { inboundDomain: "in.cove.test" } });
+  smtp = await startSmtp();
+  t = await createTestApp({ smtpUrl: smtp.url, email: { inboundDomain: "in.cove.test" } });
 });
 afterAll(async () => {
   await t.close();
+  await smtp.close();
 });
 
 const get = (token: string, url: string) => t.app.inject({ method: "GET", url, headers: bearer(token) });
@@ -105,5 +110,90 @@ describe("attachments of inbound email", () => {
     expect(ticket.attachments).toHaveLength(10);
     expect(ticket.attachments?.map((a) => a.filename)).not.toContain("big.bin");
     expect(ticket.description).toBe("Here you go\n\n[2 attachments were not kept: at most 10 files of 5 MB each.]");
+  });
+});
+
+describe("files on a reply", () => {
+  const upload = (token: string, ticketId: string, filename: string, bytes: Buffer) =>
+    t.app.inject({
+      method: "POST",
+      url: `/api/tickets/${ticketId}/attachments?filename=${encodeURIComponent(filename)}`,
+      headers: { ...bearer(token), "content-type": "application/octet-stream" },
+      payload: bytes,
+    });
+
+  it("uploads files, attaches them to the reply, and emails them with it", async () => {
+    const org = await newOrg();
+    const customer = `up-${unique()}@example.com`;
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/tickets",
+      headers: bearer(org.token),
+      payload: { subject: "Manual", description: "Where is it?", requester_name: "Uma", requester_email: customer },
+    });
+    const ticketId = created.json().ticket.id as string;
+    const png = await upload(org.token, ticketId, "diagram.png", PNG);
+    expect(png.statusCode).toBe(201);
+    expect(png.json().attachment).toMatchObject({
+      filename: "diagram.png",
+      content_type: "image/png",
+      comment_id: null,
+    });
+    const pdf = await upload(org.token, ticketId, "manual.pdf", Buffer.from("%PDF-1.4 manual"));
+    // Not on the ticket until the reply is sent.
+    expect((await ticketOf(org, ticketId)).attachments).toEqual([]);
+
+    const reply = await t.app.inject({
+      method: "POST",
+      url: `/api/tickets/${ticketId}/comments`,
+      headers: bearer(org.token),
+      payload: {
+        body: "Here it is",
+        is_public: true,
+        attachment_ids: [png.json().attachment.id, pdf.json().attachment.id],
+      },
+    });
+    expect(reply.statusCode).toBe(201);
+    const commentId = reply.json().comment.id as string;
+    const ticket = await ticketOf(org, ticketId);
+    expect(ticket.attachments?.map((a) => [a.filename, a.comment_id])).toEqual([
+      ["diagram.png", commentId],
+      ["manual.pdf", commentId],
+    ]);
+
+    const [mail] = await smtp.waitFor(1, (m) => m.to.includes(customer));
+    const parsed = await simpleParser(mail?.raw ?? "");
+    expect(parsed.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      ["diagram.png", "image/png"],
+      ["manual.pdf", "application/pdf"],
+    ]);
+    expect(parsed.attachments[0]?.content.equals(PNG)).toBe(true);
+
+    // An upload attaches once: a second reply naming it is refused, and so is another ticket's upload.
+    const again = await t.app.inject({
+      method: "POST",
+      url: `/api/tickets/${ticketId}/comments`,
+      headers: bearer(org.token),
+      payload: { body: "Again", attachment_ids: [png.json().attachment.id] },
+    });
+    expect(again.statusCode).toBe(400);
+    expect((await ticketOf(org, ticketId)).comments).toHaveLength(1);
+  });
+
+  it("refuses empty and oversized files, and uploads to another organization's ticket", async () => {
+    const org = await newOrg();
+    const other = await newOrg();
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/tickets",
+      headers: bearer(org.token),
+      payload: { subject: "S", description: "D", requester_name: "R", requester_email: `r-${unique()}@example.com` },
+    });
+    const ticketId = created.json().ticket.id as string;
+    expect((await upload(org.token, ticketId, "empty.txt", Buffer.alloc(0))).statusCode).toBe(400);
+    expect((await upload(org.token, ticketId, "big.bin", Buffer.alloc(5 * 1024 * 1024 + 1))).statusCode).toBe(413);
+    expect((await upload(other.token, ticketId, "x.txt", Buffer.from("x"))).statusCode).toBe(404);
+    const theirs = await upload(other.token, ticketId, "x.txt", Buffer.from("x"));
+    expect(theirs.json().code).toBe("NOT_FOUND");
   });
 });

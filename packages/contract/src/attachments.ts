@@ -22,3 +22,10 @@ export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "imag
 /** Where a ticket's attachment is served. */
 export const attachmentPath = (ticketId: string, attachmentId: string) =>
   `/api/tickets/${ticketId}/attachments/${attachmentId}`;
+
+export const attachmentAnswer = z.object({ attachment: attachmentSchema });
+
+/** Uploading a file for a reply: its bytes are the body (application/octet-stream), its name is here. */
+export const uploadAttachmentQuery = z.object({
+  filename: z.string().max(1000, "The file name must be at most 1000 characters").default(""),
+});

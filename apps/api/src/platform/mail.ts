@@ -19,6 +19,7 @@ export interface MailMessage {
   headers?: Record<string, string>;
   /** The envelope sender (MAIL FROM), where bounces go; MAIL_FROM's address when absent. */
   envelopeFrom?: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface Mailer {
@@ -53,6 +54,7 @@ function envelopeOf(from: string, m: MailMessage) {
     references: m.references?.map(wrap),
     headers: m.headers,
     envelope: m.envelopeFrom ? { from: m.envelopeFrom, to: m.to } : undefined,
+    attachments: m.attachments,
   };
 }
 

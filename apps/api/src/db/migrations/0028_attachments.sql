@@ -4,6 +4,7 @@ CREATE TABLE "attachments" (
 	"organization_id" uuid NOT NULL,
 	"ticket_id" uuid NOT NULL,
 	"comment_id" uuid,
+	"state" text DEFAULT 'attached' NOT NULL,
 	"filename" text NOT NULL,
 	"content_type" text NOT NULL,
 	"size" integer NOT NULL,

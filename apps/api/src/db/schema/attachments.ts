@@ -21,6 +21,13 @@ export const attachments = pgTable(
       .references(() => tickets.id, { onDelete: "cascade" }),
     /** The reply it came with; null: the ticket's first message. */
     commentId: uuid("comment_id").references(() => ticketComments.id, { onDelete: "cascade" }),
+    /**
+     * pending: uploaded for a reply not yet sent (its comment_id is set, and it becomes attached, when the reply is
+     * added); attached: part of the ticket.
+     */
+    state: text("state", { enum: ["pending", "attached"] })
+      .notNull()
+      .default("attached"),
     filename: text("filename").notNull(),
     contentType: text("content_type").notNull(),
     size: integer("size").notNull(),

@@ -1,17 +1,48 @@
+import { ATTACHMENT_MAX_BYTES, attachmentAnswer, uploadAttachmentQuery } from "@cove/contract/attachments.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inActorTenant } from "../../platform/auth.ts";
-import { notFound } from "../../platform/errors.ts";
-import { recordId } from "../../platform/ids.ts";
-import { contentDisposition, isInlineImage, readAttachment } from "./attachments.store.ts";
+import { inActorTenant, inTenant } from "../../platform/auth.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
+import { idParams, recordId } from "../../platform/ids.ts";
+import { contentDisposition, isInlineImage, readAttachment, uploadForReply } from "./attachments.store.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 
 /** A ticket's files, served to whoever may read the ticket: its organization's members and API keys. */
 export async function attachmentRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // A file is uploaded as it is: its bytes are the body.
+  app.addContentTypeParser(
+    "application/octet-stream",
+    { parseAs: "buffer", bodyLimit: ATTACHMENT_MAX_BYTES },
+    (_req, body, done) => done(null, body),
+  );
+
+  app.post("/api/tickets/:id/attachments", {
+    config: { access: "authenticated" },
+    bodyLimit: ATTACHMENT_MAX_BYTES,
+    schema: {
+      tags: ["tickets"],
+      summary: "Upload a file for a reply (the body is the file, application/octet-stream); attach it by its id",
+      params: idParams,
+      querystring: uploadAttachmentQuery,
+      response: { 201: attachmentAnswer, ...errors, 413: errorSchema, 415: errorSchema },
+    },
+    handler: async (req, reply) => {
+      const ticketId = recordId("Ticket", req.params.id);
+      const bytes = req.body;
+      if (!Buffer.isBuffer(bytes) || bytes.length === 0) {
+        throw new AppError(
+          "BAD_REQUEST",
+          "Send the file's bytes as the body (Content-Type: application/octet-stream).",
+        );
+      }
+      const attachment = await inTenant(app, req, (ctx) => uploadForReply(ctx, ticketId, req.query.filename, bytes));
+      return reply.code(201).send({ attachment });
+    },
+  });
   app.get("/api/tickets/:id/attachments/:attachmentId", {
     config: { access: "authenticated", actors: ["api_key"] },
     schema: {

@@ -1,7 +1,10 @@
 import { type Attachment, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { attachments } from "../../db/schema/attachments.ts";
+import { tickets } from "../../db/schema/tickets.ts";
 import type { Queryable } from "../../platform/db.ts";
+import { notFound } from "../../platform/errors.ts";
+import type { TenantCtx } from "../../platform/tenancy.ts";
 
 /**
  * Attachments are kept in the database behind these few functions: every instance of the app sees them with no shared
@@ -41,42 +44,105 @@ export function contentDisposition(kind: "inline" | "attachment", filename: stri
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
+/** Stores a file of a ticket (pending: uploaded for a reply still being written); answers it without its bytes. */
 export async function putAttachment(
   db: Queryable,
   orgId: string,
-  file: { ticketId: string; commentId: string | null; filename: string | undefined; bytes: Buffer },
-): Promise<void> {
-  await db.insert(attachments).values({
-    organizationId: orgId,
-    ticketId: file.ticketId,
-    commentId: file.commentId,
-    filename: safeFilename(file.filename),
-    contentType: sniffType(file.bytes),
-    size: file.bytes.length,
-    bytes: file.bytes,
-  });
+  file: {
+    ticketId: string;
+    commentId: string | null;
+    filename: string | undefined;
+    bytes: Buffer;
+    state?: "pending" | "attached";
+  },
+): Promise<Attachment> {
+  const [row] = await db
+    .insert(attachments)
+    .values({
+      organizationId: orgId,
+      ticketId: file.ticketId,
+      commentId: file.commentId,
+      state: file.state ?? "attached",
+      filename: safeFilename(file.filename),
+      contentType: sniffType(file.bytes),
+      size: file.bytes.length,
+      bytes: file.bytes,
+    })
+    .returning(listed);
+  if (!row) throw new Error("attachment insert returned nothing");
+  return toAttachment(row);
 }
 
-/** A ticket's attachments, without their bytes. */
+/**
+ * Attaches files uploaded for a reply to it, once. Answers false when one of them is not a pending upload of this
+ * ticket (another ticket's, already attached, or nothing): the reply is then refused as a whole.
+ */
+export async function attachPending(
+  db: Queryable,
+  orgId: string,
+  ticketId: string,
+  commentId: string,
+  ids: string[],
+): Promise<boolean> {
+  if (ids.length === 0) return true;
+  const rows = await db
+    .update(attachments)
+    .set({ commentId, state: "attached" })
+    .where(
+      and(
+        eq(attachments.organizationId, orgId),
+        eq(attachments.ticketId, ticketId),
+        eq(attachments.state, "pending"),
+        inArray(attachments.id, ids),
+      ),
+    )
+    .returning({ id: attachments.id });
+  return rows.length === new Set(ids).size;
+}
+
+/** The files of one reply, with their bytes (for its email). */
+export async function filesOfComment(db: Queryable, orgId: string, commentId: string) {
+  return db
+    .select({ filename: attachments.filename, contentType: attachments.contentType, bytes: attachments.bytes })
+    .from(attachments)
+    .where(
+      and(
+        eq(attachments.organizationId, orgId),
+        eq(attachments.commentId, commentId),
+        eq(attachments.state, "attached"),
+      ),
+    )
+    .orderBy(asc(attachments.seq));
+}
+
+const listed = {
+  id: attachments.id,
+  commentId: attachments.commentId,
+  filename: attachments.filename,
+  contentType: attachments.contentType,
+  size: attachments.size,
+};
+
+function toAttachment(r: {
+  id: string;
+  commentId: string | null;
+  filename: string;
+  contentType: string;
+  size: number;
+}) {
+  return { id: r.id, comment_id: r.commentId, filename: r.filename, content_type: r.contentType, size: r.size };
+}
+
+/** A ticket's attachments (not the uploads of replies still being written), without their bytes. */
 export async function listAttachments(db: Queryable, orgId: string, ticketId: string): Promise<Attachment[]> {
   const rows = await db
-    .select({
-      id: attachments.id,
-      commentId: attachments.commentId,
-      filename: attachments.filename,
-      contentType: attachments.contentType,
-      size: attachments.size,
-    })
+    .select(listed)
     .from(attachments)
-    .where(and(eq(attachments.organizationId, orgId), eq(attachments.ticketId, ticketId)))
+    .where(
+      and(eq(attachments.organizationId, orgId), eq(attachments.ticketId, ticketId), eq(attachments.state, "attached")),
+    )
     .orderBy(asc(attachments.createdAt), asc(attachments.seq));
-  return rows.map((r) => ({
-    id: r.id,
-    comment_id: r.commentId,
-    filename: r.filename,
-    content_type: r.contentType,
-    size: r.size,
-  }));
+  return rows.map(toAttachment);
 }
 
 export async function readAttachment(db: Queryable, orgId: string, ticketId: string, id: string) {
@@ -85,4 +151,14 @@ export async function readAttachment(db: Queryable, orgId: string, ticketId: str
     .from(attachments)
     .where(and(eq(attachments.organizationId, orgId), eq(attachments.ticketId, ticketId), eq(attachments.id, id)));
   return row ?? null;
+}
+
+/** A member's upload for a reply they are writing on a ticket of their organization (pending until the reply). */
+export async function uploadForReply(ctx: TenantCtx, ticketId: string, filename: string, bytes: Buffer) {
+  const [ticket] = await ctx.db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(and(eq(tickets.organizationId, ctx.orgId), eq(tickets.id, ticketId)));
+  if (!ticket) throw notFound("Ticket");
+  return putAttachment(ctx.db, ctx.orgId, { ticketId, commentId: null, filename, bytes, state: "pending" });
 }

@@ -6,6 +6,7 @@ import { type Db, queryRows } from "../../platform/db.ts";
 import type { JobAttempt } from "../../platform/jobs.ts";
 import type { Mailer, MailMessage } from "../../platform/mail.ts";
 import { withSystem } from "../../platform/tenancy.ts";
+import { filesOfComment } from "../attachments/attachments.store.ts";
 
 /** What the email channel runs with: INBOUND_DOMAIN, and the domain of the Message-IDs Cove writes. */
 export interface EmailChannel {
@@ -182,7 +183,18 @@ export async function mailReply(
     body: (row) =>
       `${comment.body}\n\nReply to this email to answer; your reply is added to request #${row.ticket_number}.`,
   });
-  if (prepared) await deliver(deps, orgId, prepared, attempt);
+  if (!prepared) return;
+  const files = await withSystem(deps.db, orgId, "email", (ctx) =>
+    filesOfComment(ctx.db, orgId, event.data.comment_id),
+  );
+  if (files.length > 0) {
+    prepared.message.attachments = files.map((f) => ({
+      filename: f.filename,
+      content: f.bytes,
+      contentType: f.contentType,
+    }));
+  }
+  await deliver(deps, orgId, prepared, attempt);
 }
 
 /**

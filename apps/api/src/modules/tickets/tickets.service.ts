@@ -16,7 +16,7 @@ import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.t
 import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { listAttachments } from "../attachments/attachments.store.ts";
+import { attachPending, listAttachments } from "../attachments/attachments.store.ts";
 import { assertTicketAllowed } from "../billing/limits.ts";
 import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import {
@@ -265,6 +265,9 @@ export async function addComment(
       createdAt: ticketComments.createdAt,
     });
   if (!comment) throw new Error("comment insert returned nothing");
+  if (!(await attachPending(ctx.db, ctx.orgId, ticketId, comment.id, input.attachment_ids ?? []))) {
+    throw new AppError("BAD_REQUEST", "A file of this reply was not found: upload it again.");
+  }
   await ctx.emit("comment.added", { ticket_id: ticketId, comment_id: comment.id, is_public: comment.isPublic });
   return toComment(comment);
 }
