@@ -60,3 +60,72 @@ describe("a ticket's attachments", () => {
     expect(headers.Authorization).toMatch(/^Bearer /);
   });
 });
+
+/** Plays the server for uploads (XMLHttpRequest, which the app uses for its progress events). */
+class FakeXhr {
+  static sent: { url: string; headers: Record<string, string>; body: unknown }[] = [];
+  url = "";
+  headers: Record<string, string> = {};
+  status = 0;
+  responseText = "";
+  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
+    onprogress: null,
+  };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  open(_method: string, url: string) {
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: File) {
+    FakeXhr.sent.push({ url: this.url, headers: this.headers, body });
+    setTimeout(() => {
+      this.upload.onprogress?.({ lengthComputable: true, loaded: 1, total: 2 });
+      this.status = 201;
+      this.responseText = JSON.stringify({
+        attachment: {
+          id: "9b2f6c1d-3e4a-4b5c-8d7e-0f1a2b3c4d5e",
+          comment_id: null,
+          filename: body.name,
+          content_type: "application/pdf",
+          size: body.size,
+        },
+      });
+      this.onload?.();
+    }, 10);
+  }
+}
+
+describe("attaching files to a reply", () => {
+  it("uploads a chosen file with the session and sends its id with the reply", async () => {
+    const current = ticket();
+    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    storeSession();
+    const fetchMock = mockApi({
+      "GET /api/auth/me": () => json(200, { user: testUser }),
+      "GET /api/users": () => json(200, { users: [me] }),
+      [`GET /api/tickets/${current.id}`]: () => json(200, { ticket: current }),
+      [`POST /api/tickets/${current.id}/comments`]: () => json(201, { comment: comment({ body: "See the manual" }) }),
+    });
+    const { user } = renderApp(`/tickets/${current.id}`);
+
+    await user.click(await screen.findByRole("button", { name: "Reply" }));
+    await user.type(screen.getByLabelText("Reply"), "See the manual");
+    await user.upload(screen.getByLabelText("Attach files"), new File(["%PDF-1.4"], "manual v2.pdf"));
+    const files = screen.getByRole("list", { name: "Files of this reply" });
+    expect(await within(files).findByText("Uploaded")).toBeInTheDocument();
+    expect(FakeXhr.sent[0]?.url).toBe(`/api/tickets/${current.id}/attachments?filename=manual%20v2.pdf`);
+    expect(FakeXhr.sent[0]?.headers.Authorization).toMatch(/^Bearer /);
+
+    await user.click(screen.getByRole("button", { name: "Send Reply" }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(true));
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === "POST");
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({
+      body: "See the manual",
+      is_public: true,
+      attachment_ids: ["9b2f6c1d-3e4a-4b5c-8d7e-0f1a2b3c4d5e"],
+    });
+  });
+});
