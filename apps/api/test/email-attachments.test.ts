@@ -2,6 +2,7 @@ import type { Ticket } from "@cove/contract/tickets.ts";
 import { simpleParser } from "mailparser";
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { purgeStaleUploads } from "../src/modules/attachments/attachments.store.ts";
 import { receiveMail } from "../src/modules/email/email.inbound.ts";
 import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
@@ -178,6 +179,25 @@ describe("files on a reply", () => {
     });
     expect(again.statusCode).toBe(400);
     expect((await ticketOf(org, ticketId)).comments).toHaveLength(1);
+  });
+
+  it("drops uploads never sent with a reply after a day", async () => {
+    const org = await newOrg();
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/tickets",
+      headers: bearer(org.token),
+      payload: { subject: "S", description: "D", requester_name: "R", requester_email: `p-${unique()}@example.com` },
+    });
+    const ticketId = created.json().ticket.id as string;
+    const old = (await upload(org.token, ticketId, "old.txt", Buffer.from("old"))).json().attachment.id as string;
+    const fresh = (await upload(org.token, ticketId, "new.txt", Buffer.from("new"))).json().attachment.id as string;
+    await t.database.executeSql("update attachments set created_at = now() - interval '25 hours' where id = $1", [old]);
+    expect(await purgeStaleUploads(t.database.db)).toBeGreaterThanOrEqual(1);
+    const { rows } = await t.database.executeSql("select id from attachments where id = any($1::uuid[])", [
+      [old, fresh],
+    ]);
+    expect(rows).toEqual([{ id: fresh }]);
   });
 
   it("refuses empty and oversized files, and uploads to another organization's ticket", async () => {

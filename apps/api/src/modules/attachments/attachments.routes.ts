@@ -6,13 +6,32 @@ import { z } from "zod";
 import { inActorTenant, inTenant } from "../../platform/auth.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
-import { contentDisposition, isInlineImage, readAttachment, uploadForReply } from "./attachments.store.ts";
+import type { JobQueue } from "../../platform/jobs.ts";
+import {
+  contentDisposition,
+  isInlineImage,
+  purgeStaleUploads,
+  readAttachment,
+  uploadForReply,
+} from "./attachments.store.ts";
+
+const PURGE_QUEUE: JobQueue<object> = {
+  name: "attachments-purge",
+  retryLimit: 3,
+  retryDelaySeconds: 60,
+  retryBackoff: true,
+  expireInSeconds: 15 * 60,
+};
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 
 /** A ticket's files, served to whoever may read the ticket: its organization's members and API keys. */
 export async function attachmentRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.jobs.work(PURGE_QUEUE, async () => {
+    await purgeStaleUploads(app.db);
+  });
+  app.jobs.schedule(PURGE_QUEUE, "41 3 * * *");
   // A file is uploaded as it is: its bytes are the body.
   app.addContentTypeParser(
     "application/octet-stream",

@@ -1,5 +1,5 @@
 import { type Attachment, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { attachments } from "../../db/schema/attachments.ts";
 import { tickets } from "../../db/schema/tickets.ts";
 import type { Queryable } from "../../platform/db.ts";
@@ -161,4 +161,13 @@ export async function uploadForReply(ctx: TenantCtx, ticketId: string, filename:
     .where(and(eq(tickets.organizationId, ctx.orgId), eq(tickets.id, ticketId)));
   if (!ticket) throw notFound("Ticket");
   return putAttachment(ctx.db, ctx.orgId, { ticketId, commentId: null, filename, bytes, state: "pending" });
+}
+
+/** Uploads never sent with a reply are dropped after a day (across organizations: Cove's own upkeep, as the owner). */
+export async function purgeStaleUploads(db: Queryable): Promise<number> {
+  const rows = await db
+    .delete(attachments)
+    .where(and(eq(attachments.state, "pending"), lt(attachments.createdAt, sql`now() - interval '1 day'`)))
+    .returning({ id: attachments.id });
+  return rows.length;
 }
