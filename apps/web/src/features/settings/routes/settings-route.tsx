@@ -3,7 +3,7 @@ import { ChevronRight, CreditCard } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { UnfiledMail } from "../../email/components/unfiled-mail.tsx";
+import { UnfiledMail } from "../../email/index.ts";
 import { useEmailSettings, useGeneralSettings } from "../api/settings.api.ts";
 import { ApiKeysPanel } from "../components/api-keys-panel.tsx";
 import { DataPanel } from "../components/data-panel.tsx";
