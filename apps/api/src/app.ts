@@ -7,6 +7,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fast
 import { aiRoutes } from "./modules/ai/ai.routes.ts";
 import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
 import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
+import { attachmentRoutes } from "./modules/attachments/attachments.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { registerReadOnlyGuard } from "./modules/billing/access.ts";
 import { billingRoutes } from "./modules/billing/billing.routes.ts";
@@ -18,6 +19,8 @@ import { webhookRoutes } from "./modules/billing/webhook.routes.ts";
 import { contactRoutes } from "./modules/contacts/contacts.routes.ts";
 import { csatRoutes } from "./modules/csat/csat.routes.ts";
 import { demoRoutes } from "./modules/demo/demo.routes.ts";
+import type { EmailChannelOptions } from "./modules/email/email.handlers.ts";
+import { emailRoutes } from "./modules/email/email.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
@@ -61,6 +64,8 @@ export interface AppOptions {
   payments?: PaymentConfig;
   /** Organizations one address may register per hour; REGISTRATIONS_PER_HOUR when absent. */
   registrationsPerHour?: number;
+  /** The email channel (INBOUND_DOMAIN); no inbound address when absent. */
+  email?: EmailChannelOptions;
 }
 
 /** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
@@ -177,7 +182,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(webhookRoutes, { payments });
   if (payments.test) await app.register(testProviderRoutes, { test: payments.test });
   scheduleLifecycle(app.jobs, { db: app.db, test: payments.test, eraseOrganization, purgeExports, log: app.log });
-  await app.register(settingsRoutes, { payments });
+  await app.register(settingsRoutes, { payments, inboundDomain: opts.email?.inboundDomain?.toLowerCase() ?? null });
   await app.register(exportRoutes);
   await app.register(ticketRoutes);
   await app.register(organizationRoutes);
@@ -189,6 +194,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(contactRoutes);
   await app.register(portalRoutes);
   await app.register(csatRoutes);
+  await app.register(attachmentRoutes);
+  await app.register(emailRoutes, { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl });
   const ai = opts.ai ?? { provider: "embedded" };
   await app.register(demoRoutes);
   await app.register(aiRoutes, {

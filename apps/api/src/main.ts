@@ -2,6 +2,7 @@ import path from "node:path";
 import { buildApp } from "./app.ts";
 import { DEMO_LOGIN, seedDemo } from "./db/seed.ts";
 import { wordVectors } from "./modules/ai/word-vectors.ts";
+import { startReceiver } from "./modules/email/email.receiver.ts";
 import { resetDemoCustomer } from "./modules/portal/portal-demo.ts";
 import { ConfigError, loadConfig } from "./platform/config.ts";
 import { DataDirLockedError, lockDataDir } from "./platform/data-dir-lock.ts";
@@ -31,6 +32,7 @@ async function main() {
     answerCacheBytes: config.answerCacheBytes,
     payments: config.payments,
     registrationsPerHour: config.registrationsPerHour,
+    email: { inboundDomain: config.inboundDomain ?? null },
   });
   // Load the assistant's word vectors before the first visitor asks (about 0.1 s, one second on the very first run).
   wordVectors();
@@ -38,12 +40,25 @@ async function main() {
   // The demo customer of /customer-portal is shared by every visitor: it starts from the same tickets each time.
   if (config.seedDemo) await resetDemoCustomer(database.db);
 
+  // The email channel's receiver, only when asked for: it listens on a port of its own (25 behind a firewall, or a relay).
+  const receiver =
+    config.inboundSmtpPort !== undefined && config.inboundDomain
+      ? await startReceiver({
+          db: database.db,
+          domain: config.inboundDomain,
+          port: config.inboundSmtpPort,
+          host: config.host,
+          log: app.log,
+        })
+      : null;
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received, shutting down`);
     try {
+      await receiver?.close();
       await app.close();
       await database.close();
     } finally {
@@ -66,6 +81,7 @@ async function main() {
   if (config.seedDemo) {
     console.log(`Demo sign-in${seeded ? " (just created)" : ""}: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
   }
+  if (receiver) console.log(`Inbound mail for *@${config.inboundDomain} on SMTP port ${receiver.port}`);
   console.log("API documentation: /api/docs\n");
 }
 

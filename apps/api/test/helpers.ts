@@ -34,6 +34,8 @@ export async function createTestApp(
     setup?: (app: FastifyInstance) => void;
     payments?: PaymentConfig;
     logger?: AppOptions["logger"];
+    /** The email channel (an inbound domain, short retries). */
+    email?: AppOptions["email"];
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -59,6 +61,7 @@ export async function createTestApp(
     answerCacheBytes: opts.answerCacheBytes,
     payments: opts.payments,
     logger: opts.logger,
+    email: opts.email,
   });
   opts.setup?.(app);
   await app.ready();
@@ -124,6 +127,7 @@ export function naughtyStrings(): string[] {
 }
 
 /** Characters that break storage, encodings or display: controls, invisible and direction marks, lone surrogates. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for.
 const RISKY = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2028\u2029\ufeff]|[\ud800-\udfff]|\p{M}{3,}/u;
 
 /**

@@ -160,6 +160,9 @@ describe("Settings > Email Settings", () => {
       sender_name: "",
       reply_to: null,
       signature: "",
+      // No INBOUND_DOMAIN in this app: no inbound address (the email channel's tests have one).
+      inbound_address: null,
+      acknowledge: true,
     });
     const res = await call(token, "PUT", "/api/settings/email", {
       sender_name: "Acme Support",
@@ -170,6 +173,8 @@ describe("Settings > Email Settings", () => {
       sender_name: "Acme Support",
       reply_to: "help@acme.example",
       signature: "Thanks,\nThe Acme team",
+      inbound_address: null,
+      acknowledge: true,
     });
     const bad = await call(token, "PUT", "/api/settings/email", {
       sender_name: "A\r\nBcc: x@y.z",

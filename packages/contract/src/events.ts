@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ROLES } from "./constants.ts";
 import { CSAT_RATINGS } from "./csat.ts";
+import { COMMENT_EMAIL_STATUSES } from "./email.ts";
 import { TICKET_PRIORITIES, TICKET_SOURCES, TICKET_STATUSES } from "./tickets.ts";
 
 /**
@@ -76,6 +77,15 @@ export const EVENT_DATA = {
   "notification.read": z.object({ user_id: id }),
   /** A customer answered (or changed their answer to) a solved ticket's satisfaction survey. */
   "csat.rated": z.object({ ticket_id: id, rating: z.enum(CSAT_RATINGS) }),
+  /** An email reached a ticket: it opened it (new_ticket) or became the comment comment_id on it. */
+  "email.received": z.object({ email_id: id, ticket_id: id, comment_id: id.nullable(), new_ticket: z.boolean() }),
+  /** An outbound email of a ticket was sent, or failed (after its retries, or bounced). */
+  "email.delivery_changed": z.object({
+    email_id: id,
+    ticket_id: id,
+    comment_id: id.nullable(),
+    status: z.enum(COMMENT_EMAIL_STATUSES),
+  }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;

@@ -70,11 +70,13 @@ export const updateGeneralBody = z
   .refine((b) => Object.values(b).some((v) => v !== undefined), "Send at least one setting to change");
 export type UpdateGeneralBody = z.input<typeof updateGeneralBody>;
 
-/** Settings > Email Settings: stored now, used by outgoing mail when the email channel lands. */
+/** Settings > Email Settings: the sender of replies, the inbound address (null: no INBOUND_DOMAIN set), acknowledgements. */
 export const emailSettings = z.object({
   sender_name: z.string(),
   reply_to: z.string().nullable(),
   signature: z.string(),
+  inbound_address: z.string().nullable(),
+  acknowledge: z.boolean(),
 });
 export type EmailSettings = z.infer<typeof emailSettings>;
 
@@ -90,6 +92,8 @@ export const updateEmailBody = z.object({
     .string()
     .max(2000, "Signature must be at most 2000 characters")
     .refine(noNul, "Signature contains an invalid character"),
+  /** Absent: unchanged. */
+  acknowledge: z.boolean().optional(),
 });
 export type UpdateEmailBody = z.input<typeof updateEmailBody>;
 

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { ATTACHMENTS_PER_MESSAGE, attachmentSchema } from "./attachments.ts";
 import { requiredText } from "./auth.ts";
+import { COMMENT_EMAIL_STATUSES } from "./email.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import { textRequired } from "./messages.ts";
 
@@ -48,6 +50,8 @@ export const commentSchema = z.object({
   author_name: z.string(),
   author_email: z.string(),
   created_at: z.string(),
+  /** A public reply emailed to the requester: how its delivery stands (null: not emailed). */
+  email_status: z.enum(COMMENT_EMAIL_STATUSES).nullable().optional(),
 });
 export type Comment = z.infer<typeof commentSchema>;
 
@@ -87,6 +91,8 @@ export type TicketSummary = z.infer<typeof ticketSummarySchema>;
 
 export const ticketSchema = ticketSummarySchema.extend({
   comments: z.array(commentSchema),
+  /** Files that came with the ticket's messages (the email channel); absent where not read. */
+  attachments: z.array(attachmentSchema).optional(),
   activity: z.array(activitySchema),
 });
 export type Ticket = z.infer<typeof ticketSchema>;
@@ -165,6 +171,11 @@ export type UpdateTicketBody = z.input<typeof updateTicketBody>;
 export const createCommentBody = z.object({
   body: longText("Reply", 50_000),
   is_public: z.boolean({ error: "is_public must be true or false" }).default(true),
+  /** Files uploaded for this reply (POST /api/tickets/{id}/attachments). */
+  attachment_ids: z
+    .array(z.uuid("Each attachment must be an uploaded file's id"))
+    .max(ATTACHMENTS_PER_MESSAGE, `A reply can have at most ${ATTACHMENTS_PER_MESSAGE} files`)
+    .optional(),
 });
 export type CreateCommentBody = z.input<typeof createCommentBody>;
 

@@ -28,6 +28,20 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
     .optional(),
   MAIL_FROM: z.string().min(3).default("Cove <no-reply@localhost>"),
+  INBOUND_SMTP_PORT: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(0, "must be between 0 and 65535")
+    .max(65535, "must be between 0 and 65535")
+    .optional(),
+  INBOUND_DOMAIN: z
+    .string()
+    .toLowerCase()
+    .regex(
+      /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/,
+      "must be a domain name such as mail.example.com",
+    )
+    .optional(),
   TRUST_PROXY: boolFromEnv.default(false),
   /** Unset: info in production, warn otherwise (a terminal shows problems, not one line per request). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
@@ -97,6 +111,9 @@ export type Config = {
   seedDemo: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The email channel's SMTP receiver: its port (off when unset) and the domain of the organizations' addresses. */
+  inboundSmtpPort: number | undefined;
+  inboundDomain: string | undefined;
   logLevel: string;
   logFormat: "pretty" | "json";
   trustProxy: boolean;
@@ -126,6 +143,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(e.AI_MODEL ? [] : ["  AI_MODEL: required when AI_PROVIDER is openai"]),
     ];
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join("\n")}`);
+  }
+  if (e.INBOUND_SMTP_PORT !== undefined && !e.INBOUND_DOMAIN) {
+    throw new ConfigError(
+      "Invalid configuration:\n  INBOUND_DOMAIN: required when INBOUND_SMTP_PORT is set (the domain of the inbound addresses)",
+    );
   }
   if (e.PAYMENT_PROVIDER === "stripe") {
     const missing = (["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const)
@@ -162,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    inboundSmtpPort: e.INBOUND_SMTP_PORT,
+    inboundDomain: e.INBOUND_DOMAIN,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "production" ? "info" : "warn"),
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "pretty"),
     trustProxy: e.TRUST_PROXY,

@@ -9,7 +9,7 @@ import {
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { ExecuteSql, Tx } from "./db.ts";
-import type { JobQueue, Jobs } from "./jobs.ts";
+import type { JobAttempt, JobQueue, Jobs } from "./jobs.ts";
 
 /**
  * Domain events (ENGINEERING.md section 4b). A service emits an event inside its transaction: the event is written
@@ -56,7 +56,8 @@ export interface HandlersRole {
 }
 
 export type InTransactionHandler<T extends EventType> = (ctx: EventContext, event: DomainEvent<T>) => Promise<void>;
-export type DurableHandler<T extends EventType> = (event: DomainEvent<T>) => Promise<void>;
+/** attempt says which try this is, so a handler can record a final failure (attempt.last) before it throws. */
+export type DurableHandler<T extends EventType> = (event: DomainEvent<T>, attempt: JobAttempt) => Promise<void>;
 export type EventListener = (event: DomainEvent) => void;
 
 export interface DurableOptions {
@@ -163,7 +164,7 @@ export function createEventBus(log: FastifyBaseLogger): EventBus {
 
     attachJobs(queue) {
       for (const { queue: q, handler } of pendingWorkers) {
-        queue.work(q, (event) => handler(event));
+        queue.work(q, (event, attempt) => handler(event, attempt));
       }
       jobs = queue;
     },

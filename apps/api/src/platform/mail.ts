@@ -9,6 +9,17 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** The sender's display name (an organization's); the address stays MAIL_FROM's. */
+  fromName?: string;
+  replyTo?: string;
+  /** Threading (the email channel): ids without angle brackets. */
+  messageId?: string;
+  inReplyTo?: string;
+  references?: string[];
+  headers?: Record<string, string>;
+  /** The envelope sender (MAIL FROM), where bounces go; MAIL_FROM's address when absent. */
+  envelopeFrom?: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface Mailer {
@@ -27,12 +38,32 @@ export interface MailConfig {
   outboxDir: string;
 }
 
+/** What nodemailer gets for a message: MAIL_FROM, under the message's own display name when it has one. */
+function envelopeOf(from: string, m: MailMessage) {
+  const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from;
+  const wrap = (id: string) => `<${id}>`;
+  return {
+    from: m.fromName ? { name: m.fromName, address } : from,
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    html: m.html,
+    replyTo: m.replyTo,
+    messageId: m.messageId ? wrap(m.messageId) : undefined,
+    inReplyTo: m.inReplyTo ? wrap(m.inReplyTo) : undefined,
+    references: m.references?.map(wrap),
+    headers: m.headers,
+    envelope: m.envelopeFrom ? { from: m.envelopeFrom, to: m.to } : undefined,
+    attachments: m.attachments,
+  };
+}
+
 export function createMailer(opts: MailConfig, log: FastifyBaseLogger): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {
       async send(m) {
-        await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        await transport.sendMail(envelopeOf(opts.from, m));
       },
       close: () => transport.close(),
     };
@@ -40,13 +71,7 @@ export function createMailer(opts: MailConfig, log: FastifyBaseLogger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     async send(m) {
-      const info = await transport.sendMail({
-        from: opts.from,
-        to: m.to,
-        subject: m.subject,
-        text: m.text,
-        html: m.html,
-      });
+      const info = await transport.sendMail(envelopeOf(opts.from, m));
       await mkdir(opts.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`;
       const file = path.join(opts.outboxDir, name);

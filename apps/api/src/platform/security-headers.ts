@@ -20,7 +20,8 @@ export function registerSecurityHeaders(app: FastifyInstance, allow: ExtraSource
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", ...(allow.scriptSrc ?? [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "https:"],
+        // blob: the thumbnails of a ticket's images, fetched with the session and shown from memory.
+        imgSrc: ["'self'", "data:", "https:", "blob:"],
         connectSrc: ["'self'", ...(allow.connectSrc ?? [])],
         frameSrc: ["'self'", ...(allow.frameSrc ?? [])],
         fontSrc: ["'self'", "data:"],

@@ -34,6 +34,9 @@ export function staleQueries(event: LiveEvent): QueryKey[] {
       ];
     case "csat.rated":
       return [csatStatsKey];
+    case "email.delivery_changed":
+      // A reply's email was sent or failed: the ticket shows it on the reply.
+      return ticketId ? [ticketKeys.detail(ticketId)] : [];
     case "member.invited":
     case "member.joined":
     case "member.changed":

@@ -1,5 +1,5 @@
 import { API_KEY_SCOPES, DEFAULT_BRAND_COLOR } from "@cove/contract/settings.ts";
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
 import { organizations } from "./organizations.ts";
 import { users } from "./users.ts";
@@ -17,6 +17,8 @@ export const organizationSettings = pgTable("organization_settings", {
   emailSenderName: text("email_sender_name").notNull().default(""),
   emailReplyTo: text("email_reply_to"),
   emailSignature: text("email_signature").notNull().default(""),
+  /** A ticket opened by email gets an acknowledgement (the email channel); on unless turned off. */
+  emailAcknowledge: boolean("email_acknowledge").notNull().default(true),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

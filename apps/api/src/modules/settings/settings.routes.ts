@@ -28,7 +28,11 @@ const tags = ["settings"];
 /** Settings, branding and API keys are for admins (PRODUCT.md section 3). */
 const admin = { access: "admin" } as const;
 
-export async function settingsRoutes(fastify: FastifyInstance, opts: { payments: Payments }) {
+/** inboundDomain: INBOUND_DOMAIN, for the organization's inbound address in Email Settings (null: none). */
+export async function settingsRoutes(
+  fastify: FastifyInstance,
+  opts: { payments: Payments; inboundDomain: string | null },
+) {
   // Keys made here sign public API calls: the authenticator asks this module who a key's hash belongs to.
   fastify.authenticator.register(API_KEY_PREFIX, async (db, hash) => {
     const key = await keys.findApiKeyByHash(db, hash);
@@ -68,7 +72,7 @@ export async function settingsRoutes(fastify: FastifyInstance, opts: { payments:
       summary: "Sender name, reply-to address and signature of outgoing mail",
       response: { 200: emailSettings, ...errors },
     },
-    handler: (req) => inTenant(app, req, settings.getEmail),
+    handler: (req) => inTenant(app, req, (ctx) => settings.getEmail(ctx, opts.inboundDomain)),
   });
 
   app.put("/api/settings/email", {
@@ -79,7 +83,7 @@ export async function settingsRoutes(fastify: FastifyInstance, opts: { payments:
       body: updateEmailBody,
       response: { 200: emailSettings, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => settings.updateEmail(ctx, req.body)),
+    handler: (req) => inTenant(app, req, (ctx) => settings.updateEmail(ctx, req.body, opts.inboundDomain)),
   });
 
   app.get("/api/settings/api-keys", {

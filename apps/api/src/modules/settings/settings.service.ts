@@ -1,3 +1,4 @@
+import { inboundAddress } from "@cove/contract/email.ts";
 import type {
   Branding,
   EmailSettings,
@@ -31,6 +32,7 @@ async function readSettings(db: Queryable, orgId: string) {
       senderName: organizationSettings.emailSenderName,
       replyTo: organizationSettings.emailReplyTo,
       signature: organizationSettings.emailSignature,
+      acknowledge: organizationSettings.emailAcknowledge,
     })
     .from(organizations)
     .leftJoin(organizationSettings, eq(organizationSettings.organizationId, organizations.id))
@@ -105,18 +107,30 @@ async function upsertSettings(ctx: Ctx, values: Partial<typeof organizationSetti
     .onConflictDoUpdate({ target: organizationSettings.organizationId, set });
 }
 
-export async function getEmail(ctx: Ctx): Promise<EmailSettings> {
+/** inboundDomain: INBOUND_DOMAIN (null: the receiver has no domain, so there is no inbound address to show). */
+export async function getEmail(ctx: Ctx, inboundDomain: string | null): Promise<EmailSettings> {
   const s = await readSettings(ctx.db, ctx.orgId);
-  return { sender_name: s.senderName ?? "", reply_to: s.replyTo ?? null, signature: s.signature ?? "" };
+  return {
+    sender_name: s.senderName ?? "",
+    reply_to: s.replyTo ?? null,
+    signature: s.signature ?? "",
+    inbound_address: inboundDomain ? inboundAddress(s.slug, inboundDomain) : null,
+    acknowledge: s.acknowledge ?? true,
+  };
 }
 
-export async function updateEmail(ctx: Ctx, input: z.output<typeof updateEmailBody>): Promise<EmailSettings> {
+export async function updateEmail(
+  ctx: Ctx,
+  input: z.output<typeof updateEmailBody>,
+  inboundDomain: string | null,
+): Promise<EmailSettings> {
   await upsertSettings(ctx, {
     emailSenderName: input.sender_name,
     emailReplyTo: input.reply_to,
     emailSignature: input.signature,
+    ...(input.acknowledge === undefined ? {} : { emailAcknowledge: input.acknowledge }),
   });
-  return getEmail(ctx);
+  return getEmail(ctx, inboundDomain);
 }
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;

@@ -1,3 +1,4 @@
+import type { CommentEmailStatus } from "@cove/contract/email.ts";
 import type { Activity, Comment, TicketSummary } from "@cove/contract/tickets.ts";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
@@ -90,6 +91,11 @@ export async function listComments(db: Queryable, orgId: string, ticketId: strin
       authorName: ticketComments.authorName,
       authorEmail: ticketComments.authorEmail,
       createdAt: ticketComments.createdAt,
+      // A public reply emailed to the requester (modules/email): how its delivery stands.
+      // (Columns named in full: drizzle writes a bare "id" here, which inside the subquery would mean m.id.)
+      emailStatus: sql<CommentEmailStatus | null>`(select m.status from email_messages m
+        where m.organization_id = "ticket_comments"."organization_id" and m.comment_id = "ticket_comments"."id"
+          and m.direction = 'out' order by m.created_at desc limit 1)`,
     })
     .from(ticketComments)
     .where(and(eq(ticketComments.organizationId, orgId), eq(ticketComments.ticketId, ticketId)))
@@ -104,6 +110,7 @@ export function toComment(row: {
   authorName: string;
   authorEmail: string;
   createdAt: Date;
+  emailStatus?: CommentEmailStatus | null;
 }): Comment {
   return {
     id: row.id,
@@ -112,6 +119,7 @@ export function toComment(row: {
     author_name: row.authorName,
     author_email: row.authorEmail,
     created_at: row.createdAt.toISOString(),
+    email_status: row.emailStatus ?? null,
   };
 }
 

@@ -16,6 +16,7 @@ import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.t
 import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+import { attachPending, listAttachments } from "../attachments/attachments.store.ts";
 import { assertTicketAllowed } from "../billing/limits.ts";
 import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import {
@@ -73,11 +74,12 @@ const SYSTEM_NAMES: Record<string, string> = { automation: "Automation" };
 export async function getTicket(ctx: TenantCtx, id: string): Promise<Ticket> {
   const row = await findTicketRow(ctx.db, ctx.orgId, id);
   if (!row) throw ticketNotFound();
-  const [comments, activity] = await Promise.all([
+  const [comments, activity, files] = await Promise.all([
     listComments(ctx.db, ctx.orgId, id),
     listActivity(ctx.db, ctx.orgId, id),
+    listAttachments(ctx.db, ctx.orgId, id),
   ]);
-  return { ...toTicketSummary(row), comments, activity };
+  return { ...toTicketSummary(row), comments, activity, attachments: files };
 }
 
 async function assertAssignable(ctx: TenantCtx, userId: string) {
@@ -263,6 +265,9 @@ export async function addComment(
       createdAt: ticketComments.createdAt,
     });
   if (!comment) throw new Error("comment insert returned nothing");
+  if (!(await attachPending(ctx.db, ctx.orgId, ticketId, comment.id, input.attachment_ids ?? []))) {
+    throw new AppError("BAD_REQUEST", "A file of this reply was not found: upload it again.");
+  }
   await ctx.emit("comment.added", { ticket_id: ticketId, comment_id: comment.id, is_public: comment.isPublic });
   return toComment(comment);
 }

@@ -8,20 +8,21 @@ import { toastError } from "../../../lib/toast-error.ts";
 import { useUpdateEmail } from "../api/settings.api.ts";
 import { SETTINGS_FAILED, SETTINGS_SAVED } from "./general-form.tsx";
 
-/** Settings > Email Settings: how outgoing mail is signed; used by the email channel. */
+/** Settings > Email Settings: how outgoing mail is signed, and whether new tickets by email are acknowledged. */
 export function EmailForm({ settings }: { settings: EmailSettings }) {
   const id = useId();
   const update = useUpdateEmail();
   const [senderName, setSenderName] = useState(settings.sender_name);
   const [replyTo, setReplyTo] = useState(settings.reply_to ?? "");
   const [signature, setSignature] = useState(settings.signature);
+  const [acknowledge, setAcknowledge] = useState(settings.acknowledge);
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setErrors({});
     try {
-      await update.mutateAsync({ sender_name: senderName, reply_to: replyTo.trim(), signature });
+      await update.mutateAsync({ sender_name: senderName, reply_to: replyTo.trim(), signature, acknowledge });
       toast.success(SETTINGS_SAVED);
     } catch (error) {
       if (error instanceof ApiError) setErrors(Object.fromEntries(error.details.map((d) => [d.path, d.message])));
@@ -51,7 +52,11 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
         onChange={(e) => setReplyTo(e.target.value)}
         maxLength={254}
         placeholder="support@example.com"
-        hint="Where customers' replies go. Empty: back into Cove."
+        hint={
+          settings.inbound_address
+            ? "Used only without an inbound address: replies to Cove's emails go back to their ticket."
+            : "Where customers' replies go."
+        }
         error={errors.reply_to}
       />
       <FieldShell
@@ -70,6 +75,20 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
           className={inputClasses}
         />
       </FieldShell>
+      <label className="flex items-start gap-3">
+        <input
+          type="checkbox"
+          className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
+          checked={acknowledge}
+          onChange={(e) => setAcknowledge(e.target.checked)}
+        />
+        <span>
+          <span className="block text-sm font-medium text-slate-800">Acknowledge new tickets by email</span>
+          <span className="block text-xs text-slate-500">
+            A customer who writes in gets a short reply with their ticket number. Never sent to automatic replies.
+          </span>
+        </span>
+      </label>
       <div className="flex justify-end">
         <Button type="submit" pending={update.isPending}>
           Save changes

@@ -3,11 +3,13 @@ import { ChevronRight, CreditCard } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { UnfiledMail } from "../../email/index.ts";
 import { useEmailSettings, useGeneralSettings } from "../api/settings.api.ts";
 import { ApiKeysPanel } from "../components/api-keys-panel.tsx";
 import { DataPanel } from "../components/data-panel.tsx";
 import { EmailForm } from "../components/email-form.tsx";
 import { GeneralForm } from "../components/general-form.tsx";
+import { InboundPanel } from "../components/inbound-panel.tsx";
 
 const TABS = [
   { id: "general", label: "General" },
@@ -46,7 +48,13 @@ function EmailTab() {
   const email = useEmailSettings();
   if (email.isPending) return <Loading />;
   if (email.isError) return <Alert>Failed to load settings</Alert>;
-  return <EmailForm settings={email.data} />;
+  return (
+    <div className="space-y-5">
+      <InboundPanel address={email.data.inbound_address} />
+      <EmailForm settings={email.data} />
+      {email.data.inbound_address && <UnfiledMail />}
+    </div>
+  );
 }
 
 /** /settings (admins): tabs General, Email Settings, Integrations and Billing, and the Billing & Subscriptions link. */

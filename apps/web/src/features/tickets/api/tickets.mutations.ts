@@ -98,7 +98,7 @@ export function useAddComment(ticketId: string) {
           schema: commentAnswer,
         })
       ).comment,
-    onSuccess: (comment) => {
+    onSuccess: (comment, variables) => {
       queryClient.setQueryData<Ticket>(key, (ticket) =>
         ticket && !ticket.comments.some((c) => c.id === comment.id)
           ? { ...ticket, comments: [...ticket.comments, comment], updated_at: comment.created_at }
@@ -106,6 +106,8 @@ export function useAddComment(ticketId: string) {
       );
       // A reply moves the ticket up the lists ("Updated") and may change what the server derived from it.
       void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
+      // Its files are listed with the ticket.
+      if (variables.attachment_ids?.length) void queryClient.invalidateQueries({ queryKey: key });
     },
     onError: (error) => toastFailure(COMMENT_FAILED, error),
   });

@@ -1,6 +1,9 @@
+import type { Attachment } from "@cove/contract/attachments.ts";
+import type { CommentEmailStatus } from "@cove/contract/email.ts";
 import type { Comment, Ticket } from "@cove/contract/tickets.ts";
 import { clsx } from "clsx";
-import { Lock, Mail, UserRound } from "lucide-react";
+import { Lock, Mail, MailCheck, MailWarning, UserRound } from "lucide-react";
+import { TicketAttachments } from "./ticket-attachments.tsx";
 import { formatDateTime } from "./ticket-format.ts";
 
 /** Everything here is text people typed: rendered as text, with their line breaks kept. */
@@ -36,6 +39,7 @@ export function TicketConversation({ ticket }: { ticket: Ticket }) {
           </p>
         </header>
         <p className={clsx(typedText, "pt-4")}>{ticket.description}</p>
+        <TicketAttachments ticketId={ticket.id} files={filesOf(ticket, null)} />
       </article>
 
       <section aria-labelledby="comments-heading" className="space-y-3">
@@ -50,7 +54,7 @@ export function TicketConversation({ ticket }: { ticket: Ticket }) {
           <ol className="space-y-3">
             {ticket.comments.map((comment) => (
               <li key={comment.id}>
-                <CommentItem comment={comment} />
+                <CommentItem comment={comment} files={filesOf(ticket, comment.id)} ticketId={ticket.id} />
               </li>
             ))}
           </ol>
@@ -60,7 +64,33 @@ export function TicketConversation({ ticket }: { ticket: Ticket }) {
   );
 }
 
-function CommentItem({ comment }: { comment: Comment }) {
+const EMAIL_STATUS = {
+  sending: { label: "Sending by email", icon: Mail, classes: "bg-slate-100 text-slate-700 ring-slate-500/20" },
+  sent: { label: "Emailed", icon: MailCheck, classes: "bg-emerald-50 text-emerald-800 ring-emerald-600/30" },
+  failed: { label: "Email failed", icon: MailWarning, classes: "bg-red-50 text-red-800 ring-red-600/30" },
+} as const;
+
+/** How the email of a public reply to the requester stands (the email channel). */
+function EmailStatus({ status }: { status: CommentEmailStatus }) {
+  const { label, icon: Icon, classes } = EMAIL_STATUS[status];
+  return (
+    <span
+      className={clsx(
+        "inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset",
+        classes,
+      )}
+    >
+      <Icon className="size-3" aria-hidden="true" />
+      {label}
+    </span>
+  );
+}
+
+/** The files of the ticket's first message (commentId null) or of one reply. */
+const filesOf = (ticket: Ticket, commentId: string | null) =>
+  (ticket.attachments ?? []).filter((a) => a.comment_id === commentId);
+
+function CommentItem({ comment, files, ticketId }: { comment: Comment; files: Attachment[]; ticketId: string }) {
   const internal = !comment.is_public;
   return (
     <article
@@ -79,8 +109,10 @@ function CommentItem({ comment }: { comment: Comment }) {
           </span>
         )}
         <When iso={comment.created_at} />
+        {comment.email_status && <EmailStatus status={comment.email_status} />}
       </header>
       <p className={typedText}>{comment.body}</p>
+      <TicketAttachments ticketId={ticketId} files={files} />
     </article>
   );
 }

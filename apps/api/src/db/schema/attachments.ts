@@ -1,0 +1,38 @@
+import { bigserial, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { bytea, createdAt } from "./columns.ts";
+import { organizations } from "./organizations.ts";
+import { ticketComments, tickets } from "./tickets.ts";
+
+/**
+ * Files on tickets (for now: those that came with an email), kept in the database so every instance of the app serves
+ * them (docs/decisions/2026-11-25-email-channel.md). The type is what the bytes are, not what the sender said.
+ */
+export const attachments = pgTable(
+  "attachments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Orders the files of one message, which share a timestamp. */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    /** The reply it came with; null: the ticket's first message. */
+    commentId: uuid("comment_id").references(() => ticketComments.id, { onDelete: "cascade" }),
+    /**
+     * pending: uploaded for a reply not yet sent (its comment_id is set, and it becomes attached, when the reply is
+     * added); attached: part of the ticket.
+     */
+    state: text("state", { enum: ["pending", "attached"] })
+      .notNull()
+      .default("attached"),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    bytes: bytea("bytes").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("attachments_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt)],
+);

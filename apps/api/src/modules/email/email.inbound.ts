@@ -1,0 +1,302 @@
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_MESSAGE } from "@cove/contract/attachments.ts";
+import { INBOUND_MAX_HEADER_LINES, INBOUND_PER_SENDER_PER_MINUTE } from "@cove/contract/email.ts";
+import type { ActorRef } from "@cove/contract/events.ts";
+import { createTicketBody } from "@cove/contract/tickets.ts";
+import { sql } from "drizzle-orm";
+import { type ParsedMail, simpleParser } from "mailparser";
+import { type Db, queryRows, type Tx } from "../../platform/db.ts";
+import { AppError } from "../../platform/errors.ts";
+import { emitterIn, type TenantCtx, withSystem } from "../../platform/tenancy.ts";
+import { putAttachment } from "../attachments/attachments.store.ts";
+import { findOrCreateContact } from "../contacts/contacts.service.ts";
+import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
+import { automatedMail, messageIds, newTextOfReply, subjectTicketNumber } from "./email.classify.ts";
+import { markBounced } from "./email.outbound.ts";
+
+/** One message for one organization, as the receiver got it. */
+export interface InboundMail {
+  raw: Buffer;
+  /** The envelope sender (MAIL FROM); null for the null return path "<>". */
+  envelopeFrom: string | null;
+  /** What followed the plus in the address it was sent to (e.g. "t42": ticket 42), if anything. */
+  tag: string | null;
+}
+
+export type InboundOutcome =
+  | { result: "ticket"; ticketId: string; emailId: string }
+  | { result: "comment"; ticketId: string; commentId: string; emailId: string }
+  | { result: "ignored"; reason: string; bounced?: number }
+  | { result: "duplicate" }
+  | { result: "rejected"; reason: string };
+
+const MAX_SUBJECT = 250;
+const MAX_BODY = 50_000;
+/** Raw text kept for an admin when a message is rejected: enough to see what it was. */
+const MAX_KEPT_RAW = 256 * 1024;
+/** HTML over this size is not turned into text (a pathological message cannot stall the receiver). */
+const MAX_HTML_TO_PARSE = 2 * 1024 * 1024;
+
+const clean = (text: string) => text.replaceAll("\u0000", "").trim();
+const cut = (text: string, max: number, note: string) =>
+  text.length > max ? `${text.slice(0, max - note.length - 2)}\n\n${note}` : text;
+
+/** Header lines (not continuation lines) before the first empty line. */
+function headerLineCount(raw: Buffer): number {
+  const head = raw.subarray(0, 1024 * 1024).toString("latin1");
+  const end = head.search(/\r?\n\r?\n/);
+  const lines = (end === -1 ? head : head.slice(0, end)).split(/\r?\n/);
+  return lines.filter((line) => line.length > 0 && !/^[ \t]/.test(line)).length;
+}
+
+async function record(
+  tx: Tx,
+  orgId: string,
+  values: {
+    status: "received" | "ignored" | "rejected";
+    messageId: string | null;
+    references: string[];
+    address: string;
+    subject: string;
+    reason?: string;
+    ticketId?: string;
+    commentId?: string;
+    raw?: Buffer;
+  },
+): Promise<string | null> {
+  const raw = values.raw ? values.raw.subarray(0, MAX_KEPT_RAW).toString("utf8").replaceAll("\u0000", "") : null;
+  const [row] = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into email_messages (organization_id, direction, ticket_id, comment_id, message_id, "references", address,
+                                    subject, status, reason, raw)
+        values (${orgId}, 'in', ${values.ticketId ?? null}, ${values.commentId ?? null}, ${values.messageId},
+                ${`{${values.references.map((r) => `"${r.replace(/["\\]/g, "")}"`).join(",")}}`}::text[],
+                ${clean(values.address).slice(0, 320)}, ${clean(values.subject).slice(0, MAX_SUBJECT)}, ${values.status},
+                ${values.reason ?? null}, ${raw})
+        on conflict (organization_id, direction, message_id) where message_id is not null do nothing
+        returning id`,
+  );
+  return row?.id ?? null;
+}
+
+/** A message the receiver keeps without acting on it, with why (and its raw text when it could not be read). */
+async function keep(
+  db: Db,
+  orgId: string,
+  status: "ignored" | "rejected",
+  reason: string,
+  meta: { messageId: string | null; references: string[]; address: string; subject: string; raw?: Buffer },
+): Promise<InboundOutcome> {
+  await withSystem(db, orgId, "email", (ctx) => record(ctx.db, orgId, { status, reason, ...meta }));
+  return { result: status, reason };
+}
+
+interface TicketMatch {
+  id: string;
+  status: string;
+  contact_id: string | null;
+}
+
+/**
+ * Who the sender is to the organization: an active member (who may answer any ticket), or a customer. A ticket found
+ * from the message is answered only by its own requester or a member, so a forged In-Reply-To or ticket number from
+ * anyone else opens a new ticket instead of writing into someone else's.
+ */
+async function findThread(tx: Tx, orgId: string, sender: string, refs: string[], number: number | null) {
+  const [member] = await queryRows<{ id: string }>(
+    tx,
+    sql`select id from users where organization_id = ${orgId} and lower(email) = ${sender} and status = 'active'`,
+  );
+  const allowed = member
+    ? sql`true`
+    : sql`(lower(t.requester_email) = ${sender}
+           or exists (select 1 from contacts c where c.organization_id = t.organization_id and c.id = t.contact_id
+                      and c.email = ${sender}))`;
+  let ticket: TicketMatch | undefined;
+  if (refs.length > 0) {
+    [ticket] = await queryRows<TicketMatch>(
+      tx,
+      sql`select t.id, t.status, t.contact_id from email_messages m
+          join tickets t on t.organization_id = m.organization_id and t.id = m.ticket_id
+          where m.organization_id = ${orgId} and m.status <> 'ignored'
+            and m.message_id in (${sql.join(
+              refs.map((r) => sql`${r}`),
+              sql`, `,
+            )})
+            and ${allowed}
+          order by m.created_at desc limit 1`,
+    );
+  }
+  if (!ticket && number !== null) {
+    [ticket] = await queryRows<TicketMatch>(
+      tx,
+      sql`select t.id, t.status, t.contact_id from tickets t
+          where t.organization_id = ${orgId} and t.ticket_number = ${number} and ${allowed}`,
+    );
+  }
+  return { memberId: member?.id ?? null, ticket };
+}
+
+/** The files of a message that are kept (the first ATTACHMENTS_PER_MESSAGE within the size), and how many are not. */
+function keptAttachments(parsed: ParsedMail): {
+  kept: { filename: string | undefined; bytes: Buffer }[];
+  left: number;
+} {
+  const files = parsed.attachments.filter((a) => Buffer.isBuffer(a.content) && a.content.length > 0);
+  const kept = files
+    .filter((a) => a.content.length <= ATTACHMENT_MAX_BYTES)
+    .slice(0, ATTACHMENTS_PER_MESSAGE)
+    .map((a) => ({ filename: a.filename, bytes: a.content }));
+  return { kept, left: files.length - kept.length };
+}
+
+/** Reads a message; null when it cannot be read at all. */
+async function parse(raw: Buffer): Promise<ParsedMail | null> {
+  try {
+    return await simpleParser(raw, {
+      skipImageLinks: true,
+      skipTextToHtml: true,
+      maxHtmlLengthToParse: MAX_HTML_TO_PARSE,
+    });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One inbound message for one organization: a new ticket, a reply on the ticket it answers, or kept aside (a bounce,
+ * an auto-reply, a throttled sender, a message that could not be read). Never throws for anything in the message.
+ */
+export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Promise<InboundOutcome> {
+  const unread = { messageId: null, references: [], address: mail.envelopeFrom ?? "", subject: "", raw: mail.raw };
+  if (headerLineCount(mail.raw) > INBOUND_MAX_HEADER_LINES) {
+    return keep(db, orgId, "rejected", `More than ${INBOUND_MAX_HEADER_LINES} header lines.`, unread);
+  }
+  const parsed = await parse(mail.raw);
+  if (!parsed) return keep(db, orgId, "rejected", "The message could not be read.", unread);
+
+  const from = parsed.from?.value.find((a) => a.address);
+  const sender = clean(from?.address ?? mail.envelopeFrom ?? "").toLowerCase();
+  const messageId = messageIds(parsed.messageId)[0] ?? null;
+  const references = [...messageIds(parsed.inReplyTo), ...messageIds(parsed.references)].slice(-50);
+  const subject = clean(parsed.subject ?? "");
+  const meta = { messageId, references, address: sender, subject };
+
+  const automated = automatedMail(parsed, mail.envelopeFrom, sender);
+  if (automated) {
+    const bounced = automated.kind === "bounce" ? await markBounced({ db }, orgId, mail.raw.toString("utf8")) : 0;
+    await keep(db, orgId, "ignored", automated.reason, meta);
+    return { result: "ignored", reason: automated.reason, bounced };
+  }
+  if (!sender.includes("@")) return keep(db, orgId, "rejected", "The message has no sender address.", unread);
+
+  try {
+    return await withSystem(db, orgId, "email", async (system) => {
+      const tx = system.db;
+      if (messageId) {
+        const [seen] = await queryRows<{ id: string }>(
+          tx,
+          sql`select id from email_messages where organization_id = ${orgId} and direction = 'in'
+                and message_id = ${messageId}`,
+        );
+        if (seen) return { result: "duplicate" } as const;
+      }
+      const [recent] = await queryRows<{ n: number }>(
+        tx,
+        sql`select count(*)::int as n from email_messages where organization_id = ${orgId} and direction = 'in'
+              and address = ${sender} and created_at > now() - interval '1 minute'`,
+      );
+      if ((recent?.n ?? 0) >= INBOUND_PER_SENDER_PER_MINUTE) {
+        const reason = `More than ${INBOUND_PER_SENDER_PER_MINUTE} messages a minute from this sender.`;
+        await record(tx, orgId, { status: "ignored", reason, ...meta });
+        return { result: "ignored", reason } as const;
+      }
+
+      const tagNumber = /^t(\d{1,9})$/.exec(mail.tag ?? "")?.[1];
+      const number = tagNumber ? Number(tagNumber) : subjectTicketNumber(subject);
+      const { memberId, ticket } = await findThread(tx, orgId, sender, references, number);
+      const name = clean(from?.name ?? "") || sender;
+      const text = clean(parsed.text ?? "");
+      const files = keptAttachments(parsed);
+      const note =
+        files.left > 0
+          ? `\n\n[${files.left} attachment${files.left === 1 ? " was" : "s were"} not kept: at most ${ATTACHMENTS_PER_MESSAGE} files of ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB each.]`
+          : "";
+      const as = async (actor: ActorRef): Promise<TenantCtx> => ({
+        orgId,
+        actor,
+        db: tx,
+        emit: emitterIn(db, tx, orgId, actor),
+      });
+
+      if (ticket && ticket.status !== "closed") {
+        const contactId = memberId ? null : await findOrCreateContact(system, { name, email: sender });
+        const ctx = await as(memberId ? { kind: "staff", id: memberId } : { kind: "contact", id: contactId ?? "" });
+        const body =
+          cut(
+            newTextOfReply(text) || "(This email had no text.)",
+            MAX_BODY - note.length,
+            "[The rest of this email was cut: it was too long.]",
+          ) + note;
+        const comment = await addComment(ctx, ticket.id, { body, is_public: true });
+        for (const file of files.kept) {
+          await putAttachment(tx, orgId, { ticketId: ticket.id, commentId: comment.id, ...file });
+        }
+        if (!memberId && (ticket.status === "solved" || ticket.status === "pending")) {
+          await changeTicket(ctx, ticket.id, { status: "open" });
+        }
+        const emailId = await record(tx, orgId, {
+          status: "received",
+          ...meta,
+          ticketId: ticket.id,
+          commentId: comment.id,
+        });
+        if (!emailId) throw new Error("inbound email row not written");
+        await ctx.emit("email.received", {
+          email_id: emailId,
+          ticket_id: ticket.id,
+          comment_id: comment.id,
+          new_ticket: false,
+        });
+        return { result: "comment", ticketId: ticket.id, commentId: comment.id, emailId } as const;
+      }
+
+      const input = createTicketBody.safeParse({
+        subject: subject.slice(0, MAX_SUBJECT) || "(no subject)",
+        description:
+          cut(
+            text || "(This email had no text.)",
+            MAX_BODY - note.length,
+            "[The rest of this email was cut: it was too long.]",
+          ) + note,
+        priority: "normal",
+        requester_name: name.slice(0, 120),
+        requester_email: sender,
+        tags: [],
+      });
+      if (!input.success) {
+        const reason = `The message could not become a ticket: ${input.error.issues[0]?.message ?? "invalid"}.`;
+        await record(tx, orgId, { status: "rejected", reason, ...meta, raw: mail.raw });
+        return { result: "rejected", reason } as const;
+      }
+      const contactId = await findOrCreateContact(system, { name, email: sender });
+      const ctx = await as({ kind: "contact", id: contactId });
+      const created = await openTicket(ctx, input.data, { source: "email", contactId });
+      for (const file of files.kept) {
+        await putAttachment(tx, orgId, { ticketId: created.id, commentId: null, ...file });
+      }
+      const emailId = await record(tx, orgId, { status: "received", ...meta, ticketId: created.id });
+      if (!emailId) throw new Error("inbound email row not written");
+      await ctx.emit("email.received", {
+        email_id: emailId,
+        ticket_id: created.id,
+        comment_id: null,
+        new_ticket: true,
+      });
+      return { result: "ticket", ticketId: created.id, emailId } as const;
+    });
+  } catch (err) {
+    // Plan limits, read-only mode and the like refuse the ticket; the message is kept with the reason.
+    const reason = err instanceof AppError ? err.message : "The message could not be filed.";
+    return keep(db, orgId, "rejected", reason, { ...meta, messageId: null, raw: mail.raw });
+  }
+}

@@ -1,0 +1,107 @@
+import { INBOUND_MAX_BYTES } from "@cove/contract/email.ts";
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { SMTPServer, type SMTPServerAddress } from "smtp-server";
+import { type Db, queryRows } from "../../platform/db.ts";
+import { receiveMail } from "./email.inbound.ts";
+
+/** A recipient the receiver accepted: the organization and the part after the plus, if any. */
+interface Recipient {
+  orgId: string;
+  tag: string | null;
+}
+
+export interface Receiver {
+  port: number;
+  close(): Promise<void>;
+}
+
+const SMTP_ERROR = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
+
+/**
+ * The built-in SMTP receiver: accepts mail for "<organization slug>[+tag]@INBOUND_DOMAIN" only (anything else is
+ * refused at RCPT, so Cove is never an open relay), at most INBOUND_MAX_BYTES a message, and files each message for
+ * each organization it is addressed to. Nothing a message contains can stop it: every failure is answered and logged.
+ */
+export async function startReceiver(opts: {
+  db: Db;
+  domain: string;
+  port: number;
+  host?: string;
+  log: FastifyBaseLogger;
+}): Promise<Receiver> {
+  const domain = opts.domain.toLowerCase();
+
+  async function resolve(address: SMTPServerAddress): Promise<Recipient | null> {
+    const [local, host] = address.address.toLowerCase().split(/@(?=[^@]*$)/);
+    if (!local || host !== domain) return null;
+    const [slug, ...rest] = local.split("+");
+    if (!slug) return null;
+    const [org] = await queryRows<{ id: string }>(opts.db, sql`select id from organizations where slug = ${slug}`);
+    return org ? { orgId: org.id, tag: rest.join("+") || null } : null;
+  }
+
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    banner: "Cove",
+    size: INBOUND_MAX_BYTES,
+    logger: false,
+    maxClients: 50,
+    socketTimeout: 60_000,
+    onRcptTo(address, session, callback) {
+      if (session.envelope.rcptTo.length >= 20) return callback(SMTP_ERROR(452, "Too many recipients"));
+      resolve(address)
+        .then((recipient) => callback(recipient ? undefined : SMTP_ERROR(550, "No such mailbox here")))
+        .catch((err: unknown) => {
+          opts.log.error({ err }, "inbound mail: recipient lookup failed");
+          callback(SMTP_ERROR(451, "Try again later"));
+        });
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= INBOUND_MAX_BYTES) chunks.push(chunk);
+      });
+      stream.on("error", (err) => callback(err));
+      stream.on("end", () => {
+        if (stream.sizeExceeded || size > INBOUND_MAX_BYTES) {
+          return callback(SMTP_ERROR(552, `Message too large (at most ${INBOUND_MAX_BYTES} bytes)`));
+        }
+        const raw = Buffer.concat(chunks);
+        const from = session.envelope.mailFrom;
+        // MAIL FROM:<> (a delivery report) has no address: the null return path.
+        const envelopeFrom = from ? from.address.toLowerCase() || null : null;
+        // Each organization files a message once, however many of its addresses it was sent to.
+        Promise.all(session.envelope.rcptTo.map(resolve))
+          .then((found) => {
+            const targets = new Map<string, Recipient>();
+            for (const r of found) if (r && !targets.has(r.orgId)) targets.set(r.orgId, r);
+            return Promise.all(
+              [...targets.values()].map((r) => receiveMail(opts.db, r.orgId, { raw, envelopeFrom, tag: r.tag })),
+            );
+          })
+          .then((outcomes) => {
+            opts.log.info({ outcomes: outcomes.map((o) => o.result) }, "inbound mail filed");
+            callback();
+          })
+          .catch((err: unknown) => {
+            opts.log.error({ err }, "inbound mail could not be filed");
+            callback(SMTP_ERROR(451, "Try again later"));
+          });
+      });
+    },
+  });
+  server.on("error", (err) => opts.log.error({ err }, "inbound SMTP server error"));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(opts.port, opts.host ?? "0.0.0.0", () => resolve());
+  });
+  const address = server.server.address();
+  return {
+    port: typeof address === "object" && address ? address.port : opts.port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

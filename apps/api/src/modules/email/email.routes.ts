@@ -1,0 +1,46 @@
+import { unfiledMailAnswer } from "@cove/contract/email.ts";
+import { errorSchema } from "@cove/contract/errors.ts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { inTenant } from "../../platform/auth.ts";
+import { idParams, recordId } from "../../platform/ids.ts";
+import { type EmailChannelOptions, registerEmailChannel } from "./email.handlers.ts";
+import { listUnfiled, unfiledRaw } from "./email.queries.ts";
+
+const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+const tags = ["email"];
+
+/** The email channel: its event consumers, and what the receiver kept without filing, for admins. */
+export async function emailRoutes(fastify: FastifyInstance, opts: EmailChannelOptions & { publicUrl: string }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  registerEmailChannel(app, opts, opts.publicUrl);
+
+  app.get("/api/email/unfiled", {
+    config: { access: "admin" },
+    schema: {
+      tags,
+      summary: "The latest inbound messages kept without filing (bounces, auto-replies, unreadable), with why",
+      response: { 200: unfiledMailAnswer, ...errors },
+    },
+    handler: async (req) => ({ messages: await inTenant(app, req, listUnfiled) }),
+  });
+
+  app.get("/api/email/unfiled/:id/raw", {
+    config: { access: "admin" },
+    schema: {
+      tags,
+      summary: "The raw text kept of an unfiled message, as a download",
+      params: idParams,
+      response: { 200: z.string().describe("The message as received (text/plain)"), ...errors },
+    },
+    handler: async (req, reply) => {
+      const raw = await inTenant(app, req, (ctx) => unfiledRaw(ctx, recordId("Message", req.params.id)));
+      // A download, never a page: the text is whatever a stranger sent.
+      return reply
+        .header("content-type", "text/plain; charset=utf-8")
+        .header("content-disposition", `attachment; filename="message-${req.params.id}.eml"`)
+        .send(raw);
+    },
+  });
+}

@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+/** A file on a ticket, as a ticket's answer lists it (the bytes are at its own URL, for those who may read the ticket). */
+export const attachmentSchema = z.object({
+  id: z.uuid(),
+  /** The reply it came with; null: the ticket's first message. */
+  comment_id: z.uuid().nullable(),
+  filename: z.string(),
+  /** What the bytes are (checked on them), not what the sender said. */
+  content_type: z.string(),
+  size: z.number().int(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+/** Per file and per message; more or larger files are left out, with a note on the ticket. */
+export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
+export const ATTACHMENTS_PER_MESSAGE = 10;
+
+/** Images a browser may show inline: never SVG (it can carry script). */
+export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+
+/** Where a ticket's attachment is served. */
+export const attachmentPath = (ticketId: string, attachmentId: string) =>
+  `/api/tickets/${ticketId}/attachments/${attachmentId}`;
+
+export const attachmentAnswer = z.object({ attachment: attachmentSchema });
+
+/** Uploading a file for a reply: its bytes are the body (application/octet-stream), its name is here. */
+export const uploadAttachmentQuery = z.object({
+  filename: z.string().max(1000, "The file name must be at most 1000 characters").default(""),
+});
