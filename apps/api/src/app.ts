@@ -15,6 +15,8 @@ import { createPayments } from "./modules/billing/payments.ts";
 import { testProviderRoutes } from "./modules/billing/test-provider.routes.ts";
 import { trialRoutes } from "./modules/billing/trial.routes.ts";
 import { webhookRoutes } from "./modules/billing/webhook.routes.ts";
+import { chatRoutes } from "./modules/chat/chat.routes.ts";
+import { chatPublicRoutes } from "./modules/chat/chat-public.routes.ts";
 import { contactRoutes } from "./modules/contacts/contacts.routes.ts";
 import { csatRoutes } from "./modules/csat/csat.routes.ts";
 import { demoRoutes } from "./modules/demo/demo.routes.ts";
@@ -191,9 +193,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(csatRoutes);
   const ai = opts.ai ?? { provider: "embedded" };
   await app.register(demoRoutes);
-  await app.register(aiRoutes, {
-    provider: ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider,
-  });
+  const provider = ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider;
+  await app.register(aiRoutes, { provider });
+  await app.register(chatRoutes);
+  await app.register(chatPublicRoutes, { provider });
   await registerWebApp(app);
   return app;
 }
