@@ -1,0 +1,110 @@
+import type { ChatSession } from "@cove/contract/chat.ts";
+import { RefreshCw } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { useFollow } from "../../../app/realtime-provider.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { useCloseChatSession, useSendChatMessage, useTakeChatSession } from "../api/chat.mutations.ts";
+import { useChatMessages } from "../api/chat.queries.ts";
+import { ChatStatusBadge } from "./chat-badges.tsx";
+import { MessageBubble } from "./message-bubble.tsx";
+import { SendBox } from "./send-box.tsx";
+
+export const CLOSE_QUESTION = "Are you sure you want to close this chat session?";
+
+interface ConversationProps {
+  session: ChatSession;
+  myId: string | undefined;
+  onClosed: () => void;
+  onFailure: (failed: boolean) => void;
+}
+
+/** Spec section 2: the selected conversation with refresh, status badge, Close (active only) and the send box. */
+export function Conversation({ session, myId, onClosed, onFailure }: ConversationProps) {
+  useFollow(`chat_session:${session.id}`);
+  const messages = useChatMessages(session.id);
+  const send = useSendChatMessage(session.id);
+  const close = useCloseChatSession();
+  const take = useTakeChatSession();
+  const [confirming, setConfirming] = useState(false);
+  const end = useRef<HTMLLIElement>(null);
+  const active = session.status === "active";
+  const count = messages.data?.length ?? 0;
+
+  useEffect(() => onFailure(messages.isError), [messages.isError, onFailure]);
+  useEffect(() => {
+    if (count > 0) end.current?.scrollIntoView?.({ block: "end" });
+  }, [count]);
+
+  return (
+    <section
+      aria-label={`Chat with ${session.visitor_name}`}
+      className="flex min-h-0 flex-col rounded-lg border border-slate-200 bg-white"
+    >
+      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
+        <div className="min-w-0">
+          <h2 className="flex items-center gap-2 font-semibold text-slate-900">
+            <span className="truncate">{session.visitor_name}</span>
+            <ChatStatusBadge status={session.status} />
+          </h2>
+          {session.visitor_email && <p className="truncate text-sm text-slate-500">{session.visitor_email}</p>}
+        </div>
+        <div className="flex items-center gap-2">
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-label="Refresh conversation"
+            pending={messages.isFetching}
+            onClick={() => void messages.refetch()}
+          >
+            <RefreshCw className="size-4" aria-hidden="true" />
+          </Button>
+          {active && session.assigned_agent?.id !== myId && (
+            <Button variant="secondary" size="sm" pending={take.isPending} onClick={() => take.mutate(session.id)}>
+              Take
+            </Button>
+          )}
+          {active && (
+            <Button variant="danger" size="sm" onClick={() => setConfirming(true)}>
+              Close
+            </Button>
+          )}
+        </div>
+      </header>
+      <div className="min-h-0 flex-1 overflow-y-auto bg-slate-50 p-4">
+        {messages.isPending ? (
+          <div className="flex justify-center py-8 text-indigo-600">
+            <Spinner className="size-5" label="Loading messages" />
+          </div>
+        ) : (
+          <ul className="space-y-3">
+            {(messages.data ?? []).map((m) => (
+              <MessageBubble key={m.id} message={m} visitorName={session.visitor_name} />
+            ))}
+            <li ref={end} aria-hidden="true" />
+          </ul>
+        )}
+      </div>
+      {active && <SendBox pending={send.isPending} onSend={(text) => send.mutateAsync(text)} />}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={CLOSE_QUESTION}
+        description="The visitor can no longer write in it."
+        confirmLabel="Close session"
+        tone="danger"
+        pending={close.isPending}
+        onConfirm={() =>
+          close.mutate(session.id, {
+            onSuccess: () => {
+              setConfirming(false);
+              onClosed();
+            },
+            onError: () => setConfirming(false),
+          })
+        }
+      />
+    </section>
+  );
+}
