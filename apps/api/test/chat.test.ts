@@ -11,6 +11,7 @@ import type { NotificationListAnswer } from "@cove/contract/notifications.ts";
 import type { ServerFrame } from "@cove/contract/realtime.ts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashToken, newContactToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { addMember, bearer, createTestApp, naughtyStrings, newAddress, registerOrg, type TestApp } from "./helpers.ts";
 import { addArticle, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
@@ -408,6 +409,65 @@ describe("visitor limits and bad input", () => {
     const xss = await startChat(other, { name: "<b>x</b>" });
     const listed = (await sessions(other.token)).find((s) => s.id === xss.session.id);
     expect(listed?.visitor_name).toBe("<b>x</b>");
+  });
+});
+
+describe("the widget", () => {
+  it("serves /widget.js as a small script any website may load (<= 25 KB gzip)", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/widget.js", headers: { "accept-encoding": "gzip" } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/javascript/);
+    expect(res.headers["content-encoding"]).toBe("gzip");
+    expect(res.headers["cross-origin-resource-policy"]).toBe("cross-origin");
+    expect(res.rawPayload.byteLength).toBeLessThanOrEqual(25 * 1024);
+    const plain = await t.app.inject({ method: "GET", url: "/widget.js" });
+    expect(plain.body).toContain("CoveChat");
+    expect(plain.body).toContain("attachShadow");
+  });
+
+  it("answers another origin's preflight and calls, and gives the widget its look", async () => {
+    const slug = shop.user.organizationSlug;
+    const preflight = await t.app.inject({
+      method: "OPTIONS",
+      url: `/api/public/${slug}/chat/sessions`,
+      headers: { origin: "https://shop.example", "access-control-request-method": "POST" },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("*");
+    expect(String(preflight.headers["access-control-allow-headers"])).toContain("authorization");
+    const look = await call(null, "GET", `/api/public/${slug}/chat/widget`);
+    expect(look.statusCode).toBe(200);
+    expect(look.headers["access-control-allow-origin"]).toBe("*");
+    expect(look.json()).toEqual({ name: expect.any(String), brand_color: expect.stringMatching(/^#[0-9a-f]{6}$/i) });
+    expect((await call(null, "GET", "/api/public/nobody-here/chat/widget")).statusCode).toBe(404);
+  });
+
+  it("a customer signed in to the portal chats as itself, with its own token", async () => {
+    const email = `portal-${Date.now()}@example.com`;
+    const [contact] = await queryRows<{ id: string }>(
+      t.database.db,
+      sql`insert into contacts (organization_id, name, email) values (${shop.user.organizationId}, 'Grace Hopper', ${email})
+          returning id`,
+    );
+    const token = newContactToken();
+    await queryRows(
+      t.database.db,
+      sql`insert into contact_sessions (organization_id, contact_id, kind, token_hash, expires_at)
+          values (${shop.user.organizationId}, ${contact?.id}, 'portal', ${hashToken(token)}, now() + interval '1 day')`,
+    );
+    const res = await call(token, "POST", `/api/public/${shop.user.organizationSlug}/chat/sessions`, {});
+    expect(res.statusCode, res.body).toBe(201);
+    const chat = res.json() as StartChatAnswer;
+    expect(chat.token).toBe(token);
+    const listed = (await sessions(shop.token)).find((s) => s.id === chat.session.id);
+    expect(listed).toMatchObject({ visitor_name: "Grace Hopper", visitor_email: email });
+    // Its token at another organization's address, and a made-up token, are refused.
+    expect((await call(token, "POST", `/api/public/${other.user.organizationSlug}/chat/sessions`, {})).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await call("ct.nope", "POST", `/api/public/${shop.user.organizationSlug}/chat/sessions`, {})).statusCode,
+    ).toBe(401);
   });
 });
 

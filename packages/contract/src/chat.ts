@@ -157,6 +157,8 @@ export const visitorConversationAnswer = z.object({
 });
 export type VisitorConversationAnswer = z.infer<typeof visitorConversationAnswer>;
 
+export const widgetLookAnswer = z.object({ name: z.string(), brand_color: z.string() });
+
 export const visitorParams = z.object({ orgSlug: z.string().max(200), id: z.string().max(100) });
 export const visitorOrgParams = z.object({ orgSlug: z.string().max(200) });
 

@@ -7,14 +7,16 @@ import {
   visitorConversationAnswer,
   visitorOrgParams,
   visitorParams,
+  widgetLookAnswer,
 } from "@cove/contract/chat.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { sessionEnded } from "../../platform/auth.ts";
+import { bearerToken, sessionEnded } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { ContactPrincipal } from "../../platform/tenancy.ts";
 import type { AiProvider } from "../ai/provider.ts";
+import { branding } from "../settings/settings.service.ts";
 import { readConversation, sendVisitorMessage, startChat } from "./chat-visitor.service.ts";
 import { widgetScript } from "./widget.ts";
 
@@ -40,6 +42,19 @@ function visitorOf(req: FastifyRequest): ContactPrincipal {
 }
 
 /**
+ * A customer signed in to the portal who opens the chat there: its token, when one is sent. A token that is sent but
+ * is not a customer's valid one is refused rather than ignored.
+ */
+async function signedInCustomer(req: FastifyRequest): Promise<{ customer: ContactPrincipal; token: string } | null> {
+  if (req.headers.authorization === undefined) return null;
+  const token = bearerToken(req.headers.authorization);
+  const found = token ? await req.server.authenticator.authenticate(token) : null;
+  if (!token || !found) throw sessionEnded();
+  if (found.kind !== "contact") throw new AppError("FORBIDDEN", "This is only for visitors chatting with the team.");
+  return { customer: found, token };
+}
+
+/**
  * The visitor's side of live chat, called by the widget on the organization's own website
  * (docs/decisions/2026-11-25-live-chat.md): start a chat, read it, write in it. Also serves the widget's script.
  */
@@ -47,15 +62,52 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps = { db: app.db, provider: opts.provider };
 
-  app.get("/widget.js", {
+  // The widget runs on the organization's own website: its calls come from another origin, with a bearer token and
+  // never a cookie, so any origin may make them.
+  fastify.addHook("onRequest", async (_req, reply) => {
+    reply.header("access-control-allow-origin", "*");
+    reply.header("cross-origin-resource-policy", "cross-origin");
+  });
+  app.options("/api/public/:orgSlug/chat/*", {
     config: { access: "public" },
     schema: { hide: true },
     handler: (_req, reply) =>
       reply
+        .status(204)
+        .header("access-control-allow-methods", "GET, POST")
+        .header("access-control-allow-headers", "authorization, content-type")
+        .header("access-control-max-age", "600")
+        .send(),
+  });
+
+  app.get("/widget.js", {
+    config: { access: "public" },
+    schema: { hide: true },
+    handler: async (req, reply) => {
+      const script = await widgetScript();
+      reply
         .header("content-type", "text/javascript; charset=utf-8")
         .header("cache-control", "public, max-age=300")
-        .header("cross-origin-resource-policy", "cross-origin")
-        .send(widgetScript()),
+        .header("vary", "accept-encoding");
+      if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
+        return reply.header("content-encoding", "gzip").send(script.gzip);
+      }
+      return reply.send(script.body);
+    },
+  });
+
+  app.get("/api/public/:orgSlug/chat/widget", {
+    config: { access: "public" },
+    schema: {
+      tags,
+      summary: "What the widget shows before a chat: the organization's name and brand colour",
+      params: visitorOrgParams,
+      response: { 200: widgetLookAnswer, ...errors },
+    },
+    handler: async (req) => {
+      const look = await branding(app.db, req.params.orgSlug);
+      return { name: look.name, brand_color: look.brand_color };
+    },
   });
 
   app.post("/api/public/:orgSlug/chat/sessions", {
@@ -67,8 +119,11 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
       body: startChatBody,
       response: { 201: startChatAnswer, ...errors },
     },
-    handler: async (req, reply) =>
-      reply.status(201).send(await startChat(app.db, { orgSlug: req.params.orgSlug, ...req.body })),
+    handler: async (req, reply) => {
+      const customer = await signedInCustomer(req);
+      const who = customer ?? req.body;
+      return reply.status(201).send(await startChat(app.db, req.params.orgSlug, who));
+    },
   });
 
   app.get("/api/public/:orgSlug/chat/sessions/:id", {

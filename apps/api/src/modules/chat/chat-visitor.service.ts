@@ -13,6 +13,7 @@ import type { EventData } from "@cove/contract/events.ts";
 import { and, eq, sql } from "drizzle-orm";
 import { aiSettings } from "../../db/schema/ai.ts";
 import { chatSessions } from "../../db/schema/chat.ts";
+import { contacts } from "../../db/schema/contacts.ts";
 import type { Db } from "../../platform/db.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
@@ -45,23 +46,45 @@ async function greetingOf(ctx: Pick<TenantCtx, "orgId" | "db">): Promise<string>
   return row?.greeting.trim() || CHAT_DEFAULT_GREETING;
 }
 
+/** Who starts a chat: a new visitor (what they typed), or a customer signed in to the portal, with its own token. */
+type Starter =
+  | { name?: string | undefined; email?: string | undefined }
+  | { customer: ContactPrincipal; token: string };
+
+/** The contact a chat belongs to and the token the widget keeps. */
+async function chatContact(ctx: TenantCtx, who: Starter) {
+  if ("customer" in who) {
+    const [c] = await ctx.db
+      .select({ name: contacts.name, email: contacts.email })
+      .from(contacts)
+      .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, who.customer.contactId)));
+    if (!c) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+    return { contactId: who.customer.contactId, token: who.token, name: c.name, email: c.email };
+  }
+  const name = who.name?.trim() || "Visitor";
+  const contactId = await findOrCreateContact(ctx, { name, email: null });
+  const visitor = await startContactSession(ctx, contactId, "visitor", CHAT_VISITOR_DAYS * DAY);
+  return { contactId, token: visitor.token, name, email: who.email || null };
+}
+
 /**
  * A visitor starts a chat: a new contact (the email typed is kept on the session, unverified, and never used to find
  * an existing contact, whose portal tickets a stranger would then read), a visitor session whose token the widget keeps,
- * and the session with the assistant's greeting.
+ * and the session with the assistant's greeting. A portal customer chats as itself, with its portal token.
  */
-export async function startChat(
-  db: Db,
-  input: { orgSlug: string; name?: string | undefined; email?: string | undefined },
-): Promise<StartChatAnswer> {
-  const org = await organizationBySlug(db, input.orgSlug);
-  const name = input.name?.trim() || "Visitor";
+export async function startChat(db: Db, orgSlug: string, who: Starter): Promise<StartChatAnswer> {
+  const org = await organizationBySlug(db, orgSlug);
+  if ("customer" in who && who.customer.orgId !== org.id) throw notFound("Portal");
   return withSystem(db, org.id, "chat", async (ctx) => {
-    const contactId = await findOrCreateContact(ctx, { name, email: null });
-    const visitor = await startContactSession(ctx, contactId, "visitor", CHAT_VISITOR_DAYS * DAY);
+    const starter = await chatContact(ctx, who);
     const [row] = await ctx.db
       .insert(chatSessions)
-      .values({ organizationId: org.id, contactId, visitorName: name, visitorEmail: input.email || null })
+      .values({
+        organizationId: org.id,
+        contactId: starter.contactId,
+        visitorName: starter.name,
+        visitorEmail: starter.email,
+      })
       .returning({ id: chatSessions.id });
     if (!row) throw new Error("chat session insert returned nothing");
     const greeting = await insertMessage(ctx, { sessionId: row.id, senderType: "ai", message: await greetingOf(ctx) });
@@ -72,7 +95,7 @@ export async function startChat(
     await ctx.emit("chat.session_started", { session_id: row.id });
     const found = await selectVisitorSession(ctx, row.id);
     if (!found) throw new Error("chat session vanished");
-    return { token: visitor.token, session: found.session, messages: [greeting] };
+    return { token: starter.token, session: found.session, messages: [greeting] };
   });
 }
 
