@@ -86,7 +86,8 @@ export const chatMessageListAnswer = z.object({ messages: z.array(chatMessageSch
 export type ChatMessageListAnswer = z.infer<typeof chatMessageListAnswer>;
 export const chatMessageAnswer = z.object({ message: chatMessageSchema });
 
-export const chatIdParams = z.object({ id: z.string().max(100) });
+// Any id that is not one of the organization's (or the visitor's) sessions, malformed ones included, is not found.
+export const chatIdParams = z.object({ id: z.string() });
 
 /** POST /chat/sessions/{id}/messages (spec section 7). */
 export const sendChatMessageBody = z.object({ message: chatMessageText });
@@ -159,7 +160,7 @@ export type VisitorConversationAnswer = z.infer<typeof visitorConversationAnswer
 
 export const widgetLookAnswer = z.object({ name: z.string(), brand_color: z.string() });
 
-export const visitorParams = z.object({ orgSlug: z.string().max(200), id: z.string().max(100) });
+export const visitorParams = z.object({ orgSlug: z.string().max(200), id: z.string() });
 export const visitorOrgParams = z.object({ orgSlug: z.string().max(200) });
 
 /** Realtime topics: the organization's chats (staff) and one session (its staff and its visitor). */
