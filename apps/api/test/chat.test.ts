@@ -241,6 +241,45 @@ describe("the agent's calls (spec section 7)", () => {
     expect(await stats(org.token)).toMatchObject({ resolved_by_ai: 1, handed_off: 0 });
   });
 
+  it("turns a conversation into a ticket with its transcript; the visitor is told, the chat ends", async () => {
+    const chat = await startChat(shop, { name: "Noor Haddad", email: "noor@example.com" });
+    await visitorSays(shop, chat, "I need a person about my invoice <b>#42</b>");
+    await agentSays(shop.token, chat.session.id, "Sure, let me check.");
+    const res = await call(shop.token, "POST", `/api/chat/sessions/${chat.session.id}/ticket`);
+    expect(res.statusCode, res.body).toBe(201);
+    const { ticket_id, ticket_number, session } = res.json() as {
+      ticket_id: string;
+      ticket_number: number;
+      session: ChatSession;
+    };
+    expect(session).toMatchObject({ status: "transferred", ticket_id, waiting_for_human: false });
+    const ticket = (await call(shop.token, "GET", `/api/tickets/${ticket_id}`)).json().ticket;
+    expect(ticket).toMatchObject({
+      ticket_number,
+      subject: "Live chat with Noor Haddad",
+      requester_email: "noor@example.com",
+      source: "chat",
+    });
+    expect(ticket.description).toContain("Noor Haddad: I need a person about my invoice <b>#42</b>");
+    expect(ticket.description).toContain("Ada: Sure, let me check.");
+    const seen = await call(
+      chat.token,
+      "GET",
+      `/api/public/${shop.user.organizationSlug}/chat/sessions/${chat.session.id}`,
+    );
+    expect(seen.json().session.status).toBe("transferred");
+    expect((seen.json().messages as ChatMessage[]).at(-1)?.message).toBe(
+      `This conversation is now ticket #${ticket_number}. We will reply to noor@example.com by email.`,
+    );
+    // Once only; and a chat without an email cannot become one.
+    expect((await call(shop.token, "POST", `/api/chat/sessions/${chat.session.id}/ticket`)).statusCode).toBe(409);
+    const anonymous = await startChat(shop, {});
+    const refused = await call(shop.token, "POST", `/api/chat/sessions/${anonymous.session.id}/ticket`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatch(/no email/);
+    expect((await call(other.token, "POST", `/api/chat/sessions/${anonymous.session.id}/ticket`)).statusCode).toBe(404);
+  });
+
   it("answers bad input with 400 and clear messages", async () => {
     const chat = await startChat(shop);
     const url = `/api/chat/sessions/${chat.session.id}`;
@@ -274,6 +313,7 @@ describe("tenancy and visitor isolation", () => {
       ["POST", `/api/chat/sessions/${id}/messages`, { message: "I should not be here" }],
       ["PUT", `/api/chat/sessions/${id}`, { status: "closed" }],
       ["POST", `/api/chat/sessions/${id}/take`],
+      ["POST", `/api/chat/sessions/${id}/ticket`],
     ];
     for (const [method, url, body] of attempts) {
       const res = await call(other.token, method, url, body);

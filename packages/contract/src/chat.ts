@@ -64,6 +64,8 @@ export const chatSessionSchema = z.object({
   assigned_agent: z.object({ id: z.uuid(), name: z.string() }).nullable(),
   handed_off: z.boolean(),
   resolved_by_ai: z.boolean(),
+  /** The ticket the conversation became (status transferred). */
+  ticket_id: z.uuid().nullable(),
 });
 export type ChatSession = z.infer<typeof chatSessionSchema>;
 
@@ -98,6 +100,14 @@ export const updateChatSessionBody = z.object({
   status: z.literal("closed", { error: "Status must be closed" }),
 });
 export const chatClosedAnswer = z.object({ message: z.string(), session: chatSessionSchema });
+
+/** POST /chat/sessions/{id}/ticket: the conversation became this ticket. */
+export const chatTicketAnswer = z.object({
+  ticket_id: z.uuid(),
+  ticket_number: z.number().int(),
+  session: chatSessionSchema,
+});
+export type ChatTicketAnswer = z.infer<typeof chatTicketAnswer>;
 
 /** The four stat cards (spec section 2); avg_response_seconds is the real average time to a person's first reply. */
 export const chatStatsAnswer = z.object({

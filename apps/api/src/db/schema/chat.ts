@@ -5,6 +5,7 @@ import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "
 import { createdAt } from "./columns.ts";
 import { contacts } from "./contacts.ts";
 import { organizations } from "./organizations.ts";
+import { tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
 /**
@@ -36,6 +37,8 @@ export const chatSessions = pgTable(
     aiReplies: integer("ai_replies").notNull().default(0),
     /** Set at close: the assistant answered, never handed off, and no person replied. */
     resolvedByAi: boolean("resolved_by_ai").notNull().default(false),
+    /** The ticket the conversation became (status transferred). */
+    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
     lastMessage: text("last_message"),
     lastMessageAt: timestamp("last_message_at", { withTimezone: true }),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),

@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatSenderType, ChatSession, VisitorSession } from "@cove/contract/chat.ts";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { chatMessages, chatSessions } from "../../db/schema/chat.ts";
 import { users } from "../../db/schema/users.ts";
 import type { Queryable } from "../../platform/db.ts";
@@ -21,6 +21,7 @@ const sessionColumns = {
   waitingSince: chatSessions.waitingSince,
   handedOffAt: chatSessions.handedOffAt,
   resolvedByAi: chatSessions.resolvedByAi,
+  ticketId: chatSessions.ticketId,
   agentId: users.id,
   agentFirst: users.firstName,
   agentLast: users.lastName,
@@ -45,6 +46,7 @@ function toSession(r: SessionRow): ChatSession {
     assigned_agent: r.agentId ? { id: r.agentId, name: `${r.agentFirst ?? ""} ${r.agentLast ?? ""}`.trim() } : null,
     handed_off: r.handedOffAt !== null,
     resolved_by_ai: r.resolvedByAi ?? false,
+    ticket_id: r.ticketId,
   };
 }
 
@@ -151,6 +153,9 @@ export async function insertMessage(ctx: Pick<TenantCtx, "orgId" | "db">, m: New
     userId: m.userId ?? null,
     senderName: m.senderName ?? null,
     sources: m.sources ?? [],
+    // The clock, not the transaction's start: messages written in one transaction (an answer and the hand-off notice)
+    // keep the order they were written in.
+    createdAt: sql`clock_timestamp()`,
   };
   const [row] = await ctx.db.insert(chatMessages).values(values).returning(messageColumns);
   if (!row) throw new Error("chat message insert returned nothing");

@@ -7,6 +7,7 @@ import {
   chatSessionAnswer,
   chatSessionListAnswer,
   chatStatsAnswer,
+  chatTicketAnswer,
   sendChatMessageBody,
   updateChatSessionBody,
 } from "@cove/contract/chat.ts";
@@ -17,6 +18,7 @@ import { inTenant } from "../../platform/auth.ts";
 import { registerChatHandlers } from "./chat.handlers.ts";
 import { registerChatTopics } from "./chat.realtime.ts";
 import * as service from "./chat.service.ts";
+import { chatToTicket } from "./chat-ticket.service.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
 const tags = ["live chat"];
@@ -100,6 +102,18 @@ export async function chatRoutes(fastify: FastifyInstance) {
       message: CHAT_CLOSED_MESSAGE,
       session: await inTenant(app, req, (ctx) => service.closeSession(ctx, req.params.id)),
     }),
+  });
+
+  app.post("/api/chat/sessions/:id/ticket", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Create a ticket from the conversation, with its transcript (the session becomes transferred)",
+      params: chatIdParams,
+      response: { 201: chatTicketAnswer, ...errors },
+    },
+    handler: async (req, reply) =>
+      reply.status(201).send(await inTenant(app, req, (ctx) => chatToTicket(ctx, req.params.id))),
   });
 
   app.post("/api/chat/sessions/:id/take", {

@@ -5,11 +5,12 @@ import {
   chatClosedAnswer,
   chatMessageAnswer,
   chatSessionAnswer,
+  chatTicketAnswer,
 } from "@cove/contract/chat.ts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { ApiError, apiRequest } from "../../../lib/api-client.ts";
-import { chatKeys } from "../../../lib/query-keys.ts";
+import { chatKeys, ticketKeys } from "../../../lib/query-keys.ts";
 
 const path = (id: string) => `/chat/sessions/${encodeURIComponent(id)}`;
 
@@ -60,5 +61,19 @@ export function useTakeChatSession() {
       apiRequest(`${path(sessionId)}/take`, { method: "POST", schema: chatSessionAnswer }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: chatKeys.sessions() }),
     onError: (error) => toastFailure("Failed to take the chat", error),
+  });
+}
+
+/** "Create ticket": the conversation becomes a ticket with its transcript. */
+export function useChatToTicket() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (sessionId: string) =>
+      apiRequest(`${path(sessionId)}/ticket`, { method: "POST", schema: chatTicketAnswer }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: chatKeys.all });
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.all });
+    },
+    onError: (error) => toastFailure("Failed to create a ticket from this chat", error),
   });
 }

@@ -1,11 +1,13 @@
 import type { ChatSession } from "@cove/contract/chat.ts";
 import { RefreshCw } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { toast } from "sonner";
 import { useFollow } from "../../../app/realtime-provider.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { useCloseChatSession, useSendChatMessage, useTakeChatSession } from "../api/chat.mutations.ts";
+import { useChatToTicket, useCloseChatSession, useSendChatMessage, useTakeChatSession } from "../api/chat.mutations.ts";
 import { useChatMessages } from "../api/chat.queries.ts";
 import { ChatStatusBadge } from "./chat-badges.tsx";
 import { MessageBubble } from "./message-bubble.tsx";
@@ -27,6 +29,15 @@ export function Conversation({ session, myId, onClosed, onFailure }: Conversatio
   const send = useSendChatMessage(session.id);
   const close = useCloseChatSession();
   const take = useTakeChatSession();
+  const toTicket = useChatToTicket();
+  const navigate = useNavigate();
+  const createTicket = () =>
+    toTicket.mutate(session.id, {
+      onSuccess: (answer) =>
+        toast.success(`Ticket #${answer.ticket_number} created from this chat`, {
+          action: { label: "Open", onClick: () => void navigate(`/tickets/${answer.ticket_id}`) },
+        }),
+    });
   const [confirming, setConfirming] = useState(false);
   const end = useRef<HTMLLIElement>(null);
   const active = session.status === "active";
@@ -64,6 +75,17 @@ export function Conversation({ session, myId, onClosed, onFailure }: Conversatio
             <Button variant="secondary" size="sm" pending={take.isPending} onClick={() => take.mutate(session.id)}>
               Take
             </Button>
+          )}
+          {session.ticket_id ? (
+            <Link to={`/tickets/${session.ticket_id}`} className="text-sm font-medium text-indigo-600 hover:underline">
+              Open ticket
+            </Link>
+          ) : (
+            session.visitor_email && (
+              <Button variant="secondary" size="sm" pending={toTicket.isPending} onClick={createTicket}>
+                Create ticket
+              </Button>
+            )
           )}
           {active && (
             <Button variant="danger" size="sm" onClick={() => setConfirming(true)}>

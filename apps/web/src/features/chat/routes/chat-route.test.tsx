@@ -24,6 +24,7 @@ function session(overrides: Partial<ChatSession> = {}): ChatSession {
     assigned_agent: null,
     handed_off: false,
     resolved_by_ai: false,
+    ticket_id: null,
     ...overrides,
   };
 }
@@ -197,6 +198,33 @@ describe("/chat", () => {
     const { user } = renderApp(`/chat?session=${current.id}`);
     await user.click(await screen.findByRole("button", { name: "Take" }));
     await waitFor(() => expect(calls(fetchMock)).toContain(`POST /api/chat/sessions/${current.id}/take`));
+  });
+
+  it("creates a ticket from the conversation", async () => {
+    const current = session();
+    const ticketId = uuid();
+    const fetchMock = signedIn([current], {
+      [`GET /api/chat/sessions/${current.id}/messages`]: () => json(200, { messages: [] }),
+      [`POST /api/chat/sessions/${current.id}/ticket`]: () =>
+        json(201, {
+          ticket_id: ticketId,
+          ticket_number: 42,
+          session: { ...current, status: "transferred", ticket_id: ticketId },
+        }),
+    });
+    const { user } = renderApp(`/chat?session=${current.id}`);
+    await user.click(await screen.findByRole("button", { name: "Create ticket" }));
+    expect(await screen.findByText("Ticket #42 created from this chat")).toBeInTheDocument();
+    expect(calls(fetchMock)).toContain(`POST /api/chat/sessions/${current.id}/ticket`);
+  });
+
+  it("a transferred session links to its ticket", async () => {
+    const ticketId = uuid();
+    const current = session({ status: "transferred", ticket_id: ticketId });
+    signedIn([current], { [`GET /api/chat/sessions/${current.id}/messages`]: () => json(200, { messages: [] }) });
+    renderApp(`/chat?session=${current.id}`);
+    expect(await screen.findByRole("link", { name: "Open ticket" })).toHaveAttribute("href", `/tickets/${ticketId}`);
+    expect(screen.queryByRole("button", { name: "Create ticket" })).not.toBeInTheDocument();
   });
 
   it("shows the connection banner and an empty list when a fetch fails", async () => {

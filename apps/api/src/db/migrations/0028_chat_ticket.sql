@@ -1,0 +1,2 @@
+ALTER TABLE "chat_sessions" ADD COLUMN "ticket_id" uuid;--> statement-breakpoint
+ALTER TABLE "chat_sessions" ADD CONSTRAINT "chat_sessions_ticket_id_tickets_id_fk" FOREIGN KEY ("ticket_id") REFERENCES "public"."tickets"("id") ON DELETE set null ON UPDATE no action;
