@@ -11,6 +11,7 @@ import type { NotificationListAnswer } from "@cove/contract/notifications.ts";
 import type { ServerFrame } from "@cove/contract/realtime.ts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ticketUnansweredChats } from "../src/modules/chat/chat-unanswered.ts";
 import { hashToken, newContactToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { addMember, bearer, createTestApp, naughtyStrings, newAddress, registerOrg, type TestApp } from "./helpers.ts";
@@ -278,6 +279,41 @@ describe("the agent's calls (spec section 7)", () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toMatch(/no email/);
     expect((await call(other.token, "POST", `/api/chat/sessions/${anonymous.session.id}/ticket`)).statusCode).toBe(404);
+  });
+
+  it("a chat nobody answered within minutes becomes a ticket answered by email, if the visitor left one", async () => {
+    const org = await registerOrg(t.app);
+    const waiting = await startChat(org, { name: "Ines", email: "ines@example.com" });
+    const noEmail = await startChat(org, { name: "Anon" });
+    const recent = await startChat(org, { name: "Just now", email: "now@example.com" });
+    const answered = await startChat(org, { name: "Answered", email: "answered@example.com" });
+    for (const chat of [waiting, noEmail, recent, answered]) await visitorSays(org, chat, "I want a person");
+    await agentSays(org.token, answered.session.id, "Hi!");
+    await queryRows(
+      t.database.db,
+      sql`update chat_sessions set waiting_since = now() - interval '6 minutes'
+          where id in (${waiting.session.id}, ${noEmail.session.id}, ${answered.session.id})`,
+    );
+    // (The app's own minute-by-minute job may get there first; either way the outcome is the same.)
+    expect(await ticketUnansweredChats(t.database.db)).toBeLessThanOrEqual(1);
+    const list = await sessions(org.token);
+    const statusOf = (id: string) => list.find((s) => s.id === id)?.status;
+    expect(statusOf(waiting.session.id)).toBe("transferred");
+    expect(statusOf(noEmail.session.id)).toBe("active");
+    expect(statusOf(recent.session.id)).toBe("active");
+    expect(statusOf(answered.session.id)).toBe("active");
+    const seen = await call(
+      waiting.token,
+      "GET",
+      `/api/public/${org.user.organizationSlug}/chat/sessions/${waiting.session.id}`,
+    );
+    expect((seen.json().messages as ChatMessage[]).at(-1)?.message).toMatch(
+      /^Nobody from our team is free right now\. This conversation is now ticket #\d+\. We will reply to ines@example\.com by email\.$/,
+    );
+    const tickets = (await call(org.token, "GET", "/api/tickets?page=1")).json().tickets as {
+      requester_email: string;
+    }[];
+    expect(tickets.map((x) => x.requester_email)).toEqual(["ines@example.com"]);
   });
 
   it("answers bad input with 400 and clear messages", async () => {

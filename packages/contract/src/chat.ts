@@ -30,6 +30,12 @@ export const CHAT_MESSAGE_PAGE = 500;
 
 /** What the visitor is told on a hand-off, as a system message in the conversation. */
 export const CHAT_HANDOFF_NOTICE = "A person from our team will reply here shortly.";
+/**
+ * How long a visitor waits for a person before, when they left an email, the conversation becomes a ticket answered by
+ * email, and what they are told then.
+ */
+export const CHAT_UNANSWERED_MINUTES = 5;
+export const CHAT_NOBODY_FREE = "Nobody from our team is free right now.";
 /** The first line of every conversation, as the assistant. */
 export const CHAT_DEFAULT_GREETING = "Hi! Ask me anything, and a person from our team can join if you need one.";
 

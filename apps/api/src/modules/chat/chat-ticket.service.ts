@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatSession } from "@cove/contract/chat.ts";
+import { CHAT_NOBODY_FREE, type ChatMessage, type ChatSession } from "@cove/contract/chat.ts";
 import { and, eq, ne } from "drizzle-orm";
 import { chatSessions } from "../../db/schema/chat.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -32,7 +32,7 @@ export function transcript(session: Pick<ChatSession, "visitor_name" | "started_
  * (ended), and the visitor is told in the chat. The ticket belongs to the visitor's contact, never to one found by the
  * typed email. The organization's row is locked first (the ticket number), then the session's (lock order).
  */
-export async function chatToTicket(ctx: Ctx | TenantCtx, id: string) {
+export async function chatToTicket(ctx: Ctx | TenantCtx, id: string, opts: { unanswered?: boolean } = {}) {
   const session = await getSession(ctx, id);
   if (session.status === "transferred") throw new AppError("CONFLICT", "This chat is already a ticket.");
   if (!session.visitor_email) {
@@ -64,14 +64,22 @@ export async function chatToTicket(ctx: Ctx | TenantCtx, id: string) {
       waitingSince: null,
       endedAt: new Date(),
     })
-    .where(and(eq(chatSessions.id, session.id), ne(chatSessions.status, "transferred")))
+    .where(
+      and(
+        eq(chatSessions.id, session.id),
+        ne(chatSessions.status, "transferred"),
+        // Nobody answered: only while it still waits (a person who replied meanwhile keeps the chat).
+        opts.unanswered ? and(eq(chatSessions.status, "active"), eq(chatSessions.waitingForHuman, true)) : undefined,
+      ),
+    )
     .returning({ id: chatSessions.id });
-  // A concurrent transfer got there first: this one's ticket is rolled back with the transaction.
+  // A concurrent change got there first: this ticket is rolled back with the transaction.
   if (!moved) throw new AppError("CONFLICT", "This chat is already a ticket.");
+  const becomes = `This conversation is now ticket #${ticket.ticketNumber}. We will reply to ${session.visitor_email} by email.`;
   const notice = await insertMessage(ctx, {
     sessionId: session.id,
     senderType: "system",
-    message: `This conversation is now ticket #${ticket.ticketNumber}. We will reply to ${session.visitor_email} by email.`,
+    message: opts.unanswered ? `${CHAT_NOBODY_FREE} ${becomes}` : becomes,
   });
   await ctx.emit("chat.message_added", { session_id: session.id, message_id: notice.id, sender_type: "system" });
   await ctx.emit("chat.session_changed", { session_id: session.id, status: "transferred", waiting_for_human: false });

@@ -19,6 +19,7 @@ import { registerChatHandlers } from "./chat.handlers.ts";
 import { registerChatTopics } from "./chat.realtime.ts";
 import * as service from "./chat.service.ts";
 import { chatToTicket } from "./chat-ticket.service.ts";
+import { scheduleUnansweredChats } from "./chat-unanswered.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
 const tags = ["live chat"];
@@ -29,6 +30,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   registerChatTopics(fastify);
   registerChatHandlers(fastify.events);
+  scheduleUnansweredChats(fastify.jobs, fastify.db);
 
   app.get("/api/chat/sessions", {
     config: { access },
