@@ -82,6 +82,12 @@ test("a visitor on another website chats with the assistant, then with a person,
   const conversation = dana.getByRole("region", { name: `Chat with Rosa ${id}` });
   await conversation.getByRole("button", { name: "Take" }).click();
   await expect(session.getByText("With Dana Whitfield")).toBeVisible({ timeout: 10_000 });
+  // Typing shows both ways.
+  await message.pressSequentially("One more thing");
+  await expect(conversation.getByText(`Rosa ${id} is typing…`)).toBeVisible({ timeout: 10_000 });
+  await conversation.getByRole("textbox", { name: "Message" }).pressSequentially("Hi");
+  await expect(panel.getByText("Dana is typing…")).toBeVisible({ timeout: 10_000 });
+  await message.fill("");
   await conversation.getByRole("textbox", { name: "Message" }).fill("Hi Rosa, Dana here. Let me look at your order.");
   await conversation.getByRole("button", { name: "Send" }).click();
 

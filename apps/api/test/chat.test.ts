@@ -548,8 +548,14 @@ describe("the widget", () => {
 });
 
 describe("live updates", () => {
+  let listening: Promise<string> | null = null;
+  const serverUrl = () => {
+    listening ??= t.app.listen({ port: 0, host: "127.0.0.1" });
+    return listening;
+  };
+
   it("the team sees a new session and messages at once; the visitor follows only its own session", async () => {
-    const base = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const base = await serverUrl();
     const staff = await connectRealtime(base);
     await staff.join(shop.token, ["chat"]);
     const chat = await startChat(shop);
@@ -571,6 +577,35 @@ describe("live updates", () => {
       (f) => f.type === "event" && f.event.type === "chat.message_added" && f.event.data.sender_type === "agent",
     );
     expect(reply).toMatchObject({ topic: `chat_session:${chat.session.id}` });
+    staff.close();
+    visitor.close();
+  });
+
+  it("typing shows both ways: the visitor by name to the team, the agent by first name and no id to the visitor", async () => {
+    const base = await serverUrl();
+    const chat = await startChat(shop, { name: "Tess Typer" });
+    const topic = `chat_session:${chat.session.id}`;
+    const staff = await connectRealtime(base);
+    await staff.join(shop.token, [topic]);
+    const visitor = await connectRealtime(base);
+    await visitor.join(chat.token, [topic]);
+
+    visitor.send({ type: "typing", topic });
+    await staff.next(
+      (f) => f.type === "presence" && f.topic === topic && f.viewers.some((v) => v.name === "Tess Typer" && v.typing),
+    );
+    staff.send({ type: "typing", topic });
+    const seen = await visitor.next(
+      (f) => f.type === "presence" && f.topic === topic && f.viewers.some((v) => v.typing),
+    );
+    if (seen.type !== "presence") throw new Error("not a presence frame");
+    expect(seen.viewers).toEqual([
+      { user_id: "00000000-0000-0000-0000-000000000000", name: "Ada", avatar_url: null, typing: true },
+    ]);
+    expect(JSON.stringify(visitor.frames)).not.toContain(shop.user.id);
+    // A visitor's typing on a ticket it does not follow (or any other topic) is refused.
+    visitor.send({ type: "typing", topic: "chat" });
+    await visitor.next((f) => f.type === "error" && f.topic === "chat");
     staff.close();
     visitor.close();
   });

@@ -16,6 +16,9 @@ export function registerChatTopics(app: FastifyInstance): void {
     name: "chat_session",
     withArgument: true,
     actors: ["staff", "contact"],
+    // Typing both ways: the team sees the visitor typing, the visitor sees the team typing (by first name, no id).
+    presence: true,
+    contactPresence: true,
     // Read as the owner role by id and organization (and contact): another organization's session is not found.
     authorize: async (principal, id) => {
       if (!id || !UUID.test(id)) return null;

@@ -82,6 +82,8 @@ input:focus { outline: 2px solid var(--brand); outline-offset: -1px; }
 .prechat label { display: flex; flex-direction: column; gap: 4px; font-size: 13px; color: #334155; }
 .ended { padding: 10px; text-align: center; color: #475569; border-top: 1px solid #e2e8f0; }
 .error { color: #b91c1c; font-size: 12px; padding: 0 12px 8px; }
+.typing { color: #64748b; font-size: 12px; font-style: italic; padding: 4px 12px; }
+.typing[hidden] { display: none; }
 `;
 
 const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
@@ -152,6 +154,7 @@ interface Ui {
   send: HTMLButtonElement;
   ended: HTMLElement;
   error: HTMLElement;
+  typing: HTMLElement;
 }
 
 let host: HTMLElement | null = null;
@@ -255,6 +258,9 @@ function buildUi(shadow: ShadowRoot): Ui {
   input.placeholder = "Type a message…";
   input.maxLength = MESSAGE_MAX;
   input.setAttribute("aria-label", "Message");
+  input.addEventListener("input", () => {
+    if (input.value.trim()) announceTyping();
+  });
   const send = el("button", "btn", "Send");
   send.type = "submit";
   foot.append(input, send);
@@ -273,12 +279,14 @@ function buildUi(shadow: ShadowRoot): Ui {
   ended.append(el("p", undefined, "This chat has ended."), again);
   const error = el("div", "error");
   error.setAttribute("role", "alert");
+  const typing = el("div", "typing");
+  typing.hidden = true;
 
-  panel.append(head, body, prechat, error, foot, ended);
+  panel.append(head, body, prechat, typing, error, foot, ended);
   shadow.append(panel);
   name.value = prefill.name;
   email.value = prefill.email;
-  return { panel, title, body, list, prechat, foot, input, send, ended, error };
+  return { panel, title, body, list, prechat, foot, input, send, ended, error, typing };
 }
 
 function showError(text: string | null): void {
@@ -344,6 +352,22 @@ function setThinking(on: boolean): void {
   }
 }
 
+/** Who of the team is typing, under the conversation. */
+function showTyping(names: string[]): void {
+  if (!ui) return;
+  ui.typing.textContent = names.length > 0 ? `${names.join(", ")} ${names.length === 1 ? "is" : "are"} typing…` : "";
+  ui.typing.hidden = names.length === 0;
+}
+
+let typedAt = 0;
+/** Tells the team the visitor is typing, at most every two seconds. */
+function announceTyping(): void {
+  const now = Date.now();
+  if (!stored || socket?.readyState !== WebSocket.OPEN || now - typedAt < 2_000) return;
+  typedAt = now;
+  socket.send(JSON.stringify({ type: "typing", topic: `chat_session:${stored.sessionId}` }));
+}
+
 function forget(): void {
   stored = null;
   writeStored(null);
@@ -379,6 +403,9 @@ function follow(): void {
       void refresh();
     } else if (frame.type === "event") {
       void refresh();
+    } else if (frame.type === "presence") {
+      const viewers = (frame as { viewers?: { name: string; typing: boolean }[] }).viewers ?? [];
+      showTyping(viewers.filter((v) => v.typing).map((v) => v.name || "Support"));
     }
   };
   ws.onclose = () => {

@@ -3,7 +3,7 @@ import { RefreshCw } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
-import { useFollow } from "../../../app/realtime-provider.tsx";
+import { usePresence } from "../../../app/realtime-provider.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
@@ -24,7 +24,9 @@ interface ConversationProps {
 
 /** Spec section 2: the selected conversation with refresh, status badge, Close (active only) and the send box. */
 export function Conversation({ session, myId, onClosed, onFailure }: ConversationProps) {
-  useFollow(`chat_session:${session.id}`);
+  // Follows the conversation live; who else is in it (the visitor, teammates) and who is typing.
+  const { viewers, typing } = usePresence(`chat_session:${session.id}`);
+  const typists = viewers.filter((v) => v.typing).map((v) => v.name);
   const messages = useChatMessages(session.id);
   const send = useSendChatMessage(session.id);
   const close = useCloseChatSession();
@@ -108,7 +110,12 @@ export function Conversation({ session, myId, onClosed, onFailure }: Conversatio
           </ul>
         )}
       </div>
-      {active && <SendBox pending={send.isPending} onSend={(text) => send.mutateAsync(text)} />}
+      {typists.length > 0 && (
+        <p className="px-4 pt-2 text-xs text-slate-500" aria-live="polite">
+          {typists.join(", ")} {typists.length === 1 ? "is" : "are"} typing…
+        </p>
+      )}
+      {active && <SendBox pending={send.isPending} onSend={(text) => send.mutateAsync(text)} onTyping={typing} />}
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}

@@ -2,7 +2,14 @@ import { useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 
 /** Spec section 5: a message is sent only if it is not blank after trimming, and trimmed before sending. */
-export function SendBox({ pending, onSend }: { pending: boolean; onSend: (text: string) => Promise<unknown> }) {
+interface SendBoxProps {
+  pending: boolean;
+  onSend: (text: string) => Promise<unknown>;
+  /** Called as the agent types (the visitor sees it). */
+  onTyping?: () => void;
+}
+
+export function SendBox({ pending, onSend, onTyping }: SendBoxProps) {
   const [text, setText] = useState("");
   const send = async () => {
     const trimmed = text.trim();
@@ -28,7 +35,10 @@ export function SendBox({ pending, onSend }: { pending: boolean; onSend: (text: 
       <input
         id="chat-send-box"
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value.trim()) onTyping?.();
+        }}
         maxLength={2000}
         placeholder="Type a message…"
         autoComplete="off"

@@ -227,6 +227,31 @@ describe("/chat", () => {
     expect(screen.queryByRole("button", { name: "Create ticket" })).not.toBeInTheDocument();
   });
 
+  it("shows the visitor typing, and tells the visitor when the agent types", async () => {
+    const current = session();
+    signedIn([current], { [`GET /api/chat/sessions/${current.id}/messages`]: () => json(200, { messages: [] }) });
+    const { user } = renderApp(`/chat?session=${current.id}`);
+    const box = await screen.findByRole("textbox", { name: "Message" });
+    const socket = FakeWebSocket.instances.find((s) => s.url.endsWith("/api/realtime"));
+    if (!socket) throw new Error("no realtime socket");
+    act(() => {
+      socket.accept();
+      socket.receive({ type: "ready", actor: { kind: "staff", id: testUser.id } });
+    });
+    const topic = `chat_session:${current.id}`;
+    await waitFor(() => expect(socket.sent).toContainEqual({ type: "subscribe", topic }));
+    act(() =>
+      socket.receive({
+        type: "presence",
+        topic,
+        viewers: [{ user_id: uuid(), name: "Lee Park", avatar_url: null, typing: true }],
+      }),
+    );
+    expect(await screen.findByText("Lee Park is typing…")).toBeInTheDocument();
+    await user.type(box, "Hi");
+    await waitFor(() => expect(socket.sent).toContainEqual({ type: "typing", topic }));
+  });
+
   it("shows the connection banner and an empty list when a fetch fails", async () => {
     signedIn([], { "GET /api/chat/sessions": () => json(500, { error: "down", code: "INTERNAL_ERROR" }) });
     renderApp("/chat");
