@@ -386,7 +386,7 @@ describe("tenancy and visitor isolation", () => {
     expect((await call(null, "GET", `/api/public/${slug}/chat/sessions/${a.session.id}`)).statusCode).toBe(401);
   });
 
-  it("the visitor's email is not used to become an existing contact", async () => {
+  it("the visitor's email is not used to become an existing contact, and its token opens no portal route", async () => {
     const email = `known-${Date.now()}@example.com`;
     await call(shop.token, "POST", "/api/tickets", {
       subject: "Private matter",
@@ -395,10 +395,14 @@ describe("tenancy and visitor isolation", () => {
       requester_email: email,
     });
     const chat = await startChat(shop, { name: "Impostor", email });
+    // A visitor's token is not a portal sign-in: the portal's routes refuse it.
     const portal = await call(chat.token, "GET", "/api/portal/tickets");
-    expect(portal.statusCode, portal.body).toBe(200);
-    expect(portal.json().tickets).toEqual([]);
+    expect(portal.statusCode, portal.body).toBe(403);
     expect(portal.body).not.toContain("Private matter");
+    const opened = await call(chat.token, "POST", "/api/portal/tickets", { subject: "Spam", description: "Spam" });
+    expect(opened.statusCode).toBe(403);
+    const listed = (await sessions(shop.token)).find((s) => s.id === chat.session.id);
+    expect(listed?.visitor_email).toBe(email);
   });
 
   it("the database itself confines a visitor's transaction to its own sessions (row-level security)", async () => {
