@@ -268,12 +268,15 @@ export async function registerRealtime(
     publishPresence(k);
   };
 
-  /** This instance's viewers: (key, identity) for each socket that takes part in a presence topic. */
+  /**
+   * This instance's viewers: (key, identity) for each staff socket on a presence topic. Contacts are announced only
+   * while they type: a heartbeat for every connected visitor would cost a NOTIFY each per interval.
+   */
   const localViewers = () => {
     const found = new Map<string, { key: string; identity: Identity }>();
     for (const conn of conns) {
       const identity = conn.identity;
-      if (!identity) continue;
+      if (identity?.actor.kind !== "staff") continue;
       for (const key of conn.topics.keys()) {
         if (!takesPart(identity, key)) continue;
         found.set(`${key}#${identity.actor.id}`, { key, identity });
@@ -422,7 +425,7 @@ export async function registerRealtime(
     subscribers.set(key, set);
     send(conn.socket, { type: "subscribed", topic: clientTopic });
     if (takesPart(conn.identity, key)) {
-      await announce(key, conn.identity, "view");
+      if (conn.identity.actor.kind === "staff") await announce(key, conn.identity, "view");
       // The newcomer sees who is already there, even when the list did not change.
       send(conn.socket, { type: "presence", topic: clientTopic, viewers: viewersFor(conn, key) });
     }
@@ -434,7 +437,7 @@ export async function registerRealtime(
     set?.delete(conn);
     if (set?.size === 0) subscribers.delete(key);
     const identity = conn.identity;
-    if (!identity || !takesPart(identity, key)) return;
+    if (identity?.actor.kind !== "staff" || !takesPart(identity, key)) return;
     // Still there in another tab of this instance: nothing to announce.
     for (const other of set ?? [])
       if (other.identity && actorKey(other.identity.actor) === actorKey(identity.actor)) return;
