@@ -14,8 +14,20 @@ await build({
   format: "esm",
   target: "node20",
   sourcemap: true,
-  external: Object.keys(pkg.dependencies ?? {}),
+  // esbuild: only development bundles the chat widget on the fly (modules/chat/widget.ts); production reads dist/widget.js.
+  external: [...Object.keys(pkg.dependencies ?? {}), "esbuild"],
   logLevel: "warning",
 });
 cpSync("src/db/migrations", "dist/migrations", { recursive: true });
+// The chat widget's script, served at /widget.js (the same options as its development build: modules/chat/widget.ts).
+await build({
+  entryPoints: ["src/modules/chat/widget/widget.client.ts"],
+  outfile: "dist/widget.js",
+  bundle: true,
+  minify: true,
+  format: "iife",
+  target: "es2020",
+  legalComments: "none",
+  logLevel: "warning",
+});
 console.log("API built to apps/api/dist");

@@ -16,6 +16,8 @@ import { createPayments } from "./modules/billing/payments.ts";
 import { testProviderRoutes } from "./modules/billing/test-provider.routes.ts";
 import { trialRoutes } from "./modules/billing/trial.routes.ts";
 import { webhookRoutes } from "./modules/billing/webhook.routes.ts";
+import { chatRoutes } from "./modules/chat/chat.routes.ts";
+import { chatPublicRoutes } from "./modules/chat/chat-public.routes.ts";
 import { contactRoutes } from "./modules/contacts/contacts.routes.ts";
 import { csatRoutes } from "./modules/csat/csat.routes.ts";
 import { demoRoutes } from "./modules/demo/demo.routes.ts";
@@ -198,9 +200,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(emailRoutes, { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl });
   const ai = opts.ai ?? { provider: "embedded" };
   await app.register(demoRoutes);
-  await app.register(aiRoutes, {
-    provider: ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider,
-  });
+  const provider = ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider;
+  await app.register(aiRoutes, { provider });
+  await app.register(chatRoutes);
+  await app.register(chatPublicRoutes, { provider });
   await registerWebApp(app);
   return app;
 }

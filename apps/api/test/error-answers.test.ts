@@ -78,8 +78,9 @@ const nextAddress = () => {
 
 function send(route: Route, opts: { url?: string; payload?: string; anonymous?: boolean; query?: string } = {}) {
   const headers: Record<string, string> = opts.payload === undefined ? {} : { "content-type": "application/json" };
-  // The portal's routes are a signed-in customer's; every other signed-in route is staff's.
-  const token = route.path.startsWith("/api/portal/") ? customerToken : admin.token;
+  // The portal's and the chat visitor's routes are a signed-in customer's; every other signed-in route is staff's.
+  const customers = route.path.startsWith("/api/portal/") || route.path.startsWith("/api/public/{orgSlug}/chat/");
+  const token = customers ? customerToken : admin.token;
   if (route.signedIn && !opts.anonymous) Object.assign(headers, bearer(token));
   return t.app.inject({
     method: route.method,
@@ -234,6 +235,9 @@ describe("malformed ids", () => {
     "POST /api/kb/articles/{id}/feedback": { helpful: true },
     "POST /api/portal/tickets/{id}/comments": { body: "Thanks!" },
     "PUT /api/portal/tickets/{id}/satisfaction": { rating: "good" },
+    "POST /api/chat/sessions/{id}/messages": { message: "Hello" },
+    "PUT /api/chat/sessions/{id}": { status: "closed" },
+    "POST /api/public/{orgSlug}/chat/sessions/{id}/messages": { message: "Hello" },
   };
 
   it("are simply not found (404) on every :id route, however long or odd", async () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CHAT_SENDER_TYPES, CHAT_SESSION_STATUSES } from "./chat.ts";
 import { ROLES } from "./constants.ts";
 import { CSAT_RATINGS } from "./csat.ts";
 import { COMMENT_EMAIL_STATUSES } from "./email.ts";
@@ -85,6 +86,21 @@ export const EVENT_DATA = {
     ticket_id: id,
     comment_id: id.nullable(),
     status: z.enum(COMMENT_EMAIL_STATUSES),
+  }),
+  /** A visitor started a live chat. */
+  "chat.session_started": z.object({ session_id: id }),
+  /** A message in a live chat, from the visitor, an agent, the assistant or Cove. */
+  "chat.message_added": z.object({ session_id: id, message_id: id, sender_type: z.enum(CHAT_SENDER_TYPES) }),
+  /** A session's status, assignee or waiting state changed (who has it is read through the API). */
+  "chat.session_changed": z.object({
+    session_id: id,
+    status: z.enum(CHAT_SESSION_STATUSES),
+    waiting_for_human: z.boolean(),
+  }),
+  /** The assistant handed a session to the team: it waits for a person (the agents are notified). */
+  "chat.handed_off": z.object({
+    session_id: id,
+    reason: z.enum(["person_requested", "low_confidence", "ai_unavailable"]),
   }),
 } as const;
 

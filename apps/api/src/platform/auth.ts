@@ -90,9 +90,14 @@ const resolveStaff: TokenResolver = async (db, hash) => {
 
 /** A contact's session (portal sign-in or chat visitor) by its token's hash, read the same way. */
 const resolveContact: TokenResolver = async (db, hash) => {
-  const [row] = await preparedRows<{ sessionId: string; contactId: string; orgId: string }>(
+  const [row] = await preparedRows<{
+    sessionId: string;
+    contactId: string;
+    orgId: string;
+    sessionKind: "portal" | "visitor";
+  }>(
     db,
-    sql`select s.id as "sessionId", s.contact_id as "contactId", s.organization_id as "orgId"
+    sql`select s.id as "sessionId", s.contact_id as "contactId", s.organization_id as "orgId", s.kind as "sessionKind"
         from contact_sessions s
         where s.token_hash = ${hash} and s.expires_at > now()
         limit 1`,
@@ -259,7 +264,10 @@ export function inContactTenant<T>(
   const who = req.principal;
   if (!who) throw sessionEnded();
   // Staff pass every signed-in route's check; a customer's route is still not theirs.
-  if (who.kind !== "contact") throw new AppError("FORBIDDEN", "This is only for customers signed in to the portal.");
+  if (who.kind !== "contact" || who.sessionKind === "visitor") {
+    // A chat visitor's token reaches its own chat only, not the portal (it never proved an email).
+    throw new AppError("FORBIDDEN", "This is only for customers signed in to the portal.");
+  }
   return withContact(app.db, who, fn);
 }
 

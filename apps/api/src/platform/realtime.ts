@@ -53,6 +53,11 @@ export interface TopicSpec {
   authorize(principal: AnyPrincipal, argument: string | null): Promise<string | null>;
   /** Viewers of this topic are shared with its other subscribers (staff only). */
   presence?: boolean;
+  /**
+   * Contacts take part in this topic's presence too (a visitor in its own chat): staff see them and their typing, and
+   * they see the staff's typing, with no member's id and only a first name.
+   */
+  contactPresence?: boolean;
 }
 
 /** Where an event goes: internal topic names within its organization, and who of their subscribers may see it. */
@@ -89,6 +94,8 @@ interface Sighting {
   name: string;
   seenAt: number;
   typingUntil: number;
+  /** A contact (a visitor), not a member. */
+  contact: boolean;
 }
 
 const send = (socket: WebSocket, frame: ServerFrame) => {
@@ -176,16 +183,32 @@ export async function registerRealtime(
 
   // --- presence -----------------------------------------------------------------------------------------------
 
-  const viewersOf = (key: string): Map<string, Viewer> => {
+  const viewersOf = (key: string, staffOnly = false): Map<string, Viewer> => {
     const now = Date.now();
     const viewers = new Map<string, Viewer>();
     for (const [who, seen] of sightings.get(key) ?? []) {
+      if (staffOnly && seen.contact) continue;
       const userId = who.slice(who.indexOf("|") + 1);
       const typing = seen.typingUntil > now;
       const known = viewers.get(userId);
       viewers.set(userId, { user_id: userId, name: seen.name, avatar_url: null, typing: typing || !!known?.typing });
     }
     return viewers;
+  };
+
+  /** A contact sees the members on its topic with no id and by first name only. */
+  const NO_ID = "00000000-0000-0000-0000-000000000000";
+  const viewersFor = (conn: Conn, key: string): Viewer[] => {
+    const kind = conn.identity?.actor.kind;
+    if (kind === "contact") {
+      return [...viewersOf(key, true).values()].map((v) => ({
+        ...v,
+        user_id: NO_ID,
+        name: v.name.split(" ")[0] ?? "",
+      }));
+    }
+    const mine = conn.identity?.actor.id;
+    return [...viewersOf(key).values()].filter((v) => v.user_id !== mine);
   };
 
   const lastSent = new Map<string, string>();
@@ -197,13 +220,8 @@ export async function registerRealtime(
     else lastSent.set(key, signature);
     for (const conn of subscribers.get(key) ?? []) {
       const clientTopic = conn.topics.get(key);
-      if (!clientTopic || conn.identity?.actor.kind !== "staff") continue;
-      const mine = conn.identity.actor.id;
-      send(conn.socket, {
-        type: "presence",
-        topic: clientTopic,
-        viewers: [...viewers.values()].filter((v) => v.user_id !== mine),
-      });
+      if (!clientTopic || !conn.identity || !takesPart(conn.identity, key)) continue;
+      send(conn.socket, { type: "presence", topic: clientTopic, viewers: viewersFor(conn, key) });
     }
   };
 
@@ -211,18 +229,25 @@ export async function registerRealtime(
     database
       .executeSql("select pg_notify($1, $2)", [
         PRESENCE_CHANNEL,
-        JSON.stringify({ k: key, u: identity.actor.id, n: identity.name.slice(0, 120), i: instance, s: state }),
+        JSON.stringify({
+          k: key,
+          u: identity.actor.id,
+          n: identity.name.slice(0, 120),
+          i: instance,
+          s: state,
+          c: identity.actor.kind === "contact",
+        }),
       ])
       .catch((err) => log.warn({ err }, "presence announcement failed"));
 
   const onPresence = (payload: string) => {
-    let value: { k?: unknown; u?: unknown; n?: unknown; i?: unknown; s?: unknown };
+    let value: { k?: unknown; u?: unknown; n?: unknown; i?: unknown; s?: unknown; c?: unknown };
     try {
       value = JSON.parse(payload);
     } catch {
       return;
     }
-    const { k, u, n, i, s } = value;
+    const { k, u, n, i, s, c } = value;
     if (typeof k !== "string" || typeof u !== "string" || typeof n !== "string" || typeof i !== "string") return;
     if (!subscribers.has(k) && !sightings.has(k)) return;
     const who = `${i}|${u}`;
@@ -235,6 +260,7 @@ export async function registerRealtime(
         name: n,
         seenAt: now,
         typingUntil: s === "typing" ? now + TYPING_TTL_MS : (previous?.typingUntil ?? 0),
+        contact: c === true,
       });
     }
     if (seen.size === 0) sightings.delete(k);
@@ -242,23 +268,32 @@ export async function registerRealtime(
     publishPresence(k);
   };
 
-  /** This instance's viewers: (key, identity) for each staff socket on a presence topic. */
+  /**
+   * This instance's viewers: (key, identity) for each staff socket on a presence topic. Contacts are announced only
+   * while they type: a heartbeat for every connected visitor would cost a NOTIFY each per interval.
+   */
   const localViewers = () => {
     const found = new Map<string, { key: string; identity: Identity }>();
     for (const conn of conns) {
-      if (conn.identity?.actor.kind !== "staff") continue;
+      const identity = conn.identity;
+      if (identity?.actor.kind !== "staff") continue;
       for (const key of conn.topics.keys()) {
-        if (!isPresenceKey(key)) continue;
-        found.set(`${key}#${conn.identity.actor.id}`, { key, identity: conn.identity });
+        if (!takesPart(identity, key)) continue;
+        found.set(`${key}#${identity.actor.id}`, { key, identity });
       }
     }
     return [...found.values()];
   };
 
-  const isPresenceKey = (key: string) => {
+  const specOfKey = (key: string) => {
     const topic = key.slice(key.indexOf("|") + 1);
-    const name = topic.split(":")[0] ?? "";
-    return specs.get(name)?.presence === true;
+    return specs.get(topic.split(":")[0] ?? "");
+  };
+  /** Staff on any presence topic; contacts only on those that admit them to it. */
+  const takesPart = (identity: Identity, key: string) => {
+    const spec = specOfKey(key);
+    if (!spec?.presence) return false;
+    return identity.actor.kind === "staff" || (identity.actor.kind === "contact" && spec.contactPresence === true);
   };
 
   const heartbeat = setInterval(() => {
@@ -339,7 +374,14 @@ export async function registerRealtime(
       );
       return { actor: { kind: "staff", id: principal.userId }, name: me?.name ?? "A teammate" };
     }
-    if (principal.kind === "contact") return { actor: { kind: "contact", id: principal.contactId }, name: "" };
+    if (principal.kind === "contact") {
+      // The name staff see when a visitor is in its chat (presence topics that admit contacts).
+      const [me] = await queryRows<{ name: string }>(
+        database.db,
+        sql`select name from contacts where id = ${principal.contactId} and organization_id = ${principal.orgId}`,
+      );
+      return { actor: { kind: "contact", id: principal.contactId }, name: me?.name ?? "Visitor" };
+    }
     return { actor: { kind: "api_key", id: principal.keyId }, name: "" };
   };
 
@@ -382,15 +424,10 @@ export async function registerRealtime(
     set.add(conn);
     subscribers.set(key, set);
     send(conn.socket, { type: "subscribed", topic: clientTopic });
-    if (spec.presence && conn.identity.actor.kind === "staff") {
-      await announce(key, conn.identity, "view");
+    if (takesPart(conn.identity, key)) {
+      if (conn.identity.actor.kind === "staff") await announce(key, conn.identity, "view");
       // The newcomer sees who is already there, even when the list did not change.
-      const mine = conn.identity.actor.id;
-      send(conn.socket, {
-        type: "presence",
-        topic: clientTopic,
-        viewers: [...viewersOf(key).values()].filter((v) => v.user_id !== mine),
-      });
+      send(conn.socket, { type: "presence", topic: clientTopic, viewers: viewersFor(conn, key) });
     }
   };
 
@@ -400,7 +437,7 @@ export async function registerRealtime(
     set?.delete(conn);
     if (set?.size === 0) subscribers.delete(key);
     const identity = conn.identity;
-    if (!identity || identity.actor.kind !== "staff" || !isPresenceKey(key)) return;
+    if (identity?.actor.kind !== "staff" || !takesPart(identity, key)) return;
     // Still there in another tab of this instance: nothing to announce.
     for (const other of set ?? [])
       if (other.identity && actorKey(other.identity.actor) === actorKey(identity.actor)) return;
@@ -445,7 +482,7 @@ export async function registerRealtime(
       return send(conn.socket, { type: "unsubscribed", topic: frame.topic });
     }
     // typing: only on a presence topic the sender follows.
-    if (!key || !isPresenceKey(key) || conn.identity?.actor.kind !== "staff") {
+    if (!key || !conn.identity || !takesPart(conn.identity, key)) {
       return send(conn.socket, {
         type: "error",
         code: "BAD_FRAME",

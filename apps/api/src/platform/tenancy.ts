@@ -31,6 +31,8 @@ export interface ContactPrincipal {
   orgId: string;
   contactId: string;
   sessionId: string;
+  /** How the contact signed in: the portal (a magic link) or the chat widget (a visitor). */
+  sessionKind?: "portal" | "visitor";
   verified: boolean;
 }
 

@@ -1,5 +1,6 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import {
+  chatKeys,
   contactKeys,
   csatStatsKey,
   kbKey,
@@ -46,6 +47,14 @@ export function staleQueries(event: LiveEvent): QueryKey[] {
     case "notification.created":
     case "notification.read":
       return [notificationsKey];
+    case "chat.session_started":
+    case "chat.handed_off":
+      return [chatKeys.sessions(), chatKeys.stats()];
+    case "chat.message_added":
+    case "chat.session_changed": {
+      const sessionId = typeof event.data.session_id === "string" ? event.data.session_id : null;
+      return [chatKeys.sessions(), chatKeys.stats(), ...(sessionId ? [chatKeys.messages(sessionId)] : [])];
+    }
     case "kb.article_changed":
     case "kb.category_changed":
       return [kbKey];

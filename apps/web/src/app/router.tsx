@@ -104,6 +104,8 @@ const contact: Lazy = async () => ({
   Component: (await import("../features/contacts/routes/contact-route.tsx")).ContactRoute,
 });
 
+const chat: Lazy = async () => ({ Component: (await import("../features/chat/routes/chat-route.tsx")).ChatRoute });
+
 const aiAssistant: Lazy = async () => ({
   Component: (await import("../features/ai/routes/ai-assistant-route.tsx")).AiAssistantRoute,
 });
@@ -194,7 +196,7 @@ export const routes: RouteObject[] = [
               page("/tickets/:ticketId", ticketDetail),
               page("/contacts", contacts),
               page("/contacts/:contactId", contact),
-              placeholder("/chat", "Live Chat"),
+              page("/chat", chat),
               page("/ai-assistant", aiAssistant),
               page("/knowledge-base", kbList),
               page("/knowledge-base/new", newArticle),

@@ -35,3 +35,11 @@ export const contactKeys = {
 
 /** GET /csat/stats: the dashboard's satisfaction card. */
 export const csatStatsKey = ["csat", "stats"] as const;
+
+/** GET /chat/sessions, /chat/sessions/{id}/messages and /chat/stats: the live chat screen. */
+export const chatKeys = {
+  all: ["chat"] as const,
+  sessions: () => [...chatKeys.all, "sessions"] as const,
+  messages: (id: string) => [...chatKeys.all, "messages", id] as const,
+  stats: () => [...chatKeys.all, "stats"] as const,
+};

@@ -3,6 +3,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { toastError } from "../../../lib/toast-error.ts";
+import { ChatShareCard, WidgetSnippetCard } from "../../chat/index.ts";
 import { useAiSettings, useAiStats, useAskAssistant } from "../api/ai.api.ts";
 import { AssistantChat } from "../components/assistant-chat.tsx";
 import { AssistantSettingsForm } from "../components/assistant-settings-form.tsx";
@@ -66,6 +67,8 @@ export function AiAssistantRoute() {
         </section>
         <div className="min-w-0 space-y-6">
           <ResolutionCard stats={stats.data} error={stats.error} />
+          <ChatShareCard />
+          {user && <WidgetSnippetCard slug={user.organizationSlug} />}
           {settings.data && <AssistantSettingsForm settings={settings.data} canEdit={user?.role === "admin"} />}
         </div>
       </div>

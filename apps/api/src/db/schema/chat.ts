@@ -1,0 +1,75 @@
+import type { AiSource } from "@cove/contract/ai.ts";
+import { CHAT_SENDER_TYPES, CHAT_SESSION_STATUSES } from "@cove/contract/chat.ts";
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
+import { contacts } from "./contacts.ts";
+import { organizations } from "./organizations.ts";
+import { tickets } from "./tickets.ts";
+import { users } from "./users.ts";
+
+/**
+ * A live chat (spec section 3): a visitor, who is a contact with a visitor session, talking to the assistant and then
+ * to a person. The visitor's name and email are what they typed in the pre-chat form, unverified: they are kept on the
+ * session, never used to find an existing contact (that would hand a stranger someone else's portal rows).
+ */
+export const chatSessions = pgTable(
+  "chat_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    contactId: uuid("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    visitorName: text("visitor_name").notNull(),
+    visitorEmail: text("visitor_email"),
+    status: text("status", { enum: CHAT_SESSION_STATUSES }).notNull().default("active"),
+    /** The assistant handed off and no person has replied since. */
+    waitingForHuman: boolean("waiting_for_human").notNull().default(false),
+    waitingSince: timestamp("waiting_since", { withTimezone: true }),
+    /** The first hand-off; stays set (the AI share counts it). */
+    handedOffAt: timestamp("handed_off_at", { withTimezone: true }),
+    assignedAgentId: uuid("assigned_agent_id").references(() => users.id, { onDelete: "set null" }),
+    /** When a person first replied: the assistant is silent from then on, and Avg Response measures up to it. */
+    firstHumanReplyAt: timestamp("first_human_reply_at", { withTimezone: true }),
+    aiReplies: integer("ai_replies").notNull().default(0),
+    /** Set at close: the assistant answered, never handed off, and no person replied. */
+    resolvedByAi: boolean("resolved_by_ai").notNull().default(false),
+    /** The ticket the conversation became (status transferred). */
+    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    lastMessage: text("last_message"),
+    lastMessageAt: timestamp("last_message_at", { withTimezone: true }),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("chat_sessions_org_status_idx").on(t.organizationId, t.status, t.lastMessageAt.desc()),
+    index("chat_sessions_org_started_idx").on(t.organizationId, t.startedAt.desc()),
+    index("chat_sessions_org_contact_idx").on(t.organizationId, t.contactId),
+  ],
+);
+
+export const chatMessages = pgTable(
+  "chat_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    senderType: text("sender_type", { enum: CHAT_SENDER_TYPES }).notNull(),
+    /** The member who wrote an agent message. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The agent's first name as the visitor sees it, kept with the message (the visitor may not read the team). */
+    senderName: text("sender_name"),
+    message: text("message").notNull(),
+    /** Help-center articles an AI answer drew on. */
+    sources: jsonb("sources").$type<AiSource[]>().notNull().default(sql`'[]'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [index("chat_messages_org_session_created_idx").on(t.organizationId, t.sessionId, t.createdAt)],
+);

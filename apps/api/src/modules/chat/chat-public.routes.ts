@@ -1,0 +1,159 @@
+import {
+  CHAT_STARTS_PER_ADDRESS_PER_HOUR,
+  chatMessageListAnswer,
+  sendChatMessageBody,
+  startChatAnswer,
+  startChatBody,
+  visitorConversationAnswer,
+  visitorOrgParams,
+  visitorParams,
+  widgetLookAnswer,
+} from "@cove/contract/chat.ts";
+import { errorSchema } from "@cove/contract/errors.ts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { bearerToken, sessionEnded } from "../../platform/auth.ts";
+import { AppError } from "../../platform/errors.ts";
+import type { ContactPrincipal } from "../../platform/tenancy.ts";
+import type { AiProvider } from "../ai/provider.ts";
+import { branding } from "../settings/settings.service.ts";
+import { readConversation, sendVisitorMessage, startChat } from "./chat-visitor.service.ts";
+import { widgetScript } from "./widget.ts";
+
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+  429: errorSchema,
+};
+const tags = ["live chat (visitors)"];
+/** A visitor's routes: the visitor token (a contact token) only; staff tokens are refused. */
+const visitor = { access: "authenticated", actors: ["contact"] } as const;
+/** Messages one address may send per minute, across visitors (each visitor is also paced: CHAT_VISITOR_MESSAGES). */
+const MESSAGES_PER_ADDRESS_PER_MINUTE = 60;
+
+function visitorOf(req: FastifyRequest): ContactPrincipal {
+  const who = req.principal;
+  if (!who) throw sessionEnded();
+  if (who.kind !== "contact") throw new AppError("FORBIDDEN", "This is only for visitors chatting with the team.");
+  return who;
+}
+
+/**
+ * A customer signed in to the portal who opens the chat there: its token, when one is sent. A token that is sent but
+ * is not a customer's valid one is refused rather than ignored.
+ */
+async function signedInCustomer(req: FastifyRequest): Promise<{ customer: ContactPrincipal; token: string } | null> {
+  if (req.headers.authorization === undefined) return null;
+  const token = bearerToken(req.headers.authorization);
+  const found = token ? await req.server.authenticator.authenticate(token) : null;
+  if (!token || !found) throw sessionEnded();
+  if (found.kind !== "contact") throw new AppError("FORBIDDEN", "This is only for visitors chatting with the team.");
+  return { customer: found, token };
+}
+
+/**
+ * The visitor's side of live chat, called by the widget on the organization's own website
+ * (docs/decisions/2026-11-25-live-chat.md): start a chat, read it, write in it. Also serves the widget's script.
+ */
+export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provider: AiProvider }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps = { db: app.db, provider: opts.provider };
+
+  // The widget runs on the organization's own website: its calls come from another origin, with a bearer token and
+  // never a cookie, so any origin may make them.
+  fastify.addHook("onRequest", async (_req, reply) => {
+    reply.header("access-control-allow-origin", "*");
+    reply.header("cross-origin-resource-policy", "cross-origin");
+  });
+  app.options("/api/public/:orgSlug/chat/*", {
+    config: { access: "public" },
+    schema: { hide: true },
+    handler: (_req, reply) =>
+      reply
+        .status(204)
+        .header("access-control-allow-methods", "GET, POST")
+        .header("access-control-allow-headers", "authorization, content-type")
+        .header("access-control-max-age", "600")
+        .send(),
+  });
+
+  app.get("/widget.js", {
+    config: { access: "public" },
+    schema: { hide: true },
+    handler: async (req, reply) => {
+      const script = await widgetScript();
+      reply
+        .header("content-type", "text/javascript; charset=utf-8")
+        .header("cache-control", "public, max-age=300")
+        .header("vary", "accept-encoding");
+      if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
+        return reply.header("content-encoding", "gzip").send(script.gzip);
+      }
+      return reply.send(script.body);
+    },
+  });
+
+  app.get("/api/public/:orgSlug/chat/widget", {
+    config: { access: "public" },
+    schema: {
+      tags,
+      summary: "What the widget shows before a chat: the organization's name and brand colour",
+      params: visitorOrgParams,
+      response: { 200: widgetLookAnswer, ...errors },
+    },
+    handler: async (req) => {
+      const look = await branding(app.db, req.params.orgSlug);
+      return { name: look.name, brand_color: look.brand_color };
+    },
+  });
+
+  app.post("/api/public/:orgSlug/chat/sessions", {
+    config: { access: "public", rateLimit: { max: CHAT_STARTS_PER_ADDRESS_PER_HOUR, timeWindow: "1 hour" } },
+    schema: {
+      tags,
+      summary: "Start a chat (name and email optional): answers the visitor's token and the assistant's greeting",
+      params: visitorOrgParams,
+      body: startChatBody,
+      response: { 201: startChatAnswer, ...errors },
+    },
+    handler: async (req, reply) => {
+      const customer = await signedInCustomer(req);
+      const who = customer ?? req.body;
+      return reply.status(201).send(await startChat(app.db, req.params.orgSlug, who));
+    },
+  });
+
+  app.get("/api/public/:orgSlug/chat/sessions/:id", {
+    config: visitor,
+    schema: {
+      tags,
+      summary: "Your chat and its messages",
+      params: visitorParams,
+      response: { 200: visitorConversationAnswer, ...errors },
+    },
+    handler: (req) => readConversation(app.db, visitorOf(req), req.params.orgSlug, req.params.id),
+  });
+
+  app.post("/api/public/:orgSlug/chat/sessions/:id/messages", {
+    config: { ...visitor, rateLimit: { max: MESSAGES_PER_ADDRESS_PER_MINUTE, timeWindow: "1 minute" } },
+    schema: {
+      tags,
+      summary: "Write in your chat: answers your message and, while it has the chat, the assistant's reply",
+      params: visitorParams,
+      body: sendChatMessageBody,
+      response: { 201: chatMessageListAnswer, ...errors },
+    },
+    handler: async (req, reply) => {
+      const who = visitorOf(req);
+      const messages = await sendVisitorMessage(deps, who, {
+        orgSlug: req.params.orgSlug,
+        id: req.params.id,
+        message: req.body.message,
+      });
+      return reply.status(201).send({ messages });
+    },
+  });
+}

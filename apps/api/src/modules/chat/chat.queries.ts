@@ -1,0 +1,185 @@
+import type { ChatMessage, ChatSenderType, ChatSession, VisitorSession } from "@cove/contract/chat.ts";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { chatMessages, chatSessions } from "../../db/schema/chat.ts";
+import { users } from "../../db/schema/users.ts";
+import type { Queryable } from "../../platform/db.ts";
+import type { TenantCtx } from "../../platform/tenancy.ts";
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The columns of a session the agent's screen shows, with the assigned member's name. */
+const sessionColumns = {
+  id: chatSessions.id,
+  visitorName: chatSessions.visitorName,
+  visitorEmail: chatSessions.visitorEmail,
+  status: chatSessions.status,
+  startedAt: chatSessions.startedAt,
+  endedAt: chatSessions.endedAt,
+  lastMessage: chatSessions.lastMessage,
+  lastMessageAt: chatSessions.lastMessageAt,
+  waitingForHuman: chatSessions.waitingForHuman,
+  waitingSince: chatSessions.waitingSince,
+  handedOffAt: chatSessions.handedOffAt,
+  resolvedByAi: chatSessions.resolvedByAi,
+  ticketId: chatSessions.ticketId,
+  agentId: users.id,
+  agentFirst: users.firstName,
+  agentLast: users.lastName,
+};
+
+type SessionRow = {
+  [K in keyof typeof sessionColumns]: (typeof sessionColumns)[K]["_"]["data"] | null;
+};
+
+function toSession(r: SessionRow): ChatSession {
+  return {
+    id: r.id as string,
+    visitor_name: r.visitorName ?? "",
+    visitor_email: r.visitorEmail,
+    status: r.status ?? "active",
+    started_at: (r.startedAt as Date).toISOString(),
+    ended_at: iso(r.endedAt),
+    last_message: r.lastMessage,
+    last_message_at: iso(r.lastMessageAt),
+    waiting_for_human: r.waitingForHuman ?? false,
+    waiting_since: iso(r.waitingSince),
+    assigned_agent: r.agentId ? { id: r.agentId, name: `${r.agentFirst ?? ""} ${r.agentLast ?? ""}`.trim() } : null,
+    handed_off: r.handedOffAt !== null,
+    resolved_by_ai: r.resolvedByAi ?? false,
+    ticket_id: r.ticketId,
+  };
+}
+
+/** Staff: sessions of the organization, selected by where. */
+export async function selectSessions(
+  ctx: Pick<TenantCtx, "orgId" | "db">,
+  where: ReturnType<typeof eq> | undefined,
+  limit: number,
+): Promise<ChatSession[]> {
+  const rows = await ctx.db
+    .select(sessionColumns)
+    .from(chatSessions)
+    .leftJoin(users, eq(users.id, chatSessions.assignedAgentId))
+    .where(and(eq(chatSessions.organizationId, ctx.orgId), where))
+    .orderBy(desc(chatSessions.waitingForHuman), desc(chatSessions.lastMessageAt), desc(chatSessions.startedAt))
+    .limit(limit);
+  return rows.map(toSession);
+}
+
+export async function selectSession(ctx: Pick<TenantCtx, "orgId" | "db">, id: string): Promise<ChatSession | null> {
+  const [row] = await selectSessions(ctx, eq(chatSessions.id, id), 1);
+  return row ?? null;
+}
+
+/** The visitor's view of a session: what the contact role may read of it (migration 0027). */
+export async function selectVisitorSession(ctx: Pick<TenantCtx, "orgId" | "db">, id: string) {
+  const [row] = await ctx.db
+    .select({
+      id: chatSessions.id,
+      visitorName: chatSessions.visitorName,
+      status: chatSessions.status,
+      waitingForHuman: chatSessions.waitingForHuman,
+      firstHumanReplyAt: chatSessions.firstHumanReplyAt,
+      startedAt: chatSessions.startedAt,
+      endedAt: chatSessions.endedAt,
+    })
+    .from(chatSessions)
+    .where(and(eq(chatSessions.organizationId, ctx.orgId), eq(chatSessions.id, id)));
+  if (!row) return null;
+  const session: VisitorSession = {
+    id: row.id,
+    visitor_name: row.visitorName,
+    status: row.status,
+    waiting_for_human: row.waitingForHuman,
+    started_at: row.startedAt.toISOString(),
+    ended_at: iso(row.endedAt),
+  };
+  return { session, humanReplied: row.firstHumanReplyAt !== null };
+}
+
+const messageColumns = {
+  id: chatMessages.id,
+  senderType: chatMessages.senderType,
+  senderName: chatMessages.senderName,
+  message: chatMessages.message,
+  sources: chatMessages.sources,
+  createdAt: chatMessages.createdAt,
+};
+
+interface MessageRow {
+  id: string;
+  senderType: ChatSenderType;
+  senderName: string | null;
+  message: string;
+  sources: ChatMessage["sources"];
+  createdAt: Date;
+}
+
+export const toMessage = (r: MessageRow): ChatMessage => ({
+  id: r.id,
+  sender_type: r.senderType,
+  sender_name: r.senderName,
+  message: r.message,
+  sources: r.sources,
+  created_at: r.createdAt.toISOString(),
+});
+
+/** A session's messages, oldest first (the newest `limit` of them). */
+export async function selectMessages(db: Queryable, orgId: string, sessionId: string, limit: number) {
+  const rows = await db
+    .select(messageColumns)
+    .from(chatMessages)
+    .where(and(eq(chatMessages.organizationId, orgId), eq(chatMessages.sessionId, sessionId)))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(limit);
+  return rows.reverse().map(toMessage);
+}
+
+export interface NewChatMessage {
+  sessionId: string;
+  senderType: ChatSenderType;
+  message: string;
+  userId?: string;
+  senderName?: string;
+  sources?: ChatMessage["sources"];
+}
+
+export async function insertMessage(ctx: Pick<TenantCtx, "orgId" | "db">, m: NewChatMessage): Promise<ChatMessage> {
+  const values = {
+    organizationId: ctx.orgId,
+    sessionId: m.sessionId,
+    senderType: m.senderType,
+    message: m.message,
+    userId: m.userId ?? null,
+    senderName: m.senderName ?? null,
+    sources: m.sources ?? [],
+    // The clock, not the transaction's start: messages written in one transaction (an answer and the hand-off notice)
+    // keep the order they were written in.
+    createdAt: sql`clock_timestamp()`,
+  };
+  const [row] = await ctx.db.insert(chatMessages).values(values).returning(messageColumns);
+  if (!row) throw new Error("chat message insert returned nothing");
+  return toMessage(row);
+}
+
+/** The conversation as the assistant reads it: visitor turns as the user's, AI turns as its own. */
+export async function conversationTurns(db: Queryable, orgId: string, sessionId: string, limit: number) {
+  const rows = await db
+    .select({ senderType: chatMessages.senderType, message: chatMessages.message })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.organizationId, orgId), eq(chatMessages.sessionId, sessionId)))
+    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id));
+  return rows
+    .filter((r) => r.senderType === "visitor" || r.senderType === "ai")
+    .slice(-limit)
+    .map((r) => ({
+      role: r.senderType === "visitor" ? ("user" as const) : ("assistant" as const),
+      content: r.message,
+    }));
+}
+
+/** One line for the session list: the message's first words. */
+export const preview = (text: string) => {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length <= 200 ? line : `${line.slice(0, 199).trimEnd()}…`;
+};

@@ -1,0 +1,131 @@
+import {
+  CHAT_CLOSED_MESSAGE,
+  chatClosedAnswer,
+  chatIdParams,
+  chatMessageAnswer,
+  chatMessageListAnswer,
+  chatSessionAnswer,
+  chatSessionListAnswer,
+  chatStatsAnswer,
+  chatTicketAnswer,
+  sendChatMessageBody,
+  updateChatSessionBody,
+} from "@cove/contract/chat.ts";
+import { errorSchema } from "@cove/contract/errors.ts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { inTenant } from "../../platform/auth.ts";
+import { registerChatHandlers } from "./chat.handlers.ts";
+import { registerChatTopics } from "./chat.realtime.ts";
+import * as service from "./chat.service.ts";
+import { chatToTicket } from "./chat-ticket.service.ts";
+import { scheduleUnansweredChats } from "./chat-unanswered.ts";
+
+const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
+const tags = ["live chat"];
+const access = "authenticated" as const;
+
+/** The agent's side of live chat (spec section 7 chat calls, and /chat's take and figures). */
+export async function chatRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  registerChatTopics(fastify);
+  registerChatHandlers(fastify.events);
+  scheduleUnansweredChats(fastify.jobs, fastify.db);
+
+  app.get("/api/chat/sessions", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Chat sessions: waiting for a person first, then the most recent",
+      response: { 200: chatSessionListAnswer, ...errors },
+    },
+    handler: async (req) => ({ sessions: await inTenant(app, req, service.listSessions) }),
+  });
+
+  app.get("/api/chat/stats", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Active Chats, Closed Today, Avg Response (to a person's first reply), Total Sessions",
+      response: { 200: chatStatsAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, service.chatStats),
+  });
+
+  app.get("/api/chat/sessions/:id", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "One chat session",
+      params: chatIdParams,
+      response: { 200: chatSessionAnswer, ...errors },
+    },
+    handler: async (req) => ({ session: await inTenant(app, req, (ctx) => service.getSession(ctx, req.params.id)) }),
+  });
+
+  app.get("/api/chat/sessions/:id/messages", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "A session's messages, oldest first",
+      params: chatIdParams,
+      response: { 200: chatMessageListAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      messages: await inTenant(app, req, (ctx) => service.listMessages(ctx, req.params.id)),
+    }),
+  });
+
+  app.post("/api/chat/sessions/:id/messages", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Send an agent message (the assistant stays silent in the session from then on)",
+      params: chatIdParams,
+      body: sendChatMessageBody,
+      response: { 201: chatMessageAnswer, ...errors },
+    },
+    handler: async (req, reply) =>
+      reply.status(201).send({
+        message: await inTenant(app, req, (ctx) => service.sendAgentMessage(ctx, req.params.id, req.body.message)),
+      }),
+  });
+
+  app.put("/api/chat/sessions/:id", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Close a session (status: closed)",
+      params: chatIdParams,
+      body: updateChatSessionBody,
+      response: { 200: chatClosedAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      message: CHAT_CLOSED_MESSAGE,
+      session: await inTenant(app, req, (ctx) => service.closeSession(ctx, req.params.id)),
+    }),
+  });
+
+  app.post("/api/chat/sessions/:id/ticket", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Create a ticket from the conversation, with its transcript (the session becomes transferred)",
+      params: chatIdParams,
+      response: { 201: chatTicketAnswer, ...errors },
+    },
+    handler: async (req, reply) =>
+      reply.status(201).send(await inTenant(app, req, (ctx) => chatToTicket(ctx, req.params.id))),
+  });
+
+  app.post("/api/chat/sessions/:id/take", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Take a session: it is assigned to you",
+      params: chatIdParams,
+      response: { 200: chatSessionAnswer, ...errors },
+    },
+    handler: async (req) => ({ session: await inTenant(app, req, (ctx) => service.takeSession(ctx, req.params.id)) }),
+  });
+}

@@ -1,0 +1,516 @@
+/**
+ * Cove's chat widget: one script tag on any website (docs/decisions/2026-11-25-live-chat.md).
+ *
+ *   <script src="https://cove.example/widget.js" data-org="acme" data-color="#4f46e5" async></script>
+ *
+ * It draws a launcher inside a shadow root (the host page's CSS cannot reach in, and ours cannot leak out) and loads
+ * nothing else until the visitor opens it. Styles go in through a constructed stylesheet and CSSOM properties, never a
+ * style attribute or an inline <style>, so a host page's strict style-src does not block them; text is only ever set
+ * as textContent. The visitor's token is kept in localStorage, so the conversation survives reloads and restarts.
+ * It imports nothing: it must stay small (budget 25 KB gzip).
+ */
+
+interface Source {
+  id: string;
+  title: string;
+  url: string;
+}
+interface Message {
+  id: string;
+  sender_type: "visitor" | "agent" | "ai" | "system";
+  sender_name: string | null;
+  message: string;
+  sources: Source[];
+}
+interface Session {
+  id: string;
+  status: "active" | "closed" | "transferred";
+}
+interface Conversation {
+  session: Session;
+  messages: Message[];
+}
+interface Stored {
+  token: string;
+  sessionId: string;
+}
+export interface OpenOptions {
+  orgSlug?: string;
+  name?: string;
+  email?: string | null;
+  /** A customer's portal token: the chat is then theirs, with no pre-chat form. */
+  token?: string;
+}
+
+const MESSAGE_MAX = 2000;
+const DEFAULT_COLOR = "#4f46e5";
+const HEX = /^#[0-9a-f]{6}$/i;
+
+const CSS = `
+:host { all: initial !important; }
+* { box-sizing: border-box; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+.launcher { position: fixed; right: 20px; bottom: 20px; z-index: 2147483000; width: 56px; height: 56px;
+  border-radius: 50%; border: 0; cursor: pointer; background: var(--brand); color: #fff;
+  box-shadow: 0 6px 20px rgba(15, 23, 42, .25); display: flex; align-items: center; justify-content: center; }
+.launcher svg { width: 26px; height: 26px; }
+.panel { position: fixed; right: 20px; bottom: 88px; z-index: 2147483000; width: 360px; max-width: calc(100vw - 24px);
+  height: 520px; max-height: calc(100vh - 110px); background: #fff; color: #0f172a; border-radius: 14px;
+  box-shadow: 0 12px 40px rgba(15, 23, 42, .3); display: flex; flex-direction: column; overflow: hidden; font-size: 14px; }
+.panel[hidden] { display: none; }
+.head { background: var(--brand); color: #fff; padding: 12px 14px; display: flex; align-items: center; gap: 8px; }
+.head h2 { margin: 0; font-size: 15px; font-weight: 600; flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.icon { background: transparent; border: 0; color: inherit; cursor: pointer; font-size: 20px; line-height: 1; padding: 2px 6px; }
+.body { flex: 1; overflow-y: auto; padding: 12px; background: #f8fafc; }
+.list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
+.msg { max-width: 85%; padding: 8px 10px; border-radius: 12px; white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.4; }
+.msg small { display: block; font-size: 11px; opacity: .75; margin-bottom: 2px; }
+.visitor { align-self: flex-end; background: var(--brand); color: #fff; border-bottom-right-radius: 4px; }
+.agent { align-self: flex-start; background: #fff; border: 1px solid #e2e8f0; border-bottom-left-radius: 4px; }
+.ai { align-self: flex-start; background: #f5f3ff; border: 1px solid #ddd6fe; border-bottom-left-radius: 4px; }
+.system { align-self: center; background: #e2e8f0; color: #334155; font-size: 12px; border-radius: 999px; text-align: center; }
+.sources { margin: 6px 0 0; padding: 6px 0 0; border-top: 1px solid #ddd6fe; list-style: none; font-size: 12px; }
+.sources a { color: #6d28d9; }
+.thinking { align-self: flex-start; color: #64748b; font-style: italic; }
+.foot { border-top: 1px solid #e2e8f0; padding: 10px; display: flex; gap: 8px; background: #fff; }
+.foot[hidden], .prechat[hidden], .ended[hidden], .error[hidden] { display: none; }
+input { flex: 1; min-width: 0; height: 38px; border: 1px solid #cbd5e1; border-radius: 8px; padding: 0 10px; font-size: 14px; color: #0f172a; background: #fff; }
+input:focus { outline: 2px solid var(--brand); outline-offset: -1px; }
+.btn { height: 38px; border: 0; border-radius: 8px; padding: 0 14px; background: var(--brand); color: #fff; font-weight: 600; cursor: pointer; font-size: 14px; }
+.btn:disabled { opacity: .6; cursor: default; }
+.prechat { padding: 16px; display: flex; flex-direction: column; gap: 10px; }
+.prechat p { margin: 0; color: #334155; }
+.prechat label { display: flex; flex-direction: column; gap: 4px; font-size: 13px; color: #334155; }
+.ended { padding: 10px; text-align: center; color: #475569; border-top: 1px solid #e2e8f0; }
+.error { color: #b91c1c; font-size: 12px; padding: 0 12px 8px; }
+.typing { color: #64748b; font-size: 12px; font-style: italic; padding: 4px 12px; }
+.typing[hidden] { display: none; }
+`;
+
+const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
+const base = script?.src ? new URL(script.src).origin : location.origin;
+let slug = script?.dataset.org ?? "";
+let portalToken: string | null = null;
+let prefill: { name: string; email: string } = { name: "", email: "" };
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// Storage may be blocked (private modes, third-party contexts): the chat then lasts as long as the page.
+const storeKey = () => `cove.chat.${slug}`;
+function readStored(): Stored | null {
+  try {
+    const raw = localStorage.getItem(storeKey());
+    const value = raw ? (JSON.parse(raw) as Partial<Stored>) : null;
+    return value?.token && value.sessionId ? { token: value.token, sessionId: value.sessionId } : null;
+  } catch {
+    return null;
+  }
+}
+function writeStored(value: Stored | null): void {
+  try {
+    if (value) localStorage.setItem(storeKey(), JSON.stringify(value));
+    else localStorage.removeItem(storeKey());
+  } catch {
+    // Not kept: see above.
+  }
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function api<T>(path: string, init: { method?: string; body?: unknown; token?: string | null } = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  const res = await fetch(`${base}/api/public/${encodeURIComponent(slug)}${path}`, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const data = (await res.json().catch(() => null)) as { error?: string } | null;
+  if (!res.ok) throw new HttpError(res.status, data?.error ?? "Something went wrong. Please try again.");
+  return data as T;
+}
+
+/** The widget's elements, built on the first open. */
+interface Ui {
+  panel: HTMLElement;
+  title: HTMLElement;
+  body: HTMLElement;
+  list: HTMLUListElement;
+  prechat: HTMLFormElement;
+  foot: HTMLFormElement;
+  input: HTMLInputElement;
+  send: HTMLButtonElement;
+  ended: HTMLElement;
+  error: HTMLElement;
+  typing: HTMLElement;
+}
+
+let host: HTMLElement | null = null;
+let root: ShadowRoot | null = null;
+let ui: Ui | null = null;
+let stored: Stored | null = null;
+const shown = new Set<string>();
+let socket: WebSocket | null = null;
+let retryMs = 1000;
+let thinking: HTMLElement | null = null;
+
+function setColor(color: string | undefined): void {
+  host?.style.setProperty("--brand", color && HEX.test(color) ? color : DEFAULT_COLOR);
+}
+
+function adoptStyles(shadow: ShadowRoot): void {
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+    shadow.adoptedStyleSheets = [sheet];
+  } catch {
+    // Browsers without constructed stylesheets: an inline sheet (a host page's strict style-src may refuse it).
+    shadow.append(el("style", undefined, CSS));
+  }
+}
+
+function chatIcon(): SVGSVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("fill", "none");
+  svg.setAttribute("stroke", "currentColor");
+  svg.setAttribute("stroke-width", "2");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", "M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z");
+  svg.append(path);
+  return svg;
+}
+
+function mount(): void {
+  if (host) return;
+  host = el("div");
+  host.id = "cove-chat-widget";
+  root = host.attachShadow({ mode: "open" });
+  adoptStyles(root);
+  setColor(script?.dataset.color);
+  const launcher = el("button", "launcher");
+  launcher.type = "button";
+  launcher.setAttribute("aria-label", "Open chat");
+  launcher.append(chatIcon());
+  launcher.addEventListener("click", () => (ui && !ui.panel.hidden ? hide() : open()));
+  root.append(launcher);
+  document.body.append(host);
+}
+
+function field(label: string, input: HTMLInputElement): HTMLLabelElement {
+  const wrap = el("label", undefined, label);
+  wrap.append(input);
+  return wrap;
+}
+
+function buildUi(shadow: ShadowRoot): Ui {
+  const panel = el("section", "panel");
+  panel.setAttribute("role", "dialog");
+  panel.setAttribute("aria-label", "Chat");
+  const head = el("div", "head");
+  const title = el("h2", undefined, "Chat with us");
+  const close = el("button", "icon", "×");
+  close.type = "button";
+  close.setAttribute("aria-label", "Close chat");
+  close.addEventListener("click", hide);
+  head.append(title, close);
+
+  const body = el("div", "body");
+  const list = el("ul", "list");
+  list.setAttribute("aria-live", "polite");
+  body.append(list);
+
+  const prechat = el("form", "prechat");
+  const name = el("input");
+  name.name = "name";
+  name.maxLength = 120;
+  name.autocomplete = "name";
+  const email = el("input");
+  email.name = "email";
+  email.type = "email";
+  email.maxLength = 254;
+  email.autocomplete = "email";
+  const start = el("button", "btn", "Start chat");
+  start.type = "submit";
+  prechat.append(el("p", undefined, "Tell us who you are (optional) and we'll get you an answer."));
+  prechat.append(field("Name", name), field("Email", email), start);
+  prechat.addEventListener("submit", (e) => {
+    e.preventDefault();
+    void startChat(name.value.trim(), email.value.trim(), start);
+  });
+
+  const foot = el("form", "foot");
+  const input = el("input");
+  input.placeholder = "Type a message…";
+  input.maxLength = MESSAGE_MAX;
+  input.setAttribute("aria-label", "Message");
+  input.addEventListener("input", () => {
+    if (input.value.trim()) announceTyping();
+  });
+  const send = el("button", "btn", "Send");
+  send.type = "submit";
+  foot.append(input, send);
+  foot.addEventListener("submit", (e) => {
+    e.preventDefault();
+    void sendMessage();
+  });
+
+  const ended = el("div", "ended");
+  const again = el("button", "btn", "Start a new chat");
+  again.type = "button";
+  again.addEventListener("click", () => {
+    forget();
+    showPrechat();
+  });
+  ended.append(el("p", undefined, "This chat has ended."), again);
+  const error = el("div", "error");
+  error.setAttribute("role", "alert");
+  const typing = el("div", "typing");
+  typing.hidden = true;
+
+  panel.append(head, body, prechat, typing, error, foot, ended);
+  shadow.append(panel);
+  name.value = prefill.name;
+  email.value = prefill.email;
+  return { panel, title, body, list, prechat, foot, input, send, ended, error, typing };
+}
+
+function showError(text: string | null): void {
+  if (!ui) return;
+  ui.error.textContent = text ?? "";
+  ui.error.hidden = !text;
+}
+
+function showPrechat(): void {
+  if (!ui) return;
+  ui.list.replaceChildren();
+  shown.clear();
+  ui.prechat.hidden = false;
+  ui.foot.hidden = true;
+  ui.ended.hidden = true;
+}
+
+function showConversation(session: Session): void {
+  if (!ui) return;
+  ui.prechat.hidden = true;
+  const active = session.status === "active";
+  ui.foot.hidden = !active;
+  ui.ended.hidden = active;
+}
+
+function sourceLink(s: Source): HTMLLIElement | null {
+  const url = new URL(s.url, base);
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  const item = el("li");
+  const link = el("a", undefined, s.title);
+  link.href = url.href;
+  link.target = "_blank";
+  link.rel = "noopener noreferrer";
+  item.append(link);
+  return item;
+}
+
+function addMessage(m: Message): void {
+  if (!ui || shown.has(m.id)) return;
+  shown.add(m.id);
+  const item = el("li", `msg ${m.sender_type}`);
+  if (m.sender_type === "ai") item.append(el("small", undefined, "Assistant"));
+  if (m.sender_type === "agent") item.append(el("small", undefined, m.sender_name ?? "Support"));
+  item.append(document.createTextNode(m.message));
+  const links = m.sources.map(sourceLink).filter((l): l is HTMLLIElement => l !== null);
+  if (links.length > 0) {
+    const sources = el("ul", "sources");
+    sources.append(...links);
+    item.append(sources);
+  }
+  ui.list.insertBefore(item, thinking);
+  ui.body.scrollTop = ui.body.scrollHeight;
+}
+
+function setThinking(on: boolean): void {
+  if (!ui) return;
+  if (on && !thinking) {
+    thinking = el("li", "msg thinking", "…");
+    ui.list.append(thinking);
+  } else if (!on && thinking) {
+    thinking.remove();
+    thinking = null;
+  }
+}
+
+/** Who of the team is typing, under the conversation. */
+function showTyping(names: string[]): void {
+  if (!ui) return;
+  ui.typing.textContent = names.length > 0 ? `${names.join(", ")} ${names.length === 1 ? "is" : "are"} typing…` : "";
+  ui.typing.hidden = names.length === 0;
+}
+
+let typedAt = 0;
+/** Tells the team the visitor is typing, at most every two seconds. */
+function announceTyping(): void {
+  const now = Date.now();
+  if (!stored || socket?.readyState !== WebSocket.OPEN || now - typedAt < 2_000) return;
+  typedAt = now;
+  socket.send(JSON.stringify({ type: "typing", topic: `chat_session:${stored.sessionId}` }));
+}
+
+function forget(): void {
+  stored = null;
+  writeStored(null);
+  socket?.close();
+  socket = null;
+}
+
+async function refresh(): Promise<void> {
+  if (!stored) return;
+  try {
+    const c = await api<Conversation>(`/chat/sessions/${stored.sessionId}`, { token: stored.token });
+    for (const m of c.messages) addMessage(m);
+    showConversation(c.session);
+  } catch (error) {
+    if (error instanceof HttpError && (error.status === 401 || error.status === 404)) {
+      forget();
+      showPrechat();
+    }
+  }
+}
+
+function follow(): void {
+  if (!stored || socket) return;
+  const current = stored;
+  const ws = new WebSocket(`${base.replace(/^http/, "ws")}/api/realtime`);
+  socket = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: current.token }));
+  ws.onmessage = (e) => {
+    const frame = JSON.parse(String(e.data)) as { type: string };
+    if (frame.type === "ready") {
+      retryMs = 1000;
+      ws.send(JSON.stringify({ type: "subscribe", topic: `chat_session:${current.sessionId}` }));
+      void refresh();
+    } else if (frame.type === "event") {
+      void refresh();
+    } else if (frame.type === "presence") {
+      const viewers = (frame as { viewers?: { name: string; typing: boolean }[] }).viewers ?? [];
+      showTyping(viewers.filter((v) => v.typing).map((v) => v.name || "Support"));
+    }
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    socket = null;
+    // Back again after a growing, jittered wait; what was missed meanwhile is fetched on "ready".
+    setTimeout(follow, retryMs + Math.random() * 500);
+    retryMs = Math.min(retryMs * 2, 30_000);
+  };
+}
+
+async function startChat(name: string, email: string, button: HTMLButtonElement): Promise<void> {
+  button.disabled = true;
+  showError(null);
+  try {
+    const body: { name?: string; email?: string } = {};
+    if (name) body.name = name;
+    if (email) body.email = email;
+    const answer = await api<Conversation & { token: string }>("/chat/sessions", {
+      method: "POST",
+      body,
+      token: portalToken,
+    });
+    stored = { token: answer.token, sessionId: answer.session.id };
+    writeStored(stored);
+    for (const m of answer.messages) addMessage(m);
+    showConversation(answer.session);
+    ui?.input.focus();
+    follow();
+  } catch (error) {
+    showError(error instanceof Error ? error.message : "The chat could not be started.");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function sendMessage(): Promise<void> {
+  if (!ui || !stored) return;
+  const text = ui.input.value.trim();
+  if (!text) return;
+  ui.send.disabled = true;
+  showError(null);
+  setThinking(true);
+  try {
+    const answer = await api<{ messages: Message[] }>(`/chat/sessions/${stored.sessionId}/messages`, {
+      method: "POST",
+      body: { message: text },
+      token: stored.token,
+    });
+    ui.input.value = "";
+    setThinking(false);
+    for (const m of answer.messages) addMessage(m);
+  } catch (error) {
+    setThinking(false);
+    showError(error instanceof Error ? error.message : "Your message could not be sent. Please try again.");
+    if (error instanceof HttpError && error.status === 409) void refresh();
+  } finally {
+    ui.send.disabled = false;
+  }
+}
+
+async function loadLook(): Promise<void> {
+  try {
+    const look = await api<{ name: string; brand_color: string }>("/chat/widget");
+    setColor(look.brand_color);
+    if (ui) ui.title.textContent = look.name;
+  } catch {
+    // The default look stays.
+  }
+}
+
+let opened = false;
+
+function open(options: OpenOptions = {}): void {
+  if (options.orgSlug) slug = options.orgSlug;
+  if (options.token) portalToken = options.token;
+  prefill = { name: options.name ?? prefill.name, email: options.email ?? prefill.email };
+  if (!slug) return;
+  mount();
+  if (!root) return;
+  ui ??= buildUi(root);
+  ui.panel.hidden = false;
+  if (opened) return;
+  opened = true;
+  void loadLook();
+  stored = readStored();
+  if (stored) {
+    void refresh();
+    follow();
+  } else showPrechat();
+}
+
+function hide(): void {
+  if (ui) ui.panel.hidden = true;
+}
+
+declare global {
+  interface Window {
+    CoveChat?: { open: (options?: OpenOptions) => void };
+  }
+}
+
+window.CoveChat = { open };
+// A tag with data-org shows its launcher at once; the portal, which loads the script itself, opens it when asked.
+if (slug) {
+  if (document.body) mount();
+  else document.addEventListener("DOMContentLoaded", mount);
+}

@@ -1,0 +1,51 @@
+import type { ChatMessage } from "@cove/contract/chat.ts";
+import { clsx } from "clsx";
+import { timeOfDay } from "./chat-format.ts";
+
+const senderLabel = (m: ChatMessage) =>
+  m.sender_type === "agent" ? (m.sender_name ?? "Agent") : m.sender_type === "ai" ? "AI assistant" : "Visitor";
+
+/** One message: the agent's on the right; the visitor's and the assistant's on the left, told apart; Cove's centred. */
+export function MessageBubble({ message, visitorName }: { message: ChatMessage; visitorName: string }) {
+  if (message.sender_type === "system") {
+    return (
+      <li className="flex justify-center" aria-label="Notice">
+        <p className="max-w-md rounded-full bg-slate-100 px-3 py-1 text-center text-xs text-slate-600">
+          {message.message}
+        </p>
+      </li>
+    );
+  }
+  const fromAgent = message.sender_type === "agent";
+  const who = message.sender_type === "visitor" ? visitorName : senderLabel(message);
+  return (
+    <li className={clsx("flex", fromAgent ? "justify-end" : "justify-start")}>
+      <article
+        aria-label={`Message from ${who}`}
+        data-sender={message.sender_type}
+        className={clsx(
+          "max-w-[80%] rounded-2xl px-3 py-2 text-sm shadow-sm",
+          fromAgent && "rounded-br-sm bg-indigo-600 text-white",
+          message.sender_type === "visitor" && "rounded-bl-sm border border-slate-200 bg-white text-slate-900",
+          message.sender_type === "ai" && "rounded-bl-sm border border-violet-200 bg-violet-50 text-slate-900",
+        )}
+      >
+        <p className={clsx("mb-0.5 text-xs font-medium", fromAgent ? "text-indigo-100" : "text-slate-500")}>
+          {who} · {timeOfDay(message.created_at)}
+        </p>
+        <p className="whitespace-pre-wrap break-words">{message.message}</p>
+        {message.sources.length > 0 && (
+          <ul className="mt-2 space-y-0.5 border-t border-violet-200 pt-1 text-xs">
+            {message.sources.map((s) => (
+              <li key={s.id}>
+                <a href={s.url} target="_blank" rel="noreferrer" className="text-violet-700 underline">
+                  {s.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </article>
+    </li>
+  );
+}

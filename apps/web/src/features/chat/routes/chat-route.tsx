@@ -1,0 +1,89 @@
+import { useCallback, useEffect, useState } from "react";
+import { useSearchParams } from "react-router";
+import { useFollow } from "../../../app/realtime-provider.tsx";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { useAuth } from "../../../lib/auth.ts";
+import { useChatSessions, useChatStats } from "../api/chat.queries.ts";
+import { ChatStatCards } from "../components/chat-stat-cards.tsx";
+import { Conversation } from "../components/conversation.tsx";
+import { SessionList } from "../components/session-list.tsx";
+
+export const CONNECTION_BANNER =
+  "Backend connection issue: live chat could not be loaded from the server. Use the refresh buttons to try again.";
+
+/** Waiting times on screen move on by themselves. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+/** Spec section 2 Live chat: sessions on the left, the selected conversation on the right, four figures above. */
+export function ChatRoute() {
+  const { user } = useAuth();
+  useFollow("chat");
+  const sessions = useChatSessions();
+  const stats = useChatStats();
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get("session");
+  const [messagesFailed, setMessagesFailed] = useState(false);
+  const now = useNow(15_000);
+  // Spec section 7: a failed call falls back to an empty list, with the banner.
+  const list = sessions.data ?? [];
+  const selected = list.find((s) => s.id === selectedId) ?? null;
+  const failed = sessions.isError || stats.isError || messagesFailed;
+
+  const select = (id: string | null) => setParams(id ? { session: id } : {}, { replace: true });
+  const onFailure = useCallback((f: boolean) => setMessagesFailed(f), []);
+
+  return (
+    <div className="flex h-full flex-col gap-4">
+      <title>Live Chat · Cove</title>
+      <header>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Live Chat</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Conversations from your website's chat widget. The AI assistant answers first and hands over when a person is
+          needed.
+        </p>
+      </header>
+      {failed && <Alert>{CONNECTION_BANNER}</Alert>}
+      <ChatStatCards stats={stats.data} />
+      {sessions.isPending ? (
+        <div className="flex justify-center py-16 text-indigo-600">
+          <Spinner className="size-6" label="Loading chat sessions" />
+        </div>
+      ) : (
+        <div className="grid min-h-[28rem] flex-1 gap-4 lg:grid-cols-[20rem_1fr]">
+          <SessionList
+            sessions={list}
+            selectedId={selectedId}
+            now={now}
+            refreshing={sessions.isFetching}
+            onSelect={select}
+            onRefresh={() => {
+              void sessions.refetch();
+              void stats.refetch();
+            }}
+          />
+          {selected ? (
+            <Conversation
+              key={selected.id}
+              session={selected}
+              myId={user?.id}
+              onClosed={() => select(null)}
+              onFailure={onFailure}
+            />
+          ) : (
+            <div className="flex items-center justify-center rounded-lg border border-dashed border-slate-300 p-8 text-sm text-slate-500">
+              Select a session to see the conversation.
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
+import { DEMO, signIn } from "./support.ts";
+
+/**
+ * Live chat end to end, in two browsers: a plain HTML page on another origin, with a strict Content-Security-Policy of
+ * its own, embeds the widget with one script tag; the visitor asks what the demo knowledge base answers (the assistant
+ * answers with its source), then asks for a person; Dana, the demo admin, sees the session arrive live in /chat, takes
+ * it and replies; the visitor sees the reply without a reload, and after a reload the conversation is still there;
+ * Dana closes it. Live steps wait up to 10 s: the machines that run this are shared and busy.
+ */
+/**
+ * The customer's own website: a plain page on another origin (127.0.0.1 and its own port; Cove is on localhost), served
+ * by a real server, since Chromium refuses requests to loopback addresses from a page it did not load from one.
+ */
+async function serveShop(cove: string): Promise<{ server: Server; url: string }> {
+  const ws = cove.replace(/^http/, "ws");
+  const server = createServer((_req, res) => {
+    res.writeHead(200, {
+      "content-type": "text/html; charset=utf-8",
+      // A strict policy of its own: Cove's script and calls, and nothing else (no inline styles or scripts).
+      "content-security-policy": `default-src 'none'; script-src ${cove}; connect-src ${cove} ${ws}; style-src 'self'`,
+    });
+    res.end(`<!doctype html><html><head><title>Acme shop</title></head>
+      <body><h1>Acme Outdoor shop</h1>
+      <script src="${cove}/widget.js" data-org="acme" async></script></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
+let shop: { server: Server; url: string } | null = null;
+test.afterAll(() => shop?.server.close());
+
+test("a visitor on another website chats with the assistant, then with a person, live", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const cove = baseURL ?? "http://localhost:3210";
+  const id = Date.now().toString(36);
+
+  const dana = await (await browser.newContext()).newPage();
+  await signIn(dana, DEMO.email, DEMO.password);
+  await expect(dana).toHaveURL(/\/dashboard$/);
+  await dana.goto("/chat");
+  await expect(dana.getByRole("heading", { name: "Live Chat", level: 1 })).toBeVisible();
+
+  shop = await serveShop(cove);
+  const visitor = await (await browser.newContext()).newPage();
+  await visitor.goto(shop.url);
+  await expect(visitor.getByRole("heading", { name: "Acme Outdoor shop" })).toBeVisible();
+
+  // Playwright's locators pierce the widget's shadow root.
+  await visitor.getByRole("button", { name: "Open chat" }).click();
+  const panel = visitor.getByRole("dialog", { name: "Chat" });
+  await expect(panel.getByRole("heading", { name: "Acme Outdoor Co." })).toBeVisible();
+  await panel.getByLabel("Name").fill(`Rosa ${id}`);
+  await panel.getByLabel("Email").fill(`rosa-${id}@example.com`);
+  await panel.getByRole("button", { name: "Start chat" }).click();
+
+  const message = panel.getByRole("textbox", { name: "Message" });
+  await message.fill("How long do refunds take?");
+  await message.press("Enter");
+  await expect(panel.getByText(/refund within 3 business days/i)).toBeVisible({ timeout: 10_000 });
+  await expect(panel.getByRole("link", { name: "When will I get my refund?" })).toHaveAttribute(
+    "href",
+    new RegExp(`^${cove}/help/acme/articles/`),
+  );
+
+  // The session appears on Dana's screen without a reload.
+  const session = dana.getByRole("button", { name: new RegExp(`Rosa ${id}`) });
+  await expect(session).toBeVisible({ timeout: 10_000 });
+
+  await message.fill("I want to talk to a person");
+  await message.press("Enter");
+  await expect(panel.getByText("A person from our team will reply here shortly.")).toBeVisible({ timeout: 10_000 });
+  await expect(session.getByText(/Waiting for a person/)).toBeVisible({ timeout: 10_000 });
+
+  await session.click();
+  const conversation = dana.getByRole("region", { name: `Chat with Rosa ${id}` });
+  await conversation.getByRole("button", { name: "Take" }).click();
+  await expect(session.getByText("With Dana Whitfield")).toBeVisible({ timeout: 10_000 });
+  // Typing shows both ways.
+  await message.pressSequentially("One more thing");
+  await expect(conversation.getByText(`Rosa ${id} is typing…`)).toBeVisible({ timeout: 10_000 });
+  await conversation.getByRole("textbox", { name: "Message" }).pressSequentially("Hi");
+  await expect(panel.getByText("Dana is typing…")).toBeVisible({ timeout: 10_000 });
+  await message.fill("");
+  await conversation.getByRole("textbox", { name: "Message" }).fill("Hi Rosa, Dana here. Let me look at your order.");
+  await conversation.getByRole("button", { name: "Send" }).click();
+
+  // The reply reaches the visitor live, and survives a reload.
+  await expect(panel.getByText("Hi Rosa, Dana here. Let me look at your order.")).toBeVisible({ timeout: 10_000 });
+  await visitor.reload();
+  await visitor.getByRole("button", { name: "Open chat" }).click();
+  await expect(
+    visitor.getByRole("dialog", { name: "Chat" }).getByText("Hi Rosa, Dana here. Let me look at your order."),
+  ).toBeVisible({ timeout: 10_000 });
+
+  await conversation.getByRole("button", { name: "Close" }).click();
+  await dana.getByRole("alertdialog").getByRole("button", { name: "Close session" }).click();
+  await expect(dana.getByText("Chat session closed successfully.")).toBeVisible();
+  await expect(dana.getByText("Select a session to see the conversation.")).toBeVisible();
+  await expect(visitor.getByText("This chat has ended.")).toBeVisible({ timeout: 10_000 });
+});

@@ -1,0 +1,184 @@
+import { z } from "zod";
+import { aiSource } from "./ai.ts";
+import { textRequired } from "./messages.ts";
+
+/**
+ * Live chat (spec section 2 Live chat, section 3 chat entities, section 4 chat session status, section 7 chat calls):
+ * a visitor on the organization's own website chats through the widget; the AI assistant answers first and hands off
+ * to a person, who answers in the same conversation from /chat. Paths and fields of section 7 are kept as they are.
+ */
+
+export const CHAT_SESSION_STATUSES = ["active", "closed", "transferred"] as const;
+export type ChatSessionStatus = (typeof CHAT_SESSION_STATUSES)[number];
+
+export const CHAT_SENDER_TYPES = ["visitor", "agent", "ai", "system"] as const;
+export type ChatSenderType = (typeof CHAT_SENDER_TYPES)[number];
+
+/** A chat message is at most this long (a visitor's and an agent's alike). */
+export const CHAT_MESSAGE_MAX = 2000;
+/** A visitor may send this many messages in CHAT_VISITOR_WINDOW_SECONDS (then 429). */
+export const CHAT_VISITOR_MESSAGES = 10;
+export const CHAT_VISITOR_WINDOW_SECONDS = 30;
+/** Chats one address may start per hour, across organizations. */
+export const CHAT_STARTS_PER_ADDRESS_PER_HOUR = 20;
+/** A visitor's token lasts this many days (the conversation survives reloads and browser restarts meanwhile). */
+export const CHAT_VISITOR_DAYS = 30;
+/** The session list shows at most this many sessions: the active ones and the newest closed ones. */
+export const CHAT_SESSION_LIST_MAX = 100;
+/** A conversation shows at most this many messages, the newest ones. */
+export const CHAT_MESSAGE_PAGE = 500;
+
+/** What the visitor is told on a hand-off, as a system message in the conversation. */
+export const CHAT_HANDOFF_NOTICE = "A person from our team will reply here shortly.";
+/**
+ * How long a visitor waits for a person before, when they left an email, the conversation becomes a ticket answered by
+ * email, and what they are told then.
+ */
+export const CHAT_UNANSWERED_MINUTES = 5;
+export const CHAT_NOBODY_FREE = "Nobody from our team is free right now.";
+/** The first line of every conversation, as the assistant. */
+export const CHAT_DEFAULT_GREETING = "Hi! Ask me anything, and a person from our team can join if you need one.";
+
+/** Spec section 8. */
+export const CHAT_SEND_FAILED = "Failed to send message - backend connection issue";
+export const CHAT_CLOSE_FAILED = "Failed to close session - backend connection issue";
+/** Spec section 7: the alert after a close. */
+export const CHAT_CLOSED_MESSAGE = "Chat session closed successfully.";
+
+const noNul = (s: string) => !s.includes("\u0000");
+
+export const chatMessageText = z
+  .string({ error: textRequired("Message") })
+  .trim()
+  .min(1, "Message is required")
+  .max(CHAT_MESSAGE_MAX, `Message must be at most ${CHAT_MESSAGE_MAX.toLocaleString("en-US")} characters`)
+  .refine(noNul, "Message contains an invalid character");
+
+/** Spec section 3: a chat session, with what the agent's screen needs beyond it. */
+export const chatSessionSchema = z.object({
+  id: z.uuid(),
+  visitor_name: z.string(),
+  visitor_email: z.string().nullable(),
+  status: z.enum(CHAT_SESSION_STATUSES),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  last_message: z.string().nullable(),
+  last_message_at: z.string().nullable(),
+  /** The assistant handed off and no person has replied since. */
+  waiting_for_human: z.boolean(),
+  waiting_since: z.string().nullable(),
+  assigned_agent: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+  handed_off: z.boolean(),
+  resolved_by_ai: z.boolean(),
+  /** The ticket the conversation became (status transferred). */
+  ticket_id: z.uuid().nullable(),
+});
+export type ChatSession = z.infer<typeof chatSessionSchema>;
+
+/** Spec section 3: a chat message; sources are the help-center articles an AI answer drew on. */
+export const chatMessageSchema = z.object({
+  id: z.uuid(),
+  sender_type: z.enum(CHAT_SENDER_TYPES),
+  /** The agent's name for agent messages, else null. */
+  sender_name: z.string().nullable(),
+  message: z.string(),
+  sources: z.array(aiSource),
+  created_at: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+export const chatSessionListAnswer = z.object({ sessions: z.array(chatSessionSchema) });
+export type ChatSessionListAnswer = z.infer<typeof chatSessionListAnswer>;
+export const chatSessionAnswer = z.object({ session: chatSessionSchema });
+export const chatMessageListAnswer = z.object({ messages: z.array(chatMessageSchema) });
+export type ChatMessageListAnswer = z.infer<typeof chatMessageListAnswer>;
+export const chatMessageAnswer = z.object({ message: chatMessageSchema });
+
+// Any id that is not one of the organization's (or the visitor's) sessions, malformed ones included, is not found.
+export const chatIdParams = z.object({ id: z.string() });
+
+/** POST /chat/sessions/{id}/messages (spec section 7). */
+export const sendChatMessageBody = z.object({ message: chatMessageText });
+export type SendChatMessageBody = z.input<typeof sendChatMessageBody>;
+
+/** PUT /chat/sessions/{id} (spec section 7): only closing is a change an agent makes here. */
+export const updateChatSessionBody = z.object({
+  status: z.literal("closed", { error: "Status must be closed" }),
+});
+export const chatClosedAnswer = z.object({ message: z.string(), session: chatSessionSchema });
+
+/** POST /chat/sessions/{id}/ticket: the conversation became this ticket. */
+export const chatTicketAnswer = z.object({
+  ticket_id: z.uuid(),
+  ticket_number: z.number().int(),
+  session: chatSessionSchema,
+});
+export type ChatTicketAnswer = z.infer<typeof chatTicketAnswer>;
+
+/** The four stat cards (spec section 2); avg_response_seconds is the real average time to a person's first reply. */
+export const chatStatsAnswer = z.object({
+  active_chats: z.number().int(),
+  closed_today: z.number().int(),
+  avg_response_seconds: z.number().nullable(),
+  total_sessions: z.number().int(),
+  /** Sessions the assistant resolved alone vs handed to a person (the AI Assistant page). */
+  resolved_by_ai: z.number().int(),
+  handed_off: z.number().int(),
+});
+export type ChatStatsAnswer = z.infer<typeof chatStatsAnswer>;
+
+// The visitor's side (the widget): /api/public/{org-slug}/chat/...
+
+const optionalText = (label: string, max: number) =>
+  z
+    .string({ error: textRequired(label) })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(noNul, `${label} contains an invalid character`)
+    .optional();
+
+export const startChatBody = z.object({
+  name: optionalText("Name", 120),
+  email: z
+    .string({ error: textRequired("Email") })
+    .trim()
+    .max(254, "Email must be at most 254 characters")
+    .pipe(z.union([z.literal(""), z.email("Enter a valid email address")]))
+    .transform((e) => e.toLowerCase())
+    .optional(),
+});
+export type StartChatBody = z.input<typeof startChatBody>;
+
+/** What a visitor sees of its own session: no assignee, no internal figures. */
+export const visitorSessionSchema = z.object({
+  id: z.uuid(),
+  visitor_name: z.string(),
+  status: z.enum(CHAT_SESSION_STATUSES),
+  waiting_for_human: z.boolean(),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+});
+export type VisitorSession = z.infer<typeof visitorSessionSchema>;
+
+export const startChatAnswer = z.object({
+  /** The visitor's token (a contact token): kept by the widget, sent as a bearer token. */
+  token: z.string(),
+  session: visitorSessionSchema,
+  messages: z.array(chatMessageSchema),
+});
+export type StartChatAnswer = z.infer<typeof startChatAnswer>;
+
+export const visitorConversationAnswer = z.object({
+  session: visitorSessionSchema,
+  messages: z.array(chatMessageSchema),
+});
+export type VisitorConversationAnswer = z.infer<typeof visitorConversationAnswer>;
+
+export const widgetLookAnswer = z.object({ name: z.string(), brand_color: z.string() });
+
+export const visitorParams = z.object({ orgSlug: z.string().max(200), id: z.string() });
+export const visitorOrgParams = z.object({ orgSlug: z.string().max(200) });
+
+/** Realtime topics: the organization's chats (staff) and one session (its staff and its visitor). */
+export const CHAT_TOPIC = "chat";
+export const chatSessionTopic = (id: string) => `chat_session:${id}`;
