@@ -1,0 +1,65 @@
+import { MATCH_MODES, TRIGGER_EVENTS } from "@cove/contract/automation.ts";
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
+import { organizations } from "./organizations.ts";
+import { tickets } from "./tickets.ts";
+import { users } from "./users.ts";
+
+/**
+ * An organization's automation rules (spec section 3): on a ticket event, when the conditions hold, do the actions.
+ * Conditions and actions are stored as the contract validated them (packages/contract/src/automation.ts); position
+ * is the order the admin set, in which the rules of one event run.
+ */
+export const automationRules = pgTable(
+  "automation_rules",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    isActive: boolean("is_active").notNull().default(true),
+    position: integer("position").notNull().default(0),
+    event: text("event", { enum: TRIGGER_EVENTS }).notNull(),
+    match: text("match", { enum: MATCH_MODES }).notNull().default("all"),
+    conditions: jsonb("conditions").notNull().default(sql`'[]'::jsonb`),
+    actions: jsonb("actions").notNull().default(sql`'[]'::jsonb`),
+    /** The member round-robin assignment gave the last ticket to: the next goes to the one after. */
+    lastAssigneeId: uuid("last_assignee_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  // What every ticket event reads: the organization's active rules of that event, in order.
+  (t) => [index("automation_rules_org_event_idx").on(t.organizationId, t.event, t.isActive, t.position)],
+);
+
+/**
+ * Every run of a rule on a ticket event: whether its conditions held, the actions it did, an error, or that it was
+ * stopped by the loop guard. The rule's log and Executions Today are read from here.
+ */
+export const automationRuns = pgTable(
+  "automation_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ruleId: uuid("rule_id")
+      .notNull()
+      .references(() => automationRules.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    event: text("event").notNull(),
+    matched: boolean("matched").notNull(),
+    actionsDone: text("actions_done").array().notNull().default(sql`'{}'::text[]`),
+    error: text("error"),
+    stopped: boolean("stopped").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("automation_runs_org_rule_created_idx").on(t.organizationId, t.ruleId, t.createdAt.desc()),
+    // Executions Today: the organization's matched runs since a time.
+    index("automation_runs_org_created_idx").on(t.organizationId, t.createdAt).where(sql`${t.matched}`),
+  ],
+);

@@ -1,0 +1,88 @@
+import { messageAnswer } from "@cove/contract/auth.ts";
+import {
+  automationStats,
+  createRuleBody,
+  ruleAnswer,
+  ruleListAnswer,
+  ruleRunsAnswer,
+  updateRuleBody,
+} from "@cove/contract/automation.ts";
+import { errorSchema } from "@cove/contract/errors.ts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { inTenant } from "../../platform/auth.ts";
+import { idParams, recordId } from "../../platform/ids.ts";
+import { registerAutomationHandlers } from "./automation.engine.ts";
+import * as service from "./automation.service.ts";
+
+const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+const tags = ["automation"];
+/** Automation rules are for admins (PRODUCT.md section 3). */
+const admin = { access: "admin" } as const;
+const params = idParams;
+const ruleId = (id: string) => recordId("Rule", id);
+
+/** The rules (spec section 7) with their run log and the screen's figures; the engine runs them on ticket events. */
+export async function automationRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  registerAutomationHandlers(app.events);
+
+  app.get("/api/automation/rules", {
+    config: admin,
+    schema: { tags, summary: "The rules, in the order they run", response: { 200: ruleListAnswer, ...errors } },
+    handler: async (req) => ({ rules: await inTenant(app, req, service.listRules) }),
+  });
+
+  app.post("/api/automation/rules", {
+    config: admin,
+    schema: { tags, summary: "Create a rule", body: createRuleBody, response: { 201: ruleAnswer, ...errors } },
+    handler: async (req, reply) =>
+      reply.status(201).send({ rule: await inTenant(app, req, (ctx) => service.createRule(ctx, req.body)) }),
+  });
+
+  app.put("/api/automation/rules/:id", {
+    config: admin,
+    schema: {
+      tags,
+      summary: "Change a rule: all its fields, or only isActive (pause/activate), or only position",
+      params,
+      body: updateRuleBody,
+      response: { 200: ruleAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      rule: await inTenant(app, req, (ctx) => service.updateRule(ctx, ruleId(req.params.id), req.body)),
+    }),
+  });
+
+  app.delete("/api/automation/rules/:id", {
+    config: admin,
+    schema: { tags, summary: "Delete a rule", params, response: { 200: messageAnswer, ...errors } },
+    handler: async (req) => {
+      await inTenant(app, req, (ctx) => service.deleteRule(ctx, ruleId(req.params.id)));
+      return { message: "Rule deleted" };
+    },
+  });
+
+  app.get("/api/automation/rules/:id/runs", {
+    config: admin,
+    schema: {
+      tags,
+      summary: "A rule's newest runs: the event, whether its conditions held, what it did, errors",
+      params,
+      response: { 200: ruleRunsAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      runs: await inTenant(app, req, (ctx) => service.listRuns(ctx, ruleId(req.params.id))),
+    }),
+  });
+
+  app.get("/api/automation/stats", {
+    config: admin,
+    schema: {
+      tags,
+      summary: "Total Rules, Active Rules and Executions Today",
+      response: { 200: automationStats, ...errors },
+    },
+    handler: (req) => inTenant(app, req, service.automationStats),
+  });
+}
