@@ -234,6 +234,7 @@ describe("malformed ids", () => {
     "POST /api/kb/articles/{id}/feedback": { helpful: true },
     "POST /api/portal/tickets/{id}/comments": { body: "Thanks!" },
     "PUT /api/portal/tickets/{id}/satisfaction": { rating: "good" },
+    "PUT /api/automation/rules/{id}": { isActive: false },
   };
 
   it("are simply not found (404) on every :id route, however long or odd", async () => {
