@@ -1,0 +1,84 @@
+import { messageAnswer } from "@cove/contract/auth.ts";
+import {
+  automationStats,
+  type CreateRuleBody,
+  ruleAnswer,
+  ruleListAnswer,
+  ruleRunsAnswer,
+  type UpdateRuleBody,
+} from "@cove/contract/automation.ts";
+import { userListAnswer } from "@cove/contract/users.ts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client.ts";
+import { teamKey } from "../../../lib/query-keys.ts";
+
+/** Every automation query: the rules, the cards and each rule's run log. */
+const automationKey = ["automation"] as const;
+const rulesKey = [...automationKey, "rules"] as const;
+const statsKey = [...automationKey, "stats"] as const;
+const runsKey = (id: string) => [...automationKey, "runs", id] as const;
+
+export function useRules() {
+  return useQuery({
+    queryKey: rulesKey,
+    queryFn: ({ signal }) => apiRequest("/automation/rules", { schema: ruleListAnswer, signal }),
+    // Spec section 7: the automation list is not refetched on window focus.
+    refetchOnWindowFocus: false,
+  });
+}
+
+export function useAutomationStats() {
+  return useQuery({
+    queryKey: statsKey,
+    queryFn: ({ signal }) => apiRequest("/automation/stats", { schema: automationStats, signal }),
+  });
+}
+
+export function useRuleRuns(id: string) {
+  return useQuery({
+    queryKey: runsKey(id),
+    queryFn: ({ signal }) =>
+      apiRequest(`/automation/rules/${encodeURIComponent(id)}/runs`, { schema: ruleRunsAnswer, signal }),
+  });
+}
+
+/** The members an assign_ticket action can name (the same cached answer as the team screen's). */
+export function useTeamMembers() {
+  return useQuery({
+    queryKey: teamKey,
+    queryFn: ({ signal }) => apiRequest("/users", { schema: userListAnswer, signal }),
+  });
+}
+
+/** Every rule change refreshes the list and the cards. */
+function useRuleMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: automationKey }),
+  });
+}
+
+export function useCreateRule() {
+  return useRuleMutation(
+    async (body: CreateRuleBody) =>
+      (await apiRequest("/automation/rules", { method: "POST", body, schema: ruleAnswer })).rule,
+  );
+}
+
+/** The edit form sends every field; pause/activate sends only isActive (spec section 4). */
+export function useUpdateRule() {
+  return useRuleMutation(
+    async ({ id, body }: { id: string; body: UpdateRuleBody }) =>
+      (await apiRequest(`/automation/rules/${encodeURIComponent(id)}`, { method: "PUT", body, schema: ruleAnswer }))
+        .rule,
+  );
+}
+
+export function useDeleteRule() {
+  return useRuleMutation(
+    async (id: string) =>
+      (await apiRequest(`/automation/rules/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer }))
+        .message,
+  );
+}
