@@ -4,6 +4,7 @@ import { hashPassword } from "../modules/auth/passwords.ts";
 import type { Db } from "../platform/db.ts";
 import { organizations } from "./schema/organizations.ts";
 import { users } from "./schema/users.ts";
+import { seedDemoRules } from "./seed-automation.ts";
 import { seedDemoKb } from "./seed-kb.ts";
 import { seedDemoTickets } from "./seed-tickets.ts";
 
@@ -46,6 +47,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     const ordered = DEMO_TEAM.map((m) => byEmail.get(m.email)).filter((m) => m !== undefined);
     await seedDemoTickets(tx, org.id, ordered);
     await seedDemoKb(tx, org, ordered);
+    await seedDemoRules(tx, org.id);
   });
   return true;
 }
