@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe("the demo organization's rules", () => {
-  it("are valid rules, two running and two paused, and the refund rule runs", async () => {
+  it("are valid rules, two running and three paused, and the refund rule runs", async () => {
     const list = await app.inject({ method: "GET", url: "/api/automation/rules", headers: bearer(token) });
     const rules = list.json().rules as Rule[];
     expect(rules.map((r) => [r.name, r.is_active])).toEqual([
@@ -44,6 +44,7 @@ describe("the demo organization's rules", () => {
       ["Escalate urgent tickets", true],
       ["Share out new tickets", false],
       ["Acknowledge new tickets", false],
+      ["Close quiet pending tickets", false],
     ]);
     for (const r of rules) {
       const sent = {

@@ -18,6 +18,20 @@ export const TRIGGER_EVENTS = [
 ] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
+/**
+ * Time-based triggers (PRODUCT.md section 2): the ticket has been pending, open, or unassigned (and not solved or
+ * closed) for a time. A scheduled job checks them; each ticket is acted on once per rule each time it enters the state.
+ */
+export const TIME_TRIGGERS = ["ticket_pending_for", "ticket_open_for", "ticket_unassigned_for"] as const;
+export type TimeTrigger = (typeof TIME_TRIGGERS)[number];
+export const RULE_EVENTS = [...TRIGGER_EVENTS, ...TIME_TRIGGERS] as const;
+export type RuleEvent = (typeof RULE_EVENTS)[number];
+export const isTimeTrigger = (event: string): event is TimeTrigger =>
+  (TIME_TRIGGERS as readonly string[]).includes(event);
+export const TIME_UNITS = ["hours", "days"] as const;
+/** How often the scheduled job looks for tickets that have waited long enough, in minutes. */
+export const TIME_RULES_EVERY_MINUTES = 5;
+
 export const CONDITION_FIELDS = [
   "ticket.status",
   "ticket.priority",
@@ -157,19 +171,43 @@ export type RuleAction = z.output<typeof actionSchema>;
 
 export const MATCH_MODES = ["all", "any"] as const;
 
-export const triggerConditionsSchema = z.strictObject(
+export const afterSchema = z.strictObject(
   {
-    event: z.enum(TRIGGER_EVENTS, { error: `Unknown trigger event: use one of ${TRIGGER_EVENTS.join(", ")}` }),
-    conditions: z
-      .array(conditionSchema, { error: "Conditions must be a list" })
-      .max(RULE_CONDITIONS_MAX, `A rule can have at most ${RULE_CONDITIONS_MAX} conditions`)
-      .optional()
-      .default([]),
-    /** all (the default): every condition must hold; any: one is enough. */
-    match: z.enum(MATCH_MODES, { error: "match must be all or any" }).optional().default("all"),
+    amount: z
+      .number({ error: "The time must be a whole number of hours or days" })
+      .int("The time must be a whole number of hours or days")
+      .min(1, "The time must be at least 1")
+      .max(1000, "The time must be at most 1000"),
+    unit: z.enum(TIME_UNITS, { error: "The time's unit must be hours or days" }),
   },
-  { error: "triggerConditions needs an event and its conditions" },
+  { error: "after needs an amount and a unit (hours or days)" },
 );
+export type After = z.output<typeof afterSchema>;
+
+export const triggerConditionsSchema = z
+  .strictObject(
+    {
+      event: z.enum(RULE_EVENTS, { error: `Unknown trigger event: use one of ${RULE_EVENTS.join(", ")}` }),
+      /** For a time-based trigger only: how long the ticket must have been in its state. */
+      after: afterSchema.nullable().optional().default(null),
+      conditions: z
+        .array(conditionSchema, { error: "Conditions must be a list" })
+        .max(RULE_CONDITIONS_MAX, `A rule can have at most ${RULE_CONDITIONS_MAX} conditions`)
+        .optional()
+        .default([]),
+      /** all (the default): every condition must hold; any: one is enough. */
+      match: z.enum(MATCH_MODES, { error: "match must be all or any" }).optional().default("all"),
+    },
+    { error: "triggerConditions needs an event and its conditions" },
+  )
+  .superRefine((t, check) => {
+    if (isTimeTrigger(t.event) && !t.after) {
+      check.addIssue({ code: "custom", path: ["after"], message: `${t.event} needs a time: after {amount, unit}` });
+    }
+    if (!isTimeTrigger(t.event) && t.after) {
+      check.addIssue({ code: "custom", path: ["after"], message: "Only a time-based trigger takes a time" });
+    }
+  });
 export type TriggerConditions = z.output<typeof triggerConditionsSchema>;
 
 const descriptionField = z
@@ -224,7 +262,8 @@ export const ruleSchema = z.object({
   is_active: z.boolean(),
   position: z.number().int(),
   trigger_conditions: z.object({
-    event: z.enum(TRIGGER_EVENTS),
+    event: z.enum(RULE_EVENTS),
+    after: z.object({ amount: z.number().int(), unit: z.enum(TIME_UNITS) }).nullable(),
     conditions: z.array(z.object({ field: z.string(), operator: z.string(), value: z.string() })),
     match: z.enum(MATCH_MODES),
   }),

@@ -7,8 +7,8 @@ type SeedRule = Required<Pick<CreateRuleBody, "name" | "description" | "actions"
 };
 
 /**
- * The demo organization's rules: two that run (refunds to billing, urgent tickets escalated) and two paused ones that
- * show what else rules do (round-robin, an acknowledgement). Round-robin and the public reply are paused so the
+ * The demo organization's rules: two that run (refunds to billing, urgent tickets escalated) and three paused ones that
+ * show what else rules do (round-robin, an acknowledgement, closing quiet pending tickets). Those are paused so the
  * demo's own tickets and journeys behave as a visitor expects until they turn them on.
  */
 const DEMO_RULES: SeedRule[] = [
@@ -17,6 +17,7 @@ const DEMO_RULES: SeedRule[] = [
     description: "Refund requests are tagged billing and handled first.",
     triggerConditions: {
       event: "ticket_created",
+      after: null,
       match: "all",
       conditions: [{ field: "ticket.subject", operator: "contains", value: "refund" }],
     },
@@ -31,6 +32,7 @@ const DEMO_RULES: SeedRule[] = [
     description: "An urgent ticket notifies every admin at once.",
     triggerConditions: {
       event: "ticket_created",
+      after: null,
       match: "all",
       conditions: [{ field: "ticket.priority", operator: "equals", value: "urgent" }],
     },
@@ -42,6 +44,7 @@ const DEMO_RULES: SeedRule[] = [
     description: "Unassigned new tickets go to the agents in turn.",
     triggerConditions: {
       event: "ticket_created",
+      after: null,
       match: "all",
       conditions: [{ field: "ticket.assignee_id", operator: "is_empty", value: "" }],
     },
@@ -51,7 +54,7 @@ const DEMO_RULES: SeedRule[] = [
   {
     name: "Acknowledge new tickets",
     description: "Tells the customer we have their request.",
-    triggerConditions: { event: "ticket_created", match: "all", conditions: [] },
+    triggerConditions: { event: "ticket_created", after: null, match: "all", conditions: [] },
     actions: [
       {
         type: "add_comment",
@@ -59,6 +62,20 @@ const DEMO_RULES: SeedRule[] = [
           'Hi {{ticket.requester_name}}, thanks for writing to Acme Outdoor about "{{ticket.subject}}". ' +
           "Your request is #{{ticket.ticket_number}}; we answer within one business day.",
         is_public: true,
+      },
+    ],
+    isActive: false,
+  },
+  {
+    name: "Close quiet pending tickets",
+    description: "A ticket waiting on the customer for a week is closed, with a note to say so.",
+    triggerConditions: { event: "ticket_pending_for", after: { amount: 7, unit: "days" }, match: "all", conditions: [] },
+    actions: [
+      { type: "change_status", status: "closed" },
+      {
+        type: "add_comment",
+        comment: "Closed after a week without an answer from {{ticket.requester_name}}.",
+        is_public: false,
       },
     ],
     isActive: false,
@@ -75,6 +92,8 @@ export async function seedDemoRules(tx: Tx, orgId: string): Promise<void> {
       position,
       event: rule.triggerConditions.event,
       match: rule.triggerConditions.match,
+      afterAmount: rule.triggerConditions.after?.amount ?? null,
+      afterUnit: rule.triggerConditions.after?.unit ?? null,
       conditions: rule.triggerConditions.conditions,
       actions: rule.actions,
     })),

@@ -1,6 +1,6 @@
-import { MATCH_MODES, TRIGGER_EVENTS } from "@cove/contract/automation.ts";
+import { MATCH_MODES, RULE_EVENTS, TIME_UNITS } from "@cove/contract/automation.ts";
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
 import { organizations } from "./organizations.ts";
 import { tickets } from "./tickets.ts";
@@ -22,7 +22,10 @@ export const automationRules = pgTable(
     description: text("description").notNull().default(""),
     isActive: boolean("is_active").notNull().default(true),
     position: integer("position").notNull().default(0),
-    event: text("event", { enum: TRIGGER_EVENTS }).notNull(),
+    event: text("event", { enum: RULE_EVENTS }).notNull(),
+    /** A time-based rule's wait (e.g. 3 days pending); null for the event triggers. */
+    afterAmount: integer("after_amount"),
+    afterUnit: text("after_unit", { enum: TIME_UNITS }),
     match: text("match", { enum: MATCH_MODES }).notNull().default("all"),
     conditions: jsonb("conditions").notNull().default(sql`'[]'::jsonb`),
     actions: jsonb("actions").notNull().default(sql`'[]'::jsonb`),
@@ -62,4 +65,26 @@ export const automationRuns = pgTable(
     // Executions Today: the organization's matched runs since a time.
     index("automation_runs_org_created_idx").on(t.organizationId, t.createdAt).where(sql`${t.matched}`),
   ],
+);
+
+/**
+ * Which tickets a time-based rule has acted on, and since when the ticket was in the state then: the rule acts once
+ * per ticket each time it enters the state (a ticket pending again later has a new state_since).
+ */
+export const automationTimeMarks = pgTable(
+  "automation_time_marks",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ruleId: uuid("rule_id")
+      .notNull()
+      .references(() => automationRules.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    stateSince: timestamp("state_since", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("automation_time_marks_key").on(t.organizationId, t.ruleId, t.ticketId, t.stateSince)],
 );

@@ -42,7 +42,7 @@ export function registerAutomationHandlers(bus: EventBus): void {
   bus.onInTransaction(Object.keys(TRIGGERS) as TicketEventType[], runRules);
 }
 
-interface RuleRow {
+export interface RuleRow {
   id: string;
   name: string;
   match: (typeof MATCH_MODES)[number];
@@ -99,7 +99,8 @@ async function runRules(ctx: EventContext, event: DomainEvent<TicketEventType>):
       );
       continue;
     }
-    const outcome = await runActions(ctx, rule, ticket);
+    const system = ctx.asSystem(`${RULE_ACTOR_PREFIX}${rule.name}`);
+    const outcome = await applyRule(system, `automation_rule_${ctx.depth}`, rule, ticket);
     runs.push(run(rule, { matched: true, ...outcome }));
     // What this rule changed is what the next rule's conditions see.
     if (outcome.actionsDone.length > 0) ticket = (await findTicketRow(ctx.db, ctx.orgId, ticketId)) ?? ticket;
@@ -107,25 +108,28 @@ async function runRules(ctx: EventContext, event: DomainEvent<TicketEventType>):
   await ctx.db.insert(automationRuns).values(runs);
 }
 
-/** A rule's actions, all or none: a failing action rolls the rule's earlier ones back to a savepoint. */
-async function runActions(
-  ctx: EventContext,
+/**
+ * A rule's actions on a ticket, done as the rule (system: the transaction acting as "rule:<name>"), all or none: a
+ * failing action rolls the rule's earlier ones back to a savepoint named savepointName, and is answered as the error.
+ */
+export async function applyRule(
+  system: TenantCtx,
+  savepointName: string,
   rule: RuleRow,
   ticket: TicketRow,
 ): Promise<{ actionsDone: string[]; error: string | null }> {
-  const system = ctx.asSystem(`${RULE_ACTOR_PREFIX}${rule.name}`);
-  const savepoint = sql.raw(`automation_rule_${ctx.depth}`);
-  await ctx.db.execute(sql`savepoint ${savepoint}`);
+  const savepoint = sql.raw(savepointName);
+  await system.db.execute(sql`savepoint ${savepoint}`);
   const done: string[] = [];
   try {
     for (const action of rule.actions as RuleAction[]) {
       done.push(await act(system, rule, ticket, action));
     }
-    await ctx.db.execute(sql`release savepoint ${savepoint}`);
+    await system.db.execute(sql`release savepoint ${savepoint}`);
     return { actionsDone: done, error: null };
   } catch (err) {
-    await ctx.db.execute(sql`rollback to savepoint ${savepoint}`);
-    await ctx.db.execute(sql`release savepoint ${savepoint}`);
+    await system.db.execute(sql`rollback to savepoint ${savepoint}`);
+    await system.db.execute(sql`release savepoint ${savepoint}`);
     const message = err instanceof Error ? err.message : String(err);
     return { actionsDone: [], error: message.slice(0, 500) };
   }
@@ -168,7 +172,7 @@ export function holds(condition: Condition, ticket: TicketRow): boolean {
 }
 
 /** all: every condition holds; any: one does. A rule without conditions always matches. */
-function matches(rule: RuleRow, ticket: TicketRow): boolean {
+export function matches(rule: RuleRow, ticket: TicketRow): boolean {
   const conditions = rule.conditions as Condition[];
   if (conditions.length === 0) return true;
   return rule.match === "any" ? conditions.some((c) => holds(c, ticket)) : conditions.every((c) => holds(c, ticket));

@@ -14,6 +14,7 @@ import { inTenant } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { registerAutomationHandlers } from "./automation.engine.ts";
 import * as service from "./automation.service.ts";
+import { scheduleTimeRules } from "./automation.timers.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const tags = ["automation"];
@@ -26,6 +27,7 @@ const ruleId = (id: string) => recordId("Rule", id);
 export async function automationRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   registerAutomationHandlers(app.events);
+  scheduleTimeRules(app.jobs, app.db, app.log);
 
   app.get("/api/automation/rules", {
     config: admin,

@@ -26,15 +26,15 @@ const ruleColumns = {
   isActive: automationRules.isActive,
   position: automationRules.position,
   event: automationRules.event,
+  afterAmount: automationRules.afterAmount,
+  afterUnit: automationRules.afterUnit,
   match: automationRules.match,
   conditions: automationRules.conditions,
   actions: automationRules.actions,
   createdAt: automationRules.createdAt,
   updatedAt: automationRules.updatedAt,
 };
-type RuleRow = {
-  [K in keyof typeof ruleColumns]: (typeof ruleColumns)[K]["_"]["data"];
-};
+type RuleRow = Pick<typeof automationRules.$inferSelect, keyof typeof ruleColumns>;
 
 /** The rule as spec section 3 returns it. */
 function toRule(row: RuleRow): Rule {
@@ -46,6 +46,8 @@ function toRule(row: RuleRow): Rule {
     position: row.position,
     trigger_conditions: {
       event: row.event,
+      after:
+        row.afterAmount !== null && row.afterUnit !== null ? { amount: row.afterAmount, unit: row.afterUnit } : null,
       conditions: row.conditions as Rule["trigger_conditions"]["conditions"],
       match: row.match,
     },
@@ -117,6 +119,8 @@ export async function createRule(ctx: Ctx, input: z.output<typeof createRuleBody
       isActive: input.isActive,
       position,
       event: input.triggerConditions.event,
+      afterAmount: input.triggerConditions.after?.amount ?? null,
+      afterUnit: input.triggerConditions.after?.unit ?? null,
       match: input.triggerConditions.match,
       conditions: input.triggerConditions.conditions,
       actions: input.actions,
@@ -137,6 +141,8 @@ export async function updateRule(ctx: Ctx, id: string, input: z.output<typeof up
   if (input.actions) changes.actions = input.actions;
   if (input.triggerConditions) {
     changes.event = input.triggerConditions.event;
+    changes.afterAmount = input.triggerConditions.after?.amount ?? null;
+    changes.afterUnit = input.triggerConditions.after?.unit ?? null;
     changes.match = input.triggerConditions.match;
     changes.conditions = input.triggerConditions.conditions;
   }

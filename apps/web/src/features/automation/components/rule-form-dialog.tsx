@@ -5,11 +5,13 @@ import {
   CONDITION_OPERATORS,
   type ConditionOperator,
   type CreateRuleBody,
+  isTimeTrigger,
   type MATCH_MODES,
   ROUND_ROBIN,
+  RULE_EVENTS,
   type Rule,
-  TRIGGER_EVENTS,
-  type TriggerEvent,
+  type RuleEvent,
+  TIME_UNITS,
   VALUE_OPERATORS,
 } from "@cove/contract/automation.ts";
 import { TICKET_PRIORITIES, TICKET_STATUSES } from "@cove/contract/tickets.ts";
@@ -45,7 +47,10 @@ interface DraftAction {
 interface Draft {
   name: string;
   description: string;
-  event: TriggerEvent;
+  event: RuleEvent;
+  /** A time-based trigger's wait, as typed. */
+  afterAmount: string;
+  afterUnit: (typeof TIME_UNITS)[number];
   match: (typeof MATCH_MODES)[number];
   conditions: DraftCondition[];
   actions: DraftAction[];
@@ -70,6 +75,8 @@ function draftOf(rule: Rule | null): Draft {
       name: "",
       description: "",
       event: "ticket_created",
+      afterAmount: "3",
+      afterUnit: "days",
       match: "all",
       conditions: [],
       actions: [newAction()],
@@ -80,6 +87,8 @@ function draftOf(rule: Rule | null): Draft {
     name: rule.name,
     description: rule.description,
     event: rule.trigger_conditions.event,
+    afterAmount: String(rule.trigger_conditions.after?.amount ?? 3),
+    afterUnit: rule.trigger_conditions.after?.unit ?? "days",
     match: rule.trigger_conditions.match,
     conditions: rule.trigger_conditions.conditions.map((c) => ({
       field: c.field,
@@ -106,6 +115,7 @@ function bodyOf(draft: Draft): CreateRuleBody {
     description: draft.description,
     triggerConditions: {
       event: draft.event,
+      after: isTimeTrigger(draft.event) ? { amount: Number(draft.afterAmount), unit: draft.afterUnit } : null,
       match: draft.match,
       conditions: draft.conditions.map((c) => ({
         field: c.field as (typeof CONDITION_FIELDS)[number],
@@ -217,9 +227,9 @@ export function RuleFormDialog({ rule, onClose }: { rule: Rule | null; onClose: 
             <div className="grid gap-4 sm:grid-cols-2">
               <SelectField
                 label="Trigger event"
-                options={options(TRIGGER_EVENTS, EVENT_LABELS)}
+                options={options(RULE_EVENTS, EVENT_LABELS)}
                 value={draft.event}
-                onChange={(e) => patch({ event: e.target.value as TriggerEvent })}
+                onChange={(e) => patch({ event: e.target.value as RuleEvent })}
               />
               <SelectField
                 label="Conditions must"
@@ -232,6 +242,25 @@ export function RuleFormDialog({ rule, onClose }: { rule: Rule | null; onClose: 
               />
             </div>
 
+            {isTimeTrigger(draft.event) && (
+              <div className="grid gap-4 sm:grid-cols-2">
+                <TextField
+                  label="For at least"
+                  type="number"
+                  min={1}
+                  max={1000}
+                  value={draft.afterAmount}
+                  onChange={(e) => patch({ afterAmount: e.target.value })}
+                  hint="Checked every few minutes; each ticket once each time it gets there."
+                />
+                <SelectField
+                  label="Unit"
+                  options={options(TIME_UNITS)}
+                  value={draft.afterUnit}
+                  onChange={(e) => patch({ afterUnit: e.target.value as Draft["afterUnit"] })}
+                />
+              </div>
+            )}
             <fieldset className="space-y-3">
               <legend className="text-sm font-medium text-slate-700">Conditions</legend>
               {draft.conditions.length === 0 && (

@@ -1,12 +1,23 @@
-import type { ActionType, ConditionOperator, Rule, TriggerEvent } from "@cove/contract/automation.ts";
+import type { ActionType, ConditionOperator, Rule, RuleEvent } from "@cove/contract/automation.ts";
 
-export const EVENT_LABELS: Record<TriggerEvent, string> = {
+export const EVENT_LABELS: Record<RuleEvent, string> = {
   ticket_created: "Ticket created",
   ticket_updated: "Ticket updated",
   ticket_status_changed: "Ticket status changed",
   ticket_assigned: "Ticket assigned",
   comment_added: "Comment added",
+  ticket_pending_for: "Ticket pending for…",
+  ticket_open_for: "Ticket open for…",
+  ticket_unassigned_for: "Ticket unassigned for…",
 };
+
+/** "Ticket created", or "Ticket pending for 3 days" for a time-based rule. */
+export function describeTrigger(trigger: Rule["trigger_conditions"]): string {
+  const label = EVENT_LABELS[trigger.event];
+  if (!trigger.after) return label;
+  const { amount, unit } = trigger.after;
+  return `${label.replace("…", "")} ${amount} ${amount === 1 ? unit.replace(/s$/, "") : unit}`;
+}
 
 export const FIELD_LABELS: Record<string, string> = {
   "ticket.status": "Status",

@@ -7,7 +7,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useDeleteRule, useTeamMembers, useUpdateRule } from "../api/automation.api.ts";
-import { describeAction, EVENT_LABELS, FIELD_LABELS, OPERATOR_LABELS } from "./rule-format.ts";
+import { describeAction, describeTrigger, FIELD_LABELS, OPERATOR_LABELS } from "./rule-format.ts";
 import { RuleRuns } from "./rule-runs.tsx";
 
 /** Spec: the list of rules, each with a pause/activate button and edit and delete controls (plus its run log). */
@@ -67,7 +67,7 @@ export function RuleList({ rules, onEdit }: { rules: Rule[]; onEdit: (rule: Rule
                 </div>
                 {rule.description && <p className="text-sm break-words text-slate-600">{rule.description}</p>}
                 <p className="text-sm text-slate-700">
-                  <span className="font-medium">When:</span> {EVENT_LABELS[rule.trigger_conditions.event]}
+                  <span className="font-medium">When:</span> {describeTrigger(rule.trigger_conditions)}
                   {rule.trigger_conditions.conditions.length > 0 &&
                     ` and ${rule.trigger_conditions.match === "any" ? "any of" : "all of"}: ${rule.trigger_conditions.conditions
                       .map(

@@ -23,6 +23,7 @@ const refunds: Rule = {
   position: 0,
   trigger_conditions: {
     event: "ticket_created",
+    after: null,
     conditions: [{ field: "ticket.subject", operator: "contains", value: "refund" }],
     match: "all",
   },
@@ -144,6 +145,7 @@ describe("the automation screen", () => {
       description: "",
       triggerConditions: {
         event: "ticket_created",
+        after: null,
         match: "all",
         conditions: [{ field: "ticket.subject", operator: "contains", value: "refund" }],
       },
@@ -151,6 +153,30 @@ describe("the automation screen", () => {
         { type: "change_priority", priority: "high" },
         { type: "assign_ticket", assignee_id: priya.id },
       ],
+      isActive: true,
+    });
+  });
+
+  it("creates a time-based rule: pending for 7 days, then close", async () => {
+    storeSession();
+    const fetchMock = api([], { "POST /api/automation/rules": () => json(201, { rule: refunds }) });
+    const { user } = renderApp("/automation");
+    await screen.findByRole("heading", { name: "No automation rules" });
+    await user.click(screen.getAllByRole("button", { name: "Create Rule" })[0] as HTMLElement);
+    const form = await screen.findByRole("form", { name: "Create Rule" });
+    expect(within(form).queryByLabelText("For at least")).not.toBeInTheDocument();
+    await user.type(within(form).getByLabelText("Rule name"), "Close quiet tickets");
+    await user.selectOptions(within(form).getByLabelText("Trigger event"), "ticket_pending_for");
+    await user.clear(within(form).getByLabelText("For at least"));
+    await user.type(within(form).getByLabelText("For at least"), "7");
+    await user.selectOptions(within(form).getByLabelText("Action 1"), "change_status");
+    await user.selectOptions(within(form).getByLabelText("Action 1 status"), "closed");
+    await user.click(within(form).getByRole("button", { name: "Create Rule" }));
+    await screen.findByText("Rule created");
+    expect(bodyOf(fetchMock, "POST", "/automation/rules")).toMatchObject({
+      name: "Close quiet tickets",
+      triggerConditions: { event: "ticket_pending_for", after: { amount: 7, unit: "days" }, conditions: [] },
+      actions: [{ type: "change_status", status: "closed" }],
       isActive: true,
     });
   });
