@@ -68,6 +68,25 @@ export const automationRuns = pgTable(
 );
 
 /**
+ * The rules an event was checked against whose conditions did not hold, one row per event: a run each, logged as
+ * compactly as an event with 50 rules allows (one row instead of 50; the rule's log reads them by rule_ids).
+ */
+export const automationMisses = pgTable(
+  "automation_misses",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    event: text("event").notNull(),
+    ruleIds: uuid("rule_ids").array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("automation_misses_rule_ids_idx").using("gin", t.ruleIds)],
+);
+
+/**
  * Which tickets a time-based rule has acted on, and since when the ticket was in the state then: the rule acts once
  * per ticket each time it enters the state (a ticket pending again later has a new state_since).
  */

@@ -10,7 +10,7 @@ import {
 import type { DomainEvent, EventType } from "@cove/contract/events.ts";
 import { TAGS_PER_TICKET_MAX } from "@cove/contract/tickets.ts";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { automationRules, automationRuns } from "../../db/schema/automation.ts";
+import { automationMisses, automationRules, automationRuns } from "../../db/schema/automation.ts";
 import { users } from "../../db/schema/users.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
@@ -76,6 +76,7 @@ async function runRules(ctx: EventContext, event: DomainEvent<TicketEventType>):
   let ticket = await findTicketRow(ctx.db, ctx.orgId, ticketId);
   if (!ticket) return;
   const runs: NewRun[] = [];
+  const missed: string[] = [];
   const run = (rule: RuleRow, fields: Partial<NewRun>): NewRun => ({
     organizationId: ctx.orgId,
     ruleId: rule.id,
@@ -86,7 +87,7 @@ async function runRules(ctx: EventContext, event: DomainEvent<TicketEventType>):
   });
   for (const rule of rules) {
     if (!matches(rule, ticket)) {
-      runs.push(run(rule, {}));
+      missed.push(rule.id);
       continue;
     }
     if (ctx.depth >= AUTOMATION_MAX_DEPTH) {
@@ -105,7 +106,13 @@ async function runRules(ctx: EventContext, event: DomainEvent<TicketEventType>):
     // What this rule changed is what the next rule's conditions see.
     if (outcome.actionsDone.length > 0) ticket = (await findTicketRow(ctx.db, ctx.orgId, ticketId)) ?? ticket;
   }
-  await ctx.db.insert(automationRuns).values(runs);
+  if (runs.length > 0) await ctx.db.insert(automationRuns).values(runs);
+  // The runs whose conditions did not hold: one row for all of them (an event with 50 rules writes 1 row, not 50).
+  if (missed.length > 0) {
+    await ctx.db
+      .insert(automationMisses)
+      .values({ organizationId: ctx.orgId, ticketId, event: trigger, ruleIds: missed });
+  }
 }
 
 /**

@@ -8,12 +8,12 @@ import {
   type RuleRun,
   type updateRuleBody,
 } from "@cove/contract/automation.ts";
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { automationRules, automationRuns } from "../../db/schema/automation.ts";
 import { organizations } from "../../db/schema/organizations.ts";
-import { tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
+import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 
@@ -160,33 +160,44 @@ export async function deleteRule(ctx: Ctx, id: string): Promise<void> {
 export async function listRuns(ctx: Ctx, id: string): Promise<RuleRun[]> {
   const [rule] = await ctx.db.select({ id: automationRules.id }).from(automationRules).where(mine(ctx, id));
   if (!rule) throw ruleNotFound();
-  const rows = await ctx.db
-    .select({
-      id: automationRuns.id,
-      ticketId: automationRuns.ticketId,
-      ticketNumber: tickets.ticketNumber,
-      event: automationRuns.event,
-      matched: automationRuns.matched,
-      actionsDone: automationRuns.actionsDone,
-      error: automationRuns.error,
-      stopped: automationRuns.stopped,
-      createdAt: automationRuns.createdAt,
-    })
-    .from(automationRuns)
-    .leftJoin(tickets, and(eq(tickets.organizationId, ctx.orgId), eq(tickets.id, automationRuns.ticketId)))
-    .where(and(eq(automationRuns.organizationId, ctx.orgId), eq(automationRuns.ruleId, id)))
-    .orderBy(desc(automationRuns.createdAt), desc(automationRuns.id))
-    .limit(RULE_RUNS_PAGE);
+  // Runs that did something (or tried), and the events whose conditions did not hold for it (automation_misses).
+  const rows = await queryRows<{
+    id: string;
+    ticket_id: string | null;
+    ticket_number: number | null;
+    event: string;
+    matched: boolean;
+    actions_done: string[];
+    error: string | null;
+    stopped: boolean;
+    created_at: Date | string;
+  }>(
+    ctx.db,
+    sql`select x.*, t.ticket_number from (
+          (select r.id, r.ticket_id, r.event, r.matched, r.actions_done, r.error, r.stopped, r.created_at
+           from automation_runs r
+           where r.organization_id = ${ctx.orgId} and r.rule_id = ${id}
+           order by r.created_at desc, r.id desc limit ${RULE_RUNS_PAGE})
+          union all
+          (select m.id, m.ticket_id, m.event, false, '{}'::text[], null::text, false, m.created_at
+           from automation_misses m
+           where m.organization_id = ${ctx.orgId} and m.rule_ids @> array[${id}]::uuid[]
+           order by m.created_at desc, m.id desc limit ${RULE_RUNS_PAGE})
+        ) x
+        left join tickets t on t.organization_id = ${ctx.orgId} and t.id = x.ticket_id
+        order by x.created_at desc, x.id desc
+        limit ${RULE_RUNS_PAGE}`,
+  );
   return rows.map((r) => ({
     id: r.id,
-    ticket_id: r.ticketId,
-    ticket_number: r.ticketNumber,
+    ticket_id: r.ticket_id,
+    ticket_number: r.ticket_number,
     event: r.event,
     matched: r.matched,
-    actions_done: r.actionsDone,
+    actions_done: r.actions_done,
     error: r.error,
     stopped: r.stopped,
-    created_at: r.createdAt.toISOString(),
+    created_at: new Date(r.created_at).toISOString(),
   }));
 }
 
