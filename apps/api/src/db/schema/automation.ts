@@ -1,6 +1,19 @@
 import { MATCH_MODES, RULE_EVENTS, TIME_UNITS } from "@cove/contract/automation.ts";
+import { TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
 import { organizations } from "./organizations.ts";
 import { tickets } from "./tickets.ts";
@@ -106,4 +119,20 @@ export const automationTimeMarks = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("automation_time_marks_key").on(t.organizationId, t.ruleId, t.ticketId, t.stateSince)],
+);
+
+/** SLA targets per priority (packages/contract/src/sla.ts); a priority without a row has none. */
+export const slaTargets = pgTable(
+  "sla_targets",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    priority: text("priority", { enum: TICKET_PRIORITIES }).notNull(),
+    firstResponseHours: doublePrecision("first_response_hours"),
+    resolutionHours: doublePrecision("resolution_hours"),
+    businessHours: boolean("business_hours").notNull().default(false),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique("sla_targets_key").on(t.organizationId, t.priority)],
 );

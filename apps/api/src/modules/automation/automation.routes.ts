@@ -8,13 +8,15 @@ import {
   updateRuleBody,
 } from "@cove/contract/automation.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
+import { slaTargetsAnswer, slaTargetsBody, ticketSlaAnswer } from "@cove/contract/sla.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inActorTenant, inTenant } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { registerAutomationHandlers } from "./automation.engine.ts";
 import * as service from "./automation.service.ts";
 import { scheduleTimeRules } from "./automation.timers.ts";
+import * as sla from "./sla.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const tags = ["automation"];
@@ -86,5 +88,34 @@ export async function automationRoutes(fastify: FastifyInstance) {
       response: { 200: automationStats, ...errors },
     },
     handler: (req) => inTenant(app, req, service.automationStats),
+  });
+
+  app.get("/api/automation/sla", {
+    config: admin,
+    schema: { tags, summary: "SLA targets per priority", response: { 200: slaTargetsAnswer, ...errors } },
+    handler: async (req) => ({ targets: await inTenant(app, req, sla.getTargets) }),
+  });
+
+  app.put("/api/automation/sla", {
+    config: admin,
+    schema: {
+      tags,
+      summary: "Set the SLA targets of the priorities sent",
+      body: slaTargetsBody,
+      response: { 200: slaTargetsAnswer, ...errors },
+    },
+    handler: async (req) => ({ targets: await inTenant(app, req, (ctx) => sla.putTargets(ctx, req.body)) }),
+  });
+
+  // A ticket's due times are for the whole team, like the ticket itself.
+  app.get("/api/tickets/:id/sla", {
+    config: { access: "authenticated", actors: ["api_key"] },
+    schema: {
+      tags,
+      summary: "A ticket's first-response and resolution due times under its priority's SLA targets",
+      params,
+      response: { 200: ticketSlaAnswer, ...errors },
+    },
+    handler: (req) => inActorTenant(app, req, (ctx) => sla.ticketSla(ctx, recordId("Ticket", req.params.id))),
   });
 }
