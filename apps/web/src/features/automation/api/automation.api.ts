@@ -7,10 +7,11 @@ import {
   ruleRunsAnswer,
   type UpdateRuleBody,
 } from "@cove/contract/automation.ts";
+import { type SlaTargetsBody, slaTargetsAnswer, ticketSlaAnswer } from "@cove/contract/sla.ts";
 import { userListAnswer } from "@cove/contract/users.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
-import { teamKey } from "../../../lib/query-keys.ts";
+import { teamKey, ticketKeys } from "../../../lib/query-keys.ts";
 
 /** Every automation query: the rules, the cards and each rule's run log. */
 const automationKey = ["automation"] as const;
@@ -81,4 +82,37 @@ export function useDeleteRule() {
       (await apiRequest(`/automation/rules/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer }))
         .message,
   );
+}
+
+/** SLA targets per priority (admins). */
+const slaKey = [...automationKey, "sla"] as const;
+
+export function useSlaTargets() {
+  return useQuery({
+    queryKey: slaKey,
+    queryFn: ({ signal }) => apiRequest("/automation/sla", { schema: slaTargetsAnswer, signal }),
+  });
+}
+
+export function useSaveSlaTargets() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: SlaTargetsBody) =>
+      (await apiRequest("/automation/sla", { method: "PUT", body, schema: slaTargetsAnswer })).targets,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: slaKey });
+      // Every open ticket's due times follow the targets.
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.all });
+    },
+  });
+}
+
+/** A ticket's due times; under the ticket's key, so whatever refreshes the ticket refreshes them too. */
+export function useTicketSla(ticketId: string) {
+  return useQuery({
+    queryKey: [...ticketKeys.detail(ticketId), "sla"],
+    queryFn: ({ signal }) =>
+      apiRequest(`/tickets/${encodeURIComponent(ticketId)}/sla`, { schema: ticketSlaAnswer, signal }),
+    retry: false,
+  });
 }

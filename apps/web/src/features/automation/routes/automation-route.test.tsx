@@ -1,4 +1,5 @@
 import type { Rule, RuleRun } from "@cove/contract/automation.ts";
+import { emptyTargets } from "@cove/contract/sla.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
@@ -53,6 +54,7 @@ function api(rules: Rule[], overrides: Record<string, Parameters<typeof mockApi>
     "GET /api/trial/status": () => json(200, trialAnswer),
     "GET /api/users": () => json(200, { users: [priya] }),
     "GET /api/automation/rules": () => json(200, { rules }),
+    "GET /api/automation/sla": () => json(200, { targets: emptyTargets() }),
     "GET /api/automation/stats": () =>
       json(200, {
         total_rules: rules.length,

@@ -7,6 +7,7 @@ import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useAutomationStats, useRules } from "../api/automation.api.ts";
 import { RuleFormDialog } from "../components/rule-form-dialog.tsx";
 import { RuleList } from "../components/rule-list.tsx";
+import { SlaTargets } from "../components/sla-targets.tsx";
 
 function StatCards() {
   const stats = useAutomationStats();
@@ -78,6 +79,8 @@ export function AutomationRoute() {
       ) : (
         <RuleList rules={rules.data.rules} onEdit={setEditing} />
       )}
+
+      <SlaTargets />
 
       {editing !== undefined && <RuleFormDialog rule={editing} onClose={() => setEditing(undefined)} />}
     </div>
