@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe("the demo organization's rules", () => {
-  it("are valid rules, two running and three paused, and the refund rule runs", async () => {
+  it("are valid rules, two running and three paused, and the refund rule runs under the demo's SLA targets", async () => {
     const list = await app.inject({ method: "GET", url: "/api/automation/rules", headers: bearer(token) });
     const rules = list.json().rules as Rule[];
     expect(rules.map((r) => [r.name, r.is_active])).toEqual([
@@ -68,6 +68,13 @@ describe("the demo organization's rules", () => {
       },
     });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().ticket).toMatchObject({ priority: "high", tags: ["billing"], assignee_id: null, comments: [] });
+    const ticket = res.json().ticket;
+    expect(ticket).toMatchObject({ priority: "high", tags: ["billing"], assignee_id: null, comments: [] });
+    // High: first response within 4 calendar hours.
+    const sla = await app.inject({ method: "GET", url: `/api/tickets/${ticket.id}/sla`, headers: bearer(token) });
+    expect(sla.json().first_response).toMatchObject({
+      state: "on_track",
+      due_at: new Date(new Date(ticket.created_at).getTime() + 4 * 3_600_000).toISOString(),
+    });
   });
 });

@@ -1,6 +1,6 @@
 import type { CreateRuleBody } from "@cove/contract/automation.ts";
 import type { Tx } from "../platform/db.ts";
-import { automationRules } from "./schema/automation.ts";
+import { automationRules, slaTargets } from "./schema/automation.ts";
 
 type SeedRule = Required<Pick<CreateRuleBody, "name" | "description" | "actions" | "isActive">> & {
   triggerConditions: Required<CreateRuleBody["triggerConditions"]>;
@@ -69,7 +69,12 @@ const DEMO_RULES: SeedRule[] = [
   {
     name: "Close quiet pending tickets",
     description: "A ticket waiting on the customer for a week is closed, with a note to say so.",
-    triggerConditions: { event: "ticket_pending_for", after: { amount: 7, unit: "days" }, match: "all", conditions: [] },
+    triggerConditions: {
+      event: "ticket_pending_for",
+      after: { amount: 7, unit: "days" },
+      match: "all",
+      conditions: [],
+    },
     actions: [
       { type: "change_status", status: "closed" },
       {
@@ -98,4 +103,14 @@ export async function seedDemoRules(tx: Tx, orgId: string): Promise<void> {
       actions: rule.actions,
     })),
   );
+}
+
+/** The demo's SLA targets: urgent and high in calendar hours, normal and low in business hours. */
+export async function seedDemoSla(tx: Tx, orgId: string): Promise<void> {
+  await tx.insert(slaTargets).values([
+    { organizationId: orgId, priority: "urgent", firstResponseHours: 1, resolutionHours: 8, businessHours: false },
+    { organizationId: orgId, priority: "high", firstResponseHours: 4, resolutionHours: 24, businessHours: false },
+    { organizationId: orgId, priority: "normal", firstResponseHours: 8, resolutionHours: 40, businessHours: true },
+    { organizationId: orgId, priority: "low", firstResponseHours: 16, resolutionHours: 80, businessHours: true },
+  ]);
 }

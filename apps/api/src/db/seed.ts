@@ -4,7 +4,7 @@ import { hashPassword } from "../modules/auth/passwords.ts";
 import type { Db } from "../platform/db.ts";
 import { organizations } from "./schema/organizations.ts";
 import { users } from "./schema/users.ts";
-import { seedDemoRules } from "./seed-automation.ts";
+import { seedDemoRules, seedDemoSla } from "./seed-automation.ts";
 import { seedDemoKb } from "./seed-kb.ts";
 import { seedDemoTickets } from "./seed-tickets.ts";
 
@@ -48,6 +48,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     await seedDemoTickets(tx, org.id, ordered);
     await seedDemoKb(tx, org, ordered);
     await seedDemoRules(tx, org.id);
+    await seedDemoSla(tx, org.id);
   });
   return true;
 }
