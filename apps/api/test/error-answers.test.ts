@@ -235,6 +235,7 @@ describe("malformed ids", () => {
     "POST /api/portal/tickets/{id}/comments": { body: "Thanks!" },
     "PUT /api/portal/tickets/{id}/satisfaction": { rating: "good" },
     "PUT /api/automation/rules/{id}": { isActive: false },
+    "PUT /api/canned-replies/{id}": { title: "Thanks", body: "Thanks!" },
   };
 
   it("are simply not found (404) on every :id route, however long or odd", async () => {

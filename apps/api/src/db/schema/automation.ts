@@ -136,3 +136,19 @@ export const slaTargets = pgTable(
   },
   (t) => [unique("sla_targets_key").on(t.organizationId, t.priority)],
 );
+
+/** Canned replies: an organization's saved replies, with placeholders (packages/contract/src/canned-replies.ts). */
+export const cannedReplies = pgTable(
+  "canned_replies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("canned_replies_org_title_idx").on(t.organizationId, t.title)],
+);

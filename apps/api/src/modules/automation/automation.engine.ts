@@ -7,6 +7,7 @@ import {
   type RuleAction,
   type TriggerEvent,
 } from "@cove/contract/automation.ts";
+import { fillPlaceholders } from "@cove/contract/canned-replies.ts";
 import type { DomainEvent, EventType } from "@cove/contract/events.ts";
 import { TAGS_PER_TICKET_MAX } from "@cove/contract/tickets.ts";
 import { and, asc, eq, sql } from "drizzle-orm";
@@ -211,7 +212,7 @@ async function act(system: TenantCtx, rule: RuleRow, ticket: TicketRow, action: 
     case "add_comment": {
       const current = (await findTicketRow(system.db, system.orgId, ticket.id)) ?? ticket;
       await addComment(system, ticket.id, {
-        body: fillPlaceholders(action.comment, current),
+        body: ticketPlaceholders(action.comment, current),
         is_public: action.is_public,
       });
       return action.is_public ? "add_comment: public reply" : "add_comment: internal note";
@@ -238,19 +239,16 @@ async function act(system: TenantCtx, rule: RuleRow, ticket: TicketRow, action: 
   }
 }
 
-const PLACEHOLDER = /\{\{\s*(ticket\.[a-z_]+)\s*\}\}/g;
-
-/** {{ticket.requester_name}} and the like, filled from the ticket; an unknown placeholder stays as written. */
-export function fillPlaceholders(text: string, ticket: TicketRow): string {
-  const values: Record<string, string> = {
+/** A rule's comment with the ticket's placeholders filled (packages/contract/src/canned-replies.ts). */
+export function ticketPlaceholders(text: string, ticket: TicketRow): string {
+  return fillPlaceholders(text, {
     "ticket.requester_name": ticket.requesterName,
     "ticket.requester_email": ticket.requesterEmail,
     "ticket.subject": ticket.subject,
     "ticket.ticket_number": String(ticket.ticketNumber),
     "ticket.status": ticket.status,
     "ticket.priority": ticket.priority,
-  };
-  return text.replace(PLACEHOLDER, (whole, key: string) => values[key] ?? whole);
+  });
 }
 
 /**

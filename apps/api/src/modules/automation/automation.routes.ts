@@ -7,6 +7,7 @@ import {
   ruleRunsAnswer,
   updateRuleBody,
 } from "@cove/contract/automation.ts";
+import { cannedReplyAnswer, cannedReplyBody, cannedReplyListAnswer } from "@cove/contract/canned-replies.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import { slaTargetsAnswer, slaTargetsBody, ticketSlaAnswer } from "@cove/contract/sla.ts";
 import type { FastifyInstance } from "fastify";
@@ -16,6 +17,7 @@ import { idParams, recordId } from "../../platform/ids.ts";
 import { registerAutomationHandlers } from "./automation.engine.ts";
 import * as service from "./automation.service.ts";
 import { scheduleTimeRules } from "./automation.timers.ts";
+import * as canned from "./canned-replies.service.ts";
 import * as sla from "./sla.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
@@ -117,5 +119,50 @@ export async function automationRoutes(fastify: FastifyInstance) {
       response: { 200: ticketSlaAnswer, ...errors },
     },
     handler: (req) => inActorTenant(app, req, (ctx) => sla.ticketSla(ctx, recordId("Ticket", req.params.id))),
+  });
+
+  // Canned replies: the whole team inserts them; admins keep the list (like the rules).
+  const cannedId = (id: string) => recordId("Canned reply", id);
+  app.get("/api/canned-replies", {
+    config: { access: "authenticated" },
+    schema: { tags, summary: "The organization's canned replies", response: { 200: cannedReplyListAnswer, ...errors } },
+    handler: async (req) => ({ canned_replies: await inTenant(app, req, canned.listCannedReplies) }),
+  });
+
+  app.post("/api/canned-replies", {
+    config: admin,
+    schema: {
+      tags,
+      summary: "Save a canned reply",
+      body: cannedReplyBody,
+      response: { 201: cannedReplyAnswer, ...errors },
+    },
+    handler: async (req, reply) =>
+      reply
+        .status(201)
+        .send({ canned_reply: await inTenant(app, req, (ctx) => canned.createCannedReply(ctx, req.body)) }),
+  });
+
+  app.put("/api/canned-replies/:id", {
+    config: admin,
+    schema: {
+      tags,
+      summary: "Change a canned reply",
+      params,
+      body: cannedReplyBody,
+      response: { 200: cannedReplyAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      canned_reply: await inTenant(app, req, (ctx) => canned.updateCannedReply(ctx, cannedId(req.params.id), req.body)),
+    }),
+  });
+
+  app.delete("/api/canned-replies/:id", {
+    config: admin,
+    schema: { tags, summary: "Delete a canned reply", params, response: { 200: messageAnswer, ...errors } },
+    handler: async (req) => {
+      await inTenant(app, req, (ctx) => canned.deleteCannedReply(ctx, cannedId(req.params.id)));
+      return { message: "Canned reply deleted" };
+    },
   });
 }
