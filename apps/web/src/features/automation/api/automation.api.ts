@@ -7,6 +7,7 @@ import {
   ruleRunsAnswer,
   type UpdateRuleBody,
 } from "@cove/contract/automation.ts";
+import { type CannedReplyBody, cannedReplyAnswer, cannedReplyListAnswer } from "@cove/contract/canned-replies.ts";
 import { type SlaTargetsBody, slaTargetsAnswer, ticketSlaAnswer } from "@cove/contract/sla.ts";
 import { userListAnswer } from "@cove/contract/users.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -115,4 +116,41 @@ export function useTicketSla(ticketId: string) {
       apiRequest(`/tickets/${encodeURIComponent(ticketId)}/sla`, { schema: ticketSlaAnswer, signal }),
     retry: false,
   });
+}
+
+/** Canned replies: the team reads them from the reply box; admins keep them on the automation screen. */
+const cannedKey = ["canned-replies"] as const;
+
+export function useCannedReplies() {
+  return useQuery({
+    queryKey: cannedKey,
+    queryFn: ({ signal }) => apiRequest("/canned-replies", { schema: cannedReplyListAnswer, signal }),
+  });
+}
+
+function useCannedMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn, onSettled: () => queryClient.invalidateQueries({ queryKey: cannedKey }) });
+}
+
+export function useSaveCannedReply() {
+  return useCannedMutation(async ({ id, body }: { id: string | null; body: CannedReplyBody }) =>
+    id
+      ? (
+          await apiRequest(`/canned-replies/${encodeURIComponent(id)}`, {
+            method: "PUT",
+            body,
+            schema: cannedReplyAnswer,
+          })
+        ).canned_reply
+      : (await apiRequest("/canned-replies", { method: "POST", body, schema: cannedReplyAnswer })).canned_reply,
+  );
+}
+
+export function useDeleteCannedReply() {
+  return useCannedMutation(
+    async (id: string) =>
+      (await apiRequest(`/canned-replies/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer }))
+        .message,
+  );
 }

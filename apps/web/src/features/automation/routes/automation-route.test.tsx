@@ -55,6 +55,7 @@ function api(rules: Rule[], overrides: Record<string, Parameters<typeof mockApi>
     "GET /api/users": () => json(200, { users: [priya] }),
     "GET /api/automation/rules": () => json(200, { rules }),
     "GET /api/automation/sla": () => json(200, { targets: emptyTargets() }),
+    "GET /api/canned-replies": () => json(200, { canned_replies: [] }),
     "GET /api/automation/stats": () =>
       json(200, {
         total_rules: rules.length,

@@ -5,6 +5,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useAutomationStats, useRules } from "../api/automation.api.ts";
+import { CannedRepliesManager } from "../components/canned-replies-manager.tsx";
 import { RuleFormDialog } from "../components/rule-form-dialog.tsx";
 import { RuleList } from "../components/rule-list.tsx";
 import { SlaTargets } from "../components/sla-targets.tsx";
@@ -81,6 +82,7 @@ export function AutomationRoute() {
       )}
 
       <SlaTargets />
+      <CannedRepliesManager />
 
       {editing !== undefined && <RuleFormDialog rule={editing} onClose={() => setEditing(undefined)} />}
     </div>
