@@ -528,6 +528,22 @@ describe("order and the loop guard", () => {
   });
 });
 
+describe("a rule and its own changes", () => {
+  it("is not set off by its own change: a note on comment_added is added once", async () => {
+    const org = await registerOrg(t.app);
+    const rule = await createRule(org.token, {
+      name: "Note every comment",
+      triggerConditions: { event: "comment_added", conditions: [] },
+      actions: [{ type: "add_comment", comment: "Seen." }],
+    });
+    const ticket = await createTicket(org.token);
+    await call(org.token, "POST", `/api/tickets/${ticket.id}/comments`, { body: "Hello", is_public: true });
+    const comments = (await readTicket(org.token, ticket.id)).comments.map((c) => c.body);
+    expect(comments.sort()).toEqual(["Hello", "Seen."]);
+    expect(await runsOf(org.token, rule.id)).toHaveLength(1);
+  });
+});
+
 describe("the cards", () => {
   it("counts total and active rules and today's executions from the run log", async () => {
     const org = await registerOrg(t.app);

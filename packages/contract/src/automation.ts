@@ -66,10 +66,16 @@ export type ActionType = (typeof ACTION_TYPES)[number];
 /** assign_ticket's assignee_id for "the next active agent in turn" instead of one member. */
 export const ROUND_ROBIN = "round_robin";
 /**
- * A rule acts as the system actor "rule:<its name>": the ticket's activity and comments show its changes under the
- * rule's name.
+ * A rule acts as the system actor "rule:<its id>:<its name>": the ticket's activity and comments show its changes
+ * under the rule's name, and the engine knows which rule made a change (a rule is not set off by its own).
  */
-export const RULE_ACTOR_PREFIX = "rule:";
+const RULE_ACTOR = /^rule:([0-9a-f-]{36}):(.*)$/s;
+export const ruleActorId = (ruleId: string, name: string) => `rule:${ruleId}:${name}`;
+/** The rule's id and name in a system actor's id, or null for another actor. */
+export function readRuleActor(actorId: string): { ruleId: string; name: string } | null {
+  const m = RULE_ACTOR.exec(actorId);
+  return m ? { ruleId: m[1] as string, name: m[2] as string } : null;
+}
 /** How many rule-made changes may set off further rules in a row before the chain is stopped (and logged). */
 export const AUTOMATION_MAX_DEPTH = 3;
 /** The placeholders a rule's comment may use. */

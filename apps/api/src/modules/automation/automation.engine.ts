@@ -3,8 +3,9 @@ import {
   type Condition,
   type MATCH_MODES,
   ROUND_ROBIN,
-  RULE_ACTOR_PREFIX,
   type RuleAction,
+  readRuleActor,
+  ruleActorId,
   type TriggerEvent,
 } from "@cove/contract/automation.ts";
 import { fillPlaceholders } from "@cove/contract/canned-replies.ts";
@@ -23,7 +24,7 @@ import { addComment, changeTicket } from "../tickets/tickets.service.ts";
 /**
  * The rule engine (PRODUCT.md: rules really run). It is an in-transaction handler of every ticket event, so a rule's
  * change commits or rolls back with the change that set it off, and the answer to that request already shows it.
- * Each rule acts through the tickets service as the system actor "rule:<name>", so its changes are recorded in the
+ * Each rule acts through the tickets service as the system actor "rule:<id>:<name>", so its changes are recorded in the
  * ticket's activity under the rule's name and emit their own events, which may set off further rules: past
  * AUTOMATION_MAX_DEPTH such steps the chain stops and the stopped run is logged. A rule whose action fails (its
  * assignee was deactivated since) is rolled back alone, to a savepoint, and logged with the error: the change that
@@ -86,7 +87,11 @@ async function runRules(ctx: EventContext, event: DomainEvent<TicketEventType>):
     matched: false,
     ...fields,
   });
+  // A rule is not set off by its own change (a rule adding a note on comment_added would otherwise answer itself
+  // until the loop guard stops it); other rules are, up to the guard.
+  const byRule = event.actor.kind === "system" ? readRuleActor(event.actor.id)?.ruleId : undefined;
   for (const rule of rules) {
+    if (byRule === rule.id) continue;
     if (!matches(rule, ticket)) {
       missed.push(rule.id);
       continue;
@@ -101,7 +106,7 @@ async function runRules(ctx: EventContext, event: DomainEvent<TicketEventType>):
       );
       continue;
     }
-    const system = ctx.asSystem(`${RULE_ACTOR_PREFIX}${rule.name}`);
+    const system = ctx.asSystem(ruleActorId(rule.id, rule.name));
     const outcome = await applyRule(system, `automation_rule_${ctx.depth}`, rule, ticket);
     runs.push(run(rule, { matched: true, ...outcome }));
     // What this rule changed is what the next rule's conditions see.
@@ -117,7 +122,7 @@ async function runRules(ctx: EventContext, event: DomainEvent<TicketEventType>):
 }
 
 /**
- * A rule's actions on a ticket, done as the rule (system: the transaction acting as "rule:<name>"), all or none: a
+ * A rule's actions on a ticket, done as the rule (system: the transaction acting as "rule:<id>:<name>"), all or none: a
  * failing action rolls the rule's earlier ones back to a savepoint named savepointName, and is answered as the error.
  */
 export async function applyRule(

@@ -1,9 +1,4 @@
-import {
-  RULE_ACTOR_PREFIX,
-  TIME_RULES_EVERY_MINUTES,
-  TIME_TRIGGERS,
-  type TimeTrigger,
-} from "@cove/contract/automation.ts";
+import { ruleActorId, TIME_RULES_EVERY_MINUTES, TIME_TRIGGERS, type TimeTrigger } from "@cove/contract/automation.ts";
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { automationRules, automationRuns } from "../../db/schema/automation.ts";
@@ -111,7 +106,7 @@ async function runTimeRule(db: Db, orgId: string, rule: TimeRule): Promise<numbe
   const wait = rule.afterAmount * (rule.afterUnit === "days" ? 24 : 1) * HOUR;
   const cutoff = new Date(now().getTime() - wait);
   const state = STATE[rule.event];
-  return withSystem(db, orgId, `${RULE_ACTOR_PREFIX}${rule.name}`, async (system) => {
+  return withSystem(db, orgId, ruleActorId(rule.id, rule.name), async (system) => {
     // since goes out and back as text: a JavaScript Date would drop its microseconds, and the mark would never match.
     const due = await queryRows<{ id: string; since: string }>(
       system.db,

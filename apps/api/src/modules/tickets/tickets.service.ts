@@ -1,4 +1,4 @@
-import { RULE_ACTOR_PREFIX } from "@cove/contract/automation.ts";
+import { readRuleActor } from "@cove/contract/automation.ts";
 import type { TicketChanges } from "@cove/contract/events.ts";
 import type {
   Comment,
@@ -71,9 +71,9 @@ async function actor(ctx: TenantCtx): Promise<Author> {
 /** How the system actors are named in a ticket's activity. */
 const SYSTEM_NAMES: Record<string, string> = { automation: "Automation" };
 
-/** A system actor's name; an automation rule acts as "rule:<its name>" and is shown by its name. */
+/** A system actor's name; an automation rule acts as "rule:<id>:<name>" and is shown by its name. */
 export function systemActorName(id: string): string {
-  return SYSTEM_NAMES[id] ?? (id.startsWith(RULE_ACTOR_PREFIX) ? id.slice(RULE_ACTOR_PREFIX.length) : "Cove");
+  return SYSTEM_NAMES[id] ?? readRuleActor(id)?.name ?? "Cove";
 }
 
 export async function getTicket(ctx: TenantCtx, id: string): Promise<Ticket> {
