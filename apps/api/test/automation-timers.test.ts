@@ -148,6 +148,46 @@ describe("time-based rules", () => {
     expect(runs.every((r) => [urgent.id, normal.id].includes(r.ticket_id ?? ""))).toBe(true);
   });
 
+  it("SLA breaches set off rules, once per ticket", async () => {
+    const org = await registerOrg(t.app);
+    await call(org.token, "PUT", "/api/automation/sla", {
+      targets: [{ priority: "urgent", first_response_hours: 1, resolution_hours: 4, business_hours: false }],
+    });
+    const firstResponse = await createRule(org.token, {
+      triggerConditions: { event: "ticket_first_response_breached", conditions: [] },
+      actions: [{ type: "add_tags", tags: ["late-reply"] }],
+    });
+    await createRule(org.token, {
+      triggerConditions: { event: "ticket_resolution_breached", conditions: [] },
+      actions: [{ type: "add_tags", tags: ["late-fix"] }],
+    });
+    const unanswered = await createTicket(org.token, { priority: "urgent" });
+    const answered = await createTicket(org.token, { priority: "urgent" });
+    await call(org.token, "POST", `/api/tickets/${answered.id}/comments`, { body: "On it", is_public: true });
+    const solved = await createTicket(org.token, { priority: "urgent" });
+    await call(org.token, "PUT", `/api/tickets/${solved.id}`, { status: "solved" });
+    const normal = await createTicket(org.token);
+
+    later(30 * 60_000);
+    await runTimeRules(t.database.db);
+    expect((await readTicket(org.token, unanswered.id)).tags).toEqual([]);
+
+    later(2 * HOUR);
+    await runTimeRules(t.database.db);
+    await runTimeRules(t.database.db);
+    expect((await readTicket(org.token, unanswered.id)).tags).toEqual(["late-reply"]);
+    expect((await readTicket(org.token, answered.id)).tags).toEqual([]);
+    expect((await readTicket(org.token, solved.id)).tags).toEqual([]);
+    expect((await readTicket(org.token, normal.id)).tags).toEqual([]);
+    expect(await runsOf(org.token, firstResponse.id)).toHaveLength(1);
+
+    later(5 * HOUR);
+    await runTimeRules(t.database.db);
+    expect((await readTicket(org.token, unanswered.id)).tags).toEqual(["late-reply", "late-fix"]);
+    expect((await readTicket(org.token, answered.id)).tags).toEqual(["late-fix"]);
+    expect((await readTicket(org.token, solved.id)).tags).toEqual([]);
+  });
+
   it("need a time, and only they take one", async () => {
     const org = await registerOrg(t.app);
     const cases: [object, string][] = [

@@ -158,7 +158,7 @@ describe("the rules API (spec section 7)", () => {
           ...base,
           triggerConditions: { event: "ticket_deleted", conditions: [] },
         },
-        "Unknown trigger event: use one of ticket_created, ticket_updated, ticket_status_changed, ticket_assigned, comment_added, ticket_pending_for, ticket_open_for, ticket_unassigned_for",
+        "Unknown trigger event: use one of ticket_created, ticket_updated, ticket_status_changed, ticket_assigned, comment_added, ticket_pending_for, ticket_open_for, ticket_unassigned_for, ticket_first_response_breached, ticket_resolution_breached",
       ],
       [
         { ...base, actions: [{ type: "delete_ticket" }] },

@@ -24,7 +24,10 @@ export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
  */
 export const TIME_TRIGGERS = ["ticket_pending_for", "ticket_open_for", "ticket_unassigned_for"] as const;
 export type TimeTrigger = (typeof TIME_TRIGGERS)[number];
-export const RULE_EVENTS = [...TRIGGER_EVENTS, ...TIME_TRIGGERS] as const;
+/** SLA breaches (packages/contract/src/sla.ts): checked by the same job, once per ticket per rule. */
+export const SLA_TRIGGERS = ["ticket_first_response_breached", "ticket_resolution_breached"] as const;
+export type SlaTrigger = (typeof SLA_TRIGGERS)[number];
+export const RULE_EVENTS = [...TRIGGER_EVENTS, ...TIME_TRIGGERS, ...SLA_TRIGGERS] as const;
 export type RuleEvent = (typeof RULE_EVENTS)[number];
 export const isTimeTrigger = (event: string): event is TimeTrigger =>
   (TIME_TRIGGERS as readonly string[]).includes(event);

@@ -9,6 +9,8 @@ export const EVENT_LABELS: Record<RuleEvent, string> = {
   ticket_pending_for: "Ticket pending for…",
   ticket_open_for: "Ticket open for…",
   ticket_unassigned_for: "Ticket unassigned for…",
+  ticket_first_response_breached: "SLA first response breached",
+  ticket_resolution_breached: "SLA resolution breached",
 };
 
 /** "Ticket created", or "Ticket pending for 3 days" for a time-based rule. */
