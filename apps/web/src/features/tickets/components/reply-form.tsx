@@ -5,7 +5,7 @@ import { useEffect, useId } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "../../../components/ui/button.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
-import { CannedReplyPicker } from "../../automation/components/canned-reply-picker.tsx";
+import { CannedReplyPicker } from "../../automation/index.ts";
 import { useAddComment } from "../api/tickets.mutations.ts";
 import { useTicket } from "../api/tickets.queries.ts";
 

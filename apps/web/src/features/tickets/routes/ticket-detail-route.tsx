@@ -7,7 +7,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
-import { SlaPanel } from "../../automation/components/sla-panel.tsx";
+import { SlaPanel } from "../../automation/index.ts";
 import { CustomerPanel } from "../../contacts/components/customer-panel.tsx";
 import { useTicket } from "../api/tickets.queries.ts";
 import { ReplyForm } from "../components/reply-form.tsx";
