@@ -9,6 +9,7 @@ import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
 import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
 import { attachmentRoutes } from "./modules/attachments/attachments.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { automationRoutes } from "./modules/automation/automation.routes.ts";
 import { registerReadOnlyGuard } from "./modules/billing/access.ts";
 import { billingRoutes } from "./modules/billing/billing.routes.ts";
 import { scheduleLifecycle } from "./modules/billing/lifecycle.ts";
@@ -191,6 +192,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(userRoutes);
   await app.register(notificationRoutes);
   registerNotificationHandlers(events);
+  await app.register(automationRoutes);
   await app.register(kbRoutes);
   await app.register(kbPublicRoutes);
   await app.register(contactRoutes);

@@ -238,6 +238,8 @@ describe("malformed ids", () => {
     "POST /api/chat/sessions/{id}/messages": { message: "Hello" },
     "PUT /api/chat/sessions/{id}": { status: "closed" },
     "POST /api/public/{orgSlug}/chat/sessions/{id}/messages": { message: "Hello" },
+    "PUT /api/automation/rules/{id}": { isActive: false },
+    "PUT /api/canned-replies/{id}": { title: "Thanks", body: "Thanks!" },
   };
 
   it("are simply not found (404) on every :id route, however long or odd", async () => {

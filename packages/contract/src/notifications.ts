@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** What a notification is about (PRODUCT.md: the bell). */
-export const NOTIFICATION_TYPES = ["assigned", "reply", "mention", "chat_waiting"] as const;
+export const NOTIFICATION_TYPES = ["assigned", "reply", "mention", "chat_waiting", "escalated"] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** The bell's list: the newest first. */

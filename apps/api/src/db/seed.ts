@@ -4,6 +4,7 @@ import { hashPassword } from "../modules/auth/passwords.ts";
 import type { Db } from "../platform/db.ts";
 import { organizations } from "./schema/organizations.ts";
 import { users } from "./schema/users.ts";
+import { seedDemoRules, seedDemoSla } from "./seed-automation.ts";
 import { seedDemoChats } from "./seed-chat.ts";
 import { seedDemoKb } from "./seed-kb.ts";
 import { seedDemoTickets } from "./seed-tickets.ts";
@@ -48,6 +49,8 @@ export async function seedDemo(db: Db): Promise<boolean> {
     await seedDemoTickets(tx, org.id, ordered);
     await seedDemoKb(tx, org, ordered);
     await seedDemoChats(tx, org.id, ordered);
+    await seedDemoRules(tx, org.id);
+    await seedDemoSla(tx, org.id);
   });
   return true;
 }

@@ -113,6 +113,9 @@ const aiAssistant: Lazy = async () => ({
 const billing: Lazy = async () => ({
   Component: (await import("../features/billing/routes/billing-route.tsx")).BillingRoute,
 });
+const automation: Lazy = async () => ({
+  Component: (await import("../features/automation/routes/automation-route.tsx")).AutomationRoute,
+});
 const settings: Lazy = async () => ({
   Component: (await import("../features/settings/routes/settings-route.tsx")).SettingsRoute,
 });
@@ -207,11 +210,7 @@ export const routes: RouteObject[] = [
               // PRODUCT.md section 3: billing, automation and settings are for admins (the server enforces it too).
               {
                 Component: RequireAdmin,
-                children: [
-                  placeholder("/automation", "Automation"),
-                  page("/billing", billing),
-                  page("/settings", settings),
-                ],
+                children: [page("/automation", automation), page("/billing", billing), page("/settings", settings)],
               },
             ],
           },

@@ -5,6 +5,7 @@ import { ticketComments } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
 import { findTicketRow } from "../tickets/tickets.queries.ts";
+import { systemActorName } from "../tickets/tickets.service.ts";
 import { type NewNotification, notify } from "./notifications.service.ts";
 
 /**
@@ -32,7 +33,7 @@ async function actorName(ctx: EventContext, actor: ActorRef): Promise<string> {
       .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, actor.id)));
     return c?.name || "A customer";
   }
-  return actor.kind === "system" && actor.id === "automation" ? "Automation" : "Cove";
+  return actor.kind === "system" ? systemActorName(actor.id) : "Cove";
 }
 
 const staffId = (actor: ActorRef) => (actor.kind === "staff" ? actor.id : null);

@@ -1,3 +1,4 @@
+import { readRuleActor } from "@cove/contract/automation.ts";
 import type { TicketChanges } from "@cove/contract/events.ts";
 import type {
   Comment,
@@ -43,7 +44,7 @@ interface Author {
 /** A member (with their id), the customer (a contact: the portal), an API key, or Cove itself. */
 async function actor(ctx: TenantCtx): Promise<Author> {
   const none = { userId: null, contactId: null };
-  if (ctx.actor.kind === "system") return { ...none, name: SYSTEM_NAMES[ctx.actor.id] ?? "Cove", email: "" };
+  if (ctx.actor.kind === "system") return { ...none, name: systemActorName(ctx.actor.id), email: "" };
   if (ctx.actor.kind === "api_key") {
     const [key] = await ctx.db
       .select({ name: apiKeys.name })
@@ -70,6 +71,11 @@ async function actor(ctx: TenantCtx): Promise<Author> {
 
 /** How the system actors are named in a ticket's activity. */
 const SYSTEM_NAMES: Record<string, string> = { automation: "Automation" };
+
+/** A system actor's name; an automation rule acts as "rule:<id>:<name>" and is shown by its name. */
+export function systemActorName(id: string): string {
+  return SYSTEM_NAMES[id] ?? readRuleActor(id)?.name ?? "Cove";
+}
 
 export async function getTicket(ctx: TenantCtx, id: string): Promise<Ticket> {
   const row = await findTicketRow(ctx.db, ctx.orgId, id);

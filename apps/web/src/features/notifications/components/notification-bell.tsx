@@ -1,6 +1,6 @@
 import type { Notification } from "@cove/contract/notifications.ts";
 import { clsx } from "clsx";
-import { AtSign, Bell, MessageSquare, UserPlus } from "lucide-react";
+import { AtSign, Bell, MessageSquare, Siren, UserPlus } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { buttonClasses } from "../../../components/ui/button.tsx";
@@ -11,9 +11,16 @@ const WHAT: Record<Notification["type"], string> = {
   reply: "replied on",
   mention: "mentioned you on",
   chat_waiting: "is waiting in chat",
+  escalated: "escalated",
 };
 
-const ICON = { assigned: UserPlus, reply: MessageSquare, mention: AtSign, chat_waiting: MessageSquare };
+const ICON = {
+  assigned: UserPlus,
+  reply: MessageSquare,
+  mention: AtSign,
+  chat_waiting: MessageSquare,
+  escalated: Siren,
+};
 
 function ago(iso: string, now: number): string {
   const minutes = Math.max(0, Math.round((now - new Date(iso).getTime()) / 60_000));

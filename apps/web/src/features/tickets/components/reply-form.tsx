@@ -6,8 +6,10 @@ import { type ClipboardEvent, type DragEvent, useEffect, useId, useRef, useState
 import { useForm } from "react-hook-form";
 import { Button } from "../../../components/ui/button.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
+import { CannedReplyPicker } from "../../automation/index.ts";
 import { uploadAttachment } from "../api/attachments.api.ts";
 import { useAddComment } from "../api/tickets.mutations.ts";
+import { useTicket } from "../api/tickets.queries.ts";
 
 /** A file being uploaded for the reply, or uploaded (id), or refused (error). */
 interface Upload {
@@ -35,6 +37,8 @@ export function ReplyForm({ ticketId, onClose, onTyping }: ReplyFormProps) {
     handleSubmit,
     watch,
     setFocus,
+    getValues,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm({
     // The contract's rule: the text must not be blank once trimmed, so a reply of only spaces is never sent.
@@ -65,6 +69,18 @@ export function ReplyForm({ ticketId, onClose, onTyping }: ReplyFormProps) {
   const onPaste = (event: ClipboardEvent) => {
     if (event.clipboardData.files.length > 0) addFiles([...event.clipboardData.files]);
   };
+  const ticket = useTicket(ticketId).data;
+  // What a canned reply's placeholders are filled with.
+  const placeholders: Record<string, string> = ticket
+    ? {
+        "ticket.requester_name": ticket.requester_name,
+        "ticket.requester_email": ticket.requester_email,
+        "ticket.subject": ticket.subject,
+        "ticket.ticket_number": String(ticket.ticket_number),
+        "ticket.status": ticket.status,
+        "ticket.priority": ticket.priority,
+      }
+    : {};
   // Opening the form is asking to write: put the cursor there.
   useEffect(() => setFocus("body"), [setFocus]);
 
@@ -90,9 +106,19 @@ export function ReplyForm({ ticketId, onClose, onTyping }: ReplyFormProps) {
         isPublic ? "border-slate-200 bg-white" : "border-amber-200 bg-amber-50",
       )}
     >
-      <label htmlFor={`${id}-body`} className="block text-sm font-medium text-slate-700">
-        Reply
-      </label>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <label htmlFor={`${id}-body`} className="block text-sm font-medium text-slate-700">
+          Reply
+        </label>
+        <CannedReplyPicker
+          values={placeholders}
+          onInsert={(text) => {
+            const current = getValues("body").trimEnd();
+            setValue("body", current ? `${current}\n\n${text}` : text);
+            setFocus("body");
+          }}
+        />
+      </div>
       <textarea
         id={`${id}-body`}
         rows={6}

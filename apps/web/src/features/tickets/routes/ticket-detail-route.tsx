@@ -7,6 +7,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
+import { SlaPanel } from "../../automation/index.ts";
 import { CustomerPanel } from "../../contacts/index.ts";
 import { useTicket } from "../api/tickets.queries.ts";
 import { ReplyForm } from "../components/reply-form.tsx";
@@ -114,6 +115,7 @@ function TicketDetail({ id }: { id: string }) {
         </div>
         <aside aria-label="Ticket properties" className="min-w-0 space-y-4">
           <TicketSidePanel ticket={ticket} />
+          <SlaPanel ticketId={ticket.id} />
           <CustomerPanel ticketId={ticket.id} />
         </aside>
       </div>

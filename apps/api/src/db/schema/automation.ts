@@ -1,0 +1,154 @@
+import { MATCH_MODES, RULE_EVENTS, TIME_UNITS } from "@cove/contract/automation.ts";
+import { TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
+import { organizations } from "./organizations.ts";
+import { tickets } from "./tickets.ts";
+import { users } from "./users.ts";
+
+/**
+ * An organization's automation rules (spec section 3): on a ticket event, when the conditions hold, do the actions.
+ * Conditions and actions are stored as the contract validated them (packages/contract/src/automation.ts); position
+ * is the order the admin set, in which the rules of one event run.
+ */
+export const automationRules = pgTable(
+  "automation_rules",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    isActive: boolean("is_active").notNull().default(true),
+    position: integer("position").notNull().default(0),
+    event: text("event", { enum: RULE_EVENTS }).notNull(),
+    /** A time-based rule's wait (e.g. 3 days pending); null for the event triggers. */
+    afterAmount: integer("after_amount"),
+    afterUnit: text("after_unit", { enum: TIME_UNITS }),
+    match: text("match", { enum: MATCH_MODES }).notNull().default("all"),
+    conditions: jsonb("conditions").notNull().default(sql`'[]'::jsonb`),
+    actions: jsonb("actions").notNull().default(sql`'[]'::jsonb`),
+    /** The member round-robin assignment gave the last ticket to: the next goes to the one after. */
+    lastAssigneeId: uuid("last_assignee_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  // What every ticket event reads: the organization's active rules of that event, in order.
+  (t) => [index("automation_rules_org_event_idx").on(t.organizationId, t.event, t.isActive, t.position)],
+);
+
+/**
+ * Every run of a rule on a ticket event: whether its conditions held, the actions it did, an error, or that it was
+ * stopped by the loop guard. The rule's log and Executions Today are read from here.
+ */
+export const automationRuns = pgTable(
+  "automation_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ruleId: uuid("rule_id")
+      .notNull()
+      .references(() => automationRules.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    event: text("event").notNull(),
+    matched: boolean("matched").notNull(),
+    actionsDone: text("actions_done").array().notNull().default(sql`'{}'::text[]`),
+    error: text("error"),
+    stopped: boolean("stopped").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("automation_runs_org_rule_created_idx").on(t.organizationId, t.ruleId, t.createdAt.desc()),
+    // Executions Today: the organization's matched runs since a time.
+    index("automation_runs_org_created_idx").on(t.organizationId, t.createdAt).where(sql`${t.matched}`),
+  ],
+);
+
+/**
+ * The rules an event was checked against whose conditions did not hold, one row per event: a run each, logged as
+ * compactly as an event with 50 rules allows (one row instead of 50; the rule's log reads them by rule_ids).
+ */
+export const automationMisses = pgTable(
+  "automation_misses",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    event: text("event").notNull(),
+    ruleIds: uuid("rule_ids").array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("automation_misses_rule_ids_idx").using("gin", t.ruleIds)],
+);
+
+/**
+ * Which tickets a time-based rule has acted on, and since when the ticket was in the state then: the rule acts once
+ * per ticket each time it enters the state (a ticket pending again later has a new state_since).
+ */
+export const automationTimeMarks = pgTable(
+  "automation_time_marks",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ruleId: uuid("rule_id")
+      .notNull()
+      .references(() => automationRules.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    stateSince: timestamp("state_since", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("automation_time_marks_key").on(t.organizationId, t.ruleId, t.ticketId, t.stateSince)],
+);
+
+/** SLA targets per priority (packages/contract/src/sla.ts); a priority without a row has none. */
+export const slaTargets = pgTable(
+  "sla_targets",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    priority: text("priority", { enum: TICKET_PRIORITIES }).notNull(),
+    firstResponseHours: doublePrecision("first_response_hours"),
+    resolutionHours: doublePrecision("resolution_hours"),
+    businessHours: boolean("business_hours").notNull().default(false),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique("sla_targets_key").on(t.organizationId, t.priority)],
+);
+
+/** Canned replies: an organization's saved replies, with placeholders (packages/contract/src/canned-replies.ts). */
+export const cannedReplies = pgTable(
+  "canned_replies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("canned_replies_org_title_idx").on(t.organizationId, t.title)],
+);

@@ -1,0 +1,156 @@
+import { messageAnswer } from "@cove/contract/auth.ts";
+import {
+  automationStats,
+  type CreateRuleBody,
+  ruleAnswer,
+  ruleListAnswer,
+  ruleRunsAnswer,
+  type UpdateRuleBody,
+} from "@cove/contract/automation.ts";
+import { type CannedReplyBody, cannedReplyAnswer, cannedReplyListAnswer } from "@cove/contract/canned-replies.ts";
+import { type SlaTargetsBody, slaTargetsAnswer, ticketSlaAnswer } from "@cove/contract/sla.ts";
+import { userListAnswer } from "@cove/contract/users.ts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client.ts";
+import { teamKey, ticketKeys } from "../../../lib/query-keys.ts";
+
+/** Every automation query: the rules, the cards and each rule's run log. */
+const automationKey = ["automation"] as const;
+const rulesKey = [...automationKey, "rules"] as const;
+const statsKey = [...automationKey, "stats"] as const;
+const runsKey = (id: string) => [...automationKey, "runs", id] as const;
+
+export function useRules() {
+  return useQuery({
+    queryKey: rulesKey,
+    queryFn: ({ signal }) => apiRequest("/automation/rules", { schema: ruleListAnswer, signal }),
+    // Spec section 7: the automation list is not refetched on window focus.
+    refetchOnWindowFocus: false,
+  });
+}
+
+export function useAutomationStats() {
+  return useQuery({
+    queryKey: statsKey,
+    queryFn: ({ signal }) => apiRequest("/automation/stats", { schema: automationStats, signal }),
+  });
+}
+
+export function useRuleRuns(id: string) {
+  return useQuery({
+    queryKey: runsKey(id),
+    queryFn: ({ signal }) =>
+      apiRequest(`/automation/rules/${encodeURIComponent(id)}/runs`, { schema: ruleRunsAnswer, signal }),
+  });
+}
+
+/** The members an assign_ticket action can name (the same cached answer as the team screen's). */
+export function useTeamMembers() {
+  return useQuery({
+    queryKey: teamKey,
+    queryFn: ({ signal }) => apiRequest("/users", { schema: userListAnswer, signal }),
+  });
+}
+
+/** Every rule change refreshes the list and the cards. */
+function useRuleMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: automationKey }),
+  });
+}
+
+export function useCreateRule() {
+  return useRuleMutation(
+    async (body: CreateRuleBody) =>
+      (await apiRequest("/automation/rules", { method: "POST", body, schema: ruleAnswer })).rule,
+  );
+}
+
+/** The edit form sends every field; pause/activate sends only isActive (spec section 4). */
+export function useUpdateRule() {
+  return useRuleMutation(
+    async ({ id, body }: { id: string; body: UpdateRuleBody }) =>
+      (await apiRequest(`/automation/rules/${encodeURIComponent(id)}`, { method: "PUT", body, schema: ruleAnswer }))
+        .rule,
+  );
+}
+
+export function useDeleteRule() {
+  return useRuleMutation(
+    async (id: string) =>
+      (await apiRequest(`/automation/rules/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer }))
+        .message,
+  );
+}
+
+/** SLA targets per priority (admins). */
+const slaKey = [...automationKey, "sla"] as const;
+
+export function useSlaTargets() {
+  return useQuery({
+    queryKey: slaKey,
+    queryFn: ({ signal }) => apiRequest("/automation/sla", { schema: slaTargetsAnswer, signal }),
+  });
+}
+
+export function useSaveSlaTargets() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: SlaTargetsBody) =>
+      (await apiRequest("/automation/sla", { method: "PUT", body, schema: slaTargetsAnswer })).targets,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: slaKey });
+      // Every open ticket's due times follow the targets.
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.all });
+    },
+  });
+}
+
+/** A ticket's due times; under the ticket's key, so whatever refreshes the ticket refreshes them too. */
+export function useTicketSla(ticketId: string) {
+  return useQuery({
+    queryKey: [...ticketKeys.detail(ticketId), "sla"],
+    queryFn: ({ signal }) =>
+      apiRequest(`/tickets/${encodeURIComponent(ticketId)}/sla`, { schema: ticketSlaAnswer, signal }),
+    retry: false,
+  });
+}
+
+/** Canned replies: the team reads them from the reply box; admins keep them on the automation screen. */
+const cannedKey = ["canned-replies"] as const;
+
+export function useCannedReplies() {
+  return useQuery({
+    queryKey: cannedKey,
+    queryFn: ({ signal }) => apiRequest("/canned-replies", { schema: cannedReplyListAnswer, signal }),
+  });
+}
+
+function useCannedMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn, onSettled: () => queryClient.invalidateQueries({ queryKey: cannedKey }) });
+}
+
+export function useSaveCannedReply() {
+  return useCannedMutation(async ({ id, body }: { id: string | null; body: CannedReplyBody }) =>
+    id
+      ? (
+          await apiRequest(`/canned-replies/${encodeURIComponent(id)}`, {
+            method: "PUT",
+            body,
+            schema: cannedReplyAnswer,
+          })
+        ).canned_reply
+      : (await apiRequest("/canned-replies", { method: "POST", body, schema: cannedReplyAnswer })).canned_reply,
+  );
+}
+
+export function useDeleteCannedReply() {
+  return useCannedMutation(
+    async (id: string) =>
+      (await apiRequest(`/canned-replies/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer }))
+        .message,
+  );
+}

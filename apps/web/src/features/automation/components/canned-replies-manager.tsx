@@ -1,0 +1,134 @@
+import type { CannedReply } from "@cove/contract/canned-replies.ts";
+import { Pencil, Trash2 } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { toast } from "sonner";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
+import { FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { errorText } from "../../../lib/api-client.ts";
+import { toastError } from "../../../lib/toast-error.ts";
+import { useCannedReplies, useDeleteCannedReply, useSaveCannedReply } from "../api/automation.api.ts";
+
+/** Canned replies, kept by admins: a list with edit and delete, and a form that adds or changes one. */
+export function CannedRepliesManager() {
+  const canned = useCannedReplies();
+  const save = useSaveCannedReply();
+  const remove = useDeleteCannedReply();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [title, setTitle] = useState("");
+  const [body, setBody] = useState("");
+  const [error, setError] = useState<string>();
+  const [deleting, setDeleting] = useState<CannedReply | null>(null);
+
+  const reset = () => {
+    setEditing(null);
+    setTitle("");
+    setBody("");
+    setError(undefined);
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(undefined);
+    try {
+      await save.mutateAsync({ id: editing, body: { title, body } });
+      toast.success(editing ? "Canned reply saved" : "Canned reply added");
+      reset();
+    } catch (err) {
+      setError(errorText(err, "The canned reply could not be saved."));
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.id);
+      toast.success(`Canned reply "${deleting.title}" deleted`);
+      if (editing === deleting.id) reset();
+      setDeleting(null);
+    } catch (err) {
+      toastError(err, "The canned reply could not be deleted.");
+    }
+  }
+
+  const list = canned.data?.canned_replies ?? [];
+  return (
+    <section aria-labelledby="canned-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <h2 id="canned-heading" className="text-base font-semibold text-slate-900">
+        Canned replies
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Saved replies your team inserts from the reply box. Placeholders such as {"{{ticket.requester_name}}"} and{" "}
+        {"{{ticket.subject}}"} are filled from the ticket.
+      </p>
+      {canned.isError && <Alert>Failed to load the canned replies</Alert>}
+      {list.length > 0 && (
+        <ul aria-label="Canned replies" className="mt-3 divide-y divide-slate-100">
+          {list.map((c) => (
+            <li key={c.id} aria-label={c.title} className="flex items-start justify-between gap-3 py-2">
+              <div className="min-w-0">
+                <p className="text-sm font-medium break-words text-slate-900">{c.title}</p>
+                <p className="line-clamp-2 text-sm break-words whitespace-pre-wrap text-slate-600">{c.body}</p>
+              </div>
+              <div className="flex shrink-0 gap-1">
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={`Edit ${c.title}`}
+                  onClick={() => {
+                    setEditing(c.id);
+                    setTitle(c.title);
+                    setBody(c.body);
+                  }}
+                >
+                  <Pencil className="size-4" aria-hidden="true" />
+                </Button>
+                <Button variant="ghost" size="icon" aria-label={`Delete ${c.title}`} onClick={() => setDeleting(c)}>
+                  <Trash2 className="size-4 text-red-600" aria-hidden="true" />
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        onSubmit={submit}
+        noValidate
+        aria-label={editing ? "Edit canned reply" : "Add a canned reply"}
+        className="mt-3 space-y-3"
+      >
+        <TextField label="Title" maxLength={120} value={title} onChange={(e) => setTitle(e.target.value)} />
+        <FieldShell id="canned-body" label="Reply text">
+          <textarea
+            id="canned-body"
+            rows={3}
+            className={inputClasses}
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+          />
+        </FieldShell>
+        {error && <Alert>{error}</Alert>}
+        <div className="flex justify-end gap-2">
+          {editing && (
+            <Button type="button" variant="secondary" onClick={reset}>
+              Cancel
+            </Button>
+          )}
+          <Button type="submit" variant="secondary" pending={save.isPending}>
+            {editing ? "Save canned reply" : "Add canned reply"}
+          </Button>
+        </div>
+      </form>
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={`Delete the canned reply "${deleting?.title ?? ""}"?`}
+        confirmLabel="Delete"
+        tone="danger"
+        pending={remove.isPending}
+        onConfirm={() => void confirmDelete()}
+      />
+    </section>
+  );
+}

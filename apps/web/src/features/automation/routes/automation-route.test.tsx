@@ -1,0 +1,242 @@
+import type { Rule, RuleRun } from "@cove/contract/automation.ts";
+import { emptyTargets } from "@cove/contract/sla.ts";
+import type { UserListItem } from "@cove/contract/users.ts";
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+
+const priya: UserListItem = {
+  id: "5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+  first_name: "Priya",
+  last_name: "Shah",
+  email: "priya@example.com",
+  role: "agent",
+  status: "active",
+  last_login_at: null,
+  avatar_url: null,
+};
+
+const refunds: Rule = {
+  id: "0e1d2c3b-4a59-4687-9a6b-5c4d3e2f1a0b",
+  name: "Refunds to billing",
+  description: "Tag refund requests",
+  is_active: true,
+  position: 0,
+  trigger_conditions: {
+    event: "ticket_created",
+    after: null,
+    conditions: [{ field: "ticket.subject", operator: "contains", value: "refund" }],
+    match: "all",
+  },
+  actions: [
+    { type: "change_priority", priority: "high" },
+    { type: "assign_ticket", assignee_id: priya.id },
+  ],
+  created_at: "2030-01-10T09:30:00.000Z",
+  updated_at: "2030-01-10T09:30:00.000Z",
+};
+
+const run: RuleRun = {
+  id: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+  ticket_id: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+  ticket_number: 42,
+  event: "ticket_created",
+  matched: true,
+  actions_done: ["change_priority: high", "assign_ticket: Priya Shah"],
+  error: null,
+  stopped: false,
+  created_at: "2030-01-10T10:00:00.000Z",
+};
+
+function api(rules: Rule[], overrides: Record<string, Parameters<typeof mockApi>[0][string]> = {}) {
+  return mockApi({
+    "GET /api/auth/me": () => json(200, { user: testUser }),
+    "GET /api/trial/status": () => json(200, trialAnswer),
+    "GET /api/users": () => json(200, { users: [priya] }),
+    "GET /api/automation/rules": () => json(200, { rules }),
+    "GET /api/automation/sla": () => json(200, { targets: emptyTargets() }),
+    "GET /api/canned-replies": () => json(200, { canned_replies: [] }),
+    "GET /api/automation/stats": () =>
+      json(200, {
+        total_rules: rules.length,
+        active_rules: rules.filter((r) => r.is_active).length,
+        executions_today: 7,
+      }),
+    ...overrides,
+  });
+}
+
+const card = (label: string) => screen.getByText(label).nextSibling?.textContent;
+const bodyOf = (fetchMock: ReturnType<typeof mockApi>, method: string, path: string) => {
+  const found = fetchMock.mock.calls.find(([url, init]) => init?.method === method && String(url).endsWith(path));
+  return found ? JSON.parse(String(found[1]?.body)) : undefined;
+};
+
+describe("the automation screen", () => {
+  it("shows the empty state with Create Rule, and the real figures", async () => {
+    storeSession();
+    api([]);
+    renderApp("/automation");
+    expect(await screen.findByRole("heading", { name: "No automation rules" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 1, name: "Automation" })).toBeInTheDocument();
+    expect(screen.getAllByRole("button", { name: "Create Rule" })).toHaveLength(2);
+    await screen.findByText("7");
+    expect(card("Total Rules")).toBe("0");
+    expect(card("Active Rules")).toBe("0");
+    expect(card("Executions Today")).toBe("7");
+  });
+
+  it("lists the rules; pause sends only isActive; delete asks the spec's question first", async () => {
+    storeSession();
+    const fetchMock = api([refunds], {
+      "PUT /api/automation/rules/0e1d2c3b-4a59-4687-9a6b-5c4d3e2f1a0b": () =>
+        json(200, { rule: { ...refunds, is_active: false } }),
+      "DELETE /api/automation/rules/0e1d2c3b-4a59-4687-9a6b-5c4d3e2f1a0b": () => json(200, { message: "Rule deleted" }),
+    });
+    const { user } = renderApp("/automation");
+    const item = await screen.findByRole("listitem", { name: "Refunds to billing" });
+    expect(item).toHaveTextContent('When: Ticket created and all of: Subject contains "refund"');
+    expect(await within(item).findByText(/Assign ticket: Priya Shah/)).toBeInTheDocument();
+    expect(item).toHaveTextContent("Change priority: high");
+
+    await user.click(within(item).getByRole("button", { name: "Pause Refunds to billing" }));
+    await screen.findByText('Rule "Refunds to billing" paused');
+    expect(bodyOf(fetchMock, "PUT", `/automation/rules/${refunds.id}`)).toEqual({ isActive: false });
+
+    await user.click(within(item).getByRole("button", { name: "Delete Refunds to billing" }));
+    const dialog = await screen.findByRole("alertdialog");
+    expect(dialog).toHaveTextContent('Are you sure you want to delete the rule "Refunds to billing"?');
+    expect(calls(fetchMock).some((c) => c.startsWith("DELETE"))).toBe(false);
+    await user.click(within(dialog).getByRole("button", { name: "Delete" }));
+    await screen.findByText('Rule "Refunds to billing" deleted');
+    expect(calls(fetchMock).filter((c) => c.startsWith("DELETE"))).toHaveLength(1);
+  });
+
+  it("creates a rule with the spec's defaults and sends it as the spec's call", async () => {
+    storeSession();
+    const fetchMock = api([], {
+      "POST /api/automation/rules": () => json(201, { rule: refunds }),
+    });
+    const { user } = renderApp("/automation");
+    await screen.findByRole("heading", { name: "No automation rules" });
+    await user.click(screen.getAllByRole("button", { name: "Create Rule" })[0] as HTMLElement);
+    const form = await screen.findByRole("form", { name: "Create Rule" });
+    expect(within(form).getByLabelText("Trigger event")).toHaveValue("ticket_created");
+    expect(within(form).getByLabelText("Action 1")).toHaveValue("assign_ticket");
+    expect(within(form).getByRole("checkbox", { name: "Activate this rule immediately" })).toBeChecked();
+
+    await user.click(within(form).getByRole("button", { name: "Create Rule" }));
+    expect(await within(form).findByText("Rule name is required")).toBeInTheDocument();
+    expect(calls(fetchMock).some((c) => c.startsWith("POST"))).toBe(false);
+
+    await user.type(within(form).getByLabelText("Rule name"), "Refunds to billing");
+    await user.click(within(form).getByRole("button", { name: "Add condition" }));
+    expect(within(form).getByLabelText("Condition 1 field")).toHaveValue("ticket.status");
+    expect(within(form).getByLabelText("Condition 1 operator")).toHaveValue("equals");
+    expect(within(form).getByLabelText("Condition 1 value")).toHaveValue("");
+    await user.selectOptions(within(form).getByLabelText("Condition 1 field"), "ticket.subject");
+    await user.selectOptions(within(form).getByLabelText("Condition 1 operator"), "contains");
+    await user.type(within(form).getByLabelText("Condition 1 value"), "refund");
+    await user.selectOptions(within(form).getByLabelText("Action 1"), "change_priority");
+    await user.selectOptions(within(form).getByLabelText("Action 1 priority"), "high");
+    await user.click(within(form).getByRole("button", { name: "Add action" }));
+    await user.selectOptions(within(form).getByLabelText("Action 2 assignee"), "Priya Shah");
+    await user.click(within(form).getByRole("button", { name: "Create Rule" }));
+    await screen.findByText("Rule created");
+    expect(bodyOf(fetchMock, "POST", "/automation/rules")).toEqual({
+      name: "Refunds to billing",
+      description: "",
+      triggerConditions: {
+        event: "ticket_created",
+        after: null,
+        match: "all",
+        conditions: [{ field: "ticket.subject", operator: "contains", value: "refund" }],
+      },
+      actions: [
+        { type: "change_priority", priority: "high" },
+        { type: "assign_ticket", assignee_id: priya.id },
+      ],
+      isActive: true,
+    });
+  });
+
+  it("creates a time-based rule: pending for 7 days, then close", async () => {
+    storeSession();
+    const fetchMock = api([], { "POST /api/automation/rules": () => json(201, { rule: refunds }) });
+    const { user } = renderApp("/automation");
+    await screen.findByRole("heading", { name: "No automation rules" });
+    await user.click(screen.getAllByRole("button", { name: "Create Rule" })[0] as HTMLElement);
+    const form = await screen.findByRole("form", { name: "Create Rule" });
+    expect(within(form).queryByLabelText("For at least")).not.toBeInTheDocument();
+    await user.type(within(form).getByLabelText("Rule name"), "Close quiet tickets");
+    await user.selectOptions(within(form).getByLabelText("Trigger event"), "ticket_pending_for");
+    await user.clear(within(form).getByLabelText("For at least"));
+    await user.type(within(form).getByLabelText("For at least"), "7");
+    await user.selectOptions(within(form).getByLabelText("Action 1"), "change_status");
+    await user.selectOptions(within(form).getByLabelText("Action 1 status"), "closed");
+    await user.click(within(form).getByRole("button", { name: "Create Rule" }));
+    await screen.findByText("Rule created");
+    expect(bodyOf(fetchMock, "POST", "/automation/rules")).toMatchObject({
+      name: "Close quiet tickets",
+      triggerConditions: { event: "ticket_pending_for", after: { amount: 7, unit: "days" }, conditions: [] },
+      actions: [{ type: "change_status", status: "closed" }],
+      isActive: true,
+    });
+  });
+
+  it("shows the server's reason when a rule is refused, and keeps the form", async () => {
+    storeSession();
+    api([refunds], {
+      "PUT /api/automation/rules/0e1d2c3b-4a59-4687-9a6b-5c4d3e2f1a0b": () =>
+        json(400, {
+          error: "Action 2: the assignee must be an active member of your team",
+          code: "VALIDATION_ERROR",
+        }),
+    });
+    const { user } = renderApp("/automation");
+    const item = await screen.findByRole("listitem", { name: "Refunds to billing" });
+    await user.click(within(item).getByRole("button", { name: "Edit Refunds to billing" }));
+    const form = await screen.findByRole("form", { name: "Edit Rule" });
+    expect(within(form).getByLabelText("Rule name")).toHaveValue("Refunds to billing");
+    expect(within(form).getByLabelText("Condition 1 value")).toHaveValue("refund");
+    await user.click(within(form).getByRole("button", { name: "Save Rule" }));
+    expect(await within(form).findByRole("alert")).toHaveTextContent(
+      "Action 2: the assignee must be an active member of your team",
+    );
+  });
+
+  it("shows a rule's run log", async () => {
+    storeSession();
+    api([refunds], {
+      "GET /api/automation/rules/0e1d2c3b-4a59-4687-9a6b-5c4d3e2f1a0b/runs": () =>
+        json(200, {
+          runs: [
+            run,
+            { ...run, id: "8a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", matched: false, actions_done: [] },
+            {
+              ...run,
+              id: "7a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+              actions_done: [],
+              error: "The assignee must be an active member of your team.",
+            },
+          ],
+        }),
+    });
+    const { user } = renderApp("/automation");
+    const item = await screen.findByRole("listitem", { name: "Refunds to billing" });
+    await user.click(within(item).getByRole("button", { name: "Run log of Refunds to billing" }));
+    const log = await within(item).findByRole("table", { name: "Run log" });
+    const rows = within(log).getAllByRole("row").slice(1);
+    expect(rows[0]).toHaveTextContent("#42");
+    expect(rows[0]).toHaveTextContent("change_priority: high; assign_ticket: Priya Shah");
+    expect(rows[1]).toHaveTextContent("Conditions not met");
+    expect(rows[2]).toHaveTextContent("Failed: The assignee must be an active member of your team.");
+  });
+
+  it("says so when the rules cannot be loaded", async () => {
+    storeSession();
+    api([], { "GET /api/automation/rules": () => json(500, { error: "boom", code: "INTERNAL_ERROR" }) });
+    renderApp("/automation");
+    expect(await screen.findByText("Failed to load automation rules")).toBeInTheDocument();
+  });
+});

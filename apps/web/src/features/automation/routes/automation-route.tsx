@@ -1,0 +1,90 @@
+import type { Rule } from "@cove/contract/automation.ts";
+import { Plus, Zap } from "lucide-react";
+import { useState } from "react";
+import { Alert } from "../../../components/ui/alert.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { useAutomationStats, useRules } from "../api/automation.api.ts";
+import { CannedRepliesManager } from "../components/canned-replies-manager.tsx";
+import { RuleFormDialog } from "../components/rule-form-dialog.tsx";
+import { RuleList } from "../components/rule-list.tsx";
+import { SlaTargets } from "../components/sla-targets.tsx";
+
+function StatCards() {
+  const stats = useAutomationStats();
+  const value = (n: number | undefined) => (stats.isPending ? "…" : stats.isError ? "–" : String(n ?? 0));
+  const cards = [
+    { label: "Total Rules", value: value(stats.data?.total_rules) },
+    { label: "Active Rules", value: value(stats.data?.active_rules) },
+    { label: "Executions Today", value: value(stats.data?.executions_today) },
+  ];
+  return (
+    <dl className="grid grid-cols-3 gap-3 sm:gap-4">
+      {cards.map((c) => (
+        <div key={c.label} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm sm:p-4">
+          <dt className="text-xs font-medium text-slate-500 sm:text-sm">{c.label}</dt>
+          <dd className="mt-1 text-2xl font-semibold text-slate-900">{c.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Spec: Automation rules. Admins only (PRODUCT.md section 3); the rules really run, and the figures are real. */
+export function AutomationRoute() {
+  const rules = useRules();
+  // null: the create modal; a rule: its edit modal; undefined: no modal.
+  const [editing, setEditing] = useState<Rule | null | undefined>(undefined);
+
+  return (
+    <div className="space-y-6">
+      <title>Automation · Cove</title>
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Automation</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            Rules run on every ticket event, in this order: when the conditions hold, the actions are done.
+          </p>
+        </div>
+        <Button onClick={() => setEditing(null)}>
+          <Plus className="size-4" aria-hidden="true" />
+          Create Rule
+        </Button>
+      </header>
+
+      <StatCards />
+
+      {rules.isPending ? (
+        <div className="flex justify-center py-16 text-indigo-600">
+          <Spinner className="size-6" label="Loading automation rules" />
+        </div>
+      ) : rules.isError ? (
+        <div className="space-y-3">
+          <Alert>Failed to load automation rules</Alert>
+          <Button variant="secondary" size="sm" onClick={() => void rules.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : rules.data.rules.length === 0 ? (
+        <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
+          <Zap className="size-8 text-slate-400" aria-hidden="true" />
+          <h2 className="text-base font-semibold text-slate-900">No automation rules</h2>
+          <p className="max-w-sm text-sm text-slate-600">
+            Assign, tag, prioritise or answer tickets by themselves: create your first rule.
+          </p>
+          <Button variant="secondary" onClick={() => setEditing(null)}>
+            <Plus className="size-4" aria-hidden="true" />
+            Create Rule
+          </Button>
+        </div>
+      ) : (
+        <RuleList rules={rules.data.rules} onEdit={setEditing} />
+      )}
+
+      <SlaTargets />
+      <CannedRepliesManager />
+
+      {editing !== undefined && <RuleFormDialog rule={editing} onClose={() => setEditing(undefined)} />}
+    </div>
+  );
+}
