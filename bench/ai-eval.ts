@@ -7,7 +7,7 @@
  *
  * Environment: BENCH_AI_PHRASINGS (default "3,0"), BENCH_AI_DOMAINS (a number: only the first n domains).
  */
-import { confidenceOf } from "../apps/api/src/modules/ai/confidence.ts";
+import { confidenceOf, signalsOf } from "../apps/api/src/modules/ai/confidence.ts";
 import { buildIndex, queryTerms, search, unitScores } from "../apps/api/src/modules/ai/retrieval.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
 import { type Clinc, domainArticles, domainQuestions, loadClinc } from "./ai-clinc.ts";
@@ -30,9 +30,7 @@ function ask(clinc: Clinc, domain: string, phrasings: number, split: "val" | "te
     const started = performance.now();
     const query = queryTerms(index, text);
     const [top, second] = search(index, unitScores(index, query), 2);
-    const confidence = top
-      ? confidenceOf({ best: top.best, top: top.score, second: second?.score ?? 0, coverage: query.coverage })
-      : 0;
+    const confidence = top ? confidenceOf(signalsOf(query, top, second?.score ?? 0)) : 0;
     times.push(performance.now() - started);
     const correct = top !== undefined && index.articles[top.article]?.id === intent;
     rows.push({ inScope: intent !== "oos", correct, confidence });
@@ -58,7 +56,9 @@ const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}%`;
 
 function main(): void {
   const clinc = loadClinc();
-  const split = process.argv.includes("--split") ? (process.argv[process.argv.indexOf("--split") + 1] as "test") : "val";
+  const split = process.argv.includes("--split")
+    ? (process.argv[process.argv.indexOf("--split") + 1] as "test")
+    : "val";
   const shapes = (process.env.BENCH_AI_PHRASINGS || "3,0")
     .split(",")
     .map((p) => (p.trim() === "all" ? Number.POSITIVE_INFINITY : Number.parseInt(p, 10)));

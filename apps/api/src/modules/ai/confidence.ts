@@ -15,6 +15,20 @@ export interface ConfidenceSignals {
   second: number;
   /** Share of the question's weight made of words the knowledge base uses (0..1). */
   coverage: number;
+  /**
+   * How many words of the question say what it is about. A question of one or two ("item", "refund?") names a topic
+   * rather than asking something, so even a perfect match with a title is not a near-certain answer.
+   */
+  words: number;
+}
+
+/** The signals of the best article and its runner-up for a question. */
+export function signalsOf(
+  query: { coverage: number; words: number },
+  top: { best: number; score: number } | undefined,
+  second: number,
+): ConfidenceSignals {
+  return { best: top?.best ?? 0, top: top?.score ?? 0, second, coverage: query.coverage, words: query.words };
 }
 
 export interface Calibration {
@@ -22,6 +36,12 @@ export interface Calibration {
   bias: number;
   /** [linear score, probability] pairs, increasing in both. */
   knots: [number, number][];
+  /**
+   * The highest confidence a question of 0-1 and of 2 content words can have: how often such questions were answered
+   * right on val when the knots said 0.9 or more. A question that names a topic ("item", "refund?") matches a title
+   * as well as a full question does, but is right less often.
+   */
+  shortCaps: [number, number];
 }
 
 export const CALIBRATION: Calibration = {
@@ -44,6 +64,7 @@ export const CALIBRATION: Calibration = {
     [5.68, 0.99],
     [7.98, 0.99],
   ],
+  shortCaps: [0.94, 0.95],
 };
 
 export function linearScore(s: ConfidenceSignals, c: Calibration = CALIBRATION): number {
@@ -67,6 +88,7 @@ export function interpolate(x: number, knots: [number, number][]): number {
 
 export function confidenceOf(s: ConfidenceSignals, c: Calibration = CALIBRATION): number {
   if (s.best <= 0) return 0;
-  const p = interpolate(linearScore(s, c), c.knots);
+  const cap = s.words <= 1 ? c.shortCaps[0] : s.words === 2 ? c.shortCaps[1] : 1;
+  const p = Math.min(cap, interpolate(linearScore(s, c), c.knots));
   return Math.round(Math.min(1, Math.max(0, p)) * 1000) / 1000;
 }

@@ -76,6 +76,8 @@ export interface QueryTerms {
   vector: Float32Array | null;
   /** How much of the question's weight the knowledge base has words for (0..1). */
   coverage: number;
+  /** How many words of the question say what it is about (not stop words). */
+  words: number;
 }
 
 export interface Hit {
@@ -248,7 +250,7 @@ export function queryTerms(index: SearchIndex, text: string): QueryTerms {
     if (index.weight.has(t)) known += w;
   }
   const vector = index.vectors ? meaningVector(text, index.vectors, index.common) : null;
-  return { terms, vector, coverage: total > 0 ? known / total : 0 };
+  return { terms, vector, coverage: total > 0 ? known / total : 0, words: contentWords(text).length };
 }
 
 export interface UnitScores {

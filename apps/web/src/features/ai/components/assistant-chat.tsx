@@ -168,6 +168,8 @@ export function AssistantChat({
 }
 
 function AssistantBubble({ text, reply }: { text: string; reply?: ChatReply }) {
+  // An answer quotes a passage of an article; the whole article is one click away.
+  const article = reply && !reply.answer.handoff ? reply.answer.sources[0] : undefined;
   return (
     <div className="flex gap-2">
       <span className="mt-1 flex size-7 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-indigo-700">
@@ -177,6 +179,19 @@ function AssistantBubble({ text, reply }: { text: string; reply?: ChatReply }) {
         <p className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2 text-sm whitespace-pre-wrap break-words text-slate-800 shadow-xs">
           <span className="sr-only">Assistant: </span>
           {text}
+          {article && (
+            <>
+              {"\n\n"}
+              <a
+                href={article.url}
+                target="_blank"
+                rel="noopener"
+                className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+              >
+                Read the full article<span className="sr-only">: {article.title}</span>
+              </a>
+            </>
+          )}
         </p>
         {reply && <ReplyDetails reply={reply.answer} note={reply.note} />}
       </div>

@@ -76,6 +76,11 @@ describe("AI Assistant page", () => {
       "/help/acme/articles/returns",
     );
     expect(within(chat).getByText("Read: How to return an item")).toBeInTheDocument();
+    // The answer quotes a passage; the whole article is linked from the answer itself.
+    expect(within(chat).getByRole("link", { name: "Read the full article: How to return an item" })).toHaveAttribute(
+      "href",
+      "/help/acme/articles/returns",
+    );
     // The console asks as the signed-in user: its own organization's articles.
     const [, init] = fetchMock.mock.calls.find(([url]) => String(url).endsWith("/chat/ai-response")) ?? [];
     expect(new Headers(init?.headers).get("Authorization")).toBe("Bearer stored-token");
@@ -83,6 +88,7 @@ describe("AI Assistant page", () => {
     await user.type(box, "Do you sell spaceships?{Enter}");
     expect(await within(chat).findByText("Handed off to a person")).toBeInTheDocument();
     expect(within(chat).getByText("Confidence: 7% (low)")).toBeInTheDocument();
+    expect(within(chat).getAllByRole("link", { name: /Read the full article/ })).toHaveLength(1);
     // The earlier turns go along, so follow-ups are understood.
     expect(questions[1]).toMatchObject({
       message: "Do you sell spaceships?",
