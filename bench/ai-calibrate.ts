@@ -2,7 +2,7 @@
  * Fits the assistant's confidence calibration (apps/api/src/modules/ai/confidence.ts) on CLINC150's val split only:
  * a logistic regression of "the best article is the right one" on the retrieval signals, then isotonic regression
  * (pool adjacent violators) of the outcome on the logistic score, summarised as a few knots. Knowledge bases with 3,
- * 10 and all train phrasings per article are pooled, so the confidence means the same for a sparse knowledge base as
+ * 10 and all train phrasings per article, and with none, are pooled, so the confidence means the same for a sparse knowledge base as
  * for a rich one. Prints the constants; changes nothing.
  */
 import {
@@ -16,7 +16,7 @@ import { buildIndex, queryTerms, search, unitScores } from "../apps/api/src/modu
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
 import { type Clinc, domainArticles, domainQuestions } from "./ai-clinc.ts";
 
-export const CALIBRATION_PHRASINGS = [Number.POSITIVE_INFINITY, 10, 3];
+export const CALIBRATION_PHRASINGS = [Number.POSITIVE_INFINITY, 10, 3, 0];
 
 interface Row {
   signals: ConfidenceSignals;

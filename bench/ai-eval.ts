@@ -5,10 +5,11 @@
  * false hand-offs of in-scope questions and hand-offs of out-of-scope ones at the chosen thresholds, and the time
  * retrieval takes per question. Tune on val (the default); `--split test` is for the one final report.
  *
- * Environment: BENCH_AI_PHRASINGS (default "3,0"), BENCH_AI_DOMAINS (a number: only the first n domains).
+ * Environment: BENCH_AI_PHRASINGS (default "3,0"), BENCH_AI_DOMAINS (a number: only the first n domains),
+ * BENCH_AI_SET (e.g. "alignWeight=0.3,lexicalWeight=0.5": try other values of the RETRIEVAL constants).
  */
 import { confidenceOf, signalsOf } from "../apps/api/src/modules/ai/confidence.ts";
-import { buildIndex, queryTerms, search, unitScores } from "../apps/api/src/modules/ai/retrieval.ts";
+import { buildIndex, queryTerms, RETRIEVAL, search, unitScores } from "../apps/api/src/modules/ai/retrieval.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
 import { type Clinc, domainArticles, domainQuestions, loadClinc } from "./ai-clinc.ts";
 
@@ -55,6 +56,11 @@ function chooseThreshold(rows: Row[]): number {
 const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}%`;
 
 function main(): void {
+  for (const setting of (process.env.BENCH_AI_SET || "").split(",").filter(Boolean)) {
+    const [key, value] = setting.split("=");
+    if (!key || !(key in RETRIEVAL)) throw new Error(`no retrieval constant ${key}`);
+    (RETRIEVAL as Record<string, number>)[key] = Number(value);
+  }
   const clinc = loadClinc();
   const split = process.argv.includes("--split")
     ? (process.argv[process.argv.indexOf("--split") + 1] as "test")

@@ -227,7 +227,7 @@ function calibrate(clinc: Clinc): void {
   log(`  bias: ${fitted.bias},`);
   log(`  knots: [${fitted.knots.map(([z, p]) => `[${z}, ${p}]`).join(", ")}],`);
   log(`  shortCaps: [${fitted.shortCaps.join(", ")}],`);
-  log(`Reliability of the refit on val (${rows.length} questions, 3 / 10 / all phrasings pooled):`);
+  log(`Reliability of the refit on val (${rows.length} questions, 0 / 3 / 10 / all phrasings pooled):`);
   log(reliability(rows.map((r) => ({ p: confidenceOf(r.signals, fitted), correct: r.correct }))).join("\n"));
   log("Reliability of the calibration the code ships (confidence.ts) on the same questions:");
   log(reliability(rows.map((r) => ({ p: confidenceOf(r.signals), correct: r.correct }))).join("\n"));

@@ -129,9 +129,9 @@ describe("the answer to a question", () => {
   it("is not near certain of a question of one or two words, however well it matches a title", () => {
     for (const vague of ["item", "return item?", "help", "shipping costs"]) {
       const [best] = findCandidates(index, "shop", vague);
-      expect(best?.confidence ?? 0, vague).toBeLessThanOrEqual(0.95);
+      expect(best?.confidence ?? 0, vague).toBeLessThan(0.97);
     }
     const [full] = findCandidates(index, "shop", "How do I return an item I bought last week?");
-    expect(full?.confidence ?? 0).toBeGreaterThan(0.95);
+    expect(full?.confidence ?? 0).toBeGreaterThan(0.97);
   });
 });

@@ -11,7 +11,7 @@ const CANDIDATES = 3;
 /** A lead shorter than this reads better with the passage that follows it. */
 const SHORT_PASSAGE = 40;
 /** Another passage joins the lead when its best sentence matches the question at least this much better. */
-const DETAIL_MARGIN = 0.03;
+const DETAIL_MARGIN = 0.02;
 /** A lead that announces what follows ("Work through these in order.") is read with the passage after it. */
 const ANNOUNCES = /(?::|\b(?:these|the following|as follows|below|steps)\b[^.!?]*[.!?]?)\s*$/i;
 const LEAD_CHARS = 400;
