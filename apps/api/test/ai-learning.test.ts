@@ -221,6 +221,21 @@ describe("thumbs up and down", () => {
       .from(aiAnswers)
       .where(eq(aiAnswers.id, reply.answerId ?? ""));
     expect(row?.feedback).toBe("down");
+    // A member's rating in the test console is not a customer's: the resolution card counts customers' only.
+    const stats = await t.app.inject({ method: "GET", url: "/api/ai/stats", headers: bearer(shop.token) });
+    expect(stats.json()).toMatchObject({ rated_helpful: 0, rated_unhelpful: 0 });
+    await t.database.db.insert(aiAnswers).values({
+      organizationId: shop.user.organizationId,
+      channel: "chat",
+      question: "Where is my order?",
+      confidence: 0.9,
+      handoff: false,
+      provider: "embedded",
+      latencyMs: 5,
+      feedback: "up",
+    });
+    const after = await t.app.inject({ method: "GET", url: "/api/ai/stats", headers: bearer(shop.token) });
+    expect(after.json()).toMatchObject({ rated_helpful: 1, rated_unhelpful: 0 });
     expect((await unanswered(shop.token)).groups.some((g) => g.question === "How do I return an item?")).toBe(true);
   });
 

@@ -170,5 +170,8 @@ export const aiStatsAnswer = z.object({
   average_confidence: z.number().nullable(),
   /** Questions asked in the test console over the same days, not part of the rate. */
   console_answers: z.number().int(),
+  /** Customers' answers rated with a thumbs up / down over the same days (every channel but the console). */
+  rated_helpful: z.number().int(),
+  rated_unhelpful: z.number().int(),
 });
 export type AiStatsAnswer = z.infer<typeof aiStatsAnswer>;

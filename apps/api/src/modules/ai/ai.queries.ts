@@ -165,14 +165,27 @@ export async function answerCounts(db: Queryable, orgId: string, days: number) {
     resolved: number;
     average_confidence: number | null;
     console_answers: number;
+    rated_helpful: number;
+    rated_unhelpful: number;
   }>(
     db,
     sql`select (count(*) filter (where channel <> 'console'))::int as answers,
+               (count(*) filter (where channel <> 'console' and feedback = 'up'))::int as rated_helpful,
+               (count(*) filter (where channel <> 'console' and feedback = 'down'))::int as rated_unhelpful,
                (count(*) filter (where channel <> 'console' and not handoff))::int as resolved,
                (avg(confidence) filter (where channel <> 'console'))::float8 as average_confidence,
                (count(*) filter (where channel = 'console'))::int as console_answers
         from ${aiAnswers}
         where organization_id = ${orgId} and created_at >= now() - make_interval(days => ${days})`,
   );
-  return row ?? { answers: 0, resolved: 0, average_confidence: null, console_answers: 0 };
+  return (
+    row ?? {
+      answers: 0,
+      resolved: 0,
+      average_confidence: null,
+      console_answers: 0,
+      rated_helpful: 0,
+      rated_unhelpful: 0,
+    }
+  );
 }

@@ -226,5 +226,7 @@ export async function answerStats(ctx: Ctx): Promise<AiStatsAnswer> {
     resolution_rate: counts.answers > 0 ? counts.resolved / counts.answers : null,
     average_confidence: counts.average_confidence,
     console_answers: counts.console_answers,
+    rated_helpful: counts.rated_helpful,
+    rated_unhelpful: counts.rated_unhelpful,
   };
 }

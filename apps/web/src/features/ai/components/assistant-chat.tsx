@@ -197,9 +197,10 @@ function AssistantBubble({
                 href={article.url}
                 target="_blank"
                 rel="noopener"
+                title={article.title}
                 className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
               >
-                Read the full article<span className="sr-only">: {article.title}</span>
+                Read the full article
               </a>
             </>
           )}

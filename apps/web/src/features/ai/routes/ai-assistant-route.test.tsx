@@ -19,6 +19,8 @@ const stats: AiStatsAnswer = {
   resolution_rate: 0.75,
   average_confidence: 0.81,
   console_answers: 4,
+  rated_helpful: 5,
+  rated_unhelpful: 1,
 };
 
 const answered: AiResponseAnswer = {
@@ -116,7 +118,7 @@ describe("AI Assistant page", () => {
     );
     expect(within(chat).getByText("Read: How to return an item")).toBeInTheDocument();
     // The answer quotes a passage; the whole article is linked from the answer itself.
-    expect(within(chat).getByRole("link", { name: "Read the full article: How to return an item" })).toHaveAttribute(
+    expect(within(chat).getByRole("link", { name: "Read the full article" })).toHaveAttribute(
       "href",
       "/help/acme/articles/returns",
     );
@@ -157,6 +159,7 @@ describe("AI Assistant page", () => {
     expect(await within(card).findByText("75%")).toBeInTheDocument();
     expect(within(card).getByText("9 of 12 questions")).toBeInTheDocument();
     expect(within(card).getByText("81%")).toBeInTheDocument();
+    expect(within(card).getByText("5 of 6 ratings")).toBeInTheDocument();
     expect(within(card).getByText(/Test console questions are not counted \(4 questions/)).toBeInTheDocument();
   });
 
