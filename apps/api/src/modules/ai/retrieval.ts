@@ -15,9 +15,10 @@ export interface KbArticle {
 type UnitKind = "title" | "question" | "sentence" | "article";
 
 /**
- * One thing a question can match: an article's title, one of its alternative phrasings, or one sentence of its body
- * (read with its heading). Sentences rather than whole passages, so a long paragraph is not diluted; the answer
- * still quotes the whole passage the sentence belongs to.
+ * One thing a question can match: an article's title, one of its alternative phrasings, one sentence of its body
+ * (read with its heading), or the whole article at once. Sentences rather than whole passages, so a long paragraph is
+ * not diluted; the answer still quotes the whole passage the sentence belongs to. The whole-article unit gathers the
+ * words a customer uses that are spread over several sparse phrasings ("how much", "money", "account").
  */
 interface Unit {
   article: number;
@@ -53,8 +54,8 @@ export interface SearchIndex {
 }
 
 /**
- * Tuning of retrieval, chosen on the validation split of the benchmark
- * (docs/decisions/2026-11-23-ai-retrieval-and-confidence.md).
+ * Tuning of retrieval, chosen on the validation split of the benchmark (docs/decisions/2026-11-23-ai-retrieval-and-
+ * confidence.md; the last three in 2026-11-25-ai-quality.md, with every value tried).
  */
 export const RETRIEVAL = {
   /** Share of the lexical (tf-idf) similarity in a unit's score; the rest is the word-vector similarity. */
