@@ -2,15 +2,21 @@
  * Fits the assistant's confidence calibration (apps/api/src/modules/ai/confidence.ts) on CLINC150's val split only:
  * a logistic regression of "the best article is the right one" on the retrieval signals, then isotonic regression
  * (pool adjacent violators) of the outcome on the logistic score, summarised as a few knots. Knowledge bases with 3,
- * 10 and all train phrasings per article are pooled, so the confidence means the same for a sparse knowledge base as
+ * 10 and all train phrasings per article, and with none, are pooled, so the confidence means the same for a sparse knowledge base as
  * for a rich one. Prints the constants; changes nothing.
  */
-import { type Calibration, type ConfidenceSignals, linearScore } from "../apps/api/src/modules/ai/confidence.ts";
+import {
+  type Calibration,
+  type ConfidenceSignals,
+  confidenceOf,
+  linearScore,
+  signalsOf,
+} from "../apps/api/src/modules/ai/confidence.ts";
 import { buildIndex, queryTerms, search, unitScores } from "../apps/api/src/modules/ai/retrieval.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
 import { type Clinc, domainArticles, domainQuestions } from "./ai-clinc.ts";
 
-export const CALIBRATION_PHRASINGS = [Number.POSITIVE_INFINITY, 10, 3];
+export const CALIBRATION_PHRASINGS = [Number.POSITIVE_INFINITY, 10, 3, 0];
 
 interface Row {
   signals: ConfidenceSignals;
@@ -33,12 +39,7 @@ export function validationRows(clinc: Clinc, phrasings: number[] = CALIBRATION_P
       for (const [text, intent] of questions) {
         const query = queryTerms(index, text);
         const [top, second] = search(index, unitScores(index, query), 2);
-        const signals = {
-          best: top?.best ?? 0,
-          top: top?.score ?? 0,
-          second: second?.score ?? 0,
-          coverage: query.coverage,
-        };
+        const signals = signalsOf(query, top, second?.score ?? 0);
         const correct = top !== undefined && index.articles[top.article]?.id === intent;
         rows.push({ signals, correct, inScope: intent !== "oos" });
       }
@@ -138,7 +139,7 @@ export function fitCalibration(rows: Row[]): Calibration {
   );
   const weights = { best: round(w[0] ?? 0, 3), margin: round(w[1] ?? 0, 3), coverage: round(w[2] ?? 0, 3) };
   const bias = round(w[3] ?? 0, 3);
-  const draft: Calibration = { weights, bias, knots: [] };
+  const draft: Calibration = { weights, bias, knots: [], shortCaps: [1, 1] };
   const z = rows.map((r) => linearScore(r.signals, draft));
   const steps = isotonic(rows.map((r, i) => ({ z: z[i] ?? 0, y: r.correct ? 1 : 0 })));
   // A dozen knots at quantiles of the score keep the table small; probabilities stay inside [0.01, 0.99].
@@ -152,7 +153,13 @@ export function fitCalibration(rows: Row[]): Calibration {
     const knot: [number, number] = [round(at, 2), round(floor, 3)];
     if (knots.length === 0 || (knots[knots.length - 1] as [number, number])[0] < knot[0]) knots.push(knot);
   }
-  return { weights, bias, knots };
+  // Short questions: how often those the knots put at 0.9 or more were right; that is as sure as they can be.
+  const uncapped: Calibration = { weights, bias, knots, shortCaps: [1, 1] };
+  const capOf = (short: (words: number) => boolean) => {
+    const sure = rows.filter((r) => short(r.signals.words) && confidenceOf(r.signals, uncapped) >= 0.9);
+    return sure.length === 0 ? 1 : round(sure.filter((r) => r.correct).length / sure.length, 2);
+  };
+  return { weights, bias, knots, shortCaps: [capOf((n) => n <= 1), capOf((n) => n === 2)] };
 }
 
 /** Predicted against observed correctness in bands of confidence. */

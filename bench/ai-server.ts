@@ -10,6 +10,7 @@ import path from "node:path";
 import { buildApp } from "../apps/api/src/app.ts";
 import { kbArticles } from "../apps/api/src/db/schema/kb.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
+import { lexicon } from "../apps/api/src/modules/ai/wordnet.ts";
 import type { AiConfig } from "../apps/api/src/platform/config.ts";
 import { openDatabase } from "../apps/api/src/platform/db.ts";
 import { domainArticles, loadClinc } from "./ai-clinc.ts";
@@ -48,11 +49,14 @@ async function main(): Promise<void> {
       : { kind: "embedded", dir: path.join(dataDir, "db") },
   );
   wordVectors();
+  lexicon();
   const app = await buildApp({
     database,
     mail: { smtpUrl: undefined, from: "Cove <no-reply@bench.cove.test>", outboxDir: path.join(dataDir, "outbox") },
     publicUrl: "http://127.0.0.1",
     ai: plan.ai,
+    // One sign-up per domain from this one address: past the per-network limit for people signing up.
+    registrationsPerHour: 1000,
   });
   await app.ready();
 

@@ -21,11 +21,13 @@
  *
  * Environment (all optional):
  *   BENCH_AI_PROVIDERS   embedded,openai (default both)
- *   BENCH_AI_PHRASINGS   alternative phrasings per article: all, or a number (default all); a list runs each
+ *   BENCH_AI_PHRASINGS   alternative phrasings (example questions) per article: all, or a number; a list runs each
+ *                        (default all,3,0: the issue's three knowledge bases; with --quick, 3)
  *   BENCH_AI_DATABASE    embedded (default) or postgres; with postgres, DATABASE_URL is the admin connection
  *                        (default postgres://postgres@127.0.0.1:5432/postgres) and BENCH_DB the database that is
  *                        dropped and recreated (default cove_ai_bench)
- * Flags: --quick (3 domains, 200 out-of-scope questions: a check that everything runs);
+ * Flags: --quick (3 domains, 200 out-of-scope questions, 3 example questions per article: a check that everything
+ *        runs);
  *        --calibrate (fit the confidence calibration on val, in process, and print it; nothing else).
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -149,6 +151,14 @@ function chooseThreshold(rows: Asked[]): { threshold: number; objective: number 
   return best;
 }
 
+/** The knowledge base's shape, as the issue names its rows. */
+const shape = (phrasings: number | null) =>
+  phrasings === null
+    ? "all train phrasings per article"
+    : phrasings === 0
+      ? "no example questions (title and a short body only)"
+      : `${phrasings} example questions per article`;
+
 const pct = (n: number, d: number) => (d === 0 ? "n/a" : `${((100 * n) / d).toFixed(1)}%`);
 
 async function runProvider(
@@ -186,7 +196,7 @@ async function runProvider(
     const times = rows.map((r) => r.ms).sort((a, b) => a - b);
     const thresholdList = Object.values(thresholds);
     return [
-      `${name}, ${phrasings === null ? "all train" : phrasings} phrasings per article (${domains.length} organizations, ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      `${name}, ${shape(phrasings)} (${domains.length} organizations, ${((performance.now() - started) / 1000).toFixed(0)} s)`,
       `  thresholds chosen on val       ${thresholdList.map((t) => t.toFixed(2)).join(" ")}`,
       `  top-1 source accuracy          ${pct(top1Rows.filter((r) => r.source === r.intent).length, top1Rows.length)} of ${top1Rows.length} in-scope test questions`,
       `  answered correctly             ${pct(inScope.filter((r) => !r.handoff && r.source === r.intent).length, inScope.length)}`,
@@ -226,7 +236,8 @@ function calibrate(clinc: Clinc): void {
   log(`  weights: { best: ${w.best}, margin: ${w.margin}, coverage: ${w.coverage} },`);
   log(`  bias: ${fitted.bias},`);
   log(`  knots: [${fitted.knots.map(([z, p]) => `[${z}, ${p}]`).join(", ")}],`);
-  log(`Reliability of the refit on val (${rows.length} questions, 3 / 10 / all phrasings pooled):`);
+  log(`  shortCaps: [${fitted.shortCaps.join(", ")}],`);
+  log(`Reliability of the refit on val (${rows.length} questions, 0 / 3 / 10 / all phrasings pooled):`);
   log(reliability(rows.map((r) => ({ p: confidenceOf(r.signals, fitted), correct: r.correct }))).join("\n"));
   log("Reliability of the calibration the code ships (confidence.ts) on the same questions:");
   log(reliability(rows.map((r) => ({ p: confidenceOf(r.signals), correct: r.correct }))).join("\n"));
@@ -237,7 +248,7 @@ async function main(): Promise<void> {
   if (process.argv.includes("--calibrate")) return calibrate(clinc);
 
   const providers = (process.env.BENCH_AI_PROVIDERS || "embedded,openai").split(",").map((p) => p.trim());
-  const phrasingList = (process.env.BENCH_AI_PHRASINGS || "all")
+  const phrasingList = (process.env.BENCH_AI_PHRASINGS || (quick ? "3" : "all,3,0"))
     .split(",")
     .map((p) => (p.trim() === "all" ? null : Number.parseInt(p, 10)));
   const domains = Object.keys(clinc.domains).slice(0, quick ? 3 : undefined);

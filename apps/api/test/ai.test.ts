@@ -356,6 +356,8 @@ describe("GET /api/ai/stats", () => {
       resolution_rate: null,
       average_confidence: null,
       console_answers: 0,
+      rated_helpful: 0,
+      rated_unhelpful: 0,
     });
     const logged = (channel: "chat" | "portal" | "demo" | "console", handoff: boolean, daysAgo = 0) => ({
       organizationId: org.user.organizationId,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
+import { KB_QUESTION_MAX, KB_QUESTIONS_MAX, KB_TITLE_MAX } from "./kb.ts";
 import { textRequired } from "./messages.ts";
 
 export const AI_TONES = ["friendly", "professional", "concise"] as const;
@@ -51,8 +52,77 @@ export const aiResponseAnswer = z.object({
   suggestedActions: z.array(z.string()),
   sources: z.array(aiSource),
   handoff: z.boolean(),
+  /** The logged answer, for thumbs up / down (POST /api/chat/ai-feedback); absent when nothing was logged. */
+  answerId: z.uuid().optional(),
 });
 export type AiResponseAnswer = z.infer<typeof aiResponseAnswer>;
+
+/** POST /api/chat/ai-feedback: whether an answer helped. */
+export const aiFeedbackBody = z.object({
+  answerId: z.uuid({ error: "answerId must be the id of an answer" }),
+  helpful: z.boolean({ error: "helpful must be true or false" }),
+});
+export type AiFeedbackBody = z.input<typeof aiFeedbackBody>;
+export const aiFeedbackAnswer = z.object({ message: z.string() });
+
+/** Questions the assistant could not answer look back this many days. */
+export const AI_UNANSWERED_DAYS = 30;
+
+/** A group of unanswered questions that ask the same thing, most asked first. */
+export const unansweredGroup = z.object({
+  /** The wording asked most often (the latest among equals). */
+  question: z.string(),
+  /** How many times questions of the group were asked. */
+  count: z.number().int(),
+  /** The group's distinct wordings, most asked first (at most KB_QUESTIONS_MAX). */
+  questions: z.array(z.string()),
+  last_asked_at: z.string(),
+  /** How many of them were handed off (the rest were answered with low confidence or a thumbs down). */
+  handed_off: z.number().int(),
+  /** The closest published article, to attach the questions to, or null when nothing is close. */
+  suggested_article: z.object({ id: z.uuid(), title: z.string() }).nullable(),
+});
+export type UnansweredGroup = z.infer<typeof unansweredGroup>;
+export const aiUnansweredAnswer = z.object({ days: z.number().int(), groups: z.array(unansweredGroup) });
+export type AiUnansweredAnswer = z.infer<typeof aiUnansweredAnswer>;
+
+const unansweredQuestions = z
+  .array(
+    z
+      .string({ error: "Each question must be text" })
+      .trim()
+      .min(1, "A question is required")
+      .max(KB_QUESTION_MAX, `A question must be at most ${KB_QUESTION_MAX} characters`)
+      .refine(noNul, "A question contains an invalid character"),
+    { error: "Questions must be a list" },
+  )
+  .min(1, "Choose at least one question")
+  .max(KB_QUESTIONS_MAX, `Send at most ${KB_QUESTIONS_MAX} questions`);
+
+/** POST /api/ai/unanswered/attach: these questions become example questions of an existing article. */
+export const attachUnansweredBody = z.object({
+  article_id: z.uuid({ error: "Choose an article" }),
+  questions: unansweredQuestions,
+});
+export type AttachUnansweredBody = z.input<typeof attachUnansweredBody>;
+
+/** POST /api/ai/unanswered/new-article: a draft article whose example questions are these. */
+export const newArticleFromUnansweredBody = z.object({
+  title: z
+    .string({ error: "Title must be text" })
+    .trim()
+    .min(1, "Title is required")
+    .max(KB_TITLE_MAX, `Title must be at most ${KB_TITLE_MAX} characters`),
+  questions: unansweredQuestions,
+});
+export type NewArticleFromUnansweredBody = z.input<typeof newArticleFromUnansweredBody>;
+
+export const unansweredReviewedAnswer = z.object({
+  article: z.object({ id: z.uuid(), title: z.string() }),
+  /** How many logged questions left the list. */
+  reviewed: z.number().int(),
+});
+export type UnansweredReviewedAnswer = z.infer<typeof unansweredReviewedAnswer>;
 
 export const aiSettings = z.object({
   enabled: z.boolean(),
@@ -100,5 +170,8 @@ export const aiStatsAnswer = z.object({
   average_confidence: z.number().nullable(),
   /** Questions asked in the test console over the same days, not part of the rate. */
   console_answers: z.number().int(),
+  /** Customers' answers rated with a thumbs up / down over the same days (every channel but the console). */
+  rated_helpful: z.number().int(),
+  rated_unhelpful: z.number().int(),
 });
 export type AiStatsAnswer = z.infer<typeof aiStatsAnswer>;

@@ -2,6 +2,7 @@ import { AI_TONES } from "@cove/contract/ai.ts";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, real, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
+import { kbArticles } from "./kb.ts";
 import { organizations } from "./organizations.ts";
 
 /** Each organization's assistant: one row, created with defaults on first use. */
@@ -33,6 +34,14 @@ export const aiAnswers = pgTable(
     provider: text("provider").notNull(),
     sourceArticleIds: uuid("source_article_ids").array().notNull().default(sql`'{}'::uuid[]`),
     latencyMs: integer("latency_ms").notNull(),
+    /** Thumbs up or down from whoever asked (the widget, the test console, /ai-test); null until they say. */
+    feedback: text("feedback", { enum: ["up", "down"] }),
+    /**
+     * When the team dealt with an unanswered question: attached it to an article as an example question, or started
+     * a new article from it. Reviewed questions leave the "could not answer" list.
+     */
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    reviewedArticleId: uuid("reviewed_article_id").references(() => kbArticles.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [index("ai_answers_org_created_idx").on(t.organizationId, t.createdAt)],

@@ -1,5 +1,5 @@
 import type { AiTone } from "@cove/contract/ai.ts";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { aiAnswers, aiSettings } from "../../db/schema/ai.ts";
 import { kbArticles } from "../../db/schema/kb.ts";
 import { organizations } from "../../db/schema/organizations.ts";
@@ -93,8 +93,66 @@ export async function saveSettings(
     .onConflictDoUpdate({ target: aiSettings.organizationId, set: { ...changes, updatedAt: new Date() } });
 }
 
-export async function logAnswer(db: Queryable, row: typeof aiAnswers.$inferInsert): Promise<void> {
-  await db.insert(aiAnswers).values(row);
+export async function logAnswer(db: Queryable, row: typeof aiAnswers.$inferInsert): Promise<string> {
+  const [logged] = await db.insert(aiAnswers).values(row).returning({ id: aiAnswers.id });
+  if (!logged) throw new Error("answer insert returned nothing");
+  return logged.id;
+}
+
+/** Thumbs up or down on a logged answer of the organization; false when there is no such answer. */
+export async function saveFeedback(db: Queryable, orgId: string, id: string, feedback: "up" | "down") {
+  const rows = await db
+    .update(aiAnswers)
+    .set({ feedback })
+    .where(and(eq(aiAnswers.organizationId, orgId), eq(aiAnswers.id, id)))
+    .returning({ id: aiAnswers.id });
+  return rows.length > 0;
+}
+
+/** Answers below this confidence are "could not answer" even when the threshold let them through. */
+export const LOW_CONFIDENCE = 0.6;
+/** The newest this many unanswered questions are grouped; older ones wait until these are dealt with. */
+const UNANSWERED_ROWS = 2000;
+
+/**
+ * The last `days` days' questions the assistant could not answer and nobody has dealt with yet: handed off (but not
+ * because the customer asked for a person), answered with low confidence, or given a thumbs down.
+ */
+export async function loadUnanswered(db: Queryable, orgId: string, days: number) {
+  return db
+    .select({
+      id: aiAnswers.id,
+      question: aiAnswers.question,
+      handoff: aiAnswers.handoff,
+      createdAt: aiAnswers.createdAt,
+    })
+    .from(aiAnswers)
+    .where(
+      and(
+        eq(aiAnswers.organizationId, orgId),
+        gte(aiAnswers.createdAt, sql`now() - make_interval(days => ${days})`),
+        isNull(aiAnswers.reviewedAt),
+        ne(aiAnswers.provider, "handoff-request"),
+        or(
+          eq(aiAnswers.handoff, true),
+          sql`${aiAnswers.confidence} < ${LOW_CONFIDENCE}`,
+          eq(aiAnswers.feedback, "down"),
+        ),
+      ),
+    )
+    .orderBy(desc(aiAnswers.createdAt))
+    .limit(UNANSWERED_ROWS);
+}
+
+/** The team dealt with these logged questions: they leave the list, remembering the article they went to. */
+export async function markReviewed(db: Queryable, orgId: string, ids: string[], articleId: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db
+    .update(aiAnswers)
+    .set({ reviewedAt: new Date(), reviewedArticleId: articleId })
+    .where(and(eq(aiAnswers.organizationId, orgId), inArray(aiAnswers.id, ids)))
+    .returning({ id: aiAnswers.id });
+  return rows.length;
 }
 
 /**
@@ -107,14 +165,27 @@ export async function answerCounts(db: Queryable, orgId: string, days: number) {
     resolved: number;
     average_confidence: number | null;
     console_answers: number;
+    rated_helpful: number;
+    rated_unhelpful: number;
   }>(
     db,
     sql`select (count(*) filter (where channel <> 'console'))::int as answers,
+               (count(*) filter (where channel <> 'console' and feedback = 'up'))::int as rated_helpful,
+               (count(*) filter (where channel <> 'console' and feedback = 'down'))::int as rated_unhelpful,
                (count(*) filter (where channel <> 'console' and not handoff))::int as resolved,
                (avg(confidence) filter (where channel <> 'console'))::float8 as average_confidence,
                (count(*) filter (where channel = 'console'))::int as console_answers
         from ${aiAnswers}
         where organization_id = ${orgId} and created_at >= now() - make_interval(days => ${days})`,
   );
-  return row ?? { answers: 0, resolved: 0, average_confidence: null, console_answers: 0 };
+  return (
+    row ?? {
+      answers: 0,
+      resolved: 0,
+      average_confidence: null,
+      console_answers: 0,
+      rated_helpful: 0,
+      rated_unhelpful: 0,
+    }
+  );
 }

@@ -1,8 +1,14 @@
 import {
+  aiFeedbackAnswer,
+  aiFeedbackBody,
   aiResponseAnswer,
   aiResponseBody,
   aiSettingsAnswer,
   aiStatsAnswer,
+  aiUnansweredAnswer,
+  attachUnansweredBody,
+  newArticleFromUnansweredBody,
+  unansweredReviewedAnswer,
   updateAiSettingsBody,
 } from "@cove/contract/ai.ts";
 import { DEMO_UNAVAILABLE } from "@cove/contract/constants.ts";
@@ -48,6 +54,67 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       if (!orgId) throw new AppError("DEMO_UNAVAILABLE", DEMO_UNAVAILABLE);
       const channel = principal ? "console" : "demo";
       return service.answerQuestion({ db: app.db, orgId, provider: opts.provider, channel }, req.body);
+    },
+  });
+
+  app.post("/api/chat/ai-feedback", {
+    config: {
+      access: "public",
+      rateLimit: {
+        max: PUBLIC_ASKS_PER_MINUTE,
+        timeWindow: "1 minute",
+        allowList: (req) => req.headers.authorization !== undefined,
+      },
+    },
+    schema: {
+      tags: ["ai"],
+      summary: "Say whether an answer of the assistant helped",
+      description:
+        "Thumbs up or down on an answer (its answerId). With a staff bearer token, an answer of that organization; " +
+        "without one, of the demo organization. A thumbs down puts the question on the team's unanswered list.",
+      body: aiFeedbackBody,
+      response: { 200: aiFeedbackAnswer, ...errors },
+    },
+    handler: async (req) => {
+      const principal = await optionalPrincipal(app, req);
+      const orgId = principal?.orgId ?? (await findDemoOrganization(app.db))?.id;
+      if (!orgId) throw new AppError("DEMO_UNAVAILABLE", DEMO_UNAVAILABLE);
+      return service.recordAnswerFeedback(app.db, orgId, req.body);
+    },
+  });
+
+  app.get("/api/ai/unanswered", {
+    config: { access: "authenticated" },
+    schema: {
+      tags: ["ai"],
+      summary: "Questions the assistant could not answer in the last 30 days, grouped",
+      response: { 200: aiUnansweredAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, service.unansweredQuestions),
+  });
+
+  app.post("/api/ai/unanswered/attach", {
+    config: { access: "admin" },
+    schema: {
+      tags: ["ai"],
+      summary: "Attach unanswered questions to an article as example questions (administrators)",
+      body: attachUnansweredBody,
+      response: { 200: unansweredReviewedAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, (ctx) => service.attachUnanswered(ctx, req.body)),
+  });
+
+  app.post("/api/ai/unanswered/new-article", {
+    config: { access: "admin" },
+    schema: {
+      tags: ["ai"],
+      summary: "Start a draft article from unanswered questions (administrators)",
+      body: newArticleFromUnansweredBody,
+      response: { 201: unansweredReviewedAnswer, ...errors },
+    },
+    handler: async (req, reply) => {
+      const created = await inTenant(app, req, (ctx) => service.newArticleFromUnanswered(ctx, req.body));
+      return reply.code(201).send(created);
     },
   });
 

@@ -1,20 +1,38 @@
 import {
   AI_STATS_DAYS,
+  AI_UNANSWERED_DAYS,
   type AiResponseAnswer,
   type AiSettings,
   type AiStatsAnswer,
+  type AiUnansweredAnswer,
+  type aiFeedbackBody,
   type aiResponseBody,
+  type attachUnansweredBody,
+  type newArticleFromUnansweredBody,
+  type UnansweredReviewedAnswer,
   type updateAiSettingsBody,
 } from "@cove/contract/ai.ts";
+import { KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
 import type { z } from "zod";
 import type { Db } from "../../platform/db.ts";
-import { notFound } from "../../platform/errors.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
-import { answerCounts, loadAssistantState, loadPublishedArticles, logAnswer, saveSettings } from "./ai.queries.ts";
+import { createArticle, getArticle, updateArticle } from "../kb/kb.service.ts";
+import {
+  answerCounts,
+  loadAssistantState,
+  loadPublishedArticles,
+  loadUnanswered,
+  logAnswer,
+  markReviewed,
+  saveFeedback,
+  saveSettings,
+} from "./ai.queries.ts";
 import { findCandidates } from "./candidates.ts";
 import { asksForPerson } from "./handoff-request.ts";
 import { organizationIndex } from "./index-cache.ts";
 import { type AiProvider, type Draft, handoffDraft, REPLIES } from "./provider.ts";
+import { groupQuestions, sameWording } from "./unanswered.ts";
 
 export type Channel = "console" | "demo" | "chat" | "portal" | "api";
 type Question = z.output<typeof aiResponseBody>;
@@ -30,12 +48,13 @@ export interface AskCtx {
   channel: Channel;
 }
 
-const toAnswer = (d: Draft): AiResponseAnswer => ({
+const toAnswer = (d: Draft, answerId?: string): AiResponseAnswer => ({
   response: d.response,
   confidence: d.confidence,
   suggestedActions: d.suggestedActions,
   sources: d.sources,
   handoff: d.handoff,
+  ...(answerId ? { answerId } : {}),
 });
 
 /**
@@ -73,7 +92,7 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
       candidates,
     });
   }
-  await withVisitor(db, orgId, ({ db: tx }) =>
+  const answerId = await withVisitor(db, orgId, ({ db: tx }) =>
     logAnswer(tx, {
       organizationId: orgId,
       channel,
@@ -85,7 +104,94 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
       latencyMs: Math.round(performance.now() - started),
     }),
   );
-  return toAnswer(draft);
+  return toAnswer(draft, answerId);
+}
+
+/** Thumbs up or down on an answer, by whoever asked; an answer of another organization is not found. */
+export async function recordAnswerFeedback(
+  db: Db,
+  orgId: string,
+  input: z.output<typeof aiFeedbackBody>,
+): Promise<{ message: string }> {
+  const found = await withVisitor(db, orgId, ({ db: tx }) =>
+    saveFeedback(tx, orgId, input.answerId, input.helpful ? "up" : "down"),
+  );
+  if (!found) throw notFound("Answer");
+  return { message: "Thanks for the feedback" };
+}
+
+/**
+ * The questions the assistant could not answer in the last 30 days, grouped when they ask the same thing, each
+ * group with the published article closest to it (to attach its questions to), if any.
+ */
+export async function unansweredQuestions(ctx: Ctx): Promise<AiUnansweredAnswer> {
+  const rows = await loadUnanswered(ctx.db, ctx.orgId, AI_UNANSWERED_DAYS);
+  const groups = groupQuestions(rows);
+  const state = await loadAssistantState(ctx.db, ctx.orgId);
+  if (!state) throw notFound("Organization");
+  const index =
+    groups.length > 0
+      ? await organizationIndex(ctx.orgId, state.articlesStamp, () => loadPublishedArticles(ctx.db, ctx.orgId))
+      : null;
+  return {
+    days: AI_UNANSWERED_DAYS,
+    groups: groups.map((g) => {
+      const [closest] = index ? findCandidates(index, state.orgSlug, g.question) : [];
+      return {
+        question: g.question,
+        count: g.count,
+        questions: g.questions,
+        last_asked_at: g.lastAskedAt.toISOString(),
+        handed_off: g.handedOff,
+        suggested_article: closest && closest.score > 0 ? { id: closest.id, title: closest.title } : null,
+      };
+    }),
+  };
+}
+
+/** The logged, not yet reviewed, unanswered questions with one of these wordings leave the list for the article. */
+async function review(ctx: Ctx, questions: string[], articleId: string): Promise<number> {
+  const rows = await loadUnanswered(ctx.db, ctx.orgId, AI_UNANSWERED_DAYS);
+  const ids = rows.filter((r) => questions.some((q) => sameWording(q, r.question))).map((r) => r.id);
+  return markReviewed(ctx.db, ctx.orgId, ids, articleId);
+}
+
+/**
+ * A group's questions become example questions of an existing article (its alternative phrasings), so the next
+ * customer who asks that way gets it. Another organization's article is not found.
+ */
+export async function attachUnanswered(
+  ctx: Ctx,
+  input: z.output<typeof attachUnansweredBody>,
+): Promise<UnansweredReviewedAnswer> {
+  const article = await getArticle(ctx, input.article_id);
+  const merged = [...article.questions];
+  for (const q of input.questions) if (!merged.some((m) => sameWording(m, q))) merged.push(q);
+  if (merged.length > KB_QUESTIONS_MAX) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `"${article.title}" has ${article.questions.length} example questions and can have at most ${KB_QUESTIONS_MAX}: remove some in the article's editor first, or attach fewer`,
+    );
+  }
+  if (merged.length > article.questions.length) await updateArticle(ctx, article.id, { questions: merged });
+  const reviewed = await review(ctx, input.questions, article.id);
+  return { article: { id: article.id, title: article.title }, reviewed };
+}
+
+/** A draft article whose example questions are the group's, for the team to write and publish. */
+export async function newArticleFromUnanswered(
+  ctx: Ctx,
+  input: z.output<typeof newArticleFromUnansweredBody>,
+): Promise<UnansweredReviewedAnswer> {
+  const article = await createArticle(ctx, {
+    title: input.title,
+    body: "",
+    category_id: null,
+    questions: input.questions,
+    status: "draft",
+  });
+  const reviewed = await review(ctx, input.questions, article.id);
+  return { article: { id: article.id, title: article.title }, reviewed };
 }
 
 export async function getSettings(ctx: Ctx): Promise<AiSettings> {
@@ -120,5 +226,7 @@ export async function answerStats(ctx: Ctx): Promise<AiStatsAnswer> {
     resolution_rate: counts.answers > 0 ? counts.resolved / counts.answers : null,
     average_confidence: counts.average_confidence,
     console_answers: counts.console_answers,
+    rated_helpful: counts.rated_helpful,
+    rated_unhelpful: counts.rated_unhelpful,
   };
 }

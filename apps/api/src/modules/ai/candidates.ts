@@ -1,6 +1,6 @@
 import type { ConversationTurn } from "@cove/contract/ai.ts";
 import { helpArticlePath } from "@cove/contract/kb.ts";
-import { confidenceOf } from "./confidence.ts";
+import { confidenceOf, signalsOf } from "./confidence.ts";
 import { excerpt } from "./passages.ts";
 import type { Candidate } from "./provider.ts";
 import { passageScores, queryTerms, type SearchIndex, search, type UnitScores, unitScores } from "./retrieval.ts";
@@ -11,11 +11,15 @@ const CANDIDATES = 3;
 /** A lead shorter than this reads better with the passage that follows it. */
 const SHORT_PASSAGE = 40;
 /** Another passage joins the lead when its best sentence matches the question at least this much better. */
-const DETAIL_MARGIN = 0.03;
+const DETAIL_MARGIN = 0.02;
 /** A lead that announces what follows ("Work through these in order.") is read with the passage after it. */
 const ANNOUNCES = /(?::|\b(?:these|the following|as follows|below|steps)\b[^.!?]*[.!?]?)\s*$/i;
 const LEAD_CHARS = 400;
-const DETAIL_CHARS = 450;
+/**
+ * A passage is a unit (a list with its lead, a table, a paragraph) and is quoted whole up to this length; a longer
+ * one is trimmed at a boundary (a whole item, row or sentence) and says that more follows in the article.
+ */
+const DETAIL_CHARS = 1000;
 /** A follow-up ("and for Canada?") has this many content words at most; it is read with the previous question. */
 const FOLLOW_UP_WORDS = 4;
 /**
@@ -46,8 +50,11 @@ function answerPassage(index: SearchIndex, scores: UnitScores, article: number):
   });
   const extra = passages[detail];
   if (!extra) return excerpt(lead, LEAD_CHARS + DETAIL_CHARS);
-  const heading = extra.heading && extra.heading !== first.heading ? `${extra.heading}: ` : "";
-  return `${excerpt(lead, LEAD_CHARS)}\n\n${heading}${excerpt(extra.text, DETAIL_CHARS)}`;
+  const text = excerpt(extra.text, DETAIL_CHARS);
+  // A heading introduces a list or table on a line of its own, and runs into a paragraph.
+  const lines = text.includes("\n");
+  const heading = extra.heading && extra.heading !== first.heading ? `${extra.heading}:${lines ? "\n" : " "}` : "";
+  return `${excerpt(lead, LEAD_CHARS)}\n\n${heading}${text}`;
 }
 
 function rank(index: SearchIndex, orgSlug: string, text: string): Candidate[] {
@@ -64,7 +71,7 @@ function rank(index: SearchIndex, orgSlug: string, text: string): Candidate[] {
       title: article.title,
       url: helpArticlePath(orgSlug, article.slug),
       score: hit.score,
-      confidence: confidenceOf({ best: hit.best, top: hit.score, second: rival, coverage: query.coverage }),
+      confidence: confidenceOf(signalsOf(query, hit, rival)),
       passage: answerPassage(index, scores, hit.article),
       body: article.body,
     };

@@ -15,6 +15,20 @@ export interface ConfidenceSignals {
   second: number;
   /** Share of the question's weight made of words the knowledge base uses (0..1). */
   coverage: number;
+  /**
+   * How many words of the question say what it is about. A question of one or two ("item", "refund?") names a topic
+   * rather than asking something, so even a perfect match with a title is not a near-certain answer.
+   */
+  words: number;
+}
+
+/** The signals of the best article and its runner-up for a question. */
+export function signalsOf(
+  query: { coverage: number; words: number },
+  top: { best: number; score: number } | undefined,
+  second: number,
+): ConfidenceSignals {
+  return { best: top?.best ?? 0, top: top?.score ?? 0, second, coverage: query.coverage, words: query.words };
 }
 
 export interface Calibration {
@@ -22,28 +36,35 @@ export interface Calibration {
   bias: number;
   /** [linear score, probability] pairs, increasing in both. */
   knots: [number, number][];
+  /**
+   * The highest confidence a question of 0-1 and of 2 content words can have: how often such questions were answered
+   * right on val when the knots said 0.9 or more. A question that names a topic ("item", "refund?") matches a title
+   * as well as a full question does, but is right less often.
+   */
+  shortCaps: [number, number];
 }
 
 export const CALIBRATION: Calibration = {
-  weights: { best: 5.638, margin: 5.512, coverage: 1.201 },
-  bias: -2.908,
+  weights: { best: 5.979, margin: 5.197, coverage: 0.618 },
+  bias: -2.778,
   knots: [
-    [-2.91, 0.01],
-    [-1.9, 0.028],
-    [-1.65, 0.042],
-    [-1.42, 0.073],
-    [-1.12, 0.142],
-    [-0.78, 0.288],
-    [-0.44, 0.372],
-    [0.21, 0.636],
-    [0.9, 0.792],
-    [1.56, 0.88],
-    [2.26, 0.922],
-    [3.09, 0.965],
-    [4.25, 0.987],
-    [5.68, 0.99],
-    [7.98, 0.99],
+    [-2.78, 0.01],
+    [-1.97, 0.051],
+    [-1.72, 0.066],
+    [-1.51, 0.086],
+    [-1.29, 0.12],
+    [-0.99, 0.186],
+    [-0.66, 0.278],
+    [-0.03, 0.567],
+    [0.66, 0.729],
+    [1.29, 0.835],
+    [1.97, 0.905],
+    [2.73, 0.959],
+    [3.78, 0.986],
+    [5.08, 0.99],
+    [8.01, 0.99],
   ],
+  shortCaps: [0.94, 0.96],
 };
 
 export function linearScore(s: ConfidenceSignals, c: Calibration = CALIBRATION): number {
@@ -67,6 +88,7 @@ export function interpolate(x: number, knots: [number, number][]): number {
 
 export function confidenceOf(s: ConfidenceSignals, c: Calibration = CALIBRATION): number {
   if (s.best <= 0) return 0;
-  const p = interpolate(linearScore(s, c), c.knots);
+  const cap = s.words <= 1 ? c.shortCaps[0] : s.words === 2 ? c.shortCaps[1] : 1;
+  const p = Math.min(cap, interpolate(linearScore(s, c), c.knots));
   return Math.round(Math.min(1, Math.max(0, p)) * 1000) / 1000;
 }

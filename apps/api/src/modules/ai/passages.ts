@@ -43,6 +43,7 @@ export function plainText(markdown: string): string {
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
 const FENCE = /^\s{0,3}(```|~~~)/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
 
 export function splitPassages(markdown: string): Passage[] {
   const passages: Passage[] = [];
@@ -77,27 +78,75 @@ export function splitPassages(markdown: string): Passage[] {
     }
     const last = block[block.length - 1] ?? "";
     const item = LIST_ITEM.test(line);
+    const row = TABLE_ROW.test(line);
     const continuesList = LIST_ITEM.test(last) || /^\s{2,}/.test(last);
-    const introduced = item && /:\s*$/.test(last);
+    const introduced = (item || row) && /:\s*$/.test(last);
     // A blank line ends a paragraph, but not a list whose items are spaced apart, nor the lead-in of a list.
     if (afterBlank && !(continuesList && (item || /^\s{2,}/.test(line))) && !introduced) flush();
     // A list starts a new passage unless a lead-in sentence ending with ":" introduces it.
     else if (item && block.length > 0 && !continuesList && !introduced) flush();
-    block.push(line);
+    // So does a table, unless it continues one or a lead-in introduces it.
+    else if (row && block.length > 0 && !TABLE_ROW.test(last) && !introduced) flush();
+    // A soft line break inside a paragraph is a space: only list items and table rows are lines of their own.
+    if (block.length > 0 && !item && !row && !/^\s{2,}/.test(line) && !TABLE_ROW.test(last))
+      block[block.length - 1] = `${last} ${line.trim()}`;
+    else block.push(line);
     afterBlank = false;
   }
   flush();
   return passages;
 }
 
-/** At most `max` characters of a passage, cut after a whole sentence (or word) rather than mid-word. */
+/** A word before a full stop that does not end a sentence: "a.m.", "e.g.", "No. 5", a list number "4.". */
+const NOT_A_SENTENCE_END = /(?:^|\s)(?:\d+|[\p{L}]\.(?:[\p{L}]\.)*|e\.g|i\.e|etc|vs|no|mr|mrs|ms|dr|st)\.$/iu;
+
+/** The sentences of one line of text, split only where a sentence really ends. */
+export function lineSentences(line: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  const end = /[.!?]["”)]?\s+(?=[\p{Lu}\p{N}"“(])/gu;
+  for (let m = end.exec(line); m; m = end.exec(line)) {
+    const upTo = m.index + m[0].trimEnd().length;
+    if (NOT_A_SENTENCE_END.test(line.slice(start, upTo))) continue;
+    out.push(line.slice(start, upTo).trim());
+    start = m.index + m[0].length;
+  }
+  const rest = line.slice(start).trim();
+  if (rest) out.push(rest);
+  return out;
+}
+
+/**
+ * At most about `max` characters of a passage, trimmed only at a boundary: whole lines (a list's items, a table's
+ * rows, each with the lead or header line kept), and within a paragraph whole sentences. Never mid-sentence, never
+ * after a list number. A passage whose first unit alone is longer than `max` keeps that unit whole. When lines are
+ * left out, the text says so, so it never reads as if the list ended there.
+ */
 export function excerpt(text: string, max = 700): string {
   if (text.length <= max) return text;
-  const head = text.slice(0, max);
-  const sentenceEnd = Math.max(head.lastIndexOf(". "), head.lastIndexOf(".\n"), head.lastIndexOf("\n"));
-  if (sentenceEnd > max * 0.5) return head.slice(0, sentenceEnd + 1).trim();
-  const wordEnd = head.lastIndexOf(" ");
-  return `${head.slice(0, wordEnd > 0 ? wordEnd : max).trim()}…`;
+  const lines = text.split("\n");
+  if (lines.length > 1) {
+    const kept: string[] = [];
+    let length = 0;
+    for (const line of lines) {
+      if (kept.length > 0 && length + 1 + line.length > max) break;
+      kept.push(line);
+      length += (kept.length > 1 ? 1 : 0) + line.length;
+    }
+    // A lead ("To start a return:") or a table header is never left without the first item or row after it.
+    if (kept.length === 1 && lines[1] !== undefined) kept.push(lines[1]);
+    if (kept.length === 1) return excerpt(kept[0] ?? "", max);
+    return kept.length < lines.length ? `${kept.join("\n")}\n…` : kept.join("\n");
+  }
+  const sentences = lineSentences(text);
+  const kept: string[] = [];
+  let length = 0;
+  for (const sentence of sentences) {
+    if (kept.length > 0 && length + 1 + sentence.length > max) break;
+    kept.push(sentence);
+    length += (kept.length > 1 ? 1 : 0) + sentence.length;
+  }
+  return kept.length < sentences.length ? `${kept.join(" ")} …` : kept.join(" ");
 }
 
 /** A sentence of fewer words than this ("To start a return:") is read together with the one after it. */
@@ -108,7 +157,7 @@ export function splitSentences(text: string): string[] {
   const pieces = text
     .split(/\n+/)
     .map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, ""))
-    .flatMap((line) => line.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u))
+    .flatMap(lineSentences)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   const sentences: string[] = [];

@@ -1,6 +1,7 @@
 import { type Passage, splitPassages, splitSentences } from "./passages.ts";
-import { contentWords, stem, words } from "./text.ts";
+import { contentWords, isStopWord, stem, words } from "./text.ts";
 import type { WordVectors } from "./word-vectors.ts";
+import { type Lexicon, lexicon } from "./wordnet.ts";
 
 /** A published article as retrieval sees it. */
 export interface KbArticle {
@@ -11,12 +12,13 @@ export interface KbArticle {
   questions: string[];
 }
 
-type UnitKind = "title" | "question" | "sentence";
+type UnitKind = "title" | "question" | "sentence" | "article";
 
 /**
- * One thing a question can match: an article's title, one of its alternative phrasings, or one sentence of its body
- * (read with its heading). Sentences rather than whole passages, so a long paragraph is not diluted; the answer
- * still quotes the whole passage the sentence belongs to.
+ * One thing a question can match: an article's title, one of its alternative phrasings, one sentence of its body
+ * (read with its heading), or the whole article at once. Sentences rather than whole passages, so a long paragraph is
+ * not diluted; the answer still quotes the whole passage the sentence belongs to. The whole-article unit gathers the
+ * words a customer uses that are spread over several sparse phrasings ("how much", "money", "account").
  */
 interface Unit {
   article: number;
@@ -47,11 +49,13 @@ export interface SearchIndex {
   vectors: WordVectors | null;
   /** The direction every averaged sentence vector shares, removed so similarity reflects meaning, not "English". */
   common: Float32Array | null;
+  /** Every word the knowledge base uses, for spelling tolerance. */
+  vocabulary: Set<string>;
 }
 
 /**
- * Tuning of retrieval, chosen on the validation split of the benchmark
- * (docs/decisions/2026-11-23-ai-retrieval-and-confidence.md).
+ * Tuning of retrieval, chosen on the validation split of the benchmark (docs/decisions/2026-11-23-ai-retrieval-and-
+ * confidence.md; the last three in 2026-11-25-ai-quality.md, with every value tried).
  */
 export const RETRIEVAL = {
   /** Share of the lexical (tf-idf) similarity in a unit's score; the rest is the word-vector similarity. */
@@ -69,6 +73,19 @@ export const RETRIEVAL = {
   /** An article's score adds this share of the mean of its next best units (agreement of several phrasings). */
   supportWeight: 0.5,
   supportUnits: 5,
+  /**
+   * Query expansion from WordNet: a synonym of a question's word that the knowledge base uses joins the question at
+   * this share of the word's weight (a broader term at half of it). 0 turns expansion off.
+   */
+  expansionWeight: 0.6,
+  /**
+   * Spelling tolerance: a question word the knowledge base does not use, and that is not a common English word
+   * (beyond this frequency rank of the word vectors, or unknown to them), is read as the knowledge base's word one
+   * typing slip away ("paymet" as "payment"); 0 turns it off.
+   */
+  spellingRank: 30_000,
+  /** Weight of a unit made of the whole article (title, phrasings and body together); 0 leaves it out. */
+  articleFactor: 1.2,
 };
 
 export interface QueryTerms {
@@ -76,6 +93,8 @@ export interface QueryTerms {
   vector: Float32Array | null;
   /** How much of the question's weight the knowledge base has words for (0..1). */
   coverage: number;
+  /** How many words of the question say what it is about (not stop words). */
+  words: number;
 }
 
 export interface Hit {
@@ -100,9 +119,14 @@ const zipf = (rank: number, vocabulary: number) => 1 / ((rank + 1) * Math.log(1.
  */
 function sif(word: string, wv: WordVectors | null, a: number): number {
   if (!wv) return 1;
-  const rank = wv.rows.get(word) ?? wv.rows.get(word.replaceAll("'", ""));
+  // The vectors leave out "i", "a" and contractions ("i'm", "don't"): they are among the most frequent words, not rare.
+  const rank =
+    wv.rows.get(word) ?? wv.rows.get(word.replaceAll("'", "")) ?? (isStopWord(word) ? COMMON_RANK : undefined);
   return rank === undefined ? 1 : a / (a + zipf(rank, wv.rows.size));
 }
+
+/** The frequency rank given to a stop word the vectors do not have. */
+const COMMON_RANK = 20;
 
 interface TermInfo {
   count: number;
@@ -196,11 +220,13 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
   const common = vectors ? commonDirection(vectors) : null;
   const articles: IndexedArticle[] = input.map((a) => ({ ...a, passages: splitPassages(a.body) }));
   const units: Omit<Unit, "norm">[] = [];
+  const vocabulary = new Set<string>();
   const add = (article: number, kind: UnitKind, passage: number, text: string) => {
     const info = termInfo(text, vectors);
     if (info.size === 0) return;
     const terms = new Map<string, number>();
     for (const [t, { count }] of info) terms.set(t, tf(count));
+    for (const w of words(text)) vocabulary.add(w);
     units.push({ article, kind, passage, terms, vector: vectors ? meaningVector(text, vectors, common) : null });
   };
   articles.forEach((a, i) => {
@@ -210,6 +236,8 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
       for (const sentence of splitSentences(p.text))
         add(i, "sentence", j, p.heading ? `${p.heading}: ${sentence}` : sentence);
     });
+    if (RETRIEVAL.articleFactor > 0)
+      add(i, "article", -1, [a.title, ...a.questions, ...a.passages.map((p) => p.text)].join("\n"));
   });
 
   // Document frequency over articles: a word every phrasing of one article uses is still specific to that article.
@@ -233,10 +261,69 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
     for (const [t, w] of u.terms) sq += (w * (weight.get(t) ?? 0)) ** 2;
     return { ...u, norm: Math.sqrt(sq) };
   });
-  return { articles, units: normed, weight, postings, unknownIdf: Math.log(1 + 2 * n), vectors, common };
+  return {
+    articles,
+    units: normed,
+    weight,
+    postings,
+    unknownIdf: Math.log(1 + 2 * n),
+    vectors,
+    common,
+    vocabulary,
+  };
 }
 
-export function queryTerms(index: SearchIndex, text: string): QueryTerms {
+/** Edit distance of two words with adjacent transpositions, or `max + 1` once it is certainly beyond `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (before[j - 2] ?? 0) + 1);
+      current.push(d);
+      rowMin = Math.min(rowMin, d);
+    }
+    if (rowMin > max) return max + 1;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length] ?? max + 1;
+}
+
+/**
+ * The question with its typing slips corrected to words the knowledge base uses: one slip in a word of four to seven
+ * letters, two in a longer one, and only for words that are not themselves common English ("form" stays "form").
+ * Among equally close words, the more common one in English wins.
+ */
+export function correctSpelling(index: SearchIndex, text: string): string {
+  if (RETRIEVAL.spellingRank <= 0) return text;
+  const wv = index.vectors;
+  return text.replace(/[\p{L}]+(?:['’][\p{L}]+)*/gu, (original) => {
+    const word = original.toLowerCase();
+    if (word.length < 4 || index.vocabulary.has(word) || isStopWord(word)) return original;
+    const rank = wv?.rows.get(word);
+    if (rank !== undefined && rank < RETRIEVAL.spellingRank) return original;
+    const max = word.length >= 8 ? 2 : 1;
+    let best: { word: string; distance: number; rank: number } | null = null;
+    for (const candidate of index.vocabulary) {
+      if (candidate.length < 3) continue;
+      const distance = editDistance(word, candidate, max);
+      if (distance > max) continue;
+      const candidateRank = wv?.rows.get(candidate) ?? Number.MAX_SAFE_INTEGER;
+      if (!best || distance < best.distance || (distance === best.distance && candidateRank < best.rank))
+        best = { word: candidate, distance, rank: candidateRank };
+    }
+    return best ? best.word : original;
+  });
+}
+
+export function queryTerms(index: SearchIndex, question: string, lex: Lexicon | null = lexicon()): QueryTerms {
+  const text = correctSpelling(index, question);
   const terms = new Map<string, number>();
   let known = 0;
   let total = 0;
@@ -247,8 +334,22 @@ export function queryTerms(index: SearchIndex, text: string): QueryTerms {
     total += w;
     if (index.weight.has(t)) known += w;
   }
+  // Related words the knowledge base uses join the question, weighted less; coverage still counts its own words.
+  if (lex && RETRIEVAL.expansionWeight > 0) {
+    const original = new Set(terms.keys());
+    for (const word of contentWords(text)) {
+      const own = terms.get(stem(word)) ?? 0;
+      for (const [related, relation] of lex.related(word)) {
+        const t = stem(related);
+        const idf = index.weight.get(t);
+        if (idf === undefined || original.has(t)) continue;
+        const w = RETRIEVAL.expansionWeight * relation * Math.min(own, idf);
+        if (w > (terms.get(t) ?? 0)) terms.set(t, w);
+      }
+    }
+  }
   const vector = index.vectors ? meaningVector(text, index.vectors, index.common) : null;
-  return { terms, vector, coverage: total > 0 ? known / total : 0 };
+  return { terms, vector, coverage: total > 0 ? known / total : 0, words: contentWords(text).length };
 }
 
 export interface UnitScores {
@@ -282,6 +383,7 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
     const semShare = query.vector && unit.vector ? 1 - lw : 0;
     let value = (lex * lw + sem * semShare) / (lw + semShare);
     if (unit.kind === "sentence") value *= RETRIEVAL.sentenceFactor;
+    else if (unit.kind === "article") value *= RETRIEVAL.articleFactor;
     lexical[id] = lex;
     semantic[id] = sem;
     score[id] = value;

@@ -1,11 +1,17 @@
 import {
+  type AiFeedbackBody,
   type AiResponseAnswer,
   type AiResponseBody,
   type AiSettings,
+  type AttachUnansweredBody,
+  aiFeedbackAnswer,
   aiResponseAnswer,
   aiSettingsAnswer,
   aiStatsAnswer,
+  aiUnansweredAnswer,
+  type NewArticleFromUnansweredBody,
   type UpdateAiSettingsBody,
+  unansweredReviewedAnswer,
 } from "@cove/contract/ai.ts";
 import { type DemoAnswer, demoAnswer } from "@cove/contract/demo.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -15,7 +21,42 @@ export const aiKeys = {
   all: ["ai"] as const,
   settings: () => [...aiKeys.all, "settings"] as const,
   stats: () => [...aiKeys.all, "stats"] as const,
+  unanswered: () => [...aiKeys.all, "unanswered"] as const,
 };
+
+/** POST /api/chat/ai-feedback: thumbs up or down on an answer. Anonymous: an answer of the public demo. */
+export async function rateAnswer(body: AiFeedbackBody, opts: { anonymous?: boolean } = {}): Promise<void> {
+  await apiRequest("/chat/ai-feedback", { method: "POST", body, schema: aiFeedbackAnswer, ...opts });
+}
+
+/** The questions the assistant could not answer in the last 30 days, grouped. */
+export function useUnanswered() {
+  return useQuery({
+    queryKey: aiKeys.unanswered(),
+    queryFn: ({ signal }) => apiRequest("/ai/unanswered", { schema: aiUnansweredAnswer, signal }),
+  });
+}
+
+/** Attach a group to an article, or start a draft article from it; either way the group leaves the list. */
+export function useReviewUnanswered() {
+  const queryClient = useQueryClient();
+  const onSuccess = () => {
+    void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() });
+    void queryClient.invalidateQueries({ queryKey: ["kb"] });
+  };
+  return {
+    attach: useMutation({
+      mutationFn: (body: AttachUnansweredBody) =>
+        apiRequest("/ai/unanswered/attach", { method: "POST", body, schema: unansweredReviewedAnswer }),
+      onSuccess,
+    }),
+    newArticle: useMutation({
+      mutationFn: (body: NewArticleFromUnansweredBody) =>
+        apiRequest("/ai/unanswered/new-article", { method: "POST", body, schema: unansweredReviewedAnswer }),
+      onSuccess,
+    }),
+  };
+}
 
 /** POST /api/chat/ai-response. Anonymous: the public demo, answered from the demo organization's articles. */
 export function askAssistant(
@@ -59,6 +100,9 @@ export function useAskAssistant() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: AiResponseBody) => askAssistant(body),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: aiKeys.stats() }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: aiKeys.stats() });
+      void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() });
+    },
   });
 }

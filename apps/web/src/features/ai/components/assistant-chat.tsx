@@ -1,7 +1,7 @@
 import type { AiResponseAnswer, ConversationTurn } from "@cove/contract/ai.ts";
 import { AI_MESSAGE_MAX } from "@cove/contract/ai.ts";
 import { clsx } from "clsx";
-import { Bot, Send } from "lucide-react";
+import { Bot, Send, ThumbsDown, ThumbsUp } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { ReplyDetails } from "./assistant-reply.tsx";
 
@@ -29,6 +29,8 @@ interface AssistantChatProps {
   placeholder?: string;
   /** Height of the message list, e.g. "h-96". */
   heightClassName?: string;
+  /** Records a thumbs up or down on a logged answer; without it, answers cannot be rated. */
+  rate?: (answerId: string, helpful: boolean) => Promise<void>;
 }
 
 /**
@@ -44,6 +46,7 @@ export function AssistantChat({
   onError,
   placeholder = "Ask a question…",
   heightClassName = "h-[28rem]",
+  rate,
 }: AssistantChatProps) {
   const id = useId();
   const [messages, setMessages] = useState<Message[]>([]);
@@ -105,7 +108,7 @@ export function AssistantChat({
               </p>
             </div>
           ) : (
-            <AssistantBubble key={m.id} text={m.text} reply={m.reply} />
+            <AssistantBubble key={m.id} text={m.text} reply={m.reply} rate={rate} />
           ),
         )}
         {thinking && (
@@ -167,7 +170,17 @@ export function AssistantChat({
   );
 }
 
-function AssistantBubble({ text, reply }: { text: string; reply?: ChatReply }) {
+function AssistantBubble({
+  text,
+  reply,
+  rate,
+}: {
+  text: string;
+  reply?: ChatReply;
+  rate?: (answerId: string, helpful: boolean) => Promise<void>;
+}) {
+  // An answer quotes a passage of an article; the whole article is one click away.
+  const article = reply && !reply.answer.handoff ? reply.answer.sources[0] : undefined;
   return (
     <div className="flex gap-2">
       <span className="mt-1 flex size-7 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-indigo-700">
@@ -177,9 +190,68 @@ function AssistantBubble({ text, reply }: { text: string; reply?: ChatReply }) {
         <p className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2 text-sm whitespace-pre-wrap break-words text-slate-800 shadow-xs">
           <span className="sr-only">Assistant: </span>
           {text}
+          {article && (
+            <>
+              {"\n\n"}
+              <a
+                href={article.url}
+                target="_blank"
+                rel="noopener"
+                title={article.title}
+                className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+              >
+                Read the full article
+              </a>
+            </>
+          )}
         </p>
         {reply && <ReplyDetails reply={reply.answer} note={reply.note} />}
+        {reply?.answer.answerId && rate && <RateAnswer answerId={reply.answer.answerId} rate={rate} />}
       </div>
+    </div>
+  );
+}
+
+/** Thumbs up or down on an answer: the team sees the unhelpful ones among the questions the assistant could not answer. */
+function RateAnswer({
+  answerId,
+  rate,
+}: {
+  answerId: string;
+  rate: (answerId: string, helpful: boolean) => Promise<void>;
+}) {
+  const [rated, setRated] = useState<boolean | null>(null);
+  const [failed, setFailed] = useState(false);
+  const choose = async (helpful: boolean) => {
+    setFailed(false);
+    try {
+      await rate(answerId, helpful);
+      setRated(helpful);
+    } catch {
+      setFailed(true);
+    }
+  };
+  const button = (helpful: boolean) =>
+    clsx(
+      "inline-flex items-center gap-1 rounded-md border px-2 py-0.5",
+      rated === helpful
+        ? "border-indigo-300 bg-indigo-50 text-indigo-800"
+        : "border-slate-200 bg-white text-slate-600 hover:bg-slate-50",
+    );
+  return (
+    <div className="mt-2 flex flex-wrap items-center gap-1.5 text-xs">
+      <span className="text-slate-500">Was this helpful?</span>
+      <button type="button" aria-pressed={rated === true} className={button(true)} onClick={() => void choose(true)}>
+        <ThumbsUp className="size-3.5" aria-hidden="true" />
+        Yes
+      </button>
+      <button type="button" aria-pressed={rated === false} className={button(false)} onClick={() => void choose(false)}>
+        <ThumbsDown className="size-3.5" aria-hidden="true" />
+        No
+      </button>
+      <span role="status" className="text-slate-500">
+        {failed ? "Your feedback could not be sent. Try again." : rated !== null ? "Thanks for the feedback" : ""}
+      </span>
     </div>
   );
 }

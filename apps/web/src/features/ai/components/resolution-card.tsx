@@ -40,6 +40,15 @@ export function ResolutionCard({ stats, error }: { stats: AiStatsAnswer | undefi
                 <dt className="text-slate-500">Handed off to your team</dt>
                 <dd className="font-medium text-slate-900">{stats.handed_off.toLocaleString("en-US")}</dd>
               </div>
+              {stats.rated_helpful + stats.rated_unhelpful > 0 && (
+                <div>
+                  <dt className="text-slate-500">Rated helpful by customers</dt>
+                  <dd className="font-medium text-slate-900">
+                    {stats.rated_helpful.toLocaleString("en-US")} of{" "}
+                    {plural(stats.rated_helpful + stats.rated_unhelpful, "rating", "ratings")}
+                  </dd>
+                </div>
+              )}
               {stats.average_confidence !== null && (
                 <div>
                   <dt className="text-slate-500">Average confidence</dt>

@@ -1,4 +1,4 @@
-import type { AiResponseAnswer, AiSettings, AiStatsAnswer } from "@cove/contract/ai.ts";
+import type { AiResponseAnswer, AiSettings, AiStatsAnswer, AiUnansweredAnswer } from "@cove/contract/ai.ts";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
@@ -19,6 +19,8 @@ const stats: AiStatsAnswer = {
   resolution_rate: 0.75,
   average_confidence: 0.81,
   console_answers: 4,
+  rated_helpful: 5,
+  rated_unhelpful: 1,
 };
 
 const answered: AiResponseAnswer = {
@@ -30,6 +32,43 @@ const answered: AiResponseAnswer = {
     { id: "4f1c2b7e-7c1d-4a0e-9d8f-2b3c4d5e6f70", title: "How to return an item", url: "/help/acme/articles/returns" },
   ],
   handoff: false,
+  answerId: "0b6a2f5e-3c1d-4e8f-9a7b-1c2d3e4f5a6b",
+};
+
+const SHIPPING_ID = "7d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a";
+const unanswered: AiUnansweredAnswer = {
+  days: 30,
+  groups: [
+    {
+      question: "When will my parcel arrive in Canada?",
+      count: 3,
+      questions: ["When will my parcel arrive in Canada?", "parcels to canada"],
+      last_asked_at: "2026-11-24T10:00:00.000Z",
+      handed_off: 3,
+      suggested_article: { id: SHIPPING_ID, title: "International shipping" },
+    },
+  ],
+};
+
+const publishedArticles = {
+  articles: [
+    { id: "4f1c2b7e-7c1d-4a0e-9d8f-2b3c4d5e6f70", title: "How to return an item" },
+    { id: SHIPPING_ID, title: "International shipping" },
+  ].map((a) => ({
+    ...a,
+    slug: a.title.toLowerCase().replaceAll(" ", "-"),
+    status: "published",
+    category_id: null,
+    category_name: null,
+    author_name: null,
+    view_count: 0,
+    helpful_count: 0,
+    not_helpful_count: 0,
+    published_at: "2026-11-01T00:00:00.000Z",
+    created_at: "2026-11-01T00:00:00.000Z",
+    updated_at: "2026-11-01T00:00:00.000Z",
+  })),
+  pagination: { page: 1, limit: 100, total: 2, pages: 1 },
 };
 
 const handedOff: AiResponseAnswer = {
@@ -48,6 +87,8 @@ function signedIn(handlers: Parameters<typeof mockApi>[0] = {}, role: "admin" | 
     "GET /api/trial/status": () => json(200, trialAnswer),
     "GET /api/ai/settings": () => json(200, { settings }),
     "GET /api/ai/stats": () => json(200, stats),
+    "GET /api/ai/unanswered": () => json(200, { days: 30, groups: [] }),
+    "GET /api/kb/articles": () => json(200, publishedArticles),
     ...handlers,
   });
 }
@@ -76,6 +117,11 @@ describe("AI Assistant page", () => {
       "/help/acme/articles/returns",
     );
     expect(within(chat).getByText("Read: How to return an item")).toBeInTheDocument();
+    // The answer quotes a passage; the whole article is linked from the answer itself.
+    expect(within(chat).getByRole("link", { name: "Read the full article" })).toHaveAttribute(
+      "href",
+      "/help/acme/articles/returns",
+    );
     // The console asks as the signed-in user: its own organization's articles.
     const [, init] = fetchMock.mock.calls.find(([url]) => String(url).endsWith("/chat/ai-response")) ?? [];
     expect(new Headers(init?.headers).get("Authorization")).toBe("Bearer stored-token");
@@ -83,6 +129,7 @@ describe("AI Assistant page", () => {
     await user.type(box, "Do you sell spaceships?{Enter}");
     expect(await within(chat).findByText("Handed off to a person")).toBeInTheDocument();
     expect(within(chat).getByText("Confidence: 7% (low)")).toBeInTheDocument();
+    expect(within(chat).getAllByRole("link", { name: /Read the full article/ })).toHaveLength(1);
     // The earlier turns go along, so follow-ups are understood.
     expect(questions[1]).toMatchObject({
       message: "Do you sell spaceships?",
@@ -112,6 +159,7 @@ describe("AI Assistant page", () => {
     expect(await within(card).findByText("75%")).toBeInTheDocument();
     expect(within(card).getByText("9 of 12 questions")).toBeInTheDocument();
     expect(within(card).getByText("81%")).toBeInTheDocument();
+    expect(within(card).getByText("5 of 6 ratings")).toBeInTheDocument();
     expect(within(card).getByText(/Test console questions are not counted \(4 questions/)).toBeInTheDocument();
   });
 
@@ -156,5 +204,79 @@ describe("AI Assistant page", () => {
     expect(within(form).getByRole("checkbox", { name: /Answer customers automatically/ })).toBeDisabled();
     expect(within(form).getByRole("textbox", { name: "Greeting" })).toBeDisabled();
     expect(within(form).queryByRole("button", { name: "Save settings" })).not.toBeInTheDocument();
+  });
+
+  it("rates an answer in the test console with a thumbs up or down", async () => {
+    let rated: unknown;
+    signedIn({
+      "POST /api/chat/ai-response": () => json(200, answered),
+      "POST /api/chat/ai-feedback": (init) => {
+        rated = JSON.parse(String(init?.body));
+        return json(200, { message: "Thanks for the feedback" });
+      },
+    });
+    const { user } = renderApp("/ai-assistant");
+    const chat = await screen.findByRole("region", { name: "Test conversation with your assistant" });
+    await user.type(screen.getByRole("textbox", { name: "Your question" }), "How do I return an item?{Enter}");
+    await user.click(await within(chat).findByRole("button", { name: "No" }));
+    expect(await within(chat).findByText("Thanks for the feedback")).toBeInTheDocument();
+    expect(within(chat).getByRole("button", { name: "No" })).toHaveAttribute("aria-pressed", "true");
+    expect(rated).toEqual({ answerId: answered.answerId, helpful: false });
+  });
+
+  it("lists the questions it could not answer and lets an admin attach a group to the suggested article", async () => {
+    let attached: unknown;
+    let list = unanswered;
+    signedIn({
+      "GET /api/ai/unanswered": () => json(200, list),
+      "POST /api/ai/unanswered/attach": (init) => {
+        attached = JSON.parse(String(init?.body));
+        list = { days: 30, groups: [] };
+        return json(200, { article: { id: SHIPPING_ID, title: "International shipping" }, reviewed: 3 });
+      },
+    });
+    const { user } = renderApp("/ai-assistant");
+    const section = await screen.findByRole("region", { name: "Questions the assistant could not answer" });
+    expect(await within(section).findByText("When will my parcel arrive in Canada?")).toBeInTheDocument();
+    expect(within(section).getByText(/Asked 3 times · 3 handed off/)).toBeInTheDocument();
+    expect(within(section).getByText(/Also asked as: “parcels to canada”/)).toBeInTheDocument();
+    const select = within(section).getByRole("combobox", { name: "Article" });
+    await waitFor(() => expect(select).toHaveValue(SHIPPING_ID));
+    await user.click(within(section).getByRole("button", { name: "Attach to article" }));
+    expect(await screen.findByText('Added to "International shipping" as example questions')).toBeInTheDocument();
+    expect(attached).toEqual({
+      article_id: SHIPPING_ID,
+      questions: ["When will my parcel arrive in Canada?", "parcels to canada"],
+    });
+    expect(await within(section).findByText(/Nothing to review/)).toBeInTheDocument();
+  });
+
+  it("starts a new draft article from a group and opens it in the editor", async () => {
+    let started: unknown;
+    const draftId = "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b";
+    signedIn({
+      "GET /api/ai/unanswered": () => json(200, unanswered),
+      "POST /api/ai/unanswered/new-article": (init) => {
+        started = JSON.parse(String(init?.body));
+        return json(201, { article: { id: draftId, title: "When will my parcel arrive in Canada?" }, reviewed: 3 });
+      },
+    });
+    const { user, router } = renderApp("/ai-assistant");
+    const section = await screen.findByRole("region", { name: "Questions the assistant could not answer" });
+    await user.click(await within(section).findByRole("button", { name: "Start a new article" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/knowledge-base/${draftId}/edit`));
+    expect(started).toEqual({
+      title: "When will my parcel arrive in Canada?",
+      questions: ["When will my parcel arrive in Canada?", "parcels to canada"],
+    });
+  });
+
+  it("shows agents the questions without the buttons to change articles", async () => {
+    signedIn({ "GET /api/ai/unanswered": () => json(200, unanswered) }, "agent");
+    renderApp("/ai-assistant");
+    const section = await screen.findByRole("region", { name: "Questions the assistant could not answer" });
+    expect(await within(section).findByText("When will my parcel arrive in Canada?")).toBeInTheDocument();
+    expect(within(section).getByText(/An administrator can attach them to an article/)).toBeInTheDocument();
+    expect(within(section).queryByRole("button", { name: "Attach to article" })).not.toBeInTheDocument();
   });
 });

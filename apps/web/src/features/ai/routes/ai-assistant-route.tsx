@@ -4,10 +4,11 @@ import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { ChatShareCard, WidgetSnippetCard } from "../../chat/index.ts";
-import { useAiSettings, useAiStats, useAskAssistant } from "../api/ai.api.ts";
+import { rateAnswer, useAiSettings, useAiStats, useAskAssistant } from "../api/ai.api.ts";
 import { AssistantChat } from "../components/assistant-chat.tsx";
 import { AssistantSettingsForm } from "../components/assistant-settings-form.tsx";
 import { ResolutionCard } from "../components/resolution-card.tsx";
+import { UnansweredQuestions } from "../components/unanswered-questions.tsx";
 
 export const ASK_FAILED = "The assistant could not answer";
 
@@ -53,6 +54,7 @@ export function AiAssistantRoute() {
               label="Test conversation with your assistant"
               greeting={settings.data.greeting}
               ask={askConsole}
+              rate={(answerId, helpful) => rateAnswer({ answerId, helpful })}
               onError={(error) => toastError(error, ASK_FAILED)}
               placeholder="Ask your assistant a customer question…"
               heightClassName="h-[24rem] sm:h-[30rem]"
@@ -72,6 +74,7 @@ export function AiAssistantRoute() {
           {settings.data && <AssistantSettingsForm settings={settings.data} canEdit={user?.role === "admin"} />}
         </div>
       </div>
+      <UnansweredQuestions canEdit={user?.role === "admin"} />
     </div>
   );
 }

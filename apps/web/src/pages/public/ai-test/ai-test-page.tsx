@@ -2,7 +2,7 @@ import type { AiResponseAnswer, ConversationTurn } from "@cove/contract/ai.ts";
 import { DEMO_UNAVAILABLE } from "@cove/contract/constants.ts";
 import { ArrowLeft, BookOpen, Gauge, Info, UserRound } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { askAssistant, fetchDemo } from "../../../features/ai/api/ai.api.ts";
+import { askAssistant, fetchDemo, rateAnswer } from "../../../features/ai/api/ai.api.ts";
 import { AssistantChat, type ChatReply } from "../../../features/ai/components/assistant-chat.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { ctaClasses } from "../site/cta.ts";
@@ -163,6 +163,7 @@ export function AiTestPage() {
                   greeting={WELCOME}
                   quickQuestions={QUICK_QUESTIONS}
                   ask={askDemo}
+                  rate={(answerId, helpful) => rateAnswer({ answerId, helpful }, { anonymous: true })}
                   placeholder="Type your question and press Enter…"
                 />
               )}

@@ -1,0 +1,104 @@
+/**
+ * npm run bench:ai:eval: the cheap, in-process version of `npm run bench:ai` for tuning retrieval. It builds each
+ * CLINC150 domain's index directly (no HTTP, no database) and, per knowledge-base shape, chooses each domain's
+ * threshold on val as the benchmark does, then reports on the chosen split: top-1 source accuracy (threshold 0),
+ * false hand-offs of in-scope questions and hand-offs of out-of-scope ones at the chosen thresholds, and the time
+ * retrieval takes per question. Tune on val (the default); `--split test` is for the one final report.
+ *
+ * Environment: BENCH_AI_PHRASINGS (default "3,0"), BENCH_AI_DOMAINS (a number: only the first n domains),
+ * BENCH_AI_SET (e.g. "alignWeight=0.3,lexicalWeight=0.5": try other values of the RETRIEVAL constants).
+ */
+import { confidenceOf, signalsOf } from "../apps/api/src/modules/ai/confidence.ts";
+import { buildIndex, queryTerms, RETRIEVAL, search, unitScores } from "../apps/api/src/modules/ai/retrieval.ts";
+import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
+import { type Clinc, domainArticles, domainQuestions, loadClinc } from "./ai-clinc.ts";
+
+interface Row {
+  inScope: boolean;
+  correct: boolean;
+  confidence: number;
+}
+
+function ask(clinc: Clinc, domain: string, phrasings: number, split: "val" | "test", times: number[]): Row[] {
+  const articles = domainArticles(clinc, domain, phrasings);
+  const index = buildIndex(
+    articles.map((a) => ({ id: a.intent, title: a.title, slug: a.slug, body: a.body, questions: a.questions })),
+    wordVectors(),
+  );
+  const oos = split === "val" ? clinc.splits.oos_val : clinc.splits.oos_test;
+  const rows: Row[] = [];
+  for (const [text, intent] of [...domainQuestions(clinc, domain, split), ...oos]) {
+    const started = performance.now();
+    const query = queryTerms(index, text);
+    const [top, second] = search(index, unitScores(index, query), 2);
+    const confidence = top ? confidenceOf(signalsOf(query, top, second?.score ?? 0)) : 0;
+    times.push(performance.now() - started);
+    const correct = top !== undefined && index.articles[top.article]?.id === intent;
+    rows.push({ inScope: intent !== "oos", correct, confidence });
+  }
+  return rows;
+}
+
+function chooseThreshold(rows: Row[]): number {
+  const inScope = rows.filter((r) => r.inScope);
+  const oos = rows.filter((r) => !r.inScope);
+  let best = { t: 0.5, objective: -1 };
+  for (let step = 0; step <= 100; step++) {
+    const t = step / 100;
+    const objective =
+      (0.5 * inScope.filter((r) => r.confidence >= t && r.correct).length) / inScope.length +
+      (0.5 * oos.filter((r) => r.confidence < t).length) / oos.length;
+    if (objective > best.objective + 1e-12) best = { t, objective };
+  }
+  return best.t;
+}
+
+const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}%`;
+
+function main(): void {
+  for (const setting of (process.env.BENCH_AI_SET || "").split(",").filter(Boolean)) {
+    const [key, value] = setting.split("=");
+    if (!key || !(key in RETRIEVAL)) throw new Error(`no retrieval constant ${key}`);
+    (RETRIEVAL as Record<string, number>)[key] = Number(value);
+  }
+  const clinc = loadClinc();
+  const split = process.argv.includes("--split")
+    ? (process.argv[process.argv.indexOf("--split") + 1] as "test")
+    : "val";
+  const shapes = (process.env.BENCH_AI_PHRASINGS || "3,0")
+    .split(",")
+    .map((p) => (p.trim() === "all" ? Number.POSITIVE_INFINITY : Number.parseInt(p, 10)));
+  const domains = Object.keys(clinc.domains).slice(0, Number(process.env.BENCH_AI_DOMAINS) || undefined);
+  for (const phrasings of shapes) {
+    const times: number[] = [];
+    let top1 = 0;
+    let inScopeN = 0;
+    let falseHandoff = 0;
+    let oosHandoff = 0;
+    let oosN = 0;
+    const thresholds: number[] = [];
+    for (const domain of domains) {
+      const val = ask(clinc, domain, phrasings, "val", split === "val" ? times : []);
+      const t = chooseThreshold(val);
+      thresholds.push(t);
+      const rows = split === "val" ? val : ask(clinc, domain, phrasings, split, times);
+      for (const r of rows) {
+        if (r.inScope) {
+          inScopeN++;
+          if (r.correct) top1++;
+          if (r.confidence < t) falseHandoff++;
+        } else {
+          oosN++;
+          if (r.confidence < t) oosHandoff++;
+        }
+      }
+    }
+    times.sort((a, b) => a - b);
+    const p99 = times[Math.ceil(0.99 * times.length) - 1] ?? 0;
+    console.log(
+      `${split} ${phrasings === Number.POSITIVE_INFINITY ? "all" : phrasings} phrasings: top-1 ${pct(top1, inScopeN)}  false hand-off ${pct(falseHandoff, inScopeN)}  oos hand-off ${pct(oosHandoff, oosN)}  retrieval p99 ${p99.toFixed(2)} ms  thresholds ${thresholds.map((t) => t.toFixed(2)).join(" ")}`,
+    );
+  }
+}
+
+main();
