@@ -105,3 +105,24 @@ test("a visitor on another website chats with the assistant, then with a person,
   await expect(dana.getByText("Select a session to see the conversation.")).toBeVisible();
   await expect(visitor.getByText("This chat has ended.")).toBeVisible({ timeout: 10_000 });
 });
+
+test("@phone an agent reads and answers chats on a phone: the list, then one conversation with a way back", async ({
+  page,
+}) => {
+  await signIn(page, DEMO.email, DEMO.password);
+  await page.goto("/chat");
+  const list = page.getByRole("region", { name: "Chat sessions" });
+  const first = list.getByRole("listitem").first().getByRole("button");
+  await expect(first).toBeVisible();
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await first.click();
+  const conversation = page.getByRole("region", { name: /^Chat with / });
+  await expect(conversation).toBeVisible();
+  await expect(list).toBeHidden();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: "test-results/chat-phone.png", fullPage: true });
+  await page.getByRole("button", { name: "All sessions" }).click();
+  await expect(list).toBeVisible();
+  await expect(conversation).toBeHidden();
+});

@@ -1,3 +1,5 @@
+import { clsx } from "clsx";
+import { ChevronLeft } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useFollow } from "../../../app/realtime-provider.tsx";
@@ -57,28 +59,42 @@ export function ChatRoute() {
           <Spinner className="size-6" label="Loading chat sessions" />
         </div>
       ) : (
+        // Side by side from the large breakpoint; below it (a phone, a narrow window) the list, or the conversation
+        // with a way back to the list.
         <div className="grid min-h-[28rem] flex-1 gap-4 lg:grid-cols-[20rem_1fr]">
-          <SessionList
-            sessions={list}
-            selectedId={selectedId}
-            now={now}
-            refreshing={sessions.isFetching}
-            onSelect={select}
-            onRefresh={() => {
-              void sessions.refetch();
-              void stats.refetch();
-            }}
-          />
-          {selected ? (
-            <Conversation
-              key={selected.id}
-              session={selected}
-              myId={user?.id}
-              onClosed={() => select(null)}
-              onFailure={onFailure}
+          <div className={clsx("flex min-w-0 flex-col [&>section]:flex-1", selected && "hidden lg:flex")}>
+            <SessionList
+              sessions={list}
+              selectedId={selectedId}
+              now={now}
+              refreshing={sessions.isFetching}
+              onSelect={select}
+              onRefresh={() => {
+                void sessions.refetch();
+                void stats.refetch();
+              }}
             />
+          </div>
+          {selected ? (
+            <div className="flex min-w-0 flex-col gap-2 [&>section]:flex-1">
+              <button
+                type="button"
+                onClick={() => select(null)}
+                className="inline-flex items-center gap-1 self-start rounded-md text-sm font-medium text-indigo-600 hover:text-indigo-500 lg:hidden"
+              >
+                <ChevronLeft className="size-4" aria-hidden="true" />
+                All sessions
+              </button>
+              <Conversation
+                key={selected.id}
+                session={selected}
+                myId={user?.id}
+                onClosed={() => select(null)}
+                onFailure={onFailure}
+              />
+            </div>
           ) : (
-            <div className="flex items-center justify-center rounded-lg border border-dashed border-slate-300 p-8 text-sm text-slate-500">
+            <div className="hidden items-center justify-center rounded-lg border border-dashed border-slate-300 p-8 text-sm text-slate-500 lg:flex">
               Select a session to see the conversation.
             </div>
           )}
