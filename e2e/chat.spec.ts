@@ -104,12 +104,18 @@ test("a visitor on another website chats with the assistant, then with a person,
   await expect(dana.getByText("Chat session closed successfully.")).toBeVisible();
   await expect(dana.getByText("Select a session to see the conversation.")).toBeVisible();
   await expect(visitor.getByText("This chat has ended.")).toBeVisible({ timeout: 10_000 });
+  // The visitor answers How did we do?; it counts in the dashboard's satisfaction (a person handled this one).
+  await expect(panel.getByText("How did we do?")).toBeVisible();
+  await panel.getByRole("button", { name: "Good" }).click();
+  await expect(panel.getByText("Thanks for your feedback.")).toBeVisible();
+  await expect(panel.getByRole("button", { name: "Good" })).toBeHidden();
 });
 
 test("@phone an agent reads and answers chats on a phone: the list, then one conversation with a way back", async ({
   page,
 }) => {
   await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/chat");
   const list = page.getByRole("region", { name: "Chat sessions" });
   const first = list.getByRole("listitem").first().getByRole("button");

@@ -92,7 +92,7 @@ test("a customer signs in by email, follows and answers their tickets live, and 
   const card = dana.getByRole("region", { name: "Customer Satisfaction" });
   await expect(card.getByTestId("csat-score")).toHaveText(/100%/);
   await expect(card.getByRole("row", { name: /Dana Whitfield/ })).toContainText("100%");
-  await expect(card.getByText("Not yet")).toBeVisible();
+  await expect(card.getByText("Resolved by AI")).toBeVisible();
 
   await rosa.context().close();
   await dana.context().close();

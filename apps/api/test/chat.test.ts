@@ -242,6 +242,44 @@ describe("the agent's calls (spec section 7)", () => {
     expect(await stats(org.token)).toMatchObject({ resolved_by_ai: 1, handed_off: 0 });
   });
 
+  it("asks How did we do? once a chat ends: the answers of chats the assistant resolved are the AI's satisfaction", async () => {
+    const org = await registerOrg(t.app);
+    await addArticle(t, org.user.organizationId, SHOP_ARTICLES[0] as (typeof SHOP_ARTICLES)[number]);
+    const rate = (chat: StartChatAnswer, rating: unknown, token: string | null = chat.token) =>
+      call(token, "PUT", `/api/public/${org.user.organizationSlug}/chat/sessions/${chat.session.id}/rating`, {
+        rating,
+      });
+    // Answered by the assistant alone, then closed: a good answer counts for the AI.
+    const byAi = await startChat(org);
+    await visitorSays(org, byAi, SHOP_ARTICLES[0]?.questions?.[0] ?? SHOP_ARTICLES[0]?.title ?? "");
+    const early = await rate(byAi, "good");
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error).toBe("You can rate the chat once it has ended.");
+    await call(org.token, "PUT", `/api/chat/sessions/${byAi.session.id}`, { status: "closed" });
+    const rated = await rate(byAi, "good");
+    expect(rated.statusCode, rated.body).toBe(200);
+    expect(rated.json().session.rating).toBe("good");
+    // Handed to a person: a bad answer counts for the people.
+    const byPeople = await startChat(org);
+    await visitorSays(org, byPeople, "I want to talk to a person");
+    await agentSays(org.token, byPeople.session.id, "Hello, I can help.");
+    await call(org.token, "PUT", `/api/chat/sessions/${byPeople.session.id}`, { status: "closed" });
+    expect((await rate(byPeople, "bad")).statusCode).toBe(200);
+    // Only the visitor of the session, with a valid answer.
+    expect((await rate(byPeople, "meh")).statusCode).toBe(400);
+    expect((await rate(byPeople, "good", byAi.token)).statusCode).toBe(404);
+    expect((await rate(byPeople, "good", org.token)).statusCode).toBe(403);
+    const csat = await call(org.token, "GET", "/api/csat/stats");
+    expect(csat.statusCode, csat.body).toBe(200);
+    expect(csat.json()).toMatchObject({
+      surveys_sent: 2,
+      ai: { good: 1, bad: 0, score: 100, available: true },
+      people: { good: 0, bad: 1 },
+    });
+    // Another organization's figures hold none of it.
+    expect((await call(other.token, "GET", "/api/csat/stats")).json().ai).toMatchObject({ good: 0, bad: 0 });
+  });
+
   it("turns a conversation into a ticket with its transcript; the visitor is told, the chat ends", async () => {
     const chat = await startChat(shop, { name: "Noor Haddad", email: "noor@example.com" });
     await visitorSays(shop, chat, "I need a person about my invoice <b>#42</b>");
@@ -515,6 +553,8 @@ describe("the widget", () => {
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers["access-control-allow-origin"]).toBe("*");
     expect(String(preflight.headers["access-control-allow-headers"])).toContain("authorization");
+    // The rating is a PUT: a browser asks first.
+    expect(String(preflight.headers["access-control-allow-methods"]).split(/,\s*/)).toEqual(["GET", "POST", "PUT"]);
     const look = await call(null, "GET", `/api/public/${slug}/chat/widget`);
     expect(look.statusCode).toBe(200);
     expect(look.headers["access-control-allow-origin"]).toBe("*");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { aiSource } from "./ai.ts";
+import { CSAT_RATINGS } from "./csat.ts";
 import { textRequired } from "./messages.ts";
 
 /**
@@ -157,6 +158,8 @@ export const visitorSessionSchema = z.object({
   waiting_for_human: z.boolean(),
   started_at: z.string(),
   ended_at: z.string().nullable(),
+  /** The visitor's "How did we do?" once the chat ended; null until answered. */
+  rating: z.enum(CSAT_RATINGS).nullable(),
 });
 export type VisitorSession = z.infer<typeof visitorSessionSchema>;
 
@@ -173,6 +176,12 @@ export const visitorConversationAnswer = z.object({
   messages: z.array(chatMessageSchema),
 });
 export type VisitorConversationAnswer = z.infer<typeof visitorConversationAnswer>;
+
+/** The visitor's answer to "How did we do?", once the chat has ended. */
+export const rateChatBody = z.object({
+  rating: z.enum(CSAT_RATINGS, { error: "Choose good or bad" }),
+});
+export type RateChatBody = z.input<typeof rateChatBody>;
 
 export const widgetLookAnswer = z.object({ name: z.string(), brand_color: z.string() });
 

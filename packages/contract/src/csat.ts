@@ -63,7 +63,7 @@ export const csatStatsAnswer = z.object({
   overall: csatScoreSchema,
   /** Tickets people resolved. */
   people: csatScoreSchema,
-  /** Conversations the AI assistant resolved without a hand-off; available is false until live chat measures them. */
+  /** Live chats the assistant resolved without a hand-off, as their visitors rated them (available is always true). */
   ai: csatScoreSchema.extend({ available: z.boolean() }),
   agents: z.array(
     csatScoreSchema.extend({ agent_id: z.uuid().nullable(), first_name: z.string(), last_name: z.string() }),

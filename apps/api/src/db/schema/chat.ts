@@ -1,5 +1,6 @@
 import type { AiSource } from "@cove/contract/ai.ts";
 import { CHAT_SENDER_TYPES, CHAT_SESSION_STATUSES } from "@cove/contract/chat.ts";
+import { CSAT_RATINGS } from "@cove/contract/csat.ts";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
@@ -43,6 +44,9 @@ export const chatSessions = pgTable(
     lastMessageAt: timestamp("last_message_at", { withTimezone: true }),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
+    /** The visitor's answer to "How did we do?" once the chat ended (CSAT: the AI's half counts chats it resolved). */
+    rating: text("rating", { enum: CSAT_RATINGS }),
+    ratedAt: timestamp("rated_at", { withTimezone: true }),
   },
   (t) => [
     index("chat_sessions_org_status_idx").on(t.organizationId, t.status, t.lastMessageAt.desc()),

@@ -1,23 +1,26 @@
 import {
   CHAT_STARTS_PER_ADDRESS_PER_HOUR,
   chatMessageListAnswer,
+  rateChatBody,
   sendChatMessageBody,
   startChatAnswer,
   startChatBody,
   visitorConversationAnswer,
   visitorOrgParams,
   visitorParams,
+  visitorSessionSchema,
   widgetLookAnswer,
 } from "@cove/contract/chat.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { bearerToken, sessionEnded } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { ContactPrincipal } from "../../platform/tenancy.ts";
 import type { AiProvider } from "../ai/provider.ts";
 import { branding } from "../settings/settings.service.ts";
-import { readConversation, sendVisitorMessage, startChat } from "./chat-visitor.service.ts";
+import { rateChat, readConversation, sendVisitorMessage, startChat } from "./chat-visitor.service.ts";
 import { widgetScript } from "./widget.ts";
 
 const errors = {
@@ -74,7 +77,7 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     handler: (_req, reply) =>
       reply
         .status(204)
-        .header("access-control-allow-methods", "GET, POST")
+        .header("access-control-allow-methods", "GET, POST, PUT")
         .header("access-control-allow-headers", "authorization, content-type")
         .header("access-control-max-age", "600")
         .send(),
@@ -155,5 +158,23 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
       });
       return reply.status(201).send({ messages });
     },
+  });
+
+  app.put("/api/public/:orgSlug/chat/sessions/:id/rating", {
+    config: visitor,
+    schema: {
+      tags,
+      summary: "Answer How did we do? once your chat has ended (good or bad)",
+      params: visitorParams,
+      body: rateChatBody,
+      response: { 200: z.object({ session: visitorSessionSchema }), ...errors },
+    },
+    handler: async (req) => ({
+      session: await rateChat(app.db, visitorOf(req), {
+        orgSlug: req.params.orgSlug,
+        id: req.params.id,
+        rating: req.body.rating,
+      }),
+    }),
   });
 }

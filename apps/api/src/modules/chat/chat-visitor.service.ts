@@ -8,7 +8,9 @@ import {
   type ChatMessage,
   type StartChatAnswer,
   type VisitorConversationAnswer,
+  type VisitorSession,
 } from "@cove/contract/chat.ts";
+import type { CsatRating } from "@cove/contract/csat.ts";
 import type { EventData } from "@cove/contract/events.ts";
 import { and, eq, sql } from "drizzle-orm";
 import { aiSettings } from "../../db/schema/ai.ts";
@@ -244,4 +246,28 @@ export async function sendVisitorMessage(
   if (!aiAnswers) return [message];
   const turn = await askAssistant(deps, who.orgId, input.id, input.message);
   return [message, ...(await recordAssistantTurn(deps, who.orgId, input.id, turn))];
+}
+
+/**
+ * The visitor's answer to "How did we do?" once the chat has ended (a later answer replaces an earlier one). It counts
+ * in the dashboard's satisfaction: in the AI's half when the assistant resolved the chat alone.
+ */
+export async function rateChat(
+  db: Db,
+  who: ContactPrincipal,
+  input: { orgSlug: string; id: string; rating: CsatRating },
+): Promise<VisitorSession> {
+  await visitorOrg(db, who, input.orgSlug);
+  return withContact(db, who, async (ctx) => {
+    const found = await selectVisitorSession(ctx, recordId(SESSION, input.id));
+    if (!found) throw notFound(SESSION);
+    if (found.session.status === "active") {
+      throw new AppError("CONFLICT", "You can rate the chat once it has ended.");
+    }
+    await ctx.db
+      .update(chatSessions)
+      .set({ rating: input.rating, ratedAt: sql`now()` })
+      .where(and(eq(chatSessions.organizationId, ctx.orgId), eq(chatSessions.id, input.id)));
+    return { ...found.session, rating: input.rating };
+  });
 }

@@ -2,7 +2,7 @@ import type { ChatMessage, ChatSenderType, ChatSession, VisitorSession } from "@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { chatMessages, chatSessions } from "../../db/schema/chat.ts";
 import { users } from "../../db/schema/users.ts";
-import type { Queryable } from "../../platform/db.ts";
+import { type Queryable, queryRows } from "../../platform/db.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -82,6 +82,7 @@ export async function selectVisitorSession(ctx: Pick<TenantCtx, "orgId" | "db">,
       firstHumanReplyAt: chatSessions.firstHumanReplyAt,
       startedAt: chatSessions.startedAt,
       endedAt: chatSessions.endedAt,
+      rating: chatSessions.rating,
     })
     .from(chatSessions)
     .where(and(eq(chatSessions.organizationId, ctx.orgId), eq(chatSessions.id, id)));
@@ -93,6 +94,7 @@ export async function selectVisitorSession(ctx: Pick<TenantCtx, "orgId" | "db">,
     waiting_for_human: row.waitingForHuman,
     started_at: row.startedAt.toISOString(),
     ended_at: iso(row.endedAt),
+    rating: row.rating ?? null,
   };
   return { session, humanReplied: row.firstHumanReplyAt !== null };
 }
@@ -183,3 +185,36 @@ export const preview = (text: string) => {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length <= 200 ? line : `${line.slice(0, 199).trimEnd()}…`;
 };
+
+/**
+ * The visitors' answers to "How did we do?" given in the last `days` days: those of chats the assistant resolved alone
+ * (the AI's half of satisfaction), and those of chats a person handled.
+ */
+export async function chatRatings(
+  ctx: Pick<TenantCtx, "orgId" | "db">,
+  days: number,
+): Promise<Record<"ai" | "people", { good: number; bad: number }> & { asked: number }> {
+  const since = sql`now() - ${days}::int * interval '1 day'`;
+  const [row] = await queryRows<{
+    asked: number;
+    ai_good: number;
+    ai_bad: number;
+    people_good: number;
+    people_bad: number;
+  }>(
+    ctx.db,
+    sql`select count(*) filter (where ended_at > ${since})::int as asked,
+               count(*) filter (where rated_at > ${since} and resolved_by_ai and rating = 'good')::int as ai_good,
+               count(*) filter (where rated_at > ${since} and resolved_by_ai and rating = 'bad')::int as ai_bad,
+               count(*) filter (where rated_at > ${since} and not resolved_by_ai and rating = 'good')::int as people_good,
+               count(*) filter (where rated_at > ${since} and not resolved_by_ai and rating = 'bad')::int as people_bad
+        from chat_sessions
+        where organization_id = ${ctx.orgId} and (ended_at > ${since} or rated_at > ${since})`,
+  );
+  return {
+    // Every chat that ended asked How did we do?, as every solved ticket's survey did.
+    asked: row?.asked ?? 0,
+    ai: { good: row?.ai_good ?? 0, bad: row?.ai_bad ?? 0 },
+    people: { good: row?.people_good ?? 0, bad: row?.people_bad ?? 0 },
+  };
+}

@@ -20,6 +20,7 @@ import type { EventContext } from "../../platform/events.ts";
 import type { Jobs } from "../../platform/jobs.ts";
 import { composeMail } from "../../platform/mail.ts";
 import { type Ctx, emitterIn, type TenantCtx, withSystem, withVisitor } from "../../platform/tenancy.ts";
+import { chatRatings } from "../chat/chat.queries.ts";
 
 const DAY = 86_400_000;
 
@@ -268,20 +269,12 @@ export function rateByToken(
   });
 }
 
-/**
- * Answers about conversations the AI assistant resolved without handing off. Live chat does not exist yet, so there
- * are none: the chat feature makes this one function count them (by the sessions the assistant closed).
- */
-export async function aiResolvedScores(_ctx: Ctx, _days: number): Promise<CsatScore & { available: boolean }> {
-  return { good: 0, bad: 0, score: null, available: false };
-}
-
 const score = (good: number, bad: number): CsatScore => ({ good, bad, score: csatScore(good, bad) });
 
 /** The dashboard's satisfaction figures: answers given in the last 30 days, by who resolved, and per agent. */
 export async function csatStats(ctx: Ctx): Promise<CsatStatsAnswer> {
   const since = sql`now() - ${CSAT_PERIOD_DAYS}::int * interval '1 day'`;
-  const [[totals], agents, ai] = await Promise.all([
+  const [[totals], agents, chats] = await Promise.all([
     queryRows<{ sent: number; good: number; bad: number }>(
       ctx.db,
       sql`select count(*) filter (where solved_at > ${since})::int as sent,
@@ -306,12 +299,14 @@ export async function csatStats(ctx: Ctx): Promise<CsatStatsAnswer> {
           group by s.agent_id, u.first_name, u.last_name
           order by count(*) desc, u.first_name, u.last_name`,
     ),
-    aiResolvedScores(ctx, CSAT_PERIOD_DAYS),
+    // Live chats answer "How did we do?" in the widget: those the assistant resolved alone are the AI's half.
+    chatRatings(ctx, CSAT_PERIOD_DAYS),
   ]);
-  const people = score(totals?.good ?? 0, totals?.bad ?? 0);
+  const people = score((totals?.good ?? 0) + chats.people.good, (totals?.bad ?? 0) + chats.people.bad);
+  const ai = { ...score(chats.ai.good, chats.ai.bad), available: true };
   return {
     period_days: CSAT_PERIOD_DAYS,
-    surveys_sent: totals?.sent ?? 0,
+    surveys_sent: (totals?.sent ?? 0) + chats.asked,
     overall: score(people.good + ai.good, people.bad + ai.bad),
     people,
     ai,

@@ -22,9 +22,11 @@ interface Message {
   message: string;
   sources: Source[];
 }
+type Rating = "good" | "bad";
 interface Session {
   id: string;
   status: "active" | "closed" | "transferred";
+  rating: Rating | null;
 }
 interface Conversation {
   session: Session;
@@ -81,6 +83,11 @@ input:focus { outline: 2px solid var(--brand); outline-offset: -1px; }
 .prechat p { margin: 0; color: #334155; }
 .prechat label { display: flex; flex-direction: column; gap: 4px; font-size: 13px; color: #334155; }
 .ended { padding: 10px; text-align: center; color: #475569; border-top: 1px solid #e2e8f0; }
+.ended p { margin: 0 0 8px; }
+.rate { display: flex; gap: 8px; justify-content: center; align-items: center; margin-bottom: 8px; flex-wrap: wrap; }
+.rate p { margin: 0; width: 100%; }
+.rate[hidden], .thanks[hidden] { display: none; }
+.ghost { background: #fff; color: #0f172a; border: 1px solid #cbd5e1; }
 .error { color: #b91c1c; font-size: 12px; padding: 0 12px 8px; }
 .typing { color: #64748b; font-size: 12px; font-style: italic; padding: 4px 12px; }
 .typing[hidden] { display: none; }
@@ -153,6 +160,9 @@ interface Ui {
   input: HTMLInputElement;
   send: HTMLButtonElement;
   ended: HTMLElement;
+  /** "How did we do?" with Good and Bad, once the chat has ended; then the thanks. */
+  rate: HTMLElement;
+  thanks: HTMLElement;
   error: HTMLElement;
   typing: HTMLElement;
 }
@@ -276,7 +286,19 @@ function buildUi(shadow: ShadowRoot): Ui {
     forget();
     showPrechat();
   });
-  ended.append(el("p", undefined, "This chat has ended."), again);
+  const rate = el("div", "rate");
+  rate.append(el("p", undefined, "How did we do?"));
+  for (const [rating, label] of [
+    ["good", "Good"],
+    ["bad", "Bad"],
+  ] as const) {
+    const button = el("button", "btn ghost", label);
+    button.type = "button";
+    button.addEventListener("click", () => void rateChat(rating, rate));
+    rate.append(button);
+  }
+  const thanks = el("p", "thanks", "Thanks for your feedback.");
+  ended.append(el("p", undefined, "This chat has ended."), rate, thanks, again);
   const error = el("div", "error");
   error.setAttribute("role", "alert");
   const typing = el("div", "typing");
@@ -286,7 +308,7 @@ function buildUi(shadow: ShadowRoot): Ui {
   shadow.append(panel);
   name.value = prefill.name;
   email.value = prefill.email;
-  return { panel, title, body, list, prechat, foot, input, send, ended, error, typing };
+  return { panel, title, body, list, prechat, foot, input, send, ended, rate, thanks, error, typing };
 }
 
 function showError(text: string | null): void {
@@ -310,6 +332,26 @@ function showConversation(session: Session): void {
   const active = session.status === "active";
   ui.foot.hidden = !active;
   ui.ended.hidden = active;
+  ui.rate.hidden = active || session.rating !== null;
+  ui.thanks.hidden = session.rating === null;
+}
+
+async function rateChat(rating: Rating, group: HTMLElement): Promise<void> {
+  if (!stored) return;
+  for (const b of group.querySelectorAll("button")) b.disabled = true;
+  showError(null);
+  try {
+    const answer = await api<{ session: Session }>(`/chat/sessions/${stored.sessionId}/rating`, {
+      method: "PUT",
+      body: { rating },
+      token: stored.token,
+    });
+    showConversation(answer.session);
+  } catch (error) {
+    showError(error instanceof Error ? error.message : "Your answer could not be sent. Please try again.");
+  } finally {
+    for (const b of group.querySelectorAll("button")) b.disabled = false;
+  }
 }
 
 function sourceLink(s: Source): HTMLLIElement | null {

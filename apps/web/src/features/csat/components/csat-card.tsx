@@ -6,12 +6,12 @@ import { useCsatStats } from "../api/csat.queries.ts";
 const percent = (score: number | null) => (score === null ? "—" : `${score}%`);
 const answers = (s: CsatScore) => `${s.good} good · ${s.bad} bad`;
 
-function Split({ label, score, note }: { label: string; score: CsatScore; note?: string }) {
+function Split({ label, score }: { label: string; score: CsatScore }) {
   return (
     <div className="rounded-md bg-slate-50 p-3">
       <p className="text-xs font-medium text-slate-500">{label}</p>
-      <p className="mt-1 text-lg font-semibold text-slate-900">{note ?? percent(score.score)}</p>
-      <p className="text-xs text-slate-500">{note ? "Measured once live chat is on" : answers(score)}</p>
+      <p className="mt-1 text-lg font-semibold text-slate-900">{percent(score.score)}</p>
+      <p className="text-xs text-slate-500">{answers(score)}</p>
     </div>
   );
 }
@@ -49,11 +49,8 @@ export function CsatCard() {
           </p>
           <div className="mt-3 grid grid-cols-2 gap-2">
             <Split label="Resolved by people" score={stats.data.people} />
-            <Split
-              label="Resolved by AI"
-              score={stats.data.ai}
-              note={stats.data.ai.available ? undefined : "Not yet"}
-            />
+            {/* Live chats the assistant resolved alone, as their visitors answered How did we do? */}
+            <Split label="Resolved by AI" score={stats.data.ai} />
           </div>
           {stats.data.agents.length > 0 && (
             <table className="mt-3 w-full text-sm">
