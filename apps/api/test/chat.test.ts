@@ -280,6 +280,28 @@ describe("the agent's calls (spec section 7)", () => {
     expect((await call(other.token, "GET", "/api/csat/stats")).json().ai).toMatchObject({ good: 0, bad: 0 });
   });
 
+  it("lists a contact's live chats on the contact's page, for its own organization only", async () => {
+    const chat = await startChat(shop, { name: "Kim Ode" });
+    await visitorSays(shop, chat, "Hello there");
+    const [row] = await queryRows<{ contact_id: string }>(
+      t.database.db,
+      sql`select contact_id from chat_sessions where id = ${chat.session.id}`,
+    );
+    const url = `/api/contacts/${row?.contact_id}`;
+    const page = await call(shop.token, "GET", url);
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json().chats).toEqual([
+      expect.objectContaining({
+        id: chat.session.id,
+        status: "active",
+        // The assistant had no answer and handed off: its notice is the last message.
+        last_message: CHAT_HANDOFF_NOTICE,
+        resolved_by_ai: false,
+      }),
+    ]);
+    expect((await call(other.token, "GET", url)).statusCode).toBe(404);
+  });
+
   it("turns a conversation into a ticket with its transcript; the visitor is told, the chat ends", async () => {
     const chat = await startChat(shop, { name: "Noor Haddad", email: "noor@example.com" });
     await visitorSays(shop, chat, "I need a person about my invoice <b>#42</b>");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CHAT_SESSION_STATUSES } from "./chat.ts";
 import { paginationSchema, TICKET_PRIORITIES, TICKET_STATUSES } from "./tickets.ts";
 
 /** An organization's customers as staff see them (spec: customer; PRODUCT.md: contacts). */
@@ -50,7 +51,21 @@ export type ContactTicket = z.infer<typeof contactTicketSchema>;
 /** At most this many of a contact's tickets are listed with it (newest first); ticket_count says how many there are. */
 export const CONTACT_TICKETS_MAX = 50;
 
-export const contactAnswer = z.object({ contact: contactSchema, tickets: z.array(contactTicketSchema) });
+/** One of a contact's live chats, as the contact's page lists them (the newest first). */
+export const contactChatSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(CHAT_SESSION_STATUSES),
+  started_at: z.string(),
+  last_message: z.string().nullable(),
+  resolved_by_ai: z.boolean(),
+});
+export type ContactChat = z.infer<typeof contactChatSchema>;
+
+export const contactAnswer = z.object({
+  contact: contactSchema,
+  tickets: z.array(contactTicketSchema),
+  chats: z.array(contactChatSchema),
+});
 export type ContactAnswer = z.infer<typeof contactAnswer>;
 
 /** A ticket's requester as a contact, with their other tickets (null: the ticket has no contact). */

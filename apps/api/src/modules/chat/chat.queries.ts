@@ -218,3 +218,26 @@ export async function chatRatings(
     people: { good: row?.people_good ?? 0, bad: row?.people_bad ?? 0 },
   };
 }
+
+/** A contact's newest live chats, for the contact's page (staff). */
+export async function chatsOfContact(ctx: Pick<TenantCtx, "orgId" | "db">, contactId: string, limit = 20) {
+  const rows = await ctx.db
+    .select({
+      id: chatSessions.id,
+      status: chatSessions.status,
+      startedAt: chatSessions.startedAt,
+      lastMessage: chatSessions.lastMessage,
+      resolvedByAi: chatSessions.resolvedByAi,
+    })
+    .from(chatSessions)
+    .where(and(eq(chatSessions.organizationId, ctx.orgId), eq(chatSessions.contactId, contactId)))
+    .orderBy(desc(chatSessions.startedAt))
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    started_at: r.startedAt.toISOString(),
+    last_message: r.lastMessage,
+    resolved_by_ai: r.resolvedByAi,
+  }));
+}

@@ -14,6 +14,7 @@ import type { z } from "zod";
 import { queryRows } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
+import { chatsOfContact } from "../chat/chat.queries.ts";
 
 /** The organization's customers for staff: searchable by name, email and company, each with their tickets. */
 
@@ -112,7 +113,9 @@ async function findContact(ctx: Ctx, id: string): Promise<Contact | null> {
 export async function getContact(ctx: Ctx, id: string): Promise<ContactAnswer> {
   const contact = await findContact(ctx, id);
   if (!contact) throw notFound("Contact");
-  return { contact, tickets: await ticketsOf(ctx, id, null) };
+  // The contact's chats come through the chat module, which owns them.
+  const [tickets, chats] = await Promise.all([ticketsOf(ctx, id, null), chatsOfContact(ctx, id)]);
+  return { contact, tickets, chats };
 }
 
 /** The requester of a ticket as a contact, with their other tickets: what the ticket's side panel shows. */

@@ -1,3 +1,4 @@
+import type { ContactChat } from "@cove/contract/contacts.ts";
 import { ArrowLeft, Building2, Mail, UserRound } from "lucide-react";
 import { Link, useParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
@@ -8,7 +9,13 @@ import { formatDate } from "../../tickets/index.ts";
 import { useContact } from "../api/contacts.queries.ts";
 import { ContactTickets } from "../components/contact-tickets.tsx";
 
-/** /contacts/{id}: one customer with their tickets. */
+const CHAT_STATUS_LABELS: Record<ContactChat["status"], string> = {
+  active: "Active",
+  closed: "Closed",
+  transferred: "Became a ticket",
+};
+
+/** /contacts/{id}: one customer with their tickets and live chats. */
 export function ContactRoute() {
   const { contactId = "" } = useParams();
   const query = useContact(contactId);
@@ -37,7 +44,7 @@ export function ContactRoute() {
       </div>
     );
   }
-  const { contact, tickets } = query.data;
+  const { contact, tickets, chats } = query.data;
   return (
     <div className="space-y-6">
       <title>{`${contact.name} · Contacts · Cove`}</title>
@@ -74,6 +81,29 @@ export function ContactRoute() {
         )}
         {contact.ticket_count > tickets.length && (
           <p className="mt-2 text-xs text-slate-500">The newest {tickets.length} are shown.</p>
+        )}
+      </section>
+      <section aria-labelledby="contact-chats" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <h2 id="contact-chats" className="font-semibold text-slate-900">
+          Live chats
+        </h2>
+        {chats.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">No live chats yet.</p>
+        ) : (
+          <ul className="mt-2 divide-y divide-slate-100">
+            {chats.map((chat) => (
+              <li key={chat.id} className="py-2">
+                <Link to={`/chat?session=${chat.id}`} className="block rounded-md text-sm hover:text-indigo-600">
+                  <span className="font-medium text-slate-900">{formatDate(chat.started_at)}</span>
+                  <span className="ml-2 text-xs text-slate-500">
+                    {CHAT_STATUS_LABELS[chat.status]}
+                    {chat.resolved_by_ai ? " · resolved by the assistant" : ""}
+                  </span>
+                  {chat.last_message && <span className="block truncate text-slate-600">{chat.last_message}</span>}
+                </Link>
+              </li>
+            ))}
+          </ul>
         )}
       </section>
     </div>

@@ -65,10 +65,22 @@ describe("contacts for staff", () => {
     await waitFor(() => expect(calls(fetchMock)).toContain("GET /api/contacts?page=1&search=ruiz"));
   });
 
-  it("opens a customer with their tickets", async () => {
+  it("opens a customer with their tickets and live chats", async () => {
     signedIn({
       "GET /api/contacts/0c0c0c0c-0000-4000-8000-000000000001": () =>
-        json(200, { contact: contact(), tickets: [summary(7, "Broken lamp"), summary(8, "Late parcel")] }),
+        json(200, {
+          contact: contact(),
+          tickets: [summary(7, "Broken lamp"), summary(8, "Late parcel")],
+          chats: [
+            {
+              id: "0e0e0e0e-0000-4000-8000-000000000009",
+              status: "closed",
+              started_at: "2026-11-20T10:00:00.000Z",
+              last_message: "Thanks, that sorted it",
+              resolved_by_ai: true,
+            },
+          ],
+        }),
     });
     renderApp("/contacts/0c0c0c0c-0000-4000-8000-000000000001");
     expect(await screen.findByRole("heading", { level: 1, name: "Ana Ruiz" })).toBeInTheDocument();
@@ -78,6 +90,12 @@ describe("contacts for staff", () => {
       "href",
       "/tickets/0d0d0d0d-0000-4000-8000-000000000007",
     );
+    const chats = screen.getByRole("region", { name: "Live chats" });
+    expect(within(chats).getByRole("link", { name: /Thanks, that sorted it/ })).toHaveAttribute(
+      "href",
+      "/chat?session=0e0e0e0e-0000-4000-8000-000000000009",
+    );
+    expect(within(chats).getByText(/Closed · resolved by the assistant/)).toBeInTheDocument();
   });
 
   it("shows the ticket's customer and their other tickets beside a ticket", async () => {
