@@ -212,7 +212,10 @@ export function createJobs(
       const running = boss;
       boss = null;
       starting = null;
-      await running?.stop({ graceful: true, timeout: 5_000, close: false });
+      // Graceful: the handlers at work finish first (pg-boss would otherwise give up on them after the timeout, and
+      // their completion would then reach a closed pool or, in tests, a dropped schema). A handler is short (a mail, a
+      // webhook, a batch of an import); half a minute is the bound a process manager's stop usually allows.
+      await running?.stop({ graceful: true, timeout: 30_000, close: false });
     },
   };
 
