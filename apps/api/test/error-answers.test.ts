@@ -238,6 +238,7 @@ describe("malformed ids", () => {
     "POST /api/chat/sessions/{id}/messages": { message: "Hello" },
     "PUT /api/chat/sessions/{id}": { status: "closed" },
     "POST /api/public/{orgSlug}/chat/sessions/{id}/messages": { message: "Hello" },
+    "PUT /api/public/{orgSlug}/chat/sessions/{id}/rating": { rating: "good" },
     "PUT /api/automation/rules/{id}": { isActive: false },
     "PUT /api/canned-replies/{id}": { title: "Thanks", body: "Thanks!" },
   };
