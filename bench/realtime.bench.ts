@@ -201,6 +201,12 @@ interface Result {
   max: number;
 }
 
+/**
+ * How many changes each organization has had, across the shapes: a shape that started counting again would set a
+ * ticket's priority to what an earlier shape left it at, a write that changes nothing and so (rightly) emits no event.
+ */
+const changes = new Map<string, number>();
+
 /** Changes tickets at a steady rate through instance 1 and records each delivery's delay. */
 async function measure(name: string, writePort: number, orgs: Org[], followers: Follower[]): Promise<Result> {
   const delays: number[] = [];
@@ -215,7 +221,6 @@ async function measure(name: string, writePort: number, orgs: Org[], followers: 
   };
   for (const f of followers) f.socket.on("message", onMessage);
   const total = Math.round(config.rate * config.seconds);
-  const changes = new Map<string, number>();
   const started = Date.now();
   const writes: Promise<unknown>[] = [];
   for (let i = 0; i < total; i++) {
