@@ -118,10 +118,21 @@ export function createJobs(
   const schedules = new Map<string, string>();
   let boss: PgBoss | null = null;
   let starting: Promise<void> | null = null;
+  /**
+   * Set once stop() has returned. A worker that was fetching or finishing a job as the queue stopped can still reach
+   * for the database afterwards (pg-boss completes the job a moment later); by then the pool may be closed (or, in
+   * tests, the queue's schema dropped), so such a statement is not run: the job expires and runs again, as a job
+   * interrupted by a crash does.
+   */
+  let stopped = false;
+  const queueSql = async (text: string, values?: unknown[]) => {
+    if (stopped) return { rows: [] };
+    return database.executeSql(text, values);
+  };
 
   async function runStart() {
     const instance = new PgBoss({
-      db: { executeSql: database.executeSql },
+      db: { executeSql: queueSql },
       schema,
       migrate: true,
       supervise: true,
@@ -203,6 +214,7 @@ export function createJobs(
     sendMail: (db, message) => jobs.send(db, mailQueue, message),
 
     start() {
+      stopped = false;
       starting ??= runStart();
       return starting;
     },
@@ -216,6 +228,7 @@ export function createJobs(
       // their completion would then reach a closed pool or, in tests, a dropped schema). A handler is short (a mail, a
       // webhook, a batch of an import); half a minute is the bound a process manager's stop usually allows.
       await running?.stop({ graceful: true, timeout: 30_000, close: false });
+      if (running) stopped = true;
     },
   };
 
