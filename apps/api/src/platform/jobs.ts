@@ -130,6 +130,23 @@ export function createJobs(
     return database.executeSql(text, values);
   };
 
+  /**
+   * Instances starting at once grant the same privileges at once, and PostgreSQL refuses the second concurrent change
+   * of one catalog row ("tuple concurrently updated"): the grant is simply tried again.
+   */
+  async function grantWithRetry(text: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await database.executeSql(text);
+        return;
+      } catch (err) {
+        const concurrent = (err as { code?: string }).code === "XX000" && /concurrently updated/.test(String(err));
+        if (!concurrent || attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 50 * attempt));
+      }
+    }
+  }
+
   async function runStart() {
     const instance = new PgBoss({
       db: { executeSql: queueSql },
@@ -145,7 +162,7 @@ export function createJobs(
     // and read back only the new job's id, never other jobs' data.
     // A contact's transactions (the portal, the chat widget) enqueue the jobs of the events they emit the same way.
     for (const role of [REQUEST_ROLE, CONTACT_ROLE]) {
-      await database.executeSql(
+      await grantWithRetry(
         `GRANT USAGE ON SCHEMA ${schema} TO ${role};
          GRANT SELECT ON ${schema}.queue TO ${role};
          GRANT INSERT, SELECT (id) ON ${schema}.job TO ${role};`,
