@@ -15,24 +15,15 @@
  * cove_bench_chat), BENCH_VISITORS (1000), BENCH_MESSAGES_PER_SECOND (20), BENCH_DURATION seconds (15). Flag --quick:
  * 200 visitors, 5 seconds.
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { request } from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ServerFrame } from "@cove/contract/realtime.ts";
 import pg from "pg";
 import WebSocket from "ws";
-import type { RealtimeServerMessage } from "./realtime-server.ts";
+import { databaseUrl, positiveNumber, startInstance } from "./realtime-instance.ts";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes("--quick");
-const num = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  const value = raw ? Number(raw) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
+const num = positiveNumber;
 const config = {
   adminUrl: process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
   dbName: process.env.BENCH_DB || "cove_bench_chat",
@@ -42,48 +33,9 @@ const config = {
 };
 const AGENTS = 5;
 
-function dbUrl(name: string): string {
-  const u = new URL(config.adminUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
+const dbUrl = (name: string) => databaseUrl(config.adminUrl, name);
 
-interface Instance {
-  child: ChildProcess;
-  port: number;
-  memory(): Promise<{ rss: number; heapUsed: number; sockets: number }>;
-  stop(): Promise<void>;
-}
-
-function startInstance(): Promise<Instance> {
-  const child = fork(path.join(here, "realtime-server.ts"), [], {
-    execArgv: ["--import", "tsx", "--expose-gc"],
-    env: { ...process.env, BENCH_DATABASE_URL: dbUrl(config.dbName), LOG_LEVEL: "error" },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  return new Promise((resolve, reject) => {
-    child.once("message", (m: RealtimeServerMessage) => {
-      if (m.type !== "ready") return reject(new Error(m.type === "failed" ? m.error : "unexpected message"));
-      resolve({
-        child,
-        port: m.port,
-        memory: () =>
-          new Promise((res) => {
-            child.once("message", (mm: RealtimeServerMessage) => {
-              if (mm.type === "memory") res(mm);
-            });
-            child.send("memory");
-          }),
-        stop: () =>
-          new Promise((res) => {
-            child.once("exit", () => res());
-            child.send("stop");
-          }),
-      });
-    });
-    child.once("exit", (code) => reject(new Error(`instance exited with ${code}`)));
-  });
-}
+const start = () => startInstance(dbUrl(config.dbName));
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 
@@ -238,7 +190,7 @@ async function main() {
   await admin.query(`create database ${config.dbName}`);
   await admin.end();
 
-  const app = await startInstance();
+  const app = await start();
   const client = new pg.Client({ connectionString: dbUrl(config.dbName) });
   await client.connect();
   const org = await seed(client);

@@ -15,23 +15,14 @@
  * (default cove_bench_realtime), BENCH_SOCKETS (1000), BENCH_CHANGES_PER_SECOND (20), BENCH_DURATION seconds (15).
  * Flag --quick: 200 sockets, 5 seconds.
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ServerFrame } from "@cove/contract/realtime.ts";
 import pg from "pg";
 import WebSocket from "ws";
-import type { RealtimeServerMessage } from "./realtime-server.ts";
+import { databaseUrl, positiveNumber, startInstance } from "./realtime-instance.ts";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes("--quick");
-const num = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  const value = raw ? Number(raw) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
+const num = positiveNumber;
 const config = {
   adminUrl: process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
   dbName: process.env.BENCH_DB || "cove_bench_realtime",
@@ -41,48 +32,9 @@ const config = {
 };
 const SOCKETS_PER_MEMBER = 10;
 
-function dbUrl(name: string): string {
-  const u = new URL(config.adminUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
+const dbUrl = (name: string) => databaseUrl(config.adminUrl, name);
 
-interface Instance {
-  child: ChildProcess;
-  port: number;
-  memory(): Promise<{ rss: number; heapUsed: number; sockets: number }>;
-  stop(): Promise<void>;
-}
-
-function startInstance(): Promise<Instance> {
-  const child = fork(path.join(here, "realtime-server.ts"), [], {
-    execArgv: ["--import", "tsx", "--expose-gc"],
-    env: { ...process.env, BENCH_DATABASE_URL: dbUrl(config.dbName), LOG_LEVEL: "error" },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  return new Promise((resolve, reject) => {
-    child.once("message", (m: RealtimeServerMessage) => {
-      if (m.type !== "ready") return reject(new Error(m.type === "failed" ? m.error : "unexpected message"));
-      resolve({
-        child,
-        port: m.port,
-        memory: () =>
-          new Promise((res) => {
-            child.once("message", (mm: RealtimeServerMessage) => {
-              if (mm.type === "memory") res(mm);
-            });
-            child.send("memory");
-          }),
-        stop: () =>
-          new Promise((res) => {
-            child.once("exit", () => res());
-            child.send("stop");
-          }),
-      });
-    });
-    child.once("exit", (code) => reject(new Error(`instance exited with ${code}`)));
-  });
-}
+const start = () => startInstance(dbUrl(config.dbName));
 
 const token = (label: string) => `bench${createHash("md5").update(label).digest("hex")}`;
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
@@ -292,7 +244,7 @@ async function main() {
   await admin.end();
 
   const results: Result[] = [];
-  const first = await startInstance();
+  const first = await start();
   const client = new pg.Client({ connectionString: dbUrl(config.dbName) });
   await client.connect();
   const membersNeeded = Math.ceil(config.sockets / SOCKETS_PER_MEMBER);
@@ -320,7 +272,7 @@ async function main() {
   results.push(await measure(`one instance, 1 org x ${followers.length} followers`, first.port, [crowd], followers));
   for (const f of followers) f.socket.close();
 
-  const second = await startInstance();
+  const second = await start();
   followers = await openFollowers([first.port, second.port], spread, config.sockets);
   results.push(await measure(`two instances (writes on 1, sockets on both), 20 orgs`, first.port, spread, followers));
   for (const f of followers) f.socket.close();
