@@ -85,6 +85,8 @@ declare module "fastify" {
   }
   interface FastifyInstance {
     answers: AnswerCache;
+    /** "GET /api/..." of every route that declares answerCache: a test checks that what each reads is versioned. */
+    cachedRoutes: readonly string[];
   }
 }
 
@@ -107,6 +109,11 @@ interface Flight {
  */
 export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerCache): void {
   app.decorate("answers", cache);
+  const cachedRoutes: string[] = [];
+  app.decorate("cachedRoutes", cachedRoutes);
+  app.addHook("onRoute", (route) => {
+    if (route.config?.answerCache && route.method === "GET") cachedRoutes.push(`GET ${route.url}`);
+  });
   app.decorateRequest("answerKey", null);
   app.decorateRequest("answerFlight", null);
   if (!cache.enabled) return;
