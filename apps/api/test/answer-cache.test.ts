@@ -17,7 +17,16 @@ import { listKey } from "../src/modules/tickets/tickets.routes.ts";
 import { createAnswerCache } from "../src/platform/answer-cache.ts";
 import type { Queryable } from "../src/platform/db.ts";
 import { type Principal, readDataStates } from "../src/platform/tenancy.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import {
+  addMember,
+  bearer,
+  client,
+  createTestApp,
+  createTicket,
+  registerOrg,
+  type TestApp,
+  unique,
+} from "./helpers.ts";
 
 describe("createAnswerCache", () => {
   const body = (bytes: number) => Buffer.alloc(bytes, "x");
@@ -60,8 +69,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Session = { token: string };
-const call = (who: Session, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(who.token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 async function read<T>(who: Session, url: string): Promise<T> {
   const res = await call(who, "GET", url);
@@ -72,16 +80,7 @@ const list = (who: Session, query = "") => read<TicketListAnswer>(who, `/api/tic
 const stats = (who: Session) => read<TicketStats>(who, "/api/tickets/stats/overview");
 const detail = async (who: Session, id: string) => (await read<{ ticket: Ticket }>(who, `/api/tickets/${id}`)).ticket;
 
-async function create(who: Session, subject = `Tent pole snapped ${unique()}`): Promise<Ticket> {
-  const res = await call(who, "POST", "/api/tickets", {
-    subject,
-    description: "It snapped on the first night.",
-    requester_name: "Rosa Diaz",
-    requester_email: "rosa@example.com",
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().ticket as Ticket;
-}
+const create = (who: Session, subject = `Tent pole snapped ${unique()}`) => createTicket(t.app, who, { subject });
 
 /**
  * Changes rows with the triggers off (as a bulk load does), so the data version stays as it was: an answer that

@@ -1,7 +1,7 @@
 import type { Rule } from "@cove/contract/automation.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, naughtyStrings, registerOrg, type TestApp } from "./helpers.ts";
+import { client, createTestApp, naughtyStrings, registerOrg, type TestApp } from "./helpers.ts";
 
 const naughty = naughtyStrings();
 
@@ -13,8 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = (method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(org.token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 /** What a text field keeps of s: surrounding whitespace trimmed, nothing else changed. */
 const kept = (s: string) => s.trim();
@@ -24,7 +23,7 @@ describe("automation takes every naughty string as typed", { timeout: 300_000 },
   it("as rule names and comments: stored, run and shown unchanged, or a clear 400", async () => {
     const expected: [string, string][] = [];
     for (const s of naughty) {
-      const res = await call("POST", "/api/automation/rules", {
+      const res = await call(org, "POST", "/api/automation/rules", {
         name: s.slice(0, 120),
         description: s.slice(0, 1000),
         triggerConditions: { event: "ticket_created", conditions: [] },
@@ -43,7 +42,7 @@ describe("automation takes every naughty string as typed", { timeout: 300_000 },
       }
     }
     expect(expected.length).toBeGreaterThan(400);
-    const created = await call("POST", "/api/tickets", {
+    const created = await call(org, "POST", "/api/tickets", {
       subject: "Naughty target",
       description: "d",
       requester_name: "N T",

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { LIFECYCLE_CRON, LIFECYCLE_QUEUE } from "../src/modules/billing/lifecycle.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 import { clockAhead, clockAt, subscription, testCard, waitForSubscription } from "./support/billing.ts";
 
 let t: TestApp;
@@ -17,9 +17,7 @@ afterEach(() => {
   clockAhead(0);
 });
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 const newTicket = (token: string) =>
   call(token, "POST", "/api/tickets", {

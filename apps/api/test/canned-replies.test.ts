@@ -1,6 +1,6 @@
 import type { CannedReply } from "@cove/contract/canned-replies.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, bearer, createTestApp, naughtyStrings, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTestApp, naughtyStrings, registerOrg, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,9 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 describe("canned replies", () => {
   it("are kept by admins, read by the whole team, in title order", async () => {

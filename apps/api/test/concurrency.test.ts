@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "../src/db/schema/auth.ts";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { hashToken, newToken } from "../src/platform/auth.ts";
-import { addMember, bearer, createTestApp, onPostgres, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, client, createTestApp, onPostgres, registerOrg, type TestApp, unique } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,9 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 /** A new session for a member (as sign-in would make one), straight into the table. */
 async function sessionFor(orgId: string, userId: string): Promise<string> {

@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { csatSurveys } from "../src/db/schema/csat.ts";
 import { hashToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, bearer, createTestApp, naughtySample, registerOrg, type TestApp, unique } from "./helpers.ts";
+import {
+  addMember,
+  client,
+  createTestApp,
+  type Method,
+  naughtySample,
+  registerOrg,
+  type TestApp,
+  unique,
+} from "./helpers.ts";
 import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
 import { newIp, portalSignIn } from "./support/portal.ts";
 import { connectRealtime } from "./support/realtime-client.ts";
@@ -25,9 +34,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-type Method = "GET" | "POST" | "PUT";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 const anonymous = (method: Method, url: string, payload?: object) => t.app.inject({ method, url, payload });
 
 async function newOrg() {

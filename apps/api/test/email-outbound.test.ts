@@ -1,7 +1,7 @@
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
 
 const DOMAIN = "in.cove.test";
@@ -19,9 +19,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-type Method = "GET" | "POST" | "PUT";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 async function newOrg() {
   const org = await registerOrg(t.app);

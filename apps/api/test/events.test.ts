@@ -5,7 +5,7 @@ import { events } from "../src/db/schema/events.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { purgeOutbox } from "../src/platform/events.ts";
 import { withTenant } from "../src/platform/tenancy.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, bearer, createTestApp, createTicket, registerOrg, type TestApp } from "./helpers.ts";
 
 /** Attempts of the test's durable handler, by ticket id: it fails twice, then succeeds. */
 const attempts = new Map<string, number>();
@@ -34,20 +34,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ticketBody = {
-  subject: "Lamp arrived broken",
-  description: "The shade is cracked.",
-  requester_name: "Ana Ruiz",
-  requester_email: "ana@example.com",
-  priority: "normal",
-};
-
-async function createTicket(token: string) {
-  const res = await t.app.inject({ method: "POST", url: "/api/tickets", headers: bearer(token), payload: ticketBody });
-  expect(res.statusCode).toBe(201);
-  return res.json().ticket as { id: string; ticket_number: number };
-}
-
 const outbox = (orgId: string) =>
   t.database.db
     .select({
@@ -75,7 +61,7 @@ describe("events are written with the change that caused them", () => {
   it("records ticket creation, changes and comments, with the actor and the fields that changed", async () => {
     const org = await registerOrg(t.app);
     const agent = await addMember(t.database, org.user.organizationId, { firstName: "Priya", lastName: "Shah" });
-    const ticket = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org);
     const put = await t.app.inject({
       method: "PUT",
       url: `/api/tickets/${ticket.id}`,
@@ -121,7 +107,7 @@ describe("events are written with the change that caused them", () => {
     ).rejects.toThrow("the change fails");
     expect((await outbox(org.user.organizationId)).length).toBe(before);
     // A committed event right after is heard; the rolled-back one never is.
-    const ticket = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org);
     await waitFor(() => heard.find((e) => e.type === "ticket.created" && e.data.ticket_id === ticket.id));
     expect(heard.slice(heardBefore).some((e) => e.type === "member.invited")).toBe(false);
   });
@@ -140,7 +126,7 @@ describe("events are written with the change that caused them", () => {
   it("confines the outbox by row-level security like every tenant table", async () => {
     const a = await registerOrg(t.app);
     const b = await registerOrg(t.app);
-    await createTicket(b.token);
+    await createTicket(t.app, b);
     const seen = await withTenant(
       t.database.db,
       { orgId: a.user.organizationId, userId: a.user.id, role: "admin" },
@@ -153,7 +139,7 @@ describe("events are written with the change that caused them", () => {
 describe("the outbox", () => {
   it("keeps events for 30 days and purges older ones", async () => {
     const org = await registerOrg(t.app);
-    const ticket = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org);
     const orgId = org.user.organizationId;
     const [recent] = await outbox(orgId);
     await t.database.db
@@ -176,7 +162,7 @@ describe("the outbox", () => {
 describe("durable handlers", () => {
   it("retry a failing handler until it succeeds, while the request that emitted the event succeeded at once", async () => {
     const org = await registerOrg(t.app);
-    const ticket = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org);
     const done = await waitFor(() => handled.find((e) => e.data.ticket_id === ticket.id), 25_000);
     expect(attempts.get(ticket.id)).toBe(3);
     expect(done).toMatchObject({ type: "ticket.created", organization_id: org.user.organizationId });
@@ -187,8 +173,8 @@ describe("LISTEN delivers committed events", () => {
   it("hears each committed event once, in commit order for one organization", async () => {
     const org = await registerOrg(t.app);
     const start = heard.length;
-    const first = await createTicket(org.token);
-    const second = await createTicket(org.token);
+    const first = await createTicket(t.app, org);
+    const second = await createTicket(t.app, org);
     await waitFor(() => heard.find((e) => e.type === "ticket.created" && e.data.ticket_id === second.id));
     const mine = heard.slice(start).filter((e) => e.organization_id === org.user.organizationId);
     expect(mine.map((e) => e.type === "ticket.created" && e.data.ticket_id)).toEqual([first.id, second.id]);

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
-import type { FastifyInstance } from "fastify";
+import type { Article } from "@cove/contract/kb.ts";
+import type { Comment, Ticket } from "@cove/contract/tickets.ts";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { type AppOptions, buildApp } from "../src/app.ts";
 import { sessions } from "../src/db/schema/auth.ts";
 import { users } from "../src/db/schema/users.ts";
@@ -118,6 +120,73 @@ export async function registerOrg(app: FastifyInstance, overrides: Partial<Regis
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** Whoever calls: a session as registerOrg or addMember return it, a bare token (a customer's, an API key), or nobody. */
+export type Caller = { token: string } | string | null;
+
+/**
+ * The API as a signed-in caller sees it: `const call = client(() => t.app)`, then `call(org, "GET", "/api/tickets")`.
+ * The app is read at each call, so the client can be made before the app is built.
+ */
+export function client(app: () => FastifyInstance) {
+  return (who: Caller, method: Method, url: string, payload?: unknown) => {
+    const token = typeof who === "string" ? who : who?.token;
+    return app().inject({
+      method,
+      url,
+      ...(token ? { headers: bearer(token) } : {}),
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  };
+}
+
+/** The answer's JSON when it has the status expected; otherwise the test fails, showing the body. */
+async function answered<T>(res: Promise<LightMyRequestResponse>, status: number): Promise<T> {
+  const done = await res;
+  if (done.statusCode !== status) throw new Error(`expected ${status}, got ${done.statusCode}: ${done.body}`);
+  return done.json() as T;
+}
+
+/** A new ticket's fields, each replaceable. The subject mentions a refund, which automation tests match on. */
+export const ticketFields = (overrides: Record<string, unknown> = {}) => ({
+  subject: "Refund for a broken lamp",
+  description: "It arrived in pieces.",
+  requester_name: "Ana Ruiz",
+  requester_email: "ana@example.com",
+  ...overrides,
+});
+
+/** Creates a ticket through the API (POST /api/tickets) and returns it. */
+export async function createTicket(app: FastifyInstance, who: Caller, overrides: Record<string, unknown> = {}) {
+  const res = client(() => app)(who, "POST", "/api/tickets", ticketFields(overrides));
+  return (await answered<{ ticket: Ticket }>(res, 201)).ticket;
+}
+
+/** Adds a public reply (or, with is_public false, a note) to a ticket through the API and returns it. */
+export async function addComment(
+  app: FastifyInstance,
+  who: Caller,
+  ticketId: string,
+  overrides: Record<string, unknown> = {},
+) {
+  const res = client(() => app)(who, "POST", `/api/tickets/${ticketId}/comments`, {
+    body: "Thanks, we are on it.",
+    is_public: true,
+    ...overrides,
+  });
+  return (await answered<{ comment: Comment }>(res, 201)).comment;
+}
+
+/** Creates a knowledge-base article (a draft unless told otherwise) through the API and returns it. */
+export async function createArticle(app: FastifyInstance, who: Caller, overrides: Record<string, unknown> = {}) {
+  const res = client(() => app)(who, "POST", "/api/kb/articles", {
+    title: `How to wax a ski ${unique()}`,
+    body: "Warm the wax, then spread it thin.",
+    ...overrides,
+  });
+  return (await answered<{ article: Article }>(res, 201)).article;
+}
 
 const TEST_DATA = path.resolve(import.meta.dirname, "../../../test-data");
 

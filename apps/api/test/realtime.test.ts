@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contactSessions, contacts } from "../src/db/schema/contacts.ts";
 import { tickets } from "../src/db/schema/tickets.ts";
 import { hashToken, newContactToken } from "../src/platform/auth.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, bearer, createTestApp, createTicket, registerOrg, type TestApp } from "./helpers.ts";
 import { connectRealtime, type RealtimeClient } from "./support/realtime-client.ts";
 
 let t: TestApp;
@@ -25,19 +25,7 @@ async function client(): Promise<RealtimeClient> {
   return c;
 }
 
-const ticketBody = {
-  subject: "Where is my order?",
-  description: "Ordered last week.",
-  requester_name: "Sam Lee",
-  requester_email: "sam@example.com",
-  priority: "normal",
-};
-
-async function createTicket(token: string) {
-  const res = await t.app.inject({ method: "POST", url: "/api/tickets", headers: bearer(token), payload: ticketBody });
-  expect(res.statusCode).toBe(201);
-  return res.json().ticket as { id: string };
-}
+const where = { subject: "Where is my order?" };
 
 const update = (token: string, id: string, payload: object) =>
   t.app.inject({ method: "PUT", url: `/api/tickets/${id}`, headers: bearer(token), payload });
@@ -110,24 +98,24 @@ describe("subscriptions", () => {
     const b = await registerOrg(t.app);
     const c = await client();
     await c.join(a.token, ["tickets"]);
-    const theirs = await createTicket(b.token);
-    const mine = await createTicket(a.token);
+    const theirs = await createTicket(t.app, b, where);
+    const mine = await createTicket(t.app, a, where);
     const frame = await c.next(isEvent("ticket.created", mine.id));
     expect(frame).toMatchObject({ topic: "tickets" });
     // Only ids and small patches: no subject, no requester.
-    expect(JSON.stringify(frame)).not.toContain(ticketBody.subject);
+    expect(JSON.stringify(frame)).not.toContain(where.subject);
     expect(c.frames.some(isEvent("ticket.created", theirs.id))).toBe(false);
   });
 
   it("answers not found for another organization's ticket and sends nothing of it", async () => {
     const a = await registerOrg(t.app);
     const b = await registerOrg(t.app);
-    const theirs = await createTicket(b.token);
+    const theirs = await createTicket(t.app, b, where);
     const c = await client();
     await c.join(a.token, [`ticket:${theirs.id}`]);
     expect(c.frames).toContainEqual(expect.objectContaining({ type: "error", code: "NOT_FOUND" }));
     await update(b.token, theirs.id, { status: "pending" });
-    const control = await createTicket(a.token);
+    const control = await createTicket(t.app, a, where);
     c.send({ type: "subscribe", topic: `ticket:${control.id}` });
     await c.next((f) => f.type === "subscribed" && f.topic === `ticket:${control.id}`);
     await update(a.token, control.id, { status: "pending" });
@@ -143,7 +131,7 @@ describe("subscriptions", () => {
     await agentSocket.join(agent.token, ["notifications"]);
     const otherSocket = await client();
     await otherSocket.join(other.token, ["notifications"]);
-    const ticket = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org, where);
     await update(org.token, ticket.id, { assignee_id: agent.id });
     await agentSocket.next(isEvent("notification.created"));
     await new Promise((r) => setTimeout(r, 300));
@@ -152,8 +140,8 @@ describe("subscriptions", () => {
 
   it("gives a contact their own ticket's public replies and status, never internal notes or assignments", async () => {
     const org = await registerOrg(t.app);
-    const ticket = await createTicket(org.token);
-    const other = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org, where);
+    const other = await createTicket(t.app, org, where);
     const contact = await contactFor(org.user.organizationId, ticket.id);
     const c = await client();
     await c.join(contact.token, [`ticket:${ticket.id}`, `ticket:${other.id}`, "tickets", "notifications"]);
@@ -210,7 +198,7 @@ describe("presence", () => {
   it("shows who else views a ticket and who is replying, and forgets them when they leave", async () => {
     const org = await registerOrg(t.app, { firstName: "Ada", lastName: "Okoro" });
     const priya = await addMember(t.database, org.user.organizationId, { firstName: "Priya", lastName: "Shah" });
-    const ticket = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org, where);
     const topic = `ticket:${ticket.id}`;
     const ada = await client();
     await ada.join(org.token, [topic]);

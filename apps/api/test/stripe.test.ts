@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/platform/config.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, client, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 import { subscription } from "./support/billing.ts";
 import { type FakeStripe, startFakeStripe } from "./support/fake-stripe.ts";
 
@@ -26,9 +26,7 @@ afterAll(async () => {
   await stripe.close();
 });
 
-type Method = "GET" | "POST";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 const webhook = (delivery: { body: string; signature: string }) =>
   t.app.inject({

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "../src/db/schema/auth.ts";
 import { organizations } from "../src/db/schema/organizations.ts";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { bearer, client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
 
 let smtp: TestSmtp;
@@ -19,9 +19,7 @@ afterAll(async () => {
 });
 
 type Session = { token: string; user: AuthAnswer["user"] };
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-const call = (who: Session, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(who.token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 const person = (overrides: Record<string, unknown> = {}) => ({
   email: `grace-${unique()}@example.com`,

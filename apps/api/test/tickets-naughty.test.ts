@@ -1,6 +1,6 @@
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
+import { client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
 
 // A sample end to end; all 515 go through the contract in naughty-schemas.test.ts.
 const naughty = naughtySample();
@@ -13,8 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = (method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(org.token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 /** What a text field keeps of s: surrounding whitespace trimmed (zod's trim), nothing else changed. */
 const kept = (s: string) => s.trim();
@@ -23,7 +22,7 @@ const kept = (s: string) => s.trim();
 describe("tickets take naughty strings as typed", { timeout: 180_000 }, () => {
   it("as subject and description: stored and read back unchanged, or a clear 400", async () => {
     for (const s of naughty) {
-      const res = await call("POST", "/api/tickets", {
+      const res = await call(org, "POST", "/api/tickets", {
         subject: s.slice(0, 250),
         description: s,
         requester_name: "Naughty Tester",
@@ -32,7 +31,7 @@ describe("tickets take naughty strings as typed", { timeout: 180_000 }, () => {
       expect(res.statusCode, JSON.stringify(s)).toBeLessThan(500);
       if (res.statusCode === 201) {
         const created = res.json().ticket as Ticket;
-        const read = (await call("GET", `/api/tickets/${created.id}`)).json().ticket as Ticket;
+        const read = (await call(org, "GET", `/api/tickets/${created.id}`)).json().ticket as Ticket;
         expect(read.subject, JSON.stringify(s)).toBe(kept(s.slice(0, 250)));
         expect(read.description, JSON.stringify(s)).toBe(kept(s));
       } else {
@@ -44,7 +43,7 @@ describe("tickets take naughty strings as typed", { timeout: 180_000 }, () => {
   });
 
   it("as comments: stored and read back unchanged, or a clear 400", async () => {
-    const created = await call("POST", "/api/tickets", {
+    const created = await call(org, "POST", "/api/tickets", {
       subject: "Comment target",
       description: "d",
       requester_name: "N T",
@@ -53,19 +52,19 @@ describe("tickets take naughty strings as typed", { timeout: 180_000 }, () => {
     const id = (created.json().ticket as Ticket).id;
     const expected: string[] = [];
     for (const s of naughty) {
-      const res = await call("POST", `/api/tickets/${id}/comments`, { body: s, is_public: false });
+      const res = await call(org, "POST", `/api/tickets/${id}/comments`, { body: s, is_public: false });
       expect(res.statusCode, JSON.stringify(s)).toBeLessThan(500);
       if (res.statusCode === 201) expected.push(kept(s));
       else expect(res.statusCode, JSON.stringify(s)).toBe(400);
     }
-    const read = (await call("GET", `/api/tickets/${id}`)).json().ticket as Ticket;
+    const read = (await call(org, "GET", `/api/tickets/${id}`)).json().ticket as Ticket;
     expect(read.comments.map((c) => c.body)).toEqual(expected);
     expect(expected.length).toBeGreaterThan(naughty.length - 30);
   });
 
   it("as search: never a server error", async () => {
     for (const s of naughty) {
-      const res = await call("GET", `/api/tickets?search=${encodeURIComponent(s.slice(0, 200))}`);
+      const res = await call(org, "GET", `/api/tickets?search=${encodeURIComponent(s.slice(0, 200))}`);
       expect(res.statusCode, JSON.stringify(s)).toBeLessThan(500);
       if (res.statusCode !== 200) expect(res.statusCode, JSON.stringify(s)).toBe(400);
     }

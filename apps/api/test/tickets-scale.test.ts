@@ -15,7 +15,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toTsQuery } from "../src/modules/tickets/tickets.search.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,8 +24,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Session = Awaited<ReturnType<typeof registerOrg>>;
-const call = (who: Session, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(who.token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 const list = async (who: Session, query: string) => {
   const res = await call(who, "GET", `/api/tickets${query}`);
   expect(res.statusCode, res.body).toBe(200);
