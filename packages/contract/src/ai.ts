@@ -57,6 +57,13 @@ export const aiResponseAnswer = z.object({
 });
 export type AiResponseAnswer = z.infer<typeof aiResponseAnswer>;
 
+/** Where a question to the assistant came from: the staff test console, the public demo, live chat, the portal, the API. */
+export const AI_CHANNELS = ["console", "demo", "chat", "portal", "api"] as const;
+export type AiChannel = (typeof AI_CHANNELS)[number];
+/** A logged answer's thumbs. */
+export const AI_FEEDBACK = ["up", "down"] as const;
+export type AiFeedback = (typeof AI_FEEDBACK)[number];
+
 /** POST /api/chat/ai-feedback: whether an answer helped. */
 export const aiFeedbackBody = z.object({
   answerId: z.uuid({ error: "answerId must be the id of an answer" }),

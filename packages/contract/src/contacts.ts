@@ -74,3 +74,7 @@ export const ticketContactAnswer = z.object({
   other_tickets: z.array(contactTicketSchema),
 });
 export type TicketContactAnswer = z.infer<typeof ticketContactAnswer>;
+
+/** How a contact signed in: the portal (a magic link) or the chat widget (a visitor). */
+export const CONTACT_SESSION_KINDS = ["portal", "visitor"] as const;
+export type ContactSessionKind = (typeof CONTACT_SESSION_KINDS)[number];

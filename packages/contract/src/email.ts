@@ -44,3 +44,6 @@ export const unfiledMailAnswer = z.object({ messages: z.array(unfiledMailSchema)
 export type UnfiledMailAnswer = z.infer<typeof unfiledMailAnswer>;
 /** How many of the latest unfiled messages Email Settings lists. */
 export const UNFILED_MAIL_SHOWN = 50;
+
+/** A stored message came in (the receiver, an import) or went out (a reply, an acknowledgement). */
+export const EMAIL_DIRECTIONS = ["in", "out"] as const;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Role } from "@cove/contract/constants.ts";
+import type { ContactSessionKind } from "@cove/contract/contacts.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type Db, preparedRows } from "./db.ts";
@@ -94,7 +95,7 @@ const resolveContact: TokenResolver = async (db, hash) => {
     sessionId: string;
     contactId: string;
     orgId: string;
-    sessionKind: "portal" | "visitor";
+    sessionKind: ContactSessionKind;
   }>(
     db,
     sql`select s.id as "sessionId", s.contact_id as "contactId", s.organization_id as "orgId", s.kind as "sessionKind"

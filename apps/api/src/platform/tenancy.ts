@@ -1,4 +1,5 @@
 import type { Role } from "@cove/contract/constants.ts";
+import type { ContactSessionKind } from "@cove/contract/contacts.ts";
 import type { ActorRef } from "@cove/contract/events.ts";
 import { type SQL, sql } from "drizzle-orm";
 import { batched } from "./batch.ts";
@@ -32,7 +33,7 @@ export interface ContactPrincipal {
   contactId: string;
   sessionId: string;
   /** How the contact signed in: the portal (a magic link) or the chat widget (a visitor). */
-  sessionKind?: "portal" | "visitor";
+  sessionKind?: ContactSessionKind;
   verified: boolean;
 }
 

@@ -1,4 +1,4 @@
-import { AI_TONES } from "@cove/contract/ai.ts";
+import { AI_CHANNELS, AI_FEEDBACK, AI_TONES } from "@cove/contract/ai.ts";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, real, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
@@ -27,7 +27,7 @@ export const aiAnswers = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     /** Where the question came from: the staff test console, the public demo, live chat, the portal. */
-    channel: text("channel", { enum: ["console", "demo", "chat", "portal", "api"] }).notNull(),
+    channel: text("channel", { enum: AI_CHANNELS }).notNull(),
     question: text("question").notNull(),
     confidence: real("confidence").notNull(),
     handoff: boolean("handoff").notNull(),
@@ -35,7 +35,7 @@ export const aiAnswers = pgTable(
     sourceArticleIds: uuid("source_article_ids").array().notNull().default(sql`'{}'::uuid[]`),
     latencyMs: integer("latency_ms").notNull(),
     /** Thumbs up or down from whoever asked (the widget, the test console, /ai-test); null until they say. */
-    feedback: text("feedback", { enum: ["up", "down"] }),
+    feedback: text("feedback", { enum: AI_FEEDBACK }),
     /**
      * When the team dealt with an unanswered question: attached it to an article as an example question, or started
      * a new article from it. Reviewed questions leave the "could not answer" list.

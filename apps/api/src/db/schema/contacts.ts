@@ -1,3 +1,4 @@
+import { CONTACT_SESSION_KINDS } from "@cove/contract/contacts.ts";
 import { sql } from "drizzle-orm";
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
@@ -41,7 +42,7 @@ export const contactSessions = pgTable(
     contactId: uuid("contact_id")
       .notNull()
       .references(() => contacts.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["portal", "visitor"] }).notNull(),
+    kind: text("kind", { enum: CONTACT_SESSION_KINDS }).notNull(),
     tokenHash: text("token_hash").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: createdAt(),

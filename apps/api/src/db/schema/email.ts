@@ -1,4 +1,4 @@
-import { EMAIL_STATUSES, OUTBOUND_KINDS } from "@cove/contract/email.ts";
+import { EMAIL_DIRECTIONS, EMAIL_STATUSES, OUTBOUND_KINDS } from "@cove/contract/email.ts";
 import { sql } from "drizzle-orm";
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
@@ -17,7 +17,7 @@ export const emailMessages = pgTable(
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    direction: text("direction", { enum: ["in", "out"] }).notNull(),
+    direction: text("direction", { enum: EMAIL_DIRECTIONS }).notNull(),
     /** Outbound only: a reply or an acknowledgement. */
     kind: text("kind", { enum: OUTBOUND_KINDS }),
     ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "set null" }),

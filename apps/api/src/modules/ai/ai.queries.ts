@@ -1,4 +1,4 @@
-import type { AiTone } from "@cove/contract/ai.ts";
+import type { AiFeedback, AiTone } from "@cove/contract/ai.ts";
 import { and, asc, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { aiAnswers, aiSettings } from "../../db/schema/ai.ts";
 import { kbArticles } from "../../db/schema/kb.ts";
@@ -100,7 +100,7 @@ export async function logAnswer(db: Queryable, row: typeof aiAnswers.$inferInser
 }
 
 /** Thumbs up or down on a logged answer of the organization; false when there is no such answer. */
-export async function saveFeedback(db: Queryable, orgId: string, id: string, feedback: "up" | "down") {
+export async function saveFeedback(db: Queryable, orgId: string, id: string, feedback: AiFeedback) {
   const rows = await db
     .update(aiAnswers)
     .set({ feedback })

@@ -1,3 +1,4 @@
+import type { AiChannel } from "@cove/contract/ai.ts";
 import {
   AI_STATS_DAYS,
   AI_UNANSWERED_DAYS,
@@ -34,7 +35,7 @@ import { organizationIndex } from "./index-cache.ts";
 import { type AiProvider, type Draft, handoffDraft, REPLIES } from "./provider.ts";
 import { groupQuestions, sameWording } from "./unanswered.ts";
 
-export type Channel = "console" | "demo" | "chat" | "portal" | "api";
+export type Channel = AiChannel;
 type Question = z.output<typeof aiResponseBody>;
 
 /**

@@ -1,3 +1,4 @@
+import type { ContactSessionKind } from "@cove/contract/contacts.ts";
 import { sql } from "drizzle-orm";
 import { contactSessions } from "../../db/schema/contacts.ts";
 import { hashToken, newContactToken } from "../../platform/auth.ts";
@@ -44,7 +45,7 @@ export async function findOrCreateContact(ctx: Pick<TenantCtx, "orgId" | "db">, 
 export async function startContactSession(
   ctx: Pick<TenantCtx, "orgId" | "db">,
   contactId: string,
-  kind: "portal" | "visitor",
+  kind: ContactSessionKind,
   lifetimeMs: number,
 ): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
   const token = newContactToken();
