@@ -1,10 +1,9 @@
 import type { AiFeedback, AiTone } from "@cove/contract/ai.ts";
 import { and, asc, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { aiAnswers, aiSettings } from "../../db/schema/ai.ts";
-import { kbArticles } from "../../db/schema/kb.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
-import type { KbArticle } from "./retrieval.ts";
+import { publishedArticlesStamp } from "../kb/kb.queries.ts";
 
 /** What a new organization's assistant starts with (the column defaults of ai_settings, migration 0004). */
 export const DEFAULT_SETTINGS = {
@@ -38,21 +37,13 @@ export async function loadAssistantState(db: Queryable, orgId: string): Promise<
     greeting: string | null;
     tone: AiTone | null;
     updated_at: Date | string | null;
-    n: number;
-    latest: string | null;
-    checksum: string | null;
+    stamp: string;
   }>(
     db,
-    sql`select o.slug, s.enabled, s.handoff_threshold, s.greeting, s.tone, s.updated_at,
-          k.n, k.latest, k.checksum
+    sql`select o.slug, s.enabled, s.handoff_threshold, s.greeting, s.tone, s.updated_at, k.stamp
         from ${organizations} o
         left join ${aiSettings} s on s.organization_id = o.id
-        cross join lateral (
-          select count(*)::int as n, max(a.updated_at)::text as latest,
-                 sum(extract(epoch from a.updated_at))::text as checksum
-          from ${kbArticles} a
-          where a.organization_id = o.id and a.status = 'published'
-        ) k
+        cross join lateral (${publishedArticlesStamp(sql`o.id`)}) k
         where o.id = ${orgId}`,
   );
   if (!row) return null;
@@ -63,23 +54,8 @@ export async function loadAssistantState(db: Queryable, orgId: string): Promise<
     greeting: row.greeting ?? DEFAULT_SETTINGS.greeting,
     tone: row.tone ?? DEFAULT_SETTINGS.tone,
     settingsUpdatedAt: row.updated_at === null ? null : new Date(row.updated_at),
-    articlesStamp: `${row.n}|${row.latest ?? ""}|${row.checksum ?? ""}`,
+    articlesStamp: row.stamp,
   };
-}
-
-/** Published articles only: drafts are never used or cited. */
-export async function loadPublishedArticles(db: Queryable, orgId: string): Promise<KbArticle[]> {
-  return db
-    .select({
-      id: kbArticles.id,
-      title: kbArticles.title,
-      slug: kbArticles.slug,
-      body: kbArticles.body,
-      questions: kbArticles.questions,
-    })
-    .from(kbArticles)
-    .where(and(eq(kbArticles.organizationId, orgId), eq(kbArticles.status, "published")))
-    .orderBy(asc(kbArticles.id));
 }
 
 export async function saveSettings(

@@ -18,11 +18,11 @@ import type { z } from "zod";
 import type { Db } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
+import { publishedArticles } from "../kb/kb.queries.ts";
 import { createArticle, getArticle, updateArticle } from "../kb/kb.service.ts";
 import {
   answerCounts,
   loadAssistantState,
-  loadPublishedArticles,
   loadUnanswered,
   logAnswer,
   markReviewed,
@@ -72,7 +72,7 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
     const state = await loadAssistantState(tx, orgId);
     if (!state) throw notFound("Organization");
     if (!state.enabled) return { state, candidates: [] };
-    const index = await organizationIndex(orgId, state.articlesStamp, () => loadPublishedArticles(tx, orgId));
+    const index = await organizationIndex(orgId, state.articlesStamp, () => publishedArticles(tx, orgId));
     return { state, candidates: findCandidates(index, state.orgSlug, question.message, question.conversation) };
   });
   const { state, candidates } = prepared;
@@ -132,7 +132,7 @@ export async function unansweredQuestions(ctx: Ctx): Promise<AiUnansweredAnswer>
   if (!state) throw notFound("Organization");
   const index =
     groups.length > 0
-      ? await organizationIndex(ctx.orgId, state.articlesStamp, () => loadPublishedArticles(ctx.db, ctx.orgId))
+      ? await organizationIndex(ctx.orgId, state.articlesStamp, () => publishedArticles(ctx.db, ctx.orgId))
       : null;
   return {
     days: AI_UNANSWERED_DAYS,

@@ -7,7 +7,7 @@ import { users } from "../../db/schema/users.ts";
 import { now } from "../../platform/clock.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
-import type { Ctx } from "../../platform/tenancy.ts";
+import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
 import { accessAt, readBillingState } from "./access.ts";
 import { applyInvoice, applySubscription, fetchState } from "./billing.sync.ts";
 import type { PaymentProvider, ProviderCard } from "./provider.ts";
@@ -33,6 +33,15 @@ type Row = typeof subscriptions.$inferSelect;
 async function subscriptionRow(ctx: Ctx): Promise<Row | null> {
   const [row] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.organizationId, ctx.orgId));
   return row ?? null;
+}
+
+/** The organization's subscription at the payment provider, if it ever had one (for ending it when it is deleted). */
+export async function subscriptionIdOf(ctx: TenantCtx): Promise<string | null> {
+  const [row] = await ctx.db
+    .select({ id: subscriptions.subscriptionId })
+    .from(subscriptions)
+    .where(eq(subscriptions.organizationId, ctx.orgId));
+  return row?.id ?? null;
 }
 
 function assertLive(row: Row | null): asserts row is Row & { subscriptionId: string; customerId: string } {

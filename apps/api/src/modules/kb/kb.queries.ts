@@ -1,6 +1,6 @@
 import type { Article, ArticleSummary, KbArticleStatus } from "@cove/contract/kb.ts";
 import { slugify } from "@cove/contract/slugs.ts";
-import { and, eq, like, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, like, ne, or, type SQL, sql } from "drizzle-orm";
 import { kbArticles, kbCategories } from "../../db/schema/kb.ts";
 import { users } from "../../db/schema/users.ts";
 import { isUniqueViolation, type Queryable, type Tx } from "../../platform/db.ts";
@@ -157,3 +157,37 @@ export function withFreeCategorySlug<T>(
   };
   return withFreeSlug(tx, orgId, "kb_categories_org_slug_unique", taken, base, write);
 }
+
+/** A published article as the assistant reads it: drafts are never used or cited. */
+export interface PublishedArticle {
+  id: string;
+  title: string;
+  slug: string;
+  body: string;
+  questions: string[];
+}
+
+/** The organization's published articles, for the assistant's index (other modules read articles through kb). */
+export async function publishedArticles(db: Queryable, orgId: string): Promise<PublishedArticle[]> {
+  return db
+    .select({
+      id: kbArticles.id,
+      title: kbArticles.title,
+      slug: kbArticles.slug,
+      body: kbArticles.body,
+      questions: kbArticles.questions,
+    })
+    .from(kbArticles)
+    .where(and(eq(kbArticles.organizationId, orgId), eq(kbArticles.status, "published")))
+    .orderBy(asc(kbArticles.id));
+}
+
+/**
+ * A subquery (for a lateral join) of one row, stamp: a fingerprint of the organization's published articles (how
+ * many, the latest change, the sum of their change times) that changes whenever one is published, edited or removed.
+ */
+export const publishedArticlesStamp = (orgId: SQL) => sql`
+  select count(*)::int || '|' || coalesce(max(a.updated_at)::text, '') || '|'
+         || coalesce(sum(extract(epoch from a.updated_at))::text, '') as stamp
+  from ${kbArticles} a
+  where a.organization_id = ${orgId} and a.status = 'published'`;

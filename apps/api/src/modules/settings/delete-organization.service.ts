@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { subscriptions } from "../../db/schema/billing.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { inTenant } from "../../platform/auth.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
+import { subscriptionIdOf } from "../billing/billing.service.ts";
 import type { PaymentProvider } from "../billing/provider.ts";
 import { eraseOrganization } from "../organizations/erase.ts";
 
@@ -19,9 +19,8 @@ export async function deleteOrganization(
 ): Promise<{ message: string }> {
   const found = await inTenant(app, req, async (ctx) => {
     const [org] = await ctx.db
-      .select({ name: organizations.name, isDemo: organizations.isDemo, subscriptionId: subscriptions.subscriptionId })
+      .select({ name: organizations.name, isDemo: organizations.isDemo })
       .from(organizations)
-      .leftJoin(subscriptions, eq(subscriptions.organizationId, organizations.id))
       .where(eq(organizations.id, ctx.orgId));
     if (!org) throw notFound("Organization");
     if (org.isDemo) throw new AppError("FORBIDDEN", "The demo organization cannot be deleted.");
@@ -29,7 +28,7 @@ export async function deleteOrganization(
       const message = `Type the organization's name exactly to confirm: ${org.name}`;
       throw new AppError("VALIDATION_ERROR", message, [{ path: "confirm", message }]);
     }
-    return { orgId: ctx.orgId, subscriptionId: org.subscriptionId };
+    return { orgId: ctx.orgId, subscriptionId: await subscriptionIdOf(ctx) };
   });
   if (found.subscriptionId) {
     try {
