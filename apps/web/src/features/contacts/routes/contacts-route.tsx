@@ -1,9 +1,7 @@
 import { CONTACT_SEARCH_MAX } from "@cove/contract/contacts.ts";
 import { Users } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
-import { Alert } from "../../../components/ui/alert.tsx";
-import { Button } from "../../../components/ui/button.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
 import { SearchBox } from "../../kb/index.ts";
 import { formatDate, formatRelative, TicketPagination } from "../../tickets/index.ts";
 import { useContactList } from "../api/contacts.queries.ts";
@@ -44,19 +42,14 @@ export function ContactsRoute() {
         className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
       >
         {list.isPending ? (
-          <div className="flex justify-center py-16 text-indigo-600">
-            <Spinner className="size-6" label="Loading contacts" />
-          </div>
+          <Loading label="Loading contacts" />
         ) : list.isError ? (
-          <div className="space-y-3 p-4">
-            <Alert>
-              <p className="font-semibold">Error loading contacts</p>
-              <p>{list.error.message}</p>
-            </Alert>
-            <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadError
+            className="space-y-3 p-4"
+            title="Error loading contacts"
+            error={list.error}
+            onRetry={() => void list.refetch()}
+          />
         ) : list.data.contacts.length === 0 ? (
           <div className="flex flex-col items-center gap-2 px-6 py-16 text-center">
             <Users className="size-8 text-slate-400" aria-hidden="true" />

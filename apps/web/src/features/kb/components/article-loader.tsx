@@ -2,9 +2,8 @@ import type { Article } from "@cove/contract/kb.ts";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { z } from "zod";
-import { Alert } from "../../../components/ui/alert.tsx";
-import { Button, buttonClasses } from "../../../components/ui/button.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { buttonClasses } from "../../../components/ui/button.tsx";
+import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useArticle } from "../api/kb.queries.ts";
 import { ArticleNotFound } from "./article-not-found.tsx";
@@ -20,30 +19,20 @@ export function ArticleLoader({ id, children }: { id: string; children: (article
 
 function Loaded({ id, children }: { id: string; children: (article: Article) => ReactNode }) {
   const query = useArticle(id);
-  if (query.isPending) {
-    return (
-      <div className="flex justify-center py-16 text-indigo-600">
-        <Spinner className="size-6" label="Loading article" />
-      </div>
-    );
-  }
+  if (query.isPending) return <Loading label="Loading article" />;
   if (query.isError) {
     if (query.error instanceof ApiError && query.error.status === 404) return <ArticleNotFound />;
     return (
-      <div className="space-y-4">
-        <Alert>
-          <p className="font-semibold">Error loading article</p>
-          <p>{query.error.message}</p>
-        </Alert>
-        <div className="flex gap-3">
-          <Button variant="secondary" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-          <Link to="/knowledge-base" className={buttonClasses("ghost")}>
-            Back to Knowledge Base
-          </Link>
-        </div>
-      </div>
+      <LoadError
+        className="space-y-4"
+        title="Error loading article"
+        error={query.error}
+        onRetry={() => void query.refetch()}
+      >
+        <Link to="/knowledge-base" className={buttonClasses("ghost", "sm")}>
+          Back to Knowledge Base
+        </Link>
+      </LoadError>
     );
   }
   return children(query.data);

@@ -2,7 +2,7 @@ import { type HelpCenterAnswer, helpArticlePath, helpCenterPath, KB_SEARCH_MAX }
 import { FileText } from "lucide-react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
-import { Button } from "../../../components/ui/button.tsx";
+import { LoadError } from "../../../components/ui/load-states.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useHelpCenter, useHelpSearch } from "../api/kb.queries.ts";
@@ -26,15 +26,12 @@ export function HelpCenterRoute() {
   if (center.isError) {
     if (center.error instanceof ApiError && center.error.status === 404) return <HelpNotFound what="help center" />;
     return (
-      <div className="mx-auto max-w-xl space-y-3 px-4 py-16">
-        <Alert>
-          <p className="font-semibold">The help center could not be loaded</p>
-          <p>{center.error.message}</p>
-        </Alert>
-        <Button variant="secondary" onClick={() => void center.refetch()}>
-          Try again
-        </Button>
-      </div>
+      <LoadError
+        className="mx-auto max-w-xl space-y-3 px-4 py-16"
+        title="The help center could not be loaded"
+        error={center.error}
+        onRetry={() => void center.refetch()}
+      />
     );
   }
 

@@ -1,11 +1,9 @@
 import { helpCenterPath, KB_PAGE_SIZE } from "@cove/contract/kb.ts";
-import type { Pagination } from "@cove/contract/tickets.ts";
-import { BookOpen, ChevronLeft, ChevronRight, ExternalLink, Plus } from "lucide-react";
+import { BookOpen, ExternalLink, Plus } from "lucide-react";
 import { useMemo } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
-import { Alert } from "../../../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../../../components/ui/button.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { LoadError, Loading, Pager } from "../../../components/ui/load-states.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { type ArticleListParams, useArticleList, useCategories } from "../api/kb.queries.ts";
 import { ArticleFilters } from "../components/article-filters.tsx";
@@ -16,7 +14,6 @@ import {
   writeArticleListParams,
 } from "../components/article-list-params.ts";
 import { ArticleTable } from "../components/article-table.tsx";
-import { formatCount } from "../components/kb-format.ts";
 
 export function KbListRoute() {
   const { user } = useAuth();
@@ -69,19 +66,14 @@ export function KbListRoute() {
         className="overflow-hidden md:rounded-lg md:border md:border-slate-200 md:bg-white md:shadow-sm"
       >
         {list.isPending ? (
-          <div className="flex justify-center py-16 text-indigo-600">
-            <Spinner className="size-6" label="Loading articles" />
-          </div>
+          <Loading label="Loading articles" />
         ) : list.isError ? (
-          <div className="space-y-3 p-4">
-            <Alert>
-              <p className="font-semibold">Error loading articles</p>
-              <p>{list.error.message}</p>
-            </Alert>
-            <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadError
+            className="space-y-3 p-4"
+            title="Error loading articles"
+            error={list.error}
+            onRetry={() => void list.refetch()}
+          />
         ) : list.data.articles.length === 0 ? (
           <EmptyList
             filtered={hasArticleFilters(params)}
@@ -92,37 +84,11 @@ export function KbListRoute() {
         ) : (
           <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
             <ArticleTable articles={list.data.articles} listSearch={location.search} />
-            <Pager pagination={list.data.pagination} onPage={(page) => show({ ...params, page })} />
+            <Pager pagination={list.data.pagination} noun="articles" onPage={(page) => show({ ...params, page })} />
           </div>
         )}
       </section>
     </div>
-  );
-}
-
-function Pager({ pagination, onPage }: { pagination: Pagination; onPage: (page: number) => void }) {
-  const { page, limit, total, pages } = pagination;
-  const from = total === 0 ? 0 : Math.min((page - 1) * limit + 1, total);
-  const to = Math.min(page * limit, total);
-  return (
-    <nav
-      aria-label="Pagination"
-      className="flex flex-col items-center justify-between gap-3 border-t border-slate-200 px-4 py-3 sm:flex-row"
-    >
-      <p className="text-sm text-slate-700">
-        Showing {formatCount(from)} to {formatCount(to)} of {formatCount(total)} articles
-      </p>
-      <div className="flex gap-2">
-        <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          <ChevronLeft className="size-4" aria-hidden="true" />
-          Previous
-        </Button>
-        <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-          Next
-          <ChevronRight className="size-4" aria-hidden="true" />
-        </Button>
-      </div>
-    </nav>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { CustomerTicket } from "@cove/contract/portal.ts";
 import { ChevronLeft, ChevronRight, Inbox, MessageSquare } from "lucide-react";
-import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { LoadError } from "../../../components/ui/load-states.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { formatDate, formatRelative, PriorityBadge, StatusBadge } from "../../tickets/index.ts";
 import { useMyTickets } from "../api/portal.queries.ts";
@@ -30,17 +30,7 @@ export function MyTickets({
     );
   }
   if (query.isError) {
-    return (
-      <div className="space-y-3">
-        <Alert>
-          <p className="font-semibold">Error loading tickets</p>
-          <p>{query.error.message}</p>
-        </Alert>
-        <Button variant="secondary" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    return <LoadError title="Error loading tickets" error={query.error} onRetry={() => void query.refetch()} />;
   }
   const { tickets, pagination } = query.data;
   if (pagination.total === 0) {

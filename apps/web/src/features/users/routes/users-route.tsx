@@ -1,9 +1,8 @@
 import type { UserListAnswer } from "@cove/contract/users.ts";
 import { UserPlus, Users } from "lucide-react";
 import { useState } from "react";
-import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { useTeam } from "../api/users.api.ts";
 import { InviteForm } from "../components/invite-form.tsx";
@@ -69,19 +68,9 @@ export function UsersRoute() {
       {isAdmin && inviting && <InviteForm onClose={() => setInviting(false)} />}
 
       {team.isPending ? (
-        <div className="flex justify-center py-16 text-indigo-600">
-          <Spinner className="size-6" label="Loading team members" />
-        </div>
+        <Loading label="Loading team members" />
       ) : team.isError ? (
-        <div className="space-y-3">
-          <Alert>
-            <p className="font-semibold">Error loading users</p>
-            <p>{team.error.message}</p>
-          </Alert>
-          <Button variant="secondary" size="sm" onClick={() => void team.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError title="Error loading users" error={team.error} onRetry={() => void team.refetch()} />
       ) : (
         <>
           <SummaryCards answer={team.data} />

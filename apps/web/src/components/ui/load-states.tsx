@@ -1,0 +1,88 @@
+import type { Pagination } from "@cove/contract/tickets.ts";
+import { ChevronLeft, ChevronRight } from "lucide-react";
+import type { ReactNode } from "react";
+import { Alert } from "./alert.tsx";
+import { Button } from "./button.tsx";
+import { Spinner } from "./spinner.tsx";
+
+/** What a list or page shows while its data loads the first time. */
+export function Loading({ label }: { label: string }) {
+  return (
+    <div className="flex justify-center py-16 text-indigo-600">
+      <Spinner className="size-6" label={label} />
+    </div>
+  );
+}
+
+interface LoadErrorProps {
+  /** "Error loading tickets": what could not be loaded, in the screen's words. */
+  title: string;
+  /** The server's message, when there is one. */
+  error?: Error | null;
+  onRetry: () => void;
+  /** More ways out beside Try again (a link back to the list). */
+  children?: ReactNode;
+  className?: string;
+}
+
+/** A failed load: what failed, why, and Try again. */
+export function LoadError({ title, error, onRetry, children, className = "space-y-3" }: LoadErrorProps) {
+  return (
+    <div className={className}>
+      <Alert>
+        <p className="font-semibold">{title}</p>
+        {error?.message ? <p>{error.message}</p> : null}
+      </Alert>
+      <div className="flex gap-3">
+        <Button variant="secondary" size="sm" onClick={onRetry}>
+          Try again
+        </Button>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+const count = new Intl.NumberFormat("en-US");
+
+/**
+ * "Showing 1 to 20 of 57 articles" with Previous and Next. A capped total (a search that stopped counting) shows a
+ * "+" and, on its last page, how to narrow the search.
+ */
+export function Pager({
+  pagination,
+  noun,
+  onPage,
+}: {
+  pagination: Pagination;
+  noun: string;
+  onPage: (page: number) => void;
+}) {
+  const { page, limit, total, pages, capped } = pagination;
+  const from = total === 0 ? 0 : Math.min((page - 1) * limit + 1, total);
+  const to = Math.min(page * limit, total);
+  return (
+    <nav
+      aria-label="Pagination"
+      className="flex flex-col items-center justify-between gap-3 border-t border-slate-200 px-4 py-3 sm:flex-row"
+    >
+      <p className="text-sm text-slate-700">
+        Showing {count.format(from)} to {count.format(to)} of {count.format(total)}
+        {capped ? "+" : ""} {noun}
+      </p>
+      {capped && page >= pages ? (
+        <p className="text-sm text-slate-500">Search shows the best of the newest matches: add a word to narrow it.</p>
+      ) : null}
+      <div className="flex gap-2">
+        <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          <ChevronLeft className="size-4" aria-hidden="true" />
+          Previous
+        </Button>
+        <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+          Next
+          <ChevronRight className="size-4" aria-hidden="true" />
+        </Button>
+      </div>
+    </nav>
+  );
+}
