@@ -7,6 +7,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fast
 import { aiRoutes } from "./modules/ai/ai.routes.ts";
 import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
 import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
+import { registerSuggestionHandlers } from "./modules/ai/suggestions.ts";
 import { attachmentRoutes } from "./modules/attachments/attachments.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { automationRoutes } from "./modules/automation/automation.routes.ts";
@@ -192,6 +193,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(userRoutes);
   await app.register(notificationRoutes);
   registerNotificationHandlers(events);
+  registerSuggestionHandlers(events);
   await app.register(automationRoutes);
   await app.register(kbRoutes);
   await app.register(kbPublicRoutes);

@@ -182,3 +182,25 @@ export const aiStatsAnswer = z.object({
   rated_unhelpful: z.number().int(),
 });
 export type AiStatsAnswer = z.infer<typeof aiStatsAnswer>;
+
+/** Where a suggested example question came from: an agent's reply that linked the article. */
+export const SUGGESTION_SOURCES = ["chat", "ticket"] as const;
+export const SUGGESTION_STATES = ["pending", "accepted", "dismissed"] as const;
+
+/**
+ * A question an agent answered by linking a help-center article: suggested as one of that article's example questions
+ * (GET /api/ai/suggestions), for an admin to accept or dismiss.
+ */
+export const questionSuggestion = z.object({
+  id: z.uuid(),
+  question: z.string(),
+  source: z.enum(SUGGESTION_SOURCES),
+  article: z.object({ id: z.uuid(), title: z.string() }),
+  created_at: z.string(),
+});
+export type QuestionSuggestion = z.infer<typeof questionSuggestion>;
+export const questionSuggestionsAnswer = z.object({ suggestions: z.array(questionSuggestion) });
+export type QuestionSuggestionsAnswer = z.infer<typeof questionSuggestionsAnswer>;
+export const suggestionReviewedAnswer = z.object({ message: z.string() });
+/** The pending suggestions shown at most (newest first). */
+export const SUGGESTIONS_SHOWN = 50;

@@ -1,6 +1,6 @@
-import { AI_CHANNELS, AI_FEEDBACK, AI_TONES } from "@cove/contract/ai.ts";
+import { AI_CHANNELS, AI_FEEDBACK, AI_TONES, SUGGESTION_SOURCES, SUGGESTION_STATES } from "@cove/contract/ai.ts";
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, real, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
 import { kbArticles } from "./kb.ts";
 import { organizations } from "./organizations.ts";
@@ -45,4 +45,33 @@ export const aiAnswers = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("ai_answers_org_created_idx").on(t.organizationId, t.createdAt)],
+);
+
+/**
+ * Example questions the team suggested without meaning to: a customer's question that an agent answered with a link to
+ * a help-center article. An admin accepts one (it joins the article's questions) or dismisses it; either way it is
+ * not suggested again.
+ */
+export const aiQuestionSuggestions = pgTable(
+  "ai_question_suggestions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => kbArticles.id, { onDelete: "cascade" }),
+    question: text("question").notNull(),
+    source: text("source", { enum: SUGGESTION_SOURCES }).notNull(),
+    /** The chat session or the ticket where the agent answered. */
+    sourceId: uuid("source_id").notNull(),
+    state: text("state", { enum: SUGGESTION_STATES }).notNull().default("pending"),
+    createdAt: createdAt(),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("ai_question_suggestions_once").on(t.organizationId, t.articleId, sql`lower(${t.question})`),
+    index("ai_question_suggestions_pending_idx").on(t.organizationId, t.state, t.createdAt),
+  ],
 );

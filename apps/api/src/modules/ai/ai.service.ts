@@ -33,6 +33,7 @@ import { findCandidates } from "./candidates.ts";
 import { asksForPerson } from "./handoff-request.ts";
 import { organizationIndex } from "./index-cache.ts";
 import { type AiProvider, type Draft, handoffDraft, REPLIES } from "./provider.ts";
+import { reviewSuggestion } from "./suggestions.ts";
 import { groupQuestions, sameWording } from "./unanswered.ts";
 
 export type Channel = AiChannel;
@@ -177,6 +178,18 @@ export async function attachUnanswered(
   if (merged.length > article.questions.length) await updateArticle(ctx, article.id, { questions: merged });
   const reviewed = await review(ctx, input.questions, article.id);
   return { article: { id: article.id, title: article.title }, reviewed };
+}
+
+/** Accepts a suggested example question: it joins its article's questions (and leaves the unanswered list). */
+export async function acceptSuggestion(ctx: Ctx, id: string): Promise<{ message: string }> {
+  const { question, articleId } = await reviewSuggestion(ctx, id, "accepted");
+  const { article } = await attachUnanswered(ctx, { article_id: articleId, questions: [question] });
+  return { message: `"${question}" is now an example question of "${article.title}".` };
+}
+
+export async function dismissSuggestion(ctx: Ctx, id: string): Promise<{ message: string }> {
+  await reviewSuggestion(ctx, id, "dismissed");
+  return { message: "Suggestion dismissed." };
 }
 
 /** A draft article whose example questions are the group's, for the team to write and publish. */

@@ -241,3 +241,21 @@ export async function chatsOfContact(ctx: Pick<TenantCtx, "orgId" | "db">, conta
     resolved_by_ai: r.resolvedByAi,
   }));
 }
+
+/**
+ * A message of the session and what the visitor last wrote before it (the question it answers, when an agent wrote
+ * it), among the session's newest 50 messages.
+ */
+export async function messageWithQuestion(
+  db: Queryable,
+  orgId: string,
+  sessionId: string,
+  messageId: string,
+): Promise<{ message: ChatMessage; question: string | null } | null> {
+  const messages = await selectMessages(db, orgId, sessionId, 50);
+  const at = messages.findIndex((m) => m.id === messageId);
+  const message = messages[at];
+  if (!message) return null;
+  const question = messages.slice(0, at).findLast((m) => m.sender_type === "visitor")?.message ?? null;
+  return { message, question };
+}

@@ -1,6 +1,6 @@
 import type { Article, ArticleSummary, KbArticleStatus } from "@cove/contract/kb.ts";
 import { slugify } from "@cove/contract/slugs.ts";
-import { and, asc, eq, like, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, like, ne, or, type SQL, sql } from "drizzle-orm";
 import { kbArticles, kbCategories } from "../../db/schema/kb.ts";
 import { users } from "../../db/schema/users.ts";
 import { isUniqueViolation, type Queryable, type Tx } from "../../platform/db.ts";
@@ -191,3 +191,27 @@ export const publishedArticlesStamp = (orgId: SQL) => sql`
          || coalesce(sum(extract(epoch from a.updated_at))::text, '') as stamp
   from ${kbArticles} a
   where a.organization_id = ${orgId} and a.status = 'published'`;
+
+/** A published article found by its help-center address (its slug), for a module that met a link to it. */
+export async function findPublishedBySlug(
+  db: Queryable,
+  orgId: string,
+  slug: string,
+): Promise<{ id: string; title: string; questions: string[] } | undefined> {
+  const [row] = await db
+    .select({ id: kbArticles.id, title: kbArticles.title, questions: kbArticles.questions })
+    .from(kbArticles)
+    .where(and(eq(kbArticles.organizationId, orgId), eq(kbArticles.slug, slug), eq(kbArticles.status, "published")))
+    .limit(1);
+  return row;
+}
+
+/** The titles of some of the organization's articles, by id (for a module that lists things about articles). */
+export async function articleTitles(db: Queryable, orgId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: kbArticles.id, title: kbArticles.title })
+    .from(kbArticles)
+    .where(and(eq(kbArticles.organizationId, orgId), inArray(kbArticles.id, ids)));
+  return new Map(rows.map((r) => [r.id, r.title]));
+}

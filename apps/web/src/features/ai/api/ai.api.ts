@@ -10,6 +10,8 @@ import {
   aiStatsAnswer,
   aiUnansweredAnswer,
   type NewArticleFromUnansweredBody,
+  questionSuggestionsAnswer,
+  suggestionReviewedAnswer,
   type UpdateAiSettingsBody,
   unansweredReviewedAnswer,
 } from "@cove/contract/ai.ts";
@@ -22,6 +24,7 @@ export const aiKeys = {
   settings: () => [...aiKeys.all, "settings"] as const,
   stats: () => [...aiKeys.all, "stats"] as const,
   unanswered: () => [...aiKeys.all, "unanswered"] as const,
+  suggestions: () => [...aiKeys.all, "suggestions"] as const,
 };
 
 /** POST /api/chat/ai-feedback: thumbs up or down on an answer. Anonymous: an answer of the public demo. */
@@ -56,6 +59,33 @@ export function useReviewUnanswered() {
       onSuccess,
     }),
   };
+}
+
+/** Example questions suggested by agents' replies that linked an article. */
+export function useSuggestions() {
+  return useQuery({
+    queryKey: aiKeys.suggestions(),
+    queryFn: ({ signal }) => apiRequest("/ai/suggestions", { schema: questionSuggestionsAnswer, signal }),
+  });
+}
+
+/** Accept (the question joins its article) or dismiss a suggestion; either way it leaves the list. */
+export function useReviewSuggestion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: string; action: "accept" | "dismiss" }) =>
+      apiRequest(`/ai/suggestions/${encodeURIComponent(id)}/${action}`, {
+        method: "POST",
+        schema: suggestionReviewedAnswer,
+      }),
+    onSuccess: (_done, { action }) => {
+      void queryClient.invalidateQueries({ queryKey: aiKeys.suggestions() });
+      if (action === "accept") {
+        void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() });
+        void queryClient.invalidateQueries({ queryKey: ["kb"] });
+      }
+    },
+  });
 }
 
 /** POST /api/chat/ai-response. Anonymous: the public demo, answered from the demo organization's articles. */

@@ -280,3 +280,62 @@ describe("AI Assistant page", () => {
     expect(within(section).queryByRole("button", { name: "Attach to article" })).not.toBeInTheDocument();
   });
 });
+
+describe("Suggested by your team", () => {
+  const suggestion = {
+    id: "5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d",
+    question: "Do you deliver to Norway?",
+    source: "chat" as const,
+    article: { id: SHIPPING_ID, title: "International shipping" },
+    created_at: "2026-11-24T10:00:00.000Z",
+  };
+
+  it("lets an admin add a question an agent answered with an article to that article, or dismiss it", async () => {
+    let left = [
+      suggestion,
+      { ...suggestion, id: "6b5c4d3e-2f1a-4b0c-9d8e-7f6a5b4c3d2e", question: "Is shipping free?" },
+    ];
+    const reviewed: string[] = [];
+    signedIn({
+      "GET /api/ai/suggestions": () => json(200, { suggestions: left }),
+      [`POST /api/ai/suggestions/${suggestion.id}/accept`]: () => {
+        reviewed.push("accept");
+        left = left.filter((s) => s.id !== suggestion.id);
+        return json(200, {
+          message: '"Do you deliver to Norway?" is now an example question of "International shipping".',
+        });
+      },
+      "POST /api/ai/suggestions/6b5c4d3e-2f1a-4b0c-9d8e-7f6a5b4c3d2e/dismiss": () => {
+        reviewed.push("dismiss");
+        left = [];
+        return json(200, { message: "Suggestion dismissed." });
+      },
+    });
+    const { user } = renderApp("/ai-assistant");
+    const section = await screen.findByRole("region", { name: "Suggested by your team" });
+    expect(within(section).getByText("“Do you deliver to Norway?”")).toBeInTheDocument();
+    expect(within(section).getAllByRole("link", { name: "International shipping" })[0]).toHaveAttribute(
+      "href",
+      `/knowledge-base/${SHIPPING_ID}`,
+    );
+    expect(within(section).getAllByText(/in a live chat/)).toHaveLength(2);
+    await user.click(within(section).getAllByRole("button", { name: "Add to article" })[0] as HTMLElement);
+    expect(
+      await screen.findByText('"Do you deliver to Norway?" is now an example question of "International shipping".'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(within(section).queryByText("“Do you deliver to Norway?”")).not.toBeInTheDocument());
+    await user.click(within(section).getByRole("button", { name: "Dismiss" }));
+    await waitFor(() =>
+      expect(screen.queryByRole("region", { name: "Suggested by your team" })).not.toBeInTheDocument(),
+    );
+    expect(reviewed).toEqual(["accept", "dismiss"]);
+  });
+
+  it("shows agents the suggestions without the buttons", async () => {
+    signedIn({ "GET /api/ai/suggestions": () => json(200, { suggestions: [suggestion] }) }, "agent");
+    renderApp("/ai-assistant");
+    const section = await screen.findByRole("region", { name: "Suggested by your team" });
+    expect(within(section).getByText(/An administrator can add them to the articles/)).toBeInTheDocument();
+    expect(within(section).queryByRole("button", { name: "Add to article" })).not.toBeInTheDocument();
+  });
+});

@@ -8,6 +8,7 @@ import { rateAnswer, useAiSettings, useAiStats, useAskAssistant } from "../api/a
 import { AssistantChat } from "../components/assistant-chat.tsx";
 import { AssistantSettingsForm } from "../components/assistant-settings-form.tsx";
 import { ResolutionCard } from "../components/resolution-card.tsx";
+import { SuggestedQuestions } from "../components/suggested-questions.tsx";
 import { UnansweredQuestions } from "../components/unanswered-questions.tsx";
 
 export const ASK_FAILED = "The assistant could not answer";
@@ -74,6 +75,7 @@ export function AiAssistantRoute() {
           {settings.data && <AssistantSettingsForm settings={settings.data} canEdit={user?.role === "admin"} />}
         </div>
       </div>
+      <SuggestedQuestions canEdit={user?.role === "admin"} />
       <UnansweredQuestions canEdit={user?.role === "admin"} />
     </div>
   );

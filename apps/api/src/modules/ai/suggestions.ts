@@ -1,0 +1,125 @@
+import {
+  type QuestionSuggestion,
+  type QuestionSuggestionsAnswer,
+  type SUGGESTION_SOURCES,
+  SUGGESTIONS_SHOWN,
+} from "@cove/contract/ai.ts";
+import type { DomainEvent } from "@cove/contract/events.ts";
+import { helpCenterPath, KB_QUESTION_MAX } from "@cove/contract/kb.ts";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { aiQuestionSuggestions } from "../../db/schema/ai.ts";
+import { organizations } from "../../db/schema/organizations.ts";
+import { notFound } from "../../platform/errors.ts";
+import type { EventBus, EventContext } from "../../platform/events.ts";
+import type { Ctx } from "../../platform/tenancy.ts";
+import { messageWithQuestion } from "../chat/chat.queries.ts";
+import { articleTitles, findPublishedBySlug } from "../kb/kb.queries.ts";
+import { findTicketRow, listComments } from "../tickets/tickets.queries.ts";
+import { sameWording } from "./unanswered.ts";
+
+/**
+ * Learning from the team: when an agent answers a customer (a public reply on a ticket, a message in a live chat) with
+ * a link to one of the organization's published help-center articles, the customer's question (the ticket's subject,
+ * or what the visitor last wrote) is suggested as an example question of that article. An admin accepts it with one
+ * click on the AI Assistant page, and the assistant then finds that article for questions worded like it.
+ */
+export function registerSuggestionHandlers(bus: EventBus): void {
+  bus.onInTransaction(["comment.added"], fromTicketReply);
+  bus.onInTransaction(["chat.message_added"], fromChatMessage);
+}
+
+type Source = (typeof SUGGESTION_SOURCES)[number];
+
+async function fromTicketReply(ctx: EventContext, event: DomainEvent<"comment.added">) {
+  if (!event.data.is_public || event.actor.kind !== "staff") return;
+  const comments = await listComments(ctx.db, ctx.orgId, event.data.ticket_id);
+  const reply = comments.find((c) => c.id === event.data.comment_id);
+  if (!reply || !reply.body.includes("/articles/")) return;
+  const ticket = await findTicketRow(ctx.db, ctx.orgId, event.data.ticket_id);
+  if (!ticket) return;
+  await suggest(ctx, reply.body, ticket.subject, "ticket", ticket.id);
+}
+
+async function fromChatMessage(ctx: EventContext, event: DomainEvent<"chat.message_added">) {
+  if (event.data.sender_type !== "agent") return;
+  const found = await messageWithQuestion(ctx.db, ctx.orgId, event.data.session_id, event.data.message_id);
+  if (!found?.question || !found.message.message.includes("/articles/")) return;
+  await suggest(ctx, found.message.message, found.question, "chat", event.data.session_id);
+}
+
+/** The slugs of the organization's help-center articles linked in a text (a full address or a path). */
+export function linkedArticleSlugs(text: string, orgSlug: string): string[] {
+  const prefix = `${helpCenterPath(orgSlug)}/articles/`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const slugs = new Set<string>();
+  for (const match of text.matchAll(new RegExp(`${prefix}([^\\s/?#)\\]>"']+)`, "g"))) {
+    try {
+      // A sentence's full stop or comma after the address is not part of it.
+      slugs.add(decodeURIComponent((match[1] ?? "").replace(/[.,;:!?]+$/, "")));
+    } catch {
+      // A malformed escape in a pasted address is not a link to an article.
+    }
+  }
+  return [...slugs].filter(Boolean).slice(0, 3);
+}
+
+async function suggest(ctx: EventContext, answer: string, asked: string, source: Source, sourceId: string) {
+  const question = asked.replace(/\s+/g, " ").trim();
+  if (question.length < 3 || question.length > KB_QUESTION_MAX) return;
+  const [org] = await ctx.db
+    .select({ slug: organizations.slug })
+    .from(organizations)
+    .where(eq(organizations.id, ctx.orgId));
+  if (!org) return;
+  for (const slug of linkedArticleSlugs(answer, org.slug)) {
+    const article = await findPublishedBySlug(ctx.db, ctx.orgId, slug);
+    if (!article) continue;
+    if (sameWording(article.title, question) || article.questions.some((q) => sameWording(q, question))) continue;
+    // Suggested once per article and wording (whatever became of it): the unique index keeps repeats out.
+    await ctx.db
+      .insert(aiQuestionSuggestions)
+      .values({ organizationId: ctx.orgId, articleId: article.id, question, source, sourceId })
+      .onConflictDoNothing();
+  }
+}
+
+/** The pending suggestions, newest first. */
+export async function listSuggestions(ctx: Ctx): Promise<QuestionSuggestionsAnswer> {
+  const rows = await ctx.db
+    .select({
+      id: aiQuestionSuggestions.id,
+      question: aiQuestionSuggestions.question,
+      source: aiQuestionSuggestions.source,
+      articleId: aiQuestionSuggestions.articleId,
+      createdAt: aiQuestionSuggestions.createdAt,
+    })
+    .from(aiQuestionSuggestions)
+    .where(and(eq(aiQuestionSuggestions.organizationId, ctx.orgId), eq(aiQuestionSuggestions.state, "pending")))
+    .orderBy(desc(aiQuestionSuggestions.createdAt), desc(aiQuestionSuggestions.id))
+    .limit(SUGGESTIONS_SHOWN);
+  const titles = await articleTitles(ctx.db, ctx.orgId, [...new Set(rows.map((r) => r.articleId))]);
+  const suggestions: QuestionSuggestion[] = rows.map((r) => ({
+    id: r.id,
+    question: r.question,
+    source: r.source,
+    article: { id: r.articleId, title: titles.get(r.articleId) ?? "" },
+    created_at: r.createdAt.toISOString(),
+  }));
+  return { suggestions };
+}
+
+/** Marks a pending suggestion reviewed; another organization's, an unknown or an already reviewed one is not found. */
+export async function reviewSuggestion(ctx: Ctx, id: string, state: "accepted" | "dismissed") {
+  const [row] = await ctx.db
+    .update(aiQuestionSuggestions)
+    .set({ state, reviewedAt: sql`now()` })
+    .where(
+      and(
+        eq(aiQuestionSuggestions.organizationId, ctx.orgId),
+        eq(aiQuestionSuggestions.id, id),
+        eq(aiQuestionSuggestions.state, "pending"),
+      ),
+    )
+    .returning({ question: aiQuestionSuggestions.question, articleId: aiQuestionSuggestions.articleId });
+  if (!row) throw notFound("Suggestion");
+  return row;
+}
