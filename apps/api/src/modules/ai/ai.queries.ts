@@ -1,5 +1,5 @@
 import type { AiFeedback, AiTone } from "@cove/contract/ai.ts";
-import { and, asc, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { aiAnswers, aiSettings } from "../../db/schema/ai.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";

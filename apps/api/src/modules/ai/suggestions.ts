@@ -34,7 +34,7 @@ async function fromTicketReply(ctx: EventContext, event: DomainEvent<"comment.ad
   if (!event.data.is_public || event.actor.kind !== "staff") return;
   const comments = await listComments(ctx.db, ctx.orgId, event.data.ticket_id);
   const reply = comments.find((c) => c.id === event.data.comment_id);
-  if (!reply || !reply.body.includes("/articles/")) return;
+  if (!reply?.body.includes("/articles/")) return;
   const ticket = await findTicketRow(ctx.db, ctx.orgId, event.data.ticket_id);
   if (!ticket) return;
   await suggest(ctx, reply.body, ticket.subject, "ticket", ticket.id);
