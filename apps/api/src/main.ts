@@ -52,6 +52,7 @@ async function main() {
           port: config.inboundSmtpPort,
           host: config.host,
           log: app.log,
+          senderCheck: config.inboundSenderChecks ? { mta: config.inboundDomain } : null,
         })
       : null;
 

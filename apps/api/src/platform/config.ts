@@ -42,6 +42,8 @@ const envSchema = z.object({
       "must be a domain name such as mail.example.com",
     )
     .optional(),
+  /** SPF, DKIM and DMARC checks of received mail (off when a mail server in front of Cove already checks). */
+  INBOUND_SENDER_CHECKS: boolFromEnv.default(true),
   TRUST_PROXY: boolFromEnv.default(false),
   /** Unset: info in production, warn otherwise (a terminal shows problems, not one line per request). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
@@ -114,6 +116,7 @@ export type Config = {
   /** The email channel's SMTP receiver: its port (off when unset) and the domain of the organizations' addresses. */
   inboundSmtpPort: number | undefined;
   inboundDomain: string | undefined;
+  inboundSenderChecks: boolean;
   logLevel: string;
   logFormat: "pretty" | "json";
   trustProxy: boolean;
@@ -186,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     inboundSmtpPort: e.INBOUND_SMTP_PORT,
     inboundDomain: e.INBOUND_DOMAIN,
+    inboundSenderChecks: e.INBOUND_SENDER_CHECKS,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "production" ? "info" : "warn"),
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "pretty"),
     trustProxy: e.TRUST_PROXY,

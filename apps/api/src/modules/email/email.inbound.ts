@@ -12,6 +12,7 @@ import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
 import { automatedMail, messageIds, newTextOfReply, subjectTicketNumber } from "./email.classify.ts";
 import { markBounced } from "./email.outbound.ts";
+import type { SenderVerdict } from "./email.sender-check.ts";
 
 /** One message for one organization, as the receiver got it. */
 export interface InboundMail {
@@ -20,6 +21,8 @@ export interface InboundMail {
   envelopeFrom: string | null;
   /** What followed the plus in the address it was sent to (e.g. "t42": ticket 42), if anything. */
   tag: string | null;
+  /** Whether the From address was checked and found forged or verified (email.sender-check.ts); absent: unchecked. */
+  sender?: SenderVerdict | null;
 }
 
 export type InboundOutcome =
@@ -213,7 +216,12 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
 
       const tagNumber = /^t(\d{1,9})$/.exec(mail.tag ?? "")?.[1];
       const number = tagNumber ? Number(tagNumber) : subjectTicketNumber(subject);
-      const { memberId, ticket } = await findThread(tx, orgId, sender, references, number);
+      // A sender whose domain says the From address is forged is nobody Cove knows: never a member, never the
+      // requester of an existing ticket. Its message becomes a new ticket marked unverified.
+      const forged = mail.sender?.verdict === "forged";
+      const { memberId, ticket } = forged
+        ? { memberId: null, ticket: undefined }
+        : await findThread(tx, orgId, sender, references, number);
       const name = clean(from?.name ?? "") || sender;
       const text = clean(parsed.text ?? "");
       const files = keptAttachments(parsed);
@@ -260,18 +268,23 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
         return { result: "comment", ticketId: ticket.id, commentId: comment.id, emailId } as const;
       }
 
+      const warning = forged
+        ? `[Cove could not verify that this email came from ${sender}: ${mail.sender?.summary}. Do not trust links or requests in it without checking.]\n\n`
+        : "";
       const input = createTicketBody.safeParse({
         subject: subject.slice(0, MAX_SUBJECT) || "(no subject)",
         description:
+          warning +
           cut(
             text || "(This email had no text.)",
-            MAX_BODY - note.length,
+            MAX_BODY - note.length - warning.length,
             "[The rest of this email was cut: it was too long.]",
-          ) + note,
+          ) +
+          note,
         priority: "normal",
         requester_name: name.slice(0, 120),
         requester_email: sender,
-        tags: [],
+        tags: forged ? ["unverified-sender"] : [],
       });
       if (!input.success) {
         const reason = `The message could not become a ticket: ${input.error.issues[0]?.message ?? "invalid"}.`;

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { type Db, queryRows } from "../../platform/db.ts";
 import { receiveMail } from "./email.inbound.ts";
+import { checkSender, type SenderCheckOptions } from "./email.sender-check.ts";
 
 /** A recipient the receiver accepted: the organization and the part after the plus, if any. */
 interface Recipient {
@@ -29,6 +30,8 @@ export async function startReceiver(opts: {
   port: number;
   host?: string;
   log: FastifyBaseLogger;
+  /** Check SPF, DKIM and DMARC of each message (INBOUND_SENDER_CHECKS); null or absent: no checks. */
+  senderCheck?: SenderCheckOptions | null;
 }): Promise<Receiver> {
   const domain = opts.domain.toLowerCase();
 
@@ -74,13 +77,29 @@ export async function startReceiver(opts: {
         const from = session.envelope.mailFrom;
         // MAIL FROM:<> (a delivery report) has no address: the null return path.
         const envelopeFrom = from ? from.address.toLowerCase() || null : null;
+        const checked = opts.senderCheck
+          ? checkSender(
+              raw,
+              { ip: session.remoteAddress || null, helo: session.hostNameAppearsAs || null, envelopeFrom },
+              opts.senderCheck,
+            )
+          : Promise.resolve(null);
         // Each organization files a message once, however many of its addresses it was sent to.
-        Promise.all(session.envelope.rcptTo.map(resolve))
-          .then((found) => {
+        Promise.all([checked, Promise.all(session.envelope.rcptTo.map(resolve))])
+          .then(([sender, found]) => {
+            if (sender?.reject) {
+              opts.log.info({ sender: sender.summary }, "inbound mail refused by its domain's DMARC policy");
+              throw SMTP_ERROR(
+                550,
+                `5.7.1 Refused: ${sender.summary}; the sender's domain asks for such mail to be rejected`,
+              );
+            }
             const targets = new Map<string, Recipient>();
             for (const r of found) if (r && !targets.has(r.orgId)) targets.set(r.orgId, r);
             return Promise.all(
-              [...targets.values()].map((r) => receiveMail(opts.db, r.orgId, { raw, envelopeFrom, tag: r.tag })),
+              [...targets.values()].map((r) =>
+                receiveMail(opts.db, r.orgId, { raw, envelopeFrom, tag: r.tag, sender }),
+              ),
             );
           })
           .then((outcomes) => {
@@ -88,6 +107,7 @@ export async function startReceiver(opts: {
             callback();
           })
           .catch((err: unknown) => {
+            if (err instanceof Error && "responseCode" in err) return callback(err);
             opts.log.error({ err }, "inbound mail could not be filed");
             callback(SMTP_ERROR(451, "Try again later"));
           });
