@@ -47,3 +47,25 @@ export const UNFILED_MAIL_SHOWN = 50;
 
 /** A stored message came in (the receiver, an import) or went out (a reply, an acknowledgement). */
 export const EMAIL_DIRECTIONS = ["in", "out"] as const;
+
+/** The HTML of a received message kept for "View original email", at most this many characters. */
+export const INBOUND_HTML_KEPT = 512 * 1024;
+
+/** GET /api/tickets/{id}/emails: the messages received on a ticket (its first message: comment_id null). */
+export const ticketEmailSchema = z.object({
+  id: z.uuid(),
+  comment_id: z.uuid().nullable(),
+  address: z.string(),
+  subject: z.string(),
+  received_at: z.string(),
+  has_html: z.boolean(),
+});
+export type TicketEmail = z.infer<typeof ticketEmailSchema>;
+export const ticketEmailsAnswer = z.object({ emails: z.array(ticketEmailSchema) });
+export type TicketEmailsAnswer = z.infer<typeof ticketEmailsAnswer>;
+
+/** GET /api/email/messages/{id}: a received message as it came, its HTML unsanitized (the viewer sanitizes it). */
+export const originalEmailAnswer = z.object({
+  email: ticketEmailSchema.extend({ ticket_id: z.uuid().nullable(), html: z.string().nullable() }),
+});
+export type OriginalEmailAnswer = z.infer<typeof originalEmailAnswer>;

@@ -36,6 +36,11 @@ export const emailMessages = pgTable(
     attempts: integer("attempts").notNull().default(0),
     /** The raw message, kept only when it was rejected or could not be read. */
     raw: text("raw"),
+    /**
+     * A received message's HTML as it came (up to INBOUND_HTML_KEPT characters), for "View original email": the
+     * ticket keeps its text; the web app sanitizes this and shows it in a sandboxed frame.
+     */
+    html: text("html"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,5 +1,5 @@
 import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_MESSAGE } from "@cove/contract/attachments.ts";
-import { INBOUND_MAX_HEADER_LINES, INBOUND_PER_SENDER_PER_MINUTE } from "@cove/contract/email.ts";
+import { INBOUND_HTML_KEPT, INBOUND_MAX_HEADER_LINES, INBOUND_PER_SENDER_PER_MINUTE } from "@cove/contract/email.ts";
 import type { ActorRef } from "@cove/contract/events.ts";
 import { createTicketBody } from "@cove/contract/tickets.ts";
 import { sql } from "drizzle-orm";
@@ -64,17 +64,18 @@ async function record(
     ticketId?: string;
     commentId?: string;
     raw?: Buffer;
+    html?: string | null;
   },
 ): Promise<string | null> {
   const raw = values.raw ? values.raw.subarray(0, MAX_KEPT_RAW).toString("utf8").replaceAll("\u0000", "") : null;
   const [row] = await queryRows<{ id: string }>(
     tx,
     sql`insert into email_messages (organization_id, direction, ticket_id, comment_id, message_id, "references", address,
-                                    subject, status, reason, raw)
+                                    subject, status, reason, raw, html)
         values (${orgId}, 'in', ${values.ticketId ?? null}, ${values.commentId ?? null}, ${values.messageId},
                 ${`{${values.references.map((r) => `"${r.replace(/["\\]/g, "")}"`).join(",")}}`}::text[],
                 ${clean(values.address).slice(0, 320)}, ${clean(values.subject).slice(0, MAX_SUBJECT)}, ${values.status},
-                ${values.reason ?? null}, ${raw})
+                ${values.reason ?? null}, ${raw}, ${values.html ? values.html.replaceAll("\u0000", "") : null})
         on conflict (organization_id, direction, message_id) where message_id is not null do nothing
         returning id`,
   );
@@ -183,6 +184,8 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
   const references = [...messageIds(parsed.inReplyTo), ...messageIds(parsed.references)].slice(-50);
   const subject = clean(parsed.subject ?? "");
   const meta = { messageId, references, address: sender, subject };
+  // The HTML as it came, for "View original email" (the text is what the ticket shows); none past the size kept.
+  const html = typeof parsed.html === "string" && parsed.html.length <= INBOUND_HTML_KEPT ? parsed.html : null;
 
   const automated = automatedMail(parsed, mail.envelopeFrom, sender);
   if (automated) {
@@ -257,6 +260,7 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
           ...meta,
           ticketId: ticket.id,
           commentId: comment.id,
+          html,
         });
         if (!emailId) throw new Error("inbound email row not written");
         await ctx.emit("email.received", {
@@ -297,7 +301,7 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
       for (const file of files.kept) {
         await putAttachment(tx, orgId, { ticketId: created.id, commentId: null, ...file });
       }
-      const emailId = await record(tx, orgId, { status: "received", ...meta, ticketId: created.id });
+      const emailId = await record(tx, orgId, { status: "received", ...meta, ticketId: created.id, html });
       if (!emailId) throw new Error("inbound email row not written");
       await ctx.emit("email.received", {
         email_id: emailId,

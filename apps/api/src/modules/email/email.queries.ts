@@ -1,8 +1,14 @@
-import { UNFILED_MAIL_SHOWN, type UnfiledMail } from "@cove/contract/email.ts";
+import {
+  type OriginalEmailAnswer,
+  type TicketEmail,
+  UNFILED_MAIL_SHOWN,
+  type UnfiledMail,
+} from "@cove/contract/email.ts";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
+import { findTicketRow } from "../tickets/tickets.queries.ts";
 
 /** The latest messages the receiver kept without filing (bounces, auto-replies, throttled, unreadable), newest first. */
 export async function listUnfiled(ctx: Ctx): Promise<UnfiledMail[]> {
@@ -41,4 +47,48 @@ export async function unfiledRaw(ctx: Ctx, id: string): Promise<string> {
   );
   if (!row) throw notFound("Message");
   return row.raw;
+}
+
+interface ReceivedRow {
+  id: string;
+  ticket_id: string | null;
+  comment_id: string | null;
+  address: string;
+  subject: string;
+  created_at: Date | string;
+  has_html: boolean;
+}
+
+const toTicketEmail = (r: ReceivedRow): TicketEmail => ({
+  id: r.id,
+  comment_id: r.comment_id,
+  address: r.address,
+  subject: r.subject,
+  received_at: new Date(r.created_at).toISOString(),
+  has_html: r.has_html,
+});
+
+/** The messages received on a ticket, oldest first; another organization's ticket, or none, is not found. */
+export async function ticketEmails(ctx: Ctx, ticketId: string): Promise<TicketEmail[]> {
+  if (!(await findTicketRow(ctx.db, ctx.orgId, ticketId))) throw notFound("Ticket");
+  const rows = await queryRows<ReceivedRow>(
+    ctx.db,
+    sql`select id, ticket_id, comment_id, address, subject, created_at, html is not null as has_html
+        from email_messages
+        where organization_id = ${ctx.orgId} and ticket_id = ${ticketId} and direction = 'in' and status = 'received'
+        order by created_at, id`,
+  );
+  return rows.map(toTicketEmail);
+}
+
+/** A received message filed on a ticket, with its HTML as it came. */
+export async function originalEmail(ctx: Ctx, id: string): Promise<OriginalEmailAnswer["email"]> {
+  const [row] = await queryRows<ReceivedRow & { html: string | null }>(
+    ctx.db,
+    sql`select id, ticket_id, comment_id, address, subject, created_at, html is not null as has_html, html
+        from email_messages
+        where organization_id = ${ctx.orgId} and id = ${id} and direction = 'in' and status = 'received'`,
+  );
+  if (!row) throw notFound("Email");
+  return { ...toTicketEmail(row), ticket_id: row.ticket_id, html: row.html };
 }

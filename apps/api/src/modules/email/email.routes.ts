@@ -1,4 +1,4 @@
-import { unfiledMailAnswer } from "@cove/contract/email.ts";
+import { originalEmailAnswer, ticketEmailsAnswer, unfiledMailAnswer } from "@cove/contract/email.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -6,7 +6,7 @@ import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { type EmailChannelOptions, registerEmailChannel } from "./email.handlers.ts";
-import { listUnfiled, unfiledRaw } from "./email.queries.ts";
+import { listUnfiled, originalEmail, ticketEmails, unfiledRaw } from "./email.queries.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const tags = ["email"];
@@ -24,6 +24,32 @@ export async function emailRoutes(fastify: FastifyInstance, opts: EmailChannelOp
       response: { 200: unfiledMailAnswer, ...errors },
     },
     handler: async (req) => ({ messages: await inTenant(app, req, listUnfiled) }),
+  });
+
+  app.get("/api/tickets/:id/emails", {
+    config: { access: "authenticated" },
+    schema: {
+      tags,
+      summary: "The emails received on a ticket (its first message has no comment), and which have HTML",
+      params: idParams,
+      response: { 200: ticketEmailsAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      emails: await inTenant(app, req, (ctx) => ticketEmails(ctx, recordId("Ticket", req.params.id))),
+    }),
+  });
+
+  app.get("/api/email/messages/:id", {
+    config: { access: "authenticated" },
+    schema: {
+      tags,
+      summary: "A received email as it came: its HTML is a stranger's, to be sanitized and framed by whoever shows it",
+      params: idParams,
+      response: { 200: originalEmailAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      email: await inTenant(app, req, (ctx) => originalEmail(ctx, recordId("Email", req.params.id))),
+    }),
   });
 
   app.get("/api/email/unfiled/:id/raw", {

@@ -1,2 +1,5 @@
-// What the email feature offers the others: the admins' list of mail not filed, shown in Email Settings.
+// What the email feature offers the others: the admins' list of mail not filed (Email Settings), and a ticket's
+// received emails with "View original email" (the ticket's conversation).
+export { useTicketEmails } from "./api/email.api.ts";
+export { OriginalEmailButton } from "./components/original-email.tsx";
 export { UnfiledMail } from "./components/unfiled-mail.tsx";

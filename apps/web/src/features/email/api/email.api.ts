@@ -1,4 +1,4 @@
-import { unfiledMailAnswer } from "@cove/contract/email.ts";
+import { originalEmailAnswer, ticketEmailsAnswer, unfiledMailAnswer } from "@cove/contract/email.ts";
 import { useQuery } from "@tanstack/react-query";
 import { ApiError, apiRequest } from "../../../lib/api-client.ts";
 import { getSession } from "../../../lib/session-storage.ts";
@@ -10,6 +10,27 @@ export function useUnfiledMail() {
   return useQuery({
     queryKey: unfiledMailKey,
     queryFn: ({ signal }) => apiRequest("/email/unfiled", { schema: unfiledMailAnswer, signal }),
+  });
+}
+
+/** The emails received on a ticket: which of its messages came by email, and which have their HTML kept. */
+export function useTicketEmails(ticketId: string) {
+  return useQuery({
+    queryKey: ["email", "ticket", ticketId],
+    queryFn: ({ signal }) =>
+      apiRequest(`/tickets/${encodeURIComponent(ticketId)}/emails`, { schema: ticketEmailsAnswer, signal }),
+    staleTime: 60_000,
+  });
+}
+
+/** A received email as it came (its HTML unsanitized: see OriginalEmail). */
+export function useOriginalEmail(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ["email", "message", id],
+    queryFn: ({ signal }) =>
+      apiRequest(`/email/messages/${encodeURIComponent(id)}`, { schema: originalEmailAnswer, signal }),
+    enabled,
+    staleTime: Number.POSITIVE_INFINITY,
   });
 }
 

@@ -1,8 +1,9 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
-import type { CommentEmailStatus } from "@cove/contract/email.ts";
+import type { CommentEmailStatus, TicketEmail } from "@cove/contract/email.ts";
 import type { Comment, Ticket } from "@cove/contract/tickets.ts";
 import { clsx } from "clsx";
 import { Lock, Mail, MailCheck, MailWarning, UserRound } from "lucide-react";
+import { OriginalEmailButton, useTicketEmails } from "../../email/index.ts";
 import { TicketAttachments } from "./ticket-attachments.tsx";
 import { formatDateTime } from "./ticket-format.ts";
 
@@ -18,6 +19,9 @@ function When({ iso }: { iso: string }) {
 }
 
 export function TicketConversation({ ticket }: { ticket: Ticket }) {
+  const emails = useTicketEmails(ticket.id).data?.emails ?? [];
+  const htmlOf = (commentId: string | null) => emails.find((e) => e.comment_id === commentId && e.has_html);
+  const firstEmail = htmlOf(null);
   return (
     <div className="space-y-4">
       <article aria-label="Description" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
@@ -39,6 +43,11 @@ export function TicketConversation({ ticket }: { ticket: Ticket }) {
           </p>
         </header>
         <p className={clsx(typedText, "pt-4")}>{ticket.description}</p>
+        {firstEmail && (
+          <p className="pt-2">
+            <OriginalEmailButton email={firstEmail} />
+          </p>
+        )}
         <TicketAttachments ticketId={ticket.id} files={filesOf(ticket, null)} />
       </article>
 
@@ -54,7 +63,12 @@ export function TicketConversation({ ticket }: { ticket: Ticket }) {
           <ol className="space-y-3">
             {ticket.comments.map((comment) => (
               <li key={comment.id}>
-                <CommentItem comment={comment} files={filesOf(ticket, comment.id)} ticketId={ticket.id} />
+                <CommentItem
+                  comment={comment}
+                  files={filesOf(ticket, comment.id)}
+                  ticketId={ticket.id}
+                  email={htmlOf(comment.id)}
+                />
               </li>
             ))}
           </ol>
@@ -90,7 +104,15 @@ function EmailStatus({ status }: { status: CommentEmailStatus }) {
 const filesOf = (ticket: Ticket, commentId: string | null) =>
   (ticket.attachments ?? []).filter((a) => a.comment_id === commentId);
 
-function CommentItem({ comment, files, ticketId }: { comment: Comment; files: Attachment[]; ticketId: string }) {
+interface CommentItemProps {
+  comment: Comment;
+  files: Attachment[];
+  ticketId: string;
+  /** The email this reply came in, when its HTML was kept. */
+  email?: TicketEmail | undefined;
+}
+
+function CommentItem({ comment, files, ticketId, email }: CommentItemProps) {
   const internal = !comment.is_public;
   return (
     <article
@@ -110,6 +132,7 @@ function CommentItem({ comment, files, ticketId }: { comment: Comment; files: At
         )}
         <When iso={comment.created_at} />
         {comment.email_status && <EmailStatus status={comment.email_status} />}
+        {email && <OriginalEmailButton email={email} />}
       </header>
       <p className={typedText}>{comment.body}</p>
       <TicketAttachments ticketId={ticketId} files={files} />
