@@ -1,6 +1,7 @@
 import type { PortalSessionAnswer } from "@cove/contract/portal.ts";
 import type { TicketPriority, TicketStatus } from "@cove/contract/tickets.ts";
 import { and, eq, sql } from "drizzle-orm";
+import { slaRecomputes } from "../../db/schema/automation.ts";
 import { contactSessions, contacts } from "../../db/schema/contacts.ts";
 import { csatSurveys } from "../../db/schema/csat.ts";
 import { organizations } from "../../db/schema/organizations.ts";
@@ -101,6 +102,8 @@ export async function resetDemoCustomer(db: Db): Promise<boolean> {
     // Their replies, notes, activity and surveys go with the tickets.
     await tx.delete(tickets).where(and(eq(tickets.organizationId, org.id), eq(tickets.contactId, contactId)));
     await seedDemoTickets(tx, org.id, contactId);
+    // Written straight in: their SLA due times are worked out by the sla-recompute job (main.ts runs it next).
+    await tx.insert(slaRecomputes).values({ organizationId: org.id }).onConflictDoNothing();
   });
   return true;
 }
