@@ -27,5 +27,4 @@ ALTER TABLE "tickets" ADD COLUMN "sla_due_at" timestamp with time zone GENERATED
 ALTER TABLE "business_hours" ADD CONSTRAINT "business_hours_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sla_notices" ADD CONSTRAINT "sla_notices_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sla_notices" ADD CONSTRAINT "sla_notices_ticket_id_tickets_id_fk" FOREIGN KEY ("ticket_id") REFERENCES "public"."tickets"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "sla_recomputes" ADD CONSTRAINT "sla_recomputes_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "tickets_org_sla_due_idx" ON "tickets" USING btree ("organization_id","sla_due_at","updated_at" DESC NULLS FIRST,"ticket_number" DESC NULLS FIRST);
+ALTER TABLE "sla_recomputes" ADD CONSTRAINT "sla_recomputes_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;
