@@ -156,6 +156,31 @@ describe("SLA due times in the ticket list", () => {
 });
 
 describe("business hours", () => {
+  it("are read in the organization's time zone, and a new time zone moves open tickets' due times", async () => {
+    const org = await registerOrg(t.app);
+    // Every day, 00:00-02:00: a ticket's 1 business hour ends in the organization's night.
+    await call(org.token, "PUT", "/api/automation/sla", {
+      targets: [{ priority: "urgent", first_response_hours: 1, resolution_hours: null, business_hours: true }],
+      business_hours: { days: [0, 1, 2, 3, 4, 5, 6], opens: "00:00", closes: "02:00" },
+    });
+    await runSlaRecomputes(t.database.db);
+    const ticket = await createTicket(org.token, "urgent");
+    const localHour = (iso: string, timeZone: string) =>
+      Number(new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", hourCycle: "h23" }).format(new Date(iso)));
+    const dueIn = async (timeZone: string) => {
+      const due = (await inList(org.token, ticket.id)).sla_due?.due_at ?? "";
+      expect(localHour(due, timeZone)).toBeLessThanOrEqual(2);
+      return due;
+    };
+    const utc = await dueIn("UTC");
+    const moved = await call(org.token, "PUT", "/api/settings/general", { timezone: "Pacific/Kiritimati" });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await runSlaRecomputes(t.database.db);
+    const kiritimati = await dueIn("Pacific/Kiritimati");
+    // UTC+14: that window is 10:00-12:00 UTC, which never meets 00:00-02:00 UTC.
+    expect(kiritimati).not.toBe(utc);
+  });
+
   it("are set by admins where the targets are, validated, and read by agents", async () => {
     const org = await registerOrg(t.app);
     const agent = await addMember(t.database, org.user.organizationId);

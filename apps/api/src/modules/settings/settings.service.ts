@@ -7,8 +7,9 @@ import type {
   updateGeneralBody,
 } from "@cove/contract/settings.ts";
 import { DEFAULT_BRAND_COLOR } from "@cove/contract/settings.ts";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { slaRecomputes } from "../../db/schema/automation.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { organizationSettings } from "../../db/schema/settings.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
@@ -84,6 +85,14 @@ export async function updateGeneral(
       }
       throw err;
     }
+  }
+  if (input.timezone !== undefined && input.timezone !== current.timezone) {
+    // Business hours are read in the organization's time zone: the sla-recompute work of the automation-timers job
+    // gives open tickets their due times in the new one (modules/automation/sla.ts).
+    await ctx.db
+      .insert(slaRecomputes)
+      .values({ organizationId: ctx.orgId })
+      .onConflictDoUpdate({ target: slaRecomputes.organizationId, set: { requestedAt: sql`now()` } });
   }
   const branding: Partial<typeof organizationSettings.$inferInsert> = {};
   if (input.brand_color !== undefined) branding.brandColor = input.brand_color;
