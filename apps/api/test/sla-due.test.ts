@@ -116,6 +116,16 @@ describe("SLA due times in the ticket list", () => {
     const bad = await call(org.token, "GET", "/api/tickets?sort=due");
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe("sort must be one of updated, sla_due");
+    // A Cove addition, documented in the OpenAPI document with its values.
+    const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json() as {
+      paths: Record<
+        string,
+        { get?: { parameters?: { name: string; description?: string; schema?: { enum?: string[] } }[] } }
+      >;
+    };
+    const sort = doc.paths["/api/tickets"]?.get?.parameters?.find((p) => p.name === "sort");
+    expect(sort?.schema?.enum).toEqual(["updated", "sla_due"]);
+    expect(sort?.description).toContain("soonest SLA due time first");
   });
 
   it("follow a change of targets or business hours: open tickets are worked out again, solved ones when reopened", async () => {

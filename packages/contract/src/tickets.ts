@@ -144,7 +144,12 @@ export const ticketListQuery = z.object({
    * Cove: the order. Left out: most recently updated first (spec). sla_due: the soonest SLA due time first, tickets
    * with none (solved, closed, no target) last, each part most recently updated first.
    */
-  sort: z.enum(TICKET_SORTS, { error: `sort must be one of ${TICKET_SORTS.join(", ")}` }).optional(),
+  sort: z
+    .enum(TICKET_SORTS, { error: `sort must be one of ${TICKET_SORTS.join(", ")}` })
+    .optional()
+    .describe(
+      "Cove: updated (default) lists the most recently updated first; sla_due the soonest SLA due time first (sla_due on each ticket), tickets with none last",
+    ),
 });
 export type TicketListQuery = z.input<typeof ticketListQuery>;
 
