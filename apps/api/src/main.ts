@@ -3,6 +3,7 @@ import { buildApp } from "./app.ts";
 import { DEMO_LOGIN, seedDemo } from "./db/seed.ts";
 import { wordVectors } from "./modules/ai/word-vectors.ts";
 import { lexicon } from "./modules/ai/wordnet.ts";
+import { runSlaRecomputes } from "./modules/automation/sla.ts";
 import { startReceiver } from "./modules/email/email.receiver.ts";
 import { resetDemoCustomer } from "./modules/portal/portal-demo.ts";
 import { ConfigError, loadConfig } from "./platform/config.ts";
@@ -42,6 +43,8 @@ async function main() {
   const seeded = config.seedDemo ? await seedDemo(database.db) : false;
   // The demo customer of /customer-portal is shared by every visitor: it starts from the same tickets each time.
   if (config.seedDemo) await resetDemoCustomer(database.db);
+  // SLA due times still to be stored: the demo's tickets, and organizations whose recompute a stop interrupted.
+  await runSlaRecomputes(database.db);
 
   // The email channel's receiver, only when asked for: it listens on a port of its own (25 behind a firewall, or a relay).
   const receiver =

@@ -1,7 +1,7 @@
 import type { SlaTarget, TicketSlaAnswer } from "@cove/contract/sla.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { addHours } from "../src/modules/automation/sla.ts";
+import { addHours, DEFAULT_WINDOW } from "../src/modules/automation/sla.ts";
 import { setClock } from "../src/platform/clock.ts";
 import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 
@@ -84,7 +84,10 @@ describe("SLA targets", () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toBe(message);
     }
-    expect((await call(agent.token, "GET", "/api/automation/sla")).statusCode).toBe(403);
+    // Agents see the targets read-only (the /automation screen); changing them is for admins.
+    expect((await call(agent.token, "GET", "/api/automation/sla")).json().targets[3]).toMatchObject({
+      first_response_hours: 1,
+    });
     expect((await call(agent.token, "PUT", "/api/automation/sla", { targets: [] })).statusCode).toBe(403);
     const other = await registerOrg(t.app);
     const theirs = (await call(other.token, "GET", "/api/automation/sla")).json().targets as SlaTarget[];
@@ -133,11 +136,17 @@ describe("SLA targets", () => {
 
   it("count business hours Monday to Friday 09:00-17:00 in the organization's time zone", () => {
     // Friday 27 November 2026, 16:00 UTC: one hour left that day, then Monday from 09:00.
-    expect(addHours(new Date("2026-11-27T16:00:00Z"), 2, true, "UTC").toISOString()).toBe("2026-11-30T10:00:00.000Z");
-    expect(addHours(new Date("2026-11-28T12:00:00Z"), 1, true, "UTC").toISOString()).toBe("2026-11-30T10:00:00.000Z");
-    expect(addHours(new Date("2026-11-30T07:30:00Z"), 8, true, "UTC").toISOString()).toBe("2026-11-30T17:00:00.000Z");
+    expect(addHours(new Date("2026-11-27T16:00:00Z"), 2, DEFAULT_WINDOW, "UTC").toISOString()).toBe(
+      "2026-11-30T10:00:00.000Z",
+    );
+    expect(addHours(new Date("2026-11-28T12:00:00Z"), 1, DEFAULT_WINDOW, "UTC").toISOString()).toBe(
+      "2026-11-30T10:00:00.000Z",
+    );
+    expect(addHours(new Date("2026-11-30T07:30:00Z"), 8, DEFAULT_WINDOW, "UTC").toISOString()).toBe(
+      "2026-11-30T17:00:00.000Z",
+    );
     // 16:00 in New York (21:00 UTC) on that Friday: Monday 10:00 there, 15:00 UTC.
-    expect(addHours(new Date("2026-11-27T21:00:00Z"), 2, true, "America/New_York").toISOString()).toBe(
+    expect(addHours(new Date("2026-11-27T21:00:00Z"), 2, DEFAULT_WINDOW, "America/New_York").toISOString()).toBe(
       "2026-11-30T15:00:00.000Z",
     );
     expect(addHours(new Date("2026-11-27T16:00:00Z"), 2, false, "UTC").toISOString()).toBe("2026-11-27T18:00:00.000Z");

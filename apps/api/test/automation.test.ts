@@ -196,22 +196,32 @@ describe("the rules API (spec section 7)", () => {
     expect((await call(org.token, "GET", "/api/automation/rules")).json().rules).toHaveLength(1);
   });
 
-  it("is for admins: an agent gets 403 on every rule route", async () => {
+  it("is changed by admins only: an agent reads the rules, logs and figures, and gets 403 on every change", async () => {
     const org = await registerOrg(t.app);
     const agent = await addMember(t.database, org.user.organizationId);
     const rule = await createRule(org.token, { actions: [{ type: "escalate" }] });
-    const routes: [Method, string][] = [
-      ["GET", "/api/automation/rules"],
+    const writes: [Method, string][] = [
       ["POST", "/api/automation/rules"],
       ["PUT", `/api/automation/rules/${rule.id}`],
       ["DELETE", `/api/automation/rules/${rule.id}`],
-      ["GET", `/api/automation/rules/${rule.id}/runs`],
-      ["GET", "/api/automation/stats"],
+      ["PUT", "/api/automation/sla"],
     ];
-    for (const [method, url] of routes) {
-      const res = await call(agent.token, method, url, method === "GET" || method === "DELETE" ? undefined : {});
+    for (const [method, url] of writes) {
+      const res = await call(agent.token, method, url, method === "DELETE" ? undefined : { isActive: false });
       expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json().error).toBe("Only an administrator can do this.");
     }
+    // PRODUCT.md section 3: agents cannot manage automation, and see it read-only.
+    const rules = await call(agent.token, "GET", "/api/automation/rules");
+    expect(rules.statusCode).toBe(200);
+    expect(rules.json().rules).toMatchObject([{ id: rule.id, is_active: true }]);
+    expect((await call(agent.token, "GET", `/api/automation/rules/${rule.id}/runs`)).statusCode).toBe(200);
+    expect((await call(agent.token, "GET", "/api/automation/stats")).json()).toMatchObject({ total_rules: 1 });
+    // Another organization's agent sees none of it.
+    const other = await registerOrg(t.app);
+    const stranger = await addMember(t.database, other.user.organizationId);
+    expect((await call(stranger.token, "GET", "/api/automation/rules")).json().rules).toEqual([]);
+    expect((await call(stranger.token, "GET", `/api/automation/rules/${rule.id}/runs`)).statusCode).toBe(404);
   });
 });
 

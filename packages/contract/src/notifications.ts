@@ -1,7 +1,16 @@
 import { z } from "zod";
 
 /** What a notification is about (PRODUCT.md: the bell). */
-export const NOTIFICATION_TYPES = ["assigned", "reply", "mention", "chat_waiting", "escalated"] as const;
+export const NOTIFICATION_TYPES = [
+  "assigned",
+  "reply",
+  "mention",
+  "chat_waiting",
+  "escalated",
+  /** A ticket's SLA due time is close (less than a fifth of its target left), or has passed. */
+  "sla_warning",
+  "sla_breached",
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** The bell's list: the newest first. */

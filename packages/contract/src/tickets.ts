@@ -66,6 +66,13 @@ export const activitySchema = z.object({
 });
 export type Activity = z.infer<typeof activitySchema>;
 
+/** Which SLA due time a ticket waits on next: its first response until the team answered, then its resolution. */
+export const SLA_KINDS = ["first_response", "resolution"] as const;
+export type SlaKind = (typeof SLA_KINDS)[number];
+/** A ticket's next SLA due time (null: solved, closed, or no target for its priority); sla.ts: dueState. */
+export const ticketDueSchema = z.object({ kind: z.enum(SLA_KINDS), due_at: z.string() });
+export type TicketDue = z.infer<typeof ticketDueSchema>;
+
 /** A ticket as lists show it (spec section 3), plus assignee_id and solved_at. */
 export const ticketSummarySchema = z.object({
   id: z.uuid(),
@@ -86,6 +93,8 @@ export const ticketSummarySchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   solved_at: z.string().nullable(),
+  /** Cove: the next SLA due time (docs/decisions/2026-11-25-sla-in-the-list.md). */
+  sla_due: ticketDueSchema.nullable(),
 });
 export type TicketSummary = z.infer<typeof ticketSummarySchema>;
 
@@ -106,6 +115,9 @@ export const paginationSchema = z.object({
   capped: z.boolean().optional(),
 });
 export type Pagination = z.infer<typeof paginationSchema>;
+
+export const TICKET_SORTS = ["updated", "sla_due"] as const;
+export type TicketSort = (typeof TICKET_SORTS)[number];
 
 export const ticketListQuery = z.object({
   page: z.coerce
@@ -128,6 +140,16 @@ export const ticketListQuery = z.object({
     .refine((v) => v === "unassigned" || v === "me" || UUID.test(v), "assignee_id must be unassigned, me, or a user id")
     .optional(),
   search: z.string().trim().max(200, "Search must be at most 200 characters").optional(),
+  /**
+   * Cove: the order. Left out: most recently updated first (spec). sla_due: the soonest SLA due time first, tickets
+   * with none (solved, closed, no target) last, each part most recently updated first.
+   */
+  sort: z
+    .enum(TICKET_SORTS, { error: `sort must be one of ${TICKET_SORTS.join(", ")}` })
+    .optional()
+    .describe(
+      "Cove: updated (default) lists the most recently updated first; sla_due the soonest SLA due time first (sla_due on each ticket), tickets with none last",
+    ),
 });
 export type TicketListQuery = z.input<typeof ticketListQuery>;
 

@@ -1,6 +1,6 @@
 import type { CreateRuleBody } from "@cove/contract/automation.ts";
 import type { Tx } from "../platform/db.ts";
-import { automationRules, slaTargets } from "./schema/automation.ts";
+import { automationRules, slaRecomputes, slaTargets } from "./schema/automation.ts";
 
 type SeedRule = Required<Pick<CreateRuleBody, "name" | "description" | "actions" | "isActive">> & {
   triggerConditions: Required<CreateRuleBody["triggerConditions"]>;
@@ -113,4 +113,6 @@ export async function seedDemoSla(tx: Tx, orgId: string): Promise<void> {
     { organizationId: orgId, priority: "normal", firstResponseHours: 8, resolutionHours: 40, businessHours: true },
     { organizationId: orgId, priority: "low", firstResponseHours: 16, resolutionHours: 80, businessHours: true },
   ]);
+  // The demo's tickets were written straight in: the sla-recompute job stores their due times (main.ts runs it).
+  await tx.insert(slaRecomputes).values({ organizationId: orgId }).onConflictDoNothing();
 }

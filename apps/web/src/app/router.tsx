@@ -207,10 +207,12 @@ export const routes: RouteObject[] = [
               page("/knowledge-base/:id/edit", editArticle),
               page("/users", users),
               page("/profile", profile),
-              // PRODUCT.md section 3: billing, automation and settings are for admins (the server enforces it too).
+              // PRODUCT.md section 3: agents see automation read-only; billing and settings are for admins (the
+              // server enforces it too).
+              page("/automation", automation),
               {
                 Component: RequireAdmin,
-                children: [page("/automation", automation), page("/billing", billing), page("/settings", settings)],
+                children: [page("/billing", billing), page("/settings", settings)],
               },
             ],
           },

@@ -1,5 +1,5 @@
 import { MATCH_MODES, RULE_EVENTS, TIME_UNITS } from "@cove/contract/automation.ts";
-import { TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
+import { SLA_KINDS, TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  smallint,
   text,
   timestamp,
   unique,
@@ -135,6 +136,48 @@ export const slaTargets = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [unique("sla_targets_key").on(t.organizationId, t.priority)],
+);
+
+/**
+ * An organization's business hours, which SLA targets in business hours count in (in the organization's time zone):
+ * working days (0 is Sunday) and opening and closing minutes since midnight. No row: Monday to Friday, 09:00-17:00.
+ */
+export const businessHours = pgTable("business_hours", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  days: smallint("days").array().notNull(),
+  opensMinute: integer("opens_minute").notNull(),
+  closesMinute: integer("closes_minute").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Organizations whose open tickets' SLA due times must be worked out again (their targets or business hours changed,
+ * or they had targets before due times were stored): the sla-recompute job does it in batches and removes the row.
+ */
+export const slaRecomputes = pgTable("sla_recomputes", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The SLA notifications sent: once per ticket, per due time (first response, resolution), per state. */
+export const slaNotices = pgTable(
+  "sla_notices",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: SLA_KINDS }).notNull(),
+    state: text("state", { enum: ["close", "breached"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [unique("sla_notices_key").on(t.organizationId, t.ticketId, t.kind, t.state)],
 );
 
 /** Canned replies: an organization's saved replies, with placeholders (packages/contract/src/canned-replies.ts). */

@@ -45,6 +45,16 @@ export const tickets = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     solvedAt: timestamp("solved_at", { withTimezone: true }),
+    /**
+     * SLA (modules/automation/sla.ts keeps them): the due times under the priority's targets (null: no target), and
+     * the team's first public reply. sla_due_at is the one the ticket waits on next, for the list's column and sort.
+     */
+    firstResponseDueAt: timestamp("first_response_due_at", { withTimezone: true }),
+    resolutionDueAt: timestamp("resolution_due_at", { withTimezone: true }),
+    firstRespondedAt: timestamp("first_responded_at", { withTimezone: true }),
+    slaDueAt: timestamp("sla_due_at", { withTimezone: true }).generatedAlwaysAs(
+      sql`case when status in ('open', 'pending') then case when first_responded_at is null and first_response_due_at is not null then first_response_due_at else resolution_due_at end end`,
+    ),
   },
   (t) => [
     uniqueIndex("tickets_org_number_unique").on(t.organizationId, t.ticketNumber),
@@ -74,6 +84,9 @@ export const tickets = pgTable(
       t.updatedAt.desc().nullsFirst(),
       t.ticketNumber.desc().nullsFirst(),
     ),
+    // The list sorted by SLA due time (sort=sla_due) has tickets_org_sla_due_idx, written in migration
+    // *_sla_row_level_security.sql: its INCLUDE (status, priority, assignee_id), which Drizzle cannot declare, lets a
+    // filtered list be read off the index alone (docs/decisions/2026-11-25-sla-in-the-list.md).
     index("tickets_org_created_idx").on(t.organizationId, t.createdAt),
     index("tickets_org_contact_updated_idx")
       .on(t.organizationId, t.contactId, t.updatedAt.desc())

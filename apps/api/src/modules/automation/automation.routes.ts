@@ -19,22 +19,30 @@ import * as service from "./automation.service.ts";
 import { scheduleTimeRules } from "./automation.timers.ts";
 import * as canned from "./canned-replies.service.ts";
 import * as sla from "./sla.ts";
+import { registerSlaHandlers, workSlaRecomputes } from "./sla.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const tags = ["automation"];
-/** Automation rules are for admins (PRODUCT.md section 3). */
+/**
+ * Changing automation is for admins (PRODUCT.md section 3: the server enforces it, 403); agents see the rules, their
+ * logs, the figures and the SLA settings read-only, as the screen shows them.
+ */
 const admin = { access: "admin" } as const;
+const team = { access: "authenticated" } as const;
 const params = idParams;
 const ruleId = (id: string) => recordId("Rule", id);
 
 /** The rules (spec section 7) with their run log and the screen's figures; the engine runs them on ticket events. */
 export async function automationRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // SLA due times first, so the rules of a ticket's creation already see them stored.
+  registerSlaHandlers(app.events);
   registerAutomationHandlers(app.events);
+  workSlaRecomputes(app.jobs, app.db);
   scheduleTimeRules(app.jobs, app.db, app.log);
 
   app.get("/api/automation/rules", {
-    config: admin,
+    config: team,
     schema: { tags, summary: "The rules, in the order they run", response: { 200: ruleListAnswer, ...errors } },
     handler: async (req) => ({ rules: await inTenant(app, req, service.listRules) }),
   });
@@ -70,7 +78,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
   });
 
   app.get("/api/automation/rules/:id/runs", {
-    config: admin,
+    config: team,
     schema: {
       tags,
       summary: "A rule's newest runs: the event, whether its conditions held, what it did, errors",
@@ -83,7 +91,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
   });
 
   app.get("/api/automation/stats", {
-    config: admin,
+    config: team,
     schema: {
       tags,
       summary: "Total Rules, Active Rules and Executions Today",
@@ -93,20 +101,25 @@ export async function automationRoutes(fastify: FastifyInstance) {
   });
 
   app.get("/api/automation/sla", {
-    config: admin,
-    schema: { tags, summary: "SLA targets per priority", response: { 200: slaTargetsAnswer, ...errors } },
-    handler: async (req) => ({ targets: await inTenant(app, req, sla.getTargets) }),
+    config: team,
+    schema: {
+      tags,
+      summary: "SLA targets per priority, and the business hours they count in",
+      response: { 200: slaTargetsAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, sla.getSlaSettings),
   });
 
   app.put("/api/automation/sla", {
     config: admin,
     schema: {
       tags,
-      summary: "Set the SLA targets of the priorities sent",
+      summary:
+        "Set the SLA targets of the priorities sent, and the business hours when sent; open tickets' due times follow within moments",
       body: slaTargetsBody,
       response: { 200: slaTargetsAnswer, ...errors },
     },
-    handler: async (req) => ({ targets: await inTenant(app, req, (ctx) => sla.putTargets(ctx, req.body)) }),
+    handler: (req) => inTenant(app, req, (ctx) => sla.putTargets(ctx, req.body, app.jobs)),
   });
 
   // A ticket's due times are for the whole team, like the ticket itself.

@@ -15,7 +15,8 @@ import type { JobQueue, Jobs } from "../../platform/jobs.ts";
 import { type TenantCtx, withSystem } from "../../platform/tenancy.ts";
 import { findTicketRow } from "../tickets/tickets.queries.ts";
 import { applyRule, matches, type RuleRow } from "./automation.engine.ts";
-import { addHours, getTargets } from "./sla.ts";
+import { notifySlaDue } from "./sla.notices.ts";
+import { addHours, loadConfig, runSlaRecomputes } from "./sla.ts";
 
 /**
  * Time-based rules (PRODUCT.md: "pending for 3 days -> close"): a scheduled job finds, per active time rule, the
@@ -135,11 +136,8 @@ async function actOn(system: TenantCtx, rule: TimeRule, id: string, since: strin
  */
 async function runSlaRule(db: Db, orgId: string, rule: TimeRule & { event: SlaTrigger }): Promise<number> {
   return withSystem(db, orgId, ruleActorId(rule.id, rule.name), async (system) => {
-    const targets = await getTargets(system);
-    const [org] = await queryRows<{ tz: string }>(
-      system.db,
-      sql`select timezone as tz from organizations where id = ${orgId}`,
-    );
+    const config = await loadConfig(system);
+    const targets = config.targets;
     const at = now();
     const firstResponse = rule.event === "ticket_first_response_breached";
     let acted = 0;
@@ -163,7 +161,8 @@ async function runSlaRule(db: Db, orgId: string, rule: TimeRule & { event: SlaTr
             limit ${BATCH}`,
       );
       for (const row of due) {
-        if (addHours(new Date(row.created), hours, target.business_hours, org?.tz ?? "UTC") > at) continue;
+        if (addHours(new Date(row.created), hours, target.business_hours && config.window, config.timezone) > at)
+          continue;
         await actOn(system, rule, row.id, row.since);
         acted++;
       }
@@ -204,6 +203,10 @@ async function runTimeRule(db: Db, orgId: string, rule: TimeRule): Promise<numbe
 export function scheduleTimeRules(jobs: Jobs, db: Db, log: FastifyBaseLogger): void {
   jobs.work(QUEUE, async () => {
     await runTimeRules(db, log);
+    // Open tickets whose due times a change of settings (or an interrupted job) left to work out again, then the
+    // SLA notifications due by now.
+    await runSlaRecomputes(db);
+    await notifySlaDue(db, log);
   });
   jobs.schedule(QUEUE, `*/${TIME_RULES_EVERY_MINUTES} * * * *`);
 }

@@ -9,6 +9,7 @@ import { users } from "../../db/schema/users.ts";
 import type { Db, Tx } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import { withSystem } from "../../platform/tenancy.ts";
+import { markForSlaRecompute } from "../automation/sla.ts";
 import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import { demoOrganization } from "./portal-organization.ts";
 import { signIn } from "./portal-sign-in.service.ts";
@@ -101,6 +102,8 @@ export async function resetDemoCustomer(db: Db): Promise<boolean> {
     // Their replies, notes, activity and surveys go with the tickets.
     await tx.delete(tickets).where(and(eq(tickets.organizationId, org.id), eq(tickets.contactId, contactId)));
     await seedDemoTickets(tx, org.id, contactId);
+    // Written straight in: their SLA due times are worked out by the sla-recompute job (main.ts runs it next).
+    await markForSlaRecompute(tx, org.id);
   });
   return true;
 }

@@ -7,13 +7,14 @@ import type {
   updateGeneralBody,
 } from "@cove/contract/settings.ts";
 import { DEFAULT_BRAND_COLOR } from "@cove/contract/settings.ts";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { organizationSettings } from "../../db/schema/settings.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
+import { markForSlaRecompute } from "../automation/sla.ts";
 import { checkLogo, logoBytes } from "./logo.ts";
 
 const logoUrl = (slug: string, version: string | null, hasLogo: boolean) =>
@@ -84,6 +85,11 @@ export async function updateGeneral(
       }
       throw err;
     }
+  }
+  if (input.timezone !== undefined && input.timezone !== current.timezone) {
+    // Business hours are read in the organization's time zone: the sla-recompute work of the automation-timers job
+    // gives open tickets their due times in the new one (modules/automation/sla.ts).
+    await markForSlaRecompute(ctx.db, ctx.orgId);
   }
   const branding: Partial<typeof organizationSettings.$inferInsert> = {};
   if (input.brand_color !== undefined) branding.brandColor = input.brand_color;

@@ -1,5 +1,5 @@
 import type { CommentEmailStatus } from "@cove/contract/email.ts";
-import type { Activity, Comment, TicketSummary } from "@cove/contract/tickets.ts";
+import type { Activity, Comment, SlaKind, TicketSummary } from "@cove/contract/tickets.ts";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
@@ -7,6 +7,11 @@ import { users } from "../../db/schema/users.ts";
 import type { Queryable } from "../../platform/db.ts";
 
 export const assignee = alias(users, "assignee");
+
+/** Which due time sla_due_at is (SLA, modules/automation/sla.ts): the first response until answered, then the resolution. */
+export const SLA_KIND = sql.raw(`case when "tickets"."sla_due_at" is null then null
+  when "tickets"."first_responded_at" is null and "tickets"."first_response_due_at" is not null then 'first_response'
+  else 'resolution' end`);
 
 /** The columns of a ticket as the API answers it; joined with its assignee. */
 export const ticketColumns = {
@@ -26,6 +31,8 @@ export const ticketColumns = {
   createdAt: tickets.createdAt,
   updatedAt: tickets.updatedAt,
   solvedAt: tickets.solvedAt,
+  slaDueAt: tickets.slaDueAt,
+  slaKind: sql<SlaKind | null>`${SLA_KIND}`,
 };
 
 export type TicketRow = {
@@ -45,6 +52,8 @@ export type TicketRow = {
   createdAt: Date;
   updatedAt: Date;
   solvedAt: Date | null;
+  slaDueAt: Date | null;
+  slaKind: SlaKind | null;
 };
 
 export function toTicketSummary(row: TicketRow): TicketSummary {
@@ -69,6 +78,7 @@ export function toTicketSummary(row: TicketRow): TicketSummary {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     solved_at: row.solvedAt?.toISOString() ?? null,
+    sla_due: row.slaDueAt && row.slaKind ? { kind: row.slaKind, due_at: row.slaDueAt.toISOString() } : null,
   };
 }
 

@@ -71,7 +71,7 @@ describe("app layout", () => {
     expect(localStorage.getItem("cove.session")).toContain("Augusta");
   });
 
-  it("shows an agent no billing, automation or settings, and explains if they open one", async () => {
+  it("shows an agent no billing or settings, automation read-only, and explains if they open an admin page", async () => {
     const agent = { ...testUser, role: "agent" as const };
     storeSession(agent);
     mockApi({ ...signedIn, "GET /api/auth/me": () => json(200, { user: agent }) });
@@ -83,6 +83,6 @@ describe("app layout", () => {
       within(nav)
         .getAllByRole("link")
         .map((l) => l.textContent),
-    ).toEqual(["Dashboard", "Tickets", "Live Chat", "AI Assistant", "Knowledge Base", "Users"]);
+    ).toEqual(["Dashboard", "Tickets", "Live Chat", "AI Assistant", "Knowledge Base", "Automation", "Users"]);
   });
 });

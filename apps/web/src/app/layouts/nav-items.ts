@@ -26,7 +26,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Live Chat", to: "/chat", icon: MessagesSquare },
   { label: "AI Assistant", to: "/ai-assistant", icon: Bot },
   { label: "Knowledge Base", to: "/knowledge-base", icon: BookOpen },
-  { label: "Automation", to: "/automation", icon: Workflow, adminOnly: true },
+  // Agents see automation read-only (PRODUCT.md section 3).
+  { label: "Automation", to: "/automation", icon: Workflow },
   { label: "Users", to: "/users", icon: Users },
   { label: "Billing", to: "/billing", icon: CreditCard, adminOnly: true },
   { label: "Settings", to: "/settings", icon: Settings, adminOnly: true },

@@ -85,7 +85,7 @@ export function useDeleteRule() {
   );
 }
 
-/** SLA targets per priority (admins). */
+/** SLA targets per priority and business hours (admins change them; agents read them). */
 const slaKey = [...automationKey, "sla"] as const;
 
 export function useSlaTargets() {
@@ -102,8 +102,9 @@ export function useSaveSlaTargets() {
       (await apiRequest("/automation/sla", { method: "PUT", body, schema: slaTargetsAnswer })).targets,
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: slaKey });
-      // Every open ticket's due times follow the targets.
+      // Every open ticket's due times follow the targets: worked out by a background job within moments.
       void queryClient.invalidateQueries({ queryKey: ticketKeys.all });
+      setTimeout(() => void queryClient.invalidateQueries({ queryKey: ticketKeys.all }), 3000);
     },
   });
 }

@@ -11,7 +11,8 @@ import { toastError } from "../../../lib/toast-error.ts";
 import { useCannedReplies, useDeleteCannedReply, useSaveCannedReply } from "../api/automation.api.ts";
 
 /** Canned replies, kept by admins: a list with edit and delete, and a form that adds or changes one. */
-export function CannedRepliesManager() {
+/** readOnly: an agent reads the list; adding, editing and deleting are for admins. */
+export function CannedRepliesManager({ readOnly = false }: { readOnly?: boolean }) {
   const canned = useCannedReplies();
   const save = useSaveCannedReply();
   const remove = useDeleteCannedReply();
@@ -71,55 +72,62 @@ export function CannedRepliesManager() {
                 <p className="text-sm font-medium break-words text-slate-900">{c.title}</p>
                 <p className="line-clamp-2 text-sm break-words whitespace-pre-wrap text-slate-600">{c.body}</p>
               </div>
-              <div className="flex shrink-0 gap-1">
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label={`Edit ${c.title}`}
-                  onClick={() => {
-                    setEditing(c.id);
-                    setTitle(c.title);
-                    setBody(c.body);
-                  }}
-                >
-                  <Pencil className="size-4" aria-hidden="true" />
-                </Button>
-                <Button variant="ghost" size="icon" aria-label={`Delete ${c.title}`} onClick={() => setDeleting(c)}>
-                  <Trash2 className="size-4 text-red-600" aria-hidden="true" />
-                </Button>
-              </div>
+              {!readOnly && (
+                <div className="flex shrink-0 gap-1">
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Edit ${c.title}`}
+                    onClick={() => {
+                      setEditing(c.id);
+                      setTitle(c.title);
+                      setBody(c.body);
+                    }}
+                  >
+                    <Pencil className="size-4" aria-hidden="true" />
+                  </Button>
+                  <Button variant="ghost" size="icon" aria-label={`Delete ${c.title}`} onClick={() => setDeleting(c)}>
+                    <Trash2 className="size-4 text-red-600" aria-hidden="true" />
+                  </Button>
+                </div>
+              )}
             </li>
           ))}
         </ul>
       )}
-      <form
-        onSubmit={submit}
-        noValidate
-        aria-label={editing ? "Edit canned reply" : "Add a canned reply"}
-        className="mt-3 space-y-3"
-      >
-        <TextField label="Title" maxLength={120} value={title} onChange={(e) => setTitle(e.target.value)} />
-        <FieldShell id="canned-body" label="Reply text">
-          <textarea
-            id="canned-body"
-            rows={3}
-            className={inputClasses}
-            value={body}
-            onChange={(e) => setBody(e.target.value)}
-          />
-        </FieldShell>
-        {error && <Alert>{error}</Alert>}
-        <div className="flex justify-end gap-2">
-          {editing && (
-            <Button type="button" variant="secondary" onClick={reset}>
-              Cancel
+      {readOnly && list.length === 0 && !canned.isError && (
+        <p className="mt-3 text-sm text-slate-500">No canned replies yet.</p>
+      )}
+      {!readOnly && (
+        <form
+          onSubmit={submit}
+          noValidate
+          aria-label={editing ? "Edit canned reply" : "Add a canned reply"}
+          className="mt-3 space-y-3"
+        >
+          <TextField label="Title" maxLength={120} value={title} onChange={(e) => setTitle(e.target.value)} />
+          <FieldShell id="canned-body" label="Reply text">
+            <textarea
+              id="canned-body"
+              rows={3}
+              className={inputClasses}
+              value={body}
+              onChange={(e) => setBody(e.target.value)}
+            />
+          </FieldShell>
+          {error && <Alert>{error}</Alert>}
+          <div className="flex justify-end gap-2">
+            {editing && (
+              <Button type="button" variant="secondary" onClick={reset}>
+                Cancel
+              </Button>
+            )}
+            <Button type="submit" variant="secondary" pending={save.isPending}>
+              {editing ? "Save canned reply" : "Add canned reply"}
             </Button>
-          )}
-          <Button type="submit" variant="secondary" pending={save.isPending}>
-            {editing ? "Save canned reply" : "Add canned reply"}
-          </Button>
-        </div>
-      </form>
+          </div>
+        </form>
+      )}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}

@@ -10,8 +10,11 @@ import { useDeleteRule, useTeamMembers, useUpdateRule } from "../api/automation.
 import { describeAction, describeTrigger, FIELD_LABELS, OPERATOR_LABELS } from "./rule-format.ts";
 import { RuleRuns } from "./rule-runs.tsx";
 
-/** Spec: the list of rules, each with a pause/activate button and edit and delete controls (plus its run log). */
-export function RuleList({ rules, onEdit }: { rules: Rule[]; onEdit: (rule: Rule) => void }) {
+/**
+ * Spec: the list of rules, each with a pause/activate button and edit and delete controls (plus its run log). Without
+ * onEdit (an agent's read-only view) only the run log can be opened.
+ */
+export function RuleList({ rules, onEdit }: { rules: Rule[]; onEdit?: (rule: Rule) => void }) {
   const update = useUpdateRule();
   const remove = useDeleteRule();
   const team = useTeamMembers();
@@ -82,18 +85,20 @@ export function RuleList({ rules, onEdit }: { rules: Rule[]; onEdit: (rule: Rule
                 </p>
               </div>
               <div className="flex shrink-0 items-center gap-1">
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label={rule.is_active ? `Pause ${rule.name}` : `Activate ${rule.name}`}
-                  onClick={() => void toggle(rule)}
-                >
-                  {rule.is_active ? (
-                    <Pause className="size-4" aria-hidden="true" />
-                  ) : (
-                    <Play className="size-4" aria-hidden="true" />
-                  )}
-                </Button>
+                {onEdit && (
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={rule.is_active ? `Pause ${rule.name}` : `Activate ${rule.name}`}
+                    onClick={() => void toggle(rule)}
+                  >
+                    {rule.is_active ? (
+                      <Pause className="size-4" aria-hidden="true" />
+                    ) : (
+                      <Play className="size-4" aria-hidden="true" />
+                    )}
+                  </Button>
+                )}
                 <Button
                   variant="ghost"
                   size="icon"
@@ -103,17 +108,21 @@ export function RuleList({ rules, onEdit }: { rules: Rule[]; onEdit: (rule: Rule
                 >
                   <History className="size-4" aria-hidden="true" />
                 </Button>
-                <Button variant="ghost" size="icon" aria-label={`Edit ${rule.name}`} onClick={() => onEdit(rule)}>
-                  <Pencil className="size-4" aria-hidden="true" />
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label={`Delete ${rule.name}`}
-                  onClick={() => setDeleting(rule)}
-                >
-                  <Trash2 className="size-4 text-red-600" aria-hidden="true" />
-                </Button>
+                {onEdit && (
+                  <Button variant="ghost" size="icon" aria-label={`Edit ${rule.name}`} onClick={() => onEdit(rule)}>
+                    <Pencil className="size-4" aria-hidden="true" />
+                  </Button>
+                )}
+                {onEdit && (
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Delete ${rule.name}`}
+                    onClick={() => setDeleting(rule)}
+                  >
+                    <Trash2 className="size-4 text-red-600" aria-hidden="true" />
+                  </Button>
+                )}
               </div>
             </div>
             {logOf === rule.id && <RuleRuns ruleId={rule.id} />}

@@ -4,6 +4,12 @@ import { describe, expect, it } from "vitest";
 import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
 import { me, ticket } from "../../tickets/test/ticket-fixtures.ts";
 
+const slaAnswer = {
+  targets: emptyTargets(),
+  business_hours: { days: [1, 2, 3, 4, 5], opens: "09:00", closes: "17:00" },
+  timezone: "Europe/Paris",
+};
+
 describe("SLA", () => {
   it("shows a ticket's due times and how they stand, and nothing without a target", async () => {
     storeSession();
@@ -30,7 +36,7 @@ describe("SLA", () => {
     expect(screen.queryByRole("region", { name: "SLA" })).not.toBeInTheDocument();
   });
 
-  it("lets an admin set the targets per priority", async () => {
+  it("lets an admin set the targets per priority and the business hours", async () => {
     storeSession();
     const fetchMock = mockApi({
       "GET /api/auth/me": () => json(200, { user: testUser }),
@@ -38,14 +44,20 @@ describe("SLA", () => {
       "GET /api/users": () => json(200, { users: [me] }),
       "GET /api/automation/rules": () => json(200, { rules: [] }),
       "GET /api/automation/stats": () => json(200, { total_rules: 0, active_rules: 0, executions_today: 0 }),
-      "GET /api/automation/sla": () => json(200, { targets: emptyTargets() }),
-      "PUT /api/automation/sla": (init) => json(200, JSON.parse(String(init?.body))),
+      "GET /api/automation/sla": () => json(200, slaAnswer),
+      "PUT /api/automation/sla": (init) => json(200, { ...slaAnswer, ...JSON.parse(String(init?.body)) }),
     });
     const { user } = renderApp("/automation");
     const form = await screen.findByRole("form", { name: "SLA targets" });
     await user.type(within(form).getByLabelText("Urgent first response hours"), "1");
     await user.type(within(form).getByLabelText("Urgent resolution hours"), "4");
     await user.click(within(form).getByLabelText("Urgent in business hours"));
+    expect(screen.getByText(/in your business hours below \(Europe\/Paris/)).toBeInTheDocument();
+    await user.click(within(form).getByLabelText("Friday"));
+    await user.click(within(form).getByLabelText("Saturday"));
+    const opens = within(form).getByLabelText("Opens");
+    await user.clear(opens);
+    await user.type(opens, "08:30");
     await user.click(within(form).getByRole("button", { name: "Save SLA targets" }));
     await screen.findByText("SLA targets saved");
     const sent = fetchMock.mock.calls.find(([, init]) => init?.method === "PUT");
@@ -63,5 +75,6 @@ describe("SLA", () => {
       resolution_hours: null,
       business_hours: false,
     });
+    expect(body.business_hours).toEqual({ days: [1, 2, 3, 4, 6], opens: "08:30", closes: "17:00" });
   });
 });

@@ -54,8 +54,24 @@ function api(rules: Rule[], overrides: Record<string, Parameters<typeof mockApi>
     "GET /api/trial/status": () => json(200, trialAnswer),
     "GET /api/users": () => json(200, { users: [priya] }),
     "GET /api/automation/rules": () => json(200, { rules }),
-    "GET /api/automation/sla": () => json(200, { targets: emptyTargets() }),
-    "GET /api/canned-replies": () => json(200, { canned_replies: [] }),
+    "GET /api/automation/sla": () =>
+      json(200, {
+        targets: emptyTargets(),
+        business_hours: { days: [1, 2, 3, 4, 5], opens: "09:00", closes: "17:00" },
+        timezone: "UTC",
+      }),
+    "GET /api/canned-replies": () =>
+      json(200, {
+        canned_replies: [
+          {
+            id: "7e6d5c4b-3a29-4817-8f6e-5d4c3b2a1908",
+            title: "Refund policy",
+            body: "Refunds take 5 days.",
+            created_at: "2030-01-10T09:30:00.000Z",
+            updated_at: "2030-01-10T09:30:00.000Z",
+          },
+        ],
+      }),
     "GET /api/automation/stats": () =>
       json(200, {
         total_rules: rules.length,
@@ -231,6 +247,47 @@ describe("the automation screen", () => {
     expect(rows[0]).toHaveTextContent("change_priority: high; assign_ticket: Priya Shah");
     expect(rows[1]).toHaveTextContent("Conditions not met");
     expect(rows[2]).toHaveTextContent("Failed: The assignee must be an active member of your team.");
+  });
+
+  it("shows an agent the rules, their log, the figures, the SLA settings and canned replies, with no controls", async () => {
+    const agent = { ...testUser, role: "agent" as const };
+    storeSession(agent);
+    const fetchMock = api(
+      [refunds, { ...refunds, id: "2e1d2c3b-4a59-4687-9a6b-5c4d3e2f1a0b", name: "Paused one", is_active: false }],
+      {
+        "GET /api/auth/me": () => json(200, { user: agent }),
+        [`GET /api/automation/rules/${refunds.id}/runs`]: () => json(200, { runs: [run] }),
+      },
+    );
+    const { user } = renderApp("/automation");
+    const rule = await screen.findByRole("listitem", { name: "Refunds to billing" });
+    expect(screen.getByText("Read-only: only an admin can change automation.")).toBeInTheDocument();
+    expect(within(rule).getByText("Active")).toBeInTheDocument();
+    expect(screen.getByRole("listitem", { name: "Paused one" })).toHaveTextContent("Paused");
+    await screen.findByText("7");
+    expect(card("Executions Today")).toBe("7");
+    // No create, edit, delete or pause anywhere; the run log opens.
+    for (const name of [
+      /Create Rule/,
+      /^Edit /,
+      /^Delete /,
+      /^Pause /,
+      /^Activate /,
+      /Save SLA targets/,
+      /Add canned reply/,
+    ]) {
+      expect(screen.queryAllByRole("button", { name })).toEqual([]);
+    }
+    await user.click(within(rule).getByRole("button", { name: "Run log of Refunds to billing" }));
+    expect(await within(rule).findByRole("link", { name: "#42" })).toBeInTheDocument();
+    // The SLA settings and canned replies are shown, not editable.
+    const sla = screen.getByRole("form", { name: "SLA targets" });
+    expect(within(sla).getByLabelText("Urgent first response hours")).toBeDisabled();
+    expect(within(sla).getByLabelText("Monday")).toBeChecked();
+    expect(within(sla).getByLabelText("Monday")).toBeDisabled();
+    expect(screen.getByRole("listitem", { name: "Refund policy" })).toHaveTextContent("Refunds take 5 days.");
+    expect(screen.queryByRole("form", { name: "Add a canned reply" })).not.toBeInTheDocument();
+    expect(calls(fetchMock).filter((c) => !c.startsWith("GET "))).toEqual([]);
   });
 
   it("says so when the rules cannot be loaded", async () => {

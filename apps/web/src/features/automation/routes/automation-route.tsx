@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { useAuth } from "../../../lib/auth.ts";
 import { useAutomationStats, useRules } from "../api/automation.api.ts";
 import { CannedRepliesManager } from "../components/canned-replies-manager.tsx";
 import { RuleFormDialog } from "../components/rule-form-dialog.tsx";
@@ -30,9 +31,14 @@ function StatCards() {
   );
 }
 
-/** Spec: Automation rules. Admins only (PRODUCT.md section 3); the rules really run, and the figures are real. */
+/**
+ * Spec: Automation rules. Admins change them; agents see the rules, their logs, the figures, the SLA targets and the
+ * canned replies read-only (PRODUCT.md section 3). The rules really run, and the figures are real.
+ */
 export function AutomationRoute() {
   const rules = useRules();
+  // PRODUCT.md section 3: agents cannot change automation; they see it read-only (the server refuses their changes).
+  const admin = useAuth().user?.role === "admin";
   // null: the create modal; a rule: its edit modal; undefined: no modal.
   const [editing, setEditing] = useState<Rule | null | undefined>(undefined);
 
@@ -46,10 +52,16 @@ export function AutomationRoute() {
             Rules run on every ticket event, in this order: when the conditions hold, the actions are done.
           </p>
         </div>
-        <Button onClick={() => setEditing(null)}>
-          <Plus className="size-4" aria-hidden="true" />
-          Create Rule
-        </Button>
+        {admin ? (
+          <Button onClick={() => setEditing(null)}>
+            <Plus className="size-4" aria-hidden="true" />
+            Create Rule
+          </Button>
+        ) : (
+          <p className="rounded-md bg-slate-100 px-3 py-1.5 text-sm text-slate-700">
+            Read-only: only an admin can change automation.
+          </p>
+        )}
       </header>
 
       <StatCards />
@@ -70,21 +82,25 @@ export function AutomationRoute() {
           <Zap className="size-8 text-slate-400" aria-hidden="true" />
           <h2 className="text-base font-semibold text-slate-900">No automation rules</h2>
           <p className="max-w-sm text-sm text-slate-600">
-            Assign, tag, prioritise or answer tickets by themselves: create your first rule.
+            {admin
+              ? "Assign, tag, prioritise or answer tickets by themselves: create your first rule."
+              : "Your admins have not set up any rules yet."}
           </p>
-          <Button variant="secondary" onClick={() => setEditing(null)}>
-            <Plus className="size-4" aria-hidden="true" />
-            Create Rule
-          </Button>
+          {admin && (
+            <Button variant="secondary" onClick={() => setEditing(null)}>
+              <Plus className="size-4" aria-hidden="true" />
+              Create Rule
+            </Button>
+          )}
         </div>
       ) : (
-        <RuleList rules={rules.data.rules} onEdit={setEditing} />
+        <RuleList rules={rules.data.rules} onEdit={admin ? setEditing : undefined} />
       )}
 
-      <SlaTargets />
-      <CannedRepliesManager />
+      <SlaTargets readOnly={!admin} />
+      <CannedRepliesManager readOnly={!admin} />
 
-      {editing !== undefined && <RuleFormDialog rule={editing} onClose={() => setEditing(undefined)} />}
+      {admin && editing !== undefined && <RuleFormDialog rule={editing} onClose={() => setEditing(undefined)} />}
     </div>
   );
 }

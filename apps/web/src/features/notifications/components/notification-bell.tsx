@@ -1,6 +1,6 @@
 import type { Notification } from "@cove/contract/notifications.ts";
 import { clsx } from "clsx";
-import { AtSign, Bell, MessageSquare, Siren, UserPlus } from "lucide-react";
+import { AlarmClock, AtSign, Bell, Clock, MessageSquare, Siren, UserPlus } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { buttonClasses } from "../../../components/ui/button.tsx";
@@ -12,6 +12,8 @@ const WHAT: Record<Notification["type"], string> = {
   mention: "mentioned you on",
   chat_waiting: "is waiting in chat",
   escalated: "escalated",
+  sla_warning: "warning on",
+  sla_breached: "breached on",
 };
 
 const ICON = {
@@ -20,6 +22,8 @@ const ICON = {
   mention: AtSign,
   chat_waiting: MessageSquare,
   escalated: Siren,
+  sla_warning: Clock,
+  sla_breached: AlarmClock,
 };
 
 function ago(iso: string, now: number): string {

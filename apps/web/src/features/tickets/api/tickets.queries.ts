@@ -1,6 +1,7 @@
 import {
   type Ticket,
   type TicketPriority,
+  type TicketSort,
   type TicketStatus,
   ticketAnswer,
   ticketListAnswer,
@@ -19,6 +20,8 @@ export interface TicketListParams {
   /** "unassigned", "me", or a user id. */
   assignee_id?: string;
   search?: string;
+  /** Cove: sla_due lists the soonest SLA due time first. */
+  sort?: TicketSort;
 }
 
 export function ticketListPath(params: TicketListParams): string {
@@ -29,6 +32,7 @@ export function ticketListPath(params: TicketListParams): string {
   if (params.priority) query.set("priority", params.priority);
   if (params.assignee_id) query.set("assignee_id", params.assignee_id);
   if (params.search) query.set("search", params.search);
+  if (params.sort) query.set("sort", params.sort);
   return `/tickets?${query}`;
 }
 

@@ -9,7 +9,7 @@ import { useAuth } from "../../../lib/auth.ts";
 import { fullName, useActiveAgents } from "../api/agents.queries.ts";
 import type { TicketListParams } from "../api/tickets.queries.ts";
 import { PRIORITY_LABELS, STATUS_LABELS } from "./ticket-format.ts";
-import { type TicketFilters as Filters, hasFilters } from "./ticket-list-params.ts";
+import { type TicketFilters as Filters, hasFilters, SORT_LABELS } from "./ticket-list-params.ts";
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
@@ -17,6 +17,7 @@ const statusOptions: SelectOption[] = [
   { value: "", label: "All statuses" },
   ...TICKET_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
 ];
+const sortOptions: SelectOption[] = Object.entries(SORT_LABELS).map(([value, label]) => ({ value, label }));
 const priorityOptions: SelectOption[] = [
   { value: "", label: "All priorities" },
   ...TICKET_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] })),
@@ -47,7 +48,7 @@ export function TicketFilters({ params, onChange }: TicketFiltersProps) {
   }
 
   return (
-    <div className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end">
+    <div className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end">
       <SearchBox value={params.search ?? ""} onSearch={(search, replace) => onChange({ search }, { replace })} />
       <PhoneFilters active={[params.status, params.priority, params.assignee_id].filter(Boolean).length}>
         <SelectField
@@ -67,6 +68,12 @@ export function TicketFilters({ params, onChange }: TicketFiltersProps) {
           options={assigneeOptions}
           value={params.assignee_id ?? ""}
           onChange={(e) => onChange({ assignee_id: e.target.value || undefined })}
+        />
+        <SelectField
+          label="Sort by"
+          options={sortOptions}
+          value={params.sort ?? "updated"}
+          onChange={(e) => onChange({ sort: e.target.value === "sla_due" ? "sla_due" : undefined })}
         />
       </PhoneFilters>
       {hasFilters(params) ? (

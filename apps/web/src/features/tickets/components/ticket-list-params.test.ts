@@ -18,6 +18,8 @@ describe("ticket list address", () => {
       search: undefined,
     });
     expect(readListParams(new URLSearchParams("page=2.5")).page).toBe(1);
+    expect(readListParams(new URLSearchParams("sort=soonest")).sort).toBeUndefined();
+    expect(readListParams(new URLSearchParams("sort=sla_due")).sort).toBe("sla_due");
   });
 
   it("writes a short, stable address and resets the page when a filter changes", () => {

@@ -3,6 +3,9 @@ import type { TicketListParams } from "../api/tickets.queries.ts";
 
 export type TicketFilters = Omit<TicketListParams, "page" | "limit">;
 
+/** The orders the list offers; "updated" (the spec's) is the default and is left out of links. */
+export const SORT_LABELS = { updated: "Last updated", sla_due: "SLA due soonest" } as const;
+
 function pick<T extends string>(values: readonly T[], value: string | null): T | undefined {
   return values.find((v) => v === value);
 }
@@ -23,6 +26,7 @@ export function readListParams(query: URLSearchParams): TicketListParams {
     priority: pick(TICKET_PRIORITIES, query.get("priority")),
     assignee_id: assignee.success ? assignee.data : undefined,
     search: search === "" ? undefined : search,
+    sort: query.get("sort") === "sla_due" ? "sla_due" : undefined,
   };
 }
 
@@ -33,11 +37,12 @@ export function writeListParams(params: TicketListParams): URLSearchParams {
   if (params.priority) query.set("priority", params.priority);
   if (params.assignee_id) query.set("assignee_id", params.assignee_id);
   if (params.search) query.set("search", params.search);
+  if (params.sort && params.sort !== "updated") query.set("sort", params.sort);
   if (params.page > 1) query.set("page", String(params.page));
   return query;
 }
 
-/** Any filter change starts again from the first page (spec). */
+/** Any filter change (and a change of order) starts again from the first page (spec). */
 export function withFilters(params: TicketListParams, change: Partial<TicketFilters>): TicketListParams {
   return { ...params, ...change, page: 1 };
 }

@@ -1,5 +1,6 @@
 import type { TicketSummary } from "@cove/contract/tickets.ts";
 import { Link, useNavigate } from "react-router";
+import { SlaDue, useMinuteClock } from "./sla-due.tsx";
 import { PriorityBadge, StatusBadge } from "./ticket-badges.tsx";
 import { formatDateTime, formatRelative, personName } from "./ticket-format.ts";
 
@@ -16,6 +17,7 @@ const headCell = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-s
 export function TicketTable({ tickets, listSearch }: { tickets: TicketSummary[]; listSearch: string }) {
   const navigate = useNavigate();
   const state: TicketLinkState = { listSearch };
+  const now = useMinuteClock();
 
   return (
     // Fixed layout: the columns keep their widths and a long subject or requester is cut (full text on hover) instead of
@@ -38,6 +40,9 @@ export function TicketTable({ tickets, listSearch }: { tickets: TicketSummary[];
           </th>
           <th scope="col" className={`${headCell} md:w-40`}>
             Assignee
+          </th>
+          <th scope="col" className={`${headCell} md:w-40`}>
+            SLA
           </th>
           <th scope="col" className={`${headCell} md:w-32`}>
             Updated
@@ -92,6 +97,9 @@ export function TicketTable({ tickets, listSearch }: { tickets: TicketSummary[];
                 ) : (
                   <span className="text-slate-500 italic">Unassigned</span>
                 )}
+              </td>
+              <td data-label="SLA" className={`${labelled} text-sm`}>
+                <SlaDue ticket={ticket} now={now} />
               </td>
               <td data-label="Updated" className={`${labelled} text-sm whitespace-nowrap text-slate-600`}>
                 <time dateTime={ticket.updated_at} title={formatDateTime(ticket.updated_at)}>

@@ -23,7 +23,7 @@ describe("tickets list", () => {
   // Moving between pages scrolls to the top, which jsdom does not do.
   beforeEach(() => vi.stubGlobal("scrollTo", vi.fn()));
 
-  it("shows the six columns, one row per ticket, and where the page sits in the list", async () => {
+  it("shows the spec's six columns and the SLA one, one row per ticket, and where the page sits in the list", async () => {
     const rows = [
       ticketSummary({ ticket_number: 42, subject: "Refund for order 42", status: "pending", priority: "urgent" }),
       ticketSummary({
@@ -42,7 +42,7 @@ describe("tickets list", () => {
       within(table)
         .getAllByRole("columnheader")
         .map((h) => h.textContent),
-    ).toEqual(["Ticket", "Status", "Priority", "Requester", "Assignee", "Updated"]);
+    ).toEqual(["Ticket", "Status", "Priority", "Requester", "Assignee", "SLA", "Updated"]);
     const [first, second] = within(table).getAllByRole("row").slice(1);
     expect(first).toHaveTextContent("#42");
     expect(within(first!).getByRole("link", { name: "Refund for order 42" })).toHaveAttribute(
@@ -90,6 +90,34 @@ describe("tickets list", () => {
     await router.navigate(-1);
     await waitFor(() => expect(screen.getByLabelText("Priority")).toHaveValue(""));
     expect(router.state.location.search).toBe("?status=open&page=3");
+  });
+
+  it("shows each ticket's next SLA due time with the detail's warnings, and sorts by it", async () => {
+    const now = Date.now();
+    const at = (minutes: number) => new Date(now + minutes * 60_000).toISOString();
+    const rows = [
+      // Due in 5 minutes of a 60-minute target: close to breach.
+      ticketSummary({ ticket_number: 3, created_at: at(-55), sla_due: { kind: "first_response", due_at: at(5) } }),
+      ticketSummary({ ticket_number: 2, created_at: at(-120), sla_due: { kind: "resolution", due_at: at(-60) } }),
+      ticketSummary({ ticket_number: 1, created_at: at(-10), sla_due: { kind: "resolution", due_at: at(230) } }),
+      ticketSummary({ ticket_number: 4, status: "solved", sla_due: null }),
+    ];
+    const fetchMock = signedIn(() => json(200, listAnswer(rows)));
+    const { user, router } = renderApp("/tickets?status=open&page=2");
+    const table = await screen.findByRole("table", { name: "Tickets" });
+    const sla = (row: number) => within(within(table).getAllByRole("row")[row + 1]!).getAllByRole("cell")[5]!;
+    expect(sla(0)).toHaveTextContent(/^Close to breach\s*First response in 5 minutes$/);
+    expect(sla(1)).toHaveTextContent(/^Breached\s*Resolution 1 hour ago$/);
+    expect(sla(2)).toHaveTextContent(/^On track\s*Resolution in 4 hours$/);
+    expect(sla(3)).toHaveTextContent("—");
+
+    await user.selectOptions(screen.getByLabelText("Sort by"), "SLA due soonest");
+    await waitFor(() => expect(router.state.location.search).toBe("?status=open&sort=sla_due"));
+    await waitFor(() =>
+      expect(ticketCalls(fetchMock)).toContain("GET /api/tickets?page=1&limit=25&status=open&sort=sla_due"),
+    );
+    await user.selectOptions(screen.getByLabelText("Sort by"), "Last updated");
+    await waitFor(() => expect(router.state.location.search).toBe("?status=open"));
   });
 
   it("offers All, Unassigned, Mine and each active agent as assignees", async () => {

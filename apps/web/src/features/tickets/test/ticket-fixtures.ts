@@ -30,6 +30,7 @@ export function ticketSummary(overrides: Partial<TicketSummary> = {}): TicketSum
     created_at: "2026-03-02T09:15:00.000Z",
     updated_at: "2026-03-02T10:30:00.000Z",
     solved_at: null,
+    sla_due: null,
     ...overrides,
   };
 }
