@@ -183,6 +183,22 @@ describe("search", () => {
     expect(await found("pedal")).toEqual(["Broken pedal", "Wobbly wheel"]);
   });
 
+  it("searches within the list's filters: status, priority, an assignee, me and unassigned", async () => {
+    const agent = await addMember(t.database, org.user.organizationId, { firstName: "Lee", lastName: "Park" });
+    const mine = await create(org, { subject: "Pedal bearing noise", priority: "high" });
+    const theirs = await create(org, { subject: "Pedal strap torn" });
+    await call(org, "PUT", `/api/tickets/${mine.id}`, { assignee_id: org.user.id, status: "pending" });
+    await call(org, "PUT", `/api/tickets/${theirs.id}`, { assignee_id: agent.id });
+    const within = async (filters: string) =>
+      (await list(org, `?search=pedal${filters}`)).tickets.map((x) => x.subject).sort();
+    expect(await within("&assignee_id=me")).toEqual(["Pedal bearing noise"]);
+    expect(await within(`&assignee_id=${agent.id}`)).toEqual(["Pedal strap torn"]);
+    expect(await within("&assignee_id=unassigned")).toEqual(["Broken pedal", "Wobbly wheel"]);
+    expect(await within("&priority=high")).toEqual(["Pedal bearing noise"]);
+    expect(await within("&status=pending&assignee_id=me&priority=high")).toEqual(["Pedal bearing noise"]);
+    expect(await within("&status=open&assignee_id=me")).toEqual([]);
+  });
+
   it("finds a ticket by its number, with or without #", async () => {
     expect((await list(org, `?search=${refund.ticket_number}`)).tickets[0]?.id).toBe(refund.id);
     expect((await list(org, `?search=%23${refund.ticket_number}`)).tickets[0]?.id).toBe(refund.id);

@@ -4,28 +4,38 @@ import type { z } from "zod";
 import { preparedRows } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { SLA_KIND, type TicketRow, toTicketSummary } from "./tickets.queries.ts";
+import { type TicketRow, ticketColumns, toTicketSummary } from "./tickets.queries.ts";
 import { ticketNumberIn, toTsQuery } from "./tickets.search.ts";
 
 type ListQuery = z.output<typeof ticketListQuery>;
 
-/** The filters as SQL on the unqualified columns status, priority and assignee_id, which tickets and ticket_tallies share. */
+/**
+ * The list's filters, each defined once: the column of tickets it narrows, and the value the validated query asks
+ * for (undefined: not filtered; null: the column is empty). The list's SQL, its count and the search
+ * (ticket_search_candidates, migration 0043) are all built from this, and the cache key from the whole query, so a
+ * new filter is a field of ticketListQuery and a line here (and an index, for speed). The counts come from
+ * ticket_totals, or from ticket_tallies for the filters it alone keeps; both keep status and priority.
+ */
+const FILTERS: Record<string, (query: ListQuery, ctx: TenantCtx) => string | null | undefined> = {
+  status: (query) => query.status,
+  priority: (query) => query.priority,
+  assignee_id: (query, ctx) =>
+    query.assignee_id === "unassigned" ? null : query.assignee_id === "me" ? me(ctx) : query.assignee_id,
+};
+const ONLY_IN_TALLIES = new Set(["assignee_id"]);
+
+/** The filters asked for, as conditions (column: value) and as SQL on the unqualified columns. */
 function filterOf(ctx: TenantCtx, query: ListQuery) {
-  const assignee = query.assignee_id === "me" ? me(ctx) : query.assignee_id;
-  const unassigned = assignee === "unassigned";
-  const assigneeId = unassigned ? null : (assignee ?? null);
-  const parts: SQL[] = [];
-  if (query.status) parts.push(sql` and status = ${query.status}`);
-  if (query.priority) parts.push(sql` and priority = ${query.priority}`);
-  if (unassigned) parts.push(sql` and assignee_id is null`);
-  else if (assigneeId) parts.push(sql` and assignee_id = ${assigneeId}`);
-  return {
-    sql: sql.join(parts),
-    status: query.status ?? null,
-    priority: query.priority ?? null,
-    unassigned,
-    assigneeId,
-  };
+  const conditions: Record<string, string | null> = {};
+  for (const [column, valueIn] of Object.entries(FILTERS)) {
+    const value = valueIn(query, ctx);
+    if (value !== undefined) conditions[column] = value;
+  }
+  const parts: SQL[] = Object.entries(conditions).map(([column, value]) =>
+    value === null ? sql` and ${sql.identifier(column)} is null` : sql` and ${sql.identifier(column)} = ${value}`,
+  );
+  const tallied = Object.keys(conditions).some((column) => ONLY_IN_TALLIES.has(column));
+  return { sql: sql.join(parts), conditions, totals: sql.raw(tallied ? "ticket_tallies" : "ticket_totals") };
 }
 
 /** "me" in a filter: the signed-in member (an API key is nobody's "me"). */
@@ -36,14 +46,15 @@ function me(ctx: TenantCtx): string {
   return ctx.actor.id;
 }
 
+/** The columns of ticketColumns (the one list of what a ticket answer holds), as a select list named like TicketRow. */
+const ticketSelectList = sql.join(
+  Object.entries(ticketColumns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
+  sql`, `,
+);
+
 /** A page's tickets by number, with their assignee, shaped as TicketRow; `page` is a CTE of ticket_number (+ rank). */
 const pageRows = (orgId: string) => sql`
-  select tickets.id, tickets.ticket_number as "ticketNumber", tickets.subject, tickets.description, tickets.status,
-         tickets.priority, tickets.source, tickets.requester_name as "requesterName",
-         tickets.requester_email as "requesterEmail", tickets.assignee_id as "assigneeId",
-         assignee.first_name as "assigneeFirstName", assignee.last_name as "assigneeLastName", tickets.tags,
-         tickets.created_at as "createdAt", tickets.updated_at as "updatedAt", tickets.solved_at as "solvedAt",
-         tickets.sla_due_at as "slaDueAt", ${SLA_KIND} as "slaKind", page.rank
+  select ${ticketSelectList}, page.rank
   from page
   join tickets on tickets.organization_id = ${orgId} and tickets.ticket_number = page.ticket_number
   left join users assignee on assignee.id = tickets.assignee_id`;
@@ -94,7 +105,7 @@ async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAns
       limit ${query.limit} offset ${(query.page - 1) * query.limit}
     ),
     total as (
-      select coalesce(sum(n), 0)::int as total from ${sql.raw(filter.unassigned || filter.assigneeId ? "ticket_tallies" : "ticket_totals")}
+      select coalesce(sum(n), 0)::int as total from ${filter.totals}
       where organization_id = ${ctx.orgId}${filter.sql}
     )
     select total.total, p.* from total left join lateral (${pageRows(ctx.orgId)}) p on true
@@ -116,8 +127,8 @@ async function searchPage(ctx: TenantCtx, query: ListQuery, search: string): Pro
   const filter = filterOf(ctx, query);
   const byWords = tsQuery
     ? sql`select ticket_number, rank, updated_at from ticket_search_candidates(
-            to_tsquery('english'::regconfig, ${tsQuery}), ${filter.status}, ${filter.priority}, ${filter.assigneeId}::uuid,
-            ${filter.unassigned}, ${SEARCH_CANDIDATES + 1})`
+            to_tsquery('english'::regconfig, ${tsQuery}), ${JSON.stringify(filter.conditions)}::jsonb,
+            ${SEARCH_CANDIDATES + 1})`
     : null;
   const byNumber =
     number !== null
