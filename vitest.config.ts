@@ -36,6 +36,8 @@ export default defineConfig({
           globalSetup: ["test/global-setup.ts"],
           // Thousands of messages through the whole filing path, on a 2-core machine shared with other work.
           testTimeout: 900_000,
+          // One file at a time: each imports thousands of messages and would slow the other down.
+          fileParallelism: false,
           hookTimeout: 120_000,
         },
       },
