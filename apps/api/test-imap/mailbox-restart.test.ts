@@ -24,7 +24,9 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   dovecot = await startDovecot();
   // Every 40th has no Message-ID: those are told apart by the hash of their source.
-  dovecot.writeMaildir(Array.from({ length: COUNT }, (_, i) => customerMail(i, i % 40 === 0 ? { messageId: null } : {})));
+  dovecot.writeMaildir(
+    Array.from({ length: COUNT }, (_, i) => customerMail(i, i % 40 === 0 ? { messageId: null } : {})),
+  );
   dataDir = mkdtempSync(path.join(tmpdir(), "cove-imap-restart-"));
 });
 afterAll(async () => {
@@ -43,7 +45,11 @@ async function startCove(): Promise<{ child: ChildProcess; url: string }> {
     SEED_DEMO: "false",
     IMAP_ALLOW_PRIVATE_HOSTS: "true",
   };
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   let out = "";
   child.stdout?.setEncoding("utf8").on("data", (d: string) => {
@@ -95,7 +101,13 @@ it("killed half way and started again, imports every message exactly once", asyn
   const connected = await fetch(`${first.url}/api/email/mailboxes`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify({ host: dovecot.host, port: dovecot.port, tls: false, user: dovecot.user, password: dovecot.password }),
+    body: JSON.stringify({
+      host: dovecot.host,
+      port: dovecot.port,
+      tls: false,
+      user: dovecot.user,
+      password: dovecot.password,
+    }),
   });
   expect(connected.status, await connected.clone().text()).toBe(201);
 

@@ -71,6 +71,10 @@ interface Claimed {
   failing_attempts: number;
 }
 
+/** Said once the server renumbered a folder; it stays until the admin acts (other notes go with the next batch). */
+const RENUMBERED =
+  "The mail server renumbered this folder (its UIDVALIDITY changed): the import started again, and messages already filed are skipped.";
+
 /** Something that stops the import until an admin acts: paused with the reason. */
 class PauseImport extends Error {}
 
@@ -151,7 +155,8 @@ export async function importBatch(deps: ImportDeps, job: MailboxJob): Promise<bo
       uidValidity: Number(opened.folder.uidValidity),
       uidNext: Number(opened.folder.uidNext),
     });
-    await release(sql`, last_error = null`);
+    // A batch that went through clears what went wrong before (a server out of reach), not the renumbering note.
+    await release(sql`, last_error = case when last_error = ${RENUMBERED} then last_error end`);
     return more;
   } catch (err) {
     if (err instanceof PauseImport) {
@@ -201,7 +206,7 @@ async function fileBatch(
               imported = 0, skipped = 0, failed = 0, run_done = 0, run_started_at = now(),
               failing_uid = null, failing_attempts = 0,
               status = 'importing', history_done_at = null,
-              last_error = ${renumbered ? "The mail server renumbered this folder (its UIDVALIDITY changed): the import started again, and messages already filed are skipped." : null}
+              last_error = ${renumbered ? RENUMBERED : null}
             where organization_id = ${orgId} and id = ${mailboxId} and lease_owner = ${owner}`,
       ),
     );
