@@ -169,7 +169,11 @@ export async function importBatch(deps: ImportDeps, job: MailboxJob): Promise<bo
       else await release(sql`, last_error = ${err.message}, checked_at = now()`);
       return false;
     }
-    if (err instanceof FilingAborted) return false;
+    if (err instanceof FilingAborted) {
+      // Paused or cancelled: let go at once, so a resume does not wait for the claim to run out.
+      await release();
+      return false;
+    }
     await release(
       sql`, last_error = ${`The import was interrupted and will go on: ${String((err as Error).message ?? err).slice(0, 300)}`}`,
     );
