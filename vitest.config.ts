@@ -27,6 +27,21 @@ export default defineConfig({
         },
       },
       {
+        // Needs Dovecot (dovecot-imapd): the mailbox import against a real IMAP server. CI installs it and runs this.
+        test: {
+          name: "api-imap",
+          root: "apps/api",
+          include: ["test-imap/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/global-setup.ts"],
+          // Thousands of messages through the whole filing path, on a 2-core machine shared with other work.
+          testTimeout: 900_000,
+          // One file at a time: each imports thousands of messages and would slow the other down.
+          fileParallelism: false,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         // The web app's own Vite config (React plugin), so tests compile exactly as the build does.
         extends: "./apps/web/vite.config.ts",
         test: {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { REGISTRATIONS_PER_HOUR } from "@cove/contract/constants.ts";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
@@ -25,6 +26,7 @@ import { csatRoutes } from "./modules/csat/csat.routes.ts";
 import { demoRoutes } from "./modules/demo/demo.routes.ts";
 import type { EmailChannelOptions } from "./modules/email/email.handlers.ts";
 import { emailRoutes } from "./modules/email/email.routes.ts";
+import { mailboxRoutes } from "./modules/email/mailbox.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
@@ -49,6 +51,7 @@ import { containsNul, registerJsonBody } from "./platform/json-body.ts";
 import { withLogSerializers } from "./platform/logging.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
 import { registerRealtime } from "./platform/realtime.ts";
+import { createSecrets } from "./platform/secrets.ts";
 import { registerSecurityHeaders } from "./platform/security-headers.ts";
 import { attachEventBus } from "./platform/tenancy.ts";
 import { registerWebApp } from "./platform/web.ts";
@@ -70,6 +73,8 @@ export interface AppOptions {
   registrationsPerHour?: number;
   /** The email channel (INBOUND_DOMAIN); no inbound address when absent. */
   email?: EmailChannelOptions;
+  /** Mailbox import: the key that seals mailbox passwords (a random one per run when absent), private hosts. */
+  mailboxes?: { secretsKey?: Buffer; allowPrivateHosts?: boolean; batchSize?: number; leaseSeconds?: number };
 }
 
 /** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
@@ -202,6 +207,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(csatRoutes);
   await app.register(attachmentRoutes);
   await app.register(emailRoutes, { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl });
+  await app.register(mailboxRoutes, {
+    secrets: createSecrets(opts.mailboxes?.secretsKey ?? randomBytes(32)),
+    connect: { allowPrivateHosts: opts.mailboxes?.allowPrivateHosts ?? false },
+    batchSize: opts.mailboxes?.batchSize,
+    leaseSeconds: opts.mailboxes?.leaseSeconds,
+    releaseClaimsAtStart: opts.database.kind === "embedded",
+  });
   const ai = opts.ai ?? { provider: "embedded" };
   await app.register(demoRoutes);
   const provider = ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider;

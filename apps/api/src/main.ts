@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from "./platform/config.ts";
 import { DataDirLockedError, lockDataDir } from "./platform/data-dir-lock.ts";
 import { openDatabase } from "./platform/db.ts";
 import { prettyStream } from "./platform/logging.ts";
+import { keyFromDataDir, SECRETS_KEY_FILE } from "./platform/secrets.ts";
 
 async function main() {
   const config = loadConfig();
@@ -35,7 +36,16 @@ async function main() {
     payments: config.payments,
     registrationsPerHour: config.registrationsPerHour,
     email: { inboundDomain: config.inboundDomain ?? null },
+    mailboxes: {
+      secretsKey: config.secretsKey ?? keyFromDataDir(config.dataDir),
+      allowPrivateHosts: config.imapAllowPrivateHosts,
+    },
   });
+  if (config.databaseUrl && !config.secretsKey) {
+    app.log.warn(
+      `SECRETS_KEY is not set: mailbox passwords are sealed with ${path.join(config.dataDir, SECRETS_KEY_FILE)}; instances sharing this database need one key (set SECRETS_KEY on each)`,
+    );
+  }
   // Load the assistant's word vectors and WordNet before the first visitor asks (about 0.1 s and 0.5 s; the vectors
   // take a second on the very first run).
   wordVectors();

@@ -38,6 +38,8 @@ export async function createTestApp(
     logger?: AppOptions["logger"];
     /** The email channel (an inbound domain, short retries). */
     email?: AppOptions["email"];
+    /** Mailbox import: private hosts (a local Dovecot), batch size, claim length. */
+    mailboxes?: AppOptions["mailboxes"];
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -64,6 +66,7 @@ export async function createTestApp(
     payments: opts.payments,
     logger: opts.logger,
     email: opts.email,
+    mailboxes: opts.mailboxes,
   });
   opts.setup?.(app);
   await app.ready();

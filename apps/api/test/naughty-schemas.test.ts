@@ -1,6 +1,7 @@
 import { updateAiSettingsBody } from "@cove/contract/ai.ts";
 import { registerBody } from "@cove/contract/auth.ts";
 import { articleListQuery, createArticleBody, createCategoryBody, helpSearchQuery } from "@cove/contract/kb.ts";
+import { connectMailboxBody } from "@cove/contract/mailboxes.ts";
 import { createPortalTicketBody, portalReplyBody, updatePortalMeBody } from "@cove/contract/portal.ts";
 import { slugify } from "@cove/contract/slugs.ts";
 import { createCommentBody, createTicketBody, ticketListQuery } from "@cove/contract/tickets.ts";
@@ -141,6 +142,21 @@ const FIELDS: Record<string, Field> = {
     read: (p) => p.firstName,
     kept: (s) => fit(s, 80).trim(),
     mayRefuse: (s) => blankOrNul(fit(s, 80)),
+  },
+  "mailbox user name": {
+    schema: connectMailboxBody,
+    body: (s) => ({ host: "imap.example.com", port: 993, tls: true, user: fit(s, 320), password: "p" }),
+    read: (p) => p.user,
+    kept: (s) => fit(s, 320).trim(),
+    mayRefuse: (s) => blankOrNul(fit(s, 320)),
+  },
+  "mailbox password": {
+    schema: connectMailboxBody,
+    body: (s) => ({ host: "imap.example.com", port: 993, tls: true, user: "u", password: fit(s, 1000) }),
+    read: (p) => p.password,
+    // A password is taken as typed, spaces and all: only empty or a NUL is refused.
+    kept: (s) => fit(s, 1000),
+    mayRefuse: (s) => fit(s, 1000) === "" || s.includes("\u0000"),
   },
   "company name at sign-up": {
     schema: registerBody,

@@ -38,6 +38,10 @@ const ALLOWED = [
   "POST /api/test-provider/clock/advance",
   "POST /api/organization/export",
   "DELETE /api/organization",
+  // Stopping Cove from reading a connected mailbox (and forgetting its password) never waits for a payment.
+  "POST /api/email/mailboxes/:id/pause",
+  "POST /api/email/mailboxes/:id/cancel",
+  "DELETE /api/email/mailboxes/:id",
 ];
 
 describe("read-only mode on every write route", () => {

@@ -34,6 +34,8 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  /** A mailbox could not be reached or signed in to (wrong password, unknown host, TLS): the message says which. */
+  MAILBOX_CONNECTION_FAILED: 422,
   INTERNAL_ERROR: 500,
 } as const;
 

@@ -79,7 +79,14 @@ export const EVENT_DATA = {
   /** A customer answered (or changed their answer to) a solved ticket's satisfaction survey. */
   "csat.rated": z.object({ ticket_id: id, rating: z.enum(CSAT_RATINGS) }),
   /** An email reached a ticket: it opened it (new_ticket) or became the comment comment_id on it. */
-  "email.received": z.object({ email_id: id, ticket_id: id, comment_id: id.nullable(), new_ticket: z.boolean() }),
+  "email.received": z.object({
+    email_id: id,
+    ticket_id: id,
+    comment_id: id.nullable(),
+    new_ticket: z.boolean(),
+    /** A mailbox's past mail filed by an import: nobody is waiting for an acknowledgement. */
+    history: z.boolean().optional(),
+  }),
   /** An outbound email of a ticket was sent, or failed (after its retries, or bounced). */
   "email.delivery_changed": z.object({
     email_id: id,

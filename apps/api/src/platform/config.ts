@@ -1,6 +1,7 @@
 import path from "node:path";
 import { REGISTRATIONS_PER_HOUR } from "@cove/contract/constants.ts";
 import { z } from "zod";
+import { parseSecretsKey } from "./secrets.ts";
 
 const boolFromEnv = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "use true or false" })
@@ -44,6 +45,13 @@ const envSchema = z.object({
     .optional(),
   /** SPF, DKIM and DMARC checks of received mail (off when a mail server in front of Cove already checks). */
   INBOUND_SENDER_CHECKS: boolFromEnv.default(true),
+  /** The key that encrypts stored secrets (mailbox passwords); unset: a key file made in DATA_DIR. */
+  SECRETS_KEY: z
+    .string()
+    .refine((v) => parseSecretsKey(v) !== null, "must be 32 random bytes as 64 hex digits (openssl rand -hex 32)")
+    .optional(),
+  /** Mailboxes on loopback, private or link-local addresses (off: an admin cannot reach the server's own network). */
+  IMAP_ALLOW_PRIVATE_HOSTS: boolFromEnv.default(false),
   TRUST_PROXY: boolFromEnv.default(false),
   /** Unset: info in production, warn otherwise (a terminal shows problems, not one line per request). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
@@ -117,6 +125,10 @@ export type Config = {
   inboundSmtpPort: number | undefined;
   inboundDomain: string | undefined;
   inboundSenderChecks: boolean;
+  /** SECRETS_KEY, when set (else main.ts uses the key file in DATA_DIR). */
+  secretsKey: Buffer | undefined;
+  /** IMAP mailboxes may be on loopback and private addresses. */
+  imapAllowPrivateHosts: boolean;
   logLevel: string;
   logFormat: "pretty" | "json";
   trustProxy: boolean;
@@ -190,6 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboundSmtpPort: e.INBOUND_SMTP_PORT,
     inboundDomain: e.INBOUND_DOMAIN,
     inboundSenderChecks: e.INBOUND_SENDER_CHECKS,
+    secretsKey: e.SECRETS_KEY ? (parseSecretsKey(e.SECRETS_KEY) ?? undefined) : undefined,
+    imapAllowPrivateHosts: e.IMAP_ALLOW_PRIVATE_HOSTS,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "production" ? "info" : "warn"),
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "pretty"),
     trustProxy: e.TRUST_PROXY,

@@ -135,14 +135,26 @@ export function createJobs(
    * of one catalog row ("tuple concurrently updated"): the grant is simply tried again.
    */
   async function grantWithRetry(text: string): Promise<void> {
+    await retryConcurrent(() => database.executeSql(text));
+  }
+
+  /**
+   * The same for creating a queue: two instances creating one queue's partition at once can deadlock (40P01) or find
+   * it created under them; the second attempt sees the queue there.
+   */
+  async function retryConcurrent<T>(work: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await database.executeSql(text);
-        return;
+        return await work();
       } catch (err) {
-        const concurrent = (err as { code?: string }).code === "XX000" && /concurrently updated/.test(String(err));
+        const code = (err as { code?: string }).code;
+        const concurrent =
+          (code === "XX000" && /concurrently updated/.test(String(err))) ||
+          code === "40P01" ||
+          code === "23505" ||
+          code === "42P07";
         if (!concurrent || attempt >= 5) throw err;
-        await new Promise((r) => setTimeout(r, 50 * attempt));
+        await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
       }
     }
   }
@@ -175,8 +187,8 @@ export function createJobs(
         retryBackoff: queue.retryBackoff,
         expireInSeconds: queue.expireInSeconds,
       };
-      await instance.createQueue(queue.name, { name: queue.name, ...settings });
-      await instance.updateQueue(queue.name, { name: queue.name, ...settings });
+      await retryConcurrent(() => instance.createQueue(queue.name, { name: queue.name, ...settings }));
+      await retryConcurrent(() => instance.updateQueue(queue.name, { name: queue.name, ...settings }));
       const cron = schedules.get(queue.name);
       if (cron) await instance.schedule(queue.name, cron, {}, { tz: "UTC" });
       let workerId = "";

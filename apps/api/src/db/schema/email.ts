@@ -1,6 +1,7 @@
 import { EMAIL_DIRECTIONS, EMAIL_STATUSES, OUTBOUND_KINDS } from "@cove/contract/email.ts";
+import { MAILBOX_STATUSES } from "@cove/contract/mailboxes.ts";
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
 import { organizations } from "./organizations.ts";
 import { ticketComments, tickets } from "./tickets.ts";
@@ -41,6 +42,8 @@ export const emailMessages = pgTable(
      * ticket keeps its text; the web app sanitizes this and shows it in a sandboxed frame.
      */
     html: text("html"),
+    /** Inbound from a mailbox's past (an import): not counted by the per-sender throttle, which is for live mail. */
+    history: boolean("history").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -52,4 +55,52 @@ export const emailMessages = pgTable(
     index("email_messages_org_comment_idx").on(t.organizationId, t.commentId),
     index("email_messages_org_address_created_idx").on(t.organizationId, t.direction, t.address, t.createdAt),
   ],
+);
+
+/**
+ * A mailbox an admin connected for import over IMAP: where it is, its password sealed with the secrets key, and how
+ * far the import got. Progress moves in the transaction that files each message, so a restart resumes after the last
+ * message filed (docs/decisions/2026-11-25-mailbox-import.md).
+ */
+export const emailMailboxes = pgTable(
+  "email_mailboxes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    host: text("host").notNull(),
+    port: integer("port").notNull(),
+    tls: boolean("tls").notNull(),
+    username: text("username").notNull(),
+    /** AES-256-GCM under the secrets key, bound to this row's id; null once the import is cancelled. */
+    passwordSealed: text("password_sealed"),
+    folder: text("folder").notNull().default("INBOX"),
+    status: text("status", { enum: MAILBOX_STATUSES }).notNull().default("importing"),
+    lastError: text("last_error"),
+    /** The folder's UIDVALIDITY when last read: when the server changes it, every UID is new and the import restarts. */
+    uidValidity: bigint("uid_validity", { mode: "number" }),
+    /** UIDs below this were in the folder when it was connected: its history (never acknowledged nor throttled). */
+    historyBeforeUid: bigint("history_before_uid", { mode: "number" }),
+    /** The highest UID filed (or skipped, or failed) so far. */
+    lastUid: bigint("last_uid", { mode: "number" }).notNull().default(0),
+    remaining: integer("remaining").notNull().default(0),
+    imported: integer("imported").notNull().default(0),
+    skipped: integer("skipped").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    /** When the current run started (connect, resume) and how many messages it has done: the pace shown. */
+    runStartedAt: timestamp("run_started_at", { withTimezone: true }),
+    runDone: integer("run_done").notNull().default(0),
+    /** The job working on it and until when (renewed with every message); a dead worker's lease runs out. */
+    leaseOwner: text("lease_owner"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    /** A message whose filing keeps failing is given up after a few attempts, not retried forever. */
+    failingUid: bigint("failing_uid", { mode: "number" }),
+    failingAttempts: integer("failing_attempts").notNull().default(0),
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
+    historyDoneAt: timestamp("history_done_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("email_mailboxes_org_idx").on(t.organizationId, t.createdAt)],
 );

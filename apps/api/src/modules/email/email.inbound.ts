@@ -25,6 +25,27 @@ export interface InboundMail {
   sender?: SenderVerdict | null;
 }
 
+/** How a message reaches receiveMail other than by the SMTP receiver (a mailbox import). */
+export interface ReceiveOptions {
+  /** A mailbox's past mail: no sender throttle (old mail is no loop) and no acknowledgement (nobody waits for one). */
+  history?: boolean;
+  /** The Message-ID to file the message under when it has none (an import's hash of its source), so it is filed once. */
+  fallbackMessageId?: string;
+  /**
+   * Runs in the transaction that records the message's outcome (the import moves its progress there, so a message
+   * is counted exactly when it is filed); throwing rolls the filing back and reaches the caller as FilingAborted.
+   */
+  onFiled?: (tx: Tx, outcome: InboundOutcome) => Promise<void>;
+  /** The organization refusing tickets (read-only, the plan's monthly limit) throws rather than keeping the message. */
+  throwRefusals?: boolean;
+}
+
+/** onFiled refused the outcome: nothing of the message was kept. */
+export class FilingAborted extends Error {}
+
+/** Refusals that are about the organization, not the message: an import waits instead of failing the message. */
+const ORGANIZATION_REFUSALS = new Set(["READ_ONLY", "TICKET_LIMIT"]);
+
 export type InboundOutcome =
   | { result: "ticket"; ticketId: string; emailId: string }
   | { result: "comment"; ticketId: string; commentId: string; emailId: string }
@@ -65,17 +86,19 @@ async function record(
     commentId?: string;
     raw?: Buffer;
     html?: string | null;
+    history?: boolean;
   },
 ): Promise<string | null> {
   const raw = values.raw ? values.raw.subarray(0, MAX_KEPT_RAW).toString("utf8").replaceAll("\u0000", "") : null;
   const [row] = await queryRows<{ id: string }>(
     tx,
     sql`insert into email_messages (organization_id, direction, ticket_id, comment_id, message_id, "references", address,
-                                    subject, status, reason, raw, html)
+                                    subject, status, reason, raw, html, history)
         values (${orgId}, 'in', ${values.ticketId ?? null}, ${values.commentId ?? null}, ${values.messageId},
                 ${`{${values.references.map((r) => `"${r.replace(/["\\]/g, "")}"`).join(",")}}`}::text[],
                 ${clean(values.address).slice(0, 320)}, ${clean(values.subject).slice(0, MAX_SUBJECT)}, ${values.status},
-                ${values.reason ?? null}, ${raw}, ${values.html ? values.html.replaceAll("\u0000", "") : null})
+                ${values.reason ?? null}, ${raw}, ${values.html ? values.html.replaceAll("\u0000", "") : null},
+                ${values.history ?? false})
         on conflict (organization_id, direction, message_id) where message_id is not null do nothing
         returning id`,
   );
@@ -88,10 +111,32 @@ async function keep(
   orgId: string,
   status: "ignored" | "rejected",
   reason: string,
-  meta: { messageId: string | null; references: string[]; address: string; subject: string; raw?: Buffer },
+  meta: {
+    messageId: string | null;
+    references: string[];
+    address: string;
+    subject: string;
+    raw?: Buffer;
+    history?: boolean;
+  },
+  opts: ReceiveOptions,
+  outcome: InboundOutcome = { result: status, reason },
 ): Promise<InboundOutcome> {
-  await withSystem(db, orgId, "email", (ctx) => record(ctx.db, orgId, { status, reason, ...meta }));
-  return { result: status, reason };
+  await withSystem(db, orgId, "email", async (ctx) => {
+    await record(ctx.db, orgId, { status, reason, ...meta });
+    await filed(ctx.db, outcome, opts);
+  });
+  return outcome;
+}
+
+async function filed(tx: Tx, outcome: InboundOutcome, opts: ReceiveOptions): Promise<InboundOutcome> {
+  if (!opts.onFiled) return outcome;
+  try {
+    await opts.onFiled(tx, outcome);
+  } catch (err) {
+    throw new FilingAborted(err instanceof Error ? err.message : String(err), { cause: err });
+  }
+  return outcome;
 }
 
 interface TicketMatch {
@@ -170,30 +215,45 @@ async function parse(raw: Buffer): Promise<ParsedMail | null> {
  * One inbound message for one organization: a new ticket, a reply on the ticket it answers, or kept aside (a bounce,
  * an auto-reply, a throttled sender, a message that could not be read). Never throws for anything in the message.
  */
-export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Promise<InboundOutcome> {
-  const unread = { messageId: null, references: [], address: mail.envelopeFrom ?? "", subject: "", raw: mail.raw };
+export async function receiveMail(
+  db: Db,
+  orgId: string,
+  mail: InboundMail,
+  opts: ReceiveOptions = {},
+): Promise<InboundOutcome> {
+  const unread = {
+    history: opts.history,
+    messageId: opts.fallbackMessageId ?? null,
+    references: [],
+    address: mail.envelopeFrom ?? "",
+    subject: "",
+    raw: mail.raw,
+  };
   if (headerLineCount(mail.raw) > INBOUND_MAX_HEADER_LINES) {
-    return keep(db, orgId, "rejected", `More than ${INBOUND_MAX_HEADER_LINES} header lines.`, unread);
+    return keep(db, orgId, "rejected", `More than ${INBOUND_MAX_HEADER_LINES} header lines.`, unread, opts);
   }
   const parsed = await parse(mail.raw);
-  if (!parsed) return keep(db, orgId, "rejected", "The message could not be read.", unread);
+  if (!parsed) return keep(db, orgId, "rejected", "The message could not be read.", unread, opts);
 
   const from = parsed.from?.value.find((a) => a.address);
   const sender = clean(from?.address ?? mail.envelopeFrom ?? "").toLowerCase();
-  const messageId = messageIds(parsed.messageId)[0] ?? null;
+  const messageId = messageIds(parsed.messageId)[0] ?? opts.fallbackMessageId ?? null;
   const references = [...messageIds(parsed.inReplyTo), ...messageIds(parsed.references)].slice(-50);
   const subject = clean(parsed.subject ?? "");
-  const meta = { messageId, references, address: sender, subject };
+  const meta = { messageId, references, address: sender, subject, history: opts.history };
   // The HTML as it came, for "View original email" (the text is what the ticket shows); none past the size kept.
   const html = typeof parsed.html === "string" && parsed.html.length <= INBOUND_HTML_KEPT ? parsed.html : null;
 
   const automated = automatedMail(parsed, mail.envelopeFrom, sender);
   if (automated) {
     const bounced = automated.kind === "bounce" ? await markBounced({ db }, orgId, mail.raw.toString("utf8")) : 0;
-    await keep(db, orgId, "ignored", automated.reason, meta);
-    return { result: "ignored", reason: automated.reason, bounced };
+    return keep(db, orgId, "ignored", automated.reason, meta, opts, {
+      result: "ignored",
+      reason: automated.reason,
+      bounced,
+    });
   }
-  if (!sender.includes("@")) return keep(db, orgId, "rejected", "The message has no sender address.", unread);
+  if (!sender.includes("@")) return keep(db, orgId, "rejected", "The message has no sender address.", unread, opts);
 
   try {
     return await withSystem(db, orgId, "email", async (system) => {
@@ -204,17 +264,17 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
           sql`select id from email_messages where organization_id = ${orgId} and direction = 'in'
                 and message_id = ${messageId}`,
         );
-        if (seen) return { result: "duplicate" } as const;
+        if (seen) return filed(tx, { result: "duplicate" }, opts);
       }
       const [recent] = await queryRows<{ n: number }>(
         tx,
         sql`select count(*)::int as n from email_messages where organization_id = ${orgId} and direction = 'in'
-              and address = ${sender} and created_at > now() - interval '1 minute'`,
+              and address = ${sender} and created_at > now() - interval '1 minute' and not history`,
       );
-      if ((recent?.n ?? 0) >= INBOUND_PER_SENDER_PER_MINUTE) {
+      if (!opts.history && (recent?.n ?? 0) >= INBOUND_PER_SENDER_PER_MINUTE) {
         const reason = `More than ${INBOUND_PER_SENDER_PER_MINUTE} messages a minute from this sender.`;
         await record(tx, orgId, { status: "ignored", reason, ...meta });
-        return { result: "ignored", reason } as const;
+        return filed(tx, { result: "ignored", reason }, opts);
       }
 
       const tagNumber = /^t(\d{1,9})$/.exec(mail.tag ?? "")?.[1];
@@ -268,8 +328,9 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
           ticket_id: ticket.id,
           comment_id: comment.id,
           new_ticket: false,
+          ...(opts.history ? { history: true } : {}),
         });
-        return { result: "comment", ticketId: ticket.id, commentId: comment.id, emailId } as const;
+        return filed(tx, { result: "comment", ticketId: ticket.id, commentId: comment.id, emailId }, opts);
       }
 
       const warning = forged
@@ -293,7 +354,7 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
       if (!input.success) {
         const reason = `The message could not become a ticket: ${input.error.issues[0]?.message ?? "invalid"}.`;
         await record(tx, orgId, { status: "rejected", reason, ...meta, raw: mail.raw });
-        return { result: "rejected", reason } as const;
+        return filed(tx, { result: "rejected", reason }, opts);
       }
       const contactId = await findOrCreateContact(system, { name, email: sender });
       const ctx = await as({ kind: "contact", id: contactId });
@@ -308,12 +369,37 @@ export async function receiveMail(db: Db, orgId: string, mail: InboundMail): Pro
         ticket_id: created.id,
         comment_id: null,
         new_ticket: true,
+        ...(opts.history ? { history: true } : {}),
       });
-      return { result: "ticket", ticketId: created.id, emailId } as const;
+      return filed(tx, { result: "ticket", ticketId: created.id, emailId }, opts);
     });
   } catch (err) {
+    if (err instanceof FilingAborted) throw err;
+    if (opts.throwRefusals && err instanceof AppError && ORGANIZATION_REFUSALS.has(err.code)) throw err;
     // Plan limits, read-only mode and the like refuse the ticket; the message is kept with the reason.
     const reason = err instanceof AppError ? err.message : "The message could not be filed.";
-    return keep(db, orgId, "rejected", reason, { ...meta, messageId: null, raw: mail.raw });
+    return keep(db, orgId, "rejected", reason, { ...meta, messageId: null, raw: mail.raw }, opts);
   }
+}
+
+/**
+ * A message refused before it could be read (a mailbox's message over the size limit): kept as rejected with the
+ * reason and the first part of its text, as the receiver keeps what it cannot file.
+ */
+export function refuseMail(
+  db: Db,
+  orgId: string,
+  head: Buffer,
+  reason: string,
+  opts: ReceiveOptions = {},
+): Promise<InboundOutcome> {
+  const meta = {
+    messageId: opts.fallbackMessageId ?? null,
+    references: [],
+    address: "",
+    subject: "",
+    raw: head,
+    history: opts.history,
+  };
+  return keep(db, orgId, "rejected", reason, meta, opts);
 }

@@ -206,7 +206,7 @@ export async function mailAcknowledgement(
   event: DomainEvent<"email.received">,
   attempt: JobAttempt,
 ): Promise<void> {
-  if (!event.data.new_ticket) return;
+  if (!event.data.new_ticket || event.data.history) return;
   const orgId = event.organization_id;
   const [settings] = await withSystem(deps.db, orgId, "email", (ctx) =>
     queryRows<{ acknowledge: boolean | null }>(

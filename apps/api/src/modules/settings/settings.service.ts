@@ -7,7 +7,7 @@ import type {
   updateGeneralBody,
 } from "@cove/contract/settings.ts";
 import { DEFAULT_BRAND_COLOR } from "@cove/contract/settings.ts";
-import { eq, } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { organizationSettings } from "../../db/schema/settings.ts";

@@ -18,6 +18,7 @@ function signedIn(current: EmailSettings) {
     "GET /api/auth/me": () => json(200, { user: testUser }),
     "GET /api/settings/email": () => json(200, current),
     "PUT /api/settings/email": (init) => json(200, { ...current, ...JSON.parse(String(init?.body)) }),
+    "GET /api/email/mailboxes": () => json(200, { mailboxes: [] }),
     "GET /api/email/unfiled": () =>
       json(200, {
         messages: [

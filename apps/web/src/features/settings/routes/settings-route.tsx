@@ -3,7 +3,7 @@ import { ChevronRight, CreditCard } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { UnfiledMail } from "../../email/index.ts";
+import { MailboxImport, UnfiledMail } from "../../email/index.ts";
 import { useEmailSettings, useGeneralSettings } from "../api/settings.api.ts";
 import { ApiKeysPanel } from "../components/api-keys-panel.tsx";
 import { DataPanel } from "../components/data-panel.tsx";
@@ -52,7 +52,8 @@ function EmailTab() {
     <div className="space-y-5">
       <InboundPanel address={email.data.inbound_address} />
       <EmailForm settings={email.data} />
-      {email.data.inbound_address && <UnfiledMail />}
+      <MailboxImport />
+      <UnfiledMail />
     </div>
   );
 }
