@@ -1,3 +1,4 @@
+import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from "@cove/contract/attachments.ts";
 import { REGISTRATIONS_PER_HOUR } from "@cove/contract/constants.ts";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
@@ -69,6 +70,8 @@ export interface AppOptions {
   registrationsPerHour?: number;
   /** The email channel (INBOUND_DOMAIN); no inbound address when absent. */
   email?: EmailChannelOptions;
+  /** Files' size and count limits (ATTACHMENT_* configuration); the contract's defaults when absent. */
+  attachmentLimits?: AttachmentLimits;
 }
 
 /** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
@@ -82,6 +85,7 @@ export interface DeclaredRoute {
 declare module "fastify" {
   interface FastifyInstance {
     routeList: DeclaredRoute[];
+    attachmentLimits: AttachmentLimits;
   }
 }
 
@@ -128,6 +132,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.mailer.close();
   });
   app.decorate("publicUrl", opts.publicUrl);
+  app.decorate("attachmentLimits", opts.attachmentLimits ?? DEFAULT_ATTACHMENT_LIMITS);
   app.decorate("routeList", []);
   app.addHook("onRoute", (route) => {
     for (const method of [route.method].flat()) {

@@ -33,6 +33,7 @@ async function main() {
     answerCacheBytes: config.answerCacheBytes,
     payments: config.payments,
     registrationsPerHour: config.registrationsPerHour,
+    attachmentLimits: config.attachmentLimits,
     email: { inboundDomain: config.inboundDomain ?? null },
   });
   // Load the assistant's word vectors and WordNet before the first visitor asks (about 0.1 s and 0.5 s; the vectors
@@ -52,6 +53,7 @@ async function main() {
           port: config.inboundSmtpPort,
           host: config.host,
           log: app.log,
+          attachmentLimits: config.attachmentLimits,
         })
       : null;
 

@@ -36,6 +36,8 @@ export async function createTestApp(
     logger?: AppOptions["logger"];
     /** The email channel (an inbound domain, short retries). */
     email?: AppOptions["email"];
+    /** Files' limits (ATTACHMENT_* configuration). */
+    attachmentLimits?: AppOptions["attachmentLimits"];
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -62,6 +64,7 @@ export async function createTestApp(
     payments: opts.payments,
     logger: opts.logger,
     email: opts.email,
+    attachmentLimits: opts.attachmentLimits,
   });
   opts.setup?.(app);
   await app.ready();

@@ -1,10 +1,11 @@
 import { bigserial, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { bytea, createdAt } from "./columns.ts";
+import { contacts } from "./contacts.ts";
 import { organizations } from "./organizations.ts";
 import { ticketComments, tickets } from "./tickets.ts";
 
 /**
- * Files on tickets (for now: those that came with an email), kept in the database so every instance of the app serves
+ * Files on tickets (from email, staff and portal customers), kept in the database so every instance of the app serves
  * them (docs/decisions/2026-11-25-email-channel.md). The type is what the bytes are, not what the sender said.
  */
 export const attachments = pgTable(
@@ -16,9 +17,10 @@ export const attachments = pgTable(
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id")
-      .notNull()
-      .references(() => tickets.id, { onDelete: "cascade" }),
+    /** Null only for a customer's upload for a ticket they have not submitted yet (pending). */
+    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "cascade" }),
+    /** The customer who uploaded it from the portal (null: staff, or mail); only they may attach it while pending. */
+    contactId: uuid("contact_id").references(() => contacts.id, { onDelete: "cascade" }),
     /** The reply it came with; null: the ticket's first message. */
     commentId: uuid("comment_id").references(() => ticketComments.id, { onDelete: "cascade" }),
     /**

@@ -1,3 +1,4 @@
+import type { AttachmentLimits } from "@cove/contract/attachments.ts";
 import { INBOUND_MAX_BYTES } from "@cove/contract/email.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -29,6 +30,8 @@ export async function startReceiver(opts: {
   port: number;
   host?: string;
   log: FastifyBaseLogger;
+  /** What a message's files may be (ATTACHMENT_* configuration); the defaults when absent. */
+  attachmentLimits?: AttachmentLimits;
 }): Promise<Receiver> {
   const domain = opts.domain.toLowerCase();
 
@@ -80,7 +83,12 @@ export async function startReceiver(opts: {
             const targets = new Map<string, Recipient>();
             for (const r of found) if (r && !targets.has(r.orgId)) targets.set(r.orgId, r);
             return Promise.all(
-              [...targets.values()].map((r) => receiveMail(opts.db, r.orgId, { raw, envelopeFrom, tag: r.tag })),
+              [...targets.values()].map((r) => receiveMail(opts.db, r.orgId, {
+                  raw,
+                  envelopeFrom,
+                  tag: r.tag,
+                  attachmentLimits: opts.attachmentLimits,
+                }),),
             );
           })
           .then((outcomes) => {
