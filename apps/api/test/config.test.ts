@@ -71,9 +71,11 @@ describe("loadConfig", () => {
         .attachmentLimits,
     ).toEqual({ max_file_bytes: 20 * 1024 * 1024, max_message_bytes: 40 * 1024 * 1024, max_files: 3 });
     // A message holds at least one whole file.
-    expect(loadConfig({ ATTACHMENT_MAX_FILE_MB: "20", ATTACHMENT_MAX_MESSAGE_MB: "8" }).attachmentLimits).toMatchObject({
-      max_message_bytes: 20 * 1024 * 1024,
-    });
+    expect(loadConfig({ ATTACHMENT_MAX_FILE_MB: "20", ATTACHMENT_MAX_MESSAGE_MB: "8" }).attachmentLimits).toMatchObject(
+      {
+        max_message_bytes: 20 * 1024 * 1024,
+      },
+    );
     for (const name of ["ATTACHMENT_MAX_FILE_MB", "ATTACHMENT_MAX_MESSAGE_MB", "ATTACHMENTS_PER_MESSAGE"]) {
       for (const bad of ["0", "-1", "2.5", "lots", "100000"]) {
         expect(configError({ [name]: bad }).message).toMatch(new RegExp(`\\b${name}\\b`));

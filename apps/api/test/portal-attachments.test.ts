@@ -74,8 +74,8 @@ const myTicket = async (customer: Customer, id: string) => {
   expect(res.statusCode).toBe(200);
   return res.json().ticket as CustomerTicketDetail;
 };
-const staffTicket = async (token: string, id: string) => (await call(token, "GET", `/api/tickets/${id}`)).json()
-  .ticket as Ticket;
+const staffTicket = async (token: string, id: string) =>
+  (await call(token, "GET", `/api/tickets/${id}`)).json().ticket as Ticket;
 const portalFile = (token: string, ticketId: string, id: string) =>
   call(token, "GET", `/api/portal/tickets/${ticketId}/attachments/${id}`);
 
@@ -184,7 +184,10 @@ describe("files in the customer portal", () => {
     expect([403, 404]).toContain(
       (await call(ana.token, "GET", `/api/tickets/${ticket.id}/attachments/${photo.id}`)).statusCode,
     );
-    expect((await t.app.inject({ method: "GET", url: `/api/portal/tickets/${ticket.id}/attachments/${photo.id}` })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: "GET", url: `/api/portal/tickets/${ticket.id}/attachments/${photo.id}` }))
+        .statusCode,
+    ).toBe(401);
     expect((await portalFile(ana.token, ticket.id, "nope")).statusCode).toBe(404);
   });
 
@@ -246,7 +249,7 @@ describe("files in the customer portal", () => {
         continue;
       }
       const file = res.json().attachment as Attachment;
-      expect(file.filename).not.toMatch(/[\\/"\u0000-\u001f\u202e]/);
+      expect(file.filename).not.toMatch(/[\\/"\u202e]|\p{Cc}/u);
       expect(file.filename.length).toBeGreaterThan(0);
       expect(file.filename.length).toBeLessThanOrEqual(200);
       files.push(file);
@@ -277,7 +280,12 @@ describe("files in the customer portal", () => {
       error: "The file is too large: a file can be at most 4 KB.",
       code: "PAYLOAD_TOO_LARGE",
     });
-    const staffBig = await upload(org.token, "big.bin", Buffer.alloc(LIMITS.max_file_bytes + 1, 1), "/api/tickets/x/attachments");
+    const staffBig = await upload(
+      org.token,
+      "big.bin",
+      Buffer.alloc(LIMITS.max_file_bytes + 1, 1),
+      "/api/tickets/x/attachments",
+    );
     expect(staffBig.statusCode).toBe(413);
     expect((await upload(ana.token, "empty.txt", Buffer.alloc(0))).statusCode).toBe(400);
 

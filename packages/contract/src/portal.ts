@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { emailField, requiredText } from "./auth.ts";
 import { attachmentIds, attachmentSchema } from "./attachments.ts";
+import { emailField, requiredText } from "./auth.ts";
 import { satisfactionSchema } from "./csat.ts";
 import {
   createCommentBody,

@@ -1,9 +1,4 @@
-import {
-  type Attachment,
-  type AttachmentLimits,
-  formatBytes,
-  INLINE_IMAGE_TYPES,
-} from "@cove/contract/attachments.ts";
+import { type Attachment, type AttachmentLimits, formatBytes, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
 import { and, asc, count, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { attachments } from "../../db/schema/attachments.ts";
 import { tickets } from "../../db/schema/tickets.ts";
@@ -109,7 +104,12 @@ export async function attachPending(
     .update(attachments)
     .set({ ticketId: target.ticketId, commentId: target.commentId, state: "attached" })
     .where(
-      and(eq(attachments.organizationId, orgId), owner, eq(attachments.state, "pending"), inArray(attachments.id, unique)),
+      and(
+        eq(attachments.organizationId, orgId),
+        owner,
+        eq(attachments.state, "pending"),
+        inArray(attachments.id, unique),
+      ),
     )
     .returning({ size: attachments.size });
   if (rows.length !== unique.length) {
@@ -188,7 +188,12 @@ export async function readPublicAttachment(db: Queryable, orgId: string, ticketI
     .select({ filename: attachments.filename, contentType: attachments.contentType, bytes: attachments.bytes })
     .from(attachments)
     .where(
-      and(eq(attachments.organizationId, orgId), eq(attachments.ticketId, ticketId), eq(attachments.id, id), publicFile),
+      and(
+        eq(attachments.organizationId, orgId),
+        eq(attachments.ticketId, ticketId),
+        eq(attachments.id, id),
+        publicFile,
+      ),
     );
   return row ?? null;
 }

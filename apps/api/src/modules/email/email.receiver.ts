@@ -83,12 +83,14 @@ export async function startReceiver(opts: {
             const targets = new Map<string, Recipient>();
             for (const r of found) if (r && !targets.has(r.orgId)) targets.set(r.orgId, r);
             return Promise.all(
-              [...targets.values()].map((r) => receiveMail(opts.db, r.orgId, {
+              [...targets.values()].map((r) =>
+                receiveMail(opts.db, r.orgId, {
                   raw,
                   envelopeFrom,
                   tag: r.tag,
                   attachmentLimits: opts.attachmentLimits,
-                }),),
+                }),
+              ),
             );
           })
           .then((outcomes) => {

@@ -165,9 +165,9 @@ export async function portalRoutes(fastify: FastifyInstance) {
       response: { 201: customerTicketAnswer, ...errors },
     },
     handler: async (req, reply) =>
-      reply
-        .status(201)
-        .send({ ticket: await inContactTenant(app, req, (ctx) => service.createMyTicket(ctx, req.body, app.attachmentLimits)) }),
+      reply.status(201).send({
+        ticket: await inContactTenant(app, req, (ctx) => service.createMyTicket(ctx, req.body, app.attachmentLimits)),
+      }),
   });
 
   app.get("/api/portal/tickets/:id", {
