@@ -1,4 +1,4 @@
-import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from "@cove/contract/attachments.ts";
+import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from "@cove/contract/attachment-limits.ts";
 import { REGISTRATIONS_PER_HOUR } from "@cove/contract/constants.ts";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";

@@ -1,9 +1,9 @@
 import path from "node:path";
+import type { AttachmentLimits } from "@cove/contract/attachment-limits.ts";
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MESSAGE_MAX_BYTES,
   ATTACHMENTS_PER_MESSAGE,
-  type AttachmentLimits,
 } from "@cove/contract/attachments.ts";
 import { REGISTRATIONS_PER_HOUR } from "@cove/contract/constants.ts";
 import { z } from "zod";

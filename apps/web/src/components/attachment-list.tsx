@@ -1,4 +1,5 @@
-import { type Attachment, formatBytes, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
+import { formatBytes } from "@cove/contract/attachment-limits.ts";
+import { type Attachment, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
 import { Paperclip } from "lucide-react";
 import { useEffect, useState } from "react";
 import { toastError } from "../lib/toast-error.ts";

@@ -1,4 +1,5 @@
-import { type Attachment, formatBytes } from "@cove/contract/attachments.ts";
+import { formatBytes } from "@cove/contract/attachment-limits.ts";
+import type { Attachment } from "@cove/contract/attachments.ts";
 import { Paperclip, X } from "lucide-react";
 import { type ClipboardEvent, type DragEvent, useRef, useState } from "react";
 import { uploadFile, useAttachmentLimits } from "../lib/uploads.ts";

@@ -1,11 +1,10 @@
 import {
-  type Attachment,
   type AttachmentLimits,
-  attachmentAnswer,
   attachmentLimitsAnswer,
   DEFAULT_ATTACHMENT_LIMITS,
   formatBytes,
-} from "@cove/contract/attachments.ts";
+} from "@cove/contract/attachment-limits.ts";
+import { type Attachment, attachmentAnswer } from "@cove/contract/attachments.ts";
 import { useQuery } from "@tanstack/react-query";
 import { ApiError, apiRequest } from "./api-client.ts";
 

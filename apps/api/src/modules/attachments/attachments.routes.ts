@@ -1,9 +1,5 @@
-import {
-  attachmentAnswer,
-  attachmentLimitsAnswer,
-  formatBytes,
-  uploadAttachmentQuery,
-} from "@cove/contract/attachments.ts";
+import { attachmentLimitsAnswer, formatBytes } from "@cove/contract/attachment-limits.ts";
+import { attachmentAnswer, uploadAttachmentQuery } from "@cove/contract/attachments.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";

@@ -1,4 +1,5 @@
-import { type Attachment, type AttachmentLimits, formatBytes, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
+import { type AttachmentLimits, formatBytes } from "@cove/contract/attachment-limits.ts";
+import { type Attachment, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
 import { and, asc, count, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { attachments } from "../../db/schema/attachments.ts";
 import { tickets } from "../../db/schema/tickets.ts";

@@ -1,4 +1,4 @@
-import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS, formatBytes } from "@cove/contract/attachments.ts";
+import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS, formatBytes } from "@cove/contract/attachment-limits.ts";
 import { INBOUND_MAX_HEADER_LINES, INBOUND_PER_SENDER_PER_MINUTE } from "@cove/contract/email.ts";
 import type { ActorRef } from "@cove/contract/events.ts";
 import { createTicketBody } from "@cove/contract/tickets.ts";

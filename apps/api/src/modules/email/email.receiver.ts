@@ -1,4 +1,4 @@
-import type { AttachmentLimits } from "@cove/contract/attachments.ts";
+import type { AttachmentLimits } from "@cove/contract/attachment-limits.ts";
 import { INBOUND_MAX_BYTES } from "@cove/contract/email.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";

@@ -1,4 +1,4 @@
-import type { AttachmentLimits } from "@cove/contract/attachments.ts";
+import type { AttachmentLimits } from "@cove/contract/attachment-limits.ts";
 import type { Satisfaction } from "@cove/contract/csat.ts";
 import type {
   CustomerComment,

@@ -1,4 +1,4 @@
-import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from "@cove/contract/attachments.ts";
+import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from "@cove/contract/attachment-limits.ts";
 import { readRuleActor } from "@cove/contract/automation.ts";
 import type { TicketChanges } from "@cove/contract/events.ts";
 import type {
