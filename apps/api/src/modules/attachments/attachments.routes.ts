@@ -9,14 +9,8 @@ import { AppError, notFound } from "../../platform/errors.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import type { JobQueue } from "../../platform/jobs.ts";
 import { myTicketFile } from "../portal/portal.service.ts";
-import {
-  contentDisposition,
-  isInlineImage,
-  purgeStaleUploads,
-  readAttachment,
-  uploadForCustomer,
-  uploadForReply,
-} from "./attachments.store.ts";
+import { fileBody, fileBytes, sendFile } from "./attachments.http.ts";
+import { purgeStaleUploads, readAttachment, uploadForCustomer, uploadForReply } from "./attachments.store.ts";
 
 const PURGE_QUEUE: JobQueue<object> = {
   name: "attachments-purge",
@@ -36,60 +30,6 @@ const customerId = (kind: string, id: string) => {
   return id;
 };
 const fileParams = z.object({ id: z.string(), attachmentId: z.string() });
-
-/**
- * A file's bytes as the request body, read up to the configured size: over it, a clear 413 that names the limit (the
- * declared length is checked first, so a large upload is refused before it is read).
- */
-function fileBody(app: FastifyInstance) {
-  app.addContentTypeParser("application/octet-stream", (req, payload, done) => {
-    const max = app.attachmentLimits.max_file_bytes;
-    const tooLarge = () =>
-      new AppError("PAYLOAD_TOO_LARGE", `The file is too large: a file can be at most ${formatBytes(max)}.`);
-    if (Number(req.headers["content-length"]) > max) return done(tooLarge(), undefined);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = () => {
-      payload.removeListener("data", onData);
-      payload.removeListener("end", onEnd);
-      payload.removeListener("error", onError);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) return void chunks.push(chunk);
-      stop();
-      payload.resume();
-      done(tooLarge(), undefined);
-    };
-    const onEnd = () => {
-      stop();
-      done(null, Buffer.concat(chunks));
-    };
-    const onError = (err: Error) => {
-      stop();
-      done(err, undefined);
-    };
-    payload.on("data", onData);
-    payload.on("end", onEnd);
-    payload.on("error", onError);
-  });
-}
-
-function fileBytes(body: unknown): Buffer {
-  if (!Buffer.isBuffer(body) || body.length === 0) {
-    throw new AppError("BAD_REQUEST", "Send the file's bytes as the body (Content-Type: application/octet-stream).");
-  }
-  return body;
-}
-
-function sendFile(reply: FastifyReply, file: { filename: string; contentType: string; bytes: Buffer }) {
-  const inline = isInlineImage(file.contentType);
-  return reply
-    .header("content-type", file.contentType)
-    .header("content-disposition", contentDisposition(inline ? "inline" : "attachment", file.filename))
-    .header("cache-control", "private, max-age=300")
-    .send(file.bytes);
-}
 
 /**
  * A ticket's files: uploaded by its organization's members, or by its customer in the portal, and served to whoever may

@@ -58,6 +58,9 @@ export async function putAttachment(
     ticketId: string | null;
     commentId: string | null;
     contactId?: string | null;
+    chatSessionId?: string;
+    chatMessageId?: string;
+    articleId?: string;
     filename: string | undefined;
     bytes: Buffer;
     state?: "pending" | "attached";
@@ -70,6 +73,9 @@ export async function putAttachment(
       ticketId: file.ticketId,
       commentId: file.commentId,
       contactId: file.contactId ?? null,
+      chatSessionId: file.chatSessionId ?? null,
+      chatMessageId: file.chatMessageId ?? null,
+      articleId: file.articleId ?? null,
       state: file.state ?? "attached",
       filename: safeFilename(file.filename),
       contentType: sniffType(file.bytes),
@@ -221,6 +227,17 @@ export async function uploadForReply(ctx: TenantCtx, ticketId: string, filename:
     .where(and(eq(tickets.organizationId, ctx.orgId), eq(tickets.id, ticketId)));
   if (!ticket) throw notFound("Ticket");
   return putAttachment(ctx.db, ctx.orgId, { ticketId, commentId: null, filename, bytes, state: "pending" });
+}
+
+/** A file of a live chat (row-level security leaves a visitor only their own chats' files). */
+export async function readChatFile(db: Queryable, orgId: string, sessionId: string, id: string) {
+  const [row] = await db
+    .select({ filename: attachments.filename, contentType: attachments.contentType, bytes: attachments.bytes })
+    .from(attachments)
+    .where(
+      and(eq(attachments.organizationId, orgId), eq(attachments.chatSessionId, sessionId), eq(attachments.id, id)),
+    );
+  return row ?? null;
 }
 
 /**

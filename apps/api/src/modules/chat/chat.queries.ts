@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatSenderType, ChatSession, VisitorSession } from "@cove/contract/chat.ts";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { attachments } from "../../db/schema/attachments.ts";
 import { chatMessages, chatSessions } from "../../db/schema/chat.ts";
 import { users } from "../../db/schema/users.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
@@ -126,15 +127,38 @@ export const toMessage = (r: MessageRow): ChatMessage => ({
   created_at: r.createdAt.toISOString(),
 });
 
-/** A session's messages, oldest first (the newest `limit` of them). */
+/** A session's messages, oldest first (the newest `limit` of them), each with the file it carries, if any. */
 export async function selectMessages(db: Queryable, orgId: string, sessionId: string, limit: number) {
   const rows = await db
-    .select(messageColumns)
+    .select({
+      ...messageColumns,
+      fileId: attachments.id,
+      filename: attachments.filename,
+      contentType: attachments.contentType,
+      size: attachments.size,
+    })
     .from(chatMessages)
+    .leftJoin(
+      attachments,
+      and(eq(attachments.organizationId, chatMessages.organizationId), eq(attachments.chatMessageId, chatMessages.id)),
+    )
     .where(and(eq(chatMessages.organizationId, orgId), eq(chatMessages.sessionId, sessionId)))
     .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
     .limit(limit);
-  return rows.reverse().map(toMessage);
+  return rows.reverse().map((r) => ({
+    ...toMessage(r),
+    ...(r.fileId
+      ? {
+          attachment: {
+            id: r.fileId,
+            comment_id: null,
+            filename: r.filename ?? "",
+            content_type: r.contentType ?? "application/octet-stream",
+            size: r.size ?? 0,
+          },
+        }
+      : {}),
+  }));
 }
 
 export interface NewChatMessage {
