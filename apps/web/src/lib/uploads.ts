@@ -12,14 +12,16 @@ import { ApiError, apiRequest } from "./api-client.ts";
  * Uploads one file (its bytes as the body, its name in the address), reporting progress from 0 to 1. XMLHttpRequest
  * rather than fetch: only it reports upload progress. A file over the limit is refused here, before a byte is sent.
  */
-export function uploadFile(opts: {
+export function uploadFile<T = Attachment>(opts: {
   /** Where it goes, e.g. /api/tickets/{id}/attachments. */
   url: string;
   token: string | undefined;
   file: File;
   maxFileBytes: number;
   onProgress: (done: number) => void;
-}): Promise<Attachment> {
+  /** What the answer holds (by default the stored file: { attachment }). */
+  read?: (body: unknown) => T | null;
+}): Promise<T> {
   const { file } = opts;
   const failed = (status: number, code: string, message: string, fromServer: boolean) =>
     new ApiError({ status, code, message, fromServer });
@@ -40,8 +42,9 @@ export function uploadFile(opts: {
       } catch {
         // Not JSON (a proxy's page): the status says enough.
       }
-      const parsed = attachmentAnswer.safeParse(body);
-      if (xhr.status === 201 && parsed.success) return resolve(parsed.data.attachment);
+      const read = opts.read ?? ((b: unknown) => (attachmentAnswer.safeParse(b).data?.attachment ?? null) as T | null);
+      const answer = xhr.status === 201 ? read(body) : null;
+      if (answer) return resolve(answer);
       const error = body as { error?: string; code?: string } | null;
       const message = error?.error
         ? `${file.name}: ${error.error}`
