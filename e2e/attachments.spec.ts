@@ -48,7 +48,10 @@ test("a customer attaches an image to a portal reply and sees it inline; the age
   const link = /https?:\/\/\S+\/portal\/acme\?token=[A-Za-z0-9_-]+/.exec(await mailTo(email))?.[0];
   if (!link) throw new Error("no sign-in link");
   await ines.goto(link);
-  await ines.getByRole("list", { name: "My tickets" }).getByRole("button", { name: new RegExp(subject) }).click();
+  await ines
+    .getByRole("list", { name: "My tickets" })
+    .getByRole("button", { name: new RegExp(subject) })
+    .click();
 
   // The limits are said before anything is sent; the file uploads with its own progress, then goes with the reply.
   await expect(ines.getByText("Up to 10 files, 5 MB each, 50 MB in all")).toBeVisible();

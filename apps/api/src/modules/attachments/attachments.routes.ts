@@ -1,11 +1,11 @@
-import { attachmentLimitsAnswer, formatBytes } from "@cove/contract/attachment-limits.ts";
+import { attachmentLimitsAnswer } from "@cove/contract/attachment-limits.ts";
 import { attachmentAnswer, uploadAttachmentQuery } from "@cove/contract/attachments.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inActorTenant, inContactTenant, inTenant } from "../../platform/auth.ts";
-import { AppError, notFound } from "../../platform/errors.ts";
+import { notFound } from "../../platform/errors.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import type { JobQueue } from "../../platform/jobs.ts";
 import { myTicketFile } from "../portal/portal.service.ts";

@@ -240,6 +240,56 @@ export async function readChatFile(db: Queryable, orgId: string, sessionId: stri
   return row ?? null;
 }
 
+/** An article's files, without their bytes (staff see a draft's; the help center only a published one's). */
+export async function listArticleFiles(db: Queryable, orgId: string, articleId: string): Promise<Attachment[]> {
+  const rows = await db
+    .select(listed)
+    .from(attachments)
+    .where(and(eq(attachments.organizationId, orgId), eq(attachments.articleId, articleId)))
+    .orderBy(asc(attachments.createdAt), asc(attachments.seq));
+  return rows.map(toAttachment);
+}
+
+export async function readArticleFile(db: Queryable, orgId: string, articleId: string, id: string) {
+  const [row] = await db
+    .select({ filename: attachments.filename, contentType: attachments.contentType, bytes: attachments.bytes })
+    .from(attachments)
+    .where(and(eq(attachments.organizationId, orgId), eq(attachments.articleId, articleId), eq(attachments.id, id)));
+  return row ?? null;
+}
+
+/** Adds a file to an article, within the limits of one message (an article's files count as one message's). */
+export async function addArticleFile(
+  db: Queryable,
+  orgId: string,
+  articleId: string,
+  file: { filename: string; bytes: Buffer },
+  limits: AttachmentLimits,
+): Promise<Attachment> {
+  const [held] = await db
+    .select({ n: count(), bytes: sql<number>`coalesce(sum(${attachments.size}), 0)::int` })
+    .from(attachments)
+    .where(and(eq(attachments.organizationId, orgId), eq(attachments.articleId, articleId)));
+  if ((held?.n ?? 0) >= limits.max_files) {
+    throw new AppError("BAD_REQUEST", `An article can have at most ${limits.max_files} files.`);
+  }
+  if ((held?.bytes ?? 0) + file.bytes.length > limits.max_message_bytes) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `The files of one article can be at most ${formatBytes(limits.max_message_bytes)} together.`,
+    );
+  }
+  return putAttachment(db, orgId, { ticketId: null, commentId: null, articleId, ...file });
+}
+
+export async function deleteArticleFile(db: Queryable, orgId: string, articleId: string, id: string) {
+  const rows = await db
+    .delete(attachments)
+    .where(and(eq(attachments.organizationId, orgId), eq(attachments.articleId, articleId), eq(attachments.id, id)))
+    .returning({ id: attachments.id });
+  return rows.length > 0;
+}
+
 /**
  * A portal customer's upload for a message they are writing (a reply, or a ticket not submitted yet): pending, theirs
  * alone until it is sent with the message. A customer keeps at most two messages' worth of files waiting.
