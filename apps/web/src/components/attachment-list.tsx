@@ -1,6 +1,6 @@
 import { formatBytes } from "@cove/contract/attachment-limits.ts";
 import { type Attachment, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
-import { Paperclip } from "lucide-react";
+import { Paperclip, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { toastError } from "../lib/toast-error.ts";
 
@@ -43,13 +43,21 @@ function Thumbnail({ fetchFile, file }: { fetchFile: FetchFile; file: Attachment
   ) : null;
 }
 
-/** The files that came with one message: images as thumbnails, each a download. */
-export function AttachmentList({ files, fetchFile }: { files: Attachment[]; fetchFile: FetchFile }) {
+/** The files that came with one message: images as thumbnails, each a download (and removable, where onRemove). */
+export function AttachmentList({
+  files,
+  fetchFile,
+  onRemove,
+}: {
+  files: Attachment[];
+  fetchFile: FetchFile;
+  onRemove?: (file: Attachment) => void;
+}) {
   if (files.length === 0) return null;
   return (
     <ul aria-label="Attachments" className="mt-3 flex flex-wrap gap-2">
       {files.map((file) => (
-        <li key={file.id}>
+        <li key={file.id} className="flex items-center gap-1">
           <button
             type="button"
             onClick={() => download(fetchFile, file).catch((error: unknown) => toastError(error, "Download failed"))}
@@ -63,6 +71,16 @@ export function AttachmentList({ files, fetchFile }: { files: Attachment[]; fetc
             <span className="max-w-48 truncate font-medium">{file.filename}</span>
             <span className="text-slate-500">{formatBytes(file.size)}</span>
           </button>
+          {onRemove && (
+            <button
+              type="button"
+              aria-label={`Remove ${file.filename}`}
+              onClick={() => onRemove(file)}
+              className="rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
+            >
+              <X className="size-3.5" aria-hidden="true" />
+            </button>
+          )}
         </li>
       ))}
     </ul>

@@ -18,7 +18,12 @@ export interface Upload {
  * The files of a message being written: each is uploaded as soon as it is chosen, dropped or pasted (several at once,
  * progress for each), within the server's limits, which are said before anything is sent.
  */
-export function useFileUploads(target: { url: string; token: string | undefined }) {
+export function useFileUploads(target: {
+  url: string;
+  token: string | undefined;
+  /** Files that are kept as soon as they arrive (an article's): told here, and dropped from the list of uploads. */
+  onUploaded?: (file: Attachment) => void;
+}) {
   const limits = useAttachmentLimits();
   const [uploads, setUploads] = useState<Upload[]>([]);
   const nextKey = useRef(0);
@@ -53,7 +58,11 @@ export function useFileUploads(target: { url: string; token: string | undefined 
         maxFileBytes: limits.max_file_bytes,
         onProgress: (progress) => update({ progress }),
       })
-        .then((attachment: Attachment) => update({ id: attachment.id, progress: 1 }))
+        .then((attachment: Attachment) => {
+          if (!target.onUploaded) return update({ id: attachment.id, progress: 1 });
+          setUploads((list) => list.filter((u) => u.key !== key));
+          target.onUploaded(attachment);
+        })
         .catch((error: unknown) => update({ error: error instanceof Error ? error.message : "Upload failed" }));
     }
   }
