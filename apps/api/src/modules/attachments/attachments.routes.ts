@@ -23,12 +23,6 @@ const PURGE_QUEUE: JobQueue<object> = {
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const uploadErrors = { ...errors, 409: errorSchema, 413: errorSchema, 415: errorSchema, 429: errorSchema };
 
-/** A customer reaches a file only through one of their tickets; any id that is not such a file is simply not found. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const customerId = (kind: string, id: string) => {
-  if (!UUID.test(id)) throw notFound(kind);
-  return id;
-};
 const fileParams = z.object({ id: z.string(), attachmentId: z.string() });
 
 /**
@@ -122,8 +116,9 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
       response: { 200: z.unknown().describe("The file's bytes"), ...errors },
     },
     handler: async (req, reply) => {
-      const ticketId = customerId("Attachment", req.params.id);
-      const fileId = customerId("Attachment", req.params.attachmentId);
+      // A customer reaches a file only through one of their tickets; any other id is simply not found.
+      const ticketId = recordId("Attachment", req.params.id);
+      const fileId = recordId("Attachment", req.params.attachmentId);
       const file = await inContactTenant(app, req, (ctx) => myTicketFile(ctx, ticketId, fileId));
       return sendFile(reply, file);
     },
