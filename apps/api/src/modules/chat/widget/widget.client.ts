@@ -285,10 +285,10 @@ function buildUi(shadow: ShadowRoot): Ui {
   send.type = "submit";
   // A file goes as a message of its own, as soon as it is chosen.
   const attach = el("label", "attach", "📎");
-  attach.title = "Send a file";
+  attach.title = "Attach a file";
   const picker = el("input");
   picker.type = "file";
-  picker.setAttribute("aria-label", "Send a file");
+  picker.setAttribute("aria-label", "Attach a file");
   picker.addEventListener("change", () => {
     for (const file of picker.files ?? []) void sendFile(file);
     picker.value = "";

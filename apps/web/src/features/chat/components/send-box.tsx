@@ -68,10 +68,10 @@ export function SendBox({ pending, onSend, onTyping, files }: SendBoxProps) {
       )}
       <label
         className="flex size-10 shrink-0 cursor-pointer items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-800"
-        title={`Send a file (at most ${formatBytes(limits.max_file_bytes)})`}
+        title={`Attach a file (at most ${formatBytes(limits.max_file_bytes)})`}
       >
         <Paperclip className="size-5" aria-hidden="true" />
-        <span className="sr-only">Send a file (at most {formatBytes(limits.max_file_bytes)})</span>
+        <span className="sr-only">Attach a file (at most {formatBytes(limits.max_file_bytes)})</span>
         <input
           type="file"
           multiple

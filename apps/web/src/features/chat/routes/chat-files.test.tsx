@@ -91,7 +91,7 @@ describe("files in a live chat (agent)", () => {
     const fetched = fetchMock.mock.calls.find(([url]) => String(url).includes("/files/"));
     expect(new Headers(fetched?.[1]?.headers).get("Authorization")).toMatch(/^Bearer /);
 
-    await user.upload(screen.getByLabelText("Send a file (at most 5 MB)"), new File(["%PDF"], "returns.pdf"));
+    await user.upload(screen.getByLabelText("Attach a file (at most 5 MB)"), new File(["%PDF"], "returns.pdf"));
     const mine = await screen.findByRole("article", { name: "Message from Ada" });
     expect(within(mine).getByRole("button", { name: /returns\.pdf/ })).toBeInTheDocument();
     expect(FakeXhr.sent[0]?.url).toBe(`/api/chat/sessions/${current.id}/files?filename=returns.pdf`);
