@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from "@cove/contract/attachment-limits.ts";
 import { REGISTRATIONS_PER_HOUR } from "@cove/contract/constants.ts";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
@@ -75,6 +76,8 @@ export interface AppOptions {
   email?: EmailChannelOptions;
   /** Mailbox import: the key that seals mailbox passwords (a random one per run when absent), private hosts. */
   mailboxes?: { secretsKey?: Buffer; allowPrivateHosts?: boolean; batchSize?: number; leaseSeconds?: number };
+  /** Files' size and count limits (ATTACHMENT_* configuration); the contract's defaults when absent. */
+  attachmentLimits?: AttachmentLimits;
 }
 
 /** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
@@ -88,6 +91,7 @@ export interface DeclaredRoute {
 declare module "fastify" {
   interface FastifyInstance {
     routeList: DeclaredRoute[];
+    attachmentLimits: AttachmentLimits;
   }
 }
 
@@ -134,6 +138,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.mailer.close();
   });
   app.decorate("publicUrl", opts.publicUrl);
+  app.decorate("attachmentLimits", opts.attachmentLimits ?? DEFAULT_ATTACHMENT_LIMITS);
   app.decorate("routeList", []);
   app.addHook("onRoute", (route) => {
     for (const method of [route.method].flat()) {

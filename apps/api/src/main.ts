@@ -35,6 +35,7 @@ async function main() {
     answerCacheBytes: config.answerCacheBytes,
     payments: config.payments,
     registrationsPerHour: config.registrationsPerHour,
+    attachmentLimits: config.attachmentLimits,
     email: { inboundDomain: config.inboundDomain ?? null },
     mailboxes: {
       secretsKey: config.secretsKey ?? keyFromDataDir(config.dataDir),
@@ -66,6 +67,7 @@ async function main() {
           host: config.host,
           log: app.log,
           senderCheck: config.inboundSenderChecks ? { mta: config.inboundDomain } : null,
+          attachmentLimits: config.attachmentLimits,
         })
       : null;
 

@@ -60,6 +60,29 @@ describe("loadConfig", () => {
     }
   });
 
+  it("takes the files' limits (today's 5 MB, 50 MB and 10 files by default), refusing what is not a sensible size", () => {
+    expect(loadConfig({}).attachmentLimits).toEqual({
+      max_file_bytes: 5 * 1024 * 1024,
+      max_message_bytes: 50 * 1024 * 1024,
+      max_files: 10,
+    });
+    expect(
+      loadConfig({ ATTACHMENT_MAX_FILE_MB: "20", ATTACHMENT_MAX_MESSAGE_MB: "40", ATTACHMENTS_PER_MESSAGE: "3" })
+        .attachmentLimits,
+    ).toEqual({ max_file_bytes: 20 * 1024 * 1024, max_message_bytes: 40 * 1024 * 1024, max_files: 3 });
+    // A message holds at least one whole file.
+    expect(loadConfig({ ATTACHMENT_MAX_FILE_MB: "20", ATTACHMENT_MAX_MESSAGE_MB: "8" }).attachmentLimits).toMatchObject(
+      {
+        max_message_bytes: 20 * 1024 * 1024,
+      },
+    );
+    for (const name of ["ATTACHMENT_MAX_FILE_MB", "ATTACHMENT_MAX_MESSAGE_MB", "ATTACHMENTS_PER_MESSAGE"]) {
+      for (const bad of ["0", "-1", "2.5", "lots", "100000"]) {
+        expect(configError({ [name]: bad }).message).toMatch(new RegExp(`\\b${name}\\b`));
+      }
+    }
+  });
+
   it("takes every documented variable from the environment", () => {
     const config = loadConfig({
       PORT: "8080",

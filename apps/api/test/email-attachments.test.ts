@@ -110,7 +110,9 @@ describe("attachments of inbound email", () => {
     const ticket = await ticketOf(org, outcome.ticketId);
     expect(ticket.attachments).toHaveLength(10);
     expect(ticket.attachments?.map((a) => a.filename)).not.toContain("big.bin");
-    expect(ticket.description).toBe("Here you go\n\n[2 attachments were not kept: at most 10 files of 5 MB each.]");
+    expect(ticket.description).toBe(
+      "Here you go\n\n[2 attachments were not kept: at most 10 files of 5 MB each, 50 MB in all.]",
+    );
   });
 });
 

@@ -40,6 +40,8 @@ export async function createTestApp(
     email?: AppOptions["email"];
     /** Mailbox import: private hosts (a local Dovecot), batch size, claim length. */
     mailboxes?: AppOptions["mailboxes"];
+    /** Files' limits (ATTACHMENT_* configuration). */
+    attachmentLimits?: AppOptions["attachmentLimits"];
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -67,6 +69,7 @@ export async function createTestApp(
     logger: opts.logger,
     email: opts.email,
     mailboxes: opts.mailboxes,
+    attachmentLimits: opts.attachmentLimits,
   });
   opts.setup?.(app);
   await app.ready();

@@ -12,16 +12,30 @@ export const attachmentSchema = z.object({
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
 
-/** Per file and per message; more or larger files are left out, with a note on the ticket. */
+/**
+ * The defaults of the limits (the API's configuration can change them: ATTACHMENT_MAX_FILE_MB,
+ * ATTACHMENT_MAX_MESSAGE_MB, ATTACHMENTS_PER_MESSAGE). Mail over them keeps what fits, with a note on the ticket; an
+ * upload over them is refused.
+ */
 export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
+export const ATTACHMENT_MESSAGE_MAX_BYTES = 50 * 1024 * 1024;
 export const ATTACHMENTS_PER_MESSAGE = 10;
+/** The most files the contract lets a message name whatever the configuration; the configured count is checked too. */
+export const ATTACHMENT_IDS_CAP = 100;
+
+/** The ids of files uploaded for a message (a reply, a new ticket), attached with it. */
+export const attachmentIds = z
+  .array(z.uuid("Each attachment must be an uploaded file's id"))
+  .max(ATTACHMENT_IDS_CAP, `A message can have at most ${ATTACHMENT_IDS_CAP} files`);
 
 /** Images a browser may show inline: never SVG (it can carry script). */
 export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 
-/** Where a ticket's attachment is served. */
+/** Where a ticket's attachment is served (to staff), and to the ticket's customer in the portal. */
 export const attachmentPath = (ticketId: string, attachmentId: string) =>
   `/api/tickets/${ticketId}/attachments/${attachmentId}`;
+export const portalAttachmentPath = (ticketId: string, attachmentId: string) =>
+  `/api/portal/tickets/${ticketId}/attachments/${attachmentId}`;
 
 export const attachmentAnswer = z.object({ attachment: attachmentSchema });
 

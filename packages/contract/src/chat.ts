@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { aiSource } from "./ai.ts";
+import { attachmentSchema } from "./attachments.ts";
 import { CSAT_RATINGS } from "./csat.ts";
 import { textRequired } from "./messages.ts";
 
@@ -85,8 +86,15 @@ export const chatMessageSchema = z.object({
   message: z.string(),
   sources: z.array(aiSource),
   created_at: z.string(),
+  /** A file sent as the message (its text is then the file's name); its bytes at chatFilePath / visitorChatFilePath. */
+  attachment: attachmentSchema.optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+/** Where a chat's file is served: to the organization's staff, and to the chat's visitor (with the visitor's token). */
+export const chatFilePath = (sessionId: string, fileId: string) => `/api/chat/sessions/${sessionId}/files/${fileId}`;
+export const visitorChatFilePath = (orgSlug: string, sessionId: string, fileId: string) =>
+  `/api/public/${encodeURIComponent(orgSlug)}/chat/sessions/${sessionId}/files/${fileId}`;
 
 export const chatSessionListAnswer = z.object({ sessions: z.array(chatSessionSchema) });
 export type ChatSessionListAnswer = z.infer<typeof chatSessionListAnswer>;

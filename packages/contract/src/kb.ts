@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { attachmentSchema } from "./attachments.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import "./messages.ts";
 import { requiredText } from "./auth.ts";
@@ -134,7 +135,12 @@ export const articleSummarySchema = z.object({
 });
 export type ArticleSummary = z.infer<typeof articleSummarySchema>;
 
-export const articleSchema = articleSummarySchema.extend({ body: z.string(), questions: z.array(z.string()) });
+export const articleSchema = articleSummarySchema.extend({
+  body: z.string(),
+  questions: z.array(z.string()),
+  /** Its files (GET /kb/articles/{id} lists them): public in the help center once the article is published. */
+  attachments: z.array(attachmentSchema).optional(),
+});
 export type Article = z.infer<typeof articleSchema>;
 
 export const articleAnswer = z.object({ article: articleSchema });
@@ -189,11 +195,18 @@ export const helpArticleAnswer = z.object({
     body: z.string(),
     category: z.object({ name: z.string(), slug: z.string() }).nullable(),
     updated_at: z.string(),
+    /** Its files, at helpArticleFilePath. */
+    attachments: z.array(attachmentSchema),
   }),
   /** Other published articles of the same category. */
   related: z.array(helpArticleLink),
 });
 export type HelpArticleAnswer = z.infer<typeof helpArticleAnswer>;
+
+/** Where an article's file is served: to staff (drafts too), and publicly once the article is published. */
+export const articleFilePath = (articleId: string, fileId: string) => `/api/kb/articles/${articleId}/files/${fileId}`;
+export const helpArticleFilePath = (orgSlug: string, articleSlug: string, fileId: string) =>
+  `/api/public/${encodeURIComponent(orgSlug)}/kb/articles/${encodeURIComponent(articleSlug)}/files/${fileId}`;
 
 export const HELP_FEEDBACK_THANKS = "Thanks for your feedback!";
 export const helpFeedbackAnswer = z.object({ message: z.string() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { attachmentIds, attachmentSchema } from "./attachments.ts";
 import { emailField, requiredText } from "./auth.ts";
 import { satisfactionSchema } from "./csat.ts";
 import {
@@ -125,6 +126,8 @@ export const customerTicketDetailSchema = customerTicketSchema.extend({
   comments: z.array(customerCommentSchema),
   /** The satisfaction survey once the ticket has been solved, else null. */
   satisfaction: satisfactionSchema.nullable(),
+  /** The files of the public conversation (comment_id null: the first message); never an internal note's. */
+  attachments: z.array(attachmentSchema),
 });
 export type CustomerTicketDetail = z.infer<typeof customerTicketDetailSchema>;
 export const customerTicketAnswer = z.object({ ticket: customerTicketDetailSchema });
@@ -134,9 +137,15 @@ export const createPortalTicketBody = z.object({
   subject: createTicketBody.shape.subject,
   description: createTicketBody.shape.description,
   priority: createTicketBody.shape.priority,
+  /** Files uploaded for it (POST /api/portal/attachments). */
+  attachment_ids: attachmentIds.optional(),
 });
 export type CreatePortalTicketBody = z.input<typeof createPortalTicketBody>;
 
-export const portalReplyBody = z.object({ body: createCommentBody.shape.body });
+export const portalReplyBody = z.object({
+  body: createCommentBody.shape.body,
+  /** Files uploaded for it (POST /api/portal/attachments). */
+  attachment_ids: attachmentIds.optional(),
+});
 export type PortalReplyBody = z.input<typeof portalReplyBody>;
 export const customerCommentAnswer = z.object({ comment: customerCommentSchema });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ATTACHMENTS_PER_MESSAGE, attachmentSchema } from "./attachments.ts";
+import { attachmentIds, attachmentSchema } from "./attachments.ts";
 import { requiredText } from "./auth.ts";
 import { COMMENT_EMAIL_STATUSES } from "./email.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
@@ -194,10 +194,7 @@ export const createCommentBody = z.object({
   body: longText("Reply", 50_000),
   is_public: z.boolean({ error: "is_public must be true or false" }).default(true),
   /** Files uploaded for this reply (POST /api/tickets/{id}/attachments). */
-  attachment_ids: z
-    .array(z.uuid("Each attachment must be an uploaded file's id"))
-    .max(ATTACHMENTS_PER_MESSAGE, `A reply can have at most ${ATTACHMENTS_PER_MESSAGE} files`)
-    .optional(),
+  attachment_ids: attachmentIds.optional(),
 });
 export type CreateCommentBody = z.input<typeof createCommentBody>;
 

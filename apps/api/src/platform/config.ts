@@ -1,4 +1,10 @@
 import path from "node:path";
+import type { AttachmentLimits } from "@cove/contract/attachment-limits.ts";
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MESSAGE_MAX_BYTES,
+  ATTACHMENTS_PER_MESSAGE,
+} from "@cove/contract/attachments.ts";
 import { REGISTRATIONS_PER_HOUR } from "@cove/contract/constants.ts";
 import { z } from "zod";
 import { parseSecretsKey } from "./secrets.ts";
@@ -6,6 +12,14 @@ import { parseSecretsKey } from "./secrets.ts";
 const boolFromEnv = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "use true or false" })
   .transform((v) => v === "true" || v === "1" || v === "yes");
+
+/** A size in whole megabytes, within bounds (the files are kept in the database: keep them modest). */
+const megabytes = (min: number, max: number) =>
+  z.coerce
+    .number({ error: "must be a number of megabytes" })
+    .int("must be a whole number of megabytes")
+    .min(min, `must be between ${min} and ${max}`)
+    .max(max, `must be between ${min} and ${max}`);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -92,6 +106,14 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 100000")
     .max(100_000, "must be between 1 and 100000")
     .default(REGISTRATIONS_PER_HOUR),
+  ATTACHMENT_MAX_FILE_MB: megabytes(1, 100).default(ATTACHMENT_MAX_BYTES / 1024 / 1024),
+  ATTACHMENT_MAX_MESSAGE_MB: megabytes(1, 1000).default(ATTACHMENT_MESSAGE_MAX_BYTES / 1024 / 1024),
+  ATTACHMENTS_PER_MESSAGE: z.coerce
+    .number({ error: "must be a number of files" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 100")
+    .max(100, "must be between 1 and 100")
+    .default(ATTACHMENTS_PER_MESSAGE),
 });
 
 /** The assistant's provider: the embedded one (no network, no key) or an OpenAI-compatible chat-completions API. */
@@ -138,6 +160,8 @@ export type Config = {
   payments: PaymentConfig;
   /** Organizations one address may register per hour. */
   registrationsPerHour: number;
+  /** Files: the largest one, the most bytes and files of one message (a reply, a new ticket, an email). */
+  attachmentLimits: AttachmentLimits;
 };
 
 export class ConfigError extends Error {}
@@ -211,5 +235,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
     payments,
     registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
+    attachmentLimits: {
+      max_file_bytes: e.ATTACHMENT_MAX_FILE_MB * 1024 * 1024,
+      max_message_bytes: Math.max(e.ATTACHMENT_MAX_MESSAGE_MB, e.ATTACHMENT_MAX_FILE_MB) * 1024 * 1024,
+      max_files: e.ATTACHMENTS_PER_MESSAGE,
+    },
   };
 }

@@ -1,10 +1,13 @@
 import { bigserial, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { chatMessages, chatSessions } from "./chat.ts";
 import { bytea, createdAt } from "./columns.ts";
+import { contacts } from "./contacts.ts";
+import { kbArticles } from "./kb.ts";
 import { organizations } from "./organizations.ts";
 import { ticketComments, tickets } from "./tickets.ts";
 
 /**
- * Files on tickets (for now: those that came with an email), kept in the database so every instance of the app serves
+ * Files on tickets (from email, staff and portal customers), in live chats and on articles, kept in the database so every instance of the app serves
  * them (docs/decisions/2026-11-25-email-channel.md). The type is what the bytes are, not what the sender said.
  */
 export const attachments = pgTable(
@@ -16,9 +19,16 @@ export const attachments = pgTable(
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id")
-      .notNull()
-      .references(() => tickets.id, { onDelete: "cascade" }),
+    /**
+     * What a file belongs to: a ticket (with comment_id for a reply's), a live chat (a message of its own), or a
+     * knowledge-base article. A customer's upload for a ticket they have not submitted yet has none (pending).
+     */
+    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "cascade" }),
+    chatSessionId: uuid("chat_session_id").references(() => chatSessions.id, { onDelete: "cascade" }),
+    chatMessageId: uuid("chat_message_id").references(() => chatMessages.id, { onDelete: "cascade" }),
+    articleId: uuid("article_id").references(() => kbArticles.id, { onDelete: "cascade" }),
+    /** The customer who uploaded it from the portal (null: staff, or mail); only they may attach it while pending. */
+    contactId: uuid("contact_id").references(() => contacts.id, { onDelete: "cascade" }),
     /** The reply it came with; null: the ticket's first message. */
     commentId: uuid("comment_id").references(() => ticketComments.id, { onDelete: "cascade" }),
     /**
@@ -34,5 +44,9 @@ export const attachments = pgTable(
     bytes: bytea("bytes").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("attachments_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt)],
+  (t) => [
+    index("attachments_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt),
+    index("attachments_org_chat_idx").on(t.organizationId, t.chatSessionId),
+    index("attachments_org_article_idx").on(t.organizationId, t.articleId),
+  ],
 );

@@ -1,19 +1,16 @@
-import { ATTACHMENT_MAX_BYTES, attachmentAnswer, uploadAttachmentQuery } from "@cove/contract/attachments.ts";
+import { attachmentLimitsAnswer } from "@cove/contract/attachment-limits.ts";
+import { attachmentAnswer, uploadAttachmentQuery } from "@cove/contract/attachments.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inActorTenant, inTenant } from "../../platform/auth.ts";
-import { AppError, notFound } from "../../platform/errors.ts";
+import { inActorTenant, inContactTenant, inTenant } from "../../platform/auth.ts";
+import { notFound } from "../../platform/errors.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import type { JobQueue } from "../../platform/jobs.ts";
-import {
-  contentDisposition,
-  isInlineImage,
-  purgeStaleUploads,
-  readAttachment,
-  uploadForReply,
-} from "./attachments.store.ts";
+import { myTicketFile } from "../portal/portal.service.ts";
+import { fileBody, fileBytes, sendFile } from "./attachments.http.ts";
+import { purgeStaleUploads, readAttachment, uploadForCustomer, uploadForReply } from "./attachments.store.ts";
 
 const PURGE_QUEUE: JobQueue<object> = {
   name: "attachments-purge",
@@ -24,50 +21,58 @@ const PURGE_QUEUE: JobQueue<object> = {
 };
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+const uploadErrors = { ...errors, 409: errorSchema, 413: errorSchema, 415: errorSchema, 429: errorSchema };
 
-/** A ticket's files, served to whoever may read the ticket: its organization's members and API keys. */
+const fileParams = z.object({ id: z.string(), attachmentId: z.string() });
+
+/**
+ * A ticket's files: uploaded by its organization's members, or by its customer in the portal, and served to whoever may
+ * read the message they came with (staff: the whole ticket; the customer: its public conversation).
+ */
 export async function attachmentRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.jobs.work(PURGE_QUEUE, async () => {
     await purgeStaleUploads(app.db);
   });
   app.jobs.schedule(PURGE_QUEUE, "41 3 * * *");
-  // A file is uploaded as it is: its bytes are the body.
-  app.addContentTypeParser(
-    "application/octet-stream",
-    { parseAs: "buffer", bodyLimit: ATTACHMENT_MAX_BYTES },
-    (_req, body, done) => done(null, body),
-  );
+  fileBody(app);
+
+  app.get("/api/public/attachment-limits", {
+    config: { access: "public" },
+    schema: {
+      tags: ["tickets"],
+      summary: "The size and count limits of files (per file and per message), to say them before uploading",
+      response: { 200: attachmentLimitsAnswer },
+    },
+    handler: async (_req, reply) => {
+      reply.header("cache-control", "public, max-age=300");
+      return { limits: app.attachmentLimits };
+    },
+  });
 
   app.post("/api/tickets/:id/attachments", {
     config: { access: "authenticated" },
-    bodyLimit: ATTACHMENT_MAX_BYTES,
     schema: {
       tags: ["tickets"],
       summary: "Upload a file for a reply (the body is the file, application/octet-stream); attach it by its id",
       params: idParams,
       querystring: uploadAttachmentQuery,
-      response: { 201: attachmentAnswer, ...errors, 413: errorSchema, 415: errorSchema },
+      response: { 201: attachmentAnswer, ...uploadErrors },
     },
     handler: async (req, reply) => {
       const ticketId = recordId("Ticket", req.params.id);
-      const bytes = req.body;
-      if (!Buffer.isBuffer(bytes) || bytes.length === 0) {
-        throw new AppError(
-          "BAD_REQUEST",
-          "Send the file's bytes as the body (Content-Type: application/octet-stream).",
-        );
-      }
+      const bytes = fileBytes(req.body);
       const attachment = await inTenant(app, req, (ctx) => uploadForReply(ctx, ticketId, req.query.filename, bytes));
       return reply.code(201).send({ attachment });
     },
   });
+
   app.get("/api/tickets/:id/attachments/:attachmentId", {
     config: { access: "authenticated", actors: ["api_key"] },
     schema: {
       tags: ["tickets"],
       summary: "A file of a ticket: shown inline when a safe image, else a download",
-      params: z.object({ id: z.string(), attachmentId: z.string() }),
+      params: fileParams,
       response: { 200: z.unknown().describe("The file's bytes"), ...errors },
     },
     handler: async (req, reply) => {
@@ -80,12 +85,42 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
         ),
       );
       if (!file) throw notFound("Attachment");
-      const inline = isInlineImage(file.contentType);
-      return reply
-        .header("content-type", file.contentType)
-        .header("content-disposition", contentDisposition(inline ? "inline" : "attachment", file.filename))
-        .header("cache-control", "private, max-age=300")
-        .send(file.bytes);
+      return sendFile(reply, file);
+    },
+  });
+
+  app.post("/api/portal/attachments", {
+    config: { access: "authenticated", actors: ["contact"], rateLimit: { max: 60, timeWindow: "1 minute" } },
+    schema: {
+      tags: ["customer portal"],
+      summary:
+        "Upload a file for a reply or a new ticket (the body is the file, application/octet-stream); send its id with it",
+      querystring: uploadAttachmentQuery,
+      response: { 201: attachmentAnswer, ...uploadErrors },
+    },
+    handler: async (req, reply) => {
+      const bytes = fileBytes(req.body);
+      const attachment = await inContactTenant(app, req, (ctx) =>
+        uploadForCustomer(ctx, req.query.filename, bytes, app.attachmentLimits),
+      );
+      return reply.code(201).send({ attachment });
+    },
+  });
+
+  app.get("/api/portal/tickets/:id/attachments/:attachmentId", {
+    config: { access: "authenticated", actors: ["contact"] },
+    schema: {
+      tags: ["customer portal"],
+      summary: "A file of your ticket's conversation: shown inline when a safe image, else a download",
+      params: fileParams,
+      response: { 200: z.unknown().describe("The file's bytes"), ...errors },
+    },
+    handler: async (req, reply) => {
+      // A customer reaches a file only through one of their tickets; any other id is simply not found.
+      const ticketId = recordId("Attachment", req.params.id);
+      const fileId = recordId("Attachment", req.params.attachmentId);
+      const file = await inContactTenant(app, req, (ctx) => myTicketFile(ctx, ticketId, fileId));
+      return sendFile(reply, file);
     },
   });
 }

@@ -1,9 +1,10 @@
+import { type AttachmentLimits, formatBytes } from "@cove/contract/attachment-limits.ts";
 import { type Attachment, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { attachments } from "../../db/schema/attachments.ts";
 import { tickets } from "../../db/schema/tickets.ts";
 import type { Queryable } from "../../platform/db.ts";
-import { notFound } from "../../platform/errors.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 
 /**
@@ -41,7 +42,12 @@ export function safeFilename(name: string | undefined): string {
 /** Content-Disposition with a plain fallback name and the exact one (RFC 6266 / 5987). */
 export function contentDisposition(kind: "inline" | "attachment", filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/[\\"]/g, "_");
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  // RFC 5987's attr-char has no ' ( ) *, which encodeURIComponent leaves as they are.
+  const exact = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
 /** Stores a file of a ticket (pending: uploaded for a reply still being written); answers it without its bytes. */
@@ -49,8 +55,12 @@ export async function putAttachment(
   db: Queryable,
   orgId: string,
   file: {
-    ticketId: string;
+    ticketId: string | null;
     commentId: string | null;
+    contactId?: string | null;
+    chatSessionId?: string;
+    chatMessageId?: string;
+    articleId?: string;
     filename: string | undefined;
     bytes: Buffer;
     state?: "pending" | "attached";
@@ -62,6 +72,10 @@ export async function putAttachment(
       organizationId: orgId,
       ticketId: file.ticketId,
       commentId: file.commentId,
+      contactId: file.contactId ?? null,
+      chatSessionId: file.chatSessionId ?? null,
+      chatMessageId: file.chatMessageId ?? null,
+      articleId: file.articleId ?? null,
       state: file.state ?? "attached",
       filename: safeFilename(file.filename),
       contentType: sniffType(file.bytes),
@@ -74,30 +88,47 @@ export async function putAttachment(
 }
 
 /**
- * Attaches files uploaded for a reply to it, once. Answers false when one of them is not a pending upload of this
- * ticket (another ticket's, already attached, or nothing): the reply is then refused as a whole.
+ * Attaches files uploaded for a message (a reply, or a customer's new ticket: commentId null) to it, once, within the
+ * limits of one message. Refused as a whole (400) when one of them is not a pending upload of this ticket (staff) or of
+ * this customer (contactId: a portal upload, which has no ticket yet), or when they are too many or too large together.
  */
 export async function attachPending(
   db: Queryable,
   orgId: string,
-  ticketId: string,
-  commentId: string,
+  target: { ticketId: string; commentId: string | null; contactId?: string | null },
   ids: string[],
-): Promise<boolean> {
-  if (ids.length === 0) return true;
+  limits: AttachmentLimits,
+): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  if (unique.length > limits.max_files) {
+    throw new AppError("BAD_REQUEST", `A message can have at most ${limits.max_files} files.`);
+  }
+  const owner = target.contactId
+    ? and(eq(attachments.contactId, target.contactId), isNull(attachments.ticketId))
+    : eq(attachments.ticketId, target.ticketId);
   const rows = await db
     .update(attachments)
-    .set({ commentId, state: "attached" })
+    .set({ ticketId: target.ticketId, commentId: target.commentId, state: "attached" })
     .where(
       and(
         eq(attachments.organizationId, orgId),
-        eq(attachments.ticketId, ticketId),
+        owner,
         eq(attachments.state, "pending"),
-        inArray(attachments.id, ids),
+        inArray(attachments.id, unique),
       ),
     )
-    .returning({ id: attachments.id });
-  return rows.length === new Set(ids).size;
+    .returning({ size: attachments.size });
+  if (rows.length !== unique.length) {
+    throw new AppError("BAD_REQUEST", "A file of this message was not found: upload it again.");
+  }
+  const total = rows.reduce((sum, r) => sum + r.size, 0);
+  if (total > limits.max_message_bytes) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `The files of one message can be at most ${formatBytes(limits.max_message_bytes)} together.`,
+    );
+  }
 }
 
 /** The files of one reply, with their bytes (for its email). */
@@ -133,6 +164,20 @@ function toAttachment(r: {
   return { id: r.id, comment_id: r.commentId, filename: r.filename, content_type: r.contentType, size: r.size };
 }
 
+/** The file each of some chat messages carries (a chat file is a message of its own), by message id. */
+export async function filesOfChatMessages(
+  db: Queryable,
+  orgId: string,
+  messageIds: string[],
+): Promise<Map<string, Attachment>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await db
+    .select({ ...listed, messageId: attachments.chatMessageId })
+    .from(attachments)
+    .where(and(eq(attachments.organizationId, orgId), inArray(attachments.chatMessageId, messageIds)));
+  return new Map(rows.map((r) => [r.messageId ?? "", toAttachment(r)]));
+}
+
 /** A ticket's attachments (not the uploads of replies still being written), without their bytes. */
 export async function listAttachments(db: Queryable, orgId: string, ticketId: string): Promise<Attachment[]> {
   const rows = await db
@@ -144,6 +189,41 @@ export async function listAttachments(db: Queryable, orgId: string, ticketId: st
     .orderBy(asc(attachments.createdAt), asc(attachments.seq));
   return rows.map(toAttachment);
 }
+
+/**
+ * The files of a ticket's public conversation, for its customer: the first message's and those of public replies, never
+ * an internal note's (the contact role's policies hide those rows too).
+ */
+export async function listPublicAttachments(db: Queryable, orgId: string, ticketId: string): Promise<Attachment[]> {
+  const rows = await db
+    .select(listed)
+    .from(attachments)
+    .where(and(eq(attachments.organizationId, orgId), eq(attachments.ticketId, ticketId), publicFile))
+    .orderBy(asc(attachments.createdAt), asc(attachments.seq));
+  return rows.map(toAttachment);
+}
+
+/** A file of the public conversation of a ticket (null: none such, or an internal note's). */
+export async function readPublicAttachment(db: Queryable, orgId: string, ticketId: string, id: string) {
+  const [row] = await db
+    .select({ filename: attachments.filename, contentType: attachments.contentType, bytes: attachments.bytes })
+    .from(attachments)
+    .where(
+      and(
+        eq(attachments.organizationId, orgId),
+        eq(attachments.ticketId, ticketId),
+        eq(attachments.id, id),
+        publicFile,
+      ),
+    );
+  return row ?? null;
+}
+
+const publicFile = and(
+  eq(attachments.state, "attached"),
+  sql`(${attachments.commentId} is null or exists (select 1 from ticket_comments c
+        where c.organization_id = ${attachments.organizationId} and c.id = ${attachments.commentId} and c.is_public))`,
+);
 
 export async function readAttachment(db: Queryable, orgId: string, ticketId: string, id: string) {
   const [row] = await db
@@ -161,6 +241,103 @@ export async function uploadForReply(ctx: TenantCtx, ticketId: string, filename:
     .where(and(eq(tickets.organizationId, ctx.orgId), eq(tickets.id, ticketId)));
   if (!ticket) throw notFound("Ticket");
   return putAttachment(ctx.db, ctx.orgId, { ticketId, commentId: null, filename, bytes, state: "pending" });
+}
+
+/** A file of a live chat (row-level security leaves a visitor only their own chats' files). */
+export async function readChatFile(db: Queryable, orgId: string, sessionId: string, id: string) {
+  const [row] = await db
+    .select({ filename: attachments.filename, contentType: attachments.contentType, bytes: attachments.bytes })
+    .from(attachments)
+    .where(
+      and(eq(attachments.organizationId, orgId), eq(attachments.chatSessionId, sessionId), eq(attachments.id, id)),
+    );
+  return row ?? null;
+}
+
+/** An article's files, without their bytes (staff see a draft's; the help center only a published one's). */
+export async function listArticleFiles(db: Queryable, orgId: string, articleId: string): Promise<Attachment[]> {
+  const rows = await db
+    .select(listed)
+    .from(attachments)
+    .where(and(eq(attachments.organizationId, orgId), eq(attachments.articleId, articleId)))
+    .orderBy(asc(attachments.createdAt), asc(attachments.seq));
+  return rows.map(toAttachment);
+}
+
+export async function readArticleFile(db: Queryable, orgId: string, articleId: string, id: string) {
+  const [row] = await db
+    .select({ filename: attachments.filename, contentType: attachments.contentType, bytes: attachments.bytes })
+    .from(attachments)
+    .where(and(eq(attachments.organizationId, orgId), eq(attachments.articleId, articleId), eq(attachments.id, id)));
+  return row ?? null;
+}
+
+/** Adds a file to an article, within the limits of one message (an article's files count as one message's). */
+export async function addArticleFile(
+  db: Queryable,
+  orgId: string,
+  articleId: string,
+  file: { filename: string; bytes: Buffer },
+  limits: AttachmentLimits,
+): Promise<Attachment> {
+  const [held] = await db
+    .select({ n: count(), bytes: sql<number>`coalesce(sum(${attachments.size}), 0)::int` })
+    .from(attachments)
+    .where(and(eq(attachments.organizationId, orgId), eq(attachments.articleId, articleId)));
+  if ((held?.n ?? 0) >= limits.max_files) {
+    throw new AppError("BAD_REQUEST", `An article can have at most ${limits.max_files} files.`);
+  }
+  if ((held?.bytes ?? 0) + file.bytes.length > limits.max_message_bytes) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `The files of one article can be at most ${formatBytes(limits.max_message_bytes)} together.`,
+    );
+  }
+  return putAttachment(db, orgId, { ticketId: null, commentId: null, articleId, ...file });
+}
+
+export async function deleteArticleFile(db: Queryable, orgId: string, articleId: string, id: string) {
+  const rows = await db
+    .delete(attachments)
+    .where(and(eq(attachments.organizationId, orgId), eq(attachments.articleId, articleId), eq(attachments.id, id)))
+    .returning({ id: attachments.id });
+  return rows.length > 0;
+}
+
+/**
+ * A portal customer's upload for a message they are writing (a reply, or a ticket not submitted yet): pending, theirs
+ * alone until it is sent with the message. A customer keeps at most two messages' worth of files waiting.
+ */
+export async function uploadForCustomer(
+  ctx: TenantCtx & { contactId: string },
+  filename: string,
+  bytes: Buffer,
+  limits: AttachmentLimits,
+) {
+  const [waiting] = await ctx.db
+    .select({ n: count() })
+    .from(attachments)
+    .where(
+      and(
+        eq(attachments.organizationId, ctx.orgId),
+        eq(attachments.contactId, ctx.contactId),
+        eq(attachments.state, "pending"),
+      ),
+    );
+  if ((waiting?.n ?? 0) >= limits.max_files * 2) {
+    throw new AppError(
+      "CONFLICT",
+      "Too many files are waiting to be sent: send your message, or wait a day for unsent files to be dropped.",
+    );
+  }
+  return putAttachment(ctx.db, ctx.orgId, {
+    ticketId: null,
+    commentId: null,
+    contactId: ctx.contactId,
+    filename,
+    bytes,
+    state: "pending",
+  });
 }
 
 /** Uploads never sent with a reply are dropped after a day (across organizations: Cove's own upkeep, as the owner). */

@@ -1,5 +1,7 @@
+import { uploadAttachmentQuery } from "@cove/contract/attachments.ts";
 import {
   CHAT_STARTS_PER_ADDRESS_PER_HOUR,
+  chatMessageAnswer,
   chatMessageListAnswer,
   rateChatBody,
   sendChatMessageBody,
@@ -17,10 +19,13 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bearerToken, sessionEnded } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
+import { recordId } from "../../platform/ids.ts";
 import type { ContactPrincipal } from "../../platform/tenancy.ts";
 import type { AiProvider } from "../ai/provider.ts";
+import { fileBody, fileBytes, sendFile } from "../attachments/attachments.http.ts";
 import { branding } from "../settings/settings.service.ts";
-import { rateChat, readConversation, sendVisitorMessage, startChat } from "./chat-visitor.service.ts";
+import { visitorChatFile } from "./chat-files.ts";
+import { rateChat, readConversation, sendVisitorFile, sendVisitorMessage, startChat } from "./chat-visitor.service.ts";
 import { widgetScript } from "./widget.ts";
 
 const errors = {
@@ -71,6 +76,7 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     reply.header("access-control-allow-origin", "*");
     reply.header("cross-origin-resource-policy", "cross-origin");
   });
+  fileBody(fastify);
   app.options("/api/public/:orgSlug/chat/*", {
     config: { access: "public" },
     schema: { hide: true },
@@ -158,6 +164,45 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
       });
       return reply.status(201).send({ messages });
     },
+  });
+
+  app.post("/api/public/:orgSlug/chat/sessions/:id/files", {
+    config: { ...visitor, rateLimit: { max: MESSAGES_PER_ADDRESS_PER_MINUTE, timeWindow: "1 minute" } },
+    schema: {
+      tags,
+      summary: "Send a file in your chat (the body is the file, application/octet-stream)",
+      params: visitorParams,
+      querystring: uploadAttachmentQuery,
+      response: { 201: chatMessageAnswer, ...errors, 413: errorSchema, 415: errorSchema },
+    },
+    handler: async (req, reply) => {
+      const who = visitorOf(req);
+      // An id that is no chat is not found, whatever the body.
+      const id = recordId("Chat session", req.params.id);
+      const bytes = fileBytes(req.body);
+      const message = await sendVisitorFile(app.db, who, {
+        orgSlug: req.params.orgSlug,
+        id,
+        filename: req.query.filename,
+        bytes,
+      });
+      return reply.status(201).send({ message });
+    },
+  });
+
+  app.get("/api/public/:orgSlug/chat/sessions/:id/files/:fileId", {
+    config: visitor,
+    schema: {
+      tags,
+      summary: "A file of your chat: shown inline when a safe image, else a download",
+      params: visitorParams.extend({ fileId: z.string() }),
+      response: { 200: z.unknown().describe("The file's bytes"), ...errors },
+    },
+    handler: async (req, reply) =>
+      sendFile(
+        reply,
+        await visitorChatFile(app.db, visitorOf(req), req.params.orgSlug, req.params.id, req.params.fileId),
+      ),
   });
 
   app.put("/api/public/:orgSlug/chat/sessions/:id/rating", {

@@ -24,9 +24,11 @@ import { type ContactPrincipal, type TenantCtx, withContact, withSystem } from "
 import { answerQuestion } from "../ai/ai.service.ts";
 import { asksForPerson } from "../ai/handoff-request.ts";
 import type { AiProvider } from "../ai/provider.ts";
+import { safeFilename } from "../attachments/attachments.store.ts";
 import { findOrCreateContact, startContactSession } from "../contacts/contacts.service.ts";
 import { organizationBySlug } from "../portal/portal-organization.ts";
 import { conversationTurns, insertMessage, preview, selectMessages, selectVisitorSession } from "./chat.queries.ts";
+import { attachChatFile, type ChatFile } from "./chat-files.ts";
 
 const DAY = 86_400_000;
 const SESSION = "Chat session";
@@ -136,7 +138,7 @@ async function assertVisitorPace(ctx: TenantCtx & { contactId: string }): Promis
 }
 
 /** Writes the visitor's message; says whether the assistant still answers in this session. */
-async function writeVisitorMessage(db: Db, who: ContactPrincipal, id: string, text: string) {
+async function writeVisitorMessage(db: Db, who: ContactPrincipal, id: string, text: string, file?: ChatFile) {
   return withContact(db, who, async (ctx) => {
     const found = await selectVisitorSession(ctx, recordId(SESSION, id));
     if (!found) throw notFound(SESSION);
@@ -144,14 +146,16 @@ async function writeVisitorMessage(db: Db, who: ContactPrincipal, id: string, te
       throw new AppError("CONFLICT", "This chat has ended. Start a new chat to write to us again.");
     }
     await assertVisitorPace(ctx);
-    const message = await insertMessage(ctx, { sessionId: id, senderType: "visitor", message: text });
+    const written = await insertMessage(ctx, { sessionId: id, senderType: "visitor", message: text });
+    const message = file ? { ...written, attachment: await attachChatFile(ctx, id, written.id, file) } : written;
     await ctx.db
       .update(chatSessions)
       .set({ lastMessage: preview(text), lastMessageAt: new Date(message.created_at) })
       .where(and(eq(chatSessions.organizationId, ctx.orgId), eq(chatSessions.id, id)));
     await ctx.emit("chat.message_added", { session_id: id, message_id: message.id, sender_type: "visitor" });
-    // Once a person has the conversation (they replied, or it waits for one), the assistant stays out of it.
-    const aiAnswers = !found.humanReplied && !found.session.waiting_for_human;
+    // Once a person has the conversation (they replied, or it waits for one), the assistant stays out of it; it
+    // never answers a file (there is no question in it to answer).
+    const aiAnswers = !file && !found.humanReplied && !found.session.waiting_for_human;
     return { message, aiAnswers };
   });
 }
@@ -246,6 +250,17 @@ export async function sendVisitorMessage(
   if (!aiAnswers) return [message];
   const turn = await askAssistant(deps, who.orgId, input.id, input.message);
   return [message, ...(await recordAssistantTurn(deps, who.orgId, input.id, turn))];
+}
+
+/** A visitor sends a file in their chat: a message of its own, named by the file; the assistant does not answer it. */
+export async function sendVisitorFile(
+  db: Db,
+  who: ContactPrincipal,
+  input: { orgSlug: string; id: string; filename: string; bytes: Buffer },
+): Promise<ChatMessage> {
+  await visitorOrg(db, who, input.orgSlug);
+  const file = { filename: input.filename, bytes: input.bytes };
+  return (await writeVisitorMessage(db, who, input.id, safeFilename(input.filename), file)).message;
 }
 
 /**

@@ -4,6 +4,7 @@ import { chatMessages, chatSessions } from "../../db/schema/chat.ts";
 import { users } from "../../db/schema/users.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+import { filesOfChatMessages } from "../attachments/attachments.store.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -126,7 +127,7 @@ export const toMessage = (r: MessageRow): ChatMessage => ({
   created_at: r.createdAt.toISOString(),
 });
 
-/** A session's messages, oldest first (the newest `limit` of them). */
+/** A session's messages, oldest first (the newest `limit` of them), each with the file it carries, if any. */
 export async function selectMessages(db: Queryable, orgId: string, sessionId: string, limit: number) {
   const rows = await db
     .select(messageColumns)
@@ -134,7 +135,15 @@ export async function selectMessages(db: Queryable, orgId: string, sessionId: st
     .where(and(eq(chatMessages.organizationId, orgId), eq(chatMessages.sessionId, sessionId)))
     .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
     .limit(limit);
-  return rows.reverse().map(toMessage);
+  const files = await filesOfChatMessages(
+    db,
+    orgId,
+    rows.map((r) => r.id),
+  );
+  return rows.reverse().map((r) => {
+    const file = files.get(r.id);
+    return { ...toMessage(r), ...(file ? { attachment: file } : {}) };
+  });
 }
 
 export interface NewChatMessage {

@@ -1,3 +1,4 @@
+import { uploadAttachmentQuery } from "@cove/contract/attachments.ts";
 import {
   CHAT_CLOSED_MESSAGE,
   chatClosedAnswer,
@@ -14,16 +15,21 @@ import {
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
+import { recordId } from "../../platform/ids.ts";
+import { fileBody, fileBytes, sendFile } from "../attachments/attachments.http.ts";
 import { registerChatHandlers } from "./chat.handlers.ts";
 import { registerChatTopics } from "./chat.realtime.ts";
 import * as service from "./chat.service.ts";
+import { staffChatFile } from "./chat-files.ts";
 import { chatToTicket } from "./chat-ticket.service.ts";
 import { scheduleUnansweredChats } from "./chat-unanswered.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
 const tags = ["live chat"];
 const access = "authenticated" as const;
+const chatFileParams = z.object({ id: z.string(), fileId: z.string() });
 
 /** The agent's side of live chat (spec section 7 chat calls, and /chat's take and figures). */
 export async function chatRoutes(fastify: FastifyInstance) {
@@ -31,6 +37,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
   registerChatTopics(fastify);
   registerChatHandlers(fastify.events);
   scheduleUnansweredChats(fastify.jobs, fastify.db);
+  fileBody(fastify);
 
   app.get("/api/chat/sessions", {
     config: { access },
@@ -89,6 +96,37 @@ export async function chatRoutes(fastify: FastifyInstance) {
       reply.status(201).send({
         message: await inTenant(app, req, (ctx) => service.sendAgentMessage(ctx, req.params.id, req.body.message)),
       }),
+  });
+
+  app.post("/api/chat/sessions/:id/files", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Send a file as an agent message (the body is the file, application/octet-stream)",
+      params: chatIdParams,
+      querystring: uploadAttachmentQuery,
+      response: { 201: chatMessageAnswer, ...errors, 413: errorSchema, 415: errorSchema },
+    },
+    handler: async (req, reply) => {
+      // An id that is no chat is not found, whatever the body.
+      const id = recordId("Chat session", req.params.id);
+      const bytes = fileBytes(req.body);
+      return reply.status(201).send({
+        message: await inTenant(app, req, (ctx) => service.sendAgentFile(ctx, id, req.query.filename, bytes)),
+      });
+    },
+  });
+
+  app.get("/api/chat/sessions/:id/files/:fileId", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "A file of a chat: shown inline when a safe image, else a download",
+      params: chatFileParams,
+      response: { 200: z.unknown().describe("The file's bytes"), ...errors },
+    },
+    handler: async (req, reply) =>
+      sendFile(reply, await inTenant(app, req, (ctx) => staffChatFile(ctx, req.params.id, req.params.fileId))),
   });
 
   app.put("/api/chat/sessions/:id", {

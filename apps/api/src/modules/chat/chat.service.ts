@@ -12,7 +12,9 @@ import { preparedRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
+import { safeFilename } from "../attachments/attachments.store.ts";
 import { insertMessage, preview, selectMessages, selectSession, selectSessions } from "./chat.queries.ts";
+import { attachChatFile, type ChatFile } from "./chat-files.ts";
 
 const SESSION = "Chat session";
 
@@ -65,7 +67,7 @@ async function announceChange(ctx: TenantCtx, id: string): Promise<ChatSession> 
  * An agent's reply. The first one ends the wait for a person (and the assistant's part: it stays silent from then
  * on) and, if nobody has the session yet, gives it to the one who replied.
  */
-export async function sendAgentMessage(ctx: Ctx, id: string, text: string): Promise<ChatMessage> {
+export async function sendAgentMessage(ctx: Ctx, id: string, text: string, file?: ChatFile): Promise<ChatMessage> {
   const row = await lockSession(ctx, id);
   if (row.status !== "active") throw notActive();
   const message = await insertMessage(ctx, {
@@ -75,6 +77,7 @@ export async function sendAgentMessage(ctx: Ctx, id: string, text: string): Prom
     userId: ctx.userId,
     senderName: await memberFirstName(ctx),
   });
+  const attachment = file ? await attachChatFile(ctx, row.id, message.id, file) : undefined;
   const now = new Date(message.created_at);
   await ctx.db
     .update(chatSessions)
@@ -89,7 +92,12 @@ export async function sendAgentMessage(ctx: Ctx, id: string, text: string): Prom
     .where(eq(chatSessions.id, row.id));
   await ctx.emit("chat.message_added", { session_id: row.id, message_id: message.id, sender_type: "agent" });
   await announceChange(ctx, row.id);
-  return message;
+  return attachment ? { ...message, attachment } : message;
+}
+
+/** An agent sends a file in a chat: a message of its own, named by the file (its text is the file's name). */
+export function sendAgentFile(ctx: Ctx, id: string, filename: string, bytes: Buffer): Promise<ChatMessage> {
+  return sendAgentMessage(ctx, id, safeFilename(filename), { filename, bytes });
 }
 
 /** Closes an active session. A session the assistant answered alone, with no hand-off, counts as resolved by it. */

@@ -1,4 +1,4 @@
-import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_MESSAGE } from "@cove/contract/attachments.ts";
+import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS, formatBytes } from "@cove/contract/attachment-limits.ts";
 import { INBOUND_HTML_KEPT, INBOUND_MAX_HEADER_LINES, INBOUND_PER_SENDER_PER_MINUTE } from "@cove/contract/email.ts";
 import type { ActorRef } from "@cove/contract/events.ts";
 import { createTicketBody } from "@cove/contract/tickets.ts";
@@ -23,6 +23,8 @@ export interface InboundMail {
   tag: string | null;
   /** Whether the From address was checked and found forged or verified (email.sender-check.ts); absent: unchecked. */
   sender?: SenderVerdict | null;
+  /** What a message's files may be (ATTACHMENT_* configuration); the defaults when absent. */
+  attachmentLimits?: AttachmentLimits;
 }
 
 /** How a message reaches receiveMail other than by the SMTP receiver (a mailbox import). */
@@ -185,16 +187,27 @@ async function findThread(tx: Tx, orgId: string, sender: string, refs: string[],
   return { memberId: member?.id ?? null, ticket };
 }
 
-/** The files of a message that are kept (the first ATTACHMENTS_PER_MESSAGE within the size), and how many are not. */
-function keptAttachments(parsed: ParsedMail): {
+/**
+ * The files of a message that are kept (the first of them within the size per file, while the message's total and
+ * count allow), and how many are not.
+ */
+function keptAttachments(
+  parsed: ParsedMail,
+  limits: AttachmentLimits,
+): {
   kept: { filename: string | undefined; bytes: Buffer }[];
   left: number;
 } {
   const files = parsed.attachments.filter((a) => Buffer.isBuffer(a.content) && a.content.length > 0);
-  const kept = files
-    .filter((a) => a.content.length <= ATTACHMENT_MAX_BYTES)
-    .slice(0, ATTACHMENTS_PER_MESSAGE)
-    .map((a) => ({ filename: a.filename, bytes: a.content }));
+  const kept: { filename: string | undefined; bytes: Buffer }[] = [];
+  let total = 0;
+  for (const a of files) {
+    const size = a.content.length;
+    if (kept.length >= limits.max_files) break;
+    if (size > limits.max_file_bytes || total + size > limits.max_message_bytes) continue;
+    total += size;
+    kept.push({ filename: a.filename, bytes: a.content });
+  }
   return { kept, left: files.length - kept.length };
 }
 
@@ -287,10 +300,11 @@ export async function receiveMail(
         : await findThread(tx, orgId, sender, references, number);
       const name = clean(from?.name ?? "") || sender;
       const text = clean(parsed.text ?? "");
-      const files = keptAttachments(parsed);
+      const limits = mail.attachmentLimits ?? DEFAULT_ATTACHMENT_LIMITS;
+      const files = keptAttachments(parsed, limits);
       const note =
         files.left > 0
-          ? `\n\n[${files.left} attachment${files.left === 1 ? " was" : "s were"} not kept: at most ${ATTACHMENTS_PER_MESSAGE} files of ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB each.]`
+          ? `\n\n[${files.left} attachment${files.left === 1 ? " was" : "s were"} not kept: at most ${limits.max_files} files of ${formatBytes(limits.max_file_bytes)} each, ${formatBytes(limits.max_message_bytes)} in all.]`
           : "";
       const as = async (actor: ActorRef): Promise<TenantCtx> => ({
         orgId,

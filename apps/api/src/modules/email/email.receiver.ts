@@ -1,3 +1,4 @@
+import type { AttachmentLimits } from "@cove/contract/attachment-limits.ts";
 import { INBOUND_MAX_BYTES } from "@cove/contract/email.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -32,6 +33,8 @@ export async function startReceiver(opts: {
   log: FastifyBaseLogger;
   /** Check SPF, DKIM and DMARC of each message (INBOUND_SENDER_CHECKS); null or absent: no checks. */
   senderCheck?: SenderCheckOptions | null;
+  /** What a message's files may be (ATTACHMENT_* configuration); the defaults when absent. */
+  attachmentLimits?: AttachmentLimits;
 }): Promise<Receiver> {
   const domain = opts.domain.toLowerCase();
 
@@ -98,7 +101,13 @@ export async function startReceiver(opts: {
             for (const r of found) if (r && !targets.has(r.orgId)) targets.set(r.orgId, r);
             return Promise.all(
               [...targets.values()].map((r) =>
-                receiveMail(opts.db, r.orgId, { raw, envelopeFrom, tag: r.tag, sender }),
+                receiveMail(opts.db, r.orgId, {
+                  raw,
+                  envelopeFrom,
+                  tag: r.tag,
+                  sender,
+                  attachmentLimits: opts.attachmentLimits,
+                }),
               ),
             );
           })

@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { sendFile } from "../attachments/attachments.http.ts";
 import * as service from "./kb-public.service.ts";
 
 const errors = { 400: errorSchema, 404: errorSchema, 429: errorSchema };
@@ -26,6 +27,7 @@ const limits = {
   search: { max: 60, timeWindow: "1 minute" },
   article: { max: 60, timeWindow: "1 minute" },
   feedback: { max: 20, timeWindow: "10 minutes" },
+  file: { max: 120, timeWindow: "1 minute" },
 };
 
 /** The public help center: published articles only, no sign-in (docs/decisions/2026-11-23-knowledge-base.md). */
@@ -64,6 +66,21 @@ export async function kbPublicRoutes(fastify: FastifyInstance) {
       response: { 200: helpArticleAnswer, ...errors },
     },
     handler: (req) => service.helpArticle(app.db, req.params.orgSlug, req.params.articleSlug),
+  });
+
+  app.get("/api/public/:orgSlug/kb/articles/:articleSlug/files/:fileId", {
+    config: { access: "public", rateLimit: limits.file },
+    schema: {
+      tags,
+      summary: "A file of a published article: shown inline when a safe image, else a download",
+      params: articleParams.extend({ fileId: z.string() }),
+      response: { 200: z.unknown().describe("The file's bytes"), ...errors },
+    },
+    handler: async (req, reply) =>
+      sendFile(
+        reply,
+        await service.helpArticleFile(app.db, req.params.orgSlug, req.params.articleSlug, req.params.fileId),
+      ),
   });
 
   app.post("/api/public/:orgSlug/kb/articles/:articleSlug/feedback", {

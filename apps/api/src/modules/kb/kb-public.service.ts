@@ -11,7 +11,9 @@ import { kbArticles, kbCategories } from "../../db/schema/kb.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import type { Db } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
+import { recordId } from "../../platform/ids.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
+import { listArticleFiles, readArticleFile } from "../attachments/attachments.store.ts";
 import { articleSearch, excerptOf, searchMatch } from "./kb.search.ts";
 
 type Visitor = Pick<Ctx, "orgId" | "db">;
@@ -145,9 +147,23 @@ export function helpArticle(db: Db, orgSlug: string, articleSlug: string): Promi
         body: article.body,
         category,
         updated_at: article.updatedAt.toISOString(),
+        attachments: await listArticleFiles(v.db, v.orgId, article.id),
       },
       related,
     };
+  });
+}
+
+/** A file of a published article (a draft's, or any other id: not found). */
+export function helpArticleFile(db: Db, orgSlug: string, articleSlug: string, fileId: string) {
+  return inHelpCenter(db, orgSlug, async (v) => {
+    const [article] = await v.db
+      .select({ id: kbArticles.id })
+      .from(kbArticles)
+      .where(and(published(v.orgId), eq(kbArticles.slug, articleSlug)));
+    const file = article ? await readArticleFile(v.db, v.orgId, article.id, recordId("File", fileId)) : null;
+    if (!file) throw notFound("File");
+    return file;
   });
 }
 

@@ -1,3 +1,4 @@
+import { attachmentAnswer, uploadAttachmentQuery } from "@cove/contract/attachments.ts";
 import { messageAnswer } from "@cove/contract/auth.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import {
@@ -14,19 +15,23 @@ import {
 } from "@cove/contract/kb.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
+import { fileBody, fileBytes, sendFile } from "../attachments/attachments.http.ts";
 import * as service from "./kb.service.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema };
 const tags = ["knowledge base"];
 const params = idParams;
 const articleId = (id: string) => recordId("Article", id);
+const fileParams = z.object({ id: z.string(), fileId: z.string() });
 
 /** The staff side of the knowledge base: agents and admins alike (PRODUCT.md section 3). */
 export async function kbRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const access = "authenticated" as const;
+  fileBody(fastify);
 
   app.get("/api/kb/articles", {
     config: { access },
@@ -79,6 +84,54 @@ export async function kbRoutes(fastify: FastifyInstance) {
     handler: async (req) => {
       await inTenant(app, req, (ctx) => service.deleteArticle(ctx, articleId(req.params.id)));
       return { message: "Article deleted" };
+    },
+  });
+
+  app.post("/api/kb/articles/:id/files", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Attach a file to an article (the body is the file, application/octet-stream)",
+      params,
+      querystring: uploadAttachmentQuery,
+      response: { 201: attachmentAnswer, ...errors, 403: errorSchema, 413: errorSchema, 415: errorSchema },
+    },
+    handler: async (req, reply) => {
+      const id = articleId(req.params.id);
+      const bytes = fileBytes(req.body);
+      const file = { filename: req.query.filename, bytes };
+      return reply.status(201).send({
+        attachment: await inTenant(app, req, (ctx) => service.attachToArticle(ctx, id, file, app.attachmentLimits)),
+      });
+    },
+  });
+
+  app.get("/api/kb/articles/:id/files/:fileId", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "A file of an article (drafts too): shown inline when a safe image, else a download",
+      params: fileParams,
+      response: { 200: z.unknown().describe("The file's bytes"), ...errors },
+    },
+    handler: async (req, reply) => {
+      const [id, fileId] = [articleId(req.params.id), recordId("File", req.params.fileId)];
+      return sendFile(reply, await inTenant(app, req, (ctx) => service.articleFile(ctx, id, fileId)));
+    },
+  });
+
+  app.delete("/api/kb/articles/:id/files/:fileId", {
+    config: { access },
+    schema: {
+      tags,
+      summary: "Remove a file from an article",
+      params: fileParams,
+      response: { 200: messageAnswer, ...errors },
+    },
+    handler: async (req) => {
+      const [id, fileId] = [articleId(req.params.id), recordId("File", req.params.fileId)];
+      await inTenant(app, req, (ctx) => service.removeArticleFile(ctx, id, fileId));
+      return { message: "File removed" };
     },
   });
 

@@ -1,3 +1,5 @@
+import type { AttachmentLimits } from "@cove/contract/attachment-limits.ts";
+import type { Attachment } from "@cove/contract/attachments.ts";
 import type {
   Article,
   ArticleListAnswer,
@@ -15,6 +17,12 @@ import { users } from "../../db/schema/users.ts";
 import { isUniqueViolation } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
+import {
+  addArticleFile,
+  deleteArticleFile,
+  listArticleFiles,
+  readArticleFile,
+} from "../attachments/attachments.store.ts";
 import {
   articleSummaryColumns,
   findArticleRow,
@@ -68,7 +76,28 @@ export async function listArticles(ctx: Ctx, query: z.output<typeof articleListQ
 export async function getArticle(ctx: Ctx, id: string): Promise<Article> {
   const row = await findArticleRow(ctx.db, ctx.orgId, id);
   if (!row) throw articleNotFound();
-  return toArticle(row);
+  return { ...toArticle(row), attachments: await listArticleFiles(ctx.db, ctx.orgId, id) };
+}
+
+/** Staff attach a file to an article (drafts too); the help center shows it once the article is published. */
+export async function attachToArticle(
+  ctx: Ctx,
+  id: string,
+  file: { filename: string; bytes: Buffer },
+  limits: AttachmentLimits,
+): Promise<Attachment> {
+  if (!(await findArticleRow(ctx.db, ctx.orgId, id))) throw articleNotFound();
+  return addArticleFile(ctx.db, ctx.orgId, id, file, limits);
+}
+
+export async function articleFile(ctx: Ctx, id: string, fileId: string) {
+  const file = await readArticleFile(ctx.db, ctx.orgId, id, fileId);
+  if (!file) throw notFound("File");
+  return file;
+}
+
+export async function removeArticleFile(ctx: Ctx, id: string, fileId: string): Promise<void> {
+  if (!(await deleteArticleFile(ctx.db, ctx.orgId, id, fileId))) throw notFound("File");
 }
 
 /** Another organization's category is not found, exactly like one that does not exist. */

@@ -165,9 +165,9 @@ export async function portalRoutes(fastify: FastifyInstance) {
       response: { 201: customerTicketAnswer, ...errors },
     },
     handler: async (req, reply) =>
-      reply
-        .status(201)
-        .send({ ticket: await inContactTenant(app, req, (ctx) => service.createMyTicket(ctx, req.body)) }),
+      reply.status(201).send({
+        ticket: await inContactTenant(app, req, (ctx) => service.createMyTicket(ctx, req.body, app.attachmentLimits)),
+      }),
   });
 
   app.get("/api/portal/tickets/:id", {
@@ -195,7 +195,7 @@ export async function portalRoutes(fastify: FastifyInstance) {
     handler: async (req, reply) =>
       reply.status(201).send({
         comment: await inContactTenant(app, req, (ctx) =>
-          service.replyToMyTicket(ctx, ticketId(req.params.id), req.body.body),
+          service.replyToMyTicket(ctx, ticketId(req.params.id), req.body, app.attachmentLimits),
         ),
       }),
   });

@@ -1,3 +1,4 @@
+import type { AttachmentLimits } from "@cove/contract/attachment-limits.ts";
 import type { Satisfaction } from "@cove/contract/csat.ts";
 import type {
   CustomerComment,
@@ -6,6 +7,7 @@ import type {
   CustomerTicketListAnswer,
   createPortalTicketBody,
   PortalCustomer,
+  portalReplyBody,
   updatePortalMeBody,
 } from "@cove/contract/portal.ts";
 import { PORTAL_TICKET_PAGE_SIZE } from "@cove/contract/portal.ts";
@@ -17,6 +19,7 @@ import { organizations } from "../../db/schema/organizations.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+import { attachPending, listPublicAttachments, readPublicAttachment } from "../attachments/attachments.store.ts";
 import { surveyOfTicket } from "../csat/csat.service.ts";
 import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
 import type { OrganizationRef } from "./portal-organization.ts";
@@ -116,8 +119,20 @@ async function publicComments(ctx: ContactCtx, ticketId: string): Promise<Custom
 
 export async function getMyTicket(ctx: ContactCtx, id: string): Promise<CustomerTicketDetail> {
   const row = await findMyTicket(ctx, id);
-  const [comments, satisfaction] = await Promise.all([publicComments(ctx, id), mySurvey(ctx, row)]);
-  return { ...toCustomerTicket(row), comments, satisfaction };
+  const [comments, satisfaction, attachments] = await Promise.all([
+    publicComments(ctx, id),
+    mySurvey(ctx, row),
+    listPublicAttachments(ctx.db, ctx.orgId, id),
+  ]);
+  return { ...toCustomerTicket(row), comments, satisfaction, attachments };
+}
+
+/** A file of the public conversation of one of the customer's tickets (another's, or an internal note's: 404). */
+export async function myTicketFile(ctx: ContactCtx, ticketId: string, fileId: string) {
+  await findMyTicket(ctx, ticketId);
+  const file = await readPublicAttachment(ctx.db, ctx.orgId, ticketId, fileId);
+  if (!file) throw notFound("Attachment");
+  return file;
 }
 
 /** The ticket's survey while it is solved or closed (a reopened ticket asks again when it is solved again). */
@@ -130,6 +145,7 @@ function mySurvey(ctx: ContactCtx, row: TicketRow): Promise<Satisfaction | null>
 export async function createMyTicket(
   ctx: ContactCtx,
   input: z.output<typeof createPortalTicketBody>,
+  limits: AttachmentLimits,
 ): Promise<CustomerTicketDetail> {
   const customer = await me(ctx);
   const { id } = await openTicket(
@@ -144,6 +160,14 @@ export async function createMyTicket(
     },
     { source: "portal", contactId: ctx.contactId },
   );
+  // The files go with the first message (comment_id null), as an email's do.
+  await attachPending(
+    ctx.db,
+    ctx.orgId,
+    { ticketId: id, commentId: null, contactId: ctx.contactId },
+    input.attachment_ids ?? [],
+    limits,
+  );
   return getMyTicket(ctx, id);
 }
 
@@ -154,10 +178,20 @@ export const CLOSED_TICKET =
  * The customer's public reply. A reply to a ticket that was solved, or was waiting for them (pending), opens it again
  * for the team; a closed ticket is final (as in Zendesk: the customer opens a new one).
  */
-export async function replyToMyTicket(ctx: ContactCtx, id: string, body: string): Promise<CustomerComment> {
+export async function replyToMyTicket(
+  ctx: ContactCtx,
+  id: string,
+  input: z.output<typeof portalReplyBody>,
+  limits: AttachmentLimits,
+): Promise<CustomerComment> {
   const row = await findMyTicket(ctx, id);
   if (row.status === "closed") throw new AppError("CONFLICT", CLOSED_TICKET);
-  const comment = await addComment(ctx, id, { body, is_public: true });
+  const comment = await addComment(
+    ctx,
+    id,
+    { body: input.body, is_public: true, attachment_ids: input.attachment_ids },
+    limits,
+  );
   if (row.status === "solved" || row.status === "pending") await changeTicket(ctx, id, { status: "open" });
   return {
     id: comment.id,

@@ -111,7 +111,9 @@ export async function ticketRoutes(fastify: FastifyInstance) {
     },
     handler: async (req, reply) =>
       reply.status(201).send({
-        comment: await inActorTenant(app, req, (ctx) => service.addComment(ctx, ticketId(req.params.id), req.body)),
+        comment: await inActorTenant(app, req, (ctx) =>
+          service.addComment(ctx, ticketId(req.params.id), req.body, app.attachmentLimits),
+        ),
       }),
   });
 }

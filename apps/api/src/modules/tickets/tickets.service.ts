@@ -1,3 +1,4 @@
+import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from "@cove/contract/attachment-limits.ts";
 import { readRuleActor } from "@cove/contract/automation.ts";
 import type { TicketChanges } from "@cove/contract/events.ts";
 import type {
@@ -242,6 +243,7 @@ export async function addComment(
   ctx: TenantCtx,
   ticketId: string,
   input: z.output<typeof createCommentBody>,
+  attachmentLimits: AttachmentLimits = DEFAULT_ATTACHMENT_LIMITS,
 ): Promise<Comment> {
   const me = await actor(ctx);
   const [touched] = await ctx.db
@@ -271,9 +273,15 @@ export async function addComment(
       createdAt: ticketComments.createdAt,
     });
   if (!comment) throw new Error("comment insert returned nothing");
-  if (!(await attachPending(ctx.db, ctx.orgId, ticketId, comment.id, input.attachment_ids ?? []))) {
-    throw new AppError("BAD_REQUEST", "A file of this reply was not found: upload it again.");
-  }
+  // A customer's files were uploaded before their ticket was chosen (portal uploads are theirs, not a ticket's).
+  const contactId = ctx.actor.kind === "contact" ? ctx.actor.id : null;
+  await attachPending(
+    ctx.db,
+    ctx.orgId,
+    { ticketId, commentId: comment.id, contactId },
+    input.attachment_ids ?? [],
+    attachmentLimits,
+  );
   await ctx.emit("comment.added", { ticket_id: ticketId, comment_id: comment.id, is_public: comment.isPublic });
   return toComment(comment);
 }

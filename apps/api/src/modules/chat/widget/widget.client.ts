@@ -21,6 +21,8 @@ interface Message {
   sender_name: string | null;
   message: string;
   sources: Source[];
+  /** A file sent as the message. */
+  attachment?: { id: string; filename: string; content_type: string };
 }
 type Rating = "good" | "bad";
 interface Session {
@@ -72,6 +74,10 @@ const CSS = `
 .system { align-self: center; background: #e2e8f0; color: #334155; font-size: 12px; border-radius: 999px; text-align: center; }
 .sources { margin: 6px 0 0; padding: 6px 0 0; border-top: 1px solid #ddd6fe; list-style: none; font-size: 12px; }
 .sources a { color: #6d28d9; }
+.file { display: block; max-width: 100%; border: 0; padding: 0; background: none; color: inherit; text-decoration: underline; cursor: pointer; font: inherit; text-align: left; }
+.file img { display: block; max-width: 200px; max-height: 160px; border-radius: 8px; }
+.attach { cursor: pointer; display: flex; align-items: center; padding: 0 6px; font-size: 18px; color: #64748b; }
+.attach input { display: none; }
 .thinking { align-self: flex-start; color: #64748b; font-style: italic; }
 .foot { border-top: 1px solid #e2e8f0; padding: 10px; display: flex; gap: 8px; background: #fff; }
 .foot[hidden], .prechat[hidden], .ended[hidden], .error[hidden] { display: none; }
@@ -135,14 +141,18 @@ class HttpError extends Error {
   }
 }
 
-async function api<T>(path: string, init: { method?: string; body?: unknown; token?: string | null } = {}): Promise<T> {
+async function api<T>(
+  path: string,
+  init: { method?: string; body?: unknown; token?: string | null; file?: File } = {},
+): Promise<T> {
   const headers: Record<string, string> = {};
   if (init.body !== undefined) headers["content-type"] = "application/json";
+  if (init.file) headers["content-type"] = "application/octet-stream";
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   const res = await fetch(`${base}/api/public/${encodeURIComponent(slug)}${path}`, {
     method: init.method ?? "GET",
     headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    body: init.file ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
   });
   const data = (await res.json().catch(() => null)) as { error?: string } | null;
   if (!res.ok) throw new HttpError(res.status, data?.error ?? "Something went wrong. Please try again.");
@@ -273,7 +283,18 @@ function buildUi(shadow: ShadowRoot): Ui {
   });
   const send = el("button", "btn", "Send");
   send.type = "submit";
-  foot.append(input, send);
+  // A file goes as a message of its own, as soon as it is chosen.
+  const attach = el("label", "attach", "📎");
+  attach.title = "Attach a file";
+  const picker = el("input");
+  picker.type = "file";
+  picker.setAttribute("aria-label", "Attach a file");
+  picker.addEventListener("change", () => {
+    for (const file of picker.files ?? []) void sendFile(file);
+    picker.value = "";
+  });
+  attach.append(picker);
+  foot.append(attach, input, send);
   foot.addEventListener("submit", (e) => {
     e.preventDefault();
     void sendMessage();
@@ -372,7 +393,7 @@ function addMessage(m: Message): void {
   const item = el("li", `msg ${m.sender_type}`);
   if (m.sender_type === "ai") item.append(el("small", undefined, "Assistant"));
   if (m.sender_type === "agent") item.append(el("small", undefined, m.sender_name ?? "Support"));
-  item.append(document.createTextNode(m.message));
+  item.append(m.attachment ? fileView(m.attachment) : document.createTextNode(m.message));
   const links = m.sources.map(sourceLink).filter((l): l is HTMLLIElement => l !== null);
   if (links.length > 0) {
     const sources = el("ul", "sources");
@@ -381,6 +402,59 @@ function addMessage(m: Message): void {
   }
   ui.list.insertBefore(item, thinking);
   ui.body.scrollTop = ui.body.scrollHeight;
+}
+
+/** A chat file, fetched with the visitor's token: a picture for a safe image, else a download. */
+async function fileBlob(id: string): Promise<Blob> {
+  if (!stored) throw new Error("no chat");
+  const res = await fetch(
+    `${base}/api/public/${encodeURIComponent(slug)}/chat/sessions/${stored.sessionId}/files/${id}`,
+    { headers: { authorization: `Bearer ${stored.token}` } },
+  );
+  if (!res.ok) throw new Error("The file could not be opened.");
+  return res.blob();
+}
+
+function fileView(f: NonNullable<Message["attachment"]>): HTMLElement {
+  const button = el("button", "file", f.filename);
+  button.type = "button";
+  if (/^image\/(png|jpeg|gif|webp)$/.test(f.content_type)) {
+    void fileBlob(f.id).then(
+      (blob) => {
+        const img = el("img");
+        img.alt = f.filename;
+        img.src = URL.createObjectURL(blob);
+        button.replaceChildren(img);
+      },
+      () => {},
+    );
+  }
+  button.addEventListener("click", () => {
+    void fileBlob(f.id).then(
+      (blob) => {
+        const a = el("a");
+        a.href = URL.createObjectURL(blob);
+        a.download = f.filename;
+        a.click();
+      },
+      (e: Error) => showError(e.message),
+    );
+  });
+  return button;
+}
+
+async function sendFile(file: File): Promise<void> {
+  if (!stored) return;
+  showError(null);
+  try {
+    const answer = await api<{ message: Message }>(
+      `/chat/sessions/${stored.sessionId}/files?filename=${encodeURIComponent(file.name)}`,
+      { method: "POST", token: stored.token, file },
+    );
+    addMessage(answer.message);
+  } catch (error) {
+    showError(`${file.name}: ${error instanceof Error ? error.message : "it could not be sent."}`);
+  }
 }
 
 function setThinking(on: boolean): void {

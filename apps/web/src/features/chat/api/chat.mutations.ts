@@ -8,9 +8,12 @@ import {
   chatTicketAnswer,
 } from "@cove/contract/chat.ts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, apiRequest } from "../../../lib/api-client.ts";
 import { chatKeys, ticketKeys } from "../../../lib/query-keys.ts";
+import { getSession } from "../../../lib/session-storage.ts";
+import { uploadFile, useAttachmentLimits } from "../../../lib/uploads.ts";
 
 const path = (id: string) => `/chat/sessions/${encodeURIComponent(id)}`;
 
@@ -39,6 +42,55 @@ export function useSendChatMessage(sessionId: string) {
     },
     onError: (error) => toastFailure(CHAT_SEND_FAILED, error),
   });
+}
+
+/**
+ * Files the agent sends in a chat: each is uploaded at once as a message of its own (progress for each, the server's
+ * limits checked first), and joins the conversation when it arrives.
+ */
+export function useChatFiles(sessionId: string) {
+  const queryClient = useQueryClient();
+  const limits = useAttachmentLimits();
+  const [uploads, setUploads] = useState<ChatUpload[]>([]);
+  const nextKey = useRef(0);
+  const send = (files: File[]) => {
+    for (const file of files) {
+      const key = nextKey.current++;
+      const update = (change: Partial<ChatUpload>) =>
+        setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...change } : u)));
+      setUploads((list) => [...list, { key, name: file.name, progress: 0 }]);
+      uploadFile({
+        url: `/api${path(sessionId)}/files`,
+        token: getSession()?.token,
+        file,
+        maxFileBytes: limits.max_file_bytes,
+        onProgress: (progress) => update({ progress }),
+        read: (body) => chatMessageAnswer.safeParse(body).data?.message ?? null,
+      })
+        .then((message) => {
+          setUploads((list) => list.filter((u) => u.key !== key));
+          queryClient.setQueryData<ChatMessage[]>(chatKeys.messages(sessionId), (list) =>
+            list?.some((m) => m.id === message.id) ? list : [...(list ?? []), message],
+          );
+          void queryClient.invalidateQueries({ queryKey: chatKeys.sessions() });
+        })
+        .catch((error: unknown) => update({ error: error instanceof Error ? error.message : "Upload failed" }));
+    }
+  };
+  return {
+    uploads,
+    limits,
+    send,
+    dismiss: (key: number) => setUploads((list) => list.filter((u) => u.key !== key)),
+  };
+}
+
+/** A file on its way into a chat, or refused (error). */
+export interface ChatUpload {
+  key: number;
+  name: string;
+  progress: number;
+  error?: string;
 }
 
 export function useCloseChatSession() {

@@ -7,7 +7,13 @@ import { usePresence } from "../../../app/realtime-provider.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { useChatToTicket, useCloseChatSession, useSendChatMessage, useTakeChatSession } from "../api/chat.mutations.ts";
+import {
+  useChatFiles,
+  useChatToTicket,
+  useCloseChatSession,
+  useSendChatMessage,
+  useTakeChatSession,
+} from "../api/chat.mutations.ts";
 import { useChatMessages } from "../api/chat.queries.ts";
 import { ChatStatusBadge } from "./chat-badges.tsx";
 import { MessageBubble } from "./message-bubble.tsx";
@@ -29,6 +35,7 @@ export function Conversation({ session, myId, onClosed, onFailure }: Conversatio
   const typists = viewers.filter((v) => v.typing).map((v) => v.name);
   const messages = useChatMessages(session.id);
   const send = useSendChatMessage(session.id);
+  const chatFiles = useChatFiles(session.id);
   const close = useCloseChatSession();
   const take = useTakeChatSession();
   const toTicket = useChatToTicket();
@@ -104,7 +111,7 @@ export function Conversation({ session, myId, onClosed, onFailure }: Conversatio
         ) : (
           <ul className="space-y-3">
             {(messages.data ?? []).map((m) => (
-              <MessageBubble key={m.id} message={m} visitorName={session.visitor_name} />
+              <MessageBubble key={m.id} message={m} visitorName={session.visitor_name} sessionId={session.id} />
             ))}
             <li ref={end} aria-hidden="true" />
           </ul>
@@ -115,7 +122,14 @@ export function Conversation({ session, myId, onClosed, onFailure }: Conversatio
           {typists.join(", ")} {typists.length === 1 ? "is" : "are"} typing…
         </p>
       )}
-      {active && <SendBox pending={send.isPending} onSend={(text) => send.mutateAsync(text)} onTyping={typing} />}
+      {active && (
+        <SendBox
+          pending={send.isPending}
+          onSend={(text) => send.mutateAsync(text)}
+          onTyping={typing}
+          files={chatFiles}
+        />
+      )}
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}

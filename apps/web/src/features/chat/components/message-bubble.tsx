@@ -1,12 +1,29 @@
-import type { ChatMessage } from "@cove/contract/chat.ts";
+import type { Attachment } from "@cove/contract/attachments.ts";
+import { type ChatMessage, chatFilePath } from "@cove/contract/chat.ts";
 import { clsx } from "clsx";
+import { useCallback } from "react";
+import { AttachmentList } from "../../../components/attachment-list.tsx";
+import { getSession } from "../../../lib/session-storage.ts";
+import { fetchFile } from "../../../lib/uploads.ts";
 import { timeOfDay } from "./chat-format.ts";
 
 const senderLabel = (m: ChatMessage) =>
   m.sender_type === "agent" ? (m.sender_name ?? "Agent") : m.sender_type === "ai" ? "AI assistant" : "Visitor";
 
 /** One message: the agent's on the right; the visitor's and the assistant's on the left, told apart; Cove's centred. */
-export function MessageBubble({ message, visitorName }: { message: ChatMessage; visitorName: string }) {
+export function MessageBubble({
+  message,
+  visitorName,
+  sessionId,
+}: {
+  message: ChatMessage;
+  visitorName: string;
+  sessionId: string;
+}) {
+  const fetchOne = useCallback(
+    (file: Attachment) => fetchFile(chatFilePath(sessionId, file.id), getSession()?.token, file.filename),
+    [sessionId],
+  );
   if (message.sender_type === "system") {
     return (
       <li className="flex justify-center" aria-label="Notice">
@@ -33,7 +50,14 @@ export function MessageBubble({ message, visitorName }: { message: ChatMessage; 
         <p className={clsx("mb-0.5 text-xs font-medium", fromAgent ? "text-indigo-100" : "text-slate-500")}>
           {who} · {timeOfDay(message.created_at)}
         </p>
-        <p className="whitespace-pre-wrap break-words">{message.message}</p>
+        {message.attachment ? (
+          // A file message: its text is the file's name, which the file itself shows.
+          <div className="text-slate-900">
+            <AttachmentList files={[message.attachment]} fetchFile={fetchOne} />
+          </div>
+        ) : (
+          <p className="whitespace-pre-wrap break-words">{message.message}</p>
+        )}
         {message.sources.length > 0 && (
           <ul className="mt-2 space-y-0.5 border-t border-violet-200 pt-1 text-xs">
             {message.sources.map((s) => (

@@ -3,6 +3,7 @@ import { ArrowLeft, ExternalLink, Eye, Pencil, ThumbsUp } from "lucide-react";
 import { Link, useLocation, useParams } from "react-router";
 import { buttonClasses } from "../../../components/ui/button.tsx";
 import { useAuth } from "../../../lib/auth.ts";
+import { ArticleFiles } from "../components/article-files.tsx";
 import { ArticleLoader } from "../components/article-loader.tsx";
 import { ArticleStatusBadge } from "../components/article-status-badge.tsx";
 import type { ArticleLinkState } from "../components/article-table.tsx";
@@ -90,6 +91,9 @@ function ArticleReader({ article }: { article: Article }) {
           ) : (
             <MarkdownView source={article.body} />
           )}
+          <div className="mt-6">
+            <ArticleFiles article={article} />
+          </div>
         </div>
       </article>
 

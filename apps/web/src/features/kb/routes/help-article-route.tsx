@@ -1,10 +1,12 @@
-import { helpArticlePath, helpCenterPath, KB_SEARCH_MAX } from "@cove/contract/kb.ts";
+import { helpArticleFilePath, helpArticlePath, helpCenterPath, KB_SEARCH_MAX } from "@cove/contract/kb.ts";
 import { ChevronRight } from "lucide-react";
 import { Link, useNavigate, useParams } from "react-router";
+import { AttachmentList } from "../../../components/attachment-list.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
+import { fetchFile } from "../../../lib/uploads.ts";
 import { useHelpArticle } from "../api/kb.queries.ts";
 import { HelpFeedback } from "../components/help-feedback.tsx";
 import { HelpNotFound } from "../components/help-not-found.tsx";
@@ -87,6 +89,10 @@ export function HelpArticleRoute() {
           <p className="text-sm text-slate-500">Updated {formatDate(article.updated_at)}</p>
         </header>
         <MarkdownView source={article.body} />
+        <AttachmentList
+          files={article.attachments}
+          fetchFile={(file) => fetchFile(helpArticleFilePath(orgSlug, article.slug, file.id), undefined, file.filename)}
+        />
       </article>
       <HelpFeedback key={article.slug} orgSlug={orgSlug} articleSlug={article.slug} />
       {related.length > 0 && (

@@ -81,6 +81,7 @@ export function helpArticle(overrides: Partial<HelpArticleAnswer["article"]> = {
       body: "We ship to **Canada**.\n\n<script>alert(1)</script>\n\n[Bad](javascript:alert(1))",
       category: { name: "Shipping & Delivery", slug: "shipping-and-delivery" },
       updated_at: "2026-03-04T10:30:00.000Z",
+      attachments: [],
       ...overrides,
     },
     related: [{ id: uuid(), title: "Where is my order?", slug: "where-is-my-order" }],

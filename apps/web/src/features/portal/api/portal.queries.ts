@@ -6,6 +6,7 @@ import {
   customerCommentAnswer,
   customerTicketAnswer,
   customerTicketListAnswer,
+  type PortalReplyBody,
   portalMeAnswer,
   type UpdatePortalMeBody,
 } from "@cove/contract/portal.ts";
@@ -82,11 +83,11 @@ export function useReplyToMyTicket(id: string) {
   const portal = usePortal();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: string) =>
+    mutationFn: async (body: PortalReplyBody) =>
       (
         await portalRequest(portal, `/portal/tickets/${encodeURIComponent(id)}/comments`, {
           method: "POST",
-          body: { body },
+          body,
           schema: customerCommentAnswer,
         })
       ).comment,

@@ -5,6 +5,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
+import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
@@ -30,6 +31,7 @@ export function NewTicketDialog({
 }) {
   const portal = usePortal();
   const create = useCreateMyTicket();
+  const files = useFileUploads({ url: "/api/portal/attachments", token: portal.token });
   const {
     register,
     handleSubmit,
@@ -43,9 +45,13 @@ export function NewTicketDialog({
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const ticket = await create.mutateAsync(values);
+      const ticket = await create.mutateAsync({
+        ...values,
+        ...(files.ids.length > 0 ? { attachment_ids: files.ids } : {}),
+      });
       toast.success(`Ticket #${ticket.ticket_number} submitted. We will get back to you soon.`);
       reset();
+      files.clear();
       onOpenChange(false);
       onCreated(ticket.id);
     } catch (error) {
@@ -72,7 +78,13 @@ export function NewTicketDialog({
               </Button>
             </Dialog.Close>
           </div>
-          <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4" aria-label="Create Support Ticket">
+          <form
+            onSubmit={onSubmit}
+            noValidate
+            className="mt-4 space-y-4"
+            aria-label="Create Support Ticket"
+            {...files.dropProps}
+          >
             <TextField label="Subject" maxLength={250} error={errors.subject?.message} {...register("subject")} />
             <FieldShell id="portal-ticket-description" label="Description" error={errors.description?.message}>
               <textarea
@@ -81,9 +93,12 @@ export function NewTicketDialog({
                 aria-invalid={errors.description ? true : undefined}
                 aria-describedby={describedBy("portal-ticket-description", undefined, errors.description?.message)}
                 className={`${inputClasses} resize-y`}
+                onPaste={files.onPaste}
                 {...register("description")}
               />
             </FieldShell>
+            <UploadList files={files} label="Files of this ticket" />
+            <AttachFilesButton files={files} />
             <div className="sm:max-w-xs">
               <SelectField label="Priority" options={priorityOptions} {...register("priority")} />
             </div>
@@ -93,7 +108,7 @@ export function NewTicketDialog({
                   Cancel
                 </Button>
               </Dialog.Close>
-              <button type="submit" className={accentButton} disabled={isSubmitting}>
+              <button type="submit" className={accentButton} disabled={isSubmitting || files.uploading}>
                 {isSubmitting && <Spinner className="size-4" />}
                 Submit Ticket
               </button>

@@ -1,13 +1,17 @@
+import { type Attachment, portalAttachmentPath } from "@cove/contract/attachments.ts";
 import type { CustomerComment, CustomerTicketDetail } from "@cove/contract/portal.ts";
 import { clsx } from "clsx";
 import { ArrowLeft, FileQuestion } from "lucide-react";
-import { useId, useState } from "react";
+import { useCallback, useId, useState } from "react";
 import { toast } from "sonner";
+import { AttachmentList, type FetchFile } from "../../../components/attachment-list.tsx";
+import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { fetchFile } from "../../../lib/uploads.ts";
 import { formatDateTime, PriorityBadge, StatusBadge } from "../../tickets/index.ts";
 import { useMyTicket, useRateMyTicket, useReplyToMyTicket } from "../api/portal.queries.ts";
 import { usePortal } from "../api/portal-context.ts";
@@ -75,7 +79,16 @@ export function TicketView({ id, onBack }: { id: string; onBack: () => void }) {
   );
 }
 
-function Message({ author, mine, at, body }: { author: string; mine: boolean; at: string; body: string }) {
+interface MessageProps {
+  author: string;
+  mine: boolean;
+  at: string;
+  body: string;
+  files: Attachment[];
+  fetchOne: FetchFile;
+}
+
+function Message({ author, mine, at, body, files, fetchOne }: MessageProps) {
   return (
     <li className={clsx("flex", mine ? "justify-end" : "justify-start")}>
       <div
@@ -88,19 +101,41 @@ function Message({ author, mine, at, body }: { author: string; mine: boolean; at
           <span className="font-medium text-slate-700">{mine ? "You" : author}</span> · {formatDateTime(at)}
         </p>
         <p className="mt-1 text-sm break-words whitespace-pre-wrap text-slate-900">{body}</p>
+        <AttachmentList files={files} fetchFile={fetchOne} />
       </div>
     </li>
   );
 }
 
 function Conversation({ ticket }: { ticket: CustomerTicketDetail }) {
-  const { customer } = usePortal();
+  const { customer, token } = usePortal();
+  // The files are the customer's to read with their own token (never the staff session's).
+  const fetchOne = useCallback(
+    (file: Attachment) => fetchFile(portalAttachmentPath(ticket.id, file.id), token, file.filename),
+    [ticket.id, token],
+  );
+  const filesOf = (commentId: string | null) => ticket.attachments.filter((a) => a.comment_id === commentId);
   const item = (c: CustomerComment) => (
-    <Message key={c.id} author={c.author_name} mine={c.from_customer} at={c.created_at} body={c.body} />
+    <Message
+      key={c.id}
+      author={c.author_name}
+      mine={c.from_customer}
+      at={c.created_at}
+      body={c.body}
+      files={filesOf(c.id)}
+      fetchOne={fetchOne}
+    />
   );
   return (
     <ol aria-label="Conversation" className="space-y-3">
-      <Message author={customer.name} mine at={ticket.created_at} body={ticket.description} />
+      <Message
+        author={customer.name}
+        mine
+        at={ticket.created_at}
+        body={ticket.description}
+        files={filesOf(null)}
+        fetchOne={fetchOne}
+      />
       {ticket.comments.map(item)}
     </ol>
   );
@@ -115,7 +150,9 @@ function Rating({ ticket }: { ticket: CustomerTicketDetail }) {
 function ReplyBox({ ticket }: { ticket: CustomerTicketDetail }) {
   const id = useId();
   const reply = useReplyToMyTicket(ticket.id);
+  const { token } = usePortal();
   const [body, setBody] = useState("");
+  const files = useFileUploads({ url: "/api/portal/attachments", token });
   if (ticket.status === "closed") {
     return (
       <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">
@@ -126,8 +163,9 @@ function ReplyBox({ ticket }: { ticket: CustomerTicketDetail }) {
   async function send() {
     if (body.trim() === "") return;
     try {
-      await reply.mutateAsync(body);
+      await reply.mutateAsync({ body, ...(files.ids.length > 0 ? { attachment_ids: files.ids } : {}) });
       setBody("");
+      files.clear();
     } catch (error) {
       toast.error(errorText(error, "Failed to add comment. Please try again."));
     }
@@ -136,6 +174,7 @@ function ReplyBox({ ticket }: { ticket: CustomerTicketDetail }) {
     <form
       aria-label="Reply"
       className="space-y-3 rounded-lg border border-slate-200 bg-white p-4"
+      {...files.dropProps}
       onSubmit={(e) => {
         e.preventDefault();
         void send();
@@ -149,13 +188,20 @@ function ReplyBox({ ticket }: { ticket: CustomerTicketDetail }) {
         rows={4}
         value={body}
         onChange={(e) => setBody(e.target.value)}
+        onPaste={files.onPaste}
         className={`${inputClasses} resize-y`}
       />
+      <UploadList files={files} label="Files of this reply" />
+      <AttachFilesButton files={files} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-xs text-slate-500">
           {ticket.status === "solved" ? "This ticket is solved: replying opens it again." : "The team is told at once."}
         </p>
-        <button type="submit" className={accentButton} disabled={reply.isPending || body.trim() === ""}>
+        <button
+          type="submit"
+          className={accentButton}
+          disabled={reply.isPending || files.uploading || body.trim() === ""}
+        >
           {reply.isPending && <Spinner className="size-4" />}
           Send reply
         </button>

@@ -1,3 +1,4 @@
+import type { Attachment } from "@cove/contract/attachments.ts";
 import type { Satisfaction } from "@cove/contract/csat.ts";
 import type {
   CustomerComment,
@@ -55,8 +56,9 @@ export function ticketDetail(
   base: CustomerTicket,
   comments: CustomerComment[] = [customerComment()],
   satisfaction: Satisfaction | null = null,
+  attachments: Attachment[] = [],
 ): CustomerTicketDetail {
-  return { ...base, comment_count: comments.length, comments, satisfaction };
+  return { ...base, comment_count: comments.length, comments, satisfaction, attachments };
 }
 
 export const openSurvey: Satisfaction = {

@@ -1,10 +1,12 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { FakeXhr } from "../../../test/fake-xhr.ts";
 import { json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 import { comment, me, ticket } from "../test/ticket-fixtures.ts";
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  FakeXhr.reset();
 });
 
 describe("a ticket's attachments", () => {
@@ -61,43 +63,6 @@ describe("a ticket's attachments", () => {
   });
 });
 
-/** Plays the server for uploads (XMLHttpRequest, which the app uses for its progress events). */
-class FakeXhr {
-  static sent: { url: string; headers: Record<string, string>; body: unknown }[] = [];
-  url = "";
-  headers: Record<string, string> = {};
-  status = 0;
-  responseText = "";
-  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
-    onprogress: null,
-  };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  open(_method: string, url: string) {
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  send(body: File) {
-    FakeXhr.sent.push({ url: this.url, headers: this.headers, body });
-    setTimeout(() => {
-      this.upload.onprogress?.({ lengthComputable: true, loaded: 1, total: 2 });
-      this.status = 201;
-      this.responseText = JSON.stringify({
-        attachment: {
-          id: "9b2f6c1d-3e4a-4b5c-8d7e-0f1a2b3c4d5e",
-          comment_id: null,
-          filename: body.name,
-          content_type: "application/pdf",
-          size: body.size,
-        },
-      });
-      this.onload?.();
-    }, 10);
-  }
-}
-
 describe("attaching files to a reply", () => {
   it("uploads a chosen file with the session and sends its id with the reply", async () => {
     const current = ticket();
@@ -113,7 +78,10 @@ describe("attaching files to a reply", () => {
 
     await user.click(await screen.findByRole("button", { name: "Reply" }));
     await user.type(screen.getByLabelText("Reply"), "See the manual");
-    await user.upload(screen.getByLabelText("Attach files"), new File(["%PDF-1.4"], "manual v2.pdf"));
+    await user.upload(
+      screen.getByLabelText("Attach files"),
+      new File(["%PDF-1.4"], "manual v2.pdf", { type: "application/pdf" }),
+    );
     const files = screen.getByRole("list", { name: "Files of this reply" });
     expect(await within(files).findByText("Uploaded")).toBeInTheDocument();
     expect(FakeXhr.sent[0]?.url).toBe(`/api/tickets/${current.id}/attachments?filename=manual%20v2.pdf`);
@@ -127,5 +95,30 @@ describe("attaching files to a reply", () => {
       is_public: true,
       attachment_ids: ["9b2f6c1d-3e4a-4b5c-8d7e-0f1a2b3c4d5e"],
     });
+  });
+
+  it("says the server's limits before uploading, and refuses a file over them without sending it", async () => {
+    const current = ticket();
+    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    storeSession();
+    mockApi({
+      "GET /api/auth/me": () => json(200, { user: testUser }),
+      "GET /api/users": () => json(200, { users: [me] }),
+      [`GET /api/tickets/${current.id}`]: () => json(200, { ticket: current }),
+      "GET /api/public/attachment-limits": () =>
+        json(200, { limits: { max_file_bytes: 1024, max_message_bytes: 2048, max_files: 2 } }),
+    });
+    const { user } = renderApp(`/tickets/${current.id}`);
+    await user.click(await screen.findByRole("button", { name: "Reply" }));
+    expect(await screen.findByText("Up to 2 files, 1 KB each, 2 KB in all")).toBeInTheDocument();
+    await user.upload(screen.getByLabelText("Attach files"), new File(["x".repeat(2000)], "big.log"));
+    const files = screen.getByRole("list", { name: "Files of this reply" });
+    expect(within(files).getByText("big.log is too large: a file can be at most 1 KB.")).toBeInTheDocument();
+    expect(FakeXhr.sent).toEqual([]);
+    // The server's own refusal is shown as it says it.
+    FakeXhr.answer = () => ({ status: 413, body: { error: "The file is too large.", code: "PAYLOAD_TOO_LARGE" } });
+    await user.upload(screen.getByLabelText("Attach files"), new File(["x"], "small.txt"));
+    expect(await within(files).findByText("small.txt: The file is too large.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Send Reply" })).toBeEnabled();
   });
 });

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MESSAGE_MAX_BYTES, ATTACHMENTS_PER_MESSAGE } from "./attachments.ts";
+
+// Apart from attachments.ts, which the ticket contract (and so every signed-in screen) loads: only upload boxes need these.
+
+/** The limits in force, announced to the web app (GET /api/public/attachment-limits) so it can say them first. */
+export const attachmentLimitsSchema = z.object({
+  max_file_bytes: z.number().int(),
+  max_message_bytes: z.number().int(),
+  max_files: z.number().int(),
+});
+export type AttachmentLimits = z.infer<typeof attachmentLimitsSchema>;
+export const attachmentLimitsAnswer = z.object({ limits: attachmentLimitsSchema });
+export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = {
+  max_file_bytes: ATTACHMENT_MAX_BYTES,
+  max_message_bytes: ATTACHMENT_MESSAGE_MAX_BYTES,
+  max_files: ATTACHMENTS_PER_MESSAGE,
+};
+
+/** A size as people read it: 5 MB, 300 KB. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  const mb = bytes / 1024 / 1024;
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
