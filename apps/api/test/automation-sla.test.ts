@@ -3,7 +3,7 @@ import type { Ticket } from "@cove/contract/tickets.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { addHours, DEFAULT_WINDOW } from "../src/modules/automation/sla.ts";
 import { setClock } from "../src/platform/clock.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTestApp, createTicket as newTicket, registerOrg, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,21 +13,10 @@ afterAll(() => t.close());
 afterEach(() => setClock(null));
 
 const HOUR = 3_600_000;
-type Method = "GET" | "POST" | "PUT";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
-async function createTicket(token: string, priority = "urgent") {
-  const res = await call(token, "POST", "/api/tickets", {
-    subject: "The stove will not light",
-    description: "Since this morning.",
-    requester_name: "Ana Ruiz",
-    requester_email: "ana@example.com",
-    priority,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().ticket as Ticket;
-}
+const createTicket = (token: string, priority = "urgent") =>
+  newTicket(t.app, token, { subject: "The stove will not light", priority, description: "Since this morning." });
 
 const slaOf = async (token: string, id: string) => {
   const res = await call(token, "GET", `/api/tickets/${id}/sla`);

@@ -3,7 +3,7 @@ import type { Ticket } from "@cove/contract/tickets.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runTimeRules } from "../src/modules/automation/automation.timers.ts";
 import { setClock } from "../src/platform/clock.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTestApp, createTicket as newTicket, registerOrg, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,9 +19,7 @@ const later = (ms: number) => {
   setClock(() => new Date(at));
 };
 
-type Method = "GET" | "POST" | "PUT";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 async function createRule(token: string, body: Partial<CreateRuleBody> & Pick<CreateRuleBody, "actions">) {
   const res = await call(token, "POST", "/api/automation/rules", { name: "Timer", ...body });
@@ -29,17 +27,8 @@ async function createRule(token: string, body: Partial<CreateRuleBody> & Pick<Cr
   return res.json().rule as Rule;
 }
 
-async function createTicket(token: string, fields: Record<string, unknown> = {}) {
-  const res = await call(token, "POST", "/api/tickets", {
-    subject: "Where is my parcel?",
-    description: "It has been a while.",
-    requester_name: "Ana Ruiz",
-    requester_email: "ana@example.com",
-    ...fields,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().ticket as Ticket;
-}
+const createTicket = (token: string, fields: Record<string, unknown> = {}) =>
+  newTicket(t.app, token, { subject: "Where is my parcel?", description: "It has been a while.", ...fields });
 
 const readTicket = async (token: string, id: string) =>
   (await call(token, "GET", `/api/tickets/${id}`)).json().ticket as Ticket;

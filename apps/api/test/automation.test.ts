@@ -2,7 +2,7 @@ import type { CreateRuleBody, Rule, RuleRun } from "@cove/contract/automation.ts
 import type { NotificationListAnswer } from "@cove/contract/notifications.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTestApp, createTicket, type Method, registerOrg, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,9 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 async function createRule(token: string, body: Partial<CreateRuleBody> & Pick<CreateRuleBody, "actions">) {
   const res = await call(token, "POST", "/api/automation/rules", {
@@ -22,18 +20,6 @@ async function createRule(token: string, body: Partial<CreateRuleBody> & Pick<Cr
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().rule as Rule;
-}
-
-async function createTicket(token: string, fields: Record<string, unknown> = {}) {
-  const res = await call(token, "POST", "/api/tickets", {
-    subject: "Refund for a broken lamp",
-    description: "It arrived in pieces.",
-    requester_name: "Ana Ruiz",
-    requester_email: "ana@example.com",
-    ...fields,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().ticket as Ticket;
 }
 
 const readTicket = async (token: string, id: string) =>
@@ -272,7 +258,7 @@ describe("conditions: every operator on every field", () => {
         }),
       );
     }
-    const ticket = await createTicket(org.token, { priority: "high" });
+    const ticket = await createTicket(t.app, org.token, { priority: "high" });
     const expected = matrix.flatMap(([, , , holds], i) => (holds ? [`c${i}`] : []));
     expect([...ticket.tags].sort()).toEqual([...expected].sort());
     for (const [i, rule] of rules.entries()) {
@@ -317,9 +303,13 @@ describe("conditions: every operator on every field", () => {
       actions: [{ type: "add_tags", tags: ["any"] }],
     });
     await createRule(org.token, { actions: [{ type: "add_tags", tags: ["always"] }] });
-    expect((await createTicket(org.token)).tags.sort()).toEqual(["always", "any"]);
-    expect((await createTicket(org.token, { priority: "urgent" })).tags.sort()).toEqual(["all", "always", "any"]);
-    expect((await createTicket(org.token, { subject: "Hello" })).tags).toEqual(["always"]);
+    expect((await createTicket(t.app, org.token)).tags.sort()).toEqual(["always", "any"]);
+    expect((await createTicket(t.app, org.token, { priority: "urgent" })).tags.sort()).toEqual([
+      "all",
+      "always",
+      "any",
+    ]);
+    expect((await createTicket(t.app, org.token, { subject: "Hello" })).tags).toEqual(["always"]);
   });
 });
 
@@ -340,7 +330,7 @@ describe("actions", () => {
         { type: "add_tags", tags: ["billing", "refund"] },
       ],
     });
-    const created = await createTicket(org.token, { tags: ["lamp"] });
+    const created = await createTicket(t.app, org.token, { tags: ["lamp"] });
     // The answer to the creation already shows what the rule did: it ran in the same transaction.
     expect(created).toMatchObject({
       status: "pending",
@@ -366,7 +356,10 @@ describe("actions", () => {
     const bell = (await call(agent.token, "GET", "/api/notifications")).json() as NotificationListAnswer;
     expect(bell.notifications[0]).toMatchObject({ type: "assigned", actor_name: "Refund triage" });
     // Another ticket that does not match is left alone.
-    expect(await createTicket(org.token, { subject: "Hello" })).toMatchObject({ status: "open", assignee_id: null });
+    expect(await createTicket(t.app, org.token, { subject: "Hello" })).toMatchObject({
+      status: "open",
+      assignee_id: null,
+    });
   });
 
   it("round-robin assigns active agents in turn and skips inactive ones", async () => {
@@ -378,7 +371,7 @@ describe("actions", () => {
     await call(org.token, "PUT", `/api/users/${gone.id}`, { status: "inactive" });
     await createRule(org.token, { actions: [{ type: "assign_ticket", assignee_id: "round_robin" }] });
     const assignees = [];
-    for (let i = 0; i < 4; i++) assignees.push((await createTicket(org.token)).assignee_id);
+    for (let i = 0; i < 4; i++) assignees.push((await createTicket(t.app, org.token)).assignee_id);
     expect(assignees).toEqual([a.id, b.id, a.id, b.id]);
   });
 
@@ -396,7 +389,7 @@ describe("actions", () => {
         { type: "add_comment", comment: "Check the {{ticket.priority}} queue" },
       ],
     });
-    const ticket = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org.token);
     // Both are written in the ticket's transaction, at the same time: compare them in a fixed order.
     const comments = ticket.comments.map((c) => [c.author_name, c.is_public, c.body]);
     expect(comments.sort((x, y) => String(x[2]).localeCompare(String(y[2])))).toEqual([
@@ -421,7 +414,7 @@ describe("actions", () => {
       },
       actions: [{ type: "escalate" }],
     });
-    const ticket = await createTicket(org.token, { requester_email: "boss@vip.example" });
+    const ticket = await createTicket(t.app, org.token, { requester_email: "boss@vip.example" });
     expect(ticket.priority).toBe("urgent");
     for (const token of [org.token, admin2.token]) {
       const bell = (await call(token, "GET", "/api/notifications")).json() as NotificationListAnswer;
@@ -448,12 +441,12 @@ describe("actions", () => {
       },
       actions: [{ type: "add_tags", tags: ["waiting"] }],
     });
-    const ticket = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org.token);
     await call(org.token, "POST", `/api/tickets/${ticket.id}/comments`, { body: "We are on it", is_public: true });
     expect(await readTicket(org.token, ticket.id)).toMatchObject({ status: "pending", tags: ["waiting"] });
 
     await call(org.token, "PUT", `/api/automation/rules/${onComment.id}`, { isActive: false });
-    const other = await createTicket(org.token);
+    const other = await createTicket(t.app, org.token);
     await call(org.token, "POST", `/api/tickets/${other.id}/comments`, { body: "Again", is_public: true });
     expect((await readTicket(org.token, other.id)).status).toBe("open");
     expect(await runsOf(org.token, onComment.id)).toHaveLength(1);
@@ -470,7 +463,7 @@ describe("actions", () => {
     });
     await createRule(org.token, { actions: [{ type: "add_tags", tags: ["second"] }] });
     await call(org.token, "PUT", `/api/users/${agent.id}`, { status: "inactive" });
-    const ticket = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org.token);
     expect(ticket).toMatchObject({ assignee_id: null, tags: ["second"] });
     expect((await runsOf(org.token, failing.id))[0]).toMatchObject({
       matched: true,
@@ -492,12 +485,12 @@ describe("order and the loop guard", () => {
       actions: [{ type: "add_tags", tags: ["saw-high"] }],
     });
     expect([raise.position, check.position]).toEqual([0, 1]);
-    expect((await createTicket(org.token)).tags).toEqual(["saw-high"]);
+    expect((await createTicket(t.app, org.token)).tags).toEqual(["saw-high"]);
     await call(org.token, "PUT", `/api/automation/rules/${check.id}`, { position: 0 });
     await call(org.token, "PUT", `/api/automation/rules/${raise.id}`, { position: 1 });
     const listed = (await call(org.token, "GET", "/api/automation/rules")).json().rules as Rule[];
     expect(listed.map((r) => r.id)).toEqual([check.id, raise.id]);
-    const second = await createTicket(org.token);
+    const second = await createTicket(t.app, org.token);
     expect(second).toMatchObject({ priority: "high", tags: [] });
   });
 
@@ -519,7 +512,7 @@ describe("order and the loop guard", () => {
       },
       actions: [{ type: "change_status", status: "open" }],
     });
-    const ticket = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org.token);
     const res = await call(org.token, "PUT", `/api/tickets/${ticket.id}`, { status: "pending" });
     expect(res.statusCode, res.body).toBe(200);
     const runs = [...(await runsOf(org.token, toPending.id)), ...(await runsOf(org.token, toOpen.id))];
@@ -546,7 +539,7 @@ describe("a rule and its own changes", () => {
       triggerConditions: { event: "comment_added", conditions: [] },
       actions: [{ type: "add_comment", comment: "Seen." }],
     });
-    const ticket = await createTicket(org.token);
+    const ticket = await createTicket(t.app, org.token);
     await call(org.token, "POST", `/api/tickets/${ticket.id}/comments`, { body: "Hello", is_public: true });
     const comments = (await readTicket(org.token, ticket.id)).comments.map((c) => c.body);
     expect(comments.sort()).toEqual(["Hello", "Seen."]);
@@ -567,16 +560,16 @@ describe("the cards", () => {
     });
     const paused = await createRule(org.token, { actions: [{ type: "escalate" }] });
     await call(org.token, "PUT", `/api/automation/rules/${paused.id}`, { isActive: false });
-    await createTicket(org.token);
-    await createTicket(org.token);
-    await createTicket(org.token, { subject: "Hello" }); // not matched: not an execution
+    await createTicket(t.app, org.token);
+    await createTicket(t.app, org.token);
+    await createTicket(t.app, org.token, { subject: "Hello" }); // not matched: not an execution
     expect(await stats(org.token)).toEqual({ total_rules: 2, active_rules: 1, executions_today: 2 });
   });
 
   it("counts today in the organization's time zone", async () => {
     const org = await registerOrg(t.app);
     await createRule(org.token, { actions: [{ type: "add_tags", tags: ["x"] }] });
-    await createTicket(org.token);
+    await createTicket(t.app, org.token);
     // Far east of UTC or far west, a run made a moment ago is today there as well; one made 30 hours ago is not.
     for (const timezone of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
       const res = await call(org.token, "PUT", "/api/settings/general", { timezone });
@@ -596,7 +589,7 @@ describe("tenancy", () => {
     const a = await registerOrg(t.app);
     const b = await registerOrg(t.app);
     const rule = await createRule(a.token, { actions: [{ type: "add_tags", tags: ["a"] }] });
-    await createTicket(a.token);
+    await createTicket(t.app, a.token);
     expect((await call(b.token, "GET", "/api/automation/rules")).json().rules).toEqual([]);
     expect(await stats(b.token)).toEqual({ total_rules: 0, active_rules: 0, executions_today: 0 });
     const routes: [Method, string, object?][] = [
@@ -621,10 +614,10 @@ describe("tenancy", () => {
         { type: "assign_ticket", assignee_id: "round_robin" },
       ],
     });
-    const bTicket = await createTicket(b.token);
+    const bTicket = await createTicket(t.app, b.token);
     expect(bTicket).toMatchObject({ tags: [], assignee_id: null });
     expect(await runsOf(a.token, aRule.id)).toEqual([]);
-    const aTicket = await createTicket(a.token);
+    const aTicket = await createTicket(t.app, a.token);
     expect(aTicket).toMatchObject({ tags: ["from-a"], assignee_id: a.user.id });
 
     // A rule stored with another organization's member (written past the API, which refuses it) cannot assign them.
@@ -632,7 +625,7 @@ describe("tenancy", () => {
       JSON.stringify([{ type: "assign_ticket", assignee_id: b.user.id }]),
       aRule.id,
     ]);
-    const third = await createTicket(a.token);
+    const third = await createTicket(t.app, a.token);
     expect(third.assignee_id).toBeNull();
     expect((await runsOf(a.token, aRule.id))[0]?.error).toBe("The assignee must be an active member of your team.");
   });

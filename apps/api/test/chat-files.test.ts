@@ -1,6 +1,6 @@
 import type { ChatMessage, StartChatAnswer, VisitorConversationAnswer } from "@cove/contract/chat.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, naughtySample, newAddress, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, client, createTestApp, naughtySample, newAddress, registerOrg, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
 type Org = Awaited<ReturnType<typeof registerOrg>>;
@@ -21,15 +21,7 @@ const PNG = Buffer.from(
 );
 const PDF = Buffer.from("%PDF-1.4 the manual");
 
-type Method = "GET" | "POST" | "PUT";
-const call = (token: string | null, method: Method, url: string, payload?: object) =>
-  t.app.inject({
-    method,
-    url,
-    headers: token ? bearer(token) : {},
-    remoteAddress: newAddress(),
-    ...(payload ? { payload } : {}),
-  });
+const call = client(() => t.app, { newAddressEachCall: true });
 
 const send = (token: string, url: string, filename: string, bytes: Buffer) =>
   t.app.inject({

@@ -14,7 +14,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ticketUnansweredChats } from "../src/modules/chat/chat-unanswered.ts";
 import { hashToken, newContactToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, bearer, createTestApp, naughtyStrings, newAddress, registerOrg, type TestApp } from "./helpers.ts";
+import {
+  addMember,
+  client,
+  createTestApp,
+  type Method,
+  naughtyStrings,
+  newAddress,
+  registerOrg,
+  type TestApp,
+} from "./helpers.ts";
 import { addArticle, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
 import { connectRealtime } from "./support/realtime-client.ts";
 
@@ -31,15 +40,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Method = "GET" | "POST" | "PUT";
-const call = (token: string | null, method: Method, url: string, payload?: unknown) =>
-  t.app.inject({
-    method,
-    url,
-    headers: token ? bearer(token) : {},
-    remoteAddress: newAddress(),
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
+const call = client(() => t.app, { newAddressEachCall: true });
 
 async function startChat(org: Org, body: object = { name: "Lee Park", email: "lee@example.com" }) {
   const res = await call(null, "POST", `/api/public/${org.user.organizationSlug}/chat/sessions`, body);

@@ -6,7 +6,7 @@ import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { receiveMail } from "../src/modules/email/email.inbound.ts";
 import { type Receiver, startReceiver } from "../src/modules/email/email.receiver.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
 
 const DOMAIN = "in.cove.test";
@@ -25,9 +25,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-type Method = "GET" | "POST" | "PUT";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 async function newOrg() {
   const org = await registerOrg(t.app);

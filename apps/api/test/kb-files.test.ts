@@ -1,7 +1,7 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
 import type { Article, HelpArticleAnswer } from "@cove/contract/kb.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, bearer, createTestApp, naughtySample, newAddress, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, bearer, client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
 type Org = Awaited<ReturnType<typeof registerOrg>>;
@@ -21,15 +21,7 @@ const PNG = Buffer.from(
   "base64",
 );
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-const call = (token: string | null, method: Method, url: string, payload?: object) =>
-  t.app.inject({
-    method,
-    url,
-    headers: token ? bearer(token) : {},
-    remoteAddress: newAddress(),
-    ...(payload ? { payload } : {}),
-  });
+const call = client(() => t.app, { newAddressEachCall: true });
 
 const attach = (token: string, articleId: string, filename: string, bytes: Buffer) =>
   t.app.inject({

@@ -1,6 +1,6 @@
 import type { Article, Category } from "@cove/contract/kb.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
+import { client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
 
 // A sample end to end; all 515 go through the contract in naughty-schemas.test.ts.
 const naughty = naughtySample();
@@ -13,8 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = (method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(org.token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 const show = (s: string) => JSON.stringify(s).slice(0, 80);
 
 let visitor = 0;
@@ -40,11 +39,11 @@ const HEAVY = { timeout: 180_000 };
 describe("the knowledge base takes naughty strings as typed", () => {
   it("as title and body: stored and read back unchanged (the title trimmed), or a clear 400", HEAVY, async () => {
     for (const s of naughty) {
-      const res = await call("POST", "/api/kb/articles", { title: fit(s, 200), body: s, status: "published" });
+      const res = await call(org, "POST", "/api/kb/articles", { title: fit(s, 200), body: s, status: "published" });
       expect(res.statusCode, show(s)).toBeLessThan(500);
       if (res.statusCode === 201) {
         const created = res.json().article as Article;
-        const read = (await call("GET", `/api/kb/articles/${created.id}`)).json().article as Article;
+        const read = (await call(org, "GET", `/api/kb/articles/${created.id}`)).json().article as Article;
         expect(read.title, show(s)).toBe(fit(s, 200).trim());
         expect(read.body, show(s)).toBe(s);
         // Letters and digits of any script (with their marks) and dashes: nothing invisible, no punctuation.
@@ -69,7 +68,7 @@ describe("the knowledge base takes naughty strings as typed", () => {
   it("as alternative phrasings: kept trimmed, blanks and repeats dropped", async () => {
     for (let i = 0; i < naughty.length; i += 20) {
       const batch = naughty.slice(i, i + 20).map((s) => fit(s, 300));
-      const res = await call("POST", "/api/kb/articles", { title: `Phrasings ${i}`, questions: batch });
+      const res = await call(org, "POST", "/api/kb/articles", { title: `Phrasings ${i}`, questions: batch });
       expect(res.statusCode, res.body).toBe(201);
       const seen = new Set<string>();
       const expected = batch
@@ -79,7 +78,7 @@ describe("the knowledge base takes naughty strings as typed", () => {
           seen.add(s.toLowerCase());
           return true;
         });
-      const read = (await call("GET", `/api/kb/articles/${res.json().article.id}`)).json().article as Article;
+      const read = (await call(org, "GET", `/api/kb/articles/${res.json().article.id}`)).json().article as Article;
       expect(read.questions).toEqual(expected);
     }
   });
@@ -88,7 +87,7 @@ describe("the knowledge base takes naughty strings as typed", () => {
     const created: string[] = [];
     for (const s of naughty) {
       const name = fit(s, 60);
-      const res = await call("POST", "/api/kb/categories", { name });
+      const res = await call(org, "POST", "/api/kb/categories", { name });
       expect(res.statusCode, show(s)).toBeLessThan(500);
       if (res.statusCode === 201) {
         const category = res.json().category as Category;
@@ -103,7 +102,7 @@ describe("the knowledge base takes naughty strings as typed", () => {
         expect(name.trim(), show(s)).toBe("");
       }
     }
-    const listed = (await call("GET", "/api/kb/categories")).json().categories as Category[];
+    const listed = (await call(org, "GET", "/api/kb/categories")).json().categories as Category[];
     expect(listed.map((c) => c.name).sort()).toEqual([...created].sort());
     expect(created.length).toBeGreaterThan(naughty.length * 0.8);
   });
@@ -111,7 +110,7 @@ describe("the knowledge base takes naughty strings as typed", () => {
   it("as searches, staff and public: never a server error", HEAVY, async () => {
     for (const s of naughty) {
       const q = encodeURIComponent(fit(s, 200));
-      const staff = await call("GET", `/api/kb/articles?search=${q}`);
+      const staff = await call(org, "GET", `/api/kb/articles?search=${q}`);
       expect(staff.statusCode, show(s)).toBeLessThan(500);
       if (staff.statusCode !== 200) expect(staff.statusCode, show(s)).toBe(400);
       const pub = await t.app.inject({

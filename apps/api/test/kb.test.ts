@@ -2,7 +2,7 @@ import type { Article, ArticleListAnswer, Category } from "@cove/contract/kb.ts"
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kbArticles } from "../src/db/schema/kb.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, client, createArticle, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 
 let t: TestApp;
 let a: Session;
@@ -17,18 +17,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = (who: Session, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(who.token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
-async function create(who: Session, body: Record<string, unknown> = {}): Promise<Article> {
-  const res = await call(who, "POST", "/api/kb/articles", {
-    title: `How to wax a ski ${unique()}`,
-    body: "Warm the wax, then spread it thin.",
-    ...body,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().article as Article;
-}
+const create = (who: Session, body: Record<string, unknown> = {}) => createArticle(t.app, who, body);
 
 async function category(who: Session, name: string): Promise<Category> {
   const res = await call(who, "POST", "/api/kb/categories", { name });

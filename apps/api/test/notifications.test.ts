@@ -6,7 +6,7 @@ import { ticketComments, tickets } from "../src/db/schema/tickets.ts";
 import { hashToken, newContactToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { withContact } from "../src/platform/tenancy.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTestApp, createTicket as newTicket, registerOrg, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,19 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = (token: string, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), payload });
+const call = client(() => t.app);
 
-async function createTicket(token: string, subject = "Refund for a broken lamp") {
-  const res = await call(token, "POST", "/api/tickets", {
-    subject,
-    description: "It arrived in pieces.",
-    requester_name: "Ana Ruiz",
-    requester_email: "ana@example.com",
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json().ticket as { id: string; ticket_number: number };
-}
+const createTicket = (token: string, subject = "Refund for a broken lamp") => newTicket(t.app, token, { subject });
 
 const bell = async (token: string) => {
   const res = await call(token, "GET", "/api/notifications");

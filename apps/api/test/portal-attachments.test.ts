@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOrCreateContact, startContactSession } from "../src/modules/contacts/contacts.service.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { withContact, withSystem } from "../src/platform/tenancy.ts";
-import { bearer, createTestApp, naughtySample, newAddress, registerOrg, type TestApp, unique } from "./helpers.ts";
+import {
+  bearer,
+  client,
+  createTestApp,
+  naughtySample,
+  newAddress,
+  registerOrg,
+  type TestApp,
+  unique,
+} from "./helpers.ts";
 
 /** Small limits, so the tests reach them with small files: 4 KB a file, 6 KB a message, 3 files. */
 const LIMITS = { max_file_bytes: 4096, max_message_bytes: 6144, max_files: 3 };
@@ -24,9 +33,7 @@ const PNG = Buffer.from(
 );
 const EXE = Buffer.concat([Buffer.from("MZ"), Buffer.alloc(200, 0x90)]);
 
-type Method = "GET" | "POST" | "PUT";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 async function newOrg() {
   const org = await registerOrg(t.app);

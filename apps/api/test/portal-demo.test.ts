@@ -7,7 +7,7 @@ import { buildApp } from "../src/app.ts";
 import { seedDemo } from "../src/db/seed.ts";
 import { DEMO_CUSTOMER, resetDemoCustomer, startDemoSession } from "../src/modules/portal/portal-demo.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
-import { bearer } from "./helpers.ts";
+import { client } from "./helpers.ts";
 
 // The demo is seeded into an empty database only, so this file always uses its own in-memory one (as kb-seed does).
 let database: Database;
@@ -34,8 +34,7 @@ const t = {
   },
 };
 
-const call = (token: string, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 describe("the demo customer portal (/customer-portal)", () => {
   it("says plainly when the install has no demo organization", async () => {

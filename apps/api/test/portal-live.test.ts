@@ -1,7 +1,7 @@
 import type { ServerFrame } from "@cove/contract/realtime.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
 import { portalSignIn } from "./support/portal.ts";
 import { connectRealtime } from "./support/realtime-client.ts";
@@ -19,8 +19,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const call = (token: string, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 const isEvent = (type: string, ticketId: string) => (f: ServerFrame) =>
   f.type === "event" && f.event.type === type && f.event.data.ticket_id === ticketId;
 

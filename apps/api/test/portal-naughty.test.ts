@@ -1,7 +1,7 @@
 import type { CustomerTicketDetail } from "@cove/contract/portal.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, naughtySample, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { bearer, client, createTestApp, naughtySample, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
 import { askForLink, newIp, portalSignIn } from "./support/portal.ts";
 
@@ -34,8 +34,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const call = (token: string, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 const kept = (s: string) => s.trim();
 
 // Every string of the list through each portal field, one after another: minutes on a busy 2-core machine.

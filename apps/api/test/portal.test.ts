@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { portalSignInLinks } from "../src/db/schema/portal.ts";
 import { hashToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, client, createTestApp, type Method, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
 import { askForLink, mailedLinkToken, newIp, portalSignIn, redeem } from "./support/portal.ts";
 
@@ -27,9 +27,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-type Method = "GET" | "POST" | "PUT";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 async function staffTicket(
   token: string,

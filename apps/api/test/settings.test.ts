@@ -8,7 +8,7 @@ import { organizations } from "../src/db/schema/organizations.ts";
 import { LIFECYCLE_QUEUE } from "../src/modules/billing/lifecycle.ts";
 import { findApiKeyByHash } from "../src/modules/settings/api-keys.service.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, bearer, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
 import { clockAhead } from "./support/billing.ts";
 
 let t: TestApp;
@@ -20,9 +20,7 @@ afterEach(() => {
   clockAhead(0);
 });
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 /** A 1x1 PNG. */
 const PNG = Buffer.from(

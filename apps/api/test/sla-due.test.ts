@@ -5,7 +5,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { notifySlaDue } from "../src/modules/automation/sla.notices.ts";
 import { runSlaRecomputes } from "../src/modules/automation/sla.ts";
 import { setClock } from "../src/platform/clock.ts";
-import { addMember, bearer, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
+import {
+  addMember,
+  client,
+  createTestApp,
+  naughtySample,
+  createTicket as newTicket,
+  registerOrg,
+  type TestApp,
+} from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,21 +23,10 @@ afterAll(() => t.close());
 afterEach(() => setClock(null));
 
 const HOUR = 3_600_000;
-type Method = "GET" | "POST" | "PUT";
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
-async function createTicket(token: string, priority: string, subject = "The stove will not light") {
-  const res = await call(token, "POST", "/api/tickets", {
-    subject,
-    description: "Since this morning.",
-    requester_name: "Ana Ruiz",
-    requester_email: "ana@example.com",
-    priority,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().ticket as Ticket;
-}
+const createTicket = (token: string, priority: string, subject = "The stove will not light") =>
+  newTicket(t.app, token, { subject, priority, description: "Since this morning." });
 
 const list = async (token: string, query = "") => {
   const res = await call(token, "GET", `/api/tickets?limit=100${query}`);

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { tickets } from "../src/db/schema/tickets.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, client, createTestApp, createTicket, registerOrg, type TestApp, unique } from "./helpers.ts";
 
 let t: TestApp;
 let a: Awaited<ReturnType<typeof registerOrg>>;
@@ -17,8 +17,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Session = typeof a;
-const call = (who: Session, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(who.token), ...(payload ? { payload } : {}) });
+const call = client(() => t.app);
 
 const newTicket = (overrides: Record<string, unknown> = {}) => ({
   subject: `Cannot sign in ${unique()}`,
@@ -28,11 +27,8 @@ const newTicket = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-async function create(who: Session, overrides: Record<string, unknown> = {}): Promise<Ticket> {
-  const res = await call(who, "POST", "/api/tickets", newTicket(overrides));
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().ticket as Ticket;
-}
+const create = (who: Session, overrides: Record<string, unknown> = {}) =>
+  createTicket(t.app, who, newTicket(overrides));
 
 const list = async (who: Session, query = "") => {
   const res = await call(who, "GET", `/api/tickets${query}`);
