@@ -1,5 +1,4 @@
 import type { SlaTarget, TicketSlaAnswer } from "@cove/contract/sla.ts";
-import type { Ticket } from "@cove/contract/tickets.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { addHours, DEFAULT_WINDOW } from "../src/modules/automation/sla.ts";
 import { setClock } from "../src/platform/clock.ts";

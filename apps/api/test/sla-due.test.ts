@@ -1,6 +1,6 @@
 import type { Notification } from "@cove/contract/notifications.ts";
 import type { SlaTargetsAnswer } from "@cove/contract/sla.ts";
-import type { Ticket, TicketListAnswer, TicketSummary } from "@cove/contract/tickets.ts";
+import type { TicketListAnswer, TicketSummary } from "@cove/contract/tickets.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { notifySlaDue } from "../src/modules/automation/sla.notices.ts";
 import { runSlaRecomputes } from "../src/modules/automation/sla.ts";
