@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { UserListItem } from "@cove/contract/users.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
@@ -136,5 +137,23 @@ describe("when retries run out", () => {
     } finally {
       await local.close();
     }
+  });
+});
+
+describe("statements a worker sends after the queue stopped", () => {
+  it("answer as if they changed nothing, in the shape pg-boss reads: a job command's count, a fetch's rows", async () => {
+    // pg-boss's own statement texts (its plans module has no types).
+    const plans = createRequire(import.meta.url)("pg-boss/src/plans.js") as Record<string, (...a: unknown[]) => string>;
+    const { notRun } = await import("../src/platform/jobs.ts");
+    for (const command of ["completeJobs", "failJobsById", "cancelJobs", "resumeJobs"] as const) {
+      const text = plans[command]?.("pgboss") ?? "";
+      expect(text, command).not.toBe("");
+      const result = notRun(text);
+      // pg-boss maps it as parseInt(rows[0].count): no row would throw in the worker (an unhandled rejection).
+      expect(Number.parseInt(String(result.rows[0]?.count)), command).toBe(0);
+    }
+    const fetch = plans.fetchNextJob?.("pgboss");
+    const fetched = notRun(typeof fetch === "string" ? fetch : String((fetch as unknown as () => string)?.()));
+    expect(fetched.rows).toEqual([]);
   });
 });

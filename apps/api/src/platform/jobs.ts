@@ -126,7 +126,7 @@ export function createJobs(
    */
   let stopped = false;
   const queueSql = async (text: string, values?: unknown[]) => {
-    if (stopped) return { rows: [] };
+    if (stopped) return notRun(text);
     return database.executeSql(text, values);
   };
 
@@ -288,4 +288,15 @@ declare module "fastify" {
   interface FastifyInstance {
     jobs: Jobs;
   }
+}
+
+/**
+ * What a statement not run after stop answers: what it answers when it changes nothing. pg-boss's job commands
+ * (complete, fail, cancel...) end in "SELECT COUNT(*) FROM results" and read that one row's count; everything else
+ * (a fetch) gets no rows.
+ */
+export function notRun(text: string): { rows: Record<string, unknown>[]; rowCount: number } {
+  return /select\s+count\(\*\)\s+from\s+results\s*$/i.test(text)
+    ? { rows: [{ count: "0" }], rowCount: 1 }
+    : { rows: [], rowCount: 0 };
 }
