@@ -2,4 +2,3 @@
 export { useTicketList, useTicketStats } from "./api/tickets.queries.ts";
 export { PriorityBadge, StatusBadge } from "./components/ticket-badges.tsx";
 export { formatDate, formatDateTime, formatRelative, PRIORITY_LABELS } from "./components/ticket-format.ts";
-export { TicketPagination } from "./components/ticket-pagination.tsx";

@@ -1,9 +1,9 @@
 import { CONTACT_SEARCH_MAX } from "@cove/contract/contacts.ts";
 import { Users } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
-import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
+import { LoadError, Loading, Pager } from "../../../components/ui/load-states.tsx";
 import { SearchBox } from "../../kb/index.ts";
-import { formatDate, formatRelative, TicketPagination } from "../../tickets/index.ts";
+import { formatDate, formatRelative } from "../../tickets/index.ts";
 import { useContactList } from "../api/contacts.queries.ts";
 
 /** /contacts: the organization's customers, searchable by name, email or company; `?search=` and `?page=`. */
@@ -102,7 +102,7 @@ export function ContactsRoute() {
                 ))}
               </tbody>
             </table>
-            <TicketPagination pagination={list.data.pagination} onPage={(p) => show({ page: p })} />
+            <Pager pagination={list.data.pagination} noun="results" onPage={(p) => show({ page: p })} />
           </div>
         )}
       </section>

@@ -4,11 +4,11 @@ import { useMemo } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../../../components/ui/button.tsx";
+import { Pager } from "../../../components/ui/load-states.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { type TicketListParams, useTicketList } from "../api/tickets.queries.ts";
 import { TicketFilters } from "../components/ticket-filters.tsx";
 import { hasFilters, readListParams, withFilters, writeListParams } from "../components/ticket-list-params.ts";
-import { TicketPagination } from "../components/ticket-pagination.tsx";
 import { TicketTable } from "../components/ticket-table.tsx";
 
 export function TicketsListRoute() {
@@ -77,7 +77,7 @@ export function TicketsListRoute() {
         ) : (
           <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
             <TicketTable tickets={list.data.tickets} listSearch={location.search} />
-            <TicketPagination pagination={list.data.pagination} onPage={(page) => show({ ...params, page })} />
+            <Pager pagination={list.data.pagination} noun="results" onPage={(page) => show({ ...params, page })} />
           </div>
         )}
       </section>
