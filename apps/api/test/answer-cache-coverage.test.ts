@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
-import { recordStatements } from "./support/statements.ts";
+import { recordRequests, recordStatements } from "./support/statements.ts";
 
 /**
  * A cached answer is served until the organization's data version changes, and only the tables with a
@@ -36,7 +36,7 @@ const SAMPLES: Record<string, (ids: { ticket: string }) => string[]> = {
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ setup: recordRequests });
 });
 afterAll(() => t.close());
 

@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
+import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import type { TestApp } from "../helpers.ts";
 
@@ -15,14 +17,28 @@ export interface Reads {
 
 /** The statements of the work being recorded; null when none is. */
 let recording: Statement[] | null = null;
+/** The request being recorded runs in this context, so statements of other work meanwhile are not counted. */
+const requestContext = new AsyncLocalStorage<Statement[]>();
+
+/**
+ * Installed on the test app (createTestApp's setup): a request that arrives while work is recorded runs in the
+ * recording's context. Fastify goes on from done() synchronously, so the handler and its statements inherit it.
+ */
+export function recordRequests(app: FastifyInstance): void {
+  app.addHook("onRequest", (_req, _reply, done) => {
+    const into = recording;
+    if (into) requestContext.run(into, done);
+    else done();
+  });
+}
 
 /** Not statements that read: transaction control, settings, statement preparation. */
 const NOT_READS = /^\s*(begin|commit|rollback|savepoint|release|set|reset|prepare|deallocate|listen|unlisten)\b/i;
 
 /**
  * Runs work and returns the tables its statements read, asking PostgreSQL (EXPLAIN) rather than guessing from the
- * text, and looking into the SQL functions a plan calls. Everything sent meanwhile is recorded but the job queue's
- * polling, so work should run alone (one request at a time, nothing else in flight).
+ * text, and looking into the SQL functions a plan calls. Only the statements of requests made by work count (the app
+ * must have recordRequests installed), not the event consumers and job polls that run meanwhile.
  */
 export async function recordStatements(t: TestApp, work: () => Promise<unknown>): Promise<Reads> {
   const statements: Statement[] = [];
@@ -34,15 +50,11 @@ export async function recordStatements(t: TestApp, work: () => Promise<unknown>)
     recording = null;
     undo();
   }
-  // The job queue polls meanwhile (in its own schema): its statements are not the work's.
-  return explain(
-    t,
-    statements.filter((s) => !s.text.includes(t.jobsSchema)),
-  );
+  return explain(t, statements);
 }
 
 function note(text: unknown, values: unknown) {
-  const into = recording;
+  const into = requestContext.getStore();
   if (!into) return;
   const config = typeof text === "object" && text !== null ? (text as { text?: string; values?: unknown[] }) : null;
   const sqlText = config ? config.text : text;
