@@ -14,7 +14,7 @@ import type { EventBus, EventContext } from "../../platform/events.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { messageWithQuestion } from "../chat/chat.queries.ts";
 import { articleTitles, findPublishedBySlug } from "../kb/kb.queries.ts";
-import { findTicketRow, listComments } from "../tickets/tickets.queries.ts";
+import { findCommentBody, findTicketRow } from "../tickets/tickets.queries.ts";
 import { sameWording } from "./unanswered.ts";
 
 /**
@@ -32,12 +32,12 @@ type Source = (typeof SUGGESTION_SOURCES)[number];
 
 async function fromTicketReply(ctx: EventContext, event: DomainEvent<"comment.added">) {
   if (!event.data.is_public || event.actor.kind !== "staff") return;
-  const comments = await listComments(ctx.db, ctx.orgId, event.data.ticket_id);
-  const reply = comments.find((c) => c.id === event.data.comment_id);
-  if (!reply?.body.includes("/articles/")) return;
+  // One comment read per staff reply; the rest only when it links an article.
+  const body = await findCommentBody(ctx.db, ctx.orgId, event.data.comment_id);
+  if (!body?.includes("/articles/")) return;
   const ticket = await findTicketRow(ctx.db, ctx.orgId, event.data.ticket_id);
   if (!ticket) return;
-  await suggest(ctx, reply.body, ticket.subject, "ticket", ticket.id);
+  await suggest(ctx, body, ticket.subject, "ticket", ticket.id);
 }
 
 async function fromChatMessage(ctx: EventContext, event: DomainEvent<"chat.message_added">) {

@@ -92,6 +92,16 @@ export async function findTicketRow(db: Queryable, orgId: string, id: string): P
   return row;
 }
 
+/** One comment's text, for a handler that reacts to it (comment.added carries its id only). */
+export async function findCommentBody(db: Queryable, orgId: string, commentId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ body: ticketComments.body })
+    .from(ticketComments)
+    .where(and(eq(ticketComments.organizationId, orgId), eq(ticketComments.id, commentId)))
+    .limit(1);
+  return row?.body;
+}
+
 export async function listComments(db: Queryable, orgId: string, ticketId: string): Promise<Comment[]> {
   const rows = await db
     .select({
