@@ -68,3 +68,21 @@ test("a customer attaches an image to a portal reply and sees it inline; the age
   await expect(reply.getByText("Here is the scratch.")).toBeVisible();
   await expectDecoded(dana, "scratch.png", reply);
 });
+
+test("an agent opens a ticket from the form with a photo attached; it shows inline with the description", async ({
+  page,
+}) => {
+  const subject = `Bent tent pole ${Date.now().toString(36)}`;
+  await signIn(page, DEMO.email, DEMO.password);
+  await page.goto("/tickets/new");
+  await page.getByLabel("Requester Name").fill("Noor Haddad");
+  await page.getByLabel("Requester Email").fill("noor@example.com");
+  await page.getByLabel("Subject").fill(subject);
+  await page.getByLabel("Description").fill("The customer sent this photo by phone.");
+  await page.getByLabel("Attach files").setInputFiles({ name: "pole.png", mimeType: "image/png", buffer: PNG });
+  await expect(page.getByRole("list", { name: "Files of this ticket" }).getByText("Uploaded")).toBeVisible();
+  await page.getByRole("button", { name: "Create Ticket" }).click();
+
+  await expect(page.getByRole("heading", { level: 1, name: new RegExp(subject) })).toBeVisible();
+  await expectDecoded(page, "pole.png", page.getByRole("article", { name: "Description" }));
+});

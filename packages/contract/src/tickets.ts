@@ -174,6 +174,8 @@ export const createTicketBody = z.object({
     .pipe(z.email("Enter a valid requester email address"))
     .transform((e) => e.toLowerCase()),
   tags: tagList.optional().default([]),
+  /** Files uploaded for its first message (POST /api/attachments). */
+  attachment_ids: attachmentIds.optional(),
 });
 export type CreateTicketBody = z.input<typeof createTicketBody>;
 

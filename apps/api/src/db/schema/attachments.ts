@@ -5,6 +5,7 @@ import { contacts } from "./contacts.ts";
 import { kbArticles } from "./kb.ts";
 import { organizations } from "./organizations.ts";
 import { ticketComments, tickets } from "./tickets.ts";
+import { users } from "./users.ts";
 
 /**
  * Files on tickets (from email, staff and portal customers), in live chats and on articles, kept in the database so every instance of the app serves
@@ -29,6 +30,8 @@ export const attachments = pgTable(
     articleId: uuid("article_id").references(() => kbArticles.id, { onDelete: "cascade" }),
     /** The customer who uploaded it from the portal (null: staff, or mail); only they may attach it while pending. */
     contactId: uuid("contact_id").references(() => contacts.id, { onDelete: "cascade" }),
+    /** The member who uploaded it for a ticket they have not created yet; only they may attach it while pending. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     /** The reply it came with; null: the ticket's first message. */
     commentId: uuid("comment_id").references(() => ticketComments.id, { onDelete: "cascade" }),
     /**

@@ -10,7 +10,7 @@ import { idParams, recordId } from "../../platform/ids.ts";
 import type { JobQueue } from "../../platform/jobs.ts";
 import { myTicketFile } from "../portal/portal.service.ts";
 import { fileBody, fileBytes, sendFile } from "./attachments.http.ts";
-import { purgeStaleUploads, readAttachment, uploadForCustomer, uploadForReply } from "./attachments.store.ts";
+import { purgeStaleUploads, readAttachment, uploadForReply, uploadPending } from "./attachments.store.ts";
 
 const PURGE_QUEUE: JobQueue<object> = {
   name: "attachments-purge",
@@ -67,6 +67,24 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
     },
   });
 
+  app.post("/api/attachments", {
+    config: { access: "authenticated", rateLimit: { max: 60, timeWindow: "1 minute" } },
+    schema: {
+      tags: ["tickets"],
+      summary:
+        "Upload a file for a ticket you are creating (the body is the file, application/octet-stream); send its id with it",
+      querystring: uploadAttachmentQuery,
+      response: { 201: attachmentAnswer, ...uploadErrors },
+    },
+    handler: async (req, reply) => {
+      const bytes = fileBytes(req.body);
+      const attachment = await inTenant(app, req, (ctx) =>
+        uploadPending(ctx, { userId: ctx.userId }, req.query.filename, bytes, app.attachmentLimits),
+      );
+      return reply.code(201).send({ attachment });
+    },
+  });
+
   app.get("/api/tickets/:id/attachments/:attachmentId", {
     config: { access: "authenticated", actors: ["api_key"] },
     schema: {
@@ -101,7 +119,7 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
     handler: async (req, reply) => {
       const bytes = fileBytes(req.body);
       const attachment = await inContactTenant(app, req, (ctx) =>
-        uploadForCustomer(ctx, req.query.filename, bytes, app.attachmentLimits),
+        uploadPending(ctx, { contactId: ctx.contactId }, req.query.filename, bytes, app.attachmentLimits),
       );
       return reply.code(201).send({ attachment });
     },

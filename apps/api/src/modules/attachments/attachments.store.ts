@@ -58,6 +58,7 @@ export async function putAttachment(
     ticketId: string | null;
     commentId: string | null;
     contactId?: string | null;
+    userId?: string | null;
     chatSessionId?: string;
     chatMessageId?: string;
     articleId?: string;
@@ -73,6 +74,7 @@ export async function putAttachment(
       ticketId: file.ticketId,
       commentId: file.commentId,
       contactId: file.contactId ?? null,
+      userId: file.userId ?? null,
       chatSessionId: file.chatSessionId ?? null,
       chatMessageId: file.chatMessageId ?? null,
       articleId: file.articleId ?? null,
@@ -88,14 +90,15 @@ export async function putAttachment(
 }
 
 /**
- * Attaches files uploaded for a message (a reply, or a customer's new ticket: commentId null) to it, once, within the
- * limits of one message. Refused as a whole (400) when one of them is not a pending upload of this ticket (staff) or of
- * this customer (contactId: a portal upload, which has no ticket yet), or when they are too many or too large together.
+ * Attaches files uploaded for a message (a reply, or a new ticket's first message: commentId null) to it, once, within
+ * the limits of one message. Refused as a whole (400) when one of them is not a pending upload of this ticket (a staff
+ * reply's), of this customer (contactId: a portal upload, which has no ticket yet) or of this member (userId: uploaded
+ * for a ticket they were creating), or when they are too many or too large together.
  */
 export async function attachPending(
   db: Queryable,
   orgId: string,
-  target: { ticketId: string; commentId: string | null; contactId?: string | null },
+  target: { ticketId: string; commentId: string | null; contactId?: string | null; userId?: string | null },
   ids: string[],
   limits: AttachmentLimits,
 ): Promise<void> {
@@ -106,7 +109,9 @@ export async function attachPending(
   }
   const owner = target.contactId
     ? and(eq(attachments.contactId, target.contactId), isNull(attachments.ticketId))
-    : eq(attachments.ticketId, target.ticketId);
+    : target.userId
+      ? and(eq(attachments.userId, target.userId), isNull(attachments.ticketId))
+      : eq(attachments.ticketId, target.ticketId);
   const rows = await db
     .update(attachments)
     .set({ ticketId: target.ticketId, commentId: target.commentId, state: "attached" })
@@ -305,25 +310,22 @@ export async function deleteArticleFile(db: Queryable, orgId: string, articleId:
 }
 
 /**
- * A portal customer's upload for a message they are writing (a reply, or a ticket not submitted yet): pending, theirs
- * alone until it is sent with the message. A customer keeps at most two messages' worth of files waiting.
+ * An upload for a message not sent yet whose ticket may not exist: a portal customer's (a reply, or a ticket not
+ * submitted yet) or a member's new ticket. Pending, its uploader's alone until it is sent with the message; each keeps at
+ * most two messages' worth of files waiting.
  */
-export async function uploadForCustomer(
-  ctx: TenantCtx & { contactId: string },
+export async function uploadPending(
+  ctx: TenantCtx,
+  owner: { contactId: string } | { userId: string },
   filename: string,
   bytes: Buffer,
   limits: AttachmentLimits,
 ) {
+  const mine = "contactId" in owner ? eq(attachments.contactId, owner.contactId) : eq(attachments.userId, owner.userId);
   const [waiting] = await ctx.db
     .select({ n: count() })
     .from(attachments)
-    .where(
-      and(
-        eq(attachments.organizationId, ctx.orgId),
-        eq(attachments.contactId, ctx.contactId),
-        eq(attachments.state, "pending"),
-      ),
-    );
+    .where(and(eq(attachments.organizationId, ctx.orgId), mine, eq(attachments.state, "pending")));
   if ((waiting?.n ?? 0) >= limits.max_files * 2) {
     throw new AppError(
       "CONFLICT",
@@ -333,7 +335,7 @@ export async function uploadForCustomer(
   return putAttachment(ctx.db, ctx.orgId, {
     ticketId: null,
     commentId: null,
-    contactId: ctx.contactId,
+    ...owner,
     filename,
     bytes,
     state: "pending",

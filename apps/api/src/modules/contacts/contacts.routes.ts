@@ -2,7 +2,6 @@ import { contactAnswer, contactListAnswer, contactListQuery, ticketContactAnswer
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
 import { notFound } from "../../platform/errors.ts";
 import { idParams } from "../../platform/ids.ts";

@@ -81,7 +81,12 @@ export async function ticketRoutes(fastify: FastifyInstance) {
     handler: async (req, reply) =>
       reply.status(201).send({
         ticket: await inActorTenant(app, req, (ctx) =>
-          service.createTicket(ctx, req.body, { source: ctx.actor.kind === "api_key" ? "api" : "web" }),
+          service.createTicket(
+            ctx,
+            req.body,
+            { source: ctx.actor.kind === "api_key" ? "api" : "web" },
+            app.attachmentLimits,
+          ),
         ),
       }),
   });

@@ -107,9 +107,23 @@ export interface TicketOrigin {
 export async function createTicket(
   ctx: TenantCtx,
   input: z.output<typeof createTicketBody>,
-  origin: TicketOrigin = { source: "web" },
+  origin: TicketOrigin,
+  attachmentLimits: AttachmentLimits,
 ): Promise<Ticket> {
   const { id } = await openTicket(ctx, input, origin);
+  // The files go with the first message (comment_id null), as an email's do; a member uploaded them before the ticket
+  // existed, so they are theirs (an API key has no uploads of its own: any id it sends is not found).
+  const userId = ctx.actor.kind === "staff" ? ctx.actor.id : null;
+  if (input.attachment_ids?.length) {
+    if (!userId) throw new AppError("BAD_REQUEST", "A file of this message was not found: upload it again.");
+    await attachPending(
+      ctx.db,
+      ctx.orgId,
+      { ticketId: id, commentId: null, userId },
+      input.attachment_ids,
+      attachmentLimits,
+    );
+  }
   return getTicket(ctx, id);
 }
 

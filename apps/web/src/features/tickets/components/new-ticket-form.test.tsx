@@ -1,5 +1,6 @@
-import { screen, waitFor } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FakeXhr } from "../../../test/fake-xhr.ts";
 import { json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 import { ticket } from "../test/ticket-fixtures.ts";
 
@@ -72,6 +73,42 @@ describe("new ticket form", () => {
     expect(await screen.findByText("Failed to create ticket: Your trial has ended")).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole("button", { name: "Create Ticket" })).toBeEnabled());
     expect(router.state.location.pathname).toBe("/tickets/new");
+  });
+});
+
+describe("files on a new ticket", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    FakeXhr.reset();
+  });
+
+  it("uploads a chosen file before the ticket exists and sends its id with it", async () => {
+    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    const created = ticket({ ticket_number: 315, subject: "Torn tent" });
+    const fetchMock = signedIn({
+      "POST /api/tickets": () => json(201, { ticket: created }),
+      [`GET /api/tickets/${created.id}`]: () => json(200, { ticket: created }),
+      "GET /api/users": () => json(200, { users: [] }),
+    });
+    const { user } = renderApp("/tickets/new");
+
+    await user.type(await screen.findByLabelText("Requester Name"), "Grace Hopper");
+    await user.type(screen.getByLabelText("Requester Email"), "grace@example.com");
+    await user.type(screen.getByLabelText("Subject"), "Torn tent");
+    await user.type(screen.getByLabelText("Description"), "See the photo.");
+    await user.upload(screen.getByLabelText("Attach files"), new File(["png"], "tent.png", { type: "image/png" }));
+    const files = screen.getByRole("list", { name: "Files of this ticket" });
+    expect(await within(files).findByText("Uploaded")).toBeInTheDocument();
+    expect(FakeXhr.sent[0]?.url).toBe("/api/attachments?filename=tent.png");
+    expect(FakeXhr.sent[0]?.headers.Authorization).toMatch(/^Bearer /);
+
+    await user.click(screen.getByRole("button", { name: "Create Ticket" }));
+    expect(await screen.findByRole("heading", { level: 1, name: "#315 Torn tent" })).toBeInTheDocument();
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === "POST");
+    expect(JSON.parse(String(post?.[1]?.body))).toMatchObject({
+      subject: "Torn tent",
+      attachment_ids: ["9b2f6c1d-3e4a-4b5c-8d7e-0f1a2b3c4d5e"],
+    });
   });
 });
 

@@ -3,11 +3,13 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
+import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
+import { getSession } from "../../../lib/session-storage.ts";
 import { useCreateTicket } from "../api/tickets.mutations.ts";
 import { PRIORITY_LABELS } from "./ticket-format.ts";
 
@@ -19,6 +21,8 @@ const SUBJECT_MAX = 250;
 export function NewTicketForm() {
   const navigate = useNavigate();
   const createTicket = useCreateTicket();
+  // Uploaded as soon as chosen, dropped or pasted, before the ticket exists: they are the member's until it is created.
+  const files = useFileUploads({ url: "/api/attachments", token: getSession()?.token });
   const {
     register,
     handleSubmit,
@@ -39,7 +43,10 @@ export function NewTicketForm() {
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const ticket = await createTicket.mutateAsync(values);
+      const ticket = await createTicket.mutateAsync({
+        ...values,
+        ...(files.ids.length > 0 ? { attachment_ids: files.ids } : {}),
+      });
       toast.success(`Ticket #${ticket.ticket_number} created`);
       navigate(`/tickets/${ticket.id}`);
     } catch (error) {
@@ -54,6 +61,7 @@ export function NewTicketForm() {
       onSubmit={onSubmit}
       noValidate
       aria-label="New ticket"
+      {...files.dropProps}
       className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
     >
       <div className="grid gap-5 sm:grid-cols-2">
@@ -86,9 +94,12 @@ export function NewTicketForm() {
           aria-invalid={errors.description ? true : undefined}
           aria-describedby={describedBy("new-ticket-description", undefined, errors.description?.message)}
           className={`${inputClasses} resize-y`}
+          onPaste={files.onPaste}
           {...register("description")}
         />
       </FieldShell>
+      <UploadList files={files} label="Files of this ticket" />
+      <AttachFilesButton files={files} />
       <div className="sm:max-w-xs">
         <SelectField
           label="Priority"
@@ -101,7 +112,7 @@ export function NewTicketForm() {
         <Button variant="secondary" onClick={() => navigate("/tickets")} disabled={isSubmitting}>
           Cancel
         </Button>
-        <Button type="submit" pending={isSubmitting}>
+        <Button type="submit" pending={isSubmitting} disabled={files.uploading}>
           {isSubmitting ? "Creating…" : "Create Ticket"}
         </Button>
       </div>
