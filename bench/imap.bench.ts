@@ -1,12 +1,14 @@
 /**
- * npm run bench:imap [-- --messages N]: imports a mailbox of 50,000 messages (default) from a real Dovecot into an
- * embedded database, as a default local run would, and prints the pace and the process's memory as it goes: peak
- * RSS and heap, and the memory at each tenth of the way (flat, or growing with the mailbox?). Needs dovecot-imapd.
+ * npm run bench:imap [-- --messages N] [-- --database-url postgres://…]: imports a mailbox of 50,000 messages
+ * (default) from a real Dovecot into an embedded database, as a default local run would (or into a fresh PostgreSQL
+ * database, as deployed: give it an empty one), and prints the pace and the process's memory as it goes: peak RSS and
+ * heap, and the memory at each tenth of the way (flat, or growing with the mailbox?). Needs dovecot-imapd.
  * It measures; it asserts nothing.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { writeHeapSnapshot } from "node:v8";
 import { sql } from "drizzle-orm";
 import { buildApp } from "../apps/api/src/app.ts";
 import { openDatabase, queryRows } from "../apps/api/src/platform/db.ts";
@@ -17,6 +19,7 @@ const arg = (name: string) => {
   return i === -1 ? undefined : process.argv[i + 1];
 };
 const MESSAGES = Number(arg("--messages") ?? 50_000);
+const DATABASE_URL = arg("--database-url");
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 async function main() {
@@ -38,7 +41,10 @@ async function main() {
     `Mailbox: ${written} messages written to Dovecot's maildir in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 
-  const database = await openDatabase({ kind: "embedded", dir: path.join(dir, "db") });
+  const database = await openDatabase(
+    DATABASE_URL ? { kind: "postgres", url: DATABASE_URL } : { kind: "embedded", dir: path.join(dir, "db") },
+  );
+  console.log(`Database: ${database.kind}`);
   const app = await buildApp({
     database,
     mail: { smtpUrl: undefined, from: "Cove <no-reply@bench.test>", outboxDir: path.join(dir, "outbox") },
@@ -98,6 +104,8 @@ async function main() {
     const p = m.progress;
     const done = (p.imported ?? 0) + (p.skipped ?? 0) + (p.failed ?? 0);
     if (done >= next || m.status !== "importing") {
+      // With --expose-gc the figure is what is still held after a full collection: growth there is a leak.
+      (globalThis as { gc?: () => void }).gc?.();
       const mem = sample();
       const rate = done / ((Date.now() - t0) / 1000);
       console.log(
@@ -122,6 +130,8 @@ async function main() {
     }
   }
   clearInterval(sampler);
+  if (process.env.BENCH_HEAP_SNAPSHOT)
+    console.log(`Heap snapshot: ${writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT)}`);
   await app.close();
   await database.close();
   await dovecot.stop();
