@@ -1,67 +1,7 @@
-import DOMPurify from "dompurify";
-import MarkdownIt from "markdown-it";
+import { markdownRenderer } from "@cove/markdown/render-markdown.ts";
 
-/*
- * Articles are written by one person and read by others (customers, the whole team), so the HTML we show must not be
- * able to run anything. Two independent layers (docs/decisions/2026-11-23-knowledge-base.md):
- * 1. markdown-it with `html: false`: raw HTML in the text comes out as escaped text, and its link check refuses
- *    javascript:, vbscript:, file: and non-image data: addresses.
- * 2. DOMPurify with an allow-list of exactly the elements Markdown produces and a narrow address rule, in case a parser
- *    bug or a future plugin ever lets something through.
- */
-const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
+/** An article's Markdown to HTML that is safe to put in the page (the shared renderer: packages/markdown). */
+export const renderMarkdown = markdownRenderer(window);
 
-const ALLOWED_TAGS = [
-  "p",
-  "br",
-  "hr",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "strong",
-  "em",
-  "s",
-  "code",
-  "pre",
-  "blockquote",
-  "ul",
-  "ol",
-  "li",
-  "a",
-  "img",
-  "table",
-  "thead",
-  "tbody",
-  "tr",
-  "th",
-  "td",
-];
-const ALLOWED_ATTR = ["href", "title", "src", "alt", "start"];
-/** Web, mail and phone addresses, and relative ones; no other scheme. */
-const ALLOWED_URI_REGEXP = /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
-
-// Our own instance, so its hook never affects another use of DOMPurify.
-const purifier = DOMPurify(window);
-purifier.addHook("afterSanitizeAttributes", (node) => {
-  if (node.tagName !== "A") return;
-  const href = node.getAttribute("href") ?? "";
-  // Links to other sites open in a new tab, without handing them this page (window.opener) or our address.
-  if (/^https?:/i.test(href)) {
-    node.setAttribute("target", "_blank");
-    node.setAttribute("rel", "noopener noreferrer nofollow");
-  }
-});
-
-/** Markdown to HTML that is safe to put in the page. */
-export function renderMarkdown(source: string): string {
-  return purifier.sanitize(markdown.render(source), {
-    ALLOWED_TAGS,
-    ALLOWED_ATTR,
-    ALLOWED_URI_REGEXP,
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: false,
-  });
-}
+/** A chat message's Markdown (an assistant's answer): the same, with its line breaks kept. */
+export const renderChatMarkdown = markdownRenderer(window, { breaks: true });
