@@ -3,6 +3,7 @@ import { AI_MESSAGE_MAX } from "@cove/contract/ai.ts";
 import { clsx } from "clsx";
 import { Bot, Send, ThumbsDown, ThumbsUp } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { MarkdownView } from "../../kb/index.ts";
 import { ReplyDetails } from "./assistant-reply.tsx";
 
 export interface ChatReply {
@@ -187,12 +188,11 @@ function AssistantBubble({
         <Bot className="size-4" aria-hidden="true" />
       </span>
       <div className="min-w-0 max-w-[85%]">
-        <p className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2 text-sm whitespace-pre-wrap break-words text-slate-800 shadow-xs">
+        <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2 text-slate-800 shadow-xs">
           <span className="sr-only">Assistant: </span>
-          {text}
+          <MarkdownView source={text} chat />
           {article && (
-            <>
-              {"\n\n"}
+            <p className="mt-2 text-sm">
               <a
                 href={article.url}
                 target="_blank"
@@ -202,9 +202,9 @@ function AssistantBubble({
               >
                 Read the full article
               </a>
-            </>
+            </p>
           )}
-        </p>
+        </div>
         {reply && <ReplyDetails reply={reply.answer} note={reply.note} />}
         {reply?.answer.answerId && rate && <RateAnswer answerId={reply.answer.answerId} rate={rate} />}
       </div>

@@ -5,6 +5,7 @@ import { useCallback } from "react";
 import { AttachmentList } from "../../../components/attachment-list.tsx";
 import { getSession } from "../../../lib/session-storage.ts";
 import { fetchFile } from "../../../lib/uploads.ts";
+import { MarkdownView } from "../../kb/index.ts";
 import { timeOfDay } from "./chat-format.ts";
 
 const senderLabel = (m: ChatMessage) =>
@@ -55,6 +56,9 @@ export function MessageBubble({
           <div className="text-slate-900">
             <AttachmentList files={[message.attachment]} fetchFile={fetchOne} />
           </div>
+        ) : message.sender_type === "ai" ? (
+          // The assistant answers in its articles' Markdown; people's messages are their words, shown as typed.
+          <MarkdownView source={message.message} chat />
         ) : (
           <p className="whitespace-pre-wrap break-words">{message.message}</p>
         )}
