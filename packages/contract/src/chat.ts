@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { aiSource } from "./ai.ts";
+import { AI_FEEDBACK, aiSource } from "./ai.ts";
 import { attachmentSchema } from "./attachments.ts";
 import { CSAT_RATINGS } from "./csat.ts";
 import { textRequired } from "./messages.ts";
@@ -88,6 +88,16 @@ export const chatMessageSchema = z.object({
   created_at: z.string(),
   /** A file sent as the message (its text is then the file's name); its bytes at chatFilePath / visitorChatFilePath. */
   attachment: attachmentSchema.optional(),
+  /**
+   * An assistant's answer: its Markdown (lists, tables, links) rendered to sanitized HTML by the help center's renderer,
+   * for the chat widget, which has none. Every other message is plain text.
+   */
+  html: z.string().optional(),
+  /**
+   * An answer the visitor may rate ("Was this helpful?"): their thumbs, null until they say. Absent on every other
+   * message (greetings, notices, people's messages).
+   */
+  feedback: z.enum(AI_FEEDBACK).nullable().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -191,9 +201,16 @@ export const rateChatBody = z.object({
 });
 export type RateChatBody = z.input<typeof rateChatBody>;
 
+/** The visitor's "Was this helpful?" on one of the assistant's answers in their chat (a later one replaces it). */
+export const rateAnswerBody = z.object({
+  helpful: z.boolean({ error: "helpful must be true or false" }),
+});
+export type RateAnswerBody = z.input<typeof rateAnswerBody>;
+
 export const widgetLookAnswer = z.object({ name: z.string(), brand_color: z.string() });
 
 export const visitorParams = z.object({ orgSlug: z.string().max(200), id: z.string() });
+export const visitorMessageParams = visitorParams.extend({ messageId: z.string() });
 export const visitorOrgParams = z.object({ orgSlug: z.string().max(200) });
 
 /** Realtime topics: the organization's chats (staff) and one session (its staff and its visitor). */

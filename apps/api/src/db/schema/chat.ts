@@ -3,6 +3,7 @@ import { CHAT_SENDER_TYPES, CHAT_SESSION_STATUSES } from "@cove/contract/chat.ts
 import { CSAT_RATINGS } from "@cove/contract/csat.ts";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { aiAnswers } from "./ai.ts";
 import { createdAt } from "./columns.ts";
 import { contacts } from "./contacts.ts";
 import { organizations } from "./organizations.ts";
@@ -73,6 +74,10 @@ export const chatMessages = pgTable(
     message: text("message").notNull(),
     /** Help-center articles an AI answer drew on. */
     sources: jsonb("sources").$type<AiSource[]>().notNull().default(sql`'[]'::jsonb`),
+    /** An assistant's answer: its logged answer, which the visitor may rate (thumbs up or down). */
+    aiAnswerId: uuid("ai_answer_id").references(() => aiAnswers.id, { onDelete: "set null" }),
+    /** An assistant's answer: its Markdown rendered to sanitized HTML, which the widget shows (it has no renderer). */
+    html: text("html"),
     createdAt: createdAt(),
   },
   (t) => [index("chat_messages_org_session_created_idx").on(t.organizationId, t.sessionId, t.createdAt)],

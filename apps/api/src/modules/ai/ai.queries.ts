@@ -1,4 +1,4 @@
-import type { AiFeedback, AiTone } from "@cove/contract/ai.ts";
+import type { AiChannel, AiFeedback, AiTone } from "@cove/contract/ai.ts";
 import { and, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { aiAnswers, aiSettings } from "../../db/schema/ai.ts";
 import { organizations } from "../../db/schema/organizations.ts";
@@ -75,12 +75,40 @@ export async function logAnswer(db: Queryable, row: typeof aiAnswers.$inferInser
   return logged.id;
 }
 
-/** Thumbs up or down on a logged answer of the organization; false when there is no such answer. */
-export async function saveFeedback(db: Queryable, orgId: string, id: string, feedback: AiFeedback) {
+/**
+ * The thumbs of these logged answers of the organization (null where nobody rated). Read by staff, and by a chat
+ * visitor for the answers in its own chats (its role sees no other: migration 0050).
+ */
+export async function feedbackOf(db: Queryable, orgId: string, ids: string[]): Promise<Map<string, AiFeedback | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: aiAnswers.id, feedback: aiAnswers.feedback })
+    .from(aiAnswers)
+    .where(and(eq(aiAnswers.organizationId, orgId), inArray(aiAnswers.id, ids)));
+  return new Map(rows.map((r) => [r.id, r.feedback]));
+}
+
+/**
+ * Thumbs up or down on a logged answer of the organization (of that channel only, when one is given); false when there
+ * is no such answer.
+ */
+export async function saveFeedback(
+  db: Queryable,
+  orgId: string,
+  id: string,
+  feedback: AiFeedback,
+  channel?: AiChannel,
+) {
   const rows = await db
     .update(aiAnswers)
     .set({ feedback })
-    .where(and(eq(aiAnswers.organizationId, orgId), eq(aiAnswers.id, id)))
+    .where(
+      and(
+        eq(aiAnswers.organizationId, orgId),
+        eq(aiAnswers.id, id),
+        channel ? eq(aiAnswers.channel, channel) : undefined,
+      ),
+    )
     .returning({ id: aiAnswers.id });
   return rows.length > 0;
 }

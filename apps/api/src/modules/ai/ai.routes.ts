@@ -75,7 +75,8 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       summary: "Say whether an answer of the assistant helped",
       description:
         "Thumbs up or down on an answer (its answerId). With a staff bearer token, an answer of that organization; " +
-        "without one, of the demo organization. A thumbs down puts the question on the team's unanswered list.",
+        "without one, an answer of the public demo (/ai-test). A thumbs down puts the question on the team's " +
+        "unanswered list. Answers in a live chat are rated by its visitor, in the chat.",
       body: aiFeedbackBody,
       response: { 200: aiFeedbackAnswer, ...errors },
     },
@@ -83,7 +84,7 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       const principal = await optionalPrincipal(app, req);
       const orgId = principal?.orgId ?? (await findDemoOrganization(app.db))?.id;
       if (!orgId) throw new AppError("DEMO_UNAVAILABLE", DEMO_UNAVAILABLE);
-      return service.recordAnswerFeedback(app.db, orgId, req.body);
+      return service.recordAnswerFeedback(app.db, orgId, req.body, principal ? undefined : "demo");
     },
   });
 

@@ -109,14 +109,19 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
   return toAnswer(draft, answerId);
 }
 
-/** Thumbs up or down on an answer, by whoever asked; an answer of another organization is not found. */
+/**
+ * Thumbs up or down on an answer, by whoever asked; an answer of another organization is not found, and so is one of
+ * another channel than `channel` when it is given (a signed-out visitor of /ai-test rates the demo's answers, never an
+ * answer given in someone's chat: those are rated in the chat, by its visitor).
+ */
 export async function recordAnswerFeedback(
   db: Db,
   orgId: string,
   input: z.output<typeof aiFeedbackBody>,
+  channel?: Channel,
 ): Promise<{ message: string }> {
   const found = await withVisitor(db, orgId, ({ db: tx }) =>
-    saveFeedback(tx, orgId, input.answerId, input.helpful ? "up" : "down"),
+    saveFeedback(tx, orgId, input.answerId, input.helpful ? "up" : "down", channel),
   );
   if (!found) throw notFound("Answer");
   return { message: "Thanks for the feedback" };

@@ -3,11 +3,13 @@ import {
   CHAT_STARTS_PER_ADDRESS_PER_HOUR,
   chatMessageAnswer,
   chatMessageListAnswer,
+  rateAnswerBody,
   rateChatBody,
   sendChatMessageBody,
   startChatAnswer,
   startChatBody,
   visitorConversationAnswer,
+  visitorMessageParams,
   visitorOrgParams,
   visitorParams,
   visitorSessionSchema,
@@ -25,7 +27,14 @@ import type { AiProvider } from "../ai/provider.ts";
 import { fileBody, fileBytes, sendFile } from "../attachments/attachments.http.ts";
 import { branding } from "../settings/settings.service.ts";
 import { visitorChatFile } from "./chat-files.ts";
-import { rateChat, readConversation, sendVisitorFile, sendVisitorMessage, startChat } from "./chat-visitor.service.ts";
+import {
+  rateAnswer,
+  rateChat,
+  readConversation,
+  sendVisitorFile,
+  sendVisitorMessage,
+  startChat,
+} from "./chat-visitor.service.ts";
 import { widgetScript } from "./widget.ts";
 
 const errors = {
@@ -203,6 +212,28 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
         reply,
         await visitorChatFile(app.db, visitorOf(req), req.params.orgSlug, req.params.id, req.params.fileId),
       ),
+  });
+
+  app.put("/api/public/:orgSlug/chat/sessions/:id/messages/:messageId/feedback", {
+    config: { ...visitor, rateLimit: { max: MESSAGES_PER_ADDRESS_PER_MINUTE, timeWindow: "1 minute" } },
+    schema: {
+      tags,
+      summary: "Was this helpful? on one of the assistant's answers in your chat (a later answer replaces it)",
+      description:
+        "helpful true is a thumbs up, false a thumbs down; it counts on the AI Assistant page as a rating on /ai-test " +
+        "does. Only answers of the assistant in your own chat can be rated; anything else is not found.",
+      params: visitorMessageParams,
+      body: rateAnswerBody,
+      response: { 200: chatMessageAnswer, ...errors },
+    },
+    handler: async (req) => ({
+      message: await rateAnswer(app.db, visitorOf(req), {
+        orgSlug: req.params.orgSlug,
+        id: req.params.id,
+        messageId: req.params.messageId,
+        helpful: req.body.helpful,
+      }),
+    }),
   });
 
   app.put("/api/public/:orgSlug/chat/sessions/:id/rating", {

@@ -20,14 +20,24 @@ import type { Db } from "../../platform/db.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
+import { chatMarkdownHtml } from "../../platform/markdown.ts";
 import { type ContactPrincipal, type TenantCtx, withContact, withSystem } from "../../platform/tenancy.ts";
+import { saveFeedback } from "../ai/ai.queries.ts";
 import { answerQuestion } from "../ai/ai.service.ts";
 import { asksForPerson } from "../ai/handoff-request.ts";
 import type { AiProvider } from "../ai/provider.ts";
 import { safeFilename } from "../attachments/attachments.store.ts";
 import { findOrCreateContact, startContactSession } from "../contacts/contacts.service.ts";
 import { organizationBySlug } from "../portal/portal-organization.ts";
-import { conversationTurns, insertMessage, preview, selectMessages, selectVisitorSession } from "./chat.queries.ts";
+import {
+  conversationTurns,
+  insertMessage,
+  preview,
+  selectMessages,
+  selectRateableAnswer,
+  selectVisitorSession,
+  toMessage,
+} from "./chat.queries.ts";
 import { attachChatFile, type ChatFile } from "./chat-files.ts";
 
 const DAY = 86_400_000;
@@ -164,6 +174,20 @@ interface AiTurn {
   response: string;
   sources: ChatMessage["sources"];
   handoff: HandoffReason | null;
+  /** An answer (not a hand-off): its logged answer, which the visitor may rate. */
+  answerId?: string | undefined;
+  /** The answer's Markdown as sanitized HTML, for the widget. */
+  html?: string | undefined;
+}
+
+/** The answer's HTML; if it cannot be rendered the widget shows the text as it is, which is still all there. */
+async function answerHtml(response: string): Promise<string | undefined> {
+  if (!response) return undefined;
+  try {
+    return await chatMarkdownHtml(response);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The assistant's answer; if it cannot answer at all, the session goes to a person rather than fail the visitor. */
@@ -181,7 +205,13 @@ async function askAssistant(deps: ChatDeps, orgId: string, id: string, text: str
       : asksForPerson(text)
         ? "person_requested"
         : "low_confidence";
-    return { response: answer.response, sources: answer.sources, handoff: reason };
+    return {
+      response: answer.response,
+      sources: answer.sources,
+      handoff: reason,
+      answerId: answer.handoff ? undefined : answer.answerId,
+      html: await answerHtml(answer.response),
+    };
   } catch {
     return { response: "", sources: [], handoff: "ai_unavailable" };
   }
@@ -206,7 +236,14 @@ async function recordAssistantTurn(deps: ChatDeps, orgId: string, id: string, tu
     const added: ChatMessage[] = [];
     if (turn.response) {
       added.push(
-        await insertMessage(ctx, { sessionId: id, senderType: "ai", message: turn.response, sources: turn.sources }),
+        await insertMessage(ctx, {
+          sessionId: id,
+          senderType: "ai",
+          message: turn.response,
+          sources: turn.sources,
+          ...(turn.answerId ? { aiAnswerId: turn.answerId } : {}),
+          ...(turn.html !== undefined ? { html: turn.html } : {}),
+        }),
       );
     }
     if (turn.handoff)
@@ -284,5 +321,28 @@ export async function rateChat(
       .set({ rating: input.rating, ratedAt: sql`now()` })
       .where(and(eq(chatSessions.organizationId, ctx.orgId), eq(chatSessions.id, input.id)));
     return { ...found.session, rating: input.rating };
+  });
+}
+
+/**
+ * The visitor's "Was this helpful?" on one of the assistant's answers in their own chat, during the chat or after it.
+ * One rating per answer: a later one replaces it (as the test console's thumbs do). It is the answer's logged rating,
+ * so it counts on the AI Assistant page exactly as a rating on /ai-test does (a thumbs down puts the question on the
+ * list of questions the assistant could not answer). Another visitor's or organization's answer is not found.
+ */
+export async function rateAnswer(
+  db: Db,
+  who: ContactPrincipal,
+  input: { orgSlug: string; id: string; messageId: string; helpful: boolean },
+): Promise<ChatMessage> {
+  await visitorOrg(db, who, input.orgSlug);
+  return withContact(db, who, async (ctx) => {
+    const found = await selectVisitorSession(ctx, recordId(SESSION, input.id));
+    if (!found) throw notFound(SESSION);
+    const answer = await selectRateableAnswer(ctx, input.id, recordId("Answer", input.messageId));
+    if (!answer) throw notFound("Answer");
+    const feedback = input.helpful ? "up" : "down";
+    if (!(await saveFeedback(ctx.db, ctx.orgId, answer.aiAnswerId, feedback))) throw notFound("Answer");
+    return toMessage(answer, feedback);
   });
 }

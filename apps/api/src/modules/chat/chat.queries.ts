@@ -4,6 +4,7 @@ import { chatMessages, chatSessions } from "../../db/schema/chat.ts";
 import { users } from "../../db/schema/users.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+import { feedbackOf } from "../ai/ai.queries.ts";
 import { filesOfChatMessages } from "../attachments/attachments.store.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -106,6 +107,8 @@ const messageColumns = {
   senderName: chatMessages.senderName,
   message: chatMessages.message,
   sources: chatMessages.sources,
+  aiAnswerId: chatMessages.aiAnswerId,
+  html: chatMessages.html,
   createdAt: chatMessages.createdAt,
 };
 
@@ -115,16 +118,21 @@ interface MessageRow {
   senderName: string | null;
   message: string;
   sources: ChatMessage["sources"];
+  aiAnswerId: string | null;
+  html: string | null;
   createdAt: Date;
 }
 
-export const toMessage = (r: MessageRow): ChatMessage => ({
+/** A message as the API answers it; an answer that can be rated carries its thumbs (null: not rated). */
+export const toMessage = (r: MessageRow, feedback: ChatMessage["feedback"] = null): ChatMessage => ({
   id: r.id,
   sender_type: r.senderType,
   sender_name: r.senderName,
   message: r.message,
   sources: r.sources,
   created_at: r.createdAt.toISOString(),
+  ...(r.html !== null ? { html: r.html } : {}),
+  ...(r.aiAnswerId !== null ? { feedback } : {}),
 });
 
 /** A session's messages, oldest first (the newest `limit` of them), each with the file it carries, if any. */
@@ -140,10 +148,33 @@ export async function selectMessages(db: Queryable, orgId: string, sessionId: st
     orgId,
     rows.map((r) => r.id),
   );
+  const answers = rows.flatMap((r) => (r.aiAnswerId ? [r.aiAnswerId] : []));
+  const feedback = await feedbackOf(db, orgId, answers);
   return rows.reverse().map((r) => {
     const file = files.get(r.id);
-    return { ...toMessage(r), ...(file ? { attachment: file } : {}) };
+    const rated = r.aiAnswerId ? (feedback.get(r.aiAnswerId) ?? null) : null;
+    return { ...toMessage(r, rated), ...(file ? { attachment: file } : {}) };
   });
+}
+
+/** One of the assistant's answers in a session that can be rated (it has a logged answer), or null. */
+export async function selectRateableAnswer(
+  ctx: Pick<TenantCtx, "orgId" | "db">,
+  sessionId: string,
+  messageId: string,
+): Promise<(MessageRow & { aiAnswerId: string }) | null> {
+  const [row] = await ctx.db
+    .select(messageColumns)
+    .from(chatMessages)
+    .where(
+      and(
+        eq(chatMessages.organizationId, ctx.orgId),
+        eq(chatMessages.sessionId, sessionId),
+        eq(chatMessages.id, messageId),
+        eq(chatMessages.senderType, "ai"),
+      ),
+    );
+  return row?.aiAnswerId ? { ...row, aiAnswerId: row.aiAnswerId } : null;
 }
 
 export interface NewChatMessage {
@@ -153,6 +184,9 @@ export interface NewChatMessage {
   userId?: string;
   senderName?: string;
   sources?: ChatMessage["sources"];
+  /** An assistant's answer: its logged answer (so the visitor can rate it) and its rendered HTML. */
+  aiAnswerId?: string;
+  html?: string;
 }
 
 export async function insertMessage(ctx: Pick<TenantCtx, "orgId" | "db">, m: NewChatMessage): Promise<ChatMessage> {
@@ -164,6 +198,8 @@ export async function insertMessage(ctx: Pick<TenantCtx, "orgId" | "db">, m: New
     userId: m.userId ?? null,
     senderName: m.senderName ?? null,
     sources: m.sources ?? [],
+    aiAnswerId: m.aiAnswerId ?? null,
+    html: m.html ?? null,
     // The clock, not the transaction's start: messages written in one transaction (an answer and the hand-off notice)
     // keep the order they were written in.
     createdAt: sql`clock_timestamp()`,

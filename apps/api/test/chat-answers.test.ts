@@ -1,0 +1,268 @@
+import type { AiStatsAnswer, AiUnansweredAnswer } from "@cove/contract/ai.ts";
+import type { ChatMessage, StartChatAnswer, VisitorConversationAnswer } from "@cove/contract/chat.ts";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aiAnswers } from "../src/db/schema/ai.ts";
+import { chatMessages } from "../src/db/schema/chat.ts";
+import { queryRows } from "../src/platform/db.ts";
+import { chatMarkdownHtml } from "../src/platform/markdown.ts";
+import { client, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addArticle, demoOrganization, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
+
+/*
+ * The assistant's answers in the chat widget (and the portal's chat, which is the widget): rendered from their
+ * Markdown as the help center renders articles, and rated by the visitor with "Was this helpful?" (issue 21).
+ */
+
+let t: TestApp;
+type Org = Awaited<ReturnType<typeof registerOrg>>;
+let shop: Org;
+let other: Org;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  shop = await registerOrg(t.app);
+  other = await registerOrg(t.app);
+  for (const org of [shop, other]) {
+    for (const a of SHOP_ARTICLES) await addArticle(t, org.user.organizationId, a);
+  }
+});
+afterAll(() => t.close());
+
+const call = client(() => t.app, { newAddressEachCall: true });
+const base = (org: Org) => `/api/public/${org.user.organizationSlug}/chat/sessions`;
+
+async function startChat(org: Org): Promise<StartChatAnswer> {
+  const res = await call(null, "POST", base(org), { name: "Lee Park" });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as StartChatAnswer;
+}
+
+/** The visitor asks; answers the assistant's answer (the message after the visitor's). */
+async function ask(org: Org, chat: StartChatAnswer, message: string): Promise<ChatMessage> {
+  const res = await call(chat.token, "POST", `${base(org)}/${chat.session.id}/messages`, { message });
+  expect(res.statusCode, res.body).toBe(201);
+  const [, answer] = res.json().messages as ChatMessage[];
+  if (!answer) throw new Error(`no answer to ${message}`);
+  return answer;
+}
+
+const rate = (org: Org, chat: { token: string; session: { id: string } }, messageId: string, payload: unknown) =>
+  call(chat.token, "PUT", `${base(org)}/${chat.session.id}/messages/${messageId}/feedback`, payload);
+
+async function conversation(org: Org, chat: StartChatAnswer): Promise<VisitorConversationAnswer> {
+  const res = await call(chat.token, "GET", `${base(org)}/${chat.session.id}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as VisitorConversationAnswer;
+}
+
+async function stats(org: Org): Promise<AiStatsAnswer> {
+  const res = await call(org.token, "GET", "/api/ai/stats");
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as AiStatsAnswer;
+}
+
+async function unansweredQuestions(org: Org): Promise<string[]> {
+  const res = await call(org.token, "GET", "/api/ai/unanswered");
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as AiUnansweredAnswer).groups.flatMap((g) => g.questions);
+}
+
+async function feedbackOf(messageId: string) {
+  const [row] = await t.database.db
+    .select({ feedback: aiAnswers.feedback, channel: aiAnswers.channel })
+    .from(chatMessages)
+    .innerJoin(aiAnswers, eq(aiAnswers.id, chatMessages.aiAnswerId))
+    .where(eq(chatMessages.id, messageId));
+  return row;
+}
+
+describe("answers render as the help center renders articles", () => {
+  it("sends an answer's list as sanitized HTML beside its text; the visitor's and the greeting stay plain", async () => {
+    const chat = await startChat(shop);
+    const answer = await ask(shop, chat, "How do I start a return? What are the steps?");
+    expect(answer.sender_type).toBe("ai");
+    expect(answer.message).toContain("1. Sign in and open Orders.");
+    expect(answer.html).toContain("<ol>");
+    expect(answer.html).toContain("<li>Sign in and open Orders.</li>");
+    // The line structure of the text is kept: a heading line is not run into the paragraph after it.
+    expect(answer.html).toMatch(/<br>|<\/p>/);
+    const { messages } = await conversation(shop, chat);
+    expect(messages.find((m) => m.id === answer.id)?.html).toBe(answer.html);
+    for (const m of messages.filter((x) => x.sender_type !== "ai" || x.id === chat.messages[0]?.id)) {
+      expect(m.html, m.message).toBeUndefined();
+      expect(m.feedback, m.message).toBeUndefined();
+    }
+  });
+
+  it("keeps what cannot run as text: script links dropped, raw HTML escaped, web links opened safely", async () => {
+    const html = await chatMarkdownHtml(
+      [
+        "Steps:",
+        "1. [click me](javascript:alert(1))",
+        '2. <img src=x onerror="alert(1)"> and <script>alert("x")</script>',
+        "3. See [our page](https://shop.example/returns) or https://shop.example/help",
+        "",
+        "| Option | Cost |",
+        "|---|---|",
+        "| Standard | $5 |",
+      ].join("\n"),
+    );
+    // Every element is one Markdown makes, with no handler and no script address (a "<" of the text is "&lt;").
+    for (const [element, tag, attributes] of html.matchAll(/<([a-z][a-z0-9]*)([^>]*)>/g)) {
+      expect(["p", "ol", "li", "a", "table", "thead", "tbody", "tr", "th", "td"], element).toContain(tag);
+      expect(attributes, element).not.toMatch(/\son\w*=|script:/i);
+    }
+    expect(html).toContain("<li>[click me](javascript:alert(1))</li>");
+    expect(html).toContain('&lt;script&gt;alert("x")&lt;/script&gt;');
+    expect(html).toContain('&lt;img src=x onerror="alert(1)"&gt;');
+    expect(html).toContain(
+      '<a href="https://shop.example/returns" target="_blank" rel="noopener noreferrer nofollow">our page</a>',
+    );
+    expect(html).toContain('<a href="https://shop.example/help" target="_blank" rel="noopener noreferrer nofollow">');
+    expect(html).toContain("<td>Standard</td>");
+  });
+});
+
+describe("Was this helpful? in the widget", () => {
+  it("records the visitor's thumbs down on the answer: the question joins the unanswered list and the ratings", async () => {
+    const before = await stats(shop);
+    const chat = await startChat(shop);
+    const answer = await ask(shop, chat, "Where is my order?");
+    expect(answer.feedback).toBeNull();
+    expect(await unansweredQuestions(shop)).not.toContain("Where is my order?");
+
+    const res = await rate(shop, chat, answer.id, { helpful: false });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toMatchObject({ id: answer.id, feedback: "down", html: answer.html });
+    expect(await feedbackOf(answer.id)).toEqual({ feedback: "down", channel: "chat" });
+    expect((await conversation(shop, chat)).messages.find((m) => m.id === answer.id)?.feedback).toBe("down");
+    expect(await unansweredQuestions(shop)).toContain("Where is my order?");
+    const after = await stats(shop);
+    expect(after.rated_unhelpful).toBe(before.rated_unhelpful + 1);
+    expect(after.rated_helpful).toBe(before.rated_helpful);
+  });
+
+  it("keeps one rating per answer: a later thumbs replaces the earlier one", async () => {
+    const chat = await startChat(shop);
+    const answer = await ask(shop, chat, "I forgot my password");
+    expect((await rate(shop, chat, answer.id, { helpful: false })).statusCode).toBe(200);
+    const before = await stats(shop);
+    const res = await rate(shop, chat, answer.id, { helpful: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message.feedback).toBe("up");
+    const after = await stats(shop);
+    expect(after.rated_helpful).toBe(before.rated_helpful + 1);
+    expect(after.rated_unhelpful).toBe(before.rated_unhelpful - 1);
+    expect(await unansweredQuestions(shop)).not.toContain("I forgot my password");
+  });
+
+  it("can be given after the chat has ended", async () => {
+    const chat = await startChat(shop);
+    const answer = await ask(shop, chat, "Do you ship internationally?");
+    const closed = await call(shop.token, "PUT", `/api/chat/sessions/${chat.session.id}`, { status: "closed" });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect((await rate(shop, chat, answer.id, { helpful: true })).statusCode).toBe(200);
+    expect(await feedbackOf(answer.id)).toMatchObject({ feedback: "up" });
+  });
+});
+
+describe("only the visitor whose chat it is may rate an answer", () => {
+  it("another visitor of the organization gets 404, through their own session or the owner's", async () => {
+    const owner = await startChat(shop);
+    const answer = await ask(shop, owner, "Where is my order?");
+    const stranger = await startChat(shop);
+    expect((await rate(shop, stranger, answer.id, { helpful: false })).statusCode).toBe(404);
+    const viaOwners = { token: stranger.token, session: owner.session };
+    expect((await rate(shop, viaOwners, answer.id, { helpful: false })).statusCode).toBe(404);
+    expect((await feedbackOf(answer.id))?.feedback).toBeNull();
+  });
+
+  it("another organization's visitor gets 404, at its own address or the answer's", async () => {
+    const owner = await startChat(shop);
+    const answer = await ask(shop, owner, "Where is my order?");
+    const outsider = await startChat(other);
+    expect((await rate(other, outsider, answer.id, { helpful: false })).statusCode).toBe(404);
+    const viaShop = { token: outsider.token, session: owner.session };
+    expect((await rate(shop, viaShop, answer.id, { helpful: false })).statusCode).toBe(404);
+    expect((await rate(other, viaShop, answer.id, { helpful: false })).statusCode).toBe(404);
+    expect((await feedbackOf(answer.id))?.feedback).toBeNull();
+  });
+
+  it("a signed-out /ai-test visitor cannot rate an answer given in a chat, even in the demo organization", async () => {
+    const demoId = await demoOrganization(t);
+    const [demo] = await queryRows<{ slug: string }>(
+      t.database.db,
+      sql`select slug from organizations where id = ${demoId}`,
+    );
+    await addArticle(t, demoId, SHOP_ARTICLES[1]);
+    const demoOrg = { ...shop, user: { ...shop.user, organizationSlug: demo?.slug ?? "" } } as Org;
+    const chat = await startChat(demoOrg);
+    const answer = await ask(demoOrg, chat, "Where is my order?");
+    const [logged] = await t.database.db
+      .select({ id: chatMessages.aiAnswerId })
+      .from(chatMessages)
+      .where(eq(chatMessages.id, answer.id));
+    const res = await call(null, "POST", "/api/chat/ai-feedback", { answerId: logged?.id, helpful: false });
+    expect(res.statusCode).toBe(404);
+    expect((await feedbackOf(answer.id))?.feedback).toBeNull();
+  });
+
+  it("only the assistant's answers can be rated: not the greeting, the visitor's message or a hand-off", async () => {
+    const chat = await startChat(shop);
+    const answer = await ask(shop, chat, "I want to talk to a human please");
+    const res = await call(chat.token, "GET", `${base(shop)}/${chat.session.id}`);
+    const messages = (res.json() as VisitorConversationAnswer).messages;
+    expect(messages.map((m) => m.sender_type)).toEqual(["ai", "visitor", "ai", "system"]);
+    expect(answer.feedback).toBeUndefined();
+    for (const m of messages) {
+      expect((await rate(shop, chat, m.id, { helpful: true })).statusCode, m.message).toBe(404);
+    }
+  });
+
+  it("staff tokens are refused; no token is 401; malformed ids are 404; a bad body is 400", async () => {
+    const chat = await startChat(shop);
+    const answer = await ask(shop, chat, "Where is my order?");
+    expect(
+      (await rate(shop, { token: shop.token, session: chat.session }, answer.id, { helpful: true })).statusCode,
+    ).toBe(403);
+    const anonymous = await call(null, "PUT", `${base(shop)}/${chat.session.id}/messages/${answer.id}/feedback`, {
+      helpful: true,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect((await rate(shop, chat, "not-an-id", { helpful: true })).statusCode).toBe(404);
+    expect((await rate(shop, { ...chat, session: { id: "nope" } }, answer.id, { helpful: true })).statusCode).toBe(404);
+    for (const payload of [{}, { helpful: "yes" }, { helpful: null }, { helpful: 1 }]) {
+      const bad = await rate(shop, chat, answer.id, payload);
+      expect(bad.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(bad.json().error).toBeTruthy();
+    }
+    expect((await feedbackOf(answer.id))?.feedback).toBeNull();
+  });
+
+  it("the database itself lets a visitor's transaction rate only the answers of its own chats", async () => {
+    const mine = await startChat(shop);
+    const myAnswer = await ask(shop, mine, "Where is my order?");
+    const theirs = await startChat(shop);
+    const theirAnswer = await ask(shop, theirs, "Where is my order?");
+    const ids = await queryRows<{ id: string; contact_id: string; answer_id: string }>(
+      t.database.db,
+      sql`select m.id, s.contact_id, m.ai_answer_id as answer_id from chat_messages m
+          join chat_sessions s on s.id = m.session_id where m.id in (${myAnswer.id}, ${theirAnswer.id})`,
+    );
+    const mineRow = ids.find((r) => r.id === myAnswer.id);
+    const theirRow = ids.find((r) => r.id === theirAnswer.id);
+    const changed = await t.database.db.transaction(async (tx) => {
+      await queryRows(
+        tx,
+        sql`select set_config('app.org_id', ${shop.user.organizationId}, true),
+                   set_config('app.contact_id', ${mineRow?.contact_id ?? ""}, true), set_config('role', 'cove_contact', true)`,
+      );
+      return queryRows<{ id: string }>(
+        tx,
+        sql`update ai_answers set feedback = 'down' where id in (${mineRow?.answer_id}, ${theirRow?.answer_id}) returning id`,
+      );
+    });
+    expect(changed.map((r) => r.id)).toEqual([mineRow?.answer_id]);
+  });
+});
