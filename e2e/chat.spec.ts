@@ -111,6 +111,68 @@ test("a visitor on another website chats with the assistant, then with a person,
   await expect(panel.getByRole("button", { name: "Good" })).toBeHidden();
 });
 
+test("a visitor reads an answer's steps as a list in the widget, rates it unhelpful, and the admin sees the question", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const cove = baseURL ?? "http://localhost:3210";
+  const word = `Quill${Date.now().toString(36)}`;
+
+  // Dana writes a help article whose answer is a list of steps.
+  const dana = await (await browser.newContext()).newPage();
+  await signIn(dana, DEMO.email, DEMO.password);
+  await expect(dana).toHaveURL(/\/dashboard$/);
+  const token = await dana.evaluate(
+    () => (JSON.parse(localStorage.getItem("cove.session") ?? "{}") as { token?: string }).token,
+  );
+  const created = await dana.request.post("/api/kb/articles", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      title: `How do I rent a ${word} kayak?`,
+      body: `To rent a ${word} kayak:\n\n1. Book a slot on the **Rentals** page.\n2. Bring a photo ID to the lake shop.\n3. Sign the safety form at the counter.`,
+      questions: [],
+      status: "published",
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+
+  shop ??= await serveShop(cove);
+  const visitor = await (await browser.newContext()).newPage();
+  await visitor.goto(shop.url);
+  await visitor.getByRole("button", { name: "Open chat" }).click();
+  const panel = visitor.getByRole("dialog", { name: "Chat" });
+  await panel.getByRole("button", { name: "Start chat" }).click();
+  const question = `How do I rent a ${word} kayak?`;
+  const message = panel.getByRole("textbox", { name: "Message" });
+  await message.fill(question);
+  await message.press("Enter");
+
+  // The steps are a real list, not Markdown's numbers in a line of text.
+  const answer = panel.getByRole("listitem").filter({ hasText: "Assistant" }).filter({ hasText: "photo ID" });
+  const steps = answer.getByRole("list").first();
+  await expect(steps.getByRole("listitem")).toHaveText([
+    "Book a slot on the Rentals page.",
+    "Bring a photo ID to the lake shop.",
+    "Sign the safety form at the counter.",
+  ]);
+  await expect(answer).not.toContainText("1. Book");
+
+  // Was this helpful? No: one rating, pressed, thanked; reachable from the keyboard.
+  const rating = answer.getByRole("group", { name: "Was this helpful?" });
+  await rating.getByRole("button", { name: "No" }).focus();
+  await visitor.keyboard.press("Enter");
+  await expect(rating.getByRole("button", { name: "No" })).toHaveAttribute("aria-pressed", "true");
+  await expect(rating.getByRole("button", { name: "Yes" })).toHaveAttribute("aria-pressed", "false");
+  await expect(rating.getByText("Thanks for your feedback.")).toBeVisible();
+  await visitor.screenshot({ path: "test-results/widget-answer-rated.png" });
+
+  // The admin finds the question among those the assistant could not answer.
+  await dana.goto("/ai-assistant");
+  const list = dana.getByRole("region", { name: "Questions the assistant could not answer" });
+  await expect(list.getByRole("listitem").filter({ hasText: question })).toBeVisible();
+});
+
 test("@phone an agent reads and answers chats on a phone: the list, then one conversation with a way back", async ({
   page,
 }) => {

@@ -6,7 +6,8 @@
  * It draws a launcher inside a shadow root (the host page's CSS cannot reach in, and ours cannot leak out) and loads
  * nothing else until the visitor opens it. Styles go in through a constructed stylesheet and CSSOM properties, never a
  * style attribute or an inline <style>, so a host page's strict style-src does not block them; text is only ever set
- * as textContent. The visitor's token is kept in localStorage, so the conversation survives reloads and restarts.
+ * as textContent, except an assistant's answer, whose HTML the server rendered from Markdown and sanitized and which
+ * is copied in element by element through an allow-list of its own. The visitor's token is kept in localStorage, so the conversation survives reloads and restarts.
  * It imports nothing: it must stay small (budget 25 KB gzip).
  */
 
@@ -23,7 +24,12 @@ interface Message {
   sources: Source[];
   /** A file sent as the message. */
   attachment?: { id: string; filename: string; content_type: string };
+  /** An assistant's answer: its Markdown as HTML, rendered and sanitized by the server. */
+  html?: string;
+  /** An answer the visitor may rate: their thumbs, null until they say; absent on other messages. */
+  feedback?: Feedback | null;
 }
+type Feedback = "up" | "down";
 type Rating = "good" | "bad";
 interface Session {
   id: string;
@@ -97,6 +103,20 @@ input:focus { outline: 2px solid var(--brand); outline-offset: -1px; }
 .error { color: #b91c1c; font-size: 12px; padding: 0 12px 8px; }
 .typing { color: #64748b; font-size: 12px; font-style: italic; padding: 4px 12px; }
 .typing[hidden] { display: none; }
+.rich { white-space: normal; }
+.rich > :first-child { margin-top: 0; } .rich > :last-child { margin-bottom: 0; }
+.rich p, .rich ul, .rich ol, .rich table, .rich pre, .rich blockquote { margin: 6px 0; }
+.rich ul, .rich ol { padding-left: 20px; }
+.rich h1, .rich h2, .rich h3, .rich h4 { font-size: 14px; margin: 6px 0; }
+.rich a { color: #6d28d9; }
+.rich img { max-width: 100%; }
+.rich pre { overflow-x: auto; white-space: pre; }
+.rich table { border-collapse: collapse; display: block; max-width: 100%; overflow-x: auto; font-size: 12px; }
+.rich th, .rich td { border-bottom: 1px solid #ddd6fe; padding: 3px 6px; text-align: left; }
+.helpful { display: flex; flex-wrap: wrap; align-items: center; gap: 4px; margin-top: 6px; font-size: 12px; color: #475569; white-space: normal; }
+.thumb { border: 1px solid #cbd5e1; background: #fff; color: #0f172a; border-radius: 6px; padding: 2px 8px; cursor: pointer; font-size: 12px; }
+.thumb[aria-pressed="true"] { background: #ede9fe; border-color: #7c3aed; color: #4c1d95; }
+.thumb:focus-visible { outline: 2px solid var(--brand); outline-offset: 1px; }
 `;
 
 const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
@@ -182,6 +202,8 @@ let root: ShadowRoot | null = null;
 let ui: Ui | null = null;
 let stored: Stored | null = null;
 const shown = new Set<string>();
+/** The "Was this helpful?" row of each answer shown, to show a rating given meanwhile (another tab). */
+const ratings = new Map<string, HTMLElement>();
 let socket: WebSocket | null = null;
 let retryMs = 1000;
 let thinking: HTMLElement | null = null;
@@ -342,6 +364,7 @@ function showPrechat(): void {
   if (!ui) return;
   ui.list.replaceChildren();
   shown.clear();
+  ratings.clear();
   ui.prechat.hidden = false;
   ui.foot.hidden = true;
   ui.ended.hidden = true;
@@ -387,19 +410,133 @@ function sourceLink(s: Source): HTMLLIElement | null {
   return item;
 }
 
+/** An address of an answer's link or picture, against Cove's origin (not the host page's); null unless web or mail. */
+function safeUrl(value: string): string | null {
+  try {
+    const url = new URL(value, base);
+    return /^(https?|mailto|tel):$/.test(url.protocol) ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+const RICH_TAGS = /^(P|BR|HR|H[1-6]|STRONG|EM|S|CODE|PRE|BLOCKQUOTE|UL|OL|LI|A|IMG|TABLE|THEAD|TBODY|TR|TH|TD)$/;
+
+/**
+ * An answer's HTML (rendered and sanitized by the server, with the help center's renderer), copied in a second time
+ * through our own allow-list: parsed in a template, where nothing runs or loads, then rebuilt from the elements
+ * Markdown makes with their text, addresses and nothing else. Anything else keeps only its text.
+ */
+function rich(html: string): HTMLElement {
+  const box = el("div", "rich");
+  const parsed = el("template");
+  parsed.innerHTML = html;
+  const copy = (from: Node, to: Node): void => {
+    for (const node of from.childNodes) {
+      if (!(node instanceof Element)) {
+        if (node.nodeType === Node.TEXT_NODE) to.appendChild(document.createTextNode(node.textContent ?? ""));
+        continue;
+      }
+      if (!RICH_TAGS.test(node.tagName)) {
+        copy(node, to);
+        continue;
+      }
+      const made = document.createElement(node.tagName);
+      for (const name of ["href", "src", "alt", "title", "start"]) {
+        const value = node.getAttribute(name);
+        const kept = value === null || name === "alt" || name === "title" || name === "start" ? value : safeUrl(value);
+        if (kept !== null) made.setAttribute(name, kept);
+      }
+      if (made instanceof HTMLAnchorElement) {
+        made.target = "_blank";
+        made.rel = "noopener noreferrer nofollow";
+      }
+      copy(node, made);
+      to.appendChild(made);
+    }
+  };
+  copy(parsed.content, box);
+  return box;
+}
+
+function showFeedback(row: HTMLElement, feedback: Feedback | null): void {
+  for (const button of row.querySelectorAll("button")) {
+    button.setAttribute("aria-pressed", String(button.value === feedback));
+  }
+  const status = row.querySelector("[role=status]");
+  if (status) status.textContent = feedback ? "Thanks for your feedback." : "";
+}
+
+/**
+ * "Was this helpful?" under an answer: one rating per answer, which a later click replaces (as on /ai-test). A thumbs
+ * down puts the question on the team's list of questions the assistant could not answer.
+ */
+function helpfulRow(m: Message): HTMLElement {
+  const row = el("div", "helpful");
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", "Was this helpful?");
+  row.append(el("span", undefined, "Was this helpful?"));
+  for (const [value, icon, label] of [
+    ["up", "👍", "Yes"],
+    ["down", "👎", "No"],
+  ] as const) {
+    const button = el("button", "thumb");
+    button.type = "button";
+    button.value = value;
+    const mark = el("span", undefined, `${icon} `);
+    mark.setAttribute("aria-hidden", "true");
+    button.append(mark, label);
+    button.addEventListener("click", () => void rateAnswer(m.id, value, row));
+    row.append(button);
+  }
+  const status = el("span");
+  status.setAttribute("role", "status");
+  row.append(status);
+  showFeedback(row, m.feedback ?? null);
+  ratings.set(m.id, row);
+  return row;
+}
+
+async function rateAnswer(id: string, feedback: Feedback, row: HTMLElement): Promise<void> {
+  if (!stored) return;
+  const buttons = row.querySelectorAll("button");
+  for (const b of buttons) b.disabled = true;
+  showError(null);
+  try {
+    const answer = await api<{ message: Message }>(`/chat/sessions/${stored.sessionId}/messages/${id}/feedback`, {
+      method: "PUT",
+      body: { helpful: feedback === "up" },
+      token: stored.token,
+    });
+    showFeedback(row, answer.message.feedback ?? null);
+  } catch (error) {
+    showError(error instanceof Error ? error.message : "Your feedback could not be sent. Please try again.");
+  } finally {
+    for (const b of buttons) b.disabled = false;
+  }
+}
+
 function addMessage(m: Message): void {
-  if (!ui || shown.has(m.id)) return;
+  if (!ui) return;
+  if (shown.has(m.id)) {
+    const row = ratings.get(m.id);
+    if (row && m.feedback !== undefined) showFeedback(row, m.feedback);
+    return;
+  }
   shown.add(m.id);
   const item = el("li", `msg ${m.sender_type}`);
   if (m.sender_type === "ai") item.append(el("small", undefined, "Assistant"));
   if (m.sender_type === "agent") item.append(el("small", undefined, m.sender_name ?? "Support"));
-  item.append(m.attachment ? fileView(m.attachment) : document.createTextNode(m.message));
+  // Only the assistant's answers are Markdown; what people write is shown as they typed it.
+  const html = m.sender_type === "ai" ? m.html : undefined;
+  item.append(m.attachment ? fileView(m.attachment) : html ? rich(html) : document.createTextNode(m.message));
   const links = m.sources.map(sourceLink).filter((l): l is HTMLLIElement => l !== null);
   if (links.length > 0) {
     const sources = el("ul", "sources");
     sources.append(...links);
     item.append(sources);
   }
+  if (m.sender_type === "ai" && m.feedback !== undefined) item.append(helpfulRow(m));
   ui.list.insertBefore(item, thinking);
   ui.body.scrollTop = ui.body.scrollHeight;
 }
