@@ -123,6 +123,53 @@ describe("/chat", () => {
     );
   });
 
+  it("renders the assistant's Markdown (list, table, link) safely; people's messages stay as they typed them", async () => {
+    const current = session();
+    const xss = '[click](javascript:alert(1)) <img src=x onerror=alert(1)> <script>alert("x")</script>';
+    signedIn([current], {
+      [`GET /api/chat/sessions/${current.id}/messages`]: () =>
+        json(200, {
+          messages: [
+            message({ sender_type: "visitor", message: "1. first\n2. **second**" }),
+            message({
+              sender_type: "ai",
+              message: `To start a return:\n1. Open **Orders**.\n2. See [returns](https://shop.example/returns).\n\n| Option | Cost |\n|---|---|\n| Standard | $5 |\n\n${xss}`,
+            }),
+            message({ sender_type: "agent", sender_name: "Ada", message: "- not a list\n[x](https://a.example)" }),
+          ],
+        }),
+    });
+    const { user } = renderApp("/chat");
+    await user.click(await screen.findByRole("button", { name: /Lee Park/ }));
+    const conversation = await screen.findByRole("region", { name: "Chat with Lee Park" });
+
+    const answer = await within(conversation).findByRole("article", { name: "Message from AI assistant" });
+    expect(
+      within(answer)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["Open Orders.", "See returns."]);
+    expect(within(answer).getByText("Orders").tagName).toBe("STRONG");
+    const link = within(answer).getByRole("link", { name: "returns" });
+    expect(link).toHaveAttribute("href", "https://shop.example/returns");
+    expect(link).toHaveAttribute("rel", "noopener noreferrer nofollow");
+    expect(link).toHaveAttribute("target", "_blank");
+    expect(within(answer).getByRole("cell", { name: "$5" })).toBeInTheDocument();
+    // Nothing of the payload runs or loads, and all of its text is still there to read.
+    expect(answer.querySelector("script, img, [onerror]")).toBeNull();
+    expect(answer.querySelector('a[href^="javascript"]')).toBeNull();
+    expect(answer).toHaveTextContent(
+      '[click](javascript:alert(1)) <img src=x onerror=alert(1)> <script>alert("x")</script>',
+    );
+
+    const fromVisitor = within(conversation).getByRole("article", { name: "Message from Lee Park" });
+    expect(within(fromVisitor).queryByRole("list")).toBeNull();
+    expect(fromVisitor).toHaveTextContent("1. first 2. **second**");
+    const fromAgent = within(conversation).getByRole("article", { name: "Message from Ada" });
+    expect(within(fromAgent).queryByRole("link")).toBeNull();
+    expect(fromAgent).toHaveTextContent("- not a list [x](https://a.example)");
+  });
+
   it("sends the message trimmed, and never a blank one", async () => {
     const current = session();
     const fetchMock = signedIn([current], {

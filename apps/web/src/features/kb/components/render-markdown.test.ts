@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "./render-markdown.ts";
+import { renderChatMarkdown, renderMarkdown } from "./render-markdown.ts";
 
 const payloadFile = path.resolve(import.meta.dirname, "../../../../../../test-data/xss-payloads/xss-payload-list.txt");
 const payloads = readFileSync(payloadFile, "utf8")
@@ -53,6 +53,17 @@ describe("renderMarkdown", () => {
     expect(html).toContain('<a href="https://example.com/help" target="_blank" rel="noopener noreferrer nofollow">');
     expect(html).toContain("<code>code</code>");
     expect(html).toContain("<td>2</td>");
+  });
+
+  it("keeps a chat answer's line breaks, with the same elements and the same sanitizing", () => {
+    const source =
+      "Prices:\nWhat each option costs:\n1. Standard\n\n<script>alert(1)</script> [x](javascript:alert(1))";
+    expect(renderMarkdown(source)).toContain("<p>Prices:\nWhat each option costs:</p>");
+    const html = renderChatMarkdown(source);
+    expect(html).toContain("<p>Prices:<br>\nWhat each option costs:</p>");
+    expect(html).toContain("<ol>\n<li>Standard</li>\n</ol>");
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt; [x](javascript:alert(1))");
+    expect(danger(html)).toBeNull();
   });
 
   it("shows raw HTML as text", () => {

@@ -1,6 +1,6 @@
 import type { AiResponseAnswer } from "@cove/contract/ai.ts";
 import { DEMO_UNAVAILABLE } from "@cove/contract/constants.ts";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { calls, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 import { CANNED_NOTE, NO_DEMO_TITLE, QUICK_QUESTIONS, WELCOME } from "./ai-test-page.tsx";
@@ -61,6 +61,54 @@ describe("/ai-test", () => {
     );
     expect(bodies[0]).toMatchObject({ message: "How do I return an item?", customerInfo: { plan: "demo" } });
     expect(calls(fetchMock).filter((c) => c.includes("ai-response"))).toHaveLength(1);
+  });
+
+  it("shows an answer's Markdown as the help center does, sanitized, and takes one thumbs that can be changed", async () => {
+    const answerId = "5d6e4c1a-3b2f-4a5e-8c7d-9e0f1a2b3c4d";
+    const ratings: unknown[] = [];
+    mockApi({
+      "POST /api/chat/ai-response": () =>
+        json(200, {
+          ...returns,
+          answerId,
+          response:
+            "To start a return:\n1. Open **Orders**.\n2. Print the label.\n\n| Option | Cost |\n|---|---|\n| Standard | $5 |\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)>",
+        }),
+      "POST /api/chat/ai-feedback": (init) => {
+        ratings.push(JSON.parse(String(init?.body)));
+        return json(200, { message: "Thanks for the feedback" });
+      },
+    });
+    const { user } = renderApp("/ai-test");
+    const chat = await screen.findByRole("region", { name: "Conversation with the AI assistant" });
+    await user.click(
+      within(screen.getByRole("group", { name: "Quick questions" })).getAllByRole("button")[0] as HTMLElement,
+    );
+
+    const steps = (await within(chat).findByText("Print the label.")).closest("ol") as HTMLElement;
+    expect(
+      within(steps)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["Open Orders.", "Print the label."]);
+    expect(within(chat).getByRole("cell", { name: "$5" })).toBeInTheDocument();
+    expect(chat.querySelector("img, script, [onerror], a[href^='javascript']")).toBeNull();
+    expect(chat).toHaveTextContent("[x](javascript:alert(1)) <img src=x onerror=alert(1)>");
+
+    const no = within(chat).getByRole("button", { name: "No" });
+    const yes = within(chat).getByRole("button", { name: "Yes" });
+    no.focus();
+    await user.keyboard("{Enter}");
+    expect(await within(chat).findByText("Thanks for the feedback")).toBeInTheDocument();
+    expect(no).toHaveAttribute("aria-pressed", "true");
+    expect(yes).toHaveAttribute("aria-pressed", "false");
+    await user.click(yes);
+    await waitFor(() => expect(yes).toHaveAttribute("aria-pressed", "true"));
+    expect(no).toHaveAttribute("aria-pressed", "false");
+    expect(ratings).toEqual([
+      { answerId, helpful: false },
+      { answerId, helpful: true },
+    ]);
   });
 
   it("sends a typed question with Enter, ignores an empty one, and never sends the visitor's own session", async () => {
