@@ -1,5 +1,4 @@
 // What the kb feature offers the others; everything else in it is its own business (scripts/check-boundaries.mjs).
 
 export { useArticleList } from "./api/kb.queries.ts";
-export { MarkdownView } from "./components/markdown-view.tsx";
 export { SearchBox } from "./components/search-box.tsx";

@@ -3,7 +3,7 @@ import { AI_MESSAGE_MAX } from "@cove/contract/ai.ts";
 import { clsx } from "clsx";
 import { Bot, Send, ThumbsDown, ThumbsUp } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { MarkdownView } from "../../kb/index.ts";
+import { MarkdownView } from "../../../components/markdown-view.tsx";
 import { ReplyDetails } from "./assistant-reply.tsx";
 
 export interface ChatReply {

@@ -3,9 +3,9 @@ import { type ChatMessage, chatFilePath } from "@cove/contract/chat.ts";
 import { clsx } from "clsx";
 import { useCallback } from "react";
 import { AttachmentList } from "../../../components/attachment-list.tsx";
+import { MarkdownView } from "../../../components/markdown-view.tsx";
 import { getSession } from "../../../lib/session-storage.ts";
 import { fetchFile } from "../../../lib/uploads.ts";
-import { MarkdownView } from "../../kb/index.ts";
 import { timeOfDay } from "./chat-format.ts";
 
 const senderLabel = (m: ChatMessage) =>

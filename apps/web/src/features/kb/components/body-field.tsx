@@ -1,7 +1,7 @@
 import { clsx } from "clsx";
 import { type ComponentProps, useDeferredValue, useState } from "react";
+import { MarkdownView } from "../../../components/markdown-view.tsx";
 import { describedBy, inputClasses } from "../../../components/ui/text-field.tsx";
-import { MarkdownView } from "./markdown-view.tsx";
 
 interface BodyFieldProps extends ComponentProps<"textarea"> {
   /** The text as typed, for the preview. */

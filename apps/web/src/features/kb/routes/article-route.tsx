@@ -1,6 +1,7 @@
 import { type Article, helpArticlePath } from "@cove/contract/kb.ts";
 import { ArrowLeft, ExternalLink, Eye, Pencil, ThumbsUp } from "lucide-react";
 import { Link, useLocation, useParams } from "react-router";
+import { MarkdownView } from "../../../components/markdown-view.tsx";
 import { buttonClasses } from "../../../components/ui/button.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { ArticleFiles } from "../components/article-files.tsx";
@@ -8,7 +9,6 @@ import { ArticleLoader } from "../components/article-loader.tsx";
 import { ArticleStatusBadge } from "../components/article-status-badge.tsx";
 import type { ArticleLinkState } from "../components/article-table.tsx";
 import { formatCount, formatDateTime, helpfulText } from "../components/kb-format.ts";
-import { MarkdownView } from "../components/markdown-view.tsx";
 
 /** Back to the list as it was left (filters and page), when the article was opened from it. */
 function useListPath(): string {

@@ -1,6 +1,6 @@
 import { clsx } from "clsx";
 import { useMemo } from "react";
-import { renderChatMarkdown, renderMarkdown } from "./render-markdown.ts";
+import { renderChatMarkdown, renderMarkdown } from "../lib/render-markdown.ts";
 
 /** Typography for rendered articles, kept here so no global stylesheet is needed. */
 const prose = clsx(

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderChatMarkdown, renderMarkdown } from "./render-markdown.ts";
 
-const payloadFile = path.resolve(import.meta.dirname, "../../../../../../test-data/xss-payloads/xss-payload-list.txt");
+const payloadFile = path.resolve(import.meta.dirname, "../../../../test-data/xss-payloads/xss-payload-list.txt");
 const payloads = readFileSync(payloadFile, "utf8")
   .split("\n")
   .filter((line) => line.trim() !== "");
