@@ -3,6 +3,7 @@ import { findCandidates } from "../src/modules/ai/candidates.ts";
 import { excerpt, lineSentences, splitPassages } from "../src/modules/ai/passages.ts";
 import { buildIndex } from "../src/modules/ai/retrieval.ts";
 import { wordVectors } from "../src/modules/ai/word-vectors.ts";
+import { chatMarkdownHtml } from "../src/platform/markdown.ts";
 
 /** A returns article the way the demo shop writes it: a lead, a four-step list under a heading, more sections. */
 const RETURNS = {
@@ -48,15 +49,34 @@ const SHIPPING = {
 describe("passages are whole units", () => {
   it("keeps a table with its lead-in and header, and joins a paragraph's soft line breaks", () => {
     expect(splitPassages(SHIPPING.body)).toEqual([
-      { heading: "", text: "We ship every order from our warehouse in Denver, Colorado." },
+      {
+        heading: "",
+        text: "We ship every order from our warehouse in Denver, Colorado.",
+        markdown: "We ship every order from our warehouse in Denver, Colorado.",
+      },
       {
         heading: "Prices",
         text: "What each option costs:\nOption, Cost, Days\nStandard, $5.95, 3-5\nExpress, $14.95, 1-2",
+        markdown: [
+          "What each option costs:",
+          "| Option | Cost | Days |",
+          "|---|---|---|",
+          "| Standard | $5.95 | 3-5 |",
+          "| Express | $14.95 | 1-2 |",
+        ].join("\n"),
       },
     ]);
     expect(splitPassages("Our support team answers\nevery day of the week.")).toEqual([
-      { heading: "", text: "Our support team answers every day of the week." },
+      {
+        heading: "",
+        text: "Our support team answers every day of the week.",
+        markdown: "Our support team answers every day of the week.",
+      },
     ]);
+    // A picture is quoted as its description: a chat answer shows no images.
+    expect(splitPassages("See ![the label on the box](/files/label.png) **here**.")[0]?.markdown).toBe(
+      "See the label on the box **here**.",
+    );
   });
 
   it("starts a new passage where a table follows a paragraph without a lead-in", () => {
@@ -83,14 +103,21 @@ describe("trimming a passage", () => {
 
   it("cuts a list only between items, keeps its lead with the first item and says that more follows", () => {
     const cut = excerpt(list, 50);
-    expect(cut).toBe("To start a return:\n1. Sign in to your account.\n…");
+    // "More follows" is a paragraph of its own, not a last line of the list's last item.
+    expect(cut).toBe("To start a return:\n1. Sign in to your account.\n\n…");
     // Even a budget smaller than the lead keeps the lead and its first item together.
-    expect(excerpt(list, 10)).toBe("To start a return:\n1. Sign in to your account.\n…");
+    expect(excerpt(list, 10)).toBe("To start a return:\n1. Sign in to your account.\n\n…");
   });
 
   it("cuts a table only between rows, never without its header", () => {
-    const table = "Option, Cost, Days\nStandard, $5.95, 3-5\nExpress, $14.95, 1-2";
-    expect(excerpt(table, 45)).toBe("Option, Cost, Days\nStandard, $5.95, 3-5\n…");
+    const table = "| Option | Cost | Days |\n|---|---|---|\n| Standard | $5.95 | 3-5 |\n| Express | $14.95 | 1-2 |";
+    expect(excerpt(table, 70)).toBe("| Option | Cost | Days |\n|---|---|---|\n| Standard | $5.95 | 3-5 |\n\n…");
+    // The header and its |---| line are one unit, and never end a quote without a row.
+    expect(excerpt(table, 10)).toBe("| Option | Cost | Days |\n|---|---|---|\n| Standard | $5.95 | 3-5 |\n\n…");
+    const led = `What each option costs:\n${table}`;
+    expect(excerpt(led, 30)).toBe(
+      "What each option costs:\n| Option | Cost | Days |\n|---|---|---|\n| Standard | $5.95 | 3-5 |\n\n…",
+    );
   });
 
   it("cuts a paragraph only after a whole sentence, and keeps a single long sentence whole", () => {
@@ -111,8 +138,8 @@ describe("the answer to a question", () => {
     const [best] = findCandidates(index, "shop", "How do I return an item?");
     expect(best?.title).toBe("How do I return an item?");
     const passage = best?.passage ?? "";
-    expect(passage).toContain("You can return anything within 30 days of delivery");
-    expect(passage).toContain("Start a return:\n1. Go to My Account");
+    expect(passage).toContain("You can return anything within **30 days of delivery**");
+    expect(passage).toContain("Start a return:\n1. Go to **My Account → Orders**");
     expect(passage).toContain("4. Pack the items in any sturdy box, with the packing slip if you still have it.");
     expect(passage).not.toMatch(/\d\.\s*$/);
     expect(passage).not.toContain("carrier of your choice");
@@ -122,8 +149,19 @@ describe("the answer to a question", () => {
     const [best] = findCandidates(index, "shop", "What does express shipping cost?");
     expect(best?.title).toBe("Shipping options and costs");
     expect(best?.passage).toContain(
-      "Prices:\nWhat each option costs:\nOption, Cost, Days\nStandard, $5.95, 3-5\nExpress, $14.95, 1-2",
+      "Prices:\nWhat each option costs:\n| Option | Cost | Days |\n|---|---|---|\n| Standard | $5.95 | 3-5 |\n| Express | $14.95 | 1-2 |",
     );
+  });
+
+  it("reads in the chat as the article does in the help center: a numbered list, a table, bold text", async () => {
+    const steps = await chatMarkdownHtml(findCandidates(index, "shop", "How do I return an item?")[0]?.passage ?? "");
+    expect(steps).toContain("<strong>30 days of delivery</strong>");
+    expect(steps.match(/<li>/g)).toHaveLength(4);
+    const prices = await chatMarkdownHtml(
+      findCandidates(index, "shop", "What does express shipping cost?")[0]?.passage ?? "",
+    );
+    expect(prices).toMatch(/<th>Option<\/th>\s*<th>Cost<\/th>/);
+    expect(prices).toMatch(/<td>Express<\/td>\s*<td>\$14\.95<\/td>/);
   });
 
   it("is not near certain of a question of one or two words, however well it matches a title", () => {

@@ -38,10 +38,16 @@ describe("passages", () => {
         "```",
       ].join("\n"),
     );
-    expect(passages).toEqual([
+    expect(passages.map(({ heading, text }) => ({ heading, text }))).toEqual([
       { heading: "Returns", text: "You can return unused items. See the form (https://acme.example/form) or FAQ." },
       { heading: "Returns", text: "To start a return:\n1. Sign in\n2. Open Orders" },
       { heading: "Costs", text: "Option, Cost\nStandard, $5\n# not a heading" },
+    ]);
+    // What an answer quotes is the passage's own Markdown.
+    expect(passages.map((p) => p.markdown)).toEqual([
+      "You can return **unused** items. See [the form](https://acme.example/form) or [FAQ](/faq).",
+      "To start a return:\n1. Sign in\n2. Open *Orders*",
+      "| Option | Cost |\n|---|---|\n| Standard | $5 |\n```\n# not a heading\n```",
     ]);
   });
 

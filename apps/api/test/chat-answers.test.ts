@@ -82,9 +82,11 @@ describe("answers render as the help center renders articles", () => {
     const chat = await startChat(shop);
     const answer = await ask(shop, chat, "How do I start a return? What are the steps?");
     expect(answer.sender_type).toBe("ai");
-    expect(answer.message).toContain("1. Sign in and open Orders.");
+    // The answer quotes the article's Markdown, so its emphasis comes through as the help center shows it.
+    expect(answer.message).toContain("1. Sign in and open **Orders**.");
     expect(answer.html).toContain("<ol>");
-    expect(answer.html).toContain("<li>Sign in and open Orders.</li>");
+    expect(answer.html).toContain("<li>Sign in and open <strong>Orders</strong>.</li>");
+    expect(answer.html).toContain("<li>Choose the item and select <em>Return item</em>.</li>");
     // The line structure of the text is kept: a heading line is not run into the paragraph after it.
     expect(answer.html).toMatch(/<br>|<\/p>/);
     const { messages } = await conversation(shop, chat);

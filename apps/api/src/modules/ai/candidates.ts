@@ -31,9 +31,9 @@ const CONTINUES =
   /^(?:and|but|also|so|then|or|what about|how about|what if)\b|\b(?:it|its|that|this|they|them|those|these|there|one)\b/;
 
 /**
- * The text an answer quotes: the article's lead (well-written articles open with the short answer), plus the one
+ * The Markdown an answer quotes: the article's lead (well-written articles open with the short answer), plus the one
  * passage that matches the question clearly better than the lead does, such as "Refund timing" in a returns article.
- * Never the whole article.
+ * Never the whole article. Which passages is decided on their plain text; what is quoted is their Markdown.
  */
 function answerPassage(index: SearchIndex, scores: UnitScores, article: number): string {
   const passages = index.articles[article]?.passages ?? [];
@@ -41,7 +41,7 @@ function answerPassage(index: SearchIndex, scores: UnitScores, article: number):
   if (!first) return "";
   const short = second && (first.text.length < SHORT_PASSAGE || ANNOUNCES.test(first.text));
   const leadEnd = short ? 2 : 1;
-  const lead = short ? `${first.text}\n\n${second.text}` : first.text;
+  const lead = short ? `${first.markdown}\n\n${second.markdown}` : first.markdown;
   const match = passageScores(index, scores, article);
   const leadScore = Math.max(...match.slice(0, leadEnd));
   let detail = -1;
@@ -50,7 +50,7 @@ function answerPassage(index: SearchIndex, scores: UnitScores, article: number):
   });
   const extra = passages[detail];
   if (!extra) return excerpt(lead, LEAD_CHARS + DETAIL_CHARS);
-  const text = excerpt(extra.text, DETAIL_CHARS);
+  const text = excerpt(extra.markdown, DETAIL_CHARS);
   // A heading introduces a list or table on a line of its own, and runs into a paragraph.
   const lines = text.includes("\n");
   const heading = extra.heading && extra.heading !== first.heading ? `${extra.heading}:${lines ? "\n" : " "}` : "";

@@ -1,17 +1,31 @@
 /**
  * Splits a Markdown article into passages an answer can quote: paragraphs and lists, each with the heading it sits
- * under, as plain text. The assistant answers with the passage that matches the question, not the whole article.
+ * under. The assistant finds the passage that matches the question by its plain text, and quotes its Markdown, so a
+ * list, a table, bold text and links read in the chat as they do in the help center.
  */
 export interface Passage {
   heading: string;
+  /** What retrieval reads: the passage without Markdown syntax (a table's cells comma-separated). */
   text: string;
+  /** What an answer quotes: the passage's own Markdown, pictures as their alt text, soft line breaks joined. */
+  markdown: string;
+}
+
+/** Markdown as an answer quotes it: pictures become their description (a chat answer shows no images). */
+function quotable(markdown: string): string {
+  return markdown
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/[ \t]+$/gm, "")
+    .trim();
 }
 
 /** A Markdown table row as plain text: its cells, comma-separated; the |---| separator row disappears. */
+const TABLE_SEPARATOR = /^\s*\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*$/;
+
 function tableRows(markdown: string): string {
   return markdown
     .split("\n")
-    .filter((line) => !/^\s*\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*$/.test(line))
+    .filter((line) => !TABLE_SEPARATOR.test(line))
     .map((line) =>
       /^\s*\|.*\|\s*$/.test(line)
         ? line
@@ -51,14 +65,17 @@ export function splitPassages(markdown: string): Passage[] {
   let block: string[] = [];
   let inFence = false;
   const flush = () => {
-    const text = plainText(block.join("\n"));
-    if (text) passages.push({ heading, text });
+    const text = plainText(block.filter((line) => !FENCE.test(line)).join("\n"));
+    if (text) passages.push({ heading, text, markdown: quotable(block.join("\n")) });
     block = [];
   };
   let afterBlank = false;
   for (const line of markdown.replaceAll("\r\n", "\n").split("\n")) {
     if (FENCE.test(line)) {
+      // The fence stays in the Markdown (so code is quoted as code), not in the plain text.
       inFence = !inFence;
+      block.push(line);
+      afterBlank = false;
       continue;
     }
     if (inFence) {
@@ -88,7 +105,7 @@ export function splitPassages(markdown: string): Passage[] {
     // So does a table, unless it continues one or a lead-in introduces it.
     else if (row && block.length > 0 && !TABLE_ROW.test(last) && !introduced) flush();
     // A soft line break inside a paragraph is a space: only list items and table rows are lines of their own.
-    if (block.length > 0 && !item && !row && !/^\s{2,}/.test(line) && !TABLE_ROW.test(last))
+    if (block.length > 0 && !item && !row && !/^\s{2,}/.test(line) && !TABLE_ROW.test(last) && !FENCE.test(last))
       block[block.length - 1] = `${last} ${line.trim()}`;
     else block.push(line);
     afterBlank = false;
@@ -117,14 +134,19 @@ export function lineSentences(line: string): string[] {
 }
 
 /**
- * At most about `max` characters of a passage, trimmed only at a boundary: whole lines (a list's items, a table's
- * rows, each with the lead or header line kept), and within a paragraph whole sentences. Never mid-sentence, never
- * after a list number. A passage whose first unit alone is longer than `max` keeps that unit whole. When lines are
- * left out, the text says so, so it never reads as if the list ended there.
+ * At most about `max` characters of a passage (its Markdown), trimmed only at a boundary: whole lines (a list's
+ * items, a table's rows, each with the lead or header line kept, a table's header with its |---| line), and within a
+ * paragraph whole sentences. Never mid-sentence, never after a list number. A passage whose first unit alone is
+ * longer than `max` keeps that unit whole. When lines are left out, the text says so in a paragraph of its own, so it
+ * never reads as if the list ended there.
  */
 export function excerpt(text: string, max = 700): string {
   if (text.length <= max) return text;
-  const lines = text.split("\n");
+  const lines: string[] = [];
+  for (const line of text.split("\n")) {
+    if (TABLE_SEPARATOR.test(line) && lines.length > 0) lines[lines.length - 1] += `\n${line}`;
+    else lines.push(line);
+  }
   if (lines.length > 1) {
     const kept: string[] = [];
     let length = 0;
@@ -135,8 +157,11 @@ export function excerpt(text: string, max = 700): string {
     }
     // A lead ("To start a return:") or a table header is never left without the first item or row after it.
     if (kept.length === 1 && lines[1] !== undefined) kept.push(lines[1]);
+    // Nor a table's header without its first row.
+    const next = lines[kept.length];
+    if (next !== undefined && TABLE_SEPARATOR.test(kept[kept.length - 1]?.split("\n").pop() ?? "")) kept.push(next);
     if (kept.length === 1) return excerpt(kept[0] ?? "", max);
-    return kept.length < lines.length ? `${kept.join("\n")}\n…` : kept.join("\n");
+    return kept.length < lines.length ? `${kept.join("\n")}\n\n…` : kept.join("\n");
   }
   const sentences = lineSentences(text);
   const kept: string[] = [];
