@@ -1,6 +1,7 @@
 import type { ChatMessage, StartChatAnswer, VisitorConversationAnswer } from "@cove/contract/chat.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, client, createTestApp, naughtySample, newAddress, registerOrg, type TestApp } from "./helpers.ts";
+import { client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
+import { PNG, uploader } from "./support/files.ts";
 
 let t: TestApp;
 type Org = Awaited<ReturnType<typeof registerOrg>>;
@@ -14,23 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A 1x1 PNG. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
 const PDF = Buffer.from("%PDF-1.4 the manual");
 
 const call = client(() => t.app, { newAddressEachCall: true });
 
-const send = (token: string, url: string, filename: string, bytes: Buffer) =>
-  t.app.inject({
-    method: "POST",
-    url: `${url}?filename=${encodeURIComponent(filename)}`,
-    headers: { ...bearer(token), "content-type": "application/octet-stream" },
-    payload: bytes,
-    remoteAddress: newAddress(),
-  });
+const send = uploader(() => t.app);
 
 async function startChat(org: Org) {
   const res = await call(null, "POST", `/api/public/${org.user.organizationSlug}/chat/sessions`, { name: "Lee Park" });

@@ -6,6 +6,7 @@ import { purgeStaleUploads } from "../src/modules/attachments/attachments.store.
 import { receiveMail } from "../src/modules/email/email.inbound.ts";
 import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
+import { EXE, PNG, uploader } from "./support/files.ts";
 
 let t: TestApp;
 let smtp: TestSmtp;
@@ -24,13 +25,6 @@ async function newOrg() {
   const org = await registerOrg(t.app);
   return { token: org.token, id: org.user.organizationId };
 }
-
-/** A 1x1 PNG. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
-const EXE = Buffer.concat([Buffer.from("MZ"), Buffer.alloc(200, 0x90)]);
 
 async function mailWith(
   attachments: { filename: string; content: Buffer; contentType?: string }[],
@@ -117,13 +111,9 @@ describe("attachments of inbound email", () => {
 });
 
 describe("files on a reply", () => {
+  const uploadTo = uploader(() => t.app);
   const upload = (token: string, ticketId: string, filename: string, bytes: Buffer) =>
-    t.app.inject({
-      method: "POST",
-      url: `/api/tickets/${ticketId}/attachments?filename=${encodeURIComponent(filename)}`,
-      headers: { ...bearer(token), "content-type": "application/octet-stream" },
-      payload: bytes,
-    });
+    uploadTo(token, `/api/tickets/${ticketId}/attachments`, filename, bytes);
 
   it("uploads files, attaches them to the reply, and emails them with it", async () => {
     const org = await newOrg();

@@ -1,7 +1,8 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
 import type { Article, HelpArticleAnswer } from "@cove/contract/kb.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, bearer, client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
+import { PNG, SMALL_LIMITS, uploader } from "./support/files.ts";
 
 let t: TestApp;
 type Org = Awaited<ReturnType<typeof registerOrg>>;
@@ -9,27 +10,17 @@ let shop: Org;
 let other: Org;
 
 beforeAll(async () => {
-  t = await createTestApp({ attachmentLimits: { max_file_bytes: 4096, max_message_bytes: 6144, max_files: 3 } });
+  t = await createTestApp({ attachmentLimits: SMALL_LIMITS });
   shop = await registerOrg(t.app);
   other = await registerOrg(t.app);
 });
 afterAll(() => t.close());
 
-/** A 1x1 PNG. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
-
 const call = client(() => t.app, { newAddressEachCall: true });
 
+const upload = uploader(() => t.app);
 const attach = (token: string, articleId: string, filename: string, bytes: Buffer) =>
-  t.app.inject({
-    method: "POST",
-    url: `/api/kb/articles/${articleId}/files?filename=${encodeURIComponent(filename)}`,
-    headers: { ...bearer(token), "content-type": "application/octet-stream" },
-    payload: bytes,
-  });
+  upload(token, `/api/kb/articles/${articleId}/files`, filename, bytes);
 
 let articles = 0;
 async function draft(org: Org) {

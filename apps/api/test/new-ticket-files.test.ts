@@ -1,43 +1,18 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  addMember,
-  bearer,
-  client,
-  createTestApp,
-  naughtySample,
-  newAddress,
-  registerOrg,
-  type TestApp,
-  ticketFields,
-} from "./helpers.ts";
-
-/** Small limits, so the tests reach them with small files: 4 KB a file, 6 KB a message, 3 files. */
-const LIMITS = { max_file_bytes: 4096, max_message_bytes: 6144, max_files: 3 };
+import { addMember, client, createTestApp, naughtySample, registerOrg, type TestApp, ticketFields } from "./helpers.ts";
+import { PNG, SMALL_LIMITS, uploader } from "./support/files.ts";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ attachmentLimits: LIMITS });
+  t = await createTestApp({ attachmentLimits: SMALL_LIMITS });
 });
 afterAll(() => t.close());
 
-/** A 1x1 PNG. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
-
 const call = client(() => t.app);
 
-// Uploads are rate-limited per address: each comes from its own.
-const upload = (token: string, filename: string, bytes: Buffer) =>
-  t.app.inject({
-    method: "POST",
-    url: `/api/attachments?filename=${encodeURIComponent(filename)}`,
-    headers: { ...bearer(token), "content-type": "application/octet-stream" },
-    payload: bytes,
-    remoteAddress: newAddress(),
-  });
+const uploadTo = uploader(() => t.app);
+const upload = (token: string, filename: string, bytes: Buffer) => uploadTo(token, "/api/attachments", filename, bytes);
 
 async function uploaded(token: string, filename: string, bytes: Buffer): Promise<Attachment> {
   const res = await upload(token, filename, bytes);
@@ -103,7 +78,7 @@ describe("files on a ticket staff create", () => {
   it("keeps a message within its limits, and a member's waiting files to two messages' worth", async () => {
     const org = await registerOrg(t.app);
     expect((await upload(org.token, "empty.txt", Buffer.alloc(0))).statusCode).toBe(400);
-    const big = await upload(org.token, "big.bin", Buffer.alloc(LIMITS.max_file_bytes + 1));
+    const big = await upload(org.token, "big.bin", Buffer.alloc(SMALL_LIMITS.max_file_bytes + 1));
     expect(big.statusCode).toBe(413);
     expect(big.json().error).toMatch(/at most 4 KB/);
 

@@ -6,32 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOrCreateContact, startContactSession } from "../src/modules/contacts/contacts.service.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { withContact, withSystem } from "../src/platform/tenancy.ts";
-import {
-  bearer,
-  client,
-  createTestApp,
-  naughtySample,
-  newAddress,
-  registerOrg,
-  type TestApp,
-  unique,
-} from "./helpers.ts";
-
-/** Small limits, so the tests reach them with small files: 4 KB a file, 6 KB a message, 3 files. */
-const LIMITS = { max_file_bytes: 4096, max_message_bytes: 6144, max_files: 3 };
+import { client, createTestApp, naughtySample, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { EXE, PNG, SMALL_LIMITS, uploader } from "./support/files.ts";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ attachmentLimits: LIMITS });
+  t = await createTestApp({ attachmentLimits: SMALL_LIMITS });
 });
 afterAll(() => t.close());
-
-/** A 1x1 PNG. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
-const EXE = Buffer.concat([Buffer.from("MZ"), Buffer.alloc(200, 0x90)]);
 
 const call = client(() => t.app);
 
@@ -50,15 +32,9 @@ async function customerOf(orgId: string, name = "Ana Ruiz") {
 }
 type Customer = Awaited<ReturnType<typeof customerOf>>;
 
-// Uploads are rate-limited per address: each call comes from its own, as the tests' customers are many.
+const uploadTo = uploader(() => t.app);
 const upload = (token: string, filename: string, bytes: Buffer, url = "/api/portal/attachments") =>
-  t.app.inject({
-    method: "POST",
-    url: `${url}?filename=${encodeURIComponent(filename)}`,
-    headers: { ...bearer(token), "content-type": "application/octet-stream" },
-    payload: bytes,
-    remoteAddress: newAddress(),
-  });
+  uploadTo(token, url, filename, bytes);
 
 async function uploaded(token: string, filename: string, bytes: Buffer): Promise<Attachment> {
   const res = await upload(token, filename, bytes);
@@ -277,11 +253,11 @@ describe("files in the customer portal", () => {
   it("holds the configured limits with clear messages, and announces them", async () => {
     const limits = await t.app.inject({ method: "GET", url: "/api/public/attachment-limits" });
     expect(limits.statusCode).toBe(200);
-    expect(limits.json()).toEqual({ limits: LIMITS });
+    expect(limits.json()).toEqual({ limits: SMALL_LIMITS });
 
     const org = await newOrg();
     const ana = await customerOf(org.id);
-    const big = await upload(ana.token, "big.bin", Buffer.alloc(LIMITS.max_file_bytes + 1, 1));
+    const big = await upload(ana.token, "big.bin", Buffer.alloc(SMALL_LIMITS.max_file_bytes + 1, 1));
     expect(big.statusCode).toBe(413);
     expect(big.json()).toEqual({
       error: "The file is too large: a file can be at most 4 KB.",
@@ -290,7 +266,7 @@ describe("files in the customer portal", () => {
     const staffBig = await upload(
       org.token,
       "big.bin",
-      Buffer.alloc(LIMITS.max_file_bytes + 1, 1),
+      Buffer.alloc(SMALL_LIMITS.max_file_bytes + 1, 1),
       "/api/tickets/x/attachments",
     );
     expect(staffBig.statusCode).toBe(413);
@@ -318,7 +294,7 @@ describe("files in the customer portal", () => {
 
     // Files waiting to be sent are capped at two messages' worth.
     let refused = null;
-    for (let i = 0; i < LIMITS.max_files * 2 + 1 && !refused; i++) {
+    for (let i = 0; i < SMALL_LIMITS.max_files * 2 + 1 && !refused; i++) {
       const res = await upload(ana.token, `w${i}.txt`, Buffer.from("w"));
       if (res.statusCode !== 201) refused = res;
     }
