@@ -52,18 +52,9 @@ function problem(file, target) {
 const CORE_TABLES = new Set(["organizations", "users", "columns"]);
 /** "module -> tables file": why that module still uses the other module's tables itself. */
 const KNOWN_TABLE_READS = {
-  "attachments -> tickets": "checks that a file's ticket is in the organization before attaching it",
-  "automation -> tickets": "the SLA clock reads a ticket's first public reply in the engine's transaction",
-  "chat -> ai": "a visitor's chat reads whether the assistant is on in the same transaction as its session",
-  "chat -> contacts": "a visitor becomes a contact in the transaction that starts the chat",
-  "notifications -> contacts": "names the customer who replied, inside the event's transaction",
-  "notifications -> tickets": "finds who replied before on a ticket, inside the event's transaction",
   "portal -> contacts": "the portal signs contacts in: their sessions are its own data in all but the file name",
   "portal -> csat": "the demo customer's surveys are reset with the demo",
   "portal -> tickets": "the demo customer's tickets are reset with the demo",
-  "tickets -> contacts": "a new ticket's requester becomes a contact in the ticket's transaction",
-  "tickets -> settings": "names the API key that acted on a ticket in its activity",
-  "users -> auth": "ends a deactivated member's sessions in the same transaction",
 };
 const usedTableReads = new Set();
 

@@ -2,10 +2,10 @@ import { type AttachmentLimits, formatBytes } from "@cove/contract/attachment-li
 import { type Attachment, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
 import { and, asc, count, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { attachments } from "../../db/schema/attachments.ts";
-import { tickets } from "../../db/schema/tickets.ts";
 import type { Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+import { ticketExistsInOrg } from "../tickets/tickets.queries.ts";
 
 /**
  * Attachments are kept in the database behind these few functions: every instance of the app sees them with no shared
@@ -235,11 +235,7 @@ export async function readAttachment(db: Queryable, orgId: string, ticketId: str
 
 /** A member's upload for a reply they are writing on a ticket of their organization (pending until the reply). */
 export async function uploadForReply(ctx: TenantCtx, ticketId: string, filename: string, bytes: Buffer) {
-  const [ticket] = await ctx.db
-    .select({ id: tickets.id })
-    .from(tickets)
-    .where(and(eq(tickets.organizationId, ctx.orgId), eq(tickets.id, ticketId)));
-  if (!ticket) throw notFound("Ticket");
+  if (!(await ticketExistsInOrg(ctx.db, ctx.orgId, ticketId))) throw notFound("Ticket");
   return putAttachment(ctx.db, ctx.orgId, { ticketId, commentId: null, filename, bytes, state: "pending" });
 }
 

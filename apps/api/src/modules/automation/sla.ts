@@ -11,18 +11,17 @@ import {
   type TicketSlaAnswer,
 } from "@cove/contract/sla.ts";
 import type { TicketPriority } from "@cove/contract/tickets.ts";
-import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { businessHours, slaRecomputes, slaTargets } from "../../db/schema/automation.ts";
 import { organizations } from "../../db/schema/organizations.ts";
-import { ticketComments } from "../../db/schema/tickets.ts";
 import { now } from "../../platform/clock.ts";
 import { type Db, type Queryable, queryRows } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { EventBus } from "../../platform/events.ts";
 import type { JobQueue, Jobs } from "../../platform/jobs.ts";
 import { type TenantCtx, withSystem } from "../../platform/tenancy.ts";
-import { findTicketRow } from "../tickets/tickets.queries.ts";
+import { findTicketRow, firstTeamReplyAt } from "../tickets/tickets.queries.ts";
 
 /**
  * SLA due times (docs/decisions/2026-11-25-sla-in-the-list.md). A ticket's first-response and resolution due times
@@ -238,22 +237,10 @@ export async function ticketSla(ctx: TenantCtx, ticketId: string): Promise<Ticke
   if (!ticket) throw notFound("Ticket");
   const due = dueTimes(ticket.createdAt, ticket.priority, await loadConfig(ctx));
   if (!due.firstResponse && !due.resolution) return { first_response: null, resolution: null };
-  const [reply] = await ctx.db
-    .select({ at: ticketComments.createdAt })
-    .from(ticketComments)
-    .where(
-      and(
-        eq(ticketComments.organizationId, ctx.orgId),
-        eq(ticketComments.ticketId, ticketId),
-        eq(ticketComments.isPublic, true),
-        isNotNull(ticketComments.authorId),
-      ),
-    )
-    .orderBy(asc(ticketComments.createdAt))
-    .limit(1);
+  const replied = await firstTeamReplyAt(ctx.db, ctx.orgId, ticketId);
   const solved = ticket.status === "solved" || ticket.status === "closed" ? ticket.solvedAt : null;
   return {
-    first_response: clock(ticket.createdAt, due.firstResponse, reply?.at ?? null),
+    first_response: clock(ticket.createdAt, due.firstResponse, replied),
     resolution: clock(ticket.createdAt, due.resolution, solved),
   };
 }

@@ -12,14 +12,14 @@ import type {
 } from "@cove/contract/portal.ts";
 import { PORTAL_TICKET_PAGE_SIZE } from "@cove/contract/portal.ts";
 import type { TicketPriority, TicketStatus } from "@cove/contract/tickets.ts";
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { contacts } from "../../db/schema/contacts.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { attachPending, listPublicAttachments, readPublicAttachment } from "../attachments/attachments.store.ts";
+import { renameContact } from "../contacts/contacts.service.ts";
 import { surveyOfTicket } from "../csat/csat.service.ts";
 import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
 import type { OrganizationRef } from "./portal-organization.ts";
@@ -40,10 +40,7 @@ export function me(ctx: ContactCtx): Promise<PortalCustomer> {
 
 /** A customer keeps their email (it is how they sign in); their name and company are theirs to change. */
 export async function updateMe(ctx: ContactCtx, input: z.output<typeof updatePortalMeBody>): Promise<PortalCustomer> {
-  await ctx.db
-    .update(contacts)
-    .set({ name: input.name, company: input.company, updatedAt: new Date() })
-    .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, ctx.contactId)));
+  await renameContact(ctx, ctx.contactId, { name: input.name, company: input.company });
   return me(ctx);
 }
 

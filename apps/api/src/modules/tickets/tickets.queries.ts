@@ -1,6 +1,6 @@
 import type { CommentEmailStatus } from "@cove/contract/email.ts";
 import type { Activity, Comment, SlaKind, TicketSummary } from "@cove/contract/tickets.ts";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
@@ -92,14 +92,46 @@ export async function findTicketRow(db: Queryable, orgId: string, id: string): P
   return row;
 }
 
-/** One comment's text, for a handler that reacts to it (comment.added carries its id only). */
-export async function findCommentBody(db: Queryable, orgId: string, commentId: string): Promise<string | undefined> {
+/** Whether the organization has this ticket (for a module that attaches something to it, e.g. a file). */
+export async function ticketExistsInOrg(db: Queryable, orgId: string, id: string): Promise<boolean> {
   const [row] = await db
-    .select({ body: ticketComments.body })
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(and(eq(tickets.organizationId, orgId), eq(tickets.id, id)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** One comment's text and whether it is public, for a handler that reacts to it (comment.added carries its id only). */
+export async function findComment(
+  db: Queryable,
+  orgId: string,
+  commentId: string,
+): Promise<{ body: string; isPublic: boolean } | undefined> {
+  const [row] = await db
+    .select({ body: ticketComments.body, isPublic: ticketComments.isPublic })
     .from(ticketComments)
     .where(and(eq(ticketComments.organizationId, orgId), eq(ticketComments.id, commentId)))
     .limit(1);
-  return row?.body;
+  return row;
+}
+
+/** When the team first answered the ticket in public (a member's reply: not a customer's, a rule's or a key's). */
+export async function firstTeamReplyAt(db: Queryable, orgId: string, ticketId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: ticketComments.createdAt })
+    .from(ticketComments)
+    .where(
+      and(
+        eq(ticketComments.organizationId, orgId),
+        eq(ticketComments.ticketId, ticketId),
+        eq(ticketComments.isPublic, true),
+        isNotNull(ticketComments.authorId),
+      ),
+    )
+    .orderBy(asc(ticketComments.createdAt))
+    .limit(1);
+  return row?.at ?? null;
 }
 
 export async function listComments(db: Queryable, orgId: string, ticketId: string): Promise<Comment[]> {

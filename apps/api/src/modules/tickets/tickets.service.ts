@@ -11,16 +11,15 @@ import type {
 } from "@cove/contract/tickets.ts";
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { contacts } from "../../db/schema/contacts.ts";
 import { organizations } from "../../db/schema/organizations.ts";
-import { apiKeys } from "../../db/schema/settings.ts";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { attachPending, listAttachments } from "../attachments/attachments.store.ts";
 import { assertTicketAllowed } from "../billing/limits.ts";
-import { findOrCreateContact } from "../contacts/contacts.service.ts";
+import { findContactCard, findOrCreateContact } from "../contacts/contacts.service.ts";
+import { apiKeyName } from "../settings/api-keys.service.ts";
 import {
   appendCommentWords,
   findTicketRow,
@@ -47,17 +46,11 @@ async function actor(ctx: TenantCtx): Promise<Author> {
   const none = { userId: null, contactId: null };
   if (ctx.actor.kind === "system") return { ...none, name: systemActorName(ctx.actor.id), email: "" };
   if (ctx.actor.kind === "api_key") {
-    const [key] = await ctx.db
-      .select({ name: apiKeys.name })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.organizationId, ctx.orgId), eq(apiKeys.id, ctx.actor.id)));
-    return { ...none, name: `API: ${key?.name ?? "key"}`, email: "" };
+    const key = await apiKeyName(ctx.db, ctx.orgId, ctx.actor.id);
+    return { ...none, name: `API: ${key ?? "key"}`, email: "" };
   }
   if (ctx.actor.kind === "contact") {
-    const [contact] = await ctx.db
-      .select({ name: contacts.name, email: contacts.email })
-      .from(contacts)
-      .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, ctx.actor.id)));
+    const contact = await findContactCard(ctx.db, ctx.orgId, ctx.actor.id);
     if (!contact) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
     return { ...none, contactId: ctx.actor.id, name: contact.name, email: contact.email ?? "" };
   }
