@@ -6,9 +6,8 @@
 //     the web's shared folders (lib/, components/) import no feature at all. Tests may use another feature's test/
 //     fixtures. The composition root (app/, pages/) wires features together and may import any of them;
 //  4. an API module reads and writes its own tables (db/schema/<module>.ts) and the core ones every module is scoped
-//     by (organizations, users); another module's tables it reaches through that module's functions. The reads that
-//     predate the rule are listed below with their reason: the list only shrinks (a new one fails, and so does an
-//     entry that no longer happens, so it gets crossed off).
+//     by (organizations, users); another module's tables it reaches through that module's functions, which take the
+//     caller's transaction.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -50,13 +49,6 @@ function problem(file, target) {
 
 /** Tables of db/schema every module may use: the organization that scopes each row, and its members. */
 const CORE_TABLES = new Set(["organizations", "users", "columns"]);
-/** "module -> tables file": why that module still uses the other module's tables itself. */
-const KNOWN_TABLE_READS = {
-  "portal -> contacts": "the portal signs contacts in: their sessions are its own data in all but the file name",
-  "portal -> csat": "the demo customer's surveys are reset with the demo",
-  "portal -> tickets": "the demo customer's tickets are reset with the demo",
-};
-const usedTableReads = new Set();
 
 /** The tables problem of an API module file importing a schema file, or null. */
 function tablesProblem(file, target) {
@@ -66,11 +58,6 @@ function tablesProblem(file, target) {
   const module = file.slice(modules.length).split("/")[0];
   const tables = target.slice(schema.length).replace(/\.ts$/, "");
   if (tables === module || CORE_TABLES.has(tables)) return null;
-  const pair = `${module} -> ${tables}`;
-  if (pair in KNOWN_TABLE_READS) {
-    usedTableReads.add(pair);
-    return null;
-  }
   return `the ${module} module uses the ${tables} module's tables: call that module's functions instead`;
 }
 
@@ -86,10 +73,6 @@ for (const top of ["packages", "apps"]) {
       if (why) found.push(`${rel(file)}: ${spec}: ${why}`);
     }
   }
-}
-
-for (const pair of Object.keys(KNOWN_TABLE_READS)) {
-  if (!usedTableReads.has(pair)) found.push(`scripts/check-boundaries.mjs: "${pair}" no longer happens: cross it off`);
 }
 
 if (found.length > 0) {

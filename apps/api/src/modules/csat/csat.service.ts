@@ -88,6 +88,21 @@ export async function openSurvey(ctx: EventContext, event: DomainEvent<"ticket.s
   );
 }
 
+/**
+ * A survey of a ticket solved in the past, written in the caller's transaction (the demo customer's reset: its solved
+ * ticket can still be rated for CSAT_CHANGE_DAYS from when it was solved).
+ */
+export async function insertPastSurvey(
+  ctx: Pick<TenantCtx, "orgId" | "db">,
+  survey: { ticketId: string; contactId: string; agentId: string | null; solvedAt: Date },
+): Promise<void> {
+  await ctx.db.insert(csatSurveys).values({
+    organizationId: ctx.orgId,
+    ...survey,
+    expiresAt: new Date(survey.solvedAt.getTime() + CSAT_CHANGE_DAYS * DAY),
+  });
+}
+
 /** What mailing a survey needs besides the event: the queue and the base of the link. */
 export interface SurveyMail {
   jobs: Jobs;

@@ -6,7 +6,9 @@ import type {
   createCommentBody,
   createTicketBody,
   Ticket,
+  TicketPriority,
   TicketSource,
+  TicketStatus,
   updateTicketBody,
 } from "@cove/contract/tickets.ts";
 import { and, eq, sql } from "drizzle-orm";
@@ -277,4 +279,80 @@ export async function addComment(
   );
   await ctx.emit("comment.added", { ticket_id: ticketId, comment_id: comment.id, is_public: comment.isPublic });
   return toComment(comment);
+}
+
+/** A ticket as it already stood, with its replies: written straight in by the demo customer's reset. */
+export interface PastTicket {
+  contactId: string;
+  subject: string;
+  description: string;
+  status: TicketStatus;
+  priority: TicketPriority;
+  source: TicketSource;
+  requesterName: string;
+  requesterEmail: string;
+  assigneeId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  solvedAt: Date | null;
+  /** In order; authorId null: the requester's contact wrote it. */
+  replies: {
+    authorId: string | null;
+    authorName: string;
+    authorEmail: string;
+    body: string;
+    isPublic: boolean;
+    at: Date;
+  }[];
+}
+
+/**
+ * Writes a past ticket in the caller's transaction: the next number, its "created" activity and its replies (their
+ * words searchable), at the times given. Nothing is emitted (nothing happened now): no rule, mail or notification
+ * reacts, and its due times are the caller's to have recomputed.
+ */
+export async function insertPastTicket(ctx: Pick<TenantCtx, "orgId" | "db">, past: PastTicket): Promise<string> {
+  const [seq] = await ctx.db
+    .update(organizations)
+    .set({ ticketSeq: sql`${organizations.ticketSeq} + 1` })
+    .where(eq(organizations.id, ctx.orgId))
+    .returning({ number: organizations.ticketSeq });
+  if (!seq) throw notFound("Organization");
+  const { replies, ...ticket } = past;
+  const [row] = await ctx.db
+    .insert(tickets)
+    .values({ ...ticket, organizationId: ctx.orgId, ticketNumber: seq.number })
+    .returning({ id: tickets.id });
+  if (!row) throw new Error("ticket insert returned nothing");
+  await ctx.db.insert(ticketEvents).values({
+    organizationId: ctx.orgId,
+    ticketId: row.id,
+    actorName: past.requesterName,
+    type: "created",
+    toValue: `#${seq.number}`,
+    createdAt: past.createdAt,
+  });
+  for (const reply of replies) {
+    await ctx.db.insert(ticketComments).values({
+      organizationId: ctx.orgId,
+      ticketId: row.id,
+      authorId: reply.authorId,
+      authorContactId: reply.authorId === null ? past.contactId : null,
+      authorName: reply.authorName,
+      authorEmail: reply.authorEmail,
+      body: reply.body,
+      isPublic: reply.isPublic,
+      createdAt: reply.at,
+    });
+    await ctx.db
+      .update(tickets)
+      .set({ commentsTsv: appendCommentWords(reply.body) })
+      .where(and(eq(tickets.organizationId, ctx.orgId), eq(tickets.id, row.id)));
+  }
+  return row.id;
+}
+
+/** Deletes a contact's tickets; their comments, activity, files and surveys go with them (the demo customer's reset). */
+export async function deleteTicketsOfContact(ctx: Pick<TenantCtx, "orgId" | "db">, contactId: string): Promise<void> {
+  await ctx.db.delete(tickets).where(and(eq(tickets.organizationId, ctx.orgId), eq(tickets.contactId, contactId)));
 }
