@@ -5,7 +5,7 @@ import { attachments } from "../../db/schema/attachments.ts";
 import type { Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { ticketExistsInOrg } from "../tickets/tickets.queries.ts";
+import { isPublicComment, ticketExistsInOrg } from "../tickets/tickets.queries.ts";
 
 /**
  * Attachments are kept in the database behind these few functions: every instance of the app sees them with no shared
@@ -221,8 +221,7 @@ export async function readPublicAttachment(db: Queryable, orgId: string, ticketI
 
 const publicFile = and(
   eq(attachments.state, "attached"),
-  sql`(${attachments.commentId} is null or exists (select 1 from ticket_comments c
-        where c.organization_id = ${attachments.organizationId} and c.id = ${attachments.commentId} and c.is_public))`,
+  sql`(${attachments.commentId} is null or ${isPublicComment(attachments.organizationId, attachments.commentId)})`,
 );
 
 export async function readAttachment(db: Queryable, orgId: string, ticketId: string, id: string) {

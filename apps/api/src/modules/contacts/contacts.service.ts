@@ -1,5 +1,5 @@
 import type { ContactSessionKind } from "@cove/contract/contacts.ts";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQLWrapper, sql } from "drizzle-orm";
 import { contactSessions, contacts } from "../../db/schema/contacts.ts";
 import { hashToken, newContactToken } from "../../platform/auth.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
@@ -98,3 +98,7 @@ export async function endContactSessions(ctx: ContactsCtx, contactId: string, se
       ),
     );
 }
+
+/** A condition for another module's statement: the contact (by its organization and id) has this (lower-case) email. */
+export const contactHasEmail = (orgId: SQLWrapper, contactId: SQLWrapper, email: string) =>
+  sql`exists (select 1 from ${contacts} c where c.organization_id = ${orgId} and c.id = ${contactId} and c.email = ${email})`;
