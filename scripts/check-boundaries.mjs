@@ -140,16 +140,6 @@ function sqlTexts(text) {
 /** A table named where a statement reads or writes it (not a column such as t.from or "tickets"."id"). */
 const TABLE_USE = /\b(?:from|join|update|into)\s+(?:only\s+)?(?:public\.)?"?([a-z_][a-z0-9_]*)"?(?![\w."])/gi;
 
-/**
- * "module -> tables file": raw SQL older than the rule that still names that module's tables, with the reason. The
- * list only shrinks: a new use fails, and so does an entry that no longer happens (cross it off).
- */
-const KNOWN_RAW_SQL = {
-  "automation -> tickets":
-    "time rules, SLA breaches, notices and due-time recomputes select due tickets and write their due times in set-based statements",
-};
-const usedRawSql = new Set();
-
 /** The raw SQL problems of an API module file: tables of another module (or of the platform) named by text. */
 function rawSqlProblems(file, text) {
   const modules = "apps/api/src/modules/";
@@ -160,10 +150,7 @@ function rawSqlProblems(file, text) {
     for (const m of sqlText.replace(/--[^\n]*/g, "").matchAll(TABLE_USE)) {
       const table = m[1].toLowerCase();
       const tables = TABLE_FILE.get(table);
-      if (!tables || tables === module || CORE_TABLES.has(tables)) continue;
-      const pair = `${module} -> ${tables}`;
-      if (pair in KNOWN_RAW_SQL) usedRawSql.add(pair);
-      else named.add(`${table}|${tables}`);
+      if (tables && tables !== module && !CORE_TABLES.has(tables)) named.add(`${table}|${tables}`);
     }
   }
   return [...named].map((entry) => {
@@ -185,10 +172,6 @@ for (const top of ["packages", "apps"]) {
     }
     for (const why of rawSqlProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
   }
-}
-
-for (const pair of Object.keys(KNOWN_RAW_SQL)) {
-  if (!usedRawSql.has(pair)) found.push(`scripts/check-boundaries.mjs: "${pair}" no longer happens: cross it off`);
 }
 
 if (found.length > 0) {
