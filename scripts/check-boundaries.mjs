@@ -6,10 +6,10 @@
 //     the web's shared folders (lib/, components/) import no feature at all. Tests may use another feature's test/
 //     fixtures. The composition root (app/, pages/) wires features together and may import any of them;
 //  4. an API module reads and writes its own tables (db/schema/<module>.ts) and the core ones every module is scoped
-//     by (organizations, users); another module's tables it reaches through that module's functions. The reads that
-//     predate the rule are listed below with their reason: the list only shrinks (a new one fails, and so does an
-//     entry that no longer happens, so it gets crossed off).
-import { readdirSync, readFileSync } from "node:fs";
+//     by (organizations, users); another module's tables it reaches through that module's functions, which take the
+//     caller's transaction. Both ways of naming a table count: importing its schema file, and raw SQL naming it by
+//     text (FROM, JOIN, UPDATE, INSERT INTO, DELETE FROM in a sql`...` template or a sql.raw / execute string).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -50,22 +50,6 @@ function problem(file, target) {
 
 /** Tables of db/schema every module may use: the organization that scopes each row, and its members. */
 const CORE_TABLES = new Set(["organizations", "users", "columns"]);
-/** "module -> tables file": why that module still uses the other module's tables itself. */
-const KNOWN_TABLE_READS = {
-  "attachments -> tickets": "checks that a file's ticket is in the organization before attaching it",
-  "automation -> tickets": "the SLA clock reads a ticket's first public reply in the engine's transaction",
-  "chat -> ai": "a visitor's chat reads whether the assistant is on in the same transaction as its session",
-  "chat -> contacts": "a visitor becomes a contact in the transaction that starts the chat",
-  "notifications -> contacts": "names the customer who replied, inside the event's transaction",
-  "notifications -> tickets": "finds who replied before on a ticket, inside the event's transaction",
-  "portal -> contacts": "the portal signs contacts in: their sessions are its own data in all but the file name",
-  "portal -> csat": "the demo customer's surveys are reset with the demo",
-  "portal -> tickets": "the demo customer's tickets are reset with the demo",
-  "tickets -> contacts": "a new ticket's requester becomes a contact in the ticket's transaction",
-  "tickets -> settings": "names the API key that acted on a ticket in its activity",
-  "users -> auth": "ends a deactivated member's sessions in the same transaction",
-};
-const usedTableReads = new Set();
 
 /** The tables problem of an API module file importing a schema file, or null. */
 function tablesProblem(file, target) {
@@ -75,12 +59,104 @@ function tablesProblem(file, target) {
   const module = file.slice(modules.length).split("/")[0];
   const tables = target.slice(schema.length).replace(/\.ts$/, "");
   if (tables === module || CORE_TABLES.has(tables)) return null;
-  const pair = `${module} -> ${tables}`;
-  if (pair in KNOWN_TABLE_READS) {
-    usedTableReads.add(pair);
-    return null;
-  }
   return `the ${module} module uses the ${tables} module's tables: call that module's functions instead`;
+}
+
+const SCHEMA_DIR = path.join(ROOT, "apps/api/src/db/schema");
+const MODULES_DIR = path.join(ROOT, "apps/api/src/modules");
+
+/** Table name -> the schema file (without .ts) that declares it with pgTable("name", ...). */
+const TABLE_FILE = new Map();
+for (const entry of readdirSync(SCHEMA_DIR)) {
+  for (const m of readFileSync(path.join(SCHEMA_DIR, entry), "utf8").matchAll(/pgTable\(\s*["'`]([\w]+)["'`]/g)) {
+    TABLE_FILE.set(m[1], entry.replace(/\.ts$/, ""));
+  }
+}
+
+/** Who owns a schema file's tables: its module, or the platform (answer-cache, events: no module of that name). */
+const ownerOf = (tables) => (existsSync(path.join(MODULES_DIR, tables)) ? `the ${tables} module` : "the platform");
+
+/** The SQL a source file holds as text: sql`...` templates (interpolations blanked) and sql.raw / execute strings. */
+function sqlTexts(text) {
+  const out = [];
+  const before = (at) => text.slice(Math.max(0, at - 80), at);
+  const regexCanStart = (at) => /(^|[=(,:;!&|?{}[+\-*%<>~^]|\breturn|\btypeof)\s*$/.test(before(at));
+  // Skips a string or regex literal starting at at (its opening quote); answers the index after it and its body.
+  const literal = (at, quote) => {
+    let j = at + 1;
+    let inClass = false;
+    while (j < text.length && (text[j] !== quote || inClass) && text[j] !== "\n") {
+      if (text[j] === "\\") j++;
+      else if (quote === "/" && text[j] === "[") inClass = true;
+      else if (quote === "/" && text[j] === "]") inClass = false;
+      j++;
+    }
+    return [j + 1, text.slice(at + 1, j)];
+  };
+  // Reads a template from its opening backtick; nested templates in ${...} are read (and kept) on their own.
+  const template = (at) => {
+    const tag = before(at);
+    let body = "";
+    let j = at + 1;
+    while (j < text.length && text[j] !== "`") {
+      if (text[j] === "\\") {
+        body += text.slice(j, j + 2);
+        j += 2;
+      } else if (text[j] === "$" && text[j + 1] === "{") {
+        body += " ? ";
+        j = code(j + 2, "}");
+      } else body += text[j++];
+    }
+    if (/\bsql\s*(<[^`;]*>)?\s*$/.test(tag) || /(\bsql\.raw|\.execute|\.query|executeSql)\(\s*$/.test(tag))
+      out.push(body);
+    return j + 1;
+  };
+  // Reads code up to the closing character (or the end), skipping comments and literals and collecting SQL.
+  const code = (at, close) => {
+    let j = at;
+    let depth = 0;
+    while (j < text.length) {
+      const c = text[j];
+      if (c === close && depth === 0) return j + 1;
+      if (c === "{") depth++;
+      else if (c === "}") depth--;
+      if (c === "/" && text[j + 1] === "/") j = text.indexOf("\n", j) === -1 ? text.length : text.indexOf("\n", j);
+      else if (c === "/" && text[j + 1] === "*")
+        j = text.indexOf("*/", j + 2) === -1 ? text.length : text.indexOf("*/", j + 2) + 2;
+      else if (c === "`") j = template(j);
+      else if (c === '"' || c === "'") {
+        const [next, body] = literal(j, c);
+        if (/(\bsql\.raw|\.execute|\.query|executeSql)\(\s*$/.test(before(j))) out.push(body);
+        j = next;
+      } else if (c === "/" && regexCanStart(j)) j = literal(j, "/")[0];
+      else j++;
+    }
+    return j;
+  };
+  code(0, null);
+  return out;
+}
+
+/** A table named where a statement reads or writes it (not a column such as t.from or "tickets"."id"). */
+const TABLE_USE = /\b(?:from|join|update|into)\s+(?:only\s+)?(?:public\.)?"?([a-z_][a-z0-9_]*)"?(?![\w."])/gi;
+
+/** The raw SQL problems of an API module file: tables of another module (or of the platform) named by text. */
+function rawSqlProblems(file, text) {
+  const modules = "apps/api/src/modules/";
+  if (!file.startsWith(modules)) return [];
+  const module = file.slice(modules.length).split("/")[0];
+  const named = new Set();
+  for (const sqlText of sqlTexts(text)) {
+    for (const m of sqlText.replace(/--[^\n]*/g, "").matchAll(TABLE_USE)) {
+      const table = m[1].toLowerCase();
+      const tables = TABLE_FILE.get(table);
+      if (tables && tables !== module && !CORE_TABLES.has(tables)) named.add(`${table}|${tables}`);
+    }
+  }
+  return [...named].map((entry) => {
+    const [table, tables] = entry.split("|");
+    return `raw SQL names ${table}, ${ownerOf(tables)}'s table (db/schema/${tables}.ts): call its functions instead`;
+  });
 }
 
 const found = [];
@@ -94,15 +170,12 @@ for (const top of ["packages", "apps"]) {
       const why = problem(rel(file), target) ?? tablesProblem(rel(file), target);
       if (why) found.push(`${rel(file)}: ${spec}: ${why}`);
     }
+    for (const why of rawSqlProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
   }
 }
 
-for (const pair of Object.keys(KNOWN_TABLE_READS)) {
-  if (!usedTableReads.has(pair)) found.push(`scripts/check-boundaries.mjs: "${pair}" no longer happens: cross it off`);
-}
-
 if (found.length > 0) {
-  console.error(`${found.length} import(s) cross a boundary (ARCHITECTURE.md, "Boundaries"):\n${found.join("\n")}`);
+  console.error(`${found.length} use(s) cross a boundary (ARCHITECTURE.md, "Boundaries"):\n${found.join("\n")}`);
   process.exit(1);
 }
-console.log("Boundaries: every import keeps to its side.");
+console.log("Boundaries: every import and every raw statement keeps to its side.");

@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { dataVersions } from "../db/schema/answer-cache.ts";
 import { adminsOnly, sessionEnded } from "./auth.ts";
-import type { Db } from "./db.ts";
+import type { Db, Queryable } from "./db.ts";
 import { dataStateReader, type Principal } from "./tenancy.ts";
 
 /**
@@ -176,3 +178,11 @@ export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerC
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * Drops an erased organization's data version, in the erasing transaction: data_versions has no foreign key (its
+ * triggers fire while the rows cascade away), so its rows do not go with the organization.
+ */
+export async function forgetDataVersions(db: Queryable, orgId: string): Promise<void> {
+  await db.delete(dataVersions).where(eq(dataVersions.organizationId, orgId));
+}

@@ -58,6 +58,15 @@ export async function loadAssistantState(db: Queryable, orgId: string): Promise<
   };
 }
 
+/** The greeting the organization saved for its assistant, or null when it never saved its settings. */
+export async function savedGreeting(db: Queryable, orgId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ greeting: aiSettings.greeting })
+    .from(aiSettings)
+    .where(eq(aiSettings.organizationId, orgId));
+  return row?.greeting ?? null;
+}
+
 export async function saveSettings(
   db: Queryable,
   orgId: string,

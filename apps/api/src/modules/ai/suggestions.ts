@@ -14,7 +14,7 @@ import type { EventBus, EventContext } from "../../platform/events.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { messageWithQuestion } from "../chat/chat.queries.ts";
 import { articleTitles, findPublishedBySlug } from "../kb/kb.queries.ts";
-import { findCommentBody, findTicketRow } from "../tickets/tickets.queries.ts";
+import { findComment, findTicketRow } from "../tickets/tickets.queries.ts";
 import { sameWording } from "./unanswered.ts";
 
 /**
@@ -33,7 +33,7 @@ type Source = (typeof SUGGESTION_SOURCES)[number];
 async function fromTicketReply(ctx: EventContext, event: DomainEvent<"comment.added">) {
   if (!event.data.is_public || event.actor.kind !== "staff") return;
   // One comment read per staff reply; the rest only when it links an article.
-  const body = await findCommentBody(ctx.db, ctx.orgId, event.data.comment_id);
+  const body = (await findComment(ctx.db, ctx.orgId, event.data.comment_id))?.body;
   if (!body?.includes("/articles/")) return;
   const ticket = await findTicketRow(ctx.db, ctx.orgId, event.data.ticket_id);
   if (!ticket) return;

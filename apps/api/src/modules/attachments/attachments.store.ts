@@ -2,10 +2,10 @@ import { type AttachmentLimits, formatBytes } from "@cove/contract/attachment-li
 import { type Attachment, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
 import { and, asc, count, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { attachments } from "../../db/schema/attachments.ts";
-import { tickets } from "../../db/schema/tickets.ts";
 import type { Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+import { isPublicComment, ticketExistsInOrg } from "../tickets/tickets.queries.ts";
 
 /**
  * Attachments are kept in the database behind these few functions: every instance of the app sees them with no shared
@@ -226,8 +226,7 @@ export async function readPublicAttachment(db: Queryable, orgId: string, ticketI
 
 const publicFile = and(
   eq(attachments.state, "attached"),
-  sql`(${attachments.commentId} is null or exists (select 1 from ticket_comments c
-        where c.organization_id = ${attachments.organizationId} and c.id = ${attachments.commentId} and c.is_public))`,
+  sql`(${attachments.commentId} is null or ${isPublicComment(attachments.organizationId, attachments.commentId)})`,
 );
 
 export async function readAttachment(db: Queryable, orgId: string, ticketId: string, id: string) {
@@ -240,11 +239,7 @@ export async function readAttachment(db: Queryable, orgId: string, ticketId: str
 
 /** A member's upload for a reply they are writing on a ticket of their organization (pending until the reply). */
 export async function uploadForReply(ctx: TenantCtx, ticketId: string, filename: string, bytes: Buffer) {
-  const [ticket] = await ctx.db
-    .select({ id: tickets.id })
-    .from(tickets)
-    .where(and(eq(tickets.organizationId, ctx.orgId), eq(tickets.id, ticketId)));
-  if (!ticket) throw notFound("Ticket");
+  if (!(await ticketExistsInOrg(ctx.db, ctx.orgId, ticketId))) throw notFound("Ticket");
   return putAttachment(ctx.db, ctx.orgId, { ticketId, commentId: null, filename, bytes, state: "pending" });
 }
 

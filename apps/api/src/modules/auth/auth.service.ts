@@ -175,6 +175,11 @@ export async function login(db: Db, input: z.output<typeof loginBody>, ip: strin
   });
 }
 
+/** Ends every session of a member, in the caller's transaction (a member deactivated by an admin is signed out). */
+export async function endUserSessions(db: Queryable, orgId: string, userId: string): Promise<void> {
+  await db.delete(sessions).where(and(eq(sessions.organizationId, orgId), eq(sessions.userId, userId)));
+}
+
 export async function logout(ctx: Ctx, sessionId: string): Promise<void> {
   await ctx.db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.organizationId, ctx.orgId)));
 }

@@ -16,6 +16,7 @@ import { users } from "../../db/schema/users.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
+import { ticketNumberOf } from "../tickets/tickets.due.ts";
 
 const ruleNotFound = () => notFound("Rule");
 
@@ -173,7 +174,7 @@ export async function listRuns(ctx: Ctx, id: string): Promise<RuleRun[]> {
     created_at: Date | string;
   }>(
     ctx.db,
-    sql`select x.*, t.ticket_number from (
+    sql`select x.*, ${ticketNumberOf(ctx.orgId, sql`x.ticket_id`)} as ticket_number from (
           (select r.id, r.ticket_id, r.event, r.matched, r.actions_done, r.error, r.stopped, r.created_at
            from automation_runs r
            where r.organization_id = ${ctx.orgId} and r.rule_id = ${id}
@@ -184,7 +185,6 @@ export async function listRuns(ctx: Ctx, id: string): Promise<RuleRun[]> {
            where m.organization_id = ${ctx.orgId} and m.rule_ids @> array[${id}]::uuid[]
            order by m.created_at desc, m.id desc limit ${RULE_RUNS_PAGE})
         ) x
-        left join tickets t on t.organization_id = ${ctx.orgId} and t.id = x.ticket_id
         order by x.created_at desc, x.id desc
         limit ${RULE_RUNS_PAGE}`,
   );

@@ -6,13 +6,14 @@ import {
   TIME_TRIGGERS,
   type TimeTrigger,
 } from "@cove/contract/automation.ts";
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { automationRules, automationRuns } from "../../db/schema/automation.ts";
 import { now } from "../../platform/clock.ts";
 import { type Db, queryRows } from "../../platform/db.ts";
 import type { JobQueue, Jobs } from "../../platform/jobs.ts";
 import { type TenantCtx, withSystem } from "../../platform/tenancy.ts";
+import { openTicketsCreatedBy, type TicketWait, ticketsWaiting } from "../tickets/tickets.due.ts";
 import { findTicketRow } from "../tickets/tickets.queries.ts";
 import { applyRule, matches, type RuleRow } from "./automation.engine.ts";
 import { notifySlaDue } from "./sla.notices.ts";
@@ -38,23 +39,11 @@ const QUEUE: JobQueue<object> = {
   expireInSeconds: 10 * 60,
 };
 
-/** Since when a ticket has been in the trigger's state (t: tickets), and which tickets are in it. */
-const STATE: Record<TimeTrigger, { since: SQL; inState: SQL }> = {
-  ticket_pending_for: {
-    since: sql`coalesce((select max(e.created_at) from ticket_events e where e.organization_id = t.organization_id
-                          and e.ticket_id = t.id and e.type = 'status'), t.created_at)`,
-    inState: sql`t.status = 'pending'`,
-  },
-  ticket_open_for: {
-    since: sql`coalesce((select max(e.created_at) from ticket_events e where e.organization_id = t.organization_id
-                          and e.ticket_id = t.id and e.type = 'status'), t.created_at)`,
-    inState: sql`t.status = 'open'`,
-  },
-  ticket_unassigned_for: {
-    since: sql`coalesce((select max(e.created_at) from ticket_events e where e.organization_id = t.organization_id
-                          and e.ticket_id = t.id and e.type = 'assignee'), t.created_at)`,
-    inState: sql`t.assignee_id is null and t.status in ('open', 'pending')`,
-  },
+/** How the tickets a time trigger acts on wait (tickets.due.ts: which tickets, and since when). */
+const WAIT: Record<TimeTrigger, TicketWait> = {
+  ticket_pending_for: "pending",
+  ticket_open_for: "open",
+  ticket_unassigned_for: "unassigned",
 };
 
 /** The events the job checks: time in a state, and SLA breaches. */
@@ -145,16 +134,11 @@ async function runSlaRule(db: Db, orgId: string, rule: TimeRule & { event: SlaTr
       const hours = firstResponse ? target.first_response_hours : target.resolution_hours;
       if (hours === null) continue;
       const earliest = new Date(at.getTime() - hours * HOUR);
-      const unanswered = firstResponse
-        ? sql`and not exists (select 1 from ticket_comments c where c.organization_id = t.organization_id
-                                and c.ticket_id = t.id and c.is_public and c.author_id is not null)`
-        : sql``;
       const due = await queryRows<{ id: string; since: string; created: Date | string }>(
         system.db,
-        sql`select t.id, t.created_at::text as since, t.created_at as created from tickets t
-            where t.organization_id = ${orgId} and t.status in ('open', 'pending') and t.priority = ${target.priority}
-              and t.created_at <= ${earliest.toISOString()}::timestamptz ${unanswered}
-              and not exists (select 1 from automation_time_marks m
+        sql`select t.id, t.created_at::text as since, t.created_at as created
+            from (${openTicketsCreatedBy(orgId, target.priority, earliest, firstResponse)}) t
+            where not exists (select 1 from automation_time_marks m
                               where m.organization_id = ${orgId} and m.rule_id = ${rule.id}
                                 and m.ticket_id = t.id and m.state_since = t.created_at)
             order by t.created_at
@@ -179,14 +163,12 @@ async function runTimeRule(db: Db, orgId: string, rule: TimeRule): Promise<numbe
   if (rule.afterAmount === null || rule.afterUnit === null) return 0;
   const wait = rule.afterAmount * (rule.afterUnit === "days" ? 24 : 1) * HOUR;
   const cutoff = new Date(now().getTime() - wait);
-  const state = STATE[rule.event];
+  const waiting = ticketsWaiting(orgId, WAIT[rule.event]);
   return withSystem(db, orgId, ruleActorId(rule.id, rule.name), async (system) => {
     // since goes out and back as text: a JavaScript Date would drop its microseconds, and the mark would never match.
     const due = await queryRows<{ id: string; since: string }>(
       system.db,
-      sql`select x.id, x.since::text as since from (
-            select t.id, ${state.since} as since from tickets t
-            where t.organization_id = ${orgId} and ${state.inState}) x
+      sql`select x.id, x.since::text as since from (${waiting}) x
           where x.since <= ${cutoff.toISOString()}::timestamptz
             and not exists (select 1 from automation_time_marks m
                             where m.organization_id = ${orgId} and m.rule_id = ${rule.id}

@@ -6,6 +6,7 @@ import { now } from "../../platform/clock.ts";
 import { type Db, queryRows } from "../../platform/db.ts";
 import { withSystem } from "../../platform/tenancy.ts";
 import { type NewNotification, notify } from "../notifications/notifications.service.ts";
+import { ticketsNearDue } from "../tickets/tickets.due.ts";
 
 /**
  * SLA notifications without a rule: when the due time a ticket waits on next is close (less than SLA_WARNING_SHARE of
@@ -49,14 +50,7 @@ async function notifyOrganization(db: Db, orgId: string): Promise<number> {
       state: "close" | "breached";
     }>(
       ctx.db,
-      sql`select x.* from (
-            select t.id, t.ticket_number, t.subject, t.assignee_id,
-                   case when t.first_responded_at is null and t.first_response_due_at is not null
-                        then 'first_response' else 'resolution' end as kind,
-                   case when t.sla_due_at < ${at}::timestamptz then 'breached' else 'close' end as state
-            from tickets t
-            where t.organization_id = ${orgId} and t.sla_due_at is not null
-              and t.sla_due_at - (t.sla_due_at - t.created_at) * ${SLA_WARNING_SHARE}::float8 < ${at}::timestamptz) x
+      sql`select x.* from (${ticketsNearDue(orgId, at, SLA_WARNING_SHARE)}) x
           where not exists (select 1 from sla_notices n where n.organization_id = ${orgId} and n.ticket_id = x.id
                               and n.kind = x.kind and n.state = x.state)
           order by x.ticket_number

@@ -11,18 +11,24 @@ import {
   type TicketSlaAnswer,
 } from "@cove/contract/sla.ts";
 import type { TicketPriority } from "@cove/contract/tickets.ts";
-import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { businessHours, slaRecomputes, slaTargets } from "../../db/schema/automation.ts";
 import { organizations } from "../../db/schema/organizations.ts";
-import { ticketComments } from "../../db/schema/tickets.ts";
 import { now } from "../../platform/clock.ts";
 import { type Db, type Queryable, queryRows } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { EventBus } from "../../platform/events.ts";
 import type { JobQueue, Jobs } from "../../platform/jobs.ts";
 import { type TenantCtx, withSystem } from "../../platform/tenancy.ts";
-import { findTicketRow } from "../tickets/tickets.queries.ts";
+import {
+  fillFirstResponses,
+  findDueTimes,
+  noteFirstResponse,
+  openTicketsAfter,
+  writeDueTimes,
+} from "../tickets/tickets.due.ts";
+import { findTicketRow, firstTeamReplyAt } from "../tickets/tickets.queries.ts";
 
 /**
  * SLA due times (docs/decisions/2026-11-25-sla-in-the-list.md). A ticket's first-response and resolution due times
@@ -238,22 +244,10 @@ export async function ticketSla(ctx: TenantCtx, ticketId: string): Promise<Ticke
   if (!ticket) throw notFound("Ticket");
   const due = dueTimes(ticket.createdAt, ticket.priority, await loadConfig(ctx));
   if (!due.firstResponse && !due.resolution) return { first_response: null, resolution: null };
-  const [reply] = await ctx.db
-    .select({ at: ticketComments.createdAt })
-    .from(ticketComments)
-    .where(
-      and(
-        eq(ticketComments.organizationId, ctx.orgId),
-        eq(ticketComments.ticketId, ticketId),
-        eq(ticketComments.isPublic, true),
-        isNotNull(ticketComments.authorId),
-      ),
-    )
-    .orderBy(asc(ticketComments.createdAt))
-    .limit(1);
+  const replied = await firstTeamReplyAt(ctx.db, ctx.orgId, ticketId);
   const solved = ticket.status === "solved" || ticket.status === "closed" ? ticket.solvedAt : null;
   return {
-    first_response: clock(ticket.createdAt, due.firstResponse, reply?.at ?? null),
+    first_response: clock(ticket.createdAt, due.firstResponse, replied),
     resolution: clock(ticket.createdAt, due.resolution, solved),
   };
 }
@@ -265,27 +259,14 @@ const sameTime = (a: Date | string | null, b: Date | null) =>
 
 /** Works out one ticket's due times again and stores them if they changed. */
 async function storeDueTimes(db: Queryable, orgId: string, ticketId: string): Promise<void> {
-  const [ticket] = await queryRows<{
-    created_at: Date | string;
-    priority: TicketPriority;
-    first_response_due_at: Date | string | null;
-    resolution_due_at: Date | string | null;
-  }>(
-    db,
-    sql`select created_at, priority, first_response_due_at, resolution_due_at from tickets
-        where organization_id = ${orgId} and id = ${ticketId}`,
-  );
+  const ticket = await findDueTimes(db, orgId, ticketId);
   if (!ticket) return;
   const config = await loadConfig({ db, orgId });
   const due = dueTimes(asDate(ticket.created_at), ticket.priority, config);
   if (sameTime(ticket.first_response_due_at, due.firstResponse) && sameTime(ticket.resolution_due_at, due.resolution)) {
     return;
   }
-  await db.execute(
-    sql`update tickets set first_response_due_at = ${due.firstResponse?.toISOString() ?? null}::timestamptz,
-               resolution_due_at = ${due.resolution?.toISOString() ?? null}::timestamptz
-        where organization_id = ${orgId} and id = ${ticketId}`,
-  );
+  await writeDueTimes(db, orgId, [{ id: ticketId, ...due }]);
 }
 
 /**
@@ -302,12 +283,7 @@ export function registerSlaHandlers(bus: EventBus): void {
   });
   bus.onInTransaction(["comment.added"], async (ctx, event) => {
     if (!event.data.is_public) return;
-    await ctx.db.execute(
-      sql`update tickets t set first_responded_at = c.created_at
-          from ticket_comments c
-          where t.organization_id = ${ctx.orgId} and t.id = ${event.data.ticket_id} and t.first_responded_at is null
-            and c.organization_id = ${ctx.orgId} and c.id = ${event.data.comment_id} and c.author_id is not null`,
-    );
+    await noteFirstResponse(ctx.db, ctx.orgId, event.data.ticket_id, event.data.comment_id);
   });
 }
 
@@ -354,49 +330,20 @@ export async function recomputeDueTimes(db: Db, orgId: string): Promise<number> 
   for (;;) {
     const batch = await withSystem(db, orgId, "sla", async (ctx) => {
       const config = await loadConfig(ctx);
-      const rows = await queryRows<{
-        id: string;
-        ticket_number: number;
-        priority: TicketPriority;
-        created_at: Date | string;
-        first_response_due_at: Date | string | null;
-        resolution_due_at: Date | string | null;
-        first_responded_at: Date | string | null;
-      }>(
-        ctx.db,
-        sql`select id, ticket_number, priority, created_at, first_response_due_at, resolution_due_at, first_responded_at
-            from tickets
-            where organization_id = ${orgId} and status in ('open', 'pending') and ticket_number > ${after}
-            order by ticket_number limit ${RECOMPUTE_BATCH}`,
-      );
+      const rows = await openTicketsAfter(ctx.db, orgId, after, RECOMPUTE_BATCH);
       const updates = rows.flatMap((row) => {
         const due = dueTimes(asDate(row.created_at), row.priority, config);
         if (sameTime(row.first_response_due_at, due.firstResponse) && sameTime(row.resolution_due_at, due.resolution)) {
           return [];
         }
-        return [{ id: row.id, f: due.firstResponse?.toISOString() ?? null, r: due.resolution?.toISOString() ?? null }];
+        return [{ id: row.id, ...due }];
       });
-      // Tickets written straight into the database (the demo's, or from before due times were stored) have their
-      // team's first public reply read from their comments.
-      const unanswered = rows.filter((r) => r.first_responded_at === null).map((r) => r.id);
-      if (unanswered.length > 0) {
-        await ctx.db.execute(
-          sql`update tickets t set first_responded_at = x.at
-              from (select c.ticket_id, min(c.created_at) as at from ticket_comments c
-                    where c.organization_id = ${orgId}
-                      and c.ticket_id in (select v::uuid from jsonb_array_elements_text(${JSON.stringify(unanswered)}::jsonb) v)
-                      and c.is_public and c.author_id is not null
-                    group by c.ticket_id) x
-              where t.organization_id = ${orgId} and t.id = x.ticket_id`,
-        );
-      }
-      if (updates.length > 0) {
-        await ctx.db.execute(
-          sql`update tickets t set first_response_due_at = v.f, resolution_due_at = v.r
-              from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as v(id uuid, f timestamptz, r timestamptz)
-              where t.organization_id = ${orgId} and t.id = v.id`,
-        );
-      }
+      await fillFirstResponses(
+        ctx.db,
+        orgId,
+        rows.filter((r) => r.first_responded_at === null).map((r) => r.id),
+      );
+      await writeDueTimes(ctx.db, orgId, updates);
       return { count: rows.length, last: rows.at(-1)?.ticket_number ?? after, changed: updates.length };
     });
     changed += batch.changed;

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { now } from "../../platform/clock.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
+import { ticketsCreatedSince } from "../tickets/tickets.queries.ts";
 import { accessAt, readBillingState, readOnlyError } from "./access.ts";
 
 const count = new Intl.NumberFormat("en-US");
@@ -23,14 +24,11 @@ export async function assertTicketAllowed(ctx: { orgId: string; db: Queryable })
   const limit = plan.ticketsPerMonth;
   if (limit === null) return;
   // Counting stops at the limit: a month's count never reads more than that many index entries.
+  const monthStart = sql`(date_trunc('month', ${at.toISOString()}::timestamptz at time zone ${state.timezone})
+                          at time zone ${state.timezone})`;
   const [row] = await queryRows<{ used: number; resets: string }>(
     ctx.db,
-    sql`select (select count(*)::int from (
-                  select 1 from tickets
-                  where organization_id = ${ctx.orgId}
-                    and created_at >= (date_trunc('month', ${at.toISOString()}::timestamptz at time zone ${state.timezone})
-                                       at time zone ${state.timezone})
-                  limit ${limit}) t) as used,
+    sql`select ${ticketsCreatedSince(ctx.orgId, monthStart, limit)} as used,
                to_char(date_trunc('month', ${at.toISOString()}::timestamptz at time zone ${state.timezone})
                        + interval '1 month', 'FMMonth FMDD') as resets`,
   );

@@ -13,21 +13,19 @@ import {
 import type { CsatRating } from "@cove/contract/csat.ts";
 import type { EventData } from "@cove/contract/events.ts";
 import { and, eq, sql } from "drizzle-orm";
-import { aiSettings } from "../../db/schema/ai.ts";
 import { chatSessions } from "../../db/schema/chat.ts";
-import { contacts } from "../../db/schema/contacts.ts";
 import type { Db } from "../../platform/db.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import { chatMarkdownHtml } from "../../platform/markdown.ts";
 import { type ContactPrincipal, type TenantCtx, withContact, withSystem } from "../../platform/tenancy.ts";
-import { saveFeedback } from "../ai/ai.queries.ts";
+import { savedGreeting, saveFeedback } from "../ai/ai.queries.ts";
 import { answerQuestion } from "../ai/ai.service.ts";
 import { asksForPerson } from "../ai/handoff-request.ts";
 import type { AiProvider } from "../ai/provider.ts";
 import { safeFilename } from "../attachments/attachments.store.ts";
-import { findOrCreateContact, startContactSession } from "../contacts/contacts.service.ts";
+import { findContactCard, findOrCreateContact, startContactSession } from "../contacts/contacts.service.ts";
 import { organizationBySlug } from "../portal/portal-organization.ts";
 import {
   conversationTurns,
@@ -53,11 +51,7 @@ export interface ChatDeps {
 type HandoffReason = EventData<"chat.handed_off">["reason"];
 
 async function greetingOf(ctx: Pick<TenantCtx, "orgId" | "db">): Promise<string> {
-  const [row] = await ctx.db
-    .select({ greeting: aiSettings.greeting })
-    .from(aiSettings)
-    .where(eq(aiSettings.organizationId, ctx.orgId));
-  return row?.greeting.trim() || CHAT_DEFAULT_GREETING;
+  return (await savedGreeting(ctx.db, ctx.orgId))?.trim() || CHAT_DEFAULT_GREETING;
 }
 
 /** Who starts a chat: a new visitor (what they typed), or a customer signed in to the portal, with its own token. */
@@ -68,10 +62,7 @@ type Starter =
 /** The contact a chat belongs to and the token the widget keeps. */
 async function chatContact(ctx: TenantCtx, who: Starter) {
   if ("customer" in who) {
-    const [c] = await ctx.db
-      .select({ name: contacts.name, email: contacts.email })
-      .from(contacts)
-      .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, who.customer.contactId)));
+    const c = await findContactCard(ctx.db, ctx.orgId, who.customer.contactId);
     if (!c) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
     return { contactId: who.customer.contactId, token: who.token, name: c.name, email: c.email };
   }

@@ -8,13 +8,18 @@ import {
   type contactListQuery,
   type TicketContactAnswer,
 } from "@cove/contract/contacts.ts";
-import type { TicketPriority, TicketStatus } from "@cove/contract/tickets.ts";
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { queryRows } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { chatsOfContact } from "../chat/chat.queries.ts";
+import {
+  contactIdOfTicket,
+  contactLastTicketAt,
+  contactTicketCount,
+  ticketsOfContact,
+} from "../tickets/tickets.queries.ts";
 
 /** The organization's customers for staff: searchable by name, email and company, each with their tickets. */
 
@@ -43,8 +48,8 @@ const toContact = (r: ContactRow): Contact => ({
 
 /** A contact's columns with their ticket count and latest activity (read off the contact's tickets index). */
 const contactColumns = sql`c.id, c.name, c.email, c.company, c.created_at,
-  (select count(*) from tickets t where t.organization_id = c.organization_id and t.contact_id = c.id)::int as ticket_count,
-  (select max(t.updated_at) from tickets t where t.organization_id = c.organization_id and t.contact_id = c.id) as last_ticket_at`;
+  ${contactTicketCount(sql`c.organization_id`, sql`c.id`)}::int as ticket_count,
+  ${contactLastTicketAt(sql`c.organization_id`, sql`c.id`)} as last_ticket_at`;
 
 /** A search's words as a LIKE pattern that matches them literally (% and _ typed by a person are not wildcards). */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -80,25 +85,8 @@ export async function listContacts(ctx: Ctx, query: z.output<typeof contactListQ
   };
 }
 
-interface TicketRow {
-  id: string;
-  ticket_number: number;
-  subject: string;
-  status: TicketStatus;
-  priority: TicketPriority;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
 async function ticketsOf(ctx: Ctx, contactId: string, except: string | null): Promise<ContactTicket[]> {
-  const rows = await queryRows<TicketRow>(
-    ctx.db,
-    sql`select id, ticket_number, subject, status, priority, created_at, updated_at from tickets
-        where organization_id = ${ctx.orgId} and contact_id = ${contactId}
-          and (${except}::uuid is null or id <> ${except}::uuid)
-        order by updated_at desc, ticket_number desc
-        limit ${CONTACT_TICKETS_MAX}`,
-  );
+  const rows = await ticketsOfContact(ctx.db, ctx.orgId, contactId, except, CONTACT_TICKETS_MAX);
   return rows.map((r) => ({ ...r, created_at: iso(r.created_at), updated_at: iso(r.updated_at) }));
 }
 
@@ -120,12 +108,9 @@ export async function getContact(ctx: Ctx, id: string): Promise<ContactAnswer> {
 
 /** The requester of a ticket as a contact, with their other tickets: what the ticket's side panel shows. */
 export async function contactOfTicket(ctx: Ctx, ticketId: string): Promise<TicketContactAnswer> {
-  const [ticket] = await queryRows<{ contact_id: string | null }>(
-    ctx.db,
-    sql`select contact_id from tickets where organization_id = ${ctx.orgId} and id = ${ticketId}`,
-  );
-  if (!ticket) throw notFound("Ticket");
-  const contact = ticket.contact_id ? await findContact(ctx, ticket.contact_id) : null;
+  const contactId = await contactIdOfTicket(ctx.db, ctx.orgId, ticketId);
+  if (contactId === undefined) throw notFound("Ticket");
+  const contact = contactId ? await findContact(ctx, contactId) : null;
   if (!contact) return { contact: null, other_tickets: [] };
   return { contact, other_tickets: await ticketsOf(ctx, contact.id, ticketId) };
 }

@@ -1,9 +1,12 @@
 import type { ContactSessionKind } from "@cove/contract/contacts.ts";
-import { sql } from "drizzle-orm";
-import { contactSessions } from "../../db/schema/contacts.ts";
+import { and, eq, type SQLWrapper, sql } from "drizzle-orm";
+import { contactSessions, contacts } from "../../db/schema/contacts.ts";
 import { hashToken, newContactToken } from "../../platform/auth.ts";
-import { queryRows } from "../../platform/db.ts";
+import { type Queryable, queryRows } from "../../platform/db.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+
+/** In the caller's transaction: other modules read and write contacts through these functions, never the tables. */
+type ContactsCtx = Pick<TenantCtx, "orgId" | "db">;
 
 export interface ContactInput {
   name: string;
@@ -16,7 +19,7 @@ export interface ContactInput {
  * email and organization, safe under concurrent calls), or a new one. A customer without an email (a chat visitor who
  * gave none) always gets a new contact. A known contact keeps its name; a missing company is filled in.
  */
-export async function findOrCreateContact(ctx: Pick<TenantCtx, "orgId" | "db">, input: ContactInput): Promise<string> {
+export async function findOrCreateContact(ctx: ContactsCtx, input: ContactInput): Promise<string> {
   const email = input.email?.trim().toLowerCase() || null;
   const name = input.name.trim() || email || "Visitor";
   const company = input.company?.trim() || null;
@@ -43,7 +46,7 @@ export async function findOrCreateContact(ctx: Pick<TenantCtx, "orgId" | "db">, 
  * and stored only as its hash.
  */
 export async function startContactSession(
-  ctx: Pick<TenantCtx, "orgId" | "db">,
+  ctx: ContactsCtx,
   contactId: string,
   kind: ContactSessionKind,
   lifetimeMs: number,
@@ -57,3 +60,45 @@ export async function startContactSession(
   if (!row) throw new Error("contact session insert returned nothing");
   return { token, sessionId: row.id, expiresAt };
 }
+
+/** A contact as the customer knows itself (a ticket's author, the portal's "me", a notification's sender), or null. */
+export async function findContactCard(
+  db: Queryable,
+  orgId: string,
+  contactId: string,
+): Promise<{ id: string; name: string; email: string | null; company: string | null } | null> {
+  const [row] = await db
+    .select({ id: contacts.id, name: contacts.name, email: contacts.email, company: contacts.company })
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, orgId), eq(contacts.id, contactId)));
+  return row ?? null;
+}
+
+/** The customer's own change to their name and company (their email is how they sign in: it stays). */
+export async function renameContact(
+  ctx: ContactsCtx,
+  contactId: string,
+  input: { name: string; company: string | null },
+): Promise<void> {
+  await ctx.db
+    .update(contacts)
+    .set({ name: input.name, company: input.company, updatedAt: new Date() })
+    .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, contactId)));
+}
+
+/** Ends one session of a contact (signing out), or all of them (sessionId null: the demo customer's reset). */
+export async function endContactSessions(ctx: ContactsCtx, contactId: string, sessionId: string | null): Promise<void> {
+  await ctx.db
+    .delete(contactSessions)
+    .where(
+      and(
+        eq(contactSessions.organizationId, ctx.orgId),
+        eq(contactSessions.contactId, contactId),
+        sessionId === null ? undefined : eq(contactSessions.id, sessionId),
+      ),
+    );
+}
+
+/** A condition for another module's statement: the contact (by its organization and id) has this (lower-case) email. */
+export const contactHasEmail = (orgId: SQLWrapper, contactId: SQLWrapper, email: string) =>
+  sql`exists (select 1 from ${contacts} c where c.organization_id = ${orgId} and c.id = ${contactId} and c.email = ${email})`;

@@ -11,8 +11,9 @@ import {
 } from "@cove/contract/csat.ts";
 import type { DomainEvent } from "@cove/contract/events.ts";
 import { portalPath } from "@cove/contract/portal.ts";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { csatSurveys } from "../../db/schema/csat.ts";
+import { organizations } from "../../db/schema/organizations.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
 import { type Db, queryRows, type Tx } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
@@ -21,6 +22,8 @@ import type { Jobs } from "../../platform/jobs.ts";
 import { composeMail } from "../../platform/mail.ts";
 import { type Ctx, emitterIn, type TenantCtx, withSystem, withVisitor } from "../../platform/tenancy.ts";
 import { chatRatings } from "../chat/chat.queries.ts";
+import { findContactCard } from "../contacts/contacts.service.ts";
+import { findTicketBasics } from "../tickets/tickets.queries.ts";
 
 const DAY = 86_400_000;
 
@@ -64,20 +67,16 @@ export async function surveyOfTicket(
  */
 export async function openSurvey(ctx: EventContext, event: DomainEvent<"ticket.status_changed">): Promise<void> {
   if (event.data.to !== "solved") return;
-  const [ticket] = await queryRows<{ contact_id: string; assignee_id: string | null; solved_at: Date | string }>(
-    ctx.db,
-    sql`select t.contact_id, t.assignee_id, t.solved_at from tickets t
-        join contacts c on c.organization_id = t.organization_id and c.id = t.contact_id
-        where t.organization_id = ${ctx.orgId} and t.id = ${event.data.ticket_id}
-          and t.solved_at is not null and c.email is not null`,
-  );
-  if (!ticket) return;
+  const ticket = await findTicketBasics(ctx.db, ctx.orgId, event.data.ticket_id);
+  if (!ticket?.solvedAt || !ticket.contactId) return;
+  const contact = await findContactCard(ctx.db, ctx.orgId, ticket.contactId);
+  if (!contact?.email) return;
   // The agent the answer is credited to: the ticket's assignee, else the member who solved it.
-  const agentId = ticket.assignee_id ?? (event.actor.kind === "staff" ? event.actor.id : null);
-  const solvedAt = new Date(ticket.solved_at);
+  const agentId = ticket.assigneeId ?? (event.actor.kind === "staff" ? event.actor.id : null);
+  const solvedAt = ticket.solvedAt;
   await ctx.db.execute(
     sql`insert into csat_surveys as s (organization_id, ticket_id, contact_id, agent_id, solved_at, expires_at)
-        values (${ctx.orgId}, ${event.data.ticket_id}, ${ticket.contact_id}, ${agentId},
+        values (${ctx.orgId}, ${event.data.ticket_id}, ${ticket.contactId}, ${agentId},
                 ${solvedAt.toISOString()}::timestamptz, ${new Date(solvedAt.getTime() + CSAT_CHANGE_DAYS * DAY).toISOString()}::timestamptz)
         on conflict (organization_id, ticket_id) do update
           set contact_id = excluded.contact_id, agent_id = excluded.agent_id, solved_at = excluded.solved_at,
@@ -86,6 +85,21 @@ export async function openSurvey(ctx: EventContext, event: DomainEvent<"ticket.s
               token_hash = case when s.rating is null then null else s.token_hash end
           where s.solved_at is distinct from excluded.solved_at`,
   );
+}
+
+/**
+ * A survey of a ticket solved in the past, written in the caller's transaction (the demo customer's reset: its solved
+ * ticket can still be rated for CSAT_CHANGE_DAYS from when it was solved).
+ */
+export async function insertPastSurvey(
+  ctx: Pick<TenantCtx, "orgId" | "db">,
+  survey: { ticketId: string; contactId: string; agentId: string | null; solvedAt: Date },
+): Promise<void> {
+  await ctx.db.insert(csatSurveys).values({
+    organizationId: ctx.orgId,
+    ...survey,
+    expiresAt: new Date(survey.solvedAt.getTime() + CSAT_CHANGE_DAYS * DAY),
+  });
 }
 
 /** What mailing a survey needs besides the event: the queue and the base of the link. */
@@ -105,26 +119,32 @@ const short = (text: string, max: number) => (text.length > max ? `${text.slice(
 export async function mailSurvey(db: Db, mail: SurveyMail, event: DomainEvent<"ticket.status_changed">) {
   if (event.data.to !== "solved") return;
   await withSystem(db, event.organization_id, "csat", async (ctx) => {
-    const [row] = await queryRows<{
-      id: string;
-      ticket_number: number;
-      subject: string;
-      customer: string;
-      email: string;
-      organization: string;
-      slug: string;
-    }>(
+    const [survey] = await queryRows<{ id: string; contact_id: string; solved_at: Date | string }>(
       ctx.db,
-      sql`select s.id, t.ticket_number, t.subject, c.name as customer, c.email, o.name as organization, o.slug
-          from csat_surveys s
-          join tickets t on t.organization_id = s.organization_id and t.id = s.ticket_id
-          join contacts c on c.organization_id = s.organization_id and c.id = s.contact_id
-          join organizations o on o.id = s.organization_id
+      sql`select s.id, s.contact_id, s.solved_at from csat_surveys s
           where s.organization_id = ${ctx.orgId} and s.ticket_id = ${event.data.ticket_id}
-            and s.token_hash is null and s.rating is null and c.email is not null
-            and t.status = 'solved' and t.solved_at = s.solved_at and s.expires_at > now()`,
+            and s.token_hash is null and s.rating is null and s.expires_at > now()`,
     );
-    if (!row) return;
+    if (!survey) return;
+    // Still solved by the solve that opened the survey, and its customer has an email to write to.
+    const ticket = await findTicketBasics(ctx.db, ctx.orgId, event.data.ticket_id);
+    if (ticket?.status !== "solved" || ticket.solvedAt?.getTime() !== new Date(survey.solved_at).getTime()) return;
+    const customer = await findContactCard(ctx.db, ctx.orgId, survey.contact_id);
+    if (!customer?.email) return;
+    const [org] = await ctx.db
+      .select({ name: organizations.name, slug: organizations.slug })
+      .from(organizations)
+      .where(eq(organizations.id, ctx.orgId));
+    if (!org) return;
+    const row = {
+      id: survey.id,
+      ticket_number: ticket.ticketNumber,
+      subject: ticket.subject,
+      customer: customer.name,
+      email: customer.email,
+      organization: org.name,
+      slug: org.slug,
+    };
     const token = newToken();
     const [claimed] = await ctx.db
       .update(csatSurveys)
@@ -133,7 +153,7 @@ export async function mailSurvey(db: Db, mail: SurveyMail, event: DomainEvent<"t
       .returning({ id: csatSurveys.id });
     if (!claimed) return;
     const organization = oneLine(row.organization);
-    const ticket = `#${row.ticket_number} “${short(oneLine(row.subject), 80)}”`;
+    const named = `#${row.ticket_number} “${short(oneLine(row.subject), 80)}”`;
     await mail.jobs.sendMail(
       ctx.db,
       composeMail({
@@ -141,7 +161,7 @@ export async function mailSurvey(db: Db, mail: SurveyMail, event: DomainEvent<"t
         subject: `How did we do? Your request #${row.ticket_number} was solved`,
         intro: [
           `Hello ${oneLine(row.customer)},`,
-          `Your request ${ticket} to ${organization} has been solved.`,
+          `Your request ${named} to ${organization} has been solved.`,
           `${CSAT_QUESTION} Good or Bad, with a comment if you like: it takes a few seconds.`,
         ],
         action: {
@@ -186,7 +206,16 @@ async function answer(
   return toSatisfaction(row);
 }
 
-const answerableColumns = sql`s.id, s.rating, s.comment, s.expires_at, t.status`;
+/** A survey with its ticket's status now (through tickets), or null when there is none. */
+async function answerable(db: Tx, orgId: string, which: SQL): Promise<AnswerableRow | null> {
+  const [survey] = await queryRows<SurveyRow & { ticket_id: string }>(
+    db,
+    sql`select s.id, s.rating, s.comment, s.expires_at, s.ticket_id from csat_surveys s
+        where s.organization_id = ${orgId} and ${which}`,
+  );
+  const ticket = survey && (await findTicketBasics(db, orgId, survey.ticket_id));
+  return survey && ticket ? { ...survey, status: ticket.status } : null;
+}
 
 /** The signed-in customer rates one of their solved tickets (the portal). */
 export async function rateMyTicket(
@@ -194,11 +223,10 @@ export async function rateMyTicket(
   ticketId: string,
   input: { rating: CsatRating; comment: string | null },
 ): Promise<Satisfaction> {
-  const [survey] = await queryRows<AnswerableRow>(
+  const survey = await answerable(
     ctx.db,
-    sql`select ${answerableColumns} from csat_surveys s
-        join tickets t on t.organization_id = s.organization_id and t.id = s.ticket_id
-        where s.organization_id = ${ctx.orgId} and s.ticket_id = ${ticketId} and s.contact_id = ${ctx.contactId}`,
+    ctx.orgId,
+    sql`s.ticket_id = ${ticketId} and s.contact_id = ${ctx.contactId}`,
   );
   if (!survey) {
     throw new AppError("NOT_FOUND", "There is nothing to rate yet: a ticket can be rated once it is solved.");
@@ -232,20 +260,18 @@ async function bySurveyToken<T>(
 
 export function lookupSurvey(db: Db, token: string): Promise<SurveyAnswer> {
   return bySurveyToken(db, token, async (v, found) => {
-    const [row] = await queryRows<
-      SurveyRow & { ticket_number: number; subject: string; organization: string; slug: string }
-    >(
+    const [row] = await queryRows<SurveyRow & { organization: string; slug: string }>(
       v.db,
-      sql`select s.id, s.rating, s.comment, s.expires_at, t.ticket_number, t.subject, o.name as organization, o.slug
+      sql`select s.id, s.rating, s.comment, s.expires_at, o.name as organization, o.slug
           from csat_surveys s
-          join tickets t on t.organization_id = s.organization_id and t.id = s.ticket_id
           join organizations o on o.id = s.organization_id
           where s.organization_id = ${v.orgId} and s.id = ${found.id}`,
     );
-    if (!row) throw notFound("Survey");
+    const ticket = row && (await findTicketBasics(v.db, v.orgId, found.ticketId));
+    if (!row || !ticket) throw notFound("Survey");
     return {
       organization: { name: row.organization, slug: row.slug },
-      ticket: { ticket_number: row.ticket_number, subject: row.subject },
+      ticket: { ticket_number: ticket.ticketNumber, subject: ticket.subject },
       satisfaction: toSatisfaction(row),
     };
   });
@@ -256,12 +282,7 @@ export function rateByToken(
   input: { token: string; rating: CsatRating; comment: string | null },
 ): Promise<Satisfaction> {
   return bySurveyToken(db, input.token, async (v, found) => {
-    const [survey] = await queryRows<AnswerableRow>(
-      v.db,
-      sql`select ${answerableColumns} from csat_surveys s
-          join tickets t on t.organization_id = s.organization_id and t.id = s.ticket_id
-          where s.organization_id = ${v.orgId} and s.id = ${found.id}`,
-    );
+    const survey = await answerable(v.db, v.orgId, sql`s.id = ${found.id}`);
     if (!survey) throw notFound("Survey");
     // The answer is the customer's own, whether given here or in the portal.
     const emit = emitterIn(db, v.db, v.orgId, { kind: "contact", id: found.contactId });

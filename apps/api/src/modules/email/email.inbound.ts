@@ -9,6 +9,7 @@ import { AppError } from "../../platform/errors.ts";
 import { emitterIn, type TenantCtx, withSystem } from "../../platform/tenancy.ts";
 import { putAttachment } from "../attachments/attachments.store.ts";
 import { findOrCreateContact } from "../contacts/contacts.service.ts";
+import { ticketsAnswerableBy } from "../tickets/tickets.queries.ts";
 import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
 import { automatedMail, messageIds, newTextOfReply, subjectTicketNumber } from "./email.classify.ts";
 import { markBounced } from "./email.outbound.ts";
@@ -157,31 +158,25 @@ async function findThread(tx: Tx, orgId: string, sender: string, refs: string[],
     tx,
     sql`select id from users where organization_id = ${orgId} and lower(email) = ${sender} and status = 'active'`,
   );
-  const allowed = member
-    ? sql`true`
-    : sql`(lower(t.requester_email) = ${sender}
-           or exists (select 1 from contacts c where c.organization_id = t.organization_id and c.id = t.contact_id
-                      and c.email = ${sender}))`;
+  const answerable = ticketsAnswerableBy(orgId, member ? null : sender);
   let ticket: TicketMatch | undefined;
   if (refs.length > 0) {
     [ticket] = await queryRows<TicketMatch>(
       tx,
       sql`select t.id, t.status, t.contact_id from email_messages m
-          join tickets t on t.organization_id = m.organization_id and t.id = m.ticket_id
+          join (${answerable}) t on t.id = m.ticket_id
           where m.organization_id = ${orgId} and m.status <> 'ignored'
             and m.message_id in (${sql.join(
               refs.map((r) => sql`${r}`),
               sql`, `,
             )})
-            and ${allowed}
           order by m.created_at desc limit 1`,
     );
   }
   if (!ticket && number !== null) {
     [ticket] = await queryRows<TicketMatch>(
       tx,
-      sql`select t.id, t.status, t.contact_id from tickets t
-          where t.organization_id = ${orgId} and t.ticket_number = ${number} and ${allowed}`,
+      sql`select t.id, t.status, t.contact_id from (${answerable}) t where t.ticket_number = ${number}`,
     );
   }
   return { memberId: member?.id ?? null, ticket };

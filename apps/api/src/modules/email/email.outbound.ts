@@ -1,12 +1,16 @@
 import { ticketReplyAddress } from "@cove/contract/email.ts";
 import type { DomainEvent } from "@cove/contract/events.ts";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { type Db, queryRows } from "../../platform/db.ts";
+import { organizations } from "../../db/schema/organizations.ts";
+import { type Db, queryRows, type Tx } from "../../platform/db.ts";
 import type { JobAttempt } from "../../platform/jobs.ts";
 import type { Mailer, MailMessage } from "../../platform/mail.ts";
 import { withSystem } from "../../platform/tenancy.ts";
 import { filesOfComment } from "../attachments/attachments.store.ts";
+import { findContactCard } from "../contacts/contacts.service.ts";
+import { emailSettingsOf } from "../settings/settings.service.ts";
+import { findComment, findTicketBasics } from "../tickets/tickets.queries.ts";
 
 /** What the email channel runs with: INBOUND_DOMAIN, and the domain of the Message-IDs Cove writes. */
 export interface EmailChannel {
@@ -38,16 +42,31 @@ interface TicketMailRow {
   signature: string | null;
 }
 
-/** What an outbound email needs of its ticket and organization, read under the organization's confinement. */
-const ticketMailRow = (orgId: string, ticketId: string) =>
-  sql`select t.ticket_number, t.subject, coalesce(c.email, t.requester_email) as requester_email, o.slug,
-             o.name as organization, s.email_sender_name as sender_name, s.email_reply_to as reply_to,
-             s.email_signature as signature
-      from tickets t
-      join organizations o on o.id = t.organization_id
-      left join contacts c on c.organization_id = t.organization_id and c.id = t.contact_id
-      left join organization_settings s on s.organization_id = t.organization_id
-      where t.organization_id = ${orgId} and t.id = ${ticketId}`;
+/**
+ * What an outbound email needs of its ticket (through tickets), its requester's contact (contacts: the address they
+ * use now), the organization and its sender settings (settings), read under the organization's confinement.
+ */
+async function ticketMailRow(db: Tx, orgId: string, ticketId: string): Promise<TicketMailRow | null> {
+  const ticket = await findTicketBasics(db, orgId, ticketId);
+  if (!ticket) return null;
+  const contact = ticket.contactId ? await findContactCard(db, orgId, ticket.contactId) : null;
+  const [org] = await db
+    .select({ slug: organizations.slug, name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
+  if (!org) return null;
+  const settings = await emailSettingsOf(db, orgId);
+  return {
+    ticket_number: ticket.ticketNumber,
+    subject: ticket.subject,
+    requester_email: contact?.email ?? ticket.requesterEmail,
+    slug: org.slug,
+    organization: org.name,
+    sender_name: settings.senderName,
+    reply_to: settings.replyTo,
+    signature: settings.signature,
+  };
+}
 
 /** The Message-IDs of a ticket's thread so far, oldest first (the last 20: References stays a sane length). */
 const threadIds = (orgId: string, ticketId: string, except: string) =>
@@ -84,7 +103,7 @@ async function prepare(
   },
 ): Promise<Prepared | null> {
   return withSystem(deps.db, orgId, "email", async (ctx) => {
-    const [row] = await queryRows<TicketMailRow>(ctx.db, ticketMailRow(orgId, spec.ticketId));
+    const row = await ticketMailRow(ctx.db, orgId, spec.ticketId);
     if (!row?.requester_email) return null;
     const to = row.requester_email.toLowerCase();
     const subject = threadSubject(row.subject, row.ticket_number);
@@ -168,13 +187,8 @@ export async function mailReply(
 ): Promise<void> {
   if (!event.data.is_public || event.actor.kind === "contact") return;
   const orgId = event.organization_id;
-  const [comment] = await withSystem(deps.db, orgId, "email", (ctx) =>
-    queryRows<{ body: string; is_public: boolean }>(
-      ctx.db,
-      sql`select body, is_public from ticket_comments where organization_id = ${orgId} and id = ${event.data.comment_id}`,
-    ),
-  );
-  if (!comment?.is_public) return;
+  const comment = await withSystem(deps.db, orgId, "email", (ctx) => findComment(ctx.db, orgId, event.data.comment_id));
+  if (!comment?.isPublic) return;
   const prepared = await prepare(deps, orgId, {
     kind: "reply",
     ticketId: event.data.ticket_id,
@@ -208,13 +222,8 @@ export async function mailAcknowledgement(
 ): Promise<void> {
   if (!event.data.new_ticket || event.data.history) return;
   const orgId = event.organization_id;
-  const [settings] = await withSystem(deps.db, orgId, "email", (ctx) =>
-    queryRows<{ acknowledge: boolean | null }>(
-      ctx.db,
-      sql`select (select email_acknowledge from organization_settings where organization_id = ${orgId}) as acknowledge`,
-    ),
-  );
-  if (settings?.acknowledge === false) return;
+  const settings = await withSystem(deps.db, orgId, "email", (ctx) => emailSettingsOf(ctx.db, orgId));
+  if (!settings.acknowledge) return;
   const prepared = await prepare(deps, orgId, {
     kind: "acknowledgement",
     ticketId: event.data.ticket_id,

@@ -1,10 +1,9 @@
 import type { ActorRef, DomainEvent } from "@cove/contract/events.ts";
 import { and, eq } from "drizzle-orm";
-import { contacts } from "../../db/schema/contacts.ts";
-import { ticketComments } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
-import { findTicketRow } from "../tickets/tickets.queries.ts";
+import { findContactCard } from "../contacts/contacts.service.ts";
+import { findComment, findTicketRow } from "../tickets/tickets.queries.ts";
 import { systemActorName } from "../tickets/tickets.service.ts";
 import { type NewNotification, notify } from "./notifications.service.ts";
 
@@ -27,10 +26,7 @@ async function actorName(ctx: EventContext, actor: ActorRef): Promise<string> {
     return u ? `${u.first} ${u.last}`.trim() : "A teammate";
   }
   if (actor.kind === "contact") {
-    const [c] = await ctx.db
-      .select({ name: contacts.name })
-      .from(contacts)
-      .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, actor.id)));
+    const c = await findContactCard(ctx.db, ctx.orgId, actor.id);
     return c?.name || "A customer";
   }
   return actor.kind === "system" ? systemActorName(actor.id) : "Cove";
@@ -56,10 +52,7 @@ async function onAssigned(ctx: EventContext, event: DomainEvent<"ticket.assigned
 }
 
 async function onComment(ctx: EventContext, event: DomainEvent<"comment.added">) {
-  const [comment] = await ctx.db
-    .select({ body: ticketComments.body, isPublic: ticketComments.isPublic })
-    .from(ticketComments)
-    .where(and(eq(ticketComments.organizationId, ctx.orgId), eq(ticketComments.id, event.data.comment_id)));
+  const comment = await findComment(ctx.db, ctx.orgId, event.data.comment_id);
   const ticket = await findTicketRow(ctx.db, ctx.orgId, event.data.ticket_id);
   if (!comment || !ticket) return;
   const author = staffId(event.actor);

@@ -1,16 +1,14 @@
 import type { PortalSessionAnswer } from "@cove/contract/portal.ts";
 import type { TicketPriority, TicketStatus } from "@cove/contract/tickets.ts";
-import { and, eq, sql } from "drizzle-orm";
-import { contactSessions, contacts } from "../../db/schema/contacts.ts";
-import { csatSurveys } from "../../db/schema/csat.ts";
-import { organizations } from "../../db/schema/organizations.ts";
-import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
+import { and, eq } from "drizzle-orm";
 import { users } from "../../db/schema/users.ts";
 import type { Db, Tx } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import { withSystem } from "../../platform/tenancy.ts";
 import { markForSlaRecompute } from "../automation/sla.ts";
-import { findOrCreateContact } from "../contacts/contacts.service.ts";
+import { endContactSessions, findOrCreateContact, renameContact } from "../contacts/contacts.service.ts";
+import { insertPastSurvey } from "../csat/csat.service.ts";
+import { deleteTicketsOfContact, insertPastTicket } from "../tickets/tickets.service.ts";
 import { demoOrganization } from "./portal-organization.ts";
 import { signIn } from "./portal-sign-in.service.ts";
 
@@ -91,97 +89,57 @@ export async function resetDemoCustomer(db: Db): Promise<boolean> {
   const org = await demoOrganization(db);
   if (!org) return false;
   await db.transaction(async (tx) => {
-    const contactId = await findOrCreateContact({ orgId: org.id, db: tx }, DEMO_CUSTOMER);
-    await tx
-      .update(contacts)
-      .set({ name: DEMO_CUSTOMER.name, company: DEMO_CUSTOMER.company, updatedAt: new Date() })
-      .where(and(eq(contacts.organizationId, org.id), eq(contacts.id, contactId)));
-    await tx
-      .delete(contactSessions)
-      .where(and(eq(contactSessions.organizationId, org.id), eq(contactSessions.contactId, contactId)));
+    const ctx = { orgId: org.id, db: tx };
+    const contactId = await findOrCreateContact(ctx, DEMO_CUSTOMER);
+    await renameContact(ctx, contactId, { name: DEMO_CUSTOMER.name, company: DEMO_CUSTOMER.company });
+    await endContactSessions(ctx, contactId, null);
     // Their replies, notes, activity and surveys go with the tickets.
-    await tx.delete(tickets).where(and(eq(tickets.organizationId, org.id), eq(tickets.contactId, contactId)));
-    await seedDemoTickets(tx, org.id, contactId);
+    await deleteTicketsOfContact(ctx, contactId);
+    await seedDemoTickets(ctx, contactId);
     // Written straight in: their SLA due times are worked out by the sla-recompute job (main.ts runs it next).
     await markForSlaRecompute(tx, org.id);
   });
   return true;
 }
 
-async function seedDemoTickets(tx: Tx, orgId: string, contactId: string) {
-  const team = await tx
+async function seedDemoTickets(ctx: { orgId: string; db: Tx }, contactId: string) {
+  const team = await ctx.db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
     .from(users)
-    .where(and(eq(users.organizationId, orgId), eq(users.status, "active")))
+    .where(and(eq(users.organizationId, ctx.orgId), eq(users.status, "active")))
     .orderBy(users.createdAt, users.email);
   for (const demo of DEMO_TICKETS) {
-    const [seq] = await tx
-      .update(organizations)
-      .set({ ticketSeq: sql`${organizations.ticketSeq} + 1` })
-      .where(eq(organizations.id, orgId))
-      .returning({ number: organizations.ticketSeq });
-    if (!seq) throw new Error("demo organization vanished");
     const created = new Date(Date.now() - demo.hoursAgo * HOUR);
     const last = new Date(created.getTime() + demo.replies.length * HOUR);
     const solvedAt = demo.status === "solved" ? last : null;
     const assignee = team[1] ?? team[0] ?? null;
-    const [row] = await tx
-      .insert(tickets)
-      .values({
-        organizationId: orgId,
-        contactId,
-        ticketNumber: seq.number,
-        subject: demo.subject,
-        description: demo.description,
-        status: demo.status,
-        priority: demo.priority,
-        source: "portal",
-        requesterName: DEMO_CUSTOMER.name,
-        requesterEmail: DEMO_CUSTOMER.email,
-        assigneeId: assignee?.id ?? null,
-        createdAt: created,
-        updatedAt: last,
-        solvedAt,
-      })
-      .returning({ id: tickets.id });
-    if (!row) throw new Error("demo ticket insert returned nothing");
-    await tx.insert(ticketEvents).values({
-      organizationId: orgId,
-      ticketId: row.id,
-      actorName: DEMO_CUSTOMER.name,
-      type: "created",
-      toValue: `#${seq.number}`,
+    const ticketId = await insertPastTicket(ctx, {
+      contactId,
+      subject: demo.subject,
+      description: demo.description,
+      status: demo.status,
+      priority: demo.priority,
+      source: "portal",
+      requesterName: DEMO_CUSTOMER.name,
+      requesterEmail: DEMO_CUSTOMER.email,
+      assigneeId: assignee?.id ?? null,
       createdAt: created,
+      updatedAt: last,
+      solvedAt,
+      replies: demo.replies.map(([author, body, isPublic], i) => {
+        const member = author === null ? null : (team[author] ?? team[0]);
+        return {
+          authorId: member?.id ?? null,
+          authorName: member ? `${member.firstName} ${member.lastName}` : DEMO_CUSTOMER.name,
+          authorEmail: member ? member.email : DEMO_CUSTOMER.email,
+          body,
+          isPublic,
+          at: new Date(created.getTime() + (i + 1) * HOUR),
+        };
+      }),
     });
-    for (const [i, [author, body, isPublic]] of demo.replies.entries()) {
-      const member = author === null ? null : (team[author] ?? team[0]);
-      await tx.insert(ticketComments).values({
-        organizationId: orgId,
-        ticketId: row.id,
-        authorId: member?.id ?? null,
-        authorContactId: member ? null : contactId,
-        authorName: member ? `${member.firstName} ${member.lastName}` : DEMO_CUSTOMER.name,
-        authorEmail: member ? member.email : DEMO_CUSTOMER.email,
-        body,
-        isPublic,
-        createdAt: new Date(created.getTime() + (i + 1) * HOUR),
-      });
-      await tx
-        .update(tickets)
-        .set({ commentsTsv: sql`${tickets.commentsTsv} || to_tsvector('english'::regconfig, ${body})` })
-        .where(eq(tickets.id, row.id));
-    }
-    if (solvedAt) {
-      // Solved yesterday: the visitor can still rate it.
-      await tx.insert(csatSurveys).values({
-        organizationId: orgId,
-        ticketId: row.id,
-        contactId,
-        agentId: assignee?.id ?? null,
-        solvedAt,
-        expiresAt: new Date(solvedAt.getTime() + 7 * 24 * HOUR),
-      });
-    }
+    // Solved yesterday: the visitor can still rate it.
+    if (solvedAt) await insertPastSurvey(ctx, { ticketId, contactId, agentId: assignee?.id ?? null, solvedAt });
   }
 }
 

@@ -9,7 +9,6 @@ import {
   portalPath,
 } from "@cove/contract/portal.ts";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import { contactSessions, contacts } from "../../db/schema/contacts.ts";
 import { portalSignInLinks } from "../../db/schema/portal.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
 import { type Db, type Queryable, queryRows } from "../../platform/db.ts";
@@ -17,7 +16,12 @@ import { AppError } from "../../platform/errors.ts";
 import type { Jobs } from "../../platform/jobs.ts";
 import { composeMail } from "../../platform/mail.ts";
 import { type TenantCtx, withSystem } from "../../platform/tenancy.ts";
-import { findOrCreateContact, startContactSession } from "../contacts/contacts.service.ts";
+import {
+  endContactSessions,
+  findContactCard,
+  findOrCreateContact,
+  startContactSession,
+} from "../contacts/contacts.service.ts";
 import { type OrganizationRef, organizationBySlug, toPortalOrganization } from "./portal-organization.ts";
 
 const MINUTE = 60_000;
@@ -145,23 +149,12 @@ export async function signIn(
 }
 
 export async function readCustomer(db: Queryable, orgId: string, contactId: string): Promise<PortalCustomer> {
-  const [row] = await db
-    .select({ id: contacts.id, name: contacts.name, email: contacts.email, company: contacts.company })
-    .from(contacts)
-    .where(and(eq(contacts.organizationId, orgId), eq(contacts.id, contactId)));
+  const row = await findContactCard(db, orgId, contactId);
   if (!row) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
   return row;
 }
 
 /** Signing out ends this session only (the customer's other devices stay signed in). */
 export async function signOut(ctx: TenantCtx & { contactId: string }, sessionId: string): Promise<void> {
-  await ctx.db
-    .delete(contactSessions)
-    .where(
-      and(
-        eq(contactSessions.organizationId, ctx.orgId),
-        eq(contactSessions.contactId, ctx.contactId),
-        eq(contactSessions.id, sessionId),
-      ),
-    );
+  await endContactSessions(ctx, ctx.contactId, sessionId);
 }

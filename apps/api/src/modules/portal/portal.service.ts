@@ -11,16 +11,20 @@ import type {
   updatePortalMeBody,
 } from "@cove/contract/portal.ts";
 import { PORTAL_TICKET_PAGE_SIZE } from "@cove/contract/portal.ts";
-import type { TicketPriority, TicketStatus } from "@cove/contract/tickets.ts";
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { z } from "zod";
-import { contacts } from "../../db/schema/contacts.ts";
 import { organizations } from "../../db/schema/organizations.ts";
-import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { attachPending, listPublicAttachments, readPublicAttachment } from "../attachments/attachments.store.ts";
+import { renameContact } from "../contacts/contacts.service.ts";
 import { surveyOfTicket } from "../csat/csat.service.ts";
+import {
+  type CustomerTicketRow,
+  customerTicket,
+  customerTickets,
+  publicComments,
+} from "../tickets/tickets.customer.ts";
 import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
 import type { OrganizationRef } from "./portal-organization.ts";
 import { readCustomer } from "./portal-sign-in.service.ts";
@@ -40,87 +44,40 @@ export function me(ctx: ContactCtx): Promise<PortalCustomer> {
 
 /** A customer keeps their email (it is how they sign in); their name and company are theirs to change. */
 export async function updateMe(ctx: ContactCtx, input: z.output<typeof updatePortalMeBody>): Promise<PortalCustomer> {
-  await ctx.db
-    .update(contacts)
-    .set({ name: input.name, company: input.company, updatedAt: new Date() })
-    .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, ctx.contactId)));
+  await renameContact(ctx, ctx.contactId, { name: input.name, company: input.company });
   return me(ctx);
-}
-
-interface TicketRow {
-  id: string;
-  ticket_number: number;
-  subject: string;
-  description: string;
-  status: TicketStatus;
-  priority: TicketPriority;
-  created_at: Date | string;
-  updated_at: Date | string;
-  comment_count: number;
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-const toCustomerTicket = (row: TicketRow): CustomerTicket => ({
+const toCustomerTicket = (row: CustomerTicketRow): CustomerTicket => ({
   ...row,
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
 });
 
-/** The customer's tickets' columns, with their public replies counted (internal notes never are). */
-const customerTicketColumns = sql`t.id, t.ticket_number, t.subject, t.description, t.status, t.priority, t.created_at,
-  t.updated_at, (select count(*) from ticket_comments c
-                 where c.organization_id = t.organization_id and c.ticket_id = t.id and c.is_public)::int as comment_count`;
-
 export async function listMyTickets(ctx: ContactCtx, page: number): Promise<CustomerTicketListAnswer> {
   const limit = PORTAL_TICKET_PAGE_SIZE;
-  const mine = sql`t.organization_id = ${ctx.orgId} and t.contact_id = ${ctx.contactId}`;
-  const [rows, [count]] = await Promise.all([
-    queryRows<TicketRow>(
-      ctx.db,
-      sql`select ${customerTicketColumns} from tickets t where ${mine}
-          order by t.updated_at desc, t.ticket_number desc limit ${limit} offset ${(page - 1) * limit}`,
-    ),
-    queryRows<{ n: number }>(ctx.db, sql`select count(*)::int as n from tickets t where ${mine}`),
-  ]);
-  const total = count?.n ?? 0;
+  const { rows, total } = await customerTickets(ctx.db, ctx.orgId, ctx.contactId, {
+    limit,
+    offset: (page - 1) * limit,
+  });
   return {
     tickets: rows.map(toCustomerTicket),
     pagination: { page, limit, total, pages: Math.ceil(total / limit) },
   };
 }
 
-async function findMyTicket(ctx: ContactCtx, id: string): Promise<TicketRow> {
-  const [row] = await queryRows<TicketRow>(
-    ctx.db,
-    sql`select ${customerTicketColumns} from tickets t
-        where t.organization_id = ${ctx.orgId} and t.contact_id = ${ctx.contactId} and t.id = ${id}`,
-  );
+async function findMyTicket(ctx: ContactCtx, id: string): Promise<CustomerTicketRow> {
+  const row = await customerTicket(ctx.db, ctx.orgId, ctx.contactId, id);
   if (!row) throw ticketNotFound();
   return row;
-}
-
-async function publicComments(ctx: ContactCtx, ticketId: string): Promise<CustomerComment[]> {
-  const rows = await queryRows<{
-    id: string;
-    body: string;
-    author_name: string;
-    from_customer: boolean;
-    created_at: Date | string;
-  }>(
-    ctx.db,
-    sql`select id, body, author_name, author_contact_id is not null as from_customer, created_at
-        from ticket_comments
-        where organization_id = ${ctx.orgId} and ticket_id = ${ticketId} and is_public
-        order by created_at, id`,
-  );
-  return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
 }
 
 export async function getMyTicket(ctx: ContactCtx, id: string): Promise<CustomerTicketDetail> {
   const row = await findMyTicket(ctx, id);
   const [comments, satisfaction, attachments] = await Promise.all([
-    publicComments(ctx, id),
+    publicComments(ctx.db, ctx.orgId, id),
     mySurvey(ctx, row),
     listPublicAttachments(ctx.db, ctx.orgId, id),
   ]);
@@ -136,7 +93,7 @@ export async function myTicketFile(ctx: ContactCtx, ticketId: string, fileId: st
 }
 
 /** The ticket's survey while it is solved or closed (a reopened ticket asks again when it is solved again). */
-function mySurvey(ctx: ContactCtx, row: TicketRow): Promise<Satisfaction | null> {
+function mySurvey(ctx: ContactCtx, row: CustomerTicketRow): Promise<Satisfaction | null> {
   if (row.status !== "solved" && row.status !== "closed") return Promise.resolve(null);
   return surveyOfTicket(ctx, row.id);
 }

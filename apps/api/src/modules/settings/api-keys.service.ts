@@ -7,7 +7,7 @@ import { organizations } from "../../db/schema/organizations.ts";
 import { apiKeys } from "../../db/schema/settings.ts";
 import { users } from "../../db/schema/users.ts";
 import { API_KEY_PREFIX, hashToken } from "../../platform/auth.ts";
-import { type Db, queryRows } from "../../platform/db.ts";
+import { type Db, type Queryable, queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 
@@ -151,4 +151,13 @@ export async function findApiKeyByHash(
     await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.id));
   }
   return { id: row.id, orgId: row.orgId, scope: row.scope };
+}
+
+/** A key's name, for the activity of what it did (null when the organization has no such key). */
+export async function apiKeyName(db: Queryable, orgId: string, id: string): Promise<string | null> {
+  const [row] = await db
+    .select({ name: apiKeys.name })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organizationId, orgId), eq(apiKeys.id, id)));
+  return row?.name ?? null;
 }

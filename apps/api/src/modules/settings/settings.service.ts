@@ -42,6 +42,23 @@ async function readSettings(db: Queryable, orgId: string) {
   return row;
 }
 
+/** How the email channel writes for the organization: sender name, reply-to, signature, acknowledgements (on). */
+export async function emailSettingsOf(
+  db: Queryable,
+  orgId: string,
+): Promise<{ senderName: string | null; replyTo: string | null; signature: string | null; acknowledge: boolean }> {
+  const [row] = await db
+    .select({
+      senderName: organizationSettings.emailSenderName,
+      replyTo: organizationSettings.emailReplyTo,
+      signature: organizationSettings.emailSignature,
+      acknowledge: organizationSettings.emailAcknowledge,
+    })
+    .from(organizationSettings)
+    .where(eq(organizationSettings.organizationId, orgId));
+  return row ?? { senderName: null, replyTo: null, signature: null, acknowledge: true };
+}
+
 export async function getGeneral(ctx: Ctx, publicUrl: string): Promise<GeneralSettings> {
   const s = await readSettings(ctx.db, ctx.orgId);
   return {

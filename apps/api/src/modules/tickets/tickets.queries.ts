@@ -1,10 +1,12 @@
 import type { CommentEmailStatus } from "@cove/contract/email.ts";
 import type { Activity, Comment, SlaKind, TicketSummary } from "@cove/contract/tickets.ts";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
-import type { Queryable } from "../../platform/db.ts";
+import { type Queryable, queryRows } from "../../platform/db.ts";
+import { contactHasEmail } from "../contacts/contacts.service.ts";
+import { commentEmailStatus } from "../email/email.queries.ts";
 
 export const assignee = alias(users, "assignee");
 
@@ -92,14 +94,67 @@ export async function findTicketRow(db: Queryable, orgId: string, id: string): P
   return row;
 }
 
-/** One comment's text, for a handler that reacts to it (comment.added carries its id only). */
-export async function findCommentBody(db: Queryable, orgId: string, commentId: string): Promise<string | undefined> {
+/**
+ * A ticket's facts other modules act on (its email, its survey): number, subject, state, requester and their
+ * contact, assignee, when it was solved. Undefined when the organization has no such ticket.
+ */
+export async function findTicketBasics(db: Queryable, orgId: string, id: string) {
   const [row] = await db
-    .select({ body: ticketComments.body })
+    .select({
+      ticketNumber: tickets.ticketNumber,
+      subject: tickets.subject,
+      status: tickets.status,
+      requesterEmail: tickets.requesterEmail,
+      contactId: tickets.contactId,
+      assigneeId: tickets.assigneeId,
+      solvedAt: tickets.solvedAt,
+    })
+    .from(tickets)
+    .where(and(eq(tickets.organizationId, orgId), eq(tickets.id, id)))
+    .limit(1);
+  return row;
+}
+
+/** Whether the organization has this ticket (for a module that attaches something to it, e.g. a file). */
+export async function ticketExistsInOrg(db: Queryable, orgId: string, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(and(eq(tickets.organizationId, orgId), eq(tickets.id, id)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** One comment's text and whether it is public, for a handler that reacts to it (comment.added carries its id only). */
+export async function findComment(
+  db: Queryable,
+  orgId: string,
+  commentId: string,
+): Promise<{ body: string; isPublic: boolean } | undefined> {
+  const [row] = await db
+    .select({ body: ticketComments.body, isPublic: ticketComments.isPublic })
     .from(ticketComments)
     .where(and(eq(ticketComments.organizationId, orgId), eq(ticketComments.id, commentId)))
     .limit(1);
-  return row?.body;
+  return row;
+}
+
+/** When the team first answered the ticket in public (a member's reply: not a customer's, a rule's or a key's). */
+export async function firstTeamReplyAt(db: Queryable, orgId: string, ticketId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: ticketComments.createdAt })
+    .from(ticketComments)
+    .where(
+      and(
+        eq(ticketComments.organizationId, orgId),
+        eq(ticketComments.ticketId, ticketId),
+        eq(ticketComments.isPublic, true),
+        isNotNull(ticketComments.authorId),
+      ),
+    )
+    .orderBy(asc(ticketComments.createdAt))
+    .limit(1);
+  return row?.at ?? null;
 }
 
 export async function listComments(db: Queryable, orgId: string, ticketId: string): Promise<Comment[]> {
@@ -113,9 +168,10 @@ export async function listComments(db: Queryable, orgId: string, ticketId: strin
       createdAt: ticketComments.createdAt,
       // A public reply emailed to the requester (modules/email): how its delivery stands.
       // (Columns named in full: drizzle writes a bare "id" here, which inside the subquery would mean m.id.)
-      emailStatus: sql<CommentEmailStatus | null>`(select m.status from email_messages m
-        where m.organization_id = "ticket_comments"."organization_id" and m.comment_id = "ticket_comments"."id"
-          and m.direction = 'out' order by m.created_at desc limit 1)`,
+      emailStatus: sql<CommentEmailStatus | null>`${commentEmailStatus(
+        sql`"ticket_comments"."organization_id"`,
+        sql`"ticket_comments"."id"`,
+      )}`,
     })
     .from(ticketComments)
     .where(and(eq(ticketComments.organizationId, orgId), eq(ticketComments.ticketId, ticketId)))
@@ -169,3 +225,82 @@ export async function listActivity(db: Queryable, orgId: string, ticketId: strin
 /** Appends a comment's words to its ticket's search vector. */
 export const appendCommentWords = (body: string) =>
   sql`${tickets.commentsTsv} || to_tsvector('english'::regconfig, ${body})`;
+
+/** A condition for another module's statement: the comment (by its organization and id) is a public one. */
+export const isPublicComment = (orgId: SQLWrapper, commentId: SQLWrapper) =>
+  sql`exists (select 1 from ${ticketComments} c where c.organization_id = ${orgId} and c.id = ${commentId} and c.is_public)`;
+
+/**
+ * A scalar subquery: how many tickets the organization created since a time, counted up to cap at most (a month's
+ * count for the plan's limit never reads more index entries than the limit).
+ */
+export const ticketsCreatedSince = (orgId: string, since: SQL, cap: number) =>
+  sql`(select count(*)::int from (select 1 from ${tickets} t
+        where t.organization_id = ${orgId} and t.created_at >= ${since} limit ${cap}) x)`;
+
+/** Tickets created per day over the last 30 days in the organization's time zone (days with tickets only). */
+export async function ticketsCreatedPerDay(db: Queryable, orgId: string): Promise<{ day: string; created: number }[]> {
+  return queryRows<{ day: string; created: number }>(
+    db,
+    sql`with tz as (select timezone as name from organizations where id = ${orgId})
+        select to_char(date_trunc('day', t.created_at at time zone tz.name), 'YYYY-MM-DD') as day, count(*)::int as created
+        from ${tickets} t, tz
+        where t.organization_id = ${orgId}
+          and t.created_at >= (date_trunc('day', now() at time zone tz.name) at time zone tz.name) - interval '29 days'
+        group by 1 order by 1`,
+  );
+}
+
+/** Scalar subqueries for a contact list: how many tickets a contact has, and when the latest changed. */
+export const contactTicketCount = (orgId: SQLWrapper, contactId: SQLWrapper) =>
+  sql`(select count(*) from ${tickets} t where t.organization_id = ${orgId} and t.contact_id = ${contactId})`;
+export const contactLastTicketAt = (orgId: SQLWrapper, contactId: SQLWrapper) =>
+  sql`(select max(t.updated_at) from ${tickets} t where t.organization_id = ${orgId} and t.contact_id = ${contactId})`;
+
+/** A contact's latest tickets (but one, when except is given), most recently changed first. */
+export async function ticketsOfContact(
+  db: Queryable,
+  orgId: string,
+  contactId: string,
+  except: string | null,
+  limit: number,
+) {
+  return queryRows<{
+    id: string;
+    ticket_number: number;
+    subject: string;
+    status: TicketSummary["status"];
+    priority: TicketSummary["priority"];
+    created_at: Date | string;
+    updated_at: Date | string;
+  }>(
+    db,
+    sql`select id, ticket_number, subject, status, priority, created_at, updated_at from ${tickets}
+        where organization_id = ${orgId} and contact_id = ${contactId}
+          and (${except}::uuid is null or id <> ${except}::uuid)
+        order by updated_at desc, ticket_number desc
+        limit ${limit}`,
+  );
+}
+
+/** The contact a ticket's requester is (null: none), or undefined when the organization has no such ticket. */
+export async function contactIdOfTicket(
+  db: Queryable,
+  orgId: string,
+  ticketId: string,
+): Promise<string | null | undefined> {
+  const [row] = await db
+    .select({ contactId: tickets.contactId })
+    .from(tickets)
+    .where(and(eq(tickets.organizationId, orgId), eq(tickets.id, ticketId)));
+  return row === undefined ? undefined : row.contactId;
+}
+
+/**
+ * A subquery (id, status, contact_id, ticket_number) of the organization's tickets an email's sender may write into:
+ * those they asked for, by the requester's address or their contact's (sender null: an active member, any ticket).
+ */
+export const ticketsAnswerableBy = (orgId: string, sender: string | null) =>
+  sql`select t.id, t.status, t.contact_id, t.ticket_number from ${tickets} t
+      where t.organization_id = ${orgId}
+        and ${sender === null ? sql`true` : sql`(lower(t.requester_email) = ${sender} or ${contactHasEmail(sql`t.organization_id`, sql`t.contact_id`, sender)})`}`;

@@ -6,21 +6,22 @@ import type {
   createCommentBody,
   createTicketBody,
   Ticket,
+  TicketPriority,
   TicketSource,
+  TicketStatus,
   updateTicketBody,
 } from "@cove/contract/tickets.ts";
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { contacts } from "../../db/schema/contacts.ts";
 import { organizations } from "../../db/schema/organizations.ts";
-import { apiKeys } from "../../db/schema/settings.ts";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { attachPending, listAttachments } from "../attachments/attachments.store.ts";
 import { assertTicketAllowed } from "../billing/limits.ts";
-import { findOrCreateContact } from "../contacts/contacts.service.ts";
+import { findContactCard, findOrCreateContact } from "../contacts/contacts.service.ts";
+import { apiKeyName } from "../settings/api-keys.service.ts";
 import {
   appendCommentWords,
   findTicketRow,
@@ -47,17 +48,11 @@ async function actor(ctx: TenantCtx): Promise<Author> {
   const none = { userId: null, contactId: null };
   if (ctx.actor.kind === "system") return { ...none, name: systemActorName(ctx.actor.id), email: "" };
   if (ctx.actor.kind === "api_key") {
-    const [key] = await ctx.db
-      .select({ name: apiKeys.name })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.organizationId, ctx.orgId), eq(apiKeys.id, ctx.actor.id)));
-    return { ...none, name: `API: ${key?.name ?? "key"}`, email: "" };
+    const key = await apiKeyName(ctx.db, ctx.orgId, ctx.actor.id);
+    return { ...none, name: `API: ${key ?? "key"}`, email: "" };
   }
   if (ctx.actor.kind === "contact") {
-    const [contact] = await ctx.db
-      .select({ name: contacts.name, email: contacts.email })
-      .from(contacts)
-      .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, ctx.actor.id)));
+    const contact = await findContactCard(ctx.db, ctx.orgId, ctx.actor.id);
     if (!contact) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
     return { ...none, contactId: ctx.actor.id, name: contact.name, email: contact.email ?? "" };
   }
@@ -298,4 +293,80 @@ export async function addComment(
   );
   await ctx.emit("comment.added", { ticket_id: ticketId, comment_id: comment.id, is_public: comment.isPublic });
   return toComment(comment);
+}
+
+/** A ticket as it already stood, with its replies: written straight in by the demo customer's reset. */
+export interface PastTicket {
+  contactId: string;
+  subject: string;
+  description: string;
+  status: TicketStatus;
+  priority: TicketPriority;
+  source: TicketSource;
+  requesterName: string;
+  requesterEmail: string;
+  assigneeId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  solvedAt: Date | null;
+  /** In order; authorId null: the requester's contact wrote it. */
+  replies: {
+    authorId: string | null;
+    authorName: string;
+    authorEmail: string;
+    body: string;
+    isPublic: boolean;
+    at: Date;
+  }[];
+}
+
+/**
+ * Writes a past ticket in the caller's transaction: the next number, its "created" activity and its replies (their
+ * words searchable), at the times given. Nothing is emitted (nothing happened now): no rule, mail or notification
+ * reacts, and its due times are the caller's to have recomputed.
+ */
+export async function insertPastTicket(ctx: Pick<TenantCtx, "orgId" | "db">, past: PastTicket): Promise<string> {
+  const [seq] = await ctx.db
+    .update(organizations)
+    .set({ ticketSeq: sql`${organizations.ticketSeq} + 1` })
+    .where(eq(organizations.id, ctx.orgId))
+    .returning({ number: organizations.ticketSeq });
+  if (!seq) throw notFound("Organization");
+  const { replies, ...ticket } = past;
+  const [row] = await ctx.db
+    .insert(tickets)
+    .values({ ...ticket, organizationId: ctx.orgId, ticketNumber: seq.number })
+    .returning({ id: tickets.id });
+  if (!row) throw new Error("ticket insert returned nothing");
+  await ctx.db.insert(ticketEvents).values({
+    organizationId: ctx.orgId,
+    ticketId: row.id,
+    actorName: past.requesterName,
+    type: "created",
+    toValue: `#${seq.number}`,
+    createdAt: past.createdAt,
+  });
+  for (const reply of replies) {
+    await ctx.db.insert(ticketComments).values({
+      organizationId: ctx.orgId,
+      ticketId: row.id,
+      authorId: reply.authorId,
+      authorContactId: reply.authorId === null ? past.contactId : null,
+      authorName: reply.authorName,
+      authorEmail: reply.authorEmail,
+      body: reply.body,
+      isPublic: reply.isPublic,
+      createdAt: reply.at,
+    });
+    await ctx.db
+      .update(tickets)
+      .set({ commentsTsv: appendCommentWords(reply.body) })
+      .where(and(eq(tickets.organizationId, ctx.orgId), eq(tickets.id, row.id)));
+  }
+  return row.id;
+}
+
+/** Deletes a contact's tickets; their comments, activity, files and surveys go with them (the demo customer's reset). */
+export async function deleteTicketsOfContact(ctx: Pick<TenantCtx, "orgId" | "db">, contactId: string): Promise<void> {
+  await ctx.db.delete(tickets).where(and(eq(tickets.organizationId, ctx.orgId), eq(tickets.contactId, contactId)));
 }

@@ -2,10 +2,10 @@ import type { EventData } from "@cove/contract/events.ts";
 import type { UserListAnswer, UserListItem, updateUserBody } from "@cove/contract/users.ts";
 import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { z } from "zod";
-import { sessions } from "../../db/schema/auth.ts";
 import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
+import { endUserSessions } from "../auth/auth.service.ts";
 import { assertSeatAvailable, lockTeam, seatUsage } from "./seats.ts";
 
 export const userColumns = {
@@ -102,7 +102,7 @@ export async function updateUser(ctx: Ctx, id: string, input: z.output<typeof up
   if (!updated) throw notFound("User");
   if (status === "inactive" && target.status !== "inactive") {
     // Sign-in already refuses an inactive user and every request re-checks the status; this also drops the rows.
-    await ctx.db.delete(sessions).where(and(eq(sessions.organizationId, ctx.orgId), eq(sessions.userId, target.id)));
+    await endUserSessions(ctx.db, ctx.orgId, target.id);
   }
   const changes: EventData<"member.changed">["changes"] = {};
   if (role !== target.role) changes.role = { from: target.role, to: role };
