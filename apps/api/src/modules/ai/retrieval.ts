@@ -1,5 +1,5 @@
 import { type Passage, splitPassages, splitSentences } from "./passages.ts";
-import { contentWords, isStopWord, stem, words } from "./text.ts";
+import { baseForm, contentWords, isStopWord, stem, words } from "./text.ts";
 import type { WordVectors } from "./word-vectors.ts";
 import { type Lexicon, lexicon } from "./wordnet.ts";
 
@@ -31,6 +31,9 @@ interface Unit {
   norm: number;
   /** Unit-length meaning vector (weighted mean of word vectors), or null when no word of the unit has a vector. */
   vector: Float32Array | null;
+  /** Character trigram -> count, and the length of its tf-idf vector (when `ngramWeight` is on). */
+  grams?: Map<string, number>;
+  gramNorm?: number;
 }
 
 export interface IndexedArticle extends KbArticle {
@@ -51,6 +54,9 @@ export interface SearchIndex {
   common: Float32Array | null;
   /** Every word the knowledge base uses, for spelling tolerance. */
   vocabulary: Set<string>;
+  /** Character trigram -> idf over articles, and -> units containing it. */
+  gramWeight: Map<string, number>;
+  gramPostings: Map<string, number[]>;
 }
 
 /**
@@ -86,7 +92,28 @@ export const RETRIEVAL = {
   spellingRank: 30_000,
   /** Weight of a unit made of the whole article (title, phrasings and body together); 0 leaves it out. */
   articleFactor: 1.2,
+  /** Irregular inflections read as their base form before stemming ("paid" as "pay"); 0 turns it off. */
+  irregular: 1,
+  /**
+   * Share of character-trigram similarity (of content words, tf-idf over articles) in the lexical similarity: it
+   * relates forms the stemmer keeps apart ("fraud" and "fraudulent", "reimburse" and "reimbursement") and slips
+   * beyond spelling tolerance's reach ("fradulent"). 0 turns it off.
+   */
+  ngramWeight: 0.1,
 };
+
+/** Character trigrams of the content words of a text, word boundaries marked. */
+function trigrams(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const w of contentWords(text)) {
+    const padded = ` ${w} `;
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      const g = padded.slice(i, i + 3);
+      out.set(g, (out.get(g) ?? 0) + 1);
+    }
+  }
+  return out;
+}
 
 export interface QueryTerms {
   terms: Map<string, number>;
@@ -95,6 +122,8 @@ export interface QueryTerms {
   coverage: number;
   /** How many words of the question say what it is about (not stop words). */
   words: number;
+  /** Character trigrams of the question's content words (when `ngramWeight` is on). */
+  grams?: Map<string, number>;
 }
 
 export interface Hit {
@@ -109,6 +138,9 @@ export interface Hit {
 }
 
 const tf = (n: number) => 1 + Math.log(n);
+
+/** The index term of a word: its stem, irregular forms read as their base form first. */
+const termOf = (word: string) => stem(RETRIEVAL.irregular > 0 ? baseForm(word) : word);
 
 /** Zipf's law: the probability of the word at a frequency rank, in a vocabulary of the given size. */
 const zipf = (rank: number, vocabulary: number) => 1 / ((rank + 1) * Math.log(1.78 * vocabulary));
@@ -149,7 +181,7 @@ function termInfo(text: string, wv: WordVectors | null): Map<string, TermInfo> {
   };
   let previous: { stem: string; rarity: number } | null = null;
   for (const w of words(text)) {
-    const s = stem(w);
+    const s = termOf(w);
     const rarity = sif(w, wv, RETRIEVAL.rarityA);
     add(s, rarity);
     if (previous) add(`${previous.stem} ${s}`, Math.max(previous.rarity, rarity));
@@ -227,7 +259,8 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
     const terms = new Map<string, number>();
     for (const [t, { count }] of info) terms.set(t, tf(count));
     for (const w of words(text)) vocabulary.add(w);
-    units.push({ article, kind, passage, terms, vector: vectors ? meaningVector(text, vectors, common) : null });
+    const grams = RETRIEVAL.ngramWeight > 0 ? trigrams(text) : undefined;
+    units.push({ article, kind, passage, terms, grams, vector: vectors ? meaningVector(text, vectors, common) : null });
   };
   articles.forEach((a, i) => {
     add(i, "title", -1, a.title);
@@ -256,12 +289,34 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
   const n = Math.max(articles.length, 1);
   const weight = new Map<string, number>();
   for (const [t, set] of df) weight.set(t, Math.log(1 + n / set.size));
+  const gramDf = new Map<string, Set<number>>();
+  const gramPostings = new Map<string, number[]>();
+  units.forEach((u, id) => {
+    for (const g of u.grams?.keys() ?? []) {
+      const set = gramDf.get(g) ?? new Set<number>();
+      set.add(u.article);
+      gramDf.set(g, set);
+      const list = gramPostings.get(g) ?? [];
+      list.push(id);
+      gramPostings.set(g, list);
+    }
+  });
+  const gramWeight = new Map<string, number>();
+  for (const [g, set] of gramDf) gramWeight.set(g, Math.log(1 + n / set.size));
+  for (const u of units) {
+    if (!u.grams) continue;
+    let sq = 0;
+    for (const [g, c] of u.grams) sq += (tf(c) * (gramWeight.get(g) ?? 0)) ** 2;
+    u.gramNorm = Math.sqrt(sq);
+  }
   const normed: Unit[] = units.map((u) => {
     let sq = 0;
     for (const [t, w] of u.terms) sq += (w * (weight.get(t) ?? 0)) ** 2;
     return { ...u, norm: Math.sqrt(sq) };
   });
   return {
+    gramWeight,
+    gramPostings,
     articles,
     units: normed,
     weight,
@@ -338,7 +393,7 @@ export function queryTerms(index: SearchIndex, question: string, lex: Lexicon | 
   if (lex && RETRIEVAL.expansionWeight > 0) {
     const original = new Set(terms.keys());
     for (const word of contentWords(text)) {
-      const own = terms.get(stem(word)) ?? 0;
+      const own = terms.get(termOf(word)) ?? 0;
       for (const [related, relation] of lex.related(word)) {
         const t = stem(related);
         const idf = index.weight.get(t);
@@ -349,7 +404,13 @@ export function queryTerms(index: SearchIndex, question: string, lex: Lexicon | 
     }
   }
   const vector = index.vectors ? meaningVector(text, index.vectors, index.common) : null;
-  return { terms, vector, coverage: total > 0 ? known / total : 0, words: contentWords(text).length };
+  return {
+    terms,
+    vector,
+    coverage: total > 0 ? known / total : 0,
+    words: contentWords(text).length,
+    grams: RETRIEVAL.ngramWeight > 0 ? trigrams(text) : undefined,
+  };
 }
 
 export interface UnitScores {
@@ -375,9 +436,23 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
     }
   }
   qNorm = Math.sqrt(qNorm);
+  const gramDot = new Float64Array(query.grams ? n : 0);
+  let gNorm = 0;
+  for (const [g, c] of query.grams ?? []) {
+    const w = index.gramWeight.get(g);
+    if (w === undefined) continue;
+    gNorm += (tf(c) * w) ** 2;
+    for (const id of index.gramPostings.get(g) ?? [])
+      gramDot[id] = (gramDot[id] ?? 0) + tf(c) * w * w * tf(index.units[id]?.grams?.get(g) ?? 1);
+  }
+  gNorm = Math.sqrt(gNorm);
   const lw = RETRIEVAL.lexicalWeight;
   index.units.forEach((unit, id) => {
-    const lex = qNorm > 0 && unit.norm > 0 ? (lexical[id] ?? 0) / (qNorm * unit.norm) : 0;
+    let lex = qNorm > 0 && unit.norm > 0 ? (lexical[id] ?? 0) / (qNorm * unit.norm) : 0;
+    if (query.grams && unit.gramNorm) {
+      const g = gNorm > 0 ? (gramDot[id] ?? 0) / (gNorm * unit.gramNorm) : 0;
+      lex = (1 - RETRIEVAL.ngramWeight) * lex + RETRIEVAL.ngramWeight * g;
+    }
     const sem = query.vector && unit.vector ? Math.max(0, dot(query.vector, unit.vector)) : 0;
     // Without word vectors (package missing, or no known word) the lexical part stands alone.
     const semShare = query.vector && unit.vector ? 1 - lw : 0;
