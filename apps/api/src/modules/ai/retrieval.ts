@@ -31,9 +31,8 @@ interface Unit {
   norm: number;
   /** Unit-length meaning vector (weighted mean of word vectors), or null when no word of the unit has a vector. */
   vector: Float32Array | null;
-  /** Character trigram -> count, and the length of its tf-idf vector (when `ngramWeight` is on). */
-  grams?: Map<string, number>;
-  gramNorm?: number;
+  /** Length of the unit's character-trigram tf-idf vector; 0 when it has none (or `ngramWeight` is off). */
+  gramNorm: number;
 }
 
 export interface IndexedArticle extends KbArticle {
@@ -54,14 +53,19 @@ export interface SearchIndex {
   common: Float32Array | null;
   /** Every word the knowledge base uses, for spelling tolerance. */
   vocabulary: Set<string>;
-  /** Character trigram -> idf over articles, and -> units containing it. */
+  /** Character trigram -> idf over articles. */
   gramWeight: Map<string, number>;
-  gramPostings: Map<string, number[]>;
+  /**
+   * Character trigram -> the units containing it, each with its share of the unit's normalised trigram vector
+   * (tf x idf / length): only the postings are kept, not each unit's trigrams.
+   */
+  gramPostings: Map<string, { units: number[]; values: number[] }>;
 }
 
 /**
  * Tuning of retrieval, chosen on the validation split of the benchmark (docs/decisions/2026-11-23-ai-retrieval-and-
- * confidence.md; the last three in 2026-11-25-ai-quality.md, with every value tried).
+ * confidence.md; expansion, spelling, the article unit, irregular forms and trigrams in 2026-11-25-ai-quality.md, with
+ * every value tried).
  */
 export const RETRIEVAL = {
   /** Share of the lexical (tf-idf) similarity in a unit's score; the rest is the word-vector similarity. */
@@ -96,8 +100,8 @@ export const RETRIEVAL = {
   irregular: 1,
   /**
    * Share of character-trigram similarity (of content words, tf-idf over articles) in the lexical similarity: it
-   * relates forms the stemmer keeps apart ("fraud" and "fraudulent", "reimburse" and "reimbursement") and slips
-   * beyond spelling tolerance's reach ("fradulent"). 0 turns it off.
+   * relates forms the stemmer keeps apart ("fraud" and "fraudulent") and slips beyond spelling tolerance's reach
+   * ("fradulent" is three edits from "fraud"). 0 turns it off. Chosen on val: 2026-11-25-ai-quality.md.
    */
   ngramWeight: 0.1,
 };
@@ -251,7 +255,8 @@ function commonDirection(wv: WordVectors): Float32Array | null {
 export function buildIndex(input: KbArticle[], vectors: WordVectors | null): SearchIndex {
   const common = vectors ? commonDirection(vectors) : null;
   const articles: IndexedArticle[] = input.map((a) => ({ ...a, passages: splitPassages(a.body) }));
-  const units: Omit<Unit, "norm">[] = [];
+  const units: Omit<Unit, "norm" | "gramNorm">[] = [];
+  const unitGrams: Map<string, number>[] = [];
   const vocabulary = new Set<string>();
   const add = (article: number, kind: UnitKind, passage: number, text: string) => {
     const info = termInfo(text, vectors);
@@ -259,8 +264,8 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
     const terms = new Map<string, number>();
     for (const [t, { count }] of info) terms.set(t, tf(count));
     for (const w of words(text)) vocabulary.add(w);
-    const grams = RETRIEVAL.ngramWeight > 0 ? trigrams(text) : undefined;
-    units.push({ article, kind, passage, terms, grams, vector: vectors ? meaningVector(text, vectors, common) : null });
+    unitGrams.push(RETRIEVAL.ngramWeight > 0 ? trigrams(text) : new Map());
+    units.push({ article, kind, passage, terms, vector: vectors ? meaningVector(text, vectors, common) : null });
   };
   articles.forEach((a, i) => {
     add(i, "title", -1, a.title);
@@ -290,29 +295,35 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
   const weight = new Map<string, number>();
   for (const [t, set] of df) weight.set(t, Math.log(1 + n / set.size));
   const gramDf = new Map<string, Set<number>>();
-  const gramPostings = new Map<string, number[]>();
-  units.forEach((u, id) => {
-    for (const g of u.grams?.keys() ?? []) {
+  unitGrams.forEach((grams, id) => {
+    for (const g of grams.keys()) {
       const set = gramDf.get(g) ?? new Set<number>();
-      set.add(u.article);
+      set.add(units[id]?.article ?? -1);
       gramDf.set(g, set);
-      const list = gramPostings.get(g) ?? [];
-      list.push(id);
-      gramPostings.set(g, list);
     }
   });
   const gramWeight = new Map<string, number>();
   for (const [g, set] of gramDf) gramWeight.set(g, Math.log(1 + n / set.size));
-  for (const u of units) {
-    if (!u.grams) continue;
+  const gramNorms = unitGrams.map((grams) => {
     let sq = 0;
-    for (const [g, c] of u.grams) sq += (tf(c) * (gramWeight.get(g) ?? 0)) ** 2;
-    u.gramNorm = Math.sqrt(sq);
-  }
-  const normed: Unit[] = units.map((u) => {
+    for (const [g, c] of grams) sq += (tf(c) * (gramWeight.get(g) ?? 0)) ** 2;
+    return Math.sqrt(sq);
+  });
+  const gramPostings = new Map<string, { units: number[]; values: number[] }>();
+  unitGrams.forEach((grams, id) => {
+    const norm = gramNorms[id] ?? 0;
+    if (norm === 0) return;
+    for (const [g, c] of grams) {
+      const posting = gramPostings.get(g) ?? { units: [], values: [] };
+      posting.units.push(id);
+      posting.values.push((tf(c) * (gramWeight.get(g) ?? 0)) / norm);
+      gramPostings.set(g, posting);
+    }
+  });
+  const normed: Unit[] = units.map((u, id) => {
     let sq = 0;
     for (const [t, w] of u.terms) sq += (w * (weight.get(t) ?? 0)) ** 2;
-    return { ...u, norm: Math.sqrt(sq) };
+    return { ...u, norm: Math.sqrt(sq), gramNorm: gramNorms[id] ?? 0 };
   });
   return {
     gramWeight,
@@ -436,21 +447,25 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
     }
   }
   qNorm = Math.sqrt(qNorm);
+  // Trigram cosine: the postings hold each unit's normalised weights, so only the question's length is left.
   const gramDot = new Float64Array(query.grams ? n : 0);
   let gNorm = 0;
   for (const [g, c] of query.grams ?? []) {
     const w = index.gramWeight.get(g);
-    if (w === undefined) continue;
-    gNorm += (tf(c) * w) ** 2;
-    for (const id of index.gramPostings.get(g) ?? [])
-      gramDot[id] = (gramDot[id] ?? 0) + tf(c) * w * w * tf(index.units[id]?.grams?.get(g) ?? 1);
+    const posting = index.gramPostings.get(g);
+    if (w === undefined || !posting) continue;
+    const q = tf(c) * w;
+    gNorm += q * q;
+    posting.units.forEach((id, k) => {
+      gramDot[id] = (gramDot[id] ?? 0) + q * (posting.values[k] ?? 0);
+    });
   }
   gNorm = Math.sqrt(gNorm);
   const lw = RETRIEVAL.lexicalWeight;
   index.units.forEach((unit, id) => {
     let lex = qNorm > 0 && unit.norm > 0 ? (lexical[id] ?? 0) / (qNorm * unit.norm) : 0;
     if (query.grams && unit.gramNorm) {
-      const g = gNorm > 0 ? (gramDot[id] ?? 0) / (gNorm * unit.gramNorm) : 0;
+      const g = gNorm > 0 ? (gramDot[id] ?? 0) / gNorm : 0;
       lex = (1 - RETRIEVAL.ngramWeight) * lex + RETRIEVAL.ngramWeight * g;
     }
     const sem = query.vector && unit.vector ? Math.max(0, dot(query.vector, unit.vector)) : 0;
