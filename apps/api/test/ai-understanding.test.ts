@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { findCandidates } from "../src/modules/ai/candidates.ts";
-import { buildIndex, correctSpelling, editDistance, type KbArticle, queryTerms } from "../src/modules/ai/retrieval.ts";
-import { stem } from "../src/modules/ai/text.ts";
+import {
+  buildIndex,
+  correctSpelling,
+  editDistance,
+  type KbArticle,
+  queryTerms,
+  RETRIEVAL,
+  search,
+  unitScores,
+} from "../src/modules/ai/retrieval.ts";
+import { baseForm, stem } from "../src/modules/ai/text.ts";
 import { wordVectors } from "../src/modules/ai/word-vectors.ts";
 import { lexicon } from "../src/modules/ai/wordnet.ts";
 
@@ -85,5 +94,61 @@ describe("understanding questions in the customer's words", () => {
     expect(correctSpelling(index, "Is there a form for returns?")).toBe("Is there a form for returns?");
     const [best] = findCandidates(index, "shop", "I forgot my pasword");
     expect(best?.id).toBe("password");
+  });
+
+  it("reads irregular forms as their base form, and leaves forms that are words of their own alone", () => {
+    expect(baseForm("paid")).toBe("pay");
+    expect(baseForm("spent")).toBe("spend");
+    expect(baseForm("frozen")).toBe("freeze");
+    expect(baseForm("left")).toBe("left");
+    expect(baseForm("found")).toBe("found");
+    const kb = buildIndex(
+      [
+        { id: "spending", title: "Spending report", slug: "spending", questions: [], body: "See what you spend." },
+        { id: "invoices", title: "Invoices", slug: "invoices", questions: [], body: "Download an invoice." },
+      ],
+      null,
+    );
+    const query = queryTerms(kb, "How much have I spent?", null);
+    expect(query.terms.has(stem("spend"))).toBe(true);
+    expect(query.terms.has(stem("spent"))).toBe(false);
+    const [best] = findCandidates(kb, "shop", "How much have I spent?");
+    expect(best?.id).toBe("spending");
+  });
+});
+
+describe("character trigrams", () => {
+  const kb = buildIndex(
+    [
+      { id: "fraud", title: "Report fraud", slug: "fraud", questions: [], body: "Tell us about fraud on your card." },
+      { id: "limit", title: "Card limit", slug: "limit", questions: [], body: "Raise the limit of your card." },
+    ],
+    null,
+  );
+  const titleLexical = (question: string) => {
+    const scores = unitScores(kb, queryTerms(kb, question, null));
+    const title = kb.units.findIndex((u) => u.article === 0 && u.kind === "title");
+    return scores.lexical[title] ?? 0;
+  };
+
+  it("relate forms the stemmer keeps apart, so the article about fraud ranks first for a fraudulent charge", () => {
+    // The stems differ ("fraudul" and "fraud"): only the shared trigrams relate them.
+    expect(stem("fraudulent")).not.toBe(stem("fraud"));
+    expect(titleLexical("fraudulent activity")).toBeGreaterThan(0);
+    const [best] = search(kb, unitScores(kb, queryTerms(kb, "fraudulent activity", null)), 1);
+    expect(kb.articles[best?.article ?? -1]?.id).toBe("fraud");
+  });
+
+  it("count for nothing when turned off", () => {
+    const saved = RETRIEVAL.ngramWeight;
+    RETRIEVAL.ngramWeight = 0;
+    try {
+      const off = buildIndex(kb.articles, null);
+      const scores = unitScores(off, queryTerms(off, "fraudulent activity", null));
+      const title = off.units.findIndex((u) => u.article === 0 && u.kind === "title");
+      expect(scores.lexical[title]).toBe(0);
+    } finally {
+      RETRIEVAL.ngramWeight = saved;
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { type Passage, splitPassages, splitSentences } from "./passages.ts";
-import { contentWords, isStopWord, stem, words } from "./text.ts";
+import { baseForm, contentWords, isStopWord, stem, words } from "./text.ts";
 import type { WordVectors } from "./word-vectors.ts";
 import { type Lexicon, lexicon } from "./wordnet.ts";
 
@@ -31,6 +31,8 @@ interface Unit {
   norm: number;
   /** Unit-length meaning vector (weighted mean of word vectors), or null when no word of the unit has a vector. */
   vector: Float32Array | null;
+  /** Length of the unit's character-trigram tf-idf vector; 0 when it has none (or `ngramWeight` is off). */
+  gramNorm: number;
 }
 
 export interface IndexedArticle extends KbArticle {
@@ -51,11 +53,19 @@ export interface SearchIndex {
   common: Float32Array | null;
   /** Every word the knowledge base uses, for spelling tolerance. */
   vocabulary: Set<string>;
+  /** Character trigram -> idf over articles. */
+  gramWeight: Map<string, number>;
+  /**
+   * Character trigram -> the units containing it, each with its share of the unit's normalised trigram vector
+   * (tf x idf / length): only the postings are kept, not each unit's trigrams.
+   */
+  gramPostings: Map<string, { units: number[]; values: number[] }>;
 }
 
 /**
  * Tuning of retrieval, chosen on the validation split of the benchmark (docs/decisions/2026-11-23-ai-retrieval-and-
- * confidence.md; the last three in 2026-11-25-ai-quality.md, with every value tried).
+ * confidence.md; expansion, spelling, the article unit, irregular forms and trigrams in 2026-11-25-ai-quality.md, with
+ * every value tried).
  */
 export const RETRIEVAL = {
   /** Share of the lexical (tf-idf) similarity in a unit's score; the rest is the word-vector similarity. */
@@ -86,7 +96,28 @@ export const RETRIEVAL = {
   spellingRank: 30_000,
   /** Weight of a unit made of the whole article (title, phrasings and body together); 0 leaves it out. */
   articleFactor: 1.2,
+  /** Irregular inflections read as their base form before stemming ("paid" as "pay"); 0 turns it off. */
+  irregular: 1,
+  /**
+   * Share of character-trigram similarity (of content words, tf-idf over articles) in the lexical similarity: it
+   * relates forms the stemmer keeps apart ("fraud" and "fraudulent") and slips beyond spelling tolerance's reach
+   * ("fradulent" is three edits from "fraud"). 0 turns it off. Chosen on val: 2026-11-25-ai-quality.md.
+   */
+  ngramWeight: 0.1,
 };
+
+/** Character trigrams of the content words of a text, word boundaries marked. */
+function trigrams(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const w of contentWords(text)) {
+    const padded = ` ${w} `;
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      const g = padded.slice(i, i + 3);
+      out.set(g, (out.get(g) ?? 0) + 1);
+    }
+  }
+  return out;
+}
 
 export interface QueryTerms {
   terms: Map<string, number>;
@@ -95,6 +126,8 @@ export interface QueryTerms {
   coverage: number;
   /** How many words of the question say what it is about (not stop words). */
   words: number;
+  /** Character trigrams of the question's content words (when `ngramWeight` is on). */
+  grams?: Map<string, number>;
 }
 
 export interface Hit {
@@ -109,6 +142,9 @@ export interface Hit {
 }
 
 const tf = (n: number) => 1 + Math.log(n);
+
+/** The index term of a word: its stem, irregular forms read as their base form first. */
+const termOf = (word: string) => stem(RETRIEVAL.irregular > 0 ? baseForm(word) : word);
 
 /** Zipf's law: the probability of the word at a frequency rank, in a vocabulary of the given size. */
 const zipf = (rank: number, vocabulary: number) => 1 / ((rank + 1) * Math.log(1.78 * vocabulary));
@@ -149,7 +185,7 @@ function termInfo(text: string, wv: WordVectors | null): Map<string, TermInfo> {
   };
   let previous: { stem: string; rarity: number } | null = null;
   for (const w of words(text)) {
-    const s = stem(w);
+    const s = termOf(w);
     const rarity = sif(w, wv, RETRIEVAL.rarityA);
     add(s, rarity);
     if (previous) add(`${previous.stem} ${s}`, Math.max(previous.rarity, rarity));
@@ -219,7 +255,8 @@ function commonDirection(wv: WordVectors): Float32Array | null {
 export function buildIndex(input: KbArticle[], vectors: WordVectors | null): SearchIndex {
   const common = vectors ? commonDirection(vectors) : null;
   const articles: IndexedArticle[] = input.map((a) => ({ ...a, passages: splitPassages(a.body) }));
-  const units: Omit<Unit, "norm">[] = [];
+  const units: Omit<Unit, "norm" | "gramNorm">[] = [];
+  const unitGrams: Map<string, number>[] = [];
   const vocabulary = new Set<string>();
   const add = (article: number, kind: UnitKind, passage: number, text: string) => {
     const info = termInfo(text, vectors);
@@ -227,6 +264,7 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
     const terms = new Map<string, number>();
     for (const [t, { count }] of info) terms.set(t, tf(count));
     for (const w of words(text)) vocabulary.add(w);
+    unitGrams.push(RETRIEVAL.ngramWeight > 0 ? trigrams(text) : new Map());
     units.push({ article, kind, passage, terms, vector: vectors ? meaningVector(text, vectors, common) : null });
   };
   articles.forEach((a, i) => {
@@ -256,12 +294,40 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
   const n = Math.max(articles.length, 1);
   const weight = new Map<string, number>();
   for (const [t, set] of df) weight.set(t, Math.log(1 + n / set.size));
-  const normed: Unit[] = units.map((u) => {
+  const gramDf = new Map<string, Set<number>>();
+  unitGrams.forEach((grams, id) => {
+    for (const g of grams.keys()) {
+      const set = gramDf.get(g) ?? new Set<number>();
+      set.add(units[id]?.article ?? -1);
+      gramDf.set(g, set);
+    }
+  });
+  const gramWeight = new Map<string, number>();
+  for (const [g, set] of gramDf) gramWeight.set(g, Math.log(1 + n / set.size));
+  const gramNorms = unitGrams.map((grams) => {
+    let sq = 0;
+    for (const [g, c] of grams) sq += (tf(c) * (gramWeight.get(g) ?? 0)) ** 2;
+    return Math.sqrt(sq);
+  });
+  const gramPostings = new Map<string, { units: number[]; values: number[] }>();
+  unitGrams.forEach((grams, id) => {
+    const norm = gramNorms[id] ?? 0;
+    if (norm === 0) return;
+    for (const [g, c] of grams) {
+      const posting = gramPostings.get(g) ?? { units: [], values: [] };
+      posting.units.push(id);
+      posting.values.push((tf(c) * (gramWeight.get(g) ?? 0)) / norm);
+      gramPostings.set(g, posting);
+    }
+  });
+  const normed: Unit[] = units.map((u, id) => {
     let sq = 0;
     for (const [t, w] of u.terms) sq += (w * (weight.get(t) ?? 0)) ** 2;
-    return { ...u, norm: Math.sqrt(sq) };
+    return { ...u, norm: Math.sqrt(sq), gramNorm: gramNorms[id] ?? 0 };
   });
   return {
+    gramWeight,
+    gramPostings,
     articles,
     units: normed,
     weight,
@@ -338,7 +404,7 @@ export function queryTerms(index: SearchIndex, question: string, lex: Lexicon | 
   if (lex && RETRIEVAL.expansionWeight > 0) {
     const original = new Set(terms.keys());
     for (const word of contentWords(text)) {
-      const own = terms.get(stem(word)) ?? 0;
+      const own = terms.get(termOf(word)) ?? 0;
       for (const [related, relation] of lex.related(word)) {
         const t = stem(related);
         const idf = index.weight.get(t);
@@ -349,7 +415,13 @@ export function queryTerms(index: SearchIndex, question: string, lex: Lexicon | 
     }
   }
   const vector = index.vectors ? meaningVector(text, index.vectors, index.common) : null;
-  return { terms, vector, coverage: total > 0 ? known / total : 0, words: contentWords(text).length };
+  return {
+    terms,
+    vector,
+    coverage: total > 0 ? known / total : 0,
+    words: contentWords(text).length,
+    grams: RETRIEVAL.ngramWeight > 0 ? trigrams(text) : undefined,
+  };
 }
 
 export interface UnitScores {
@@ -375,9 +447,27 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
     }
   }
   qNorm = Math.sqrt(qNorm);
+  // Trigram cosine: the postings hold each unit's normalised weights, so only the question's length is left.
+  const gramDot = new Float64Array(query.grams ? n : 0);
+  let gNorm = 0;
+  for (const [g, c] of query.grams ?? []) {
+    const w = index.gramWeight.get(g);
+    const posting = index.gramPostings.get(g);
+    if (w === undefined || !posting) continue;
+    const q = tf(c) * w;
+    gNorm += q * q;
+    posting.units.forEach((id, k) => {
+      gramDot[id] = (gramDot[id] ?? 0) + q * (posting.values[k] ?? 0);
+    });
+  }
+  gNorm = Math.sqrt(gNorm);
   const lw = RETRIEVAL.lexicalWeight;
   index.units.forEach((unit, id) => {
-    const lex = qNorm > 0 && unit.norm > 0 ? (lexical[id] ?? 0) / (qNorm * unit.norm) : 0;
+    let lex = qNorm > 0 && unit.norm > 0 ? (lexical[id] ?? 0) / (qNorm * unit.norm) : 0;
+    if (query.grams && unit.gramNorm) {
+      const g = gNorm > 0 ? (gramDot[id] ?? 0) / gNorm : 0;
+      lex = (1 - RETRIEVAL.ngramWeight) * lex + RETRIEVAL.ngramWeight * g;
+    }
     const sem = query.vector && unit.vector ? Math.max(0, dot(query.vector, unit.vector)) : 0;
     // Without word vectors (package missing, or no known word) the lexical part stands alone.
     const semShare = query.vector && unit.vector ? 1 - lw : 0;

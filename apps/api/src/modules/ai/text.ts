@@ -49,3 +49,35 @@ export function stem(word: string): string {
 export function contentWords(text: string): string[] {
   return words(text).filter((w) => !STOP_WORDS.has(w) && (w.length > 1 || /\d/.test(w)));
 }
+
+/**
+ * Irregular forms of common English verbs (and a few nouns), each to its base form: the stemmer leaves "paid",
+ * "spent", "frozen" and "stolen" apart from "pay", "spend", "freeze" and "steal", so "I paid my bill" and "pay my
+ * bill" shared no word. Forms that are also common words of their own ("left", "found", "saw", "lay") are left out.
+ * Written as base:form,form;...
+ */
+const IRREGULAR = new Map<string, string>();
+for (const entry of (
+  "be:was,were,been;become:became;begin:began,begun;bend:bent;bet:bet;bite:bitten;bleed:bled;blow:blew,blown;" +
+  "break:broke,broken;bring:brought;build:built;burn:burnt;buy:bought;catch:caught;choose:chose,chosen;come:came;" +
+  "cost:cost;cut:cut;deal:dealt;dig:dug;do:did,done;draw:drew,drawn;drink:drank,drunk;drive:drove,driven;" +
+  "eat:ate,eaten;fall:fallen;feed:fed;feel:felt;fight:fought;fly:flew,flown;forget:forgot,forgotten;" +
+  "forgive:forgave,forgiven;freeze:froze,frozen;get:got,gotten;give:gave,given;go:went,gone;grow:grew,grown;" +
+  "hang:hung;have:had;hear:heard;hide:hid,hidden;hit:hit;hold:held;hurt:hurt;keep:kept;know:knew,known;" +
+  "lend:lent;lose:lost;make:made;mean:meant;meet:met;pay:paid;prove:proven;" +
+  "ride:rode,ridden;ring:rang,rung;rise:risen;run:ran;say:said;see:seen;seek:sought;sell:sold;" +
+  "send:sent;set:set;shake:shook,shaken;shoot:shot;show:shown;shrink:shrank,shrunk;shut:shut;sing:sang,sung;" +
+  "sink:sank,sunk;sit:sat;sleep:slept;slide:slid;speak:spoke,spoken;spend:spent;split:split;spread:spread;" +
+  "stand:stood;steal:stole,stolen;stick:stuck;sting:stung;strike:struck;swear:swore,sworn;swim:swam,swum;" +
+  "take:took,taken;teach:taught;tear:tore,torn;tell:told;think:thought;throw:threw,thrown;" +
+  "understand:understood;wake:woke,woken;wear:wore,worn;win:won;withdraw:withdrew,withdrawn;write:wrote,written;" +
+  "child:children;person:people;man:men;woman:women;foot:feet;tooth:teeth;mouse:mice"
+).split(";")) {
+  const [base, forms] = entry.split(":");
+  for (const form of forms?.split(",") ?? []) if (base && form !== base) IRREGULAR.set(form, base);
+}
+
+/** The base form of an irregular inflection ("paid" -> "pay"), or the word itself. */
+export function baseForm(word: string): string {
+  return IRREGULAR.get(word) ?? word;
+}
