@@ -1,9 +1,10 @@
 import type { Invoice, SubscribeAnswer } from "@cove/contract/billing.ts";
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/platform/config.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { bearer, client, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, client, createTestApp, onPostgres, registerOrg, type TestApp } from "./helpers.ts";
 import { subscription } from "./support/billing.ts";
 import { type FakeStripe, startFakeStripe } from "./support/fake-stripe.ts";
 
@@ -163,6 +164,39 @@ describe("PAYMENT_PROVIDER=stripe (the stripe SDK against a local server that sp
     expect(s.status).toBe("canceled");
     expect(s.access.read_only_from).not.toBeNull();
   });
+
+  it.skipIf(!onPostgres)(
+    "a webhook waits behind a subscribe of the same organization instead of deadlocking with it (PostgreSQL)",
+    async () => {
+      const { user } = await subscribed();
+      const orgId = user.organizationId;
+      const subId = await subscriptionIdOf(orgId);
+      // Another transaction of the organization's billing, as subscribe runs one: the organization row first, then
+      // the subscription row.
+      const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await other.connect();
+      try {
+        await other.query("begin");
+        await other.query("select id from organizations where id = $1 for no key update", [orgId]);
+        const delivery = webhook(stripe.event("customer.subscription.updated", subId));
+        // Let the webhook reach its transaction and wait there.
+        for (let i = 0; i < 50; i++) {
+          const waiting = await other.query(
+            "select 1 from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()",
+          );
+          if (waiting.rowCount) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        // Holding the subscription row here, a webhook that had taken it first would wait for us while we wait for it.
+        await other.query("update subscriptions set updated_at = now() where organization_id = $1", [orgId]);
+        await other.query("commit");
+        const res = await delivery;
+        expect(res.statusCode, res.body).toBe(200);
+      } finally {
+        await other.end();
+      }
+    },
+  );
 
   it("answers 502 with a clear message when Stripe refuses the key", async () => {
     const broken = await createTestApp({

@@ -9,7 +9,7 @@ import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
 import { accessAt, readBillingState } from "./access.ts";
-import { applyInvoice, applySubscription, fetchState } from "./billing.sync.ts";
+import { applyInvoice, applySubscription, fetchState, lockForBilling } from "./billing.sync.ts";
 import type { PaymentProvider, ProviderCard } from "./provider.ts";
 
 /**
@@ -118,6 +118,7 @@ export async function getSubscription(deps: BillingDeps): Promise<SubscriptionAn
   if (pending) {
     const fresh = await fetchState(deps.provider, pending);
     return deps.tenant(async (ctx) => {
+      await lockForBilling(ctx);
       if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice);
       await applySubscription(ctx, deps.provider.kind, fresh.subscription);
       return view(ctx, deps.provider);
@@ -205,6 +206,7 @@ export async function subscribe(
       : null;
     const savedCustomer = customerId;
     await deps.tenant(async (ctx) => {
+      await lockForBilling(ctx);
       await ctx.db
         .update(subscriptions)
         .set({
@@ -255,6 +257,7 @@ async function changeAndApply(
   const card = await change(row);
   const fresh = await fetchState(deps.provider, row.subscriptionId);
   await deps.tenant(async (ctx) => {
+    await lockForBilling(ctx);
     if (card) {
       await ctx.db.update(subscriptions).set(cardColumns(card)).where(eq(subscriptions.organizationId, ctx.orgId));
     }

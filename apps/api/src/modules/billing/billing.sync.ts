@@ -14,6 +14,20 @@ import type { PaymentProvider, ProviderInvoice, ProviderSubscription } from "./p
 
 type Scope = { orgId: string; db: Queryable };
 
+/**
+ * The first lock of every transaction that writes an organization's billing records: its organization row, FOR NO KEY
+ * UPDATE (docs/decisions/2026-11-25-lock-order-and-sharded-versions.md). The subscription row, the invoices and the
+ * organization's plan are written after it, so a webhook and a subscribe of the same organization queue here instead
+ * of each holding a row the other waits for (a deadlock, a 500).
+ */
+export async function lockForBilling(v: Scope): Promise<void> {
+  await v.db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, v.orgId))
+    .for("no key update");
+}
+
 /** The subscription's state on the organization: its plan and status, the grace and cancellation dates. */
 export async function applySubscription(
   v: Scope,
@@ -137,6 +151,7 @@ export async function handleWebhook(
     orgId = owner?.orgId ?? null;
     if (orgId) {
       await withVisitor(db, orgId, async (v) => {
+        await lockForBilling(v);
         if (invoice) await applyInvoice(v, provider.kind, invoice);
         if (latest && latest.id !== invoice?.id) await applyInvoice(v, provider.kind, latest);
         if (subscription) await applySubscription(v, provider.kind, subscription);

@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
 import { customerOf, shiftOrganization } from "./billing.service.ts";
-import { applyInvoice, applySubscription, fetchState } from "./billing.sync.ts";
+import { applyInvoice, applySubscription, fetchState, lockForBilling } from "./billing.sync.ts";
 import type { TestProvider } from "./test.provider.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 402: errorSchema, 403: errorSchema, 429: errorSchema };
@@ -106,6 +106,7 @@ export async function testProviderRoutes(fastify: FastifyInstance, opts: { test:
       if (subscriptionId) {
         const fresh = await fetchState(test, subscriptionId);
         await inTenant(app, req, async (ctx) => {
+          await lockForBilling(ctx);
           if (fresh.invoice) await applyInvoice(ctx, test.kind, fresh.invoice);
           await applySubscription(ctx, test.kind, fresh.subscription);
         });
