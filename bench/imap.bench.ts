@@ -32,7 +32,7 @@ async function main() {
       for (let i = 0; i < MESSAGES; i++) {
         yield customerMail(
           i,
-          i % 10 === 0 ? { messageId: null } : i % 500 === 0 ? { headers: ["Auto-Submitted: auto-replied"] } : {},
+          i % 10 === 0 ? { messageId: null } : i % 500 === 1 ? { headers: ["Auto-Submitted: auto-replied"] } : {},
         );
       }
     })(),

@@ -240,6 +240,7 @@ describe("malformed ids", () => {
     "PUT /api/chat/sessions/{id}": { status: "closed" },
     "POST /api/public/{orgSlug}/chat/sessions/{id}/messages": { message: "Hello" },
     "PUT /api/public/{orgSlug}/chat/sessions/{id}/rating": { rating: "good" },
+    "PUT /api/public/{orgSlug}/chat/sessions/{id}/messages/{messageId}/feedback": { helpful: true },
     "PUT /api/automation/rules/{id}": { isActive: false },
     "PUT /api/canned-replies/{id}": { title: "Thanks", body: "Thanks!" },
     "PUT /api/email/mailboxes/{id}": { host: "imap.example.com", port: 993, tls: true, user: "support", password: "x" },
