@@ -123,6 +123,20 @@ export async function createTicket(
 }
 
 /**
+ * The organization's next ticket number. Bumping its counter locks the organization row (FOR NO KEY UPDATE, the first
+ * lock of the order) until commit, so concurrent creations queue for a number.
+ */
+async function nextTicketNumber(ctx: Pick<TenantCtx, "orgId" | "db">): Promise<{ number: number }> {
+  const [seq] = await ctx.db
+    .update(organizations)
+    .set({ ticketSeq: sql`${organizations.ticketSeq} + 1` })
+    .where(eq(organizations.id, ctx.orgId))
+    .returning({ number: organizations.ticketSeq });
+  if (!seq) throw notFound("Organization");
+  return seq;
+}
+
+/**
  * Creates a ticket and answers only its id and number: what a caller that may not read the whole ticket (a customer,
  * who never sees its activity) needs. A customer's ticket is always their own.
  */
@@ -133,13 +147,7 @@ export async function openTicket(
 ): Promise<{ id: string; ticketNumber: number }> {
   const me = await actor(ctx);
   if (me.contactId && origin.contactId !== me.contactId) throw new Error("a customer opens tickets as themselves");
-  // Bumping the organization's counter locks its row until commit, so concurrent creations queue for a number.
-  const [seq] = await ctx.db
-    .update(organizations)
-    .set({ ticketSeq: sql`${organizations.ticketSeq} + 1` })
-    .where(eq(organizations.id, ctx.orgId))
-    .returning({ number: organizations.ticketSeq });
-  if (!seq) throw notFound("Organization");
+  const seq = await nextTicketNumber(ctx);
   // Under that lock: the plan's tickets per month and read-only mode (modules/billing/limits.ts).
   await assertTicketAllowed(ctx);
   // The requester becomes (or is found as) one of the organization's contacts, so their tickets can be found together.
@@ -326,12 +334,7 @@ export interface PastTicket {
  * reacts, and its due times are the caller's to have recomputed.
  */
 export async function insertPastTicket(ctx: Pick<TenantCtx, "orgId" | "db">, past: PastTicket): Promise<string> {
-  const [seq] = await ctx.db
-    .update(organizations)
-    .set({ ticketSeq: sql`${organizations.ticketSeq} + 1` })
-    .where(eq(organizations.id, ctx.orgId))
-    .returning({ number: organizations.ticketSeq });
-  if (!seq) throw notFound("Organization");
+  const seq = await nextTicketNumber(ctx);
   const { replies, ...ticket } = past;
   const [row] = await ctx.db
     .insert(tickets)
