@@ -80,11 +80,28 @@ export async function createTestApp(
     jobsSchema: jobsSchema ?? DEFAULT_JOBS_SCHEMA,
     close: async () => {
       await app.close();
-      if (jobsSchema) await database.executeSql(`DROP SCHEMA IF EXISTS ${jobsSchema} CASCADE`);
+      if (jobsSchema) await dropSchema(database, jobsSchema);
       await database.close();
       rmSync(outboxDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Drops a test's own job-queue schema. Dropping takes locks on every table of the schema, and a statement the stopped
+ * queue still had in flight can hold one of them: PostgreSQL then ends one of the two with a deadlock, and dropping
+ * again succeeds (only the teardown retries; nothing the test checks).
+ */
+async function dropSchema(database: Database, schema: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await database.executeSql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== "40P01" || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
+  }
 }
 
 let seq = 0;
