@@ -74,6 +74,7 @@ test("an agent opens a ticket from the form with a photo attached; it shows inli
 }) => {
   const subject = `Bent tent pole ${Date.now().toString(36)}`;
   await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/tickets/new");
   await page.getByLabel("Requester Name").fill("Noor Haddad");
   await page.getByLabel("Requester Email").fill("noor@example.com");
