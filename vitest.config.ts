@@ -10,6 +10,8 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/global-setup.ts"],
+          // A question waits for its knowledge base's sentence vectors, so an answer never depends on timing.
+          env: { AI_ENCODER_WAIT_MS: "120000" },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -22,6 +24,8 @@ export default defineConfig({
           include: ["test-pg/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/global-setup.ts"],
+          // A question waits for its knowledge base's sentence vectors, so an answer never depends on timing.
+          env: { AI_ENCODER_WAIT_MS: "120000" },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -34,6 +38,8 @@ export default defineConfig({
           include: ["test-imap/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/global-setup.ts"],
+          // A question waits for its knowledge base's sentence vectors, so an answer never depends on timing.
+          env: { AI_ENCODER_WAIT_MS: "120000" },
           // Thousands of messages through the whole filing path, on a 2-core machine shared with other work.
           testTimeout: 900_000,
           // One file at a time: each imports thousands of messages and would slow the other down.

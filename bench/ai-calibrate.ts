@@ -15,6 +15,7 @@ import {
 import { buildIndex, queryTerms, search, unitScores } from "../apps/api/src/modules/ai/retrieval.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
 import { type Clinc, domainArticles, domainQuestions } from "./ai-clinc.ts";
+import { prepareIndex, questionVectors } from "./ai-sentences.ts";
 
 export const CALIBRATION_PHRASINGS = [Number.POSITIVE_INFINITY, 10, 3, 0];
 
@@ -24,20 +25,29 @@ interface Row {
   inScope: boolean;
 }
 
-/** Retrieval signals of every val question (in-scope of its domain, and every out-of-scope one) in every domain. */
-export function validationRows(clinc: Clinc, phrasings: number[] = CALIBRATION_PHRASINGS): Row[] {
+/**
+ * Retrieval signals of every val question (in-scope of its domain, and every out-of-scope one) in every domain, with
+ * the sentence encoder (`sentences`) or without it.
+ */
+export async function validationRows(
+  clinc: Clinc,
+  sentences: boolean,
+  phrasings: number[] = CALIBRATION_PHRASINGS,
+): Promise<Row[]> {
   const rows: Row[] = [];
   const vectors = wordVectors();
   for (const count of phrasings) {
     for (const domain of Object.keys(clinc.domains)) {
       const articles = domainArticles(clinc, domain, count);
-      const index = buildIndex(
+      const built = buildIndex(
         articles.map((a) => ({ id: a.intent, title: a.title, slug: a.slug, body: a.body, questions: a.questions })),
         vectors,
       );
+      const index = sentences ? await prepareIndex(built) : built;
       const questions: [string, string][] = [...domainQuestions(clinc, domain, "val"), ...clinc.splits.oos_val];
-      for (const [text, intent] of questions) {
-        const query = queryTerms(index, text);
+      const encoded = sentences ? await questionVectors(questions.map(([text]) => text)) : [];
+      for (const [k, [text, intent]] of questions.entries()) {
+        const query = queryTerms(index, text, undefined, encoded[k] ?? null);
         const [top, second] = search(index, unitScores(index, query), 2);
         const signals = signalsOf(query, top, second?.score ?? 0);
         const correct = top !== undefined && index.articles[top.article]?.id === intent;

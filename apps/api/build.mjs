@@ -18,6 +18,17 @@ await build({
   external: [...Object.keys(pkg.dependencies ?? {}), "esbuild"],
   logLevel: "warning",
 });
+// The sentence encoder's thread (modules/ai/sentence-encoder.ts starts it from beside main.js).
+await build({
+  entryPoints: ["src/modules/ai/encoder.worker.ts"],
+  outfile: "dist/encoder-worker.js",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  external: Object.keys(pkg.dependencies ?? {}),
+  logLevel: "warning",
+});
 cpSync("src/db/migrations", "dist/migrations", { recursive: true });
 // The chat widget's script, served at /widget.js (the same options as its development build: modules/chat/widget.ts).
 await build({

@@ -159,6 +159,13 @@ describe("loadConfig", () => {
     expect(err.message).toMatch(/true or false/);
   });
 
+  it("checks the sentence encoder's settings at start, naming the variable", () => {
+    expect(() => loadConfig({ AI_SENTENCE_ENCODER: "false", AI_ENCODER_WAIT_MS: "0" })).not.toThrow();
+    expect(configError({ AI_SENTENCE_ENCODER: "off" }).message).toMatch(/AI_SENTENCE_ENCODER: use true or false/);
+    expect(configError({ AI_ENCODER_WAIT_MS: "soon" }).message).toMatch(/AI_ENCODER_WAIT_MS: must be a number/);
+    expect(configError({ AI_ENCODER_WAIT_MS: "-1" }).message).toMatch(/AI_ENCODER_WAIT_MS: must be between 0/);
+  });
+
   it("removes trailing slashes from PUBLIC_URL, so links never hold //", () => {
     expect(loadConfig({ PUBLIC_URL: "https://help.example.com/" }).publicUrl).toBe("https://help.example.com");
     expect(loadConfig({ PUBLIC_URL: "https://example.com/help//" }).publicUrl).toBe("https://example.com/help");

@@ -81,6 +81,15 @@ const envSchema = z.object({
     .min(100, "must be between 100 and 120000")
     .max(120_000, "must be between 100 and 120000")
     .default(10_000),
+  /** The embedded assistant's sentence encoder (modules/ai/sentence-encoder.ts); false: words and word vectors only. */
+  AI_SENTENCE_ENCODER: boolFromEnv.default(true),
+  /** How long a question waits for its knowledge base's sentence vectors before it is answered without them. */
+  AI_ENCODER_WAIT_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(0, "must be between 0 and 600000")
+    .max(600_000, "must be between 0 and 600000")
+    .default(1000),
   PAYMENT_PROVIDER: z.enum(["test", "stripe"], { error: "use test or stripe" }).default("test"),
   STRIPE_SECRET_KEY: z
     .string()

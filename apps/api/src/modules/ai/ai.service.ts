@@ -29,10 +29,11 @@ import {
   saveFeedback,
   saveSettings,
 } from "./ai.queries.ts";
-import { findCandidates } from "./candidates.ts";
+import { findCandidates, type Readings, readingsOf } from "./candidates.ts";
 import { asksForPerson } from "./handoff-request.ts";
-import { organizationIndex } from "./index-cache.ts";
+import { organizationIndex, sentencesReady } from "./index-cache.ts";
 import { type AiProvider, type Draft, handoffDraft, REPLIES } from "./provider.ts";
+import { encoderWaitMs, encodeSentences, SENTENCE_DIMENSIONS, within } from "./sentence-encoder.ts";
 import { reviewSuggestion } from "./suggestions.ts";
 import { groupQuestions, sameWording } from "./unanswered.ts";
 
@@ -68,16 +69,25 @@ const toAnswer = (d: Draft, answerId?: string): AiResponseAnswer => ({
 export async function answerQuestion(ctx: AskCtx, question: Question): Promise<AiResponseAnswer> {
   const { db, orgId, provider, channel } = ctx;
   const started = performance.now();
+  // The question's sentence vectors are computed on the encoder's thread while the transaction reads the index.
+  const deadline = started + encoderWaitMs();
+  const encoding = readingVectors(readingsOf(question.message, question.conversation), "question");
   // withVisitor: the same RLS confinement as a signed-in request, for the public demo and the console alike.
-  const prepared = await withVisitor(db, orgId, async ({ db: tx }) => {
+  const { state, index } = await withVisitor(db, orgId, async ({ db: tx }) => {
     const state = await loadAssistantState(tx, orgId);
     if (!state) throw notFound("Organization");
-    if (!state.enabled) return { state, candidates: [] };
-    const index = await organizationIndex(orgId, state.articlesStamp, () => publishedArticles(tx, orgId));
-    return { state, candidates: findCandidates(index, state.orgSlug, question.message, question.conversation) };
+    if (!state.enabled) return { state, index: null };
+    return {
+      state,
+      index: await organizationIndex(orgId, state.articlesStamp, () => publishedArticles(tx, orgId)),
+    };
   });
-  const { state, candidates } = prepared;
-  if (!state.enabled) return toAnswer(handoffDraft(REPLIES.disabled, 0, "disabled"));
+  if (!state.enabled || !index) return toAnswer(handoffDraft(REPLIES.disabled, 0, "disabled"));
+  // Outside the transaction: no connection is held while the encoder works. Past the deadline, the question is
+  // answered from words alone rather than kept waiting.
+  await sentencesReady(index, deadline - performance.now());
+  const readings = await within(encoding, deadline - performance.now(), new Map());
+  const candidates = findCandidates(index, state.orgSlug, question.message, question.conversation, readings);
 
   let draft: Draft;
   if (asksForPerson(question.message)) {
@@ -107,6 +117,16 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
     }),
   );
   return toAnswer(draft, answerId);
+}
+
+/** The sentence encoder's vectors of the texts, by text (empty when the encoder is unavailable). */
+async function readingVectors(texts: string[], priority: "question" | "index"): Promise<Readings> {
+  const rows = await encodeSentences(texts, priority);
+  const out = new Map<string, Float32Array | null>();
+  texts.forEach((text, k) => {
+    out.set(text, rows ? rows.slice(k * SENTENCE_DIMENSIONS, (k + 1) * SENTENCE_DIMENSIONS) : null);
+  });
+  return out;
 }
 
 /**
@@ -140,10 +160,18 @@ export async function unansweredQuestions(ctx: Ctx): Promise<AiUnansweredAnswer>
     groups.length > 0
       ? await organizationIndex(ctx.orgId, state.articlesStamp, () => publishedArticles(ctx.db, ctx.orgId))
       : null;
+  if (index) await sentencesReady(index, encoderWaitMs());
+  // Each group's closest article is found as its question would be answered (index work: a list, not a customer).
+  const readings = index
+    ? await readingVectors(
+        groups.map((g) => g.question),
+        "index",
+      )
+    : new Map();
   return {
     days: AI_UNANSWERED_DAYS,
     groups: groups.map((g) => {
-      const [closest] = index ? findCandidates(index, state.orgSlug, g.question) : [];
+      const [closest] = index ? findCandidates(index, state.orgSlug, g.question, [], readings) : [];
       return {
         question: g.question,
         count: g.count,

@@ -57,8 +57,11 @@ function answerPassage(index: SearchIndex, scores: UnitScores, article: number):
   return `${excerpt(lead, LEAD_CHARS)}\n\n${heading}${text}`;
 }
 
-function rank(index: SearchIndex, orgSlug: string, text: string): Candidate[] {
-  const query = queryTerms(index, text);
+/** The sentence encoder's vectors of the texts a question is read as, by text (see `readingsOf`). */
+export type Readings = ReadonlyMap<string, Float32Array | null>;
+
+function rank(index: SearchIndex, orgSlug: string, text: string, readings: Readings): Candidate[] {
+  const query = queryTerms(index, text, undefined, readings.get(text) ?? null);
   const scores = unitScores(index, query);
   const hits = search(index, scores, CANDIDATES);
   return hits.map((hit, i) => {
@@ -79,6 +82,16 @@ function rank(index: SearchIndex, orgSlug: string, text: string): Candidate[] {
 }
 
 /**
+ * The texts `findCandidates` reads a question as: the question, and for a short follow-up also the customer's
+ * previous question with it. Their sentence vectors are computed before retrieval (and outside its transaction).
+ */
+export function readingsOf(question: string, conversation: ConversationTurn[] = []): string[] {
+  const previous = conversation.findLast((t) => t.role === "user")?.content.trim();
+  const followUp = contentWords(question).length <= FOLLOW_UP_WORDS && CONTINUES.test(question.toLowerCase().trim());
+  return previous && followUp ? [question, `${previous} ${question}`] : [question];
+}
+
+/**
  * The articles that may answer a question, best first, each with its relevant passage and calibrated confidence.
  * A short follow-up ("and how long does that take?") is also read together with the customer's previous question,
  * and whichever reading the knowledge base answers more confidently wins.
@@ -88,12 +101,12 @@ export function findCandidates(
   orgSlug: string,
   question: string,
   conversation: ConversationTurn[] = [],
+  readings: Readings = new Map(),
 ): Candidate[] {
   if (index.articles.length === 0) return [];
-  const direct = rank(index, orgSlug, question);
-  const previous = conversation.findLast((t) => t.role === "user")?.content.trim();
-  const followUp = contentWords(question).length <= FOLLOW_UP_WORDS && CONTINUES.test(question.toLowerCase().trim());
-  if (!previous || !followUp) return direct;
-  const withContext = rank(index, orgSlug, `${previous} ${question}`);
+  const direct = rank(index, orgSlug, question, readings);
+  const [, withPrevious] = readingsOf(question, conversation);
+  if (!withPrevious) return direct;
+  const withContext = rank(index, orgSlug, withPrevious, readings);
   return (withContext[0]?.confidence ?? 0) > (direct[0]?.confidence ?? 0) ? withContext : direct;
 }

@@ -20,15 +20,27 @@ export interface ConfidenceSignals {
    * rather than asking something, so even a perfect match with a title is not a near-certain answer.
    */
   words: number;
+  /**
+   * Whether the scores include the sentence encoder's similarity. They are distributed differently with it, so each
+   * way has its own calibration.
+   */
+  sentences?: boolean;
 }
 
 /** The signals of the best article and its runner-up for a question. */
 export function signalsOf(
-  query: { coverage: number; words: number },
+  query: { coverage: number; words: number; sentence?: Float32Array | null },
   top: { best: number; score: number } | undefined,
   second: number,
 ): ConfidenceSignals {
-  return { best: top?.best ?? 0, top: top?.score ?? 0, second, coverage: query.coverage, words: query.words };
+  return {
+    best: top?.best ?? 0,
+    top: top?.score ?? 0,
+    second,
+    coverage: query.coverage,
+    words: query.words,
+    sentences: Boolean(query.sentence),
+  };
 }
 
 export interface Calibration {
@@ -86,7 +98,35 @@ export function interpolate(x: number, knots: [number, number][]): number {
   return last[1];
 }
 
-export function confidenceOf(s: ConfidenceSignals, c: Calibration = CALIBRATION): number {
+/** The calibration fitted for scores with the sentence encoder's similarity (see CALIBRATION for the method). */
+export const CALIBRATION_WITH_SENTENCES: Calibration = {
+  weights: { best: 7.041, margin: 5.089, coverage: 0.253 },
+  bias: -3.597,
+  knots: [
+    [-3.19, 0.01],
+    [-2.25, 0.016],
+    [-1.94, 0.033],
+    [-1.68, 0.07],
+    [-1.37, 0.11],
+    [-0.99, 0.2],
+    [-0.5, 0.374],
+    [0.32, 0.61],
+    [1.02, 0.783],
+    [1.63, 0.865],
+    [2.21, 0.958],
+    [2.84, 0.968],
+    [3.7, 0.99],
+    [4.73, 0.99],
+    [7.84, 0.99],
+  ],
+  shortCaps: [0.96, 0.97],
+};
+
+export function calibrationFor(s: ConfidenceSignals): Calibration {
+  return s.sentences ? CALIBRATION_WITH_SENTENCES : CALIBRATION;
+}
+
+export function confidenceOf(s: ConfidenceSignals, c: Calibration = calibrationFor(s)): number {
   if (s.best <= 0) return 0;
   const cap = s.words <= 1 ? c.shortCaps[0] : s.words === 2 ? c.shortCaps[1] : 1;
   const p = Math.min(cap, interpolate(linearScore(s, c), c.knots));

