@@ -1,28 +1,48 @@
 /**
- * The sentence encoder for the in-process AI benchmarks (ai-eval, ai-calibrate): the questions of a run are encoded
- * once however many knowledge bases ask them (each out-of-scope question is asked in every domain), and each index
- * is encoded when it is built, as the server does before answering. AI_SENTENCE_ENCODER=false measures without it.
+ * The sentence encoder for the in-process AI benchmarks (ai-eval, ai-calibrate): every text of a run is encoded once
+ * however many knowledge bases use it (each out-of-scope question is asked in every domain), and each index gets its
+ * vectors when it is built, as the server's do before it answers. AI_SENTENCE_ENCODER=false measures without it.
+ * BENCH_AI_SENTENCE_CACHE=file keeps the vectors between runs (for trying retrieval constants: the encoder's output
+ * does not depend on them).
  */
-
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { SearchIndex } from "../apps/api/src/modules/ai/retrieval.ts";
 import { encodeSentences, SENTENCE_DIMENSIONS } from "../apps/api/src/modules/ai/sentence-encoder.ts";
-import { encodeIndex } from "../apps/api/src/modules/ai/sentences.ts";
+import { attachSentenceVectors } from "../apps/api/src/modules/ai/sentences.ts";
 
+const D = SENTENCE_DIMENSIONS;
+const cacheFile = process.env.BENCH_AI_SENTENCE_CACHE;
 const memo = new Map<string, Float32Array | null>();
+if (cacheFile && existsSync(cacheFile)) {
+  const saved = JSON.parse(readFileSync(cacheFile, "utf8")) as Record<string, number[]>;
+  for (const [text, row] of Object.entries(saved)) memo.set(text, Float32Array.from(row));
+}
 
-/** Vectors of the questions (null each without the encoder), encoding only those not seen before. */
+/** Vectors of the texts (null each without the encoder), encoding only those not seen before. */
 export async function questionVectors(texts: string[]): Promise<(Float32Array | null)[]> {
   const missing = [...new Set(texts.filter((t) => !memo.has(t)))];
   if (missing.length > 0) {
     const rows = await encodeSentences(missing, "index");
     missing.forEach((t, k) => {
-      memo.set(t, rows ? rows.slice(k * SENTENCE_DIMENSIONS, (k + 1) * SENTENCE_DIMENSIONS) : null);
+      memo.set(t, rows ? rows.slice(k * D, (k + 1) * D) : null);
     });
+    if (cacheFile && rows) {
+      const out: Record<string, number[]> = {};
+      for (const [text, row] of memo) if (row) out[text] = Array.from(row);
+      writeFileSync(cacheFile, JSON.stringify(out));
+    }
   }
   return texts.map((t) => memo.get(t) ?? null);
 }
 
+/** The index with its units' sentence vectors (unchanged without the encoder). */
 export async function prepareIndex(index: SearchIndex): Promise<SearchIndex> {
-  await encodeIndex(index);
+  const vectors = await questionVectors(index.texts);
+  if (vectors.some((v, id) => !v && index.texts[id])) return index;
+  const rows = new Float32Array(index.units.length * D);
+  vectors.forEach((v, id) => {
+    if (v && index.texts[id]) rows.set(v, id * D);
+  });
+  attachSentenceVectors(index, rows);
   return index;
 }
