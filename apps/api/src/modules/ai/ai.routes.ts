@@ -95,7 +95,7 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       summary: "Questions the assistant could not answer in the last 30 days, grouped",
       response: { 200: aiUnansweredAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, service.unansweredQuestions),
+    handler: async (req) => service.withClosestArticles(await inTenant(app, req, service.unansweredQuestions)),
   });
 
   app.post("/api/ai/unanswered/attach", {

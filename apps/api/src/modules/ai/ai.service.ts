@@ -148,10 +148,10 @@ export async function recordAnswerFeedback(
 }
 
 /**
- * The questions the assistant could not answer in the last 30 days, grouped when they ask the same thing, each
- * group with the published article closest to it (to attach its questions to), if any.
+ * The questions the assistant could not answer in the last 30 days, grouped when they ask the same thing, with the
+ * organization's index to find each group's closest article in (`withClosestArticles`, after the transaction).
  */
-export async function unansweredQuestions(ctx: Ctx): Promise<AiUnansweredAnswer> {
+export async function unansweredQuestions(ctx: Ctx) {
   const rows = await loadUnanswered(ctx.db, ctx.orgId, AI_UNANSWERED_DAYS);
   const groups = groupQuestions(rows);
   const state = await loadAssistantState(ctx.db, ctx.orgId);
@@ -160,18 +160,32 @@ export async function unansweredQuestions(ctx: Ctx): Promise<AiUnansweredAnswer>
     groups.length > 0
       ? await organizationIndex(ctx.orgId, state.articlesStamp, () => publishedArticles(ctx.db, ctx.orgId))
       : null;
-  if (index) await sentencesReady(index, encoderWaitMs());
-  // Each group's closest article is found as its question would be answered (index work: a list, not a customer).
-  const readings = index
-    ? await readingVectors(
+  return { groups, index, orgSlug: state.orgSlug };
+}
+
+/**
+ * Each group with the published article closest to it (to attach its questions to), if any: found as the question
+ * would be answered, within the same wait as a question (then from words), outside any transaction, so no
+ * connection is held while the encoder works. It is a suggestion: the list must not keep an admin waiting.
+ */
+export async function withClosestArticles({
+  groups,
+  index,
+  orgSlug,
+}: Awaited<ReturnType<typeof unansweredQuestions>>): Promise<AiUnansweredAnswer> {
+  const deadline = performance.now() + encoderWaitMs();
+  const encoding = index
+    ? readingVectors(
         groups.map((g) => g.question),
         "index",
       )
-    : new Map();
+    : null;
+  if (index) await sentencesReady(index, deadline - performance.now());
+  const readings: Readings = encoding ? await within(encoding, deadline - performance.now(), new Map()) : new Map();
   return {
     days: AI_UNANSWERED_DAYS,
     groups: groups.map((g) => {
-      const [closest] = index ? findCandidates(index, state.orgSlug, g.question, [], readings) : [];
+      const [closest] = index ? findCandidates(index, orgSlug, g.question, [], readings) : [];
       return {
         question: g.question,
         count: g.count,
