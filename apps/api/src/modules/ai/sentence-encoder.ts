@@ -83,15 +83,26 @@ export function sentenceEncoderAvailable(): boolean {
   return !disabled;
 }
 
+/** A thread that dies is started again on the next text, up to this many times; then the encoder is off. */
+const MAX_CRASHES = 3;
+let crashes = 0;
+
 function fail(reason: string): void {
-  if (!disabled) process.emitWarning(`Sentence encoder stopped, retrieval runs without it: ${reason}`);
-  disabled = true;
-  const pending = [...(inFlight ? [inFlight.job] : []), ...queues.question, ...queues.index];
+  crashes++;
+  if (crashes >= MAX_CRASHES) {
+    if (!disabled) process.emitWarning(`Sentence encoder stopped, retrieval runs without it: ${reason}`);
+    disabled = true;
+  } else process.emitWarning(`Sentence encoder thread failed (${reason}); it starts again on the next text`);
+  // What was waiting is answered from words; what comes next goes to a new thread (or, once off, gets null).
+  const pending = [...(inFlight ? [inFlight.job] : []), ...(disabled ? [...queues.question, ...queues.index] : [])];
   inFlight = null;
-  queues.question = [];
-  queues.index = [];
+  if (disabled) {
+    queues.question = [];
+    queues.index = [];
+  }
   for (const job of pending) job.resolve(null);
   worker = null;
+  pump();
 }
 
 function start(): Worker {
@@ -157,4 +168,9 @@ export async function encodeSentences(texts: string[], priority: Priority): Prom
     out.set(chunk, i * SENTENCE_DIMENSIONS);
   }
   return out;
+}
+
+/** The running thread, if any (tests stop it to check that the encoder starts a new one). */
+export function encoderThread(): Worker | null {
+  return worker;
 }
