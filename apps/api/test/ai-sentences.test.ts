@@ -3,7 +3,7 @@ import { findCandidates, readingsOf } from "../src/modules/ai/candidates.ts";
 import { CALIBRATION, CALIBRATION_WITH_SENTENCES, calibrationFor, signalsOf } from "../src/modules/ai/confidence.ts";
 import { organizationIndex, sentencesReady } from "../src/modules/ai/index-cache.ts";
 import { buildIndex, type KbArticle, queryTerms, search, unitScores } from "../src/modules/ai/retrieval.ts";
-import { encodeSentences, encoderThread, SENTENCE_DIMENSIONS } from "../src/modules/ai/sentence-encoder.ts";
+import { encoderThread, encodeSentences, SENTENCE_DIMENSIONS } from "../src/modules/ai/sentence-encoder.ts";
 import { encodeIndex, sentenceSimilarity } from "../src/modules/ai/sentences.ts";
 import { wordVectors } from "../src/modules/ai/word-vectors.ts";
 import { SHOP_ARTICLES } from "./support/kb-fixtures.ts";
@@ -47,7 +47,10 @@ describe("the sentence encoder", () => {
     await vector("warm up");
     const first = encoderThread();
     expect(first).not.toBeNull();
-    const waiting = encodeSentences(Array.from({ length: 64 }, (_, i) => `text ${i}`), "index");
+    const waiting = encodeSentences(
+      Array.from({ length: 64 }, (_, i) => `text ${i}`),
+      "index",
+    );
     await first?.terminate();
     expect(await waiting).toBeNull();
     const again = await encodeSentences(["Where is my order?"], "question");
