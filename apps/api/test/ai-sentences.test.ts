@@ -141,7 +141,7 @@ describe("retrieval with sentence vectors", () => {
   it("the index cache encodes a new index in the background, and a question can wait for it", async () => {
     const index = await organizationIndex("org-sentences", "stamp-1", async () => articles);
     await sentencesReady(index, 60_000);
-    expect(index.sentences).not.toBeNull();
+    expect(index.sentences?.values.length).toBe(index.units.length * D);
     // The same knowledge base with one article more: the rest is lent by the previous index.
     const more = [
       ...articles,
@@ -150,5 +150,29 @@ describe("retrieval with sentence vectors", () => {
     const next = await organizationIndex("org-sentences", "stamp-2", async () => more);
     await sentencesReady(next, 60_000);
     expect(next.sentences?.values.length).toBe(next.units.length * D);
+  });
+
+  it("stops encoding an index that was replaced, and its successor takes over what it had done", async () => {
+    const first = buildIndex(articles, wordVectors());
+    let checks = 0;
+    // Wanted for its first chunk only, as if an article changed while it was encoding.
+    expect(await encodeIndex(first, null, () => checks++ < 1)).toBeNull();
+    expect(first.sentences).toBeNull();
+    const second = buildIndex(articles, wordVectors());
+    const texts = second.texts.filter(Boolean).length;
+    // One chunk of 8 texts was done; the successor encodes the rest only.
+    expect(await encodeIndex(second, first)).toBe(texts - 8);
+    expect(second.sentences?.values.length).toBe(second.units.length * D);
+  });
+
+  it("the index cache stops the work of an index replaced before it was encoded", async () => {
+    const first = await organizationIndex("org-replaced", "stamp-1", async () => articles);
+    const edited = articles.map((a, i) => (i === 0 ? { ...a, questions: ["Can I send this back?"] } : a));
+    const second = await organizationIndex("org-replaced", "stamp-2", async () => edited);
+    await sentencesReady(second, 60_000);
+    await sentencesReady(first, 60_000);
+    expect(second.sentences?.values.length).toBe(second.units.length * D);
+    // The first index was replaced before its work was done: it stopped, and nothing waits on it.
+    expect(first.sentences).toBeNull();
   });
 });

@@ -21,6 +21,9 @@ const megabytes = (min: number, max: number) =>
     .min(min, `must be between ${min} and ${max}`)
     .max(max, `must be between ${min} and ${max}`);
 
+/** AI_ENCODER_WAIT_MS unset: a knowledge base of a hundred sentences is encoded in time after a restart or an edit. */
+export const AI_ENCODER_WAIT_MS_DEFAULT = 1000;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce
@@ -89,7 +92,7 @@ const envSchema = z.object({
     .int("must be a whole number of milliseconds")
     .min(0, "must be between 0 and 600000")
     .max(600_000, "must be between 0 and 600000")
-    .default(1000),
+    .default(AI_ENCODER_WAIT_MS_DEFAULT),
   PAYMENT_PROVIDER: z.enum(["test", "stripe"], { error: "use test or stripe" }).default("test"),
   STRIPE_SECRET_KEY: z
     .string()

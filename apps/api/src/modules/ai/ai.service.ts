@@ -33,6 +33,7 @@ import { findCandidates, type Readings, readingsOf } from "./candidates.ts";
 import { asksForPerson } from "./handoff-request.ts";
 import { organizationIndex, sentencesReady } from "./index-cache.ts";
 import { type AiProvider, type Draft, handoffDraft, REPLIES } from "./provider.ts";
+import type { SearchIndex } from "./retrieval.ts";
 import { encoderWaitMs, encodeSentences, SENTENCE_DIMENSIONS, within } from "./sentence-encoder.ts";
 import { reviewSuggestion } from "./suggestions.ts";
 import { groupQuestions, sameWording } from "./unanswered.ts";
@@ -70,8 +71,7 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
   const { db, orgId, provider, channel } = ctx;
   const started = performance.now();
   // The question's sentence vectors are computed on the encoder's thread while the transaction reads the index.
-  const deadline = started + encoderWaitMs();
-  const encoding = readingVectors(readingsOf(question.message, question.conversation), "question");
+  const reading = startReading(readingsOf(question.message, question.conversation), "question");
   // withVisitor: the same RLS confinement as a signed-in request, for the public demo and the console alike.
   const { state, index } = await withVisitor(db, orgId, async ({ db: tx }) => {
     const state = await loadAssistantState(tx, orgId);
@@ -83,10 +83,8 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
     };
   });
   if (!state.enabled || !index) return toAnswer(handoffDraft(REPLIES.disabled, 0, "disabled"));
-  // Outside the transaction: no connection is held while the encoder works. Past the deadline, the question is
-  // answered from words alone rather than kept waiting.
-  await sentencesReady(index, deadline - performance.now());
-  const readings = await within(encoding, deadline - performance.now(), new Map());
+  // Outside the transaction: no connection is held while the encoder works.
+  const readings = await reading(index);
   const candidates = findCandidates(index, state.orgSlug, question.message, question.conversation, readings);
 
   let draft: Draft;
@@ -119,14 +117,24 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
   return toAnswer(draft, answerId);
 }
 
-/** The sentence encoder's vectors of the texts, by text (empty when the encoder is unavailable). */
-async function readingVectors(texts: string[], priority: "question" | "index"): Promise<Readings> {
-  const rows = await encodeSentences(texts, priority);
-  const out = new Map<string, Float32Array | null>();
-  texts.forEach((text, k) => {
-    out.set(text, rows ? rows.slice(k * SENTENCE_DIMENSIONS, (k + 1) * SENTENCE_DIMENSIONS) : null);
+/**
+ * Starts encoding the texts at once, on the encoder's thread, and gives a function that waits for them and for the
+ * index's own sentence vectors. Both waits share one deadline (AI_ENCODER_WAIT_MS from now): past it, what is not
+ * ready is left out, and the texts are read from their words alone rather than keeping anyone waiting.
+ */
+function startReading(texts: string[], priority: "question" | "index"): (index: SearchIndex) => Promise<Readings> {
+  const deadline = performance.now() + encoderWaitMs();
+  const encoding = encodeSentences(texts, priority).then((rows) => {
+    const out = new Map<string, Float32Array | null>();
+    texts.forEach((text, k) => {
+      out.set(text, rows ? rows.slice(k * SENTENCE_DIMENSIONS, (k + 1) * SENTENCE_DIMENSIONS) : null);
+    });
+    return out;
   });
-  return out;
+  return async (index) => {
+    await sentencesReady(index, deadline - performance.now());
+    return within(encoding, deadline - performance.now(), new Map());
+  };
 }
 
 /**
@@ -173,15 +181,12 @@ export async function withClosestArticles({
   index,
   orgSlug,
 }: Awaited<ReturnType<typeof unansweredQuestions>>): Promise<AiUnansweredAnswer> {
-  const deadline = performance.now() + encoderWaitMs();
-  const encoding = index
-    ? readingVectors(
+  const readings: Readings = index
+    ? await startReading(
         groups.map((g) => g.question),
         "index",
-      )
-    : null;
-  if (index) await sentencesReady(index, deadline - performance.now());
-  const readings: Readings = encoding ? await within(encoding, deadline - performance.now(), new Map()) : new Map();
+      )(index)
+    : new Map();
   return {
     days: AI_UNANSWERED_DAYS,
     groups: groups.map((g) => {

@@ -48,16 +48,22 @@ export async function organizationIndex(
     entries.set(orgId, cached);
     return cached.index;
   }
-  const index = buildIndex(await load(), wordVectors());
-  // The previous index of this knowledge base lends the vectors of every unit that did not change.
-  const encoded = encodeIndex(index, cached?.index ?? null).catch((err: unknown) => {
+  const loaded = await load();
+  // Another question may have built this index meanwhile; else the latest index before it lends its vectors.
+  const current = entries.get(orgId);
+  if (current && current.stamp === stamp) return current.index;
+  const index = buildIndex(loaded, wordVectors());
+  evict(orgId);
+  entries.set(orgId, { stamp, index });
+  unitsHeld += index.units.length;
+  // The previous index of this knowledge base lends the vectors of every unit that did not change. Encoding stops
+  // once this index is replaced or evicted: its successor takes over what it had done.
+  const wanted = () => entries.get(orgId)?.index === index;
+  const encoded = encodeIndex(index, current?.index ?? null, wanted).catch((err: unknown) => {
     process.emitWarning(`Sentence vectors not computed: ${(err as Error).message}`);
     return null;
   });
   encoding.set(index, encoded);
-  evict(orgId);
-  entries.set(orgId, { stamp, index });
-  unitsHeld += index.units.length;
   for (const oldest of entries.keys()) {
     if (entries.size <= INDEX_CACHE_LIMITS.organizations && unitsHeld <= INDEX_CACHE_LIMITS.units) break;
     if (oldest === orgId) continue;

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { AI_ENCODER_WAIT_MS_DEFAULT } from "../../platform/config.ts";
 
 /**
  * A sentence encoder: Google's Universal Sentence Encoder (lite), 512 dimensions, whose weights ship in the
@@ -33,7 +34,7 @@ export function encoderWaitMs(): number {
   // Validated at start (platform/config.ts); a script that does not load the configuration gets the default.
   const raw = process.env[WAIT_ENV];
   const value = raw ? Number(raw) : Number.NaN;
-  return Number.isFinite(value) && value >= 0 ? value : 1000;
+  return Number.isFinite(value) && value >= 0 ? value : AI_ENCODER_WAIT_MS_DEFAULT;
 }
 
 /** The promise's value, or `fallback` when it takes longer than `ms` (the encoder's work goes on regardless). */
@@ -153,19 +154,33 @@ function enqueue(texts: string[], priority: Priority): Promise<Float32Array | nu
   });
 }
 
+/** Index work's hooks, checked and called between its chunks. */
+export interface IndexWork {
+  /** False once the work is no longer needed (its index was replaced): it stops before the next chunk. */
+  wanted?: () => boolean;
+  /** Each chunk's rows as they come, from text `first` on (kept, so work stopped halfway is not lost). */
+  progress?: (first: number, rows: Float32Array) => void;
+}
+
 /**
  * Unit-length vectors of the texts, one row of SENTENCE_DIMENSIONS each (an empty text's row is zeros), or null when
- * the encoder is unavailable. Questions go before index work.
+ * the encoder is unavailable or the work was stopped. Questions go before index work.
  */
-export async function encodeSentences(texts: string[], priority: Priority): Promise<Float32Array | null> {
+export async function encodeSentences(
+  texts: string[],
+  priority: Priority,
+  work: IndexWork = {},
+): Promise<Float32Array | null> {
   if (!sentenceEncoderAvailable()) return null;
   if (texts.length === 0) return new Float32Array(0);
   if (priority === "question") return enqueue(texts, "question");
   const out = new Float32Array(texts.length * SENTENCE_DIMENSIONS);
   for (let i = 0; i < texts.length; i += INDEX_CHUNK) {
+    if (work.wanted && !work.wanted()) return null;
     const chunk = await enqueue(texts.slice(i, i + INDEX_CHUNK), "index");
     if (!chunk) return null;
     out.set(chunk, i * SENTENCE_DIMENSIONS);
+    work.progress?.(i, chunk);
   }
   return out;
 }

@@ -72,32 +72,50 @@ export function attachSentenceVectors(index: SearchIndex, rows: Float32Array): v
   index.sentences = quantize(rows, index.units.length);
 }
 
+/** The rows encoded so far of indexes not (yet) fully encoded, by text: a rebuild reuses them. */
+const encodedSoFar = new WeakMap<SearchIndex, Map<string, Float32Array>>();
+
 /**
  * Encodes the index's units and attaches their vectors. Units whose text the previous index of the same knowledge
- * base already encoded are copied from it, so editing one article re-encodes that article's units only. Resolves
- * how many texts were encoded, or null (the index stays without sentence vectors) when the encoder is unavailable.
+ * base already encoded, or had encoded when it was replaced, are copied from it, so editing one article re-encodes
+ * that article's units only, however often articles change. Resolves how many texts were encoded, or null (the index
+ * stays without sentence vectors) when the encoder is unavailable or `wanted` turned false (the index was replaced:
+ * its work stops and its successor takes over what it had done).
  */
-export async function encodeIndex(index: SearchIndex, previous: SearchIndex | null = null): Promise<number | null> {
+export async function encodeIndex(
+  index: SearchIndex,
+  previous: SearchIndex | null = null,
+  wanted?: () => boolean,
+): Promise<number | null> {
   const rows = new Float32Array(index.units.length * D);
-  const known = new Map<string, number>();
-  if (previous?.sentences)
+  const known = new Map<string, Float32Array>();
+  if (previous?.sentences) {
+    const { sentences } = previous;
     previous.texts.forEach((text, id) => {
-      if (text) known.set(text, id);
+      const vector = text ? row(sentences, id) : null;
+      if (text && vector) known.set(text, vector);
     });
+  } else if (previous) for (const [text, vector] of encodedSoFar.get(previous) ?? []) known.set(text, vector);
   const missing: number[] = [];
   index.texts.forEach((text, id) => {
     if (!text) return;
-    const before = known.get(text);
-    const reused = before !== undefined && previous?.sentences ? row(previous.sentences, before) : null;
+    const reused = known.get(text);
     if (reused) rows.set(reused, id * D);
     else missing.push(id);
   });
   if (missing.length > 0) {
-    const encoded = await encodeSentences(
-      missing.map((id) => index.texts[id] ?? ""),
-      "index",
-    );
+    const texts = missing.map((id) => index.texts[id] ?? "");
+    const soFar = new Map(known);
+    encodedSoFar.set(index, soFar);
+    const encoded = await encodeSentences(texts, "index", {
+      wanted,
+      progress: (first, chunk) => {
+        for (let k = 0; k * D < chunk.length; k++) soFar.set(texts[first + k] ?? "", chunk.slice(k * D, (k + 1) * D));
+      },
+    });
+    // Kept when the work stopped: a successor built later still finds what was done.
     if (!encoded) return null;
+    encodedSoFar.delete(index);
     missing.forEach((id, k) => {
       rows.set(encoded.subarray(k * D, (k + 1) * D), id * D);
     });
