@@ -105,7 +105,7 @@ describe("retrieval with sentence vectors", () => {
     await encodeIndex(before);
     const edited = articles.map((a, i) => (i === 0 ? { ...a, questions: ["Can I send this back?"] } : a));
     const after = buildIndex(edited, wordVectors());
-    expect(await encodeIndex(after, before)).toBe(1);
+    expect(await encodeIndex(after, { previous: before })).toBe(1);
     const question = await vector("Can I send this back?");
     const [hit] = search(after, unitScores(after, queryTerms(after, "Can I send this back?", undefined, question)), 1);
     expect(after.articles[hit?.article ?? -1]?.title).toBe("How to return an item");
@@ -156,12 +156,12 @@ describe("retrieval with sentence vectors", () => {
     const first = buildIndex(articles, wordVectors());
     let checks = 0;
     // Wanted for its first chunk only, as if an article changed while it was encoding.
-    expect(await encodeIndex(first, null, () => checks++ < 1)).toBeNull();
+    expect(await encodeIndex(first, { wanted: () => checks++ < 1 })).toBeNull();
     expect(first.sentences).toBeNull();
     const second = buildIndex(articles, wordVectors());
     const texts = second.texts.filter(Boolean).length;
     // One chunk of 8 texts was done; the successor encodes the rest only.
-    expect(await encodeIndex(second, first)).toBe(texts - 8);
+    expect(await encodeIndex(second, { previous: first })).toBe(texts - 8);
     expect(second.sentences?.values.length).toBe(second.units.length * D);
   });
 

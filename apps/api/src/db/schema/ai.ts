@@ -1,7 +1,18 @@
 import { AI_CHANNELS, AI_FEEDBACK, AI_TONES, SUGGESTION_SOURCES, SUGGESTION_STATES } from "@cove/contract/ai.ts";
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { bytea, createdAt } from "./columns.ts";
 import { kbArticles } from "./kb.ts";
 import { organizations } from "./organizations.ts";
 
@@ -74,4 +85,22 @@ export const aiQuestionSuggestions = pgTable(
     uniqueIndex("ai_question_suggestions_once").on(t.organizationId, t.articleId, sql`lower(${t.question})`),
     index("ai_question_suggestions_pending_idx").on(t.organizationId, t.state, t.createdAt),
   ],
+);
+
+/**
+ * The sentence encoder's vector of each text of an organization's knowledge base (a title, a passage, an example
+ * question), so that after a restart, or on another instance, an index reads its vectors instead of encoding them
+ * again. Keyed by a hash of the encoder's name and the text; a vector is its 512 components as signed bytes.
+ */
+export const aiSentenceVectors = pgTable(
+  "ai_sentence_vectors",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    vector: bytea("vector").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.key] })],
 );

@@ -1,6 +1,6 @@
 import type { AiChannel, AiFeedback, AiTone } from "@cove/contract/ai.ts";
 import { and, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
-import { aiAnswers, aiSettings } from "../../db/schema/ai.ts";
+import { aiAnswers, aiSentenceVectors, aiSettings } from "../../db/schema/ai.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import { publishedArticlesStamp } from "../kb/kb.queries.ts";
@@ -201,4 +201,49 @@ export async function answerCounts(db: Queryable, orgId: string, days: number) {
       rated_unhelpful: 0,
     }
   );
+}
+
+/** Every sentence vector stored for the organization's knowledge base, by key (sentences.ts). */
+export async function loadSentenceVectors(db: Queryable, orgId: string): Promise<Map<string, Int8Array>> {
+  const rows = await db
+    .select({ key: aiSentenceVectors.key, vector: aiSentenceVectors.vector })
+    .from(aiSentenceVectors)
+    .where(eq(aiSentenceVectors.organizationId, orgId));
+  return new Map(rows.map((r) => [r.key, new Int8Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength)]));
+}
+
+/** Rows per statement: well under PostgreSQL's 65,535 parameters. */
+const VECTOR_BATCH = 500;
+
+/**
+ * Stores the new vectors (a key another instance stored meanwhile is left as it is) and drops the stale ones, whose
+ * text no article has any more.
+ */
+export async function saveSentenceVectors(
+  db: Queryable,
+  orgId: string,
+  added: ReadonlyMap<string, Int8Array>,
+  stale: readonly string[],
+): Promise<void> {
+  const rows = [...added].map(([key, v]) => ({
+    organizationId: orgId,
+    key,
+    vector: Buffer.from(v.buffer, v.byteOffset, v.byteLength),
+  }));
+  for (let i = 0; i < rows.length; i += VECTOR_BATCH) {
+    await db
+      .insert(aiSentenceVectors)
+      .values(rows.slice(i, i + VECTOR_BATCH))
+      .onConflictDoNothing();
+  }
+  for (let i = 0; i < stale.length; i += VECTOR_BATCH) {
+    await db
+      .delete(aiSentenceVectors)
+      .where(
+        and(
+          eq(aiSentenceVectors.organizationId, orgId),
+          inArray(aiSentenceVectors.key, stale.slice(i, i + VECTOR_BATCH)),
+        ),
+      );
+  }
 }

@@ -95,7 +95,8 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       summary: "Questions the assistant could not answer in the last 30 days, grouped",
       response: { 200: aiUnansweredAnswer, ...errors },
     },
-    handler: async (req) => service.withClosestArticles(await inTenant(app, req, service.unansweredQuestions)),
+    handler: async (req) =>
+      service.withClosestArticles(await inTenant(app, req, (ctx) => service.unansweredQuestions(ctx, app.db))),
   });
 
   app.post("/api/ai/unanswered/attach", {

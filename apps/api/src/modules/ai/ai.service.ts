@@ -17,16 +17,18 @@ import { KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
 import type { z } from "zod";
 import type { Db } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
-import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
+import { type Ctx, withSystem, withVisitor } from "../../platform/tenancy.ts";
 import { publishedArticles } from "../kb/kb.queries.ts";
 import { createArticle, getArticle, updateArticle } from "../kb/kb.service.ts";
 import {
   answerCounts,
   loadAssistantState,
+  loadSentenceVectors,
   loadUnanswered,
   logAnswer,
   markReviewed,
   saveFeedback,
+  saveSentenceVectors,
   saveSettings,
 } from "./ai.queries.ts";
 import { findCandidates, type Readings, readingsOf } from "./candidates.ts";
@@ -35,6 +37,7 @@ import { organizationIndex, sentencesReady } from "./index-cache.ts";
 import { type AiProvider, type Draft, handoffDraft, REPLIES } from "./provider.ts";
 import type { SearchIndex } from "./retrieval.ts";
 import { encoderWaitMs, encodeSentences, SENTENCE_DIMENSIONS, within } from "./sentence-encoder.ts";
+import type { VectorStore } from "./sentences.ts";
 import { reviewSuggestion } from "./suggestions.ts";
 import { groupQuestions, sameWording } from "./unanswered.ts";
 
@@ -79,7 +82,12 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
     if (!state.enabled) return { state, index: null };
     return {
       state,
-      index: await organizationIndex(orgId, state.articlesStamp, () => publishedArticles(tx, orgId)),
+      index: await organizationIndex(
+        orgId,
+        state.articlesStamp,
+        () => publishedArticles(tx, orgId),
+        vectorStore(db, orgId),
+      ),
     };
   });
   if (!state.enabled || !index) return toAnswer(handoffDraft(REPLIES.disabled, 0, "disabled"));
@@ -116,6 +124,16 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
   );
   return toAnswer(draft, answerId);
 }
+
+/**
+ * The organization's stored sentence vectors, read and written in transactions of their own, after the request's:
+ * the index's encoding runs in the background, and must never hold (or wait inside) a request's connection.
+ */
+const vectorStore = (db: Db, orgId: string): VectorStore => ({
+  load: () => withVisitor(db, orgId, ({ db: tx }) => loadSentenceVectors(tx, orgId)),
+  save: (added, stale) =>
+    withSystem(db, orgId, "assistant", ({ db: tx }) => saveSentenceVectors(tx, orgId, added, stale)),
+});
 
 /**
  * Starts encoding the texts at once, on the encoder's thread, and gives a function that waits for them and for the
@@ -157,16 +175,22 @@ export async function recordAnswerFeedback(
 
 /**
  * The questions the assistant could not answer in the last 30 days, grouped when they ask the same thing, with the
- * organization's index to find each group's closest article in (`withClosestArticles`, after the transaction).
+ * organization's index to find each group's closest article in (`withClosestArticles`, after the transaction). `db`
+ * is the database, not the request's transaction: for the index's stored sentence vectors.
  */
-export async function unansweredQuestions(ctx: Ctx) {
+export async function unansweredQuestions(ctx: Ctx, db: Db) {
   const rows = await loadUnanswered(ctx.db, ctx.orgId, AI_UNANSWERED_DAYS);
   const groups = groupQuestions(rows);
   const state = await loadAssistantState(ctx.db, ctx.orgId);
   if (!state) throw notFound("Organization");
   const index =
     groups.length > 0
-      ? await organizationIndex(ctx.orgId, state.articlesStamp, () => publishedArticles(ctx.db, ctx.orgId))
+      ? await organizationIndex(
+          ctx.orgId,
+          state.articlesStamp,
+          () => publishedArticles(ctx.db, ctx.orgId),
+          vectorStore(db, ctx.orgId),
+        )
       : null;
   return { groups, index, orgSlug: state.orgSlug };
 }

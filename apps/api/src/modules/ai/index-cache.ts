@@ -1,6 +1,6 @@
 import { buildIndex, type KbArticle, type SearchIndex } from "./retrieval.ts";
 import { within } from "./sentence-encoder.ts";
-import { encodeIndex } from "./sentences.ts";
+import { encodeIndex, type VectorStore } from "./sentences.ts";
 import { wordVectors } from "./word-vectors.ts";
 
 /**
@@ -40,6 +40,7 @@ export async function organizationIndex(
   orgId: string,
   stamp: string,
   load: () => Promise<KbArticle[]>,
+  store?: VectorStore,
 ): Promise<SearchIndex> {
   const cached = entries.get(orgId);
   if (cached && cached.stamp === stamp) {
@@ -56,10 +57,10 @@ export async function organizationIndex(
   evict(orgId);
   entries.set(orgId, { stamp, index });
   unitsHeld += index.units.length;
-  // The previous index of this knowledge base lends the vectors of every unit that did not change. Encoding stops
-  // once this index is replaced or evicted: its successor takes over what it had done.
+  // The previous index of this knowledge base and the store lend the vectors of every unit they have. Encoding
+  // stops once this index is replaced or evicted: its successor takes over what it had done.
   const wanted = () => entries.get(orgId)?.index === index;
-  const encoded = encodeIndex(index, current?.index ?? null, wanted).catch((err: unknown) => {
+  const encoded = encodeIndex(index, { previous: current?.index, wanted, store }).catch((err: unknown) => {
     process.emitWarning(`Sentence vectors not computed: ${(err as Error).message}`);
     return null;
   });
@@ -80,6 +81,15 @@ export async function sentencesReady(index: SearchIndex, waitMs: number): Promis
   const encoded = encoding.get(index);
   if (index.sentences || !encoded || waitMs <= 0) return;
   await within(encoded, waitMs, null);
+}
+
+/**
+ * How many texts the encoder read for the organization's cached index (the rest came from the previous index or the
+ * store); null when it has none, or the encoder was unavailable or stopped.
+ */
+export async function indexEncoded(orgId: string): Promise<unknown> {
+  const entry = entries.get(orgId);
+  return entry ? (encoding.get(entry.index) ?? null) : null;
 }
 
 /** Drops an organization's index at once (the fingerprint would catch the change on the next question anyway). */

@@ -14,6 +14,8 @@ import { AI_ENCODER_WAIT_MS_DEFAULT } from "../../platform/config.ts";
  * call answers null and retrieval runs without it (a warning, no failure).
  */
 export const SENTENCE_DIMENSIONS = 512;
+/** Names the model in the keys of stored vectors (sentences.ts): another model's vectors are never read as its own. */
+export const SENTENCE_ENCODER_NAME = "universal-sentence-encoder-lite";
 
 const ENV = "AI_SENTENCE_ENCODER";
 const WAIT_ENV = "AI_ENCODER_WAIT_MS";

@@ -1,5 +1,11 @@
+import { createHash } from "node:crypto";
 import type { SearchIndex } from "./retrieval.ts";
-import { encodeSentences, SENTENCE_DIMENSIONS } from "./sentence-encoder.ts";
+import {
+  encodeSentences,
+  SENTENCE_DIMENSIONS,
+  SENTENCE_ENCODER_NAME,
+  sentenceEncoderAvailable,
+} from "./sentence-encoder.ts";
 
 /**
  * An index's sentence vectors, one row of SENTENCE_DIMENSIONS per unit, stored as bytes: each row scaled so its
@@ -24,20 +30,30 @@ export function sentenceSimilarity(vectors: SentenceVectors, id: number, query: 
   return sum / norm;
 }
 
+/** One row as bytes, scaled so its largest component is 127 (all zeros for a zero row). */
+function quantizeRow(row: Float32Array): Int8Array {
+  const out = new Int8Array(D);
+  let max = 0;
+  for (let d = 0; d < D; d++) max = Math.max(max, Math.abs(row[d] ?? 0));
+  if (max > 0) for (let d = 0; d < D; d++) out[d] = Math.round(((row[d] ?? 0) / max) * 127);
+  return out;
+}
+
+/** Bytes back as a unit-length row, or null for a zero row. */
+function unitRow(bytes: Int8Array): Float32Array | null {
+  let sq = 0;
+  for (let d = 0; d < D; d++) sq += (bytes[d] ?? 0) ** 2;
+  const norm = Math.sqrt(sq);
+  return norm > 0 ? Float32Array.from(bytes.subarray(0, D), (v) => v / norm) : null;
+}
+
 function quantize(rows: Float32Array, count: number): SentenceVectors {
   const values = new Int8Array(count * D);
   const norms = new Float32Array(count);
   for (let id = 0; id < count; id++) {
-    let max = 0;
-    for (let d = 0; d < D; d++) max = Math.max(max, Math.abs(rows[id * D + d] ?? 0));
-    if (max === 0) continue;
-    let sq = 0;
-    for (let d = 0; d < D; d++) {
-      const q = Math.round(((rows[id * D + d] ?? 0) / max) * 127);
-      values[id * D + d] = q;
-      sq += q * q;
-    }
-    norms[id] = Math.sqrt(sq);
+    const q = quantizeRow(rows.subarray(id * D, (id + 1) * D));
+    values.set(q, id * D);
+    norms[id] = Math.hypot(...q);
   }
   return { values, norms };
 }
@@ -76,17 +92,39 @@ export function attachSentenceVectors(index: SearchIndex, rows: Float32Array): v
 const encodedSoFar = new WeakMap<SearchIndex, Map<string, Float32Array>>();
 
 /**
- * Encodes the index's units and attaches their vectors. Units whose text the previous index of the same knowledge
- * base already encoded, or had encoded when it was replaced, are copied from it, so editing one article re-encodes
- * that article's units only, however often articles change. Resolves how many texts were encoded, or null (the index
- * stays without sentence vectors) when the encoder is unavailable or `wanted` turned false (the index was replaced:
- * its work stops and its successor takes over what it had done).
+ * Where a knowledge base's vectors are kept between restarts and shared between instances (the database: table
+ * ai_sentence_vectors), by key: a hash of the encoder's name and the text.
  */
-export async function encodeIndex(
-  index: SearchIndex,
-  previous: SearchIndex | null = null,
-  wanted?: () => boolean,
-): Promise<number | null> {
+export interface VectorStore {
+  /** Every vector stored for the knowledge base. */
+  load(): Promise<Map<string, Int8Array>>;
+  /** Stores the vectors added and drops the stale ones, whose text the knowledge base no longer has. */
+  save(added: ReadonlyMap<string, Int8Array>, stale: readonly string[]): Promise<void>;
+}
+
+export const vectorKey = (text: string): string =>
+  createHash("sha256").update(`${SENTENCE_ENCODER_NAME}\n${text}`).digest("base64url");
+
+export interface EncodeOptions {
+  /** The previous index of the same knowledge base: it lends the vectors of every unit that did not change. */
+  previous?: SearchIndex | null;
+  /** False once the index is no longer needed (it was replaced): its work stops before the next chunk. */
+  wanted?: () => boolean;
+  /** Vectors stored earlier are read from it, and the ones encoded now are saved to it (in the background). */
+  store?: VectorStore;
+}
+
+/**
+ * Encodes the index's units and attaches their vectors. A unit's vector comes from the previous index of the same
+ * knowledge base when it had (or, replaced halfway, had already encoded) the same text, else from the store, else
+ * from the encoder: editing one article re-encodes that article's units only, however often articles change, and a
+ * restart encodes nothing that was stored. Resolves how many texts were encoded, or null (the index stays without
+ * sentence vectors) when the encoder is unavailable or the index is no longer wanted: its work stops and its
+ * successor takes over what it had done.
+ */
+export async function encodeIndex(index: SearchIndex, options: EncodeOptions = {}): Promise<number | null> {
+  const { previous, wanted, store } = options;
+  if (!sentenceEncoderAvailable()) return null;
   const rows = new Float32Array(index.units.length * D);
   const known = new Map<string, Float32Array>();
   if (previous?.sentences) {
@@ -96,10 +134,13 @@ export async function encodeIndex(
       if (text && vector) known.set(text, vector);
     });
   } else if (previous) for (const [text, vector] of encodedSoFar.get(previous) ?? []) known.set(text, vector);
+  const keys = store ? index.texts.map((text) => (text ? vectorKey(text) : "")) : [];
+  const stored = store ? await loadStored(store) : new Map<string, Int8Array>();
   const missing: number[] = [];
   index.texts.forEach((text, id) => {
     if (!text) return;
-    const reused = known.get(text);
+    const bytes = stored.get(keys[id] ?? "");
+    const reused = known.get(text) ?? (bytes ? unitRow(bytes) : null);
     if (reused) rows.set(reused, id * D);
     else missing.push(id);
   });
@@ -121,5 +162,33 @@ export async function encodeIndex(
     });
   }
   attachSentenceVectors(index, rows);
+  if (store) saveStored(store, index, keys, stored);
   return missing.length;
+}
+
+async function loadStored(store: VectorStore): Promise<Map<string, Int8Array>> {
+  try {
+    return await store.load();
+  } catch (err) {
+    process.emitWarning(`Stored sentence vectors not read, they are encoded again: ${(err as Error).message}`);
+    return new Map();
+  }
+}
+
+/** Saves, in the background, what the store lacks of the index and drops what the index no longer has. */
+function saveStored(store: VectorStore, index: SearchIndex, keys: string[], stored: Map<string, Int8Array>): void {
+  const sentences = index.sentences;
+  if (!sentences) return;
+  const added = new Map<string, Int8Array>();
+  keys.forEach((key, id) => {
+    if (key && !stored.has(key)) added.set(key, sentences.values.slice(id * D, (id + 1) * D));
+  });
+  const current = new Set(keys);
+  const stale = [...stored.keys()].filter((key) => !current.has(key));
+  if (added.size === 0 && stale.length === 0) return;
+  store.save(added, stale).catch((err: unknown) => {
+    process.emitWarning(
+      `Sentence vectors not stored, they are encoded again after a restart: ${(err as Error).message}`,
+    );
+  });
 }

@@ -23,13 +23,17 @@ export const EXPORT_QUEUE: JobQueue<{ exportId: string; orgId: string }> = {
   expireInSeconds: 30 * 60,
 };
 
-/** Not the organization's data: sign-in state, counters kept by triggers, and the exports themselves. */
+/**
+ * Not the organization's data: sign-in state, counters kept by triggers, the assistant's vectors of the articles
+ * (derived from them, and binary), and the exports themselves.
+ */
 const SKIPPED_TABLES = new Set([
   "sessions",
   "password_reset_tokens",
   "data_versions",
   "ticket_totals",
   "ticket_tallies",
+  "ai_sentence_vectors",
   "organization_exports",
 ]);
 const SECRET_COLUMN = /(^|_)(hash|secret|password|token)(_|$)/;
