@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildApp } from "../apps/api/src/app.ts";
 import { kbArticles } from "../apps/api/src/db/schema/kb.ts";
+import { forgetOrganizationIndex } from "../apps/api/src/modules/ai/index-cache.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
 import { lexicon } from "../apps/api/src/modules/ai/wordnet.ts";
 import type { AiConfig } from "../apps/api/src/platform/config.ts";
@@ -32,7 +33,9 @@ export interface BenchOrganization {
 
 export type AiServerMessage =
   | { type: "ready"; port: number; organizations: BenchOrganization[] }
-  | { type: "failed"; error: string };
+  | { type: "failed"; error: string }
+  /** Answers "restart": every organization's index is forgotten, as a restart forgets them; the database stays. */
+  | { type: "restarted" };
 
 function send(message: AiServerMessage): void {
   process.send?.(message);
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
 
   const clinc = loadClinc();
   const organizations: BenchOrganization[] = [];
+  const orgIds: string[] = [];
   const run = Date.now().toString(36);
   for (const domain of plan.domains) {
     const res = await app.inject({
@@ -77,6 +81,7 @@ async function main(): Promise<void> {
     });
     if (res.statusCode !== 201) throw new Error(`registering ${domain} failed: ${res.statusCode} ${res.body}`);
     const { token, user } = res.json() as { token: string; user: { organizationId: string } };
+    orgIds.push(user.organizationId);
     const articles = domainArticles(clinc, domain, plan.phrasings ?? Number.POSITIVE_INFINITY);
     const rows = await database.db
       .insert(kbArticles)
@@ -115,6 +120,10 @@ async function main(): Promise<void> {
   };
   process.on("message", (message) => {
     if (message === "stop") void close();
+    if (message === "restart") {
+      for (const id of orgIds) forgetOrganizationIndex(id);
+      send({ type: "restarted" });
+    }
   });
   process.on("disconnect", () => void close());
   send({ type: "ready", port: address.port, organizations });
