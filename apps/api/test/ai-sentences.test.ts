@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findCandidates, readingsOf } from "../src/modules/ai/candidates.ts";
 import { CALIBRATION, CALIBRATION_WITH_SENTENCES, calibrationFor, signalsOf } from "../src/modules/ai/confidence.ts";
+import { keptOnceLoaded, loadModel, type Model } from "../src/modules/ai/encoder-model.ts";
 import { organizationIndex, sentencesReady } from "../src/modules/ai/index-cache.ts";
 import { buildIndex, type KbArticle, queryTerms, search, unitScores } from "../src/modules/ai/retrieval.ts";
 import { encoderThread, encodeSentences, SENTENCE_DIMENSIONS } from "../src/modules/ai/sentence-encoder.ts";
@@ -56,6 +57,44 @@ describe("the sentence encoder", () => {
     const again = await encodeSentences(["Where is my order?"], "question");
     expect(again).not.toBeNull();
     expect(encoderThread()).not.toBe(first);
+  });
+});
+
+describe("loading the encoder's model", () => {
+  const fake: Model = { embed: async () => [] };
+
+  it("reads the weights only once the backend is ready (else the load fails on a busy machine)", async () => {
+    const order: string[] = [];
+    let backendReady = () => {};
+    const ready = new Promise<void>((resolve) => {
+      backendReady = resolve;
+    });
+    const loading = loadModel({
+      ready: () => ready.then(() => order.push("backend")),
+      initModel: async () => {
+        order.push("weights");
+        return fake;
+      },
+      modelSource: null,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual([]);
+    backendReady();
+    expect(await loading).toBe(fake);
+    expect(order).toEqual(["backend", "weights"]);
+  });
+
+  it("tries again after a load failed, and keeps the model once loaded", async () => {
+    let loads = 0;
+    const model = keptOnceLoaded(async () => {
+      loads++;
+      if (loads === 1) throw new Error("Backend 'wasm' has not yet been initialized");
+      return fake;
+    });
+    await expect(model()).rejects.toThrow(/wasm/);
+    expect(await model()).toBe(fake);
+    expect(await model()).toBe(fake);
+    expect(loads).toBe(2);
   });
 });
 

@@ -2,6 +2,7 @@ import type { AiResponseAnswer } from "@cove/contract/ai.ts";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { aiSentenceVectors } from "../src/db/schema/ai.ts";
+import { prepareAssistant } from "../src/modules/ai/ai.service.ts";
 import { forgetOrganizationIndex, indexEncoded } from "../src/modules/ai/index-cache.ts";
 import { buildIndex, type SearchIndex } from "../src/modules/ai/retrieval.ts";
 import { SENTENCE_DIMENSIONS } from "../src/modules/ai/sentence-encoder.ts";
@@ -119,6 +120,17 @@ describe("stored sentence vectors in the database", () => {
     expect(again.confidence).toBeCloseTo(first.confidence, 2);
     // Its vectors were all read from the database: the encoder read no text of the knowledge base.
     expect(await indexEncoded(orgId)).toBe(0);
+  });
+
+  it("are prepared before the first question when asked to (the demo's, at start), and read back the next time", async () => {
+    const fresh = await registerOrg(t.app);
+    const orgId = fresh.user.organizationId;
+    for (const a of SHOP_ARTICLES.slice(0, 2)) await addArticle(t, orgId, a);
+    const encoded = await prepareAssistant(t.database.db, orgId);
+    expect(encoded).toBeGreaterThan(0);
+    await vi.waitFor(async () => expect(await storedCount(orgId)).toBe(encoded), { timeout: 30_000 });
+    forgetOrganizationIndex(orgId);
+    expect(await prepareAssistant(t.database.db, orgId)).toBe(0);
   });
 
   it("are the organization's own: another organization's transaction sees none of them", async () => {

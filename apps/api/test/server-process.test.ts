@@ -253,6 +253,11 @@ describe("the server process", () => {
       expect((res.body as AuthAnswer).user.organizationName).toBe(owner.organizationName);
       const demoLogin = await post(againBase, "/api/auth/login", demo);
       expect(demoLogin.status).toBe(200);
+      // Asked at once, the demo's assistant reads the question with its sentence encoder: the thread started with
+      // the server (its model loaded after its backend, or a busy machine made the load fail for good).
+      const asked = await post(againBase, "/api/chat/ai-response", { message: "Do you deliver to Germany?" });
+      expect(asked.status).toBe(200);
+      expect(again.output()).not.toMatch(/Sentence encoder|Sentence vectors|sentence vectors not/i);
       again.child.kill("SIGTERM");
       expect(await again.exited).toEqual({ code: 0, signal: null });
     },

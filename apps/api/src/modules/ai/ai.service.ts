@@ -33,7 +33,7 @@ import {
 } from "./ai.queries.ts";
 import { findCandidates, type Readings, readingsOf } from "./candidates.ts";
 import { asksForPerson } from "./handoff-request.ts";
-import { organizationIndex, sentencesReady } from "./index-cache.ts";
+import { indexEncoded, organizationIndex, sentencesReady } from "./index-cache.ts";
 import { type AiProvider, type Draft, handoffDraft, REPLIES } from "./provider.ts";
 import type { SearchIndex } from "./retrieval.ts";
 import { encoderWaitMs, encodeSentences, SENTENCE_DIMENSIONS, within } from "./sentence-encoder.ts";
@@ -123,6 +123,20 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
     }),
   );
   return toAnswer(draft, answerId);
+}
+
+/**
+ * Builds the organization's index and gives it its sentence vectors (read back, or encoded) before anyone asks: at
+ * start, for the demo organization, so that the first question on /ai-test is read with the encoder. Resolves how
+ * many texts were encoded (null when the assistant is off or the encoder unavailable).
+ */
+export async function prepareAssistant(db: Db, orgId: string): Promise<unknown> {
+  const index = await withVisitor(db, orgId, async ({ db: tx }) => {
+    const state = await loadAssistantState(tx, orgId);
+    if (!state?.enabled) return null;
+    return organizationIndex(orgId, state.articlesStamp, () => publishedArticles(tx, orgId), vectorStore(db, orgId));
+  });
+  return index ? indexEncoded(orgId) : null;
 }
 
 /**

