@@ -14,8 +14,15 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { users } from "../src/db/schema/users.ts";
-import { openDatabase } from "../src/platform/db.ts";
-import { bearer, createTestApp, registerOrg, registration, type TestApp, unique } from "./helpers.ts";
+import {
+  bearer,
+  createTestApp,
+  embeddedTestDatabase,
+  registerOrg,
+  registration,
+  type TestApp,
+  unique,
+} from "./helpers.ts";
 import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
 
 let smtp: TestSmtp;
@@ -138,7 +145,7 @@ describe("reserved organization addresses", () => {
 describe("the public demo", () => {
   it("cannot be taken over by registering the demo's name, and says plainly when there is no demo", async () => {
     // Its own empty database, as a server started with SEED_DEMO=false has.
-    const database = await openDatabase({ kind: "embedded", dir: null });
+    const database = await embeddedTestDatabase();
     const app = await buildApp({
       database,
       mail: { smtpUrl: undefined, from: "Cove <no-reply@cove.test>", outboxDir: path.join(tmpdir(), "cove-demo-x") },

@@ -5,15 +5,15 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { DEMO_LOGIN, seedDemo } from "../src/db/seed.ts";
-import { type Database, openDatabase } from "../src/platform/db.ts";
-import { bearer } from "./helpers.ts";
+import type { Database } from "../src/platform/db.ts";
+import { bearer, embeddedTestDatabase } from "./helpers.ts";
 
 // The demo is seeded into an empty database only, so this file uses its own in-memory one.
 let database: Database;
 let app: FastifyInstance;
 let token: string;
 beforeAll(async () => {
-  database = await openDatabase({ kind: "embedded", dir: null });
+  database = await embeddedTestDatabase();
   expect(await seedDemo(database.db)).toBe(true);
   app = await buildApp({
     database,

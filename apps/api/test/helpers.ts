@@ -5,6 +5,7 @@ import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
 import type { Article } from "@cove/contract/kb.ts";
 import type { Comment, Ticket } from "@cove/contract/tickets.ts";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { inject } from "vitest";
 import { type AppOptions, buildApp } from "../src/app.ts";
 import { sessions } from "../src/db/schema/auth.ts";
 import { users } from "../src/db/schema/users.ts";
@@ -45,7 +46,7 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
-  const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "embedded", dir: null });
+  const database = url ? await openDatabase({ kind: "postgres", url }) : await embeddedTestDatabase();
   const outboxDir = mkdtempSync(path.join(tmpdir(), "cove-outbox-"));
   // Test files share one PostgreSQL database and run at once: each app gets its own queue tables, so a worker never
   // takes another app's jobs (and sends them through another test's mail server).
@@ -102,6 +103,14 @@ async function dropSchema(database: Database, schema: string): Promise<void> {
       await new Promise((r) => setTimeout(r, 100 * attempt));
     }
   }
+}
+
+let template: Blob | undefined;
+
+/** A new in-memory embedded database, migrated: a copy of the one global-setup.ts made. */
+export async function embeddedTestDatabase(): Promise<Database> {
+  template ??= new Blob([readFileSync(inject("embeddedTemplate"))]);
+  return openDatabase({ kind: "embedded", dir: null, template });
 }
 
 let seq = 0;

@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { kbArticles } from "../src/db/schema/kb.ts";
 import { seedDemo } from "../src/db/seed.ts";
-import { type Database, openDatabase } from "../src/platform/db.ts";
+import type { Database } from "../src/platform/db.ts";
+import { embeddedTestDatabase } from "./helpers.ts";
 
 // The demo is seeded into an empty database only, so this file always uses its own in-memory one.
 let database: Database;
 let app: FastifyInstance;
 beforeAll(async () => {
-  database = await openDatabase({ kind: "embedded", dir: null });
+  database = await embeddedTestDatabase();
   expect(await seedDemo(database.db)).toBe(true);
   app = await buildApp({
     database,

@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { seedDemo } from "../src/db/seed.ts";
 import { DEMO_CUSTOMER, resetDemoCustomer, startDemoSession } from "../src/modules/portal/portal-demo.ts";
-import { type Database, openDatabase } from "../src/platform/db.ts";
-import { client } from "./helpers.ts";
+import type { Database } from "../src/platform/db.ts";
+import { client, embeddedTestDatabase } from "./helpers.ts";
 
 // The demo is seeded into an empty database only, so this file always uses its own in-memory one (as kb-seed does).
 let database: Database;
 let app: FastifyInstance;
 beforeAll(async () => {
-  database = await openDatabase({ kind: "embedded", dir: null });
+  database = await embeddedTestDatabase();
   app = await buildApp({
     database,
     mail: { smtpUrl: undefined, from: "Cove <no-reply@cove.test>", outboxDir: path.join(tmpdir(), "cove-demo-outbox") },
