@@ -1,11 +1,11 @@
-import type { AiResponseAnswer, AiUnansweredAnswer, UnansweredReviewedAnswer } from "@cove/contract/ai.ts";
+import type { AiUnansweredAnswer, UnansweredReviewedAnswer } from "@cove/contract/ai.ts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aiAnswers } from "../src/db/schema/ai.ts";
 import { kbArticles } from "../src/db/schema/kb.ts";
 import { groupQuestions } from "../src/modules/ai/unanswered.ts";
 import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
-import { addArticle, agentSession, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
+import { addArticle, agentSession, askAssistant, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
 
 let t: TestApp;
 type Session = Awaited<ReturnType<typeof registerOrg>>;
@@ -28,16 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function ask(token: string, message: string): Promise<AiResponseAnswer> {
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/chat/ai-response",
-    headers: bearer(token),
-    payload: { message },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as AiResponseAnswer;
-}
+const ask = (token: string, message: string) => askAssistant(t, token, message);
 
 async function unanswered(token: string): Promise<AiUnansweredAnswer> {
   const res = await t.app.inject({ method: "GET", url: "/api/ai/unanswered", headers: bearer(token) });

@@ -1,4 +1,3 @@
-import type { AiResponseAnswer } from "@cove/contract/ai.ts";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { aiSentenceVectors } from "../src/db/schema/ai.ts";
@@ -10,8 +9,8 @@ import { encodeIndex, type VectorStore, vectorKey } from "../src/modules/ai/sent
 import { wordVectors } from "../src/modules/ai/word-vectors.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { withTenant } from "../src/platform/tenancy.ts";
-import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
-import { addArticle, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
+import { createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addArticle, askAssistant, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
 
 /** A store in memory, as the database keeps it: by key. */
 function memoryStore(): VectorStore & { rows: Map<string, Int8Array> } {
@@ -88,16 +87,7 @@ describe("stored sentence vectors in the database", () => {
   });
   afterAll(() => t.close());
 
-  async function ask(token: string, message: string): Promise<AiResponseAnswer> {
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/chat/ai-response",
-      headers: bearer(token),
-      payload: { message },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json() as AiResponseAnswer;
-  }
+  const ask = (token: string, message: string) => askAssistant(t, token, message);
 
   const storedCount = async (orgId: string) =>
     (

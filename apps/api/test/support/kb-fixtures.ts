@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
+import type { AiResponseAnswer } from "@cove/contract/ai.ts";
 import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
 import { eq } from "drizzle-orm";
+import { expect } from "vitest";
 import { sessions } from "../../src/db/schema/auth.ts";
 import { kbArticles } from "../../src/db/schema/kb.ts";
 import { organizations } from "../../src/db/schema/organizations.ts";
 import { users } from "../../src/db/schema/users.ts";
 import type { KbArticle } from "../../src/modules/ai/retrieval.ts";
 import { hashToken, newToken } from "../../src/platform/auth.ts";
-import { type TestApp, unique } from "../helpers.ts";
+import { bearer, type TestApp, unique } from "../helpers.ts";
 
 /** A small, realistic knowledge base of an outdoor-gear shop, as an organization would write it. */
 export const SHOP_ARTICLES: Omit<KbArticle, "id">[] = [
@@ -148,4 +150,16 @@ export async function demoOrganization(t: TestApp): Promise<string> {
   const found = await find();
   if (!found) throw new Error("demo organization missing");
   return found;
+}
+
+/** The organization's assistant answers a question asked with this token (200, or the test fails). */
+export async function askAssistant(t: TestApp, token: string, message: string): Promise<AiResponseAnswer> {
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/chat/ai-response",
+    headers: bearer(token),
+    payload: { message },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as AiResponseAnswer;
 }
