@@ -2,8 +2,9 @@
  * The sentence encoder for the in-process AI benchmarks (ai-eval, ai-calibrate): every text of a run is encoded once
  * however many knowledge bases use it (each out-of-scope question is asked in every domain), and each index gets its
  * vectors when it is built, as the server's do before it answers. AI_SENTENCE_ENCODER=false measures without it.
- * BENCH_AI_SENTENCE_CACHE=file keeps the vectors between runs (for trying retrieval constants: the encoder's output
- * does not depend on them).
+ * BENCH_AI_SENTENCE_CACHE=<path of a JSON file> keeps the vectors between runs, e.g. /tmp/cove-sentences.json (for
+ * trying retrieval constants: the encoder's output does not depend on them). It holds every text of the benchmark,
+ * some 40 MB: keep it outside the repository.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { SearchIndex } from "../apps/api/src/modules/ai/retrieval.ts";
