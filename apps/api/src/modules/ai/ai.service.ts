@@ -130,7 +130,7 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
  * start, for the demo organization, so that the first question on /ai-test is read with the encoder. Resolves how
  * many texts were encoded (null when the assistant is off or the encoder unavailable).
  */
-export async function prepareAssistant(db: Db, orgId: string): Promise<unknown> {
+export async function prepareAssistant(db: Db, orgId: string): Promise<number | null> {
   const index = await withVisitor(db, orgId, async ({ db: tx }) => {
     const state = await loadAssistantState(tx, orgId);
     if (!state?.enabled) return null;

@@ -20,7 +20,7 @@ interface Entry {
 }
 
 /** Settles when the sentence encoder has read an index's units, or cannot. */
-const encoding = new WeakMap<SearchIndex, Promise<unknown>>();
+const encoding = new WeakMap<SearchIndex, Promise<number | null>>();
 
 const entries = new Map<string, Entry>();
 let unitsHeld = 0;
@@ -87,7 +87,7 @@ export async function sentencesReady(index: SearchIndex, waitMs: number): Promis
  * How many texts the encoder read for the organization's cached index (the rest came from the previous index or the
  * store); null when it has none, or the encoder was unavailable or stopped.
  */
-export async function indexEncoded(orgId: string): Promise<unknown> {
+export async function indexEncoded(orgId: string): Promise<number | null> {
   const entry = entries.get(orgId);
   return entry ? (encoding.get(entry.index) ?? null) : null;
 }

@@ -53,7 +53,9 @@ function quantize(rows: Float32Array, count: number): SentenceVectors {
   for (let id = 0; id < count; id++) {
     const q = quantizeRow(rows.subarray(id * D, (id + 1) * D));
     values.set(q, id * D);
-    norms[id] = Math.hypot(...q);
+    let sq = 0;
+    for (let d = 0; d < D; d++) sq += (q[d] ?? 0) ** 2;
+    norms[id] = Math.sqrt(sq);
   }
   return { values, norms };
 }
