@@ -223,13 +223,13 @@ export async function saveSentenceVectors(
   db: Queryable,
   orgId: string,
   added: ReadonlyMap<string, Int8Array>,
-  stale: readonly string[],
+  staleKeys: readonly string[],
 ): Promise<void> {
-  const rows = [...added].map(([key, v]) => ({
-    organizationId: orgId,
-    key,
-    vector: Buffer.from(v.buffer, v.byteOffset, v.byteLength),
-  }));
+  // In key order, as every instance writes them: two saves of one knowledge base never lock rows crosswise.
+  const rows = [...added]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, v]) => ({ organizationId: orgId, key, vector: Buffer.from(v.buffer, v.byteOffset, v.byteLength) }));
+  const stale = [...staleKeys].sort();
   for (let i = 0; i < rows.length; i += VECTOR_BATCH) {
     await db
       .insert(aiSentenceVectors)
