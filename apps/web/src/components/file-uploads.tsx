@@ -2,7 +2,7 @@ import { formatBytes } from "@cove/contract/attachment-limits.ts";
 import type { Attachment } from "@cove/contract/attachments.ts";
 import { Paperclip, X } from "lucide-react";
 import { type ClipboardEvent, type DragEvent, useRef, useState } from "react";
-import { uploadFile, useAttachmentLimits } from "../lib/uploads.ts";
+import { tooLargeMessage, uploadFile, useAttachmentLimits } from "../lib/uploads.ts";
 
 /** A file being uploaded for a message, or uploaded (id), or refused (error). */
 export interface Upload {
@@ -41,9 +41,11 @@ export function useFileUploads(target: {
       const refusal =
         room <= 0
           ? `A message can have at most ${limits.max_files} files.`
-          : total + file.size > limits.max_message_bytes
-            ? `The files of one message can be at most ${formatBytes(limits.max_message_bytes)} together.`
-            : null;
+          : file.size > limits.max_file_bytes
+            ? tooLargeMessage(file.name, limits.max_file_bytes)
+            : total + file.size > limits.max_message_bytes
+              ? `The files of one message can be at most ${formatBytes(limits.max_message_bytes)} together.`
+              : null;
       if (refusal) {
         setUploads((list) => [...list, { ...entry, error: refusal }]);
         continue;

@@ -12,6 +12,10 @@ import { ApiError, apiRequest } from "./api-client.ts";
  * Uploads one file (its bytes as the body, its name in the address), reporting progress from 0 to 1. XMLHttpRequest
  * rather than fetch: only it reports upload progress. A file over the limit is refused here, before a byte is sent.
  */
+/** What a file over the server's per-file limit is told, before or after an upload. */
+export const tooLargeMessage = (name: string, maxFileBytes: number) =>
+  `${name} is too large: a file can be at most ${formatBytes(maxFileBytes)}.`;
+
 export function uploadFile<T = Attachment>(opts: {
   /** Where it goes, e.g. /api/tickets/{id}/attachments. */
   url: string;
@@ -25,7 +29,7 @@ export function uploadFile<T = Attachment>(opts: {
   const { file } = opts;
   const failed = (status: number, code: string, message: string, fromServer: boolean) =>
     new ApiError({ status, code, message, fromServer });
-  const tooLarge = `${file.name} is too large: a file can be at most ${formatBytes(opts.maxFileBytes)}.`;
+  const tooLarge = tooLargeMessage(file.name, opts.maxFileBytes);
   if (file.size > opts.maxFileBytes) return Promise.reject(failed(413, "PAYLOAD_TOO_LARGE", tooLarge, false));
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
