@@ -4,8 +4,10 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aiAnswers } from "../src/db/schema/ai.ts";
 import { chatMessages } from "../src/db/schema/chat.ts";
+import { insertMessage } from "../src/modules/chat/chat.queries.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { chatMarkdownHtml } from "../src/platform/markdown.ts";
+import { withSystem } from "../src/platform/tenancy.ts";
 import { client, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 import { addArticle, demoOrganization, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
 
@@ -208,6 +210,17 @@ describe("only the visitor whose chat it is may rate an answer", () => {
     const res = await call(null, "POST", "/api/chat/ai-feedback", { answerId: logged?.id, helpful: false });
     expect(res.statusCode).toBe(404);
     expect((await feedbackOf(answer.id))?.feedback).toBeNull();
+  });
+
+  it("messages written in one transaction keep their order, though the embedded database's clock counts milliseconds", async () => {
+    const chat = await startChat(shop);
+    const texts = Array.from({ length: 30 }, (_, i) => `Note ${i}`);
+    await withSystem(t.database.db, shop.user.organizationId, "test", async (ctx) => {
+      for (const message of texts)
+        await insertMessage(ctx, { sessionId: chat.session.id, senderType: "system", message });
+    });
+    const { messages } = await conversation(shop, chat);
+    expect(messages.filter((m) => m.sender_type === "system").map((m) => m.message)).toEqual(texts);
   });
 
   it("only the assistant's answers can be rated: not the greeting, the visitor's message or a hand-off", async () => {

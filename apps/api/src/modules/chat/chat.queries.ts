@@ -200,9 +200,12 @@ export async function insertMessage(ctx: Pick<TenantCtx, "orgId" | "db">, m: New
     sources: m.sources ?? [],
     aiAnswerId: m.aiAnswerId ?? null,
     html: m.html ?? null,
-    // The clock, not the transaction's start: messages written in one transaction (an answer and the hand-off notice)
-    // keep the order they were written in.
-    createdAt: sql`clock_timestamp()`,
+    // The clock, not the transaction's start, and always after the session's latest message: messages written in one
+    // transaction (an answer and the hand-off notice) keep the order they were written in, on the embedded database
+    // too, whose clock counts whole milliseconds (two messages of one millisecond were ordered by their random ids).
+    createdAt: sql`greatest(clock_timestamp(), (
+      select max(${chatMessages.createdAt}) + interval '1 microsecond' from ${chatMessages}
+      where ${chatMessages.organizationId} = ${ctx.orgId} and ${chatMessages.sessionId} = ${m.sessionId}))`,
   };
   const [row] = await ctx.db.insert(chatMessages).values(values).returning(messageColumns);
   if (!row) throw new Error("chat message insert returned nothing");
