@@ -48,8 +48,8 @@ export async function validationRows(
       const encoded = sentences ? await questionVectors(questions.map(([text]) => text)) : [];
       for (const [k, [text, intent]] of questions.entries()) {
         const query = queryTerms(index, text, undefined, encoded[k] ?? null);
-        const [top, second] = search(index, unitScores(index, query), 2);
-        const signals = signalsOf(query, top, second?.score ?? 0);
+        const [top] = search(index, unitScores(index, query), 1);
+        const signals = signalsOf(query, top);
         const correct = top !== undefined && index.articles[top.article]?.id === intent;
         rows.push({ signals, correct, inScope: intent !== "oos" });
       }

@@ -8,15 +8,25 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { SearchIndex } from "../apps/api/src/modules/ai/retrieval.ts";
-import { encodeSentences, SENTENCE_DIMENSIONS } from "../apps/api/src/modules/ai/sentence-encoder.ts";
+import {
+  encodeSentences,
+  SENTENCE_DIMENSIONS,
+  SENTENCE_ENCODER_NAME,
+} from "../apps/api/src/modules/ai/sentence-encoder.ts";
 import { attachSentenceVectors } from "../apps/api/src/modules/ai/sentences.ts";
 
 const D = SENTENCE_DIMENSIONS;
 const cacheFile = process.env.BENCH_AI_SENTENCE_CACHE;
 const memo = new Map<string, Float32Array | null>();
+// The file names the encoder (and how it reads texts) it was made with; another's vectors are not reused.
+interface Saved {
+  encoder?: string;
+  vectors?: Record<string, number[]>;
+}
 if (cacheFile && existsSync(cacheFile)) {
-  const saved = JSON.parse(readFileSync(cacheFile, "utf8")) as Record<string, number[]>;
-  for (const [text, row] of Object.entries(saved)) memo.set(text, Float32Array.from(row));
+  const saved = JSON.parse(readFileSync(cacheFile, "utf8")) as Saved;
+  if (saved.encoder === SENTENCE_ENCODER_NAME)
+    for (const [text, row] of Object.entries(saved.vectors ?? {})) memo.set(text, Float32Array.from(row));
 }
 
 /** Vectors of the texts (null each without the encoder), encoding only those not seen before. */
@@ -28,9 +38,9 @@ export async function questionVectors(texts: string[]): Promise<(Float32Array | 
       memo.set(t, rows ? rows.slice(k * D, (k + 1) * D) : null);
     });
     if (cacheFile && rows) {
-      const out: Record<string, number[]> = {};
-      for (const [text, row] of memo) if (row) out[text] = Array.from(row);
-      writeFileSync(cacheFile, JSON.stringify(out));
+      const vectors: Record<string, number[]> = {};
+      for (const [text, row] of memo) if (row) vectors[text] = Array.from(row);
+      writeFileSync(cacheFile, JSON.stringify({ encoder: SENTENCE_ENCODER_NAME, vectors } satisfies Saved));
     }
   }
   return texts.map((t) => memo.get(t) ?? null);

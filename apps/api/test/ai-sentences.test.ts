@@ -5,7 +5,7 @@ import { keptOnceLoaded, loadModel, type Model } from "../src/modules/ai/encoder
 import { organizationIndex, sentencesReady } from "../src/modules/ai/index-cache.ts";
 import { buildIndex, type KbArticle, queryTerms, search, unitScores } from "../src/modules/ai/retrieval.ts";
 import { encoderThread, encodeSentences, SENTENCE_DIMENSIONS } from "../src/modules/ai/sentence-encoder.ts";
-import { encodeIndex, sentenceSimilarity } from "../src/modules/ai/sentences.ts";
+import { CENTRE_SHRINK, encodeIndex, sentenceQuery, sentenceSimilarity } from "../src/modules/ai/sentences.ts";
 import { wordVectors } from "../src/modules/ai/word-vectors.ts";
 import { SHOP_ARTICLES } from "./support/kb-fixtures.ts";
 
@@ -112,21 +112,58 @@ describe("retrieval with sentence vectors", () => {
     }
   });
 
-  it("keeps a byte per dimension, within 0.01 of the full-precision cosine", async () => {
+  it("keeps a byte per dimension, within 0.01 of the full-precision cosines, plain and centred", async () => {
     const index = buildIndex(articles, wordVectors());
     await encodeIndex(index);
     const sentences = index.sentences;
     if (!sentences) throw new Error("no sentence vectors");
     const q = await vector("Can I send this back?");
+    const query = sentenceQuery(sentences, q);
     const exact = await encodeSentences(index.texts.filter(Boolean), "index");
+    const centre = sentences.centre;
+    const centred = (v: Float32Array) => Float32Array.from(v, (x, d) => x - (centre[d] ?? 0));
+    const length = (v: Float32Array) => Math.sqrt(cosine(v, v));
     let k = 0;
     index.texts.forEach((text, id) => {
       if (!text) return;
-      const full = cosine(q, (exact as Float32Array).subarray(k * D, (k + 1) * D));
-      expect(Math.abs(sentenceSimilarity(sentences, id, q) - full)).toBeLessThan(0.01);
+      const row = (exact as Float32Array).subarray(k * D, (k + 1) * D);
+      const match = sentenceSimilarity(sentences, id, query);
+      expect(Math.abs(match.plain - cosine(q, row))).toBeLessThan(0.01);
+      const [u, v] = [centred(row), centred(q)];
+      expect(Math.abs(match.centred - cosine(u, v) / (length(u) * length(v)))).toBeLessThan(0.01);
       k++;
     });
     expect(sentences.values.length).toBe(index.units.length * D);
+  });
+
+  it("takes away what the articles share, less of it in a small knowledge base", async () => {
+    const many = buildIndex(articles, wordVectors());
+    await encodeIndex(many);
+    const one = buildIndex(articles.slice(0, 1), wordVectors());
+    await encodeIndex(one);
+    const n = articles.length;
+    const shares = (index: typeof many, count: number) => {
+      const sentences = index.sentences;
+      if (!sentences) throw new Error("no sentence vectors");
+      // The centre is the mean of the unit-length rows (not the whole-article ones) times n / (n + shrink).
+      const rows = index.units.flatMap((unit, id) => (unit.kind === "article" ? [] : [id]));
+      const mean = new Float32Array(D);
+      for (const id of rows)
+        for (let d = 0; d < D; d++)
+          mean[d] = (mean[d] ?? 0) + (sentences.values[id * D + d] ?? 0) / (sentences.norms[id] ?? 1) / rows.length;
+      const expected = count / (count + CENTRE_SHRINK.articles);
+      sentences.centre.forEach((c, d) => {
+        expect(c).toBeCloseTo((mean[d] ?? 0) * expected, 5);
+      });
+      return expected;
+    };
+    expect(shares(one, 1)).toBeLessThan(shares(many, n));
+    // With one article, a question about it still matches it well once the centre is taken away.
+    const q = await vector("How do I send an item back?");
+    const sentences = one.sentences;
+    if (!sentences) throw new Error("no sentence vectors");
+    const title = one.units.findIndex((u) => u.kind === "title");
+    expect(sentenceSimilarity(sentences, title, sentenceQuery(sentences, q)).centred).toBeGreaterThan(0.4);
   });
 
   it("reads the whole-article unit as the mean of the article's others, not by encoding the article again", async () => {
@@ -157,11 +194,11 @@ describe("retrieval with sentence vectors", () => {
     const early = queryTerms(index, "Do you deliver to Germany?", undefined, q);
     expect(early.sentence).toBeNull();
     const [top] = search(index, unitScores(index, early), 1);
-    expect(calibrationFor(signalsOf(early, top, 0))).toBe(CALIBRATION);
+    expect(calibrationFor(signalsOf(early, top))).toBe(CALIBRATION);
     await encodeIndex(index);
     const late = queryTerms(index, "Do you deliver to Germany?", undefined, q);
     expect(late.sentence).toBe(q);
-    expect(calibrationFor(signalsOf(late, top, 0))).toBe(CALIBRATION_WITH_SENTENCES);
+    expect(calibrationFor(signalsOf(late, top))).toBe(CALIBRATION_WITH_SENTENCES);
   });
 
   it("reads a short follow-up with the previous question, and both readings are encoded", async () => {

@@ -11,71 +11,7 @@ import type { KbArticle } from "../../src/modules/ai/retrieval.ts";
 import { hashToken, newToken } from "../../src/platform/auth.ts";
 import { bearer, type TestApp, unique } from "../helpers.ts";
 
-/** A small, realistic knowledge base of an outdoor-gear shop, as an organization would write it. */
-export const SHOP_ARTICLES: Omit<KbArticle, "id">[] = [
-  {
-    title: "How to return an item",
-    slug: "return-an-item",
-    questions: ["Can I send something back?", "What is your return policy?", "I want a refund for my order"],
-    body: [
-      "# Returns",
-      "",
-      "You can return unused items within 30 days of delivery for a full refund.",
-      "",
-      "To start a return:",
-      "",
-      "1. Sign in and open **Orders**.",
-      "2. Choose the item and select *Return item*.",
-      "3. Print the prepaid label and drop the parcel at any post office.",
-      "",
-      "## Refund timing",
-      "",
-      "Refunds reach your original payment method within 5 business days after the parcel arrives at our warehouse.",
-    ].join("\n"),
-  },
-  {
-    title: "Tracking your order",
-    slug: "track-your-order",
-    questions: ["Where is my order?", "My package has not arrived", "How can I see the delivery status?"],
-    body: [
-      "Every order gets a tracking number by email as soon as it ships.",
-      "",
-      "Open **Orders** in your account and select *Track parcel* to see where it is. Most parcels arrive within 3 to 5 business days.",
-      "",
-      "If tracking has not changed for 7 days, contact us and we will open an investigation with the carrier.",
-    ].join("\n"),
-  },
-  {
-    title: "Resetting your password",
-    slug: "reset-your-password",
-    questions: ["I forgot my password", "How do I change my password?", "I can't sign in"],
-    body: [
-      "On the sign-in page, select **Forgot your password?** and enter your email address.",
-      "",
-      "We email you a link that works for one hour. Open it and choose a new password of at least 8 characters.",
-    ].join("\n"),
-  },
-  {
-    title: "International shipping",
-    slug: "international-shipping",
-    questions: ["Do you ship internationally?", "Can you deliver to Canada?", "Shipping outside the US"],
-    body: [
-      "We ship to the United States, Canada, the United Kingdom and most of the European Union.",
-      "",
-      "International orders take 7 to 14 business days. Import duties and taxes are collected by the carrier on delivery.",
-    ].join("\n"),
-  },
-  {
-    title: "Updating your billing details",
-    slug: "billing-details",
-    questions: ["How do I change my credit card?", "Update payment method", "My card was declined"],
-    body: [
-      "Go to **Account** then **Billing** and select *Edit payment method* to add a new card.",
-      "",
-      "If a payment is declined, check that the billing address matches your card statement, then try again.",
-    ].join("\n"),
-  },
-];
+export { SHOP_ARTICLES } from "./shop-articles.ts";
 
 /** Inserts an article straight into kb_articles (the knowledge-base API is another module's), published by default. */
 export async function addArticle(

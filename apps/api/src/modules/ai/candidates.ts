@@ -64,17 +64,15 @@ function rank(index: SearchIndex, orgSlug: string, text: string, readings: Readi
   const query = queryTerms(index, text, undefined, readings.get(text) ?? null);
   const scores = unitScores(index, query);
   const hits = search(index, scores, CANDIDATES);
-  return hits.map((hit, i) => {
+  return hits.map((hit) => {
     const article = index.articles[hit.article];
     if (!article) throw new Error("hit outside the index");
-    // Each candidate's runner-up is the best other article.
-    const rival = i === 0 ? (hits[1]?.score ?? 0) : (hits[0]?.score ?? 0);
     return {
       id: article.id,
       title: article.title,
       url: helpArticlePath(orgSlug, article.slug),
       score: hit.score,
-      confidence: confidenceOf(signalsOf(query, hit, rival)),
+      confidence: confidenceOf(signalsOf(query, hit)),
       passage: answerPassage(index, scores, hit.article),
       body: article.body,
     };

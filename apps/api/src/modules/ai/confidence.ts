@@ -7,11 +7,11 @@
  * docs/decisions/2026-11-23-ai-retrieval-and-confidence.md.
  */
 export interface ConfidenceSignals {
-  /** Similarity of the best article's best-matching title, phrasing or sentence to the question (0..1). */
+  /** Similarity of the article's best-matching title, phrasing or sentence to the question (0..1). */
   best: number;
-  /** Ranking score of the best article (0..1). */
+  /** The article's score (0..1). */
   top: number;
-  /** Score of the runner-up (0 when there is none). */
+  /** The best score of any other article (0 when there is none). */
   second: number;
   /** Share of the question's weight made of words the knowledge base uses (0..1). */
   coverage: number;
@@ -27,16 +27,18 @@ export interface ConfidenceSignals {
   sentences?: boolean;
 }
 
-/** The signals of the best article and its runner-up for a question. */
+/**
+ * The signals of an article found for a question: its absolute match (retrieval.ts, Hit.absolute: the encoder's
+ * plain cosine, not the centred one that ranks articles) and that of the best other article.
+ */
 export function signalsOf(
   query: { coverage: number; words: number; sentence?: Float32Array | null },
-  top: { best: number; score: number } | undefined,
-  second: number,
+  hit: { absolute: { best: number; score: number; rival: number } } | undefined,
 ): ConfidenceSignals {
   return {
-    best: top?.best ?? 0,
-    top: top?.score ?? 0,
-    second,
+    best: hit?.absolute.best ?? 0,
+    top: hit?.absolute.score ?? 0,
+    second: hit?.absolute.rival ?? 0,
     coverage: query.coverage,
     words: query.words,
     sentences: Boolean(query.sentence),
@@ -100,24 +102,24 @@ export function interpolate(x: number, knots: [number, number][]): number {
 
 /** The calibration fitted for scores with the sentence encoder's similarity (see CALIBRATION for the method). */
 export const CALIBRATION_WITH_SENTENCES: Calibration = {
-  weights: { best: 7.041, margin: 5.089, coverage: 0.253 },
-  bias: -3.597,
+  weights: { best: 7.028, margin: 4.98, coverage: 0.276 },
+  bias: -3.561,
   knots: [
-    [-3.19, 0.01],
-    [-2.25, 0.016],
-    [-1.94, 0.033],
-    [-1.68, 0.07],
-    [-1.37, 0.11],
-    [-0.99, 0.2],
-    [-0.5, 0.374],
-    [0.32, 0.61],
-    [1.02, 0.783],
-    [1.63, 0.865],
-    [2.21, 0.958],
-    [2.84, 0.968],
-    [3.7, 0.99],
+    [-3.48, 0.01],
+    [-2.25, 0.017],
+    [-1.94, 0.03],
+    [-1.66, 0.076],
+    [-1.35, 0.109],
+    [-0.97, 0.211],
+    [-0.48, 0.377],
+    [0.34, 0.612],
+    [1.05, 0.775],
+    [1.66, 0.867],
+    [2.23, 0.95],
+    [2.86, 0.967],
+    [3.71, 0.99],
     [4.73, 0.99],
-    [7.84, 0.99],
+    [7.81, 0.99],
   ],
   shortCaps: [0.96, 0.97],
 };

@@ -1,5 +1,5 @@
 import { type Passage, splitPassages, splitSentences } from "./passages.ts";
-import { type SentenceVectors, sentenceSimilarity } from "./sentences.ts";
+import { type SentenceVectors, sentenceQuery, sentenceSimilarity } from "./sentences.ts";
 import { baseForm, contentWords, isStopWord, stem, words } from "./text.ts";
 import type { WordVectors } from "./word-vectors.ts";
 import { type Lexicon, lexicon } from "./wordnet.ts";
@@ -154,6 +154,12 @@ export interface Hit {
   best: number;
   lexical: number;
   semantic: number;
+  /**
+   * The same score and best unit's similarity with the encoder's plain cosine instead of the centred one, and the
+   * highest such score of any other article: how well the article matches the question in absolute terms, which is
+   * what confidence reads. Equal to `score` and `best` without the encoder.
+   */
+  absolute: { score: number; best: number; rival: number };
 }
 
 const tf = (n: number) => 1 + Math.log(n);
@@ -455,6 +461,8 @@ export function queryTerms(
 
 export interface UnitScores {
   score: Float64Array;
+  /** The score with the encoder's plain cosine (see Hit.absolute). */
+  absolute: Float64Array;
   lexical: Float64Array;
   semantic: Float64Array;
 }
@@ -465,6 +473,7 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
   const lexical = new Float64Array(n);
   const semantic = new Float64Array(n);
   const score = new Float64Array(n);
+  const absolute = new Float64Array(n);
   let qNorm = 0;
   for (const [t, w] of query.terms) {
     qNorm += w * w;
@@ -491,6 +500,7 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
   }
   gNorm = Math.sqrt(gNorm);
   const lw = RETRIEVAL.lexicalWeight;
+  const sentence = query.sentence && index.sentences ? sentenceQuery(index.sentences, query.sentence) : null;
   index.units.forEach((unit, id) => {
     let lex = qNorm > 0 && unit.norm > 0 ? (lexical[id] ?? 0) / (qNorm * unit.norm) : 0;
     if (query.grams && unit.gramNorm) {
@@ -500,26 +510,66 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
     const sem = query.vector && unit.vector ? Math.max(0, dot(query.vector, unit.vector)) : 0;
     // Without word vectors (package missing, or no known word) the lexical part stands alone.
     const semShare = query.vector && unit.vector ? 1 - lw : 0;
-    let value = (lex * lw + sem * semShare) / (lw + semShare);
-    if (query.sentence && index.sentences) {
-      const meaning = Math.max(0, sentenceSimilarity(index.sentences, id, query.sentence));
-      value = (1 - RETRIEVAL.sentenceWeight) * value + RETRIEVAL.sentenceWeight * meaning;
+    const words = (lex * lw + sem * semShare) / (lw + semShare);
+    let value = words;
+    let plain = words;
+    if (sentence && index.sentences) {
+      const meaning = sentenceSimilarity(index.sentences, id, sentence);
+      const ws = RETRIEVAL.sentenceWeight;
+      value = (1 - ws) * words + ws * Math.max(0, meaning.centred);
+      plain = (1 - ws) * words + ws * Math.max(0, meaning.plain);
     }
-    if (unit.kind === "sentence") value *= RETRIEVAL.sentenceFactor;
-    else if (unit.kind === "article") value *= RETRIEVAL.articleFactor;
+    const factor =
+      unit.kind === "sentence" ? RETRIEVAL.sentenceFactor : unit.kind === "article" ? RETRIEVAL.articleFactor : 1;
     lexical[id] = lex;
     semantic[id] = sem;
-    score[id] = value;
+    score[id] = value * factor;
+    absolute[id] = plain * factor;
   });
-  return { score, lexical, semantic };
+  return { score, absolute, lexical, semantic };
 }
 
 /**
- * Articles ranked for a question, best first. An article scores its best unit, blended with the mean of its next
- * best units: several phrasings of one article agreeing is stronger evidence than one lucky match.
+ * Articles ranked for a question, best first, by their score with the encoder's centred cosine; each with its
+ * absolute match (the plain cosine), which confidence reads.
  */
 export function search(index: SearchIndex, scores: UnitScores, limit = 5): Hit[] {
-  const { score, lexical, semantic } = scores;
+  const { score, absolute, lexical, semantic } = scores;
+  const ranked = articleScores(index, score);
+  const plain = articleScores(index, absolute);
+  // The two best absolute scores, for each article's rival (the best of the others).
+  let first = -1;
+  let second = -1;
+  plain.forEach((entry, article) => {
+    if (!entry) return;
+    if (first < 0 || entry.score > (plain[first]?.score ?? 0)) {
+      second = first;
+      first = article;
+    } else if (second < 0 || entry.score > (plain[second]?.score ?? 0)) second = article;
+  });
+  const hits: Hit[] = [];
+  ranked.forEach((entry, article) => {
+    const own = plain[article];
+    if (!entry || !own) return;
+    const rival = plain[article === first ? second : first]?.score ?? 0;
+    hits.push({
+      article,
+      score: entry.score,
+      unit: entry.unit,
+      best: score[entry.unit] ?? 0,
+      lexical: lexical[entry.unit] ?? 0,
+      semantic: semantic[entry.unit] ?? 0,
+      absolute: { score: own.score, best: absolute[own.unit] ?? 0, rival },
+    });
+  });
+  return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+/**
+ * Each article's score from its units' scores: its best unit, blended with the mean of its next best units (several
+ * phrasings of one article agreeing is stronger evidence than one lucky match). Indexed by article.
+ */
+function articleScores(index: SearchIndex, score: Float64Array): { unit: number; score: number }[] {
   const perArticle: { best: number; others: number[] }[] = [];
   index.units.forEach((unit, id) => {
     const value = score[id] ?? 0;
@@ -530,22 +580,12 @@ export function search(index: SearchIndex, scores: UnitScores, limit = 5): Hit[]
       entry.best = id;
     } else entry.others.push(value);
   });
-  const hits: Hit[] = [];
-  perArticle.forEach((entry, article) => {
-    if (!entry) return;
+  return perArticle.map((entry) => {
     const support = entry.others.sort((a, b) => b - a).slice(0, RETRIEVAL.supportUnits);
     const mean = support.reduce((s, x) => s + x, 0) / RETRIEVAL.supportUnits;
     const best = score[entry.best] ?? 0;
-    hits.push({
-      article,
-      score: best * (1 - RETRIEVAL.supportWeight) + mean * RETRIEVAL.supportWeight,
-      unit: entry.best,
-      best,
-      lexical: lexical[entry.best] ?? 0,
-      semantic: semantic[entry.best] ?? 0,
-    });
+    return { unit: entry.best, score: best * (1 - RETRIEVAL.supportWeight) + mean * RETRIEVAL.supportWeight };
   });
-  return hits.sort((a, b) => b.score - a.score).slice(0, limit);
 }
 
 /** How well each passage of an article matches the question: the score of its best sentence. */

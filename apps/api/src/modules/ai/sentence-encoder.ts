@@ -14,7 +14,10 @@ import { AI_ENCODER_WAIT_MS_DEFAULT } from "../../platform/config.ts";
  * call answers null and retrieval runs without it (a warning, no failure).
  */
 export const SENTENCE_DIMENSIONS = 512;
-/** Names the model in the keys of stored vectors (sentences.ts): another model's vectors are never read as its own. */
+/**
+ * Names the model, and how texts are prepared for it, in the keys of stored vectors (sentences.ts) and of the
+ * benchmarks' cache: another model's vectors, or this one's of texts prepared otherwise, are never read as its own.
+ */
 export const SENTENCE_ENCODER_NAME = "universal-sentence-encoder-lite";
 
 const ENV = "AI_SENTENCE_ENCODER";

@@ -15,19 +15,73 @@ import {
 export interface SentenceVectors {
   values: Int8Array;
   norms: Float32Array;
+  /**
+   * What the knowledge base's texts have in common (the mean of its units' vectors, shrunk for a small knowledge
+   * base): similarity is measured after taking it away, so the subject every article shares (banking, a shop) does
+   * not make all of them look alike. The rows above stay as encoded, to be reused and stored.
+   */
+  centre: Float32Array;
+  /** Each unit's dot product with the centre, and the length of its vector once the centre is taken away. */
+  centreDots: Float32Array;
+  centredNorms: Float32Array;
+  /** The centre's squared length. */
+  centreSquared: number;
 }
 
 const D = SENTENCE_DIMENSIONS;
 
-/** Cosine of unit `id`'s vector with a unit-length query vector; 0 for a unit the encoder had nothing to read in. */
-export function sentenceSimilarity(vectors: SentenceVectors, id: number, query: Float32Array): number {
+/**
+ * How much of the knowledge base's mean vector is taken away: n / (n + SHRINK) for n articles. With one article the
+ * mean is that article, and taking it all away would leave noise; with fifteen (a CLINC150 domain) it is 0.6.
+ * Chosen on val: docs/decisions/2026-11-28-centred-sentence-vectors.md.
+ */
+export const CENTRE_SHRINK = { articles: 10 };
+
+/** A question's vector as similarity reads it: with its dot product with the centre and its centred length. */
+export interface SentenceQuery {
+  vector: Float32Array;
+  centreDot: number;
+  centredNorm: number;
+}
+
+/** The question's vector prepared for `sentenceSimilarity` against one index's vectors. */
+export function sentenceQuery(vectors: SentenceVectors, vector: Float32Array): SentenceQuery {
+  const centreDot = dotRows(vector, vectors.centre);
+  const centredNorm = Math.sqrt(Math.max(0, 1 - 2 * centreDot + vectors.centreSquared));
+  return { vector, centreDot, centredNorm };
+}
+
+function dotRows(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let d = 0; d < D; d++) sum += (a[d] ?? 0) * (b[d] ?? 0);
+  return sum;
+}
+
+/** The encoder's cosine of a unit with the question: as encoded, and with the knowledge base's centre taken away. */
+export interface SentenceMatch {
+  plain: number;
+  centred: number;
+}
+
+/**
+ * Unit `id`'s cosine with the question, plain and centred; 0 for a unit the encoder had nothing to read in. With u
+ * and q of unit length and c the centre, (u - c)·(q - c) = u·q - u·c - q·c + c·c, so the dot product is taken once.
+ * The centred cosine ranks a knowledge base's articles against each other; the plain one still says whether the
+ * question is about the knowledge base's subject at all, which is what confidence needs (2026-11-28 decision).
+ */
+export function sentenceSimilarity(vectors: SentenceVectors, id: number, query: SentenceQuery): SentenceMatch {
   const norm = vectors.norms[id] ?? 0;
-  if (norm === 0) return 0;
+  if (norm === 0) return { plain: 0, centred: 0 };
   const { values } = vectors;
+  const q = query.vector;
   const offset = id * D;
   let sum = 0;
-  for (let d = 0; d < D; d++) sum += (values[offset + d] ?? 0) * (query[d] ?? 0);
-  return sum / norm;
+  for (let d = 0; d < D; d++) sum += (values[offset + d] ?? 0) * (q[d] ?? 0);
+  const plain = sum / norm;
+  const lengths = (vectors.centredNorms[id] ?? 0) * query.centredNorm;
+  const centred =
+    lengths > 0 ? (plain - (vectors.centreDots[id] ?? 0) - query.centreDot + vectors.centreSquared) / lengths : 0;
+  return { plain, centred };
 }
 
 /** One row as bytes, scaled so its largest component is 127 (all zeros for a zero row). */
@@ -47,17 +101,41 @@ function unitRow(bytes: Int8Array): Float32Array | null {
   return norm > 0 ? Float32Array.from(bytes.subarray(0, D), (v) => v / norm) : null;
 }
 
-function quantize(rows: Float32Array, count: number): SentenceVectors {
+/**
+ * The rows as bytes, with the centre: the mean of the rows of `centred` units (titles, phrasings and sentences, not
+ * the whole-article units, which are means themselves), shrunk by the number of articles.
+ */
+function quantize(rows: Float32Array, count: number, centred: boolean[], articles: number): SentenceVectors {
   const values = new Int8Array(count * D);
   const norms = new Float32Array(count);
+  const centre = new Float32Array(D);
+  let n = 0;
   for (let id = 0; id < count; id++) {
     const q = quantizeRow(rows.subarray(id * D, (id + 1) * D));
     values.set(q, id * D);
     let sq = 0;
     for (let d = 0; d < D; d++) sq += (q[d] ?? 0) ** 2;
     norms[id] = Math.sqrt(sq);
+    if (!centred[id] || sq === 0) continue;
+    const inv = 1 / Math.sqrt(sq);
+    for (let d = 0; d < D; d++) centre[d] = (centre[d] ?? 0) + (q[d] ?? 0) * inv;
+    n++;
   }
-  return { values, norms };
+  const shrink = n > 0 ? articles / (articles + CENTRE_SHRINK.articles) / n : 0;
+  for (let d = 0; d < D; d++) centre[d] = (centre[d] ?? 0) * shrink;
+  const centreSquared = dotRows(centre, centre);
+  const centreDots = new Float32Array(count);
+  const centredNorms = new Float32Array(count);
+  for (let id = 0; id < count; id++) {
+    const norm = norms[id] ?? 0;
+    if (norm === 0) continue;
+    let dot = 0;
+    for (let d = 0; d < D; d++) dot += (values[id * D + d] ?? 0) * (centre[d] ?? 0);
+    const centreDot = dot / norm;
+    centreDots[id] = centreDot;
+    centredNorms[id] = Math.sqrt(Math.max(0, 1 - 2 * centreDot + centreSquared));
+  }
+  return { values, norms, centre, centreDots, centredNorms, centreSquared };
 }
 
 /** Unit `id`'s vector back as unit-length floats (to reuse it in a rebuilt index). */
@@ -87,7 +165,8 @@ export function attachSentenceVectors(index: SearchIndex, rows: Float32Array): v
     const norm = Math.hypot(...sum);
     if (norm > 0) for (let d = 0; d < D; d++) rows[id * D + d] = (sum[d] ?? 0) / norm;
   });
-  index.sentences = quantize(rows, index.units.length);
+  const centred = index.units.map((unit) => unit.kind !== "article");
+  index.sentences = quantize(rows, index.units.length, centred, index.articles.length);
 }
 
 /** The rows encoded so far of indexes not (yet) fully encoded, by text: a rebuild reuses them. */
