@@ -83,6 +83,23 @@ describe("understanding questions in the customer's words", () => {
     expect(expanded.coverage).toBe(plain.coverage);
   });
 
+  it("expands a named place with the places it belongs to, two-word names as the index's word pairs", () => {
+    const lex = lexicon();
+    // Toronto is part of Ontario, which is part of Canada; Germany is a member of the European Union.
+    expect(lex?.related("toronto").get("canada")).toBe(0.5);
+    expect(lex?.related("germany").get("european union")).toBe(0.5);
+    // Common nouns have parts and wholes too, but they are not followed: a wheel is not a question about cars.
+    expect(lex?.related("wheel").has("car")).toBe(false);
+    // The shop's article says "the United Kingdom" and "the European Union": a city or a country finds those words.
+    const london = queryTerms(index, "Do you ship to London?");
+    expect(london.terms.get(`${stem("united")} ${stem("kingdom")}`)).toBeGreaterThan(0);
+    const germany = queryTerms(index, "Do you ship to Germany?");
+    expect(germany.terms.get(`${stem("european")} ${stem("union")}`)).toBeGreaterThan(0);
+    expect(queryTerms(index, "Do you ship to Germany?", null).terms.has(`${stem("european")} ${stem("union")}`)).toBe(
+      false,
+    );
+  });
+
   it("tolerates typing slips in words the knowledge base uses, and leaves real words alone", () => {
     expect(editDistance("paymet", "payment", 1)).toBe(1);
     expect(editDistance("pasword", "password", 2)).toBe(1);

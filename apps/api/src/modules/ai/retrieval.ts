@@ -440,7 +440,8 @@ export function queryTerms(
     for (const word of contentWords(text)) {
       const own = terms.get(termOf(word)) ?? 0;
       for (const [related, relation] of lex.related(word)) {
-        const t = stem(related);
+        // A two-word name ("european union") is the index's pair of adjacent stems.
+        const t = related.split(" ").map(termOf).join(" ");
         const idf = index.weight.get(t);
         if (idf === undefined || original.has(t)) continue;
         const w = RETRIEVAL.expansionWeight * relation * Math.min(own, idf);

