@@ -102,14 +102,19 @@ describe("retrieval with sentence vectors", () => {
   it("finds the article a question means when it shares no word with it", async () => {
     const index = buildIndex(articles, wordVectors());
     expect(await encodeIndex(index)).toBe(index.texts.filter(Boolean).length);
-    for (const question of ["Do you deliver to Germany?", "How much is postage to Japan?"]) {
-      const words = search(index, unitScores(index, queryTerms(index, question)), 1)[0];
+    const byWords = (question: string) =>
+      index.articles[search(index, unitScores(index, queryTerms(index, question)), 1)[0]?.article ?? -1]?.title;
+    const byMeaning = async (question: string) => {
       const query = queryTerms(index, question, undefined, await vector(question));
-      const meaning = search(index, unitScores(index, query), 1)[0];
-      // Words alone pick the returns article (it mentions shipping labels and countries); the sentence does not.
-      expect(index.articles[words?.article ?? -1]?.title, question).toBe("How to return an item");
-      expect(index.articles[meaning?.article ?? -1]?.title, question).toBe("International shipping");
-    }
+      return index.articles[search(index, unitScores(index, query), 1)[0]?.article ?? -1]?.title;
+    };
+    // No article uses "postage" or "Japan", nor a word WordNet relates to them: words alone pick the returns article
+    // (it mentions shipping labels and countries); the sentence does not.
+    expect(byWords("How much is postage to Japan?")).toBe("How to return an item");
+    expect(await byMeaning("How much is postage to Japan?")).toBe("International shipping");
+    // "Germany" too; words alone are a near tie there now: WordNet puts Germany in the European Union, which the
+    // article names, and also reads "deliver" as "return".
+    expect(await byMeaning("Do you deliver to Germany?")).toBe("International shipping");
   });
 
   it("keeps a byte per dimension, within 0.01 of the full-precision cosines, plain and centred", async () => {
