@@ -462,7 +462,7 @@ export function queryTerms(
 
 export interface UnitScores {
   score: Float64Array;
-  /** The score with the encoder's plain cosine (see Hit.absolute). */
+  /** The score with the encoder's plain cosine (see Hit.absolute); the same array as `score` without the encoder. */
   absolute: Float64Array;
   lexical: Float64Array;
   semantic: Float64Array;
@@ -474,7 +474,6 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
   const lexical = new Float64Array(n);
   const semantic = new Float64Array(n);
   const score = new Float64Array(n);
-  const absolute = new Float64Array(n);
   let qNorm = 0;
   for (const [t, w] of query.terms) {
     qNorm += w * w;
@@ -502,6 +501,8 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
   gNorm = Math.sqrt(gNorm);
   const lw = RETRIEVAL.lexicalWeight;
   const sentence = query.sentence && index.sentences ? sentenceQuery(index.sentences, query.sentence) : null;
+  // Without the encoder the two scores are one, and one array says so (search then ranks articles once).
+  const absolute = sentence ? new Float64Array(n) : score;
   index.units.forEach((unit, id) => {
     let lex = qNorm > 0 && unit.norm > 0 ? (lexical[id] ?? 0) / (qNorm * unit.norm) : 0;
     if (query.grams && unit.gramNorm) {
@@ -537,7 +538,7 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
 export function search(index: SearchIndex, scores: UnitScores, limit = 5): Hit[] {
   const { score, absolute, lexical, semantic } = scores;
   const ranked = articleScores(index, score);
-  const plain = articleScores(index, absolute);
+  const plain = absolute === score ? ranked : articleScores(index, absolute);
   // The two best absolute scores, for each article's rival (the best of the others).
   let first = -1;
   let second = -1;
