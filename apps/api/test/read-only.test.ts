@@ -32,6 +32,8 @@ const ALLOWED = [
   "POST /api/billing/resume",
   "POST /api/billing/change-plan",
   "POST /api/billing/payment-method",
+  // Who the invoices are addressed to is part of paying: set it before subscribing to get out of read-only mode.
+  "PUT /api/billing/details",
   "POST /api/trial/convert",
   "POST /api/test-provider/payment-methods",
   "POST /api/test-provider/confirm",

@@ -16,7 +16,13 @@ const FIELDS: { name: keyof BillingDetails; label: string; max: number; hint?: s
   { name: "city", label: "City", max: 100, autoComplete: "address-level2" },
   { name: "region", label: "State or region", max: 100, autoComplete: "address-level1" },
   { name: "postal_code", label: "Postal code", max: 20, autoComplete: "postal-code" },
-  { name: "country", label: "Country code", max: 2, hint: "Two letters, such as US, GB or DE.", autoComplete: "country" },
+  {
+    name: "country",
+    label: "Country code",
+    max: 2,
+    hint: "Two letters, such as US, GB or DE.",
+    autoComplete: "country",
+  },
   { name: "tax_id", label: "Tax ID", max: 50, hint: "A VAT or tax number, if your organization has one." },
 ];
 
