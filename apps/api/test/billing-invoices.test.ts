@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
-import type { BillingDetailsAnswer, Invoice, PlanChangePreview, SubscribeAnswer } from "@cove/contract/billing.ts";
+import type { Invoice, SubscribeAnswer } from "@cove/contract/billing.ts";
+import type { BillingDetailsAnswer, PlanChangePreview } from "@cove/contract/billing-account.ts";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TEST_SIGNATURE_HEADER } from "../src/modules/billing/test.provider.ts";

@@ -1,6 +1,6 @@
 import { updateAiSettingsBody } from "@cove/contract/ai.ts";
 import { registerBody } from "@cove/contract/auth.ts";
-import { billingDetailsBody } from "@cove/contract/billing.ts";
+import { billingDetailsBody } from "@cove/contract/billing-account.ts";
 import { articleListQuery, createArticleBody, createCategoryBody, helpSearchQuery } from "@cove/contract/kb.ts";
 import { connectMailboxBody } from "@cove/contract/mailboxes.ts";
 import { createPortalTicketBody, portalReplyBody, updatePortalMeBody } from "@cove/contract/portal.ts";

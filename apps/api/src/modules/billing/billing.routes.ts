@@ -1,17 +1,19 @@
 import {
   billingConfigAnswer,
-  billingDetailsAnswer,
-  billingDetailsBody,
   billingMessage,
   changePlanBody,
   invoiceListAnswer,
   paymentMethodBody,
-  planChangePreview,
-  planChangePreviewQuery,
   subscribeAnswer,
   subscribeBody,
   subscriptionAnswer,
 } from "@cove/contract/billing.ts";
+import {
+  billingDetailsAnswer,
+  billingDetailsBody,
+  planChangePreview,
+  planChangePreviewQuery,
+} from "@cove/contract/billing-account.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";

@@ -1,13 +1,10 @@
+import type { BillingConfigAnswer, Invoice, SubscribeAnswer, SubscriptionAnswer } from "@cove/contract/billing.ts";
 import type {
-  BillingConfigAnswer,
   BillingDetails,
   BillingDetailsAnswer,
   billingDetailsBody,
-  Invoice,
   PlanChangePreview,
-  SubscribeAnswer,
-  SubscriptionAnswer,
-} from "@cove/contract/billing.ts";
+} from "@cove/contract/billing-account.ts";
 import { PLANS, type PlanId } from "@cove/contract/constants.ts";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { z } from "zod";

@@ -1,15 +1,13 @@
 import {
-  type BillingDetailsBody,
   billingConfigAnswer,
-  billingDetailsAnswer,
   billingMessage,
   invoiceListAnswer,
   type PaymentProviderKind,
-  planChangePreview,
   type SubscribeAnswer,
   subscribeAnswer,
   subscriptionAnswer,
 } from "@cove/contract/billing.ts";
+import { type BillingDetailsBody, billingDetailsAnswer, planChangePreview } from "@cove/contract/billing-account.ts";
 import type { PlanId } from "@cove/contract/constants.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";

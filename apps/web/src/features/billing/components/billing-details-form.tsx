@@ -1,4 +1,4 @@
-import type { BillingDetails } from "@cove/contract/billing.ts";
+import type { BillingDetails } from "@cove/contract/billing-account.ts";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";

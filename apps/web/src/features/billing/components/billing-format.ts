@@ -1,4 +1,4 @@
-import type { PlanChangePreview } from "@cove/contract/billing.ts";
+import type { PlanChangePreview } from "@cove/contract/billing-account.ts";
 import { PLANS } from "@cove/contract/constants.ts";
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long" });

@@ -1,4 +1,5 @@
-import type { PlanChangePreview, SubscriptionAnswer } from "@cove/contract/billing.ts";
+import type { SubscriptionAnswer } from "@cove/contract/billing.ts";
+import type { PlanChangePreview } from "@cove/contract/billing-account.ts";
 import { PLAN_IDS, PLANS, type PlanId } from "@cove/contract/constants.ts";
 import { clsx } from "clsx";
 import { CreditCard } from "lucide-react";

@@ -1,4 +1,5 @@
-import type { BillingDetailsAnswer, PlanChangePreview, SubscriptionAnswer } from "@cove/contract/billing.ts";
+import type { SubscriptionAnswer } from "@cove/contract/billing.ts";
+import type { BillingDetailsAnswer, PlanChangePreview } from "@cove/contract/billing-account.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
