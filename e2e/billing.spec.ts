@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { register } from "./support.ts";
 
@@ -94,6 +95,101 @@ test("a card that asks for confirmation subscribes once the confirmation step is
   await dialog.getByRole("button", { name: "Complete authentication" }).click();
   await expect(page.getByText("Subscription created successfully!")).toBeVisible();
   await expect(page.getByRole("region", { name: "Current plan" })).toContainText("Starter");
+});
+
+test("a failed 3-D Secure step, then a completed one, leaves one paid invoice and nothing unpaid", async ({ page }) => {
+  await register(page);
+  await page.goto("/billing");
+  await page.getByRole("button", { name: /Choose Growth/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Subscribe to Growth" });
+  await fillCard(page, "4000 0025 0000 3155");
+  await dialog.getByRole("button", { name: "Subscribe" }).click();
+  await dialog.getByRole("button", { name: "Fail authentication" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(
+    "We are unable to authenticate your payment method. Please choose a different payment method and try again.",
+  );
+  // Said once: in the form, not in a toast as well.
+  await expect(page.getByText("We are unable to authenticate your payment method.", { exact: false })).toHaveCount(1);
+
+  await fillCard(page, "4000 0025 0000 3155");
+  await dialog.getByRole("button", { name: "Subscribe" }).click();
+  await dialog.getByRole("button", { name: "Complete authentication" }).click();
+  await expect(page.getByText("Subscription created successfully!")).toBeVisible();
+  const invoices = page.getByRole("region", { name: "Invoices" });
+  await expect(invoices.getByRole("row")).toHaveCount(2);
+  await expect(invoices).toContainText("Paid");
+  await expect(invoices).toContainText("$59.00");
+  await expect(invoices).not.toContainText("Unpaid");
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Current plan" })).toContainText("Growth");
+  await expect(invoices.getByRole("row")).toHaveCount(2);
+  await expect(invoices).not.toContainText("Unpaid");
+});
+
+test("Billing under the test provider: no Stripe.js, no console errors, the trial's end, plan buttons in line", async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  const stripe: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("request", (request) => {
+    if (request.url().includes("stripe.com")) stripe.push(request.url());
+  });
+  await register(page);
+  await page.goto("/billing");
+  await expect(page.getByText(/Your free trial ends on .+ \(in 14 days\)\./)).toBeVisible();
+  const buttons = page.getByRole("list", { name: "Plans" }).getByText(/^Choose /);
+  await expect(buttons).toHaveCount(3);
+  const tops = await Promise.all([0, 1, 2].map(async (i) => (await buttons.nth(i).boundingBox())?.y));
+  expect(new Set(tops).size, `the buttons' tops: ${tops.join(", ")}`).toBe(1);
+
+  await page.getByRole("button", { name: /Choose Starter/ }).click();
+  await expect(page.getByRole("dialog").getByLabel("Card number")).toBeVisible();
+  expect(stripe).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test("an admin changes plan after a confirmation that says what happens to the money, and downloads the invoice as a PDF", async ({
+  page,
+}) => {
+  await register(page);
+  await page.goto("/billing");
+  await page.getByRole("button", { name: /Choose Starter/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Subscribe to Starter" });
+  await fillCard(page, "4242 4242 4242 4242");
+  await dialog.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page.getByText("Subscription created successfully!")).toBeVisible();
+
+  // Who the invoices are addressed to.
+  const details = page.getByRole("region", { name: "Billing details" });
+  await expect(details.getByLabel("Billing name")).toHaveValue(/Harbor Bikes/);
+  await expect(details.getByLabel("Postal code")).toHaveValue("BS1 4DJ");
+  await details.getByLabel("Billing name").fill("Harbor Bikes Ltd");
+  await details.getByLabel("Tax ID").fill("GB987654321");
+  await details.getByRole("button", { name: "Save billing details" }).click();
+  await expect(page.getByText("Billing details saved.")).toBeVisible();
+
+  const current = page.getByRole("region", { name: "Current plan" });
+  await current.getByLabel("Change plan").selectOption("business");
+  await current.getByRole("button", { name: "Change plan" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Change to the Business plan?" });
+  await expect(confirm).toContainText("Nothing is charged today.");
+  await expect(confirm).toContainText("you pay the difference between Starter and Business: about $");
+  await expect(confirm).toContainText("From then on, Business is $99/month.");
+  await confirm.getByRole("button", { name: "Change plan" }).click();
+  await expect(page.getByText("Your organization is now on the Business plan.")).toBeVisible();
+  await expect(current).toContainText("Business");
+
+  const invoices = page.getByRole("region", { name: "Invoices" });
+  const downloading = page.waitForEvent("download");
+  await invoices.getByRole("button", { name: /^Download invoice TEST-.+ as PDF$/ }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^invoice-TEST-[A-Z0-9]+-0001\.pdf$/);
+  const file = await download.path();
+  const bytes = readFileSync(file);
+  expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
 });
 
 test("an expired trial cannot create a ticket and is told why", async ({ page }) => {

@@ -1,5 +1,6 @@
 import { updateAiSettingsBody } from "@cove/contract/ai.ts";
 import { registerBody } from "@cove/contract/auth.ts";
+import { billingDetailsBody } from "@cove/contract/billing-account.ts";
 import { articleListQuery, createArticleBody, createCategoryBody, helpSearchQuery } from "@cove/contract/kb.ts";
 import { connectMailboxBody } from "@cove/contract/mailboxes.ts";
 import { createPortalTicketBody, portalReplyBody, updatePortalMeBody } from "@cove/contract/portal.ts";
@@ -35,7 +36,7 @@ interface Field {
   body: (s: string) => Record<string, unknown>;
   read: (parsed: Record<string, unknown>) => unknown;
   /** What the field keeps of s when it takes it. */
-  kept: (s: string) => string;
+  kept: (s: string) => string | null;
   /** Why it may refuse s; anything else must be taken. */
   mayRefuse: (s: string) => boolean;
 }
@@ -170,6 +171,21 @@ const FIELDS: Record<string, Field> = {
     read: (p) => p.organizationName,
     kept: (s) => fit(s, 120).trim(),
     mayRefuse: (s) => blankOrNul(fit(s, 120)),
+  },
+  "billing name on invoices": {
+    schema: billingDetailsBody,
+    body: (s) => ({ name: fit(s, 200) }),
+    read: (p) => p.name,
+    kept: (s) => fit(s, 200).trim(),
+    mayRefuse: (s) => blankOrNul(fit(s, 200)),
+  },
+  "billing address line": {
+    schema: billingDetailsBody,
+    body: (s) => ({ name: "N", address_line1: fit(s, 200) }),
+    read: (p) => p.address_line1,
+    // Blank is not refused: it means no address line (null).
+    kept: (s) => fit(s, 200).trim() || null,
+    mayRefuse: (s) => s.includes("\u0000"),
   },
 };
 

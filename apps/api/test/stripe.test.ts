@@ -7,6 +7,7 @@ import { queryRows } from "../src/platform/db.ts";
 import { bearer, client, createTestApp, onPostgres, registerOrg, type TestApp } from "./helpers.ts";
 import { subscription } from "./support/billing.ts";
 import { type FakeStripe, startFakeStripe } from "./support/fake-stripe.ts";
+import { pdfText } from "./support/pdf-text.ts";
 
 let stripe: FakeStripe;
 let t: TestApp;
@@ -45,6 +46,9 @@ async function subscriptionIdOf(orgId: string): Promise<string> {
   if (!row?.id) throw new Error("no subscription id");
   return row.id;
 }
+
+const invoicesOf = async (token: string) =>
+  (await call(token, "GET", "/api/billing/invoices")).json().invoices as Invoice[];
 
 async function subscribed(number = "4242424242424242", plan = "starter") {
   const org = await registerOrg(t.app);
@@ -105,6 +109,58 @@ describe("PAYMENT_PROVIDER=stripe (the stripe SDK against a local server that sp
     const invoiceId = String(stripe.objects.get(subId)?.latest_invoice);
     expect((await webhook(stripe.event("invoice.paid", invoiceId))).statusCode).toBe(200);
     expect(await subscription(t.app, token)).toMatchObject({ status: "active", plan: "growth" });
+  });
+
+  it("a 3-D Secure step that fails, then completes: one paid invoice and no unpaid one", async () => {
+    const { token, user, res } = await subscribed("4000002500003155", "starter");
+    const answer = res.json() as SubscribeAnswer;
+    expect(answer.status).toBe("requires_confirmation");
+    const invoiceId = String(stripe.objects.get(await subscriptionIdOf(user.organizationId))?.latest_invoice);
+    expect(await invoicesOf(token)).toEqual([]);
+    // Stripe.js reports the failed authentication to the browser; Stripe tells Cove the invoice's payment failed.
+    expect((await webhook(stripe.event("invoice.payment_failed", invoiceId))).statusCode).toBe(200);
+    expect(await invoicesOf(token)).toEqual([]);
+    // The person tries the confirmation again and passes it.
+    stripe.confirm(answer.clientSecret ?? "");
+    expect((await webhook(stripe.event("invoice.paid", invoiceId))).statusCode).toBe(200);
+    expect((await invoicesOf(token)).map((i) => [i.status, i.amount_due])).toEqual([["paid", 2900]]);
+    expect((await subscription(t.app, token)).status).toBe("active");
+  });
+
+  it("a 3-D Secure attempt left, then a new card: Stripe voids the first invoice and Cove lists only the paid one", async () => {
+    const { token, user, res } = await subscribed("4000002500003155", "growth");
+    const left = res.json() as SubscribeAnswer;
+    const firstSub = await subscriptionIdOf(user.organizationId);
+    const firstInvoice = String(stripe.objects.get(firstSub)?.latest_invoice);
+
+    const again = await call(token, "POST", "/api/billing/subscribe", {
+      plan: "growth",
+      paymentMethodId: stripe.paymentMethod("4242424242424242"),
+    });
+    expect(again.json()).toMatchObject({ status: "active" });
+    expect(stripe.requests).toContain(`POST /v1/invoices/${firstInvoice}/void`);
+    expect(stripe.objects.get(firstInvoice)?.status).toBe("void");
+    expect(stripe.objects.get(firstSub)?.status).toBe("incomplete_expired");
+    // Its events arrive late: still nothing owed, and the left attempt's payment cannot be confirmed any more.
+    expect((await webhook(stripe.event("invoice.voided", firstInvoice))).statusCode).toBe(200);
+    expect((await webhook(stripe.event("customer.subscription.deleted", firstSub))).statusCode).toBe(200);
+    expect(() => stripe.confirm(left.clientSecret ?? "")).toThrow(/void invoice/);
+    expect((await invoicesOf(token)).map((i) => [i.status, i.amount_due])).toEqual([["paid", 5900]]);
+    expect(await subscription(t.app, token)).toMatchObject({ status: "active", plan: "growth" });
+  });
+
+  it("an invoice's PDF lists Stripe's lines", async () => {
+    const { token } = await subscribed("4242424242424242", "business");
+    const [invoice] = await invoicesOf(token);
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/api/billing/invoices/${invoice?.id}/pdf`,
+      headers: bearer(token),
+    });
+    expect(res.statusCode).toBe(200);
+    const text = await pdfText(res.rawPayload);
+    expect(text).toContain("1 × cove_business_monthly (at $99.00 / month)");
+    expect(text).toMatch(/Total\s*\$99\.00/);
   });
 
   it("verifies webhook signatures: a wrong secret or a changed body answers 400", async () => {

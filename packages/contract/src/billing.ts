@@ -91,6 +91,7 @@ export const subscribeAnswer = z.object({
 export type SubscribeAnswer = z.infer<typeof subscribeAnswer>;
 
 export const changePlanBody = z.object({ plan: planIdField });
+
 export const paymentMethodBody = z.object({ paymentMethodId });
 
 export const invoice = z.object({

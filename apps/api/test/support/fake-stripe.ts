@@ -110,7 +110,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const last4 = (pm: Obj) => (pm.card as { last4: string }).last4;
 
   function invoiceFor(sub: Obj, start: number, paid: boolean, secret: string | null): Obj {
-    const price = (sub.items as { data: { price: { unit_amount: number } }[] }).data[0]?.price;
+    const price = (sub.items as { data: { price: { unit_amount: number; lookup_key: string } }[] }).data[0]?.price;
     return put({
       id: id("in"),
       object: "invoice",
@@ -126,6 +126,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       hosted_invoice_url: `https://invoice.stripe.test/${n}`,
       parent: { type: "subscription_details", subscription_details: { subscription: sub.id, metadata: {} } },
       confirmation_secret: secret ? { client_secret: secret, type: "payment_intent" } : null,
+      lines: {
+        object: "list",
+        has_more: false,
+        data: [
+          {
+            id: id("il"),
+            object: "line_item",
+            description: `1 × ${price?.lookup_key ?? "plan"} (at $${((price?.unit_amount ?? 0) / 100).toFixed(2)} / month)`,
+            amount: price?.unit_amount ?? 0,
+          },
+        ],
+      },
     });
   }
   const charges = (pm: Obj) => last4(pm) !== "0341";
@@ -273,6 +285,19 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       );
       return { object: "list", data, has_more: false, url: "/v1/invoices" };
     }
+    if (resource === "invoices" && key && action === "void") {
+      const inv = get(key);
+      if (!inv) throw missing("invoice");
+      if (inv.status !== "open") {
+        throw new StripeFail(400, {
+          error: {
+            type: "invalid_request_error",
+            message: "You can only pass in open invoices. This invoice isn't open.",
+          },
+        });
+      }
+      return put({ ...inv, status: "void" });
+    }
     if (resource === "invoices" && key && action === "pay") {
       const inv = get(key);
       if (!inv) throw missing("invoice");
@@ -365,6 +390,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           (o.confirmation_secret as { client_secret?: string } | null)?.client_secret === clientSecret,
       );
       if (!inv) throw new Error("no invoice for that client secret");
+      // A voided invoice's payment was canceled with it: Stripe.js can no longer confirm it.
+      if (inv.status !== "open") throw new Error(`the payment of a ${String(inv.status)} invoice cannot be confirmed`);
       put({ ...inv, status: "paid", amount_paid: inv.amount_due });
       const subId = (inv.parent as { subscription_details: { subscription: string } }).subscription_details
         .subscription;

@@ -63,6 +63,8 @@ export const invoices = pgTable(
     periodStart: timestamp("period_start", { withTimezone: true }),
     periodEnd: timestamp("period_end", { withTimezone: true }),
     url: text("url"),
+    /** What the amount is made of, in cents (the plan's period, a plan change's proration or credit), for the PDF. */
+    lines: jsonb("lines").$type<{ description: string; amount: number }[]>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [
@@ -70,6 +72,27 @@ export const invoices = pgTable(
     index("invoices_org_created_idx").on(t.organizationId, t.createdAt.desc()),
   ],
 );
+
+/**
+ * Who the organization's invoices are addressed to, as its admins set it on the Billing page: the name and address
+ * printed on each invoice's PDF (and a tax number where the organization has one). Without a row, the invoice shows
+ * the organization's name and the card's billing address.
+ */
+export const billingDetails = pgTable("billing_details", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  addressLine1: text("address_line1"),
+  addressLine2: text("address_line2"),
+  city: text("city"),
+  region: text("region"),
+  postalCode: text("postal_code"),
+  /** ISO 3166-1 alpha-2. */
+  country: text("country"),
+  taxId: text("tax_id"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * Webhook events already applied, by the provider's event id: a redelivered event is acknowledged and not applied

@@ -8,12 +8,21 @@ import {
   subscribeBody,
   subscriptionAnswer,
 } from "@cove/contract/billing.ts";
+import {
+  billingDetailsAnswer,
+  billingDetailsBody,
+  planChangePreview,
+  planChangePreviewQuery,
+} from "@cove/contract/billing-account.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
+import { idParams } from "../../platform/ids.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import * as billing from "./billing.service.ts";
+import { invoiceFileName, renderInvoicePdf } from "./invoice-pdf.ts";
 import type { Payments } from "./payments.ts";
 
 const errors = {
@@ -90,6 +99,17 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { payments: 
     handler: (req) => billing.resume(deps(req)),
   });
 
+  app.get("/api/billing/change-plan/preview", {
+    config,
+    schema: {
+      tags,
+      summary: "What a change of plan would cost: the new price and the proration of the rest of the period",
+      querystring: planChangePreviewQuery,
+      response: { 200: planChangePreview, ...errors },
+    },
+    handler: (req) => inTenant(app, req, (ctx) => billing.previewPlanChange(ctx, req.query.plan)),
+  });
+
   app.post("/api/billing/change-plan", {
     config,
     schema: {
@@ -120,5 +140,45 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { payments: 
       response: { 200: invoiceListAnswer, ...errors },
     },
     handler: (req) => inTenant(app, req, billing.listInvoices),
+  });
+
+  app.get("/api/billing/invoices/:id/pdf", {
+    config,
+    schema: {
+      tags,
+      summary: "One invoice as a PDF, addressed with the organization's billing details",
+      params: idParams,
+      response: { 200: z.unknown().describe("A PDF file (application/pdf)"), ...errors },
+    },
+    handler: async (req, reply) => {
+      // The invoice is read in the request's transaction; the PDF is written after it, as it streams out.
+      const doc = await inTenant(app, req, (ctx) => billing.invoiceDocument(ctx, req.params.id));
+      return reply
+        .type("application/pdf")
+        .header("content-disposition", `attachment; filename="${invoiceFileName(doc)}"`)
+        .header("cache-control", "private, no-store")
+        .send(renderInvoicePdf(doc));
+    },
+  });
+
+  app.get("/api/billing/details", {
+    config,
+    schema: {
+      tags,
+      summary: "Who the invoices are addressed to (until saved: the organization's name and the card's address)",
+      response: { 200: billingDetailsAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, billing.getBillingDetails),
+  });
+
+  app.put("/api/billing/details", {
+    config,
+    schema: {
+      tags,
+      summary: "Set the billing name, address and tax ID printed on every invoice",
+      body: billingDetailsBody,
+      response: { 200: billingDetailsAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, (ctx) => billing.saveBillingDetails(ctx, req.body)),
   });
 }

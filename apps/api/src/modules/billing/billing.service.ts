@@ -1,15 +1,24 @@
 import type { BillingConfigAnswer, Invoice, SubscribeAnswer, SubscriptionAnswer } from "@cove/contract/billing.ts";
+import type {
+  BillingDetails,
+  BillingDetailsAnswer,
+  billingDetailsBody,
+  PlanChangePreview,
+} from "@cove/contract/billing-account.ts";
 import { PLANS, type PlanId } from "@cove/contract/constants.ts";
-import { and, desc, eq, sql } from "drizzle-orm";
-import { invoices, subscriptions } from "../../db/schema/billing.ts";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { billingDetails, invoices, subscriptions } from "../../db/schema/billing.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { users } from "../../db/schema/users.ts";
 import { now } from "../../platform/clock.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
+import { recordId } from "../../platform/ids.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
 import { accessAt, readBillingState } from "./access.ts";
 import { applyInvoice, applySubscription, fetchState, lockForBilling } from "./billing.sync.ts";
+import { prorationCents } from "./proration.ts";
 import type { PaymentProvider, ProviderCard } from "./provider.ts";
 
 /**
@@ -119,7 +128,7 @@ export async function getSubscription(deps: BillingDeps): Promise<SubscriptionAn
     const fresh = await fetchState(deps.provider, pending);
     return deps.tenant(async (ctx) => {
       await lockForBilling(ctx);
-      if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice);
+      if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice, fresh.subscription.status);
       await applySubscription(ctx, deps.provider.kind, fresh.subscription);
       return view(ctx, deps.provider);
     });
@@ -193,8 +202,9 @@ export async function subscribe(
       );
     }
     const card = await provider.attachPaymentMethod(customerId, input.paymentMethodId);
-    // A payment that was never confirmed is given up for the new one.
-    if (prep.incomplete) await provider.cancelNow(prep.incomplete).catch(() => undefined);
+    // A payment that was never confirmed (its 3-D Secure step failed or was left) is given up for the new one: the
+    // provider ends it and voids its invoice, so nothing of it stays owed.
+    const abandoned = prep.incomplete ? await giveUp(provider, prep.incomplete) : null;
     const created = await provider.createSubscription({
       orgId: prep.orgId,
       customerId,
@@ -216,7 +226,8 @@ export async function subscribe(
           ...cardColumns(card),
         })
         .where(eq(subscriptions.organizationId, ctx.orgId));
-      if (invoice) await applyInvoice(ctx, provider.kind, invoice);
+      if (abandoned?.invoice) await applyInvoice(ctx, provider.kind, abandoned.invoice, abandoned.subscription.status);
+      if (invoice) await applyInvoice(ctx, provider.kind, invoice, created.subscription.status);
       await applySubscription(ctx, provider.kind, created.subscription, at);
     });
     if (created.clientSecret) {
@@ -242,6 +253,17 @@ export async function subscribe(
   }
 }
 
+/** Ends a subscription whose first payment was never confirmed and reads it back (null if the provider failed). */
+async function giveUp(provider: PaymentProvider, subscriptionId: string) {
+  try {
+    await provider.cancelNow(subscriptionId);
+    return await fetchState(provider, subscriptionId);
+  } catch {
+    // The new payment goes ahead; the provider ends the old attempt on its own (Stripe after 23 hours).
+    return null;
+  }
+}
+
 /** Reads the subscription again after a change made at the provider, and applies it. */
 async function changeAndApply(
   deps: BillingDeps,
@@ -261,7 +283,7 @@ async function changeAndApply(
     if (card) {
       await ctx.db.update(subscriptions).set(cardColumns(card)).where(eq(subscriptions.organizationId, ctx.orgId));
     }
-    if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice);
+    if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice, fresh.subscription.status);
     await applySubscription(ctx, deps.provider.kind, fresh.subscription);
   });
   return fresh.subscription;
@@ -283,6 +305,31 @@ export async function resume(deps: BillingDeps): Promise<{ message: string }> {
     return null;
   });
   return { message: "Your subscription will renew as usual." };
+}
+
+/**
+ * What a change to plan would do to the money, for the confirmation the Billing page asks before it: the same
+ * checks as the change, and the proration of the rest of the current period, which goes on the next invoice.
+ */
+export async function previewPlanChange(ctx: Ctx, plan: PlanId): Promise<PlanChangePreview> {
+  const row = await subscriptionRow(ctx);
+  assertLive(row);
+  const state = await readBillingState(ctx.db, ctx.orgId);
+  if (!state) throw notFound("Organization");
+  const current = row.plan ?? state.plan;
+  if (current === plan) throw new AppError("CONFLICT", `Your organization is already on the ${PLANS[plan].name} plan.`);
+  await assertSeatsFit(ctx, plan);
+  const { currentPeriodStart: start, currentPeriodEnd: end } = row;
+  return {
+    plan,
+    plan_name: PLANS[plan].name,
+    price: PLANS[plan].price * 100,
+    current_plan: current,
+    current_plan_name: PLANS[current].name,
+    proration: start && end ? prorationCents(current, plan, start, end, now()) : 0,
+    currency: "usd",
+    next_invoice_at: end ? end.toISOString() : null,
+  };
 }
 
 export async function changePlan(deps: BillingDeps, plan: PlanId): Promise<{ message: string }> {
@@ -326,26 +373,29 @@ export async function updatePaymentMethod(deps: BillingDeps, paymentMethodId: st
   };
 }
 
+/** The organization's invoices, newest first; a voided one (an attempt that never completed) was never owed. */
 export async function listInvoices(ctx: Ctx): Promise<{ invoices: Invoice[] }> {
   const rows = await ctx.db
     .select()
     .from(invoices)
-    .where(eq(invoices.organizationId, ctx.orgId))
+    .where(and(eq(invoices.organizationId, ctx.orgId), ne(invoices.status, "void")))
     .orderBy(desc(invoices.createdAt))
     .limit(100);
+  return { invoices: rows.map(invoiceAnswer) };
+}
+
+function invoiceAnswer(r: typeof invoices.$inferSelect): Invoice {
   return {
-    invoices: rows.map((r) => ({
-      id: r.id,
-      number: r.number,
-      amount_due: r.amountDue,
-      amount_paid: r.amountPaid,
-      currency: r.currency,
-      status: r.status,
-      created_at: r.createdAt.toISOString(),
-      period_start: r.periodStart ? r.periodStart.toISOString() : null,
-      period_end: r.periodEnd ? r.periodEnd.toISOString() : null,
-      url: r.url,
-    })),
+    id: r.id,
+    number: r.number,
+    amount_due: r.amountDue,
+    amount_paid: r.amountPaid,
+    currency: r.currency,
+    status: r.status,
+    created_at: r.createdAt.toISOString(),
+    period_start: r.periodStart ? r.periodStart.toISOString() : null,
+    period_end: r.periodEnd ? r.periodEnd.toISOString() : null,
+    url: r.url,
   };
 }
 
@@ -371,4 +421,101 @@ export async function shiftOrganization(ctx: Ctx, days: number): Promise<void> {
       pastDueSince: sql`${subscriptions.pastDueSince} - ${by}`,
     })
     .where(and(eq(subscriptions.organizationId, ctx.orgId)));
+}
+
+const ADDRESS_KEYS = ["line1", "line2", "city", "state", "postal_code", "country"] as const;
+
+/**
+ * Who the invoices are addressed to: what an admin saved on the Billing page, else the organization's name and the
+ * card's billing address (the card form asks for it).
+ */
+export async function getBillingDetails(ctx: Ctx): Promise<BillingDetailsAnswer> {
+  const [saved] = await ctx.db.select().from(billingDetails).where(eq(billingDetails.organizationId, ctx.orgId));
+  if (saved) {
+    return {
+      saved: true,
+      details: {
+        name: saved.name,
+        address_line1: saved.addressLine1,
+        address_line2: saved.addressLine2,
+        city: saved.city,
+        region: saved.region,
+        postal_code: saved.postalCode,
+        country: saved.country,
+        tax_id: saved.taxId,
+      },
+    };
+  }
+  const [org] = await ctx.db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, ctx.orgId));
+  if (!org) throw notFound("Organization");
+  const row = await subscriptionRow(ctx);
+  const card = Object.fromEntries(ADDRESS_KEYS.map((k) => [k, row?.billingAddress?.[k]?.trim() || null]));
+  return {
+    saved: false,
+    details: {
+      name: org.name,
+      address_line1: card.line1 ?? null,
+      address_line2: card.line2 ?? null,
+      city: card.city ?? null,
+      region: card.state ?? null,
+      postal_code: card.postal_code ?? null,
+      country: card.country?.toUpperCase() ?? null,
+      tax_id: null,
+    },
+  };
+}
+
+export async function saveBillingDetails(
+  ctx: Ctx,
+  input: z.output<typeof billingDetailsBody>,
+): Promise<BillingDetailsAnswer> {
+  const values = {
+    name: input.name,
+    addressLine1: input.address_line1,
+    addressLine2: input.address_line2,
+    city: input.city,
+    region: input.region,
+    postalCode: input.postal_code,
+    country: input.country,
+    taxId: input.tax_id,
+    updatedAt: now(),
+  };
+  await ctx.db
+    .insert(billingDetails)
+    .values({ organizationId: ctx.orgId, ...values })
+    .onConflictDoUpdate({ target: billingDetails.organizationId, set: values });
+  return getBillingDetails(ctx);
+}
+
+/** Everything one invoice's PDF prints; another organization's invoice, or no such invoice, is not found. */
+export interface InvoiceDocument {
+  organizationName: string;
+  billTo: BillingDetails;
+  invoice: Invoice & { lines: { description: string; amount: number }[] };
+}
+
+export async function invoiceDocument(ctx: Ctx, id: string): Promise<InvoiceDocument> {
+  const [row] = await ctx.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.organizationId, ctx.orgId), eq(invoices.id, recordId("Invoice", id))));
+  if (!row) throw notFound("Invoice");
+  const [org] = await ctx.db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, ctx.orgId));
+  if (!org) throw notFound("Organization");
+  const { details } = await getBillingDetails(ctx);
+  return {
+    organizationName: org.name,
+    billTo: details,
+    invoice: {
+      ...invoiceAnswer(row),
+      lines:
+        row.lines && row.lines.length > 0 ? row.lines : [{ description: "Cove subscription", amount: row.amountDue }],
+    },
+  };
 }

@@ -89,7 +89,21 @@ export async function applySubscription(
   }
 }
 
-export async function applyInvoice(v: Scope, provider: PaymentProviderKind, i: ProviderInvoice): Promise<void> {
+/** A subscription whose first payment never went through: waiting for the cardholder's confirmation, or given up. */
+const NEVER_STARTED = new Set(["incomplete", "incomplete_expired"]);
+
+/**
+ * An invoice as the provider reports it, given the status of the subscription it belongs to (null: none). The first
+ * invoice of a subscription that never started is no bill of the organization's: it is not recorded unless paid, so a
+ * 3-D Secure attempt that failed or was left is never listed as owed (the provider voids it when it is given up). A
+ * row recorded before this rule is still brought up to date, so it turns void.
+ */
+export async function applyInvoice(
+  v: Scope,
+  provider: PaymentProviderKind,
+  i: ProviderInvoice,
+  subscriptionStatus: string | null,
+): Promise<void> {
   const values = {
     number: i.number,
     amountDue: i.amountDue,
@@ -99,8 +113,22 @@ export async function applyInvoice(v: Scope, provider: PaymentProviderKind, i: P
     periodStart: i.periodStart,
     periodEnd: i.periodEnd,
     url: i.url,
+    lines: i.lines,
     createdAt: i.created,
   };
+  if (subscriptionStatus !== null && NEVER_STARTED.has(subscriptionStatus) && i.status !== "paid") {
+    await v.db
+      .update(invoices)
+      .set(values)
+      .where(
+        and(
+          eq(invoices.organizationId, v.orgId),
+          eq(invoices.provider, provider),
+          eq(invoices.providerInvoiceId, i.id),
+        ),
+      );
+    return;
+  }
   await v.db
     .insert(invoices)
     .values({ organizationId: v.orgId, provider, providerInvoiceId: i.id, ...values })
@@ -152,8 +180,10 @@ export async function handleWebhook(
     if (orgId) {
       await withVisitor(db, orgId, async (v) => {
         await lockForBilling(v);
-        if (invoice) await applyInvoice(v, provider.kind, invoice);
-        if (latest && latest.id !== invoice?.id) await applyInvoice(v, provider.kind, latest);
+        // Both belong to the subscription read here (an invoice of no subscription has no such status).
+        const status = subscription?.status ?? null;
+        if (invoice) await applyInvoice(v, provider.kind, invoice, invoice.subscriptionId ? status : null);
+        if (latest && latest.id !== invoice?.id) await applyInvoice(v, provider.kind, latest, status);
         if (subscription) await applySubscription(v, provider.kind, subscription);
       });
     }

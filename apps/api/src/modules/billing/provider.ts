@@ -45,6 +45,8 @@ export interface ProviderInvoice {
   periodStart: Date | null;
   periodEnd: Date | null;
   url: string | null;
+  /** What the amount is made of (the plan's period, a plan change's proration or credit), in cents. */
+  lines: { description: string; amount: number }[];
 }
 
 /** A verified webhook event, reduced to what Cove needs: which object to read again. */
@@ -78,7 +80,10 @@ export interface PaymentProvider {
     id: string,
     change: { cancelAtPeriodEnd?: boolean; plan?: PlanId; paymentMethodId?: string },
   ): Promise<ProviderSubscription>;
-  /** Ends a subscription at once (the organization is being deleted). */
+  /**
+   * Ends a subscription at once (the organization is being deleted, or a payment never confirmed is given up). One
+   * whose first payment never went through also has that invoice voided: an attempt that never completed is not owed.
+   */
   cancelNow(id: string): Promise<void>;
   /** Tries the subscription's unpaid invoices again with its current card (after the card changed). */
   payOpenInvoices(subscriptionId: string): Promise<void>;

@@ -181,7 +181,15 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
 
     cancelNow: (id) =>
       call(async () => {
-        await stripe.subscriptions.cancel(id);
+        const before = await stripe.subscriptions.retrieve(id);
+        if (before.status === "canceled" || before.status === "incomplete_expired") return;
+        const ended = await stripe.subscriptions.cancel(id);
+        // Stripe stops collecting a canceled subscription's invoices but leaves them open. The first invoice of one
+        // that never started (its payment was never confirmed) is voided, so it is not owed and cannot be paid later.
+        const invoiceId = idOf(ended.latest_invoice);
+        if (before.status !== "incomplete" || !invoiceId) return;
+        const invoice = await stripe.invoices.retrieve(invoiceId);
+        if (invoice.status === "open") await stripe.invoices.voidInvoice(invoiceId);
       }),
 
     payOpenInvoices: (subscriptionId) =>
@@ -206,6 +214,11 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
           periodStart: fromUnix(i.period_start),
           periodEnd: fromUnix(i.period_end),
           url: i.hosted_invoice_url ?? null,
+          // The first page of lines comes with the invoice; that is every line of a one-plan subscription's invoice.
+          lines: (i.lines?.data ?? []).map((line) => ({
+            description: line.description ?? "Cove subscription",
+            amount: line.amount,
+          })),
         };
       }),
 

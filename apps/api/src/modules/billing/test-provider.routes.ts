@@ -107,7 +107,7 @@ export async function testProviderRoutes(fastify: FastifyInstance, opts: { test:
         const fresh = await fetchState(test, subscriptionId);
         await inTenant(app, req, async (ctx) => {
           await lockForBilling(ctx);
-          if (fresh.invoice) await applyInvoice(ctx, test.kind, fresh.invoice);
+          if (fresh.invoice) await applyInvoice(ctx, test.kind, fresh.invoice, fresh.subscription.status);
           await applySubscription(ctx, test.kind, fresh.subscription);
         });
       }

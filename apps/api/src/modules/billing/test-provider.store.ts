@@ -35,6 +35,12 @@ export interface Subscription {
   default_payment_method: string;
   next_attempt_at: number | null;
   attempts: number;
+  /** Cents carried to the next invoice: a plan change's proration (owed), or a credit left over (negative). */
+  proration?: number;
+}
+export interface InvoiceLine {
+  description: string;
+  amount: number;
 }
 export interface Invoice {
   customer: string;
@@ -48,11 +54,13 @@ export interface Invoice {
   period_start: number;
   period_end: number;
   payment_intent: string | null;
+  /** Absent on invoices written before lines were kept. */
+  lines?: InvoiceLine[];
 }
 export interface PaymentIntent {
   invoice: string;
   client_secret: string;
-  status: "requires_action" | "succeeded" | "requires_payment_method";
+  status: "requires_action" | "succeeded" | "requires_payment_method" | "canceled";
 }
 
 export type Objects = {

@@ -5,6 +5,7 @@ import { testProviderObjects } from "../../db/schema/billing.ts";
 import { now } from "../../platform/clock.ts";
 import type { Db } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
+import { prorationCents } from "./proration.ts";
 import {
   badSignature,
   type CreatedSubscription,
@@ -15,7 +16,7 @@ import {
   paymentFailed,
 } from "./provider.ts";
 import { AUTHENTICATION_FAILED, type CardInput, CHARGE_DECLINED, cardProblem, TEST_CARDS } from "./test-cards.ts";
-import { createStore, type PaymentMethod, type Subscription } from "./test-provider.store.ts";
+import { createStore, type InvoiceLine, type PaymentMethod, type Subscription } from "./test-provider.store.ts";
 
 /**
  * Cove's own payment provider for test mode (PAYMENT_PROVIDER=test, the default): it keeps customers, cards,
@@ -30,6 +31,8 @@ const SIGNATURE_TOLERANCE_SECONDS = 300;
 const RETRY_DAYS = 3;
 const MAX_ATTEMPTS = 4;
 const DAY = 86_400;
+/** A first payment still waiting for its confirmation this long is given up, as card providers do (23 hours). */
+const INCOMPLETE_EXPIRES = 23 * 3_600;
 
 /** What the test provider sends to Cove's webhook path. */
 export interface TestEvent {
@@ -105,14 +108,31 @@ export function createTestProvider(db: Db, emit: (event: TestEvent) => Promise<v
     };
   }
 
-  async function openInvoice(subId: string, sub: Subscription, start: number): Promise<string> {
+  /**
+   * A new open invoice for the period starting at start, with what a plan change carried to it. A credit larger than
+   * the period's price is carried on to the next one: answers the invoice and the credit left (0 or negative).
+   */
+  async function openInvoice(
+    subId: string,
+    sub: Subscription,
+    start: number,
+  ): Promise<{ id: string; carried: number }> {
     const count = (await all("invoice", sql`data->>'customer' = ${sub.customer}`)).length;
     const id = newId("in");
+    const price = PLANS[sub.plan].price * 100;
+    const adjustment = sub.proration ?? 0;
+    const total = price + adjustment;
+    const lines: InvoiceLine[] = [{ description: `Cove ${PLANS[sub.plan].name} plan, monthly`, amount: price }];
+    if (adjustment > 0)
+      lines.push({ description: "Plan change: the new plan for the rest of the last period", amount: adjustment });
+    if (adjustment < 0)
+      lines.push({ description: "Plan change: unused time on the previous plan", amount: adjustment });
+    if (total < 0) lines.push({ description: "Credit carried to the next invoice", amount: -total });
     await put("invoice", id, {
       customer: sub.customer,
       subscription: subId,
       number: `TEST-${sub.customer.slice(-6).toUpperCase()}-${String(count + 1).padStart(4, "0")}`,
-      amount_due: PLANS[sub.plan].price * 100,
+      amount_due: Math.max(0, total),
       amount_paid: 0,
       currency: "usd",
       status: "open",
@@ -120,8 +140,20 @@ export function createTestProvider(db: Db, emit: (event: TestEvent) => Promise<v
       period_start: start,
       period_end: addMonth(start),
       payment_intent: null,
+      lines,
     });
-    return id;
+    return { id, carried: Math.min(0, total) };
+  }
+
+  /** A first payment that was never confirmed: its invoice is voided and its confirmation step can no longer be done. */
+  async function voidFirstInvoice(sub: Subscription): Promise<void> {
+    const invoice = sub.latest_invoice ? await get("invoice", sub.latest_invoice) : null;
+    if (!sub.latest_invoice || !invoice || invoice.status !== "open") return;
+    await put("invoice", sub.latest_invoice, { ...invoice, status: "void" });
+    const intent = invoice.payment_intent ? await get("payment_intent", invoice.payment_intent) : null;
+    if (invoice.payment_intent && intent)
+      await put("payment_intent", invoice.payment_intent, { ...intent, status: "canceled" });
+    await send("invoice.voided", { id: sub.latest_invoice, object: "invoice" });
   }
 
   /** Charges an open invoice with the subscription's card, off-session (renewals, retries): true when paid. */
@@ -206,7 +238,7 @@ export function createTestProvider(db: Db, emit: (event: TestEvent) => Promise<v
         next_attempt_at: null,
         attempts: 0,
       };
-      const invoiceId = await openInvoice(id, sub, start);
+      const invoiceId = (await openInvoice(id, sub, start)).id;
       sub.latest_invoice = invoiceId;
       await put("subscription", id, sub);
       await send("customer.subscription.created", { id, object: "subscription" });
@@ -241,6 +273,9 @@ export function createTestProvider(db: Db, emit: (event: TestEvent) => Promise<v
       const [found] = await all("payment_intent", sql`data->>'client_secret' = ${clientSecret}`);
       if (!found) throw paymentFailed("This payment could not be found: start again.");
       if (found.data.status === "succeeded") return;
+      if (found.data.status === "canceled") {
+        throw paymentFailed("This payment was given up for a newer one, so it can no longer be confirmed.");
+      }
       if (outcome === "fail") {
         await put("payment_intent", found.id, { ...found.data, status: "requires_payment_method" });
         throw paymentFailed(AUTHENTICATION_FAILED);
@@ -272,7 +307,18 @@ export function createTestProvider(db: Db, emit: (event: TestEvent) => Promise<v
       }
       const next: Subscription = { ...sub };
       if (change.cancelAtPeriodEnd !== undefined) next.cancel_at_period_end = change.cancelAtPeriodEnd;
-      if (change.plan && PLAN_IDS.includes(change.plan)) next.plan = change.plan;
+      if (change.plan && PLAN_IDS.includes(change.plan) && change.plan !== sub.plan) {
+        next.plan = change.plan;
+        // As Stripe's create_prorations: the difference for the rest of the period goes on the next invoice.
+        const prorated = prorationCents(
+          sub.plan,
+          change.plan,
+          new Date(sub.current_period_start * 1000),
+          new Date(sub.current_period_end * 1000),
+          now(),
+        );
+        next.proration = (sub.proration ?? 0) + prorated;
+      }
       if (change.paymentMethodId) next.default_payment_method = change.paymentMethodId;
       await put("subscription", id, next);
       await send("customer.subscription.updated", { id, object: "subscription" });
@@ -287,6 +333,7 @@ export function createTestProvider(db: Db, emit: (event: TestEvent) => Promise<v
         status: sub.status === "incomplete" ? "incomplete_expired" : "canceled",
         ended_at: unix(now()),
       });
+      if (sub.status === "incomplete") await voidFirstInvoice(sub);
       await send("customer.subscription.deleted", { id, object: "subscription" });
     },
 
@@ -317,12 +364,24 @@ export function createTestProvider(db: Db, emit: (event: TestEvent) => Promise<v
         periodStart: fromUnix(i.period_start),
         periodEnd: fromUnix(i.period_end),
         url: null,
+        lines: i.lines ?? [{ description: "Cove subscription", amount: i.amount_due }],
       };
     },
 
     async renewDue() {
       let changed = 0;
       // A clock moved on by months renews once per period, in order.
+      // A first payment never confirmed within 23 hours is given up: the subscription never started, nothing is owed.
+      const stale = await all(
+        "subscription",
+        sql`data->>'status' = 'incomplete' and (data->>'current_period_start')::bigint <= ${unix(now()) - INCOMPLETE_EXPIRES}`,
+      );
+      for (const { id, data: sub } of stale) {
+        changed++;
+        await put("subscription", id, { ...sub, status: "incomplete_expired", ended_at: unix(now()) });
+        await voidFirstInvoice(sub);
+        await send("customer.subscription.updated", { id, object: "subscription" });
+      }
       for (let round = 0; round < 36; round++) {
         const at = unix(now());
         const due = await all(
@@ -340,12 +399,14 @@ export function createTestProvider(db: Db, emit: (event: TestEvent) => Promise<v
           }
           if (sub.current_period_end <= at) {
             const start = sub.current_period_end;
-            const invoiceId = await openInvoice(id, sub, start);
+            const opened = await openInvoice(id, sub, start);
+            const invoiceId = opened.id;
             const next = {
               ...sub,
               current_period_start: start,
               current_period_end: addMonth(start),
               latest_invoice: invoiceId,
+              proration: opened.carried,
             };
             const paid = await charge(invoiceId, next);
             await put("subscription", id, {

@@ -7,13 +7,16 @@ import {
   subscribeAnswer,
   subscriptionAnswer,
 } from "@cove/contract/billing.ts";
+import { type BillingDetailsBody, billingDetailsAnswer, planChangePreview } from "@cove/contract/billing-account.ts";
 import type { PlanId } from "@cove/contract/constants.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { ApiError, apiRequest } from "../../../lib/api-client.ts";
+import { getSession } from "../../../lib/session-storage.ts";
 
 export const subscriptionKey = ["billing", "subscription"] as const;
 const invoicesKey = ["billing", "invoices"] as const;
+const detailsKey = ["billing", "details"] as const;
 const trialKey = ["trial", "status"] as const;
 
 export function useBillingConfig() {
@@ -36,6 +39,51 @@ export function useInvoices() {
     queryKey: invoicesKey,
     queryFn: ({ signal }) => apiRequest("/billing/invoices", { schema: invoiceListAnswer, signal }),
   });
+}
+
+/** What moving to plan would cost, asked when the admin chooses it (never cached: it depends on the day). */
+export const fetchPlanChangePreview = (plan: PlanId) =>
+  apiRequest(`/billing/change-plan/preview?plan=${encodeURIComponent(plan)}`, { schema: planChangePreview });
+
+export function useBillingDetails() {
+  return useQuery({
+    queryKey: detailsKey,
+    queryFn: ({ signal }) => apiRequest("/billing/details", { schema: billingDetailsAnswer, signal }),
+  });
+}
+
+export function useSaveBillingDetails() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BillingDetailsBody) =>
+      apiRequest("/billing/details", { method: "PUT", body, schema: billingDetailsAnswer }),
+    onSuccess: (answer) => queryClient.setQueryData(detailsKey, answer),
+  });
+}
+
+/** Downloads an invoice's PDF: the call needs the session's token, so it is fetched and handed to the browser. */
+export async function downloadInvoicePdf(id: string): Promise<void> {
+  const token = getSession()?.token;
+  const response = await fetch(`/api/billing/invoices/${encodeURIComponent(id)}/pdf`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  if (!response.ok) {
+    throw new ApiError({
+      status: response.status,
+      code: "DOWNLOAD_FAILED",
+      message: "The invoice could not be downloaded. Reload the page and try again.",
+      fromServer: false,
+    });
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "invoice.pdf";
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** Every billing change reloads the subscription, its invoices and the trial banner (spec: "then reload"). */

@@ -1,3 +1,6 @@
+import type { PlanChangePreview } from "@cove/contract/billing-account.ts";
+import { PLANS } from "@cove/contract/constants.ts";
+
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long" });
 
 /** A Unix timestamp in seconds (the subscription's currentPeriodEnd) or an ISO date, as a long date. */
@@ -22,3 +25,26 @@ export const brandName = (brand: string) => BRANDS[brand] ?? brand.charAt(0).toU
 
 export const statusLabel = (status: string) =>
   ({ active: "Active", past_due: "Past due", canceled: "Canceled", trialing: "Trial" })[status] ?? status;
+
+/** The plan-change confirmation's sentence: what is charged today, what the next invoice does, and the new price. */
+export function planChangeWording(p: PlanChangePreview): string {
+  const price = `$${PLANS[p.plan].price}/month`;
+  const next = p.next_invoice_at ? `your next invoice, on ${longDate(p.next_invoice_at)}` : "your next invoice";
+  const amount = money(Math.abs(p.proration), p.currency);
+  const after = `From then on, ${p.plan_name} is ${price}.`;
+  if (p.proration > 0) {
+    return `Nothing is charged today. For the rest of the current period you pay the difference between ${p.current_plan_name} and ${p.plan_name}: about ${amount}, added to ${next}. ${after}`;
+  }
+  if (p.proration < 0) {
+    const leftover = -p.proration > p.price ? " Any credit the invoice does not use goes to the one after it." : "";
+    return `Nothing is charged today. The unused part of your ${p.current_plan_name} plan for the rest of the current period, about ${amount}, is credited to ${next}.${leftover} ${after}`;
+  }
+  return `Nothing is charged today. ${p.plan_name} is ${price} from ${next}.`;
+}
+
+/** When the trial ends, for the Billing page: "on January 15, 2030 (in 10 days)". */
+export function trialEndWording(endsAt: string, at = new Date()): string {
+  const days = Math.ceil((new Date(endsAt).getTime() - at.getTime()) / 86_400_000);
+  const when = days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`;
+  return `Your free trial ends on ${longDate(endsAt)} (${when}).`;
+}

@@ -1,4 +1,5 @@
 import type { SubscriptionAnswer } from "@cove/contract/billing.ts";
+import type { PlanChangePreview } from "@cove/contract/billing-account.ts";
 import { PLAN_IDS, PLANS, type PlanId } from "@cove/contract/constants.ts";
 import { clsx } from "clsx";
 import { CreditCard } from "lucide-react";
@@ -7,19 +8,21 @@ import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
-import { toastError } from "../../../lib/toast-error.ts";
 import {
+  fetchPlanChangePreview,
   useCancelSubscription,
   useChangePlan,
   useResumeSubscription,
   useUpdatePaymentMethod,
 } from "../api/billing.api.ts";
-import { brandName, longDate, statusLabel } from "./billing-format.ts";
+import { brandName, longDate, planChangeWording, statusLabel } from "./billing-format.ts";
+import { toastBillingFailure } from "./billing-toast.ts";
 import { PaymentDialog } from "./payment-dialog.tsx";
 import { PaymentForm } from "./payment-form.tsx";
 
 export const CANCEL_QUESTION = "Are you sure you want to cancel your subscription?";
 export const CANCEL_FAILED = "Failed to cancel subscription";
+export const CHANGE_PLAN_FAILED = "Failed to change plan";
 
 /** With a subscription: the plan, its status (active green, anything else yellow), the next billing date, actions. */
 export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
@@ -27,6 +30,8 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [cardOpen, setCardOpen] = useState(false);
   const [plan, setPlan] = useState<PlanId>(data.plan);
+  const [preview, setPreview] = useState<PlanChangePreview | null>(null);
+  const [previewing, setPreviewing] = useState(false);
   const cancel = useCancelSubscription();
   const resume = useResumeSubscription();
   const changePlan = useChangePlan();
@@ -40,9 +45,30 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
       toast.success(message);
       setConfirmCancel(false);
     } catch (error) {
-      toastError(error, CANCEL_FAILED);
+      toastBillingFailure(CANCEL_FAILED, error);
       setConfirmCancel(false);
     }
+  }
+
+  /** A change of plan is confirmed first, with what it does to the money (the server's proration). */
+  async function askPlanChange() {
+    setPreviewing(true);
+    try {
+      setPreview(await fetchPlanChangePreview(plan));
+    } catch (error) {
+      toastBillingFailure(CHANGE_PLAN_FAILED, error);
+    } finally {
+      setPreviewing(false);
+    }
+  }
+
+  async function onChangePlan(to: PlanId) {
+    try {
+      toast.success((await changePlan.mutateAsync(to)).message);
+    } catch (error) {
+      toastBillingFailure(CHANGE_PLAN_FAILED, error);
+    }
+    setPreview(null);
   }
 
   return (
@@ -99,7 +125,7 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
                 try {
                   toast.success((await resume.mutateAsync()).message);
                 } catch (error) {
-                  toastError(error, "Failed to resume subscription");
+                  toastBillingFailure("Failed to resume subscription", error);
                 }
               }}
             >
@@ -116,13 +142,9 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
       {!sub.cancel_at_period_end && (
         <form
           className="mt-5 flex flex-col gap-3 border-t border-slate-100 pt-4 sm:flex-row sm:items-end"
-          onSubmit={async (e) => {
+          onSubmit={(e) => {
             e.preventDefault();
-            try {
-              toast.success((await changePlan.mutateAsync(plan)).message);
-            } catch (error) {
-              toastError(error, "Failed to change plan");
-            }
+            void askPlanChange();
           }}
         >
           <div className="sm:w-64">
@@ -133,7 +155,7 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
               options={PLAN_IDS.map((id) => ({ value: id, label: `${PLANS[id].name} ($${PLANS[id].price}/month)` }))}
             />
           </div>
-          <Button type="submit" variant="secondary" disabled={plan === data.plan} pending={changePlan.isPending}>
+          <Button type="submit" variant="secondary" disabled={plan === data.plan} pending={previewing}>
             Change plan
           </Button>
         </form>
@@ -148,6 +170,15 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
         tone="danger"
         pending={cancel.isPending}
         onConfirm={onCancel}
+      />
+      <ConfirmDialog
+        open={preview !== null}
+        onOpenChange={(open) => !open && setPreview(null)}
+        title={preview ? `Change to the ${preview.plan_name} plan?` : ""}
+        description={preview ? planChangeWording(preview) : undefined}
+        confirmLabel="Change plan"
+        pending={changePlan.isPending}
+        onConfirm={() => preview && void onChangePlan(preview.plan)}
       />
       <PaymentDialog open={cardOpen} onOpenChange={setCardOpen} title="Update card">
         <PaymentForm

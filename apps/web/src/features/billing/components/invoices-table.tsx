@@ -1,12 +1,16 @@
-import { ExternalLink } from "lucide-react";
-import { useInvoices } from "../api/billing.api.ts";
+import { Download, ExternalLink } from "lucide-react";
+import { useState } from "react";
+import { Button } from "../../../components/ui/button.tsx";
+import { downloadInvoicePdf, useInvoices } from "../api/billing.api.ts";
 import { longDate, money } from "./billing-format.ts";
+import { toastBillingFailure } from "./billing-toast.ts";
 
 const STATUS: Record<string, string> = { paid: "Paid", open: "Unpaid", void: "Void", uncollectible: "Uncollectible" };
 
-/** Invoices, newest first, with amounts and dates. */
+/** Invoices, newest first, with amounts and dates; each one downloads as a PDF. */
 export function InvoicesTable() {
   const { data } = useInvoices();
+  const [downloading, setDownloading] = useState<string | null>(null);
   const invoices = data?.invoices ?? [];
   if (invoices.length === 0) return null;
   return (
@@ -23,6 +27,9 @@ export function InvoicesTable() {
               <th className="px-5 py-2 font-medium">Period</th>
               <th className="px-5 py-2 font-medium">Amount</th>
               <th className="px-5 py-2 font-medium">Status</th>
+              <th className="px-5 py-2 font-medium">
+                <span className="sr-only">PDF</span>
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -48,6 +55,27 @@ export function InvoicesTable() {
                 </td>
                 <td className="px-5 py-2 whitespace-nowrap">{money(i.amount_due, i.currency)}</td>
                 <td className="px-5 py-2 whitespace-nowrap">{STATUS[i.status] ?? i.status}</td>
+                <td className="px-5 py-1 text-right whitespace-nowrap">
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Download invoice ${i.number ?? longDate(i.created_at)} as PDF`}
+                    pending={downloading === i.id}
+                    onClick={async () => {
+                      setDownloading(i.id);
+                      try {
+                        await downloadInvoicePdf(i.id);
+                      } catch (error) {
+                        toastBillingFailure("Failed to download the invoice", error);
+                      } finally {
+                        setDownloading(null);
+                      }
+                    }}
+                  >
+                    {downloading !== i.id && <Download className="size-4" aria-hidden="true" />}
+                    PDF
+                  </Button>
+                </td>
               </tr>
             ))}
           </tbody>

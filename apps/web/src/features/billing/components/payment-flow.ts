@@ -1,6 +1,5 @@
 import type { SubscribeAnswer } from "@cove/contract/billing.ts";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
-import { toastError } from "../../../lib/toast-error.ts";
 
 /** A card provider's refusal, with its own words (spec section 8: shown inline). */
 export class CardError extends Error {}
@@ -27,9 +26,9 @@ export async function runPayment(steps: {
   try {
     answer = await steps.submit(paymentMethodId);
   } catch (error) {
-    // A refused card is the provider's message, shown in the form; anything else is the call's own failure.
+    // Shown once, in the form the person is looking at: a refused card in the provider's words, anything else as
+    // the server's text, else the call's own fallback (spec section 8).
     if (error instanceof ApiError && error.code === "PAYMENT_FAILED") return error.message;
-    toastError(error, steps.failure);
     return errorText(error, steps.failure);
   }
   if (answer.clientSecret) {

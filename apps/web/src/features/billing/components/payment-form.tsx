@@ -1,10 +1,16 @@
+import { lazy, Suspense } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useBillingConfig } from "../api/billing.api.ts";
 import { PaymentFormLoading, type PaymentFormProps } from "./payment-form-loading.tsx";
-import { StripePaymentForm } from "./stripe-payment-form.tsx";
 import { TestPaymentForm } from "./test-payment-form.tsx";
+
+// Stripe's form (and Stripe.js with it) is only fetched with PAYMENT_PROVIDER=stripe: under the test provider the
+// app's CSP does not allow js.stripe.com, and nothing of Stripe's should load there.
+const StripePaymentForm = lazy(async () => ({
+  default: (await import("./stripe-payment-form.tsx")).StripePaymentForm,
+}));
 
 /** The card form of the configured provider (PAYMENT_PROVIDER): Cove's test form, or Stripe's card element. */
 export type { PaymentFormProps };
@@ -25,7 +31,11 @@ export function PaymentForm(props: PaymentFormProps) {
     );
   }
   if (config.data.provider === "stripe" && config.data.publishableKey) {
-    return <StripePaymentForm publishableKey={config.data.publishableKey} {...props} />;
+    return (
+      <Suspense fallback={<PaymentFormLoading />}>
+        <StripePaymentForm publishableKey={config.data.publishableKey} {...props} />
+      </Suspense>
+    );
   }
   return <TestPaymentForm {...props} />;
 }

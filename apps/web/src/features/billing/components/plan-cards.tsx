@@ -41,7 +41,8 @@ export function PlanCards({
                 <span className="text-3xl font-bold text-slate-900">${plan.price}</span>
                 <span className="text-sm text-slate-500">/month</span>
               </span>
-              <ul className="mt-4 space-y-2 text-sm text-slate-600">
+              {/* The list takes the free height, so every card's button sits on the same line at the bottom. */}
+              <ul className="mt-4 flex-1 space-y-2 text-sm text-slate-600">
                 {plan.features.map((feature) => (
                   <li key={feature} className="flex gap-2">
                     <Check className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />
@@ -51,7 +52,7 @@ export function PlanCards({
               </ul>
               <span
                 className={clsx(
-                  "mt-5 inline-flex h-9 items-center justify-center rounded-md text-sm font-medium",
+                  "mt-5 inline-flex h-10 items-center justify-center rounded-md text-sm font-medium",
                   isSelected ? "bg-indigo-600 text-white" : "border border-slate-300 text-slate-700",
                 )}
               >

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
 
 // Stripe.js cannot be reached from here (nor from a browser behind a blocker): its loader rejects.
-vi.mock("@stripe/stripe-js", () => ({
+vi.mock("@stripe/stripe-js/pure", () => ({
   loadStripe: () => Promise.reject(new Error("Failed to load Stripe.js")),
 }));
 

@@ -1,5 +1,6 @@
 import type { Stripe, StripeCardElement } from "@stripe/stripe-js";
-import { loadStripe } from "@stripe/stripe-js";
+// The "pure" entry adds Stripe's script only when loadStripe is called; the main entry adds it on import.
+import { loadStripe } from "@stripe/stripe-js/pure";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";

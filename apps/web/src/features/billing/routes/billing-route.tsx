@@ -1,9 +1,11 @@
 import { PLANS, type PlanId } from "@cove/contract/constants.ts";
-import { AlertTriangle, Lock } from "lucide-react";
+import { AlertTriangle, Clock, Lock } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useReloadBilling, useSubscribe, useSubscription } from "../api/billing.api.ts";
+import { BillingDetailsForm } from "../components/billing-details-form.tsx";
+import { trialEndWording } from "../components/billing-format.ts";
 import { CurrentSubscription } from "../components/current-subscription.tsx";
 import { InvoicesTable } from "../components/invoices-table.tsx";
 import { PaymentDialog } from "../components/payment-dialog.tsx";
@@ -23,6 +25,9 @@ export function BillingRoute() {
   const reload = useReloadBilling();
   const [selected, setSelected] = useState<PlanId | null>(null);
   const data = subscription.data;
+  // While the trial runs, the page says when it ends (once it has ended, the read-only notice says so instead).
+  const trialEnds =
+    data?.status === "trialing" && data.trial_ends_at && !data.access.read_only ? data.trial_ends_at : null;
 
   return (
     <div className="space-y-6">
@@ -58,6 +63,19 @@ export function BillingRoute() {
         </div>
       )}
 
+      {trialEnds && (
+        <p
+          role="status"
+          className="flex items-center gap-2 rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700"
+        >
+          <Clock className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
+          <span>
+            {trialEndWording(trialEnds)} Choose a plan before then to keep full access; nothing is charged until you
+            subscribe.
+          </span>
+        </p>
+      )}
+
       {subscription.isPending ? (
         <p className="flex items-center gap-2 text-sm text-slate-600" role="status">
           <Spinner /> Loading your subscription...
@@ -78,6 +96,8 @@ export function BillingRoute() {
       )}
 
       <InvoicesTable />
+
+      {!subscription.isError && <BillingDetailsForm />}
 
       <PaymentDialog
         open={selected !== null}

@@ -2,6 +2,7 @@ import { clsx } from "clsx";
 import { Clock } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
+import { buttonClasses } from "../../../components/ui/button.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { useTrialStatus } from "../api/trial.queries.ts";
 import { type TrialBannerTone, trialBannerState } from "./trial-banner-state.ts";
@@ -9,11 +10,11 @@ import { type TrialBannerTone, trialBannerState } from "./trial-banner-state.ts"
 // The card form loads when an admin asks to upgrade, not with every dashboard.
 const UpgradeDialog = lazy(async () => ({ default: (await import("./upgrade-dialog.tsx")).UpgradeDialog }));
 
-const toneClasses: Record<TrialBannerTone, { box: string; link: string }> = {
-  red: { box: "border-red-200 bg-red-50 text-red-800", link: "bg-red-600 hover:bg-red-700" },
-  orange: { box: "border-orange-200 bg-orange-50 text-orange-800", link: "bg-orange-700 hover:bg-orange-800" },
-  yellow: { box: "border-yellow-200 bg-yellow-50 text-yellow-800", link: "bg-yellow-700 hover:bg-yellow-800" },
-  blue: { box: "border-blue-200 bg-blue-50 text-blue-800", link: "bg-blue-600 hover:bg-blue-700" },
+const toneClasses: Record<TrialBannerTone, string> = {
+  red: "border-red-200 bg-red-50 text-red-800",
+  orange: "border-orange-200 bg-orange-50 text-orange-800",
+  yellow: "border-yellow-200 bg-yellow-50 text-yellow-800",
+  blue: "border-blue-200 bg-blue-50 text-blue-800",
 };
 
 export const ASK_AN_ADMIN = "Ask an admin to upgrade your plan.";
@@ -29,12 +30,9 @@ export function TrialBanner() {
   // While loading or when the status cannot be read there is nothing trustworthy to say, so no banner.
   const state = data ? trialBannerState(data) : null;
   if (!state) return null;
-  const classes = toneClasses[state.tone];
   const isAdmin = user?.role === "admin";
-  const button = clsx(
-    "inline-flex h-9 shrink-0 items-center justify-center rounded-md px-4 text-sm font-medium text-white shadow-sm",
-    classes.link,
-  );
+  // The banner's colour says how urgent it is; its action is the app's primary button, as everywhere else.
+  const button = buttonClasses("primary", "md", "shrink-0");
 
   return (
     <section
@@ -42,7 +40,7 @@ export function TrialBanner() {
       data-tone={state.tone}
       className={clsx(
         "flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between",
-        classes.box,
+        toneClasses[state.tone],
       )}
     >
       <div className="flex items-start gap-3">
