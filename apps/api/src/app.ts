@@ -55,7 +55,7 @@ import { registerRealtime } from "./platform/realtime.ts";
 import { createSecrets } from "./platform/secrets.ts";
 import { registerSecurityHeaders } from "./platform/security-headers.ts";
 import { attachEventBus } from "./platform/tenancy.ts";
-import { registerWebApp } from "./platform/web.ts";
+import { registerWebApp, WEB_DIST } from "./platform/web.ts";
 
 export interface AppOptions {
   database: Database;
@@ -78,6 +78,8 @@ export interface AppOptions {
   mailboxes?: { secretsKey?: Buffer; allowPrivateHosts?: boolean; batchSize?: number; leaseSeconds?: number };
   /** Files' size and count limits (ATTACHMENT_* configuration); the contract's defaults when absent. */
   attachmentLimits?: AttachmentLimits;
+  /** The built web app to serve; apps/web/dist when absent (tests give a build of their own). */
+  webDist?: string;
 }
 
 /** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
@@ -225,6 +227,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(aiRoutes, { provider });
   await app.register(chatRoutes);
   await app.register(chatPublicRoutes, { provider });
-  await registerWebApp(app);
+  await registerWebApp(app, opts.webDist ?? WEB_DIST);
   return app;
 }
