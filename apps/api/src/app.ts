@@ -33,6 +33,7 @@ import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
 import { registerNotificationHandlers } from "./modules/notifications/notifications.handlers.ts";
 import { notificationRoutes } from "./modules/notifications/notifications.routes.ts";
+import { onboardingRoutes } from "./modules/onboarding/onboarding.routes.ts";
 import { eraseOrganization } from "./modules/organizations/erase.ts";
 import { exportRoutes } from "./modules/organizations/export.routes.ts";
 import { purgeExports } from "./modules/organizations/export.service.ts";
@@ -227,6 +228,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(aiRoutes, { provider });
   await app.register(chatRoutes);
   await app.register(chatPublicRoutes, { provider });
+  await app.register(onboardingRoutes);
   await registerWebApp(app, opts.webDist ?? WEB_DIST);
   return app;
 }
