@@ -5,7 +5,7 @@
 //
 // Usage: node scripts/precompress.mjs [dist directory]
 
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
@@ -15,8 +15,6 @@ const dist = path.resolve(process.argv[2] ?? path.join(here, "../dist"));
 
 /** What compresses: text. Images and fonts of the build are compressed formats already. */
 const TEXT = new Set([".js", ".mjs", ".css", ".html", ".svg", ".json", ".txt", ".xml", ".webmanifest"]);
-/** Below this a compressed copy saves less than the headers it costs. */
-const MIN_BYTES = 1024;
 
 function* files(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -34,7 +32,6 @@ let count = 0;
 let before = 0;
 let afterBr = 0;
 for (const file of files(dist)) {
-  if (statSync(file).size < MIN_BYTES) continue;
   const bytes = readFileSync(file);
   const br = brotliCompressSync(bytes, {
     params: {
