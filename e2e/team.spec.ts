@@ -90,7 +90,7 @@ test("an admin invites an agent, who joins from the email and sees the agent's v
   await joined.close();
 
   // The admin's list shows them active now.
-  await page.reload();
+  await page.goto("/users");
   const row = page.getByRole("row", { name: `${agent.firstName} ${agent.lastName}` });
   await expect(row.getByRole("cell", { name: "Active", exact: true })).toBeVisible();
 });
