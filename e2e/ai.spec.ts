@@ -139,6 +139,23 @@ test("the test console answers with the article it was given as the source, and 
   );
 });
 
+test("/ai-test ends at its footer however long the conversation grows", async ({ page }) => {
+  await page.goto("/ai-test");
+  const conversation = chat(page, "Conversation with the AI assistant");
+  const quick = page.getByRole("group", { name: "Quick questions" });
+  const questions = ["How do I return an item?", "Where is my order?", "Do you ship internationally?"];
+  for (const [i, question] of questions.entries()) {
+    await quick.getByRole("button", { name: question }).click();
+    await expect(conversation.getByText(/^Confidence: /)).toHaveCount(i + 1);
+  }
+  // The chat scrolls inside its box: the page itself has nothing below the footer.
+  const { pageEnd, footerEnd } = await page.evaluate(() => ({
+    pageEnd: document.documentElement.scrollHeight,
+    footerEnd: Math.ceil((document.querySelector("footer")?.getBoundingClientRect().bottom ?? 0) + window.scrollY),
+  }));
+  expect(pageEnd).toBeLessThanOrEqual(footerEnd);
+});
+
 test("@phone /ai-test fits a phone and still answers", async ({ page }) => {
   await page.goto("/ai-test");
   await ask(page, "Can I talk to a person?");

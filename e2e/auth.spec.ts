@@ -2,16 +2,34 @@ import { expect, test } from "@playwright/test";
 import { DEMO, mailTo, newAccount, register, signIn, signOut } from "./support.ts";
 
 test("a new company starts a trial, keeps its session across reloads, and signs out", async ({ page }) => {
+  // Nothing on these pages trips the Content-Security-Policy (zod's eval probe did, on every page: it is jitless now).
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const violations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
   const account = await register(page);
+  expect(await violations()).toEqual([]);
   await expect(page.getByText("Your free trial expires in 14 days")).toBeVisible();
   await expect(
     page.getByRole("banner").getByText(`${account.firstName} ${account.lastName}`, { exact: true }),
   ).toBeVisible();
   await expect(page.getByText(account.company).first()).toBeVisible();
 
+  // The dashboard's getting-started checklist can be put away, and stays away.
+  const firstSteps = page.getByRole("region", { name: "Getting started" });
+  await expect(firstSteps).toContainText("0 of 5 done");
+  await firstSteps.getByRole("button", { name: "Dismiss" }).click();
+  await expect(firstSteps).toHaveCount(0);
+
+  const asked = page.waitForResponse((r) => r.url().endsWith("/api/onboarding") && r.request().method() === "GET");
   await page.reload();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText("Your free trial expires in 14 days")).toBeVisible();
+  expect(((await (await asked).json()) as { dismissed: boolean }).dismissed).toBe(true);
+  await expect(firstSteps).toHaveCount(0);
+  expect(await violations()).toEqual([]);
 
   await page.goto("/login");
   await expect(page).toHaveURL(/\/dashboard$/);

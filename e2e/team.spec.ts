@@ -50,10 +50,22 @@ async function acceptFromEmail(browser: Browser, who: Teammate, company: string)
 
 test("an admin invites an agent, who joins from the email and sees the agent's view", async ({ page, browser }) => {
   const admin = await register(page);
+  // A new owner's dashboard lists the first steps, none done; the first one leads to the team screen.
+  const firstSteps = page.getByRole("region", { name: "Getting started" });
+  await expect(firstSteps).toContainText("0 of 5 done");
+  await firstSteps.getByRole("link", { name: "Invite a teammate" }).click();
+  await expect(page).toHaveURL(/\/users$/);
   const agent = teammate();
   await invite(page, agent);
+  // Back on the dashboard, inviting ticked it.
+  await page.getByRole("navigation", { name: "Main" }).first().getByRole("link", { name: "Dashboard" }).click();
+  await expect(firstSteps).toContainText("1 of 5 done");
+  await expect(firstSteps.getByRole("listitem").filter({ hasText: "Invite a teammate" })).toContainText("(done)");
 
   const joined = await acceptFromEmail(browser, agent, admin.company);
+  // The checklist is the admins' to do: the agent's dashboard does not show it.
+  await expect(joined.page.getByRole("heading", { name: "Recent Tickets" })).toBeVisible();
+  await expect(joined.page.getByRole("region", { name: "Getting started" })).toHaveCount(0);
   const nav = joined.page.getByRole("navigation", { name: "Main" }).first();
   await expect(nav.getByRole("link", { name: "Users" })).toBeVisible();
   for (const hidden of ["Billing", "Settings"]) {
@@ -78,7 +90,7 @@ test("an admin invites an agent, who joins from the email and sees the agent's v
   await joined.close();
 
   // The admin's list shows them active now.
-  await page.reload();
+  await page.goto("/users");
   const row = page.getByRole("row", { name: `${agent.firstName} ${agent.lastName}` });
   await expect(row.getByRole("cell", { name: "Active", exact: true })).toBeVisible();
 });

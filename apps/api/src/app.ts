@@ -33,6 +33,7 @@ import { kbRoutes } from "./modules/kb/kb.routes.ts";
 import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
 import { registerNotificationHandlers } from "./modules/notifications/notifications.handlers.ts";
 import { notificationRoutes } from "./modules/notifications/notifications.routes.ts";
+import { onboardingRoutes } from "./modules/onboarding/onboarding.routes.ts";
 import { eraseOrganization } from "./modules/organizations/erase.ts";
 import { exportRoutes } from "./modules/organizations/export.routes.ts";
 import { purgeExports } from "./modules/organizations/export.service.ts";
@@ -55,7 +56,7 @@ import { registerRealtime } from "./platform/realtime.ts";
 import { createSecrets } from "./platform/secrets.ts";
 import { registerSecurityHeaders } from "./platform/security-headers.ts";
 import { attachEventBus } from "./platform/tenancy.ts";
-import { registerWebApp } from "./platform/web.ts";
+import { registerWebApp, WEB_DIST } from "./platform/web.ts";
 
 export interface AppOptions {
   database: Database;
@@ -78,6 +79,8 @@ export interface AppOptions {
   mailboxes?: { secretsKey?: Buffer; allowPrivateHosts?: boolean; batchSize?: number; leaseSeconds?: number };
   /** Files' size and count limits (ATTACHMENT_* configuration); the contract's defaults when absent. */
   attachmentLimits?: AttachmentLimits;
+  /** The built web app to serve; apps/web/dist when absent (tests give a build of their own). */
+  webDist?: string;
 }
 
 /** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
@@ -225,6 +228,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(aiRoutes, { provider });
   await app.register(chatRoutes);
   await app.register(chatPublicRoutes, { provider });
-  await registerWebApp(app);
+  await app.register(onboardingRoutes);
+  await registerWebApp(app, opts.webDist ?? WEB_DIST);
   return app;
 }

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import {
   CHAT_HANDOFF_NOTICE,
   CHAT_MESSAGE_MAX,
@@ -564,6 +565,29 @@ describe("the widget", () => {
     const plain = await t.app.inject({ method: "GET", url: "/widget.js" });
     expect(plain.body).toContain("CoveChat");
     expect(plain.body).toContain("attachShadow");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(gunzipSync(res.rawPayload).toString()).toBe(plain.body);
+  });
+
+  it("sends /widget.js as brotli where taken, kept a while by browsers and revalidated for a 304", async () => {
+    const plain = await t.app.inject({ method: "GET", url: "/widget.js" });
+    const br = await t.app.inject({
+      method: "GET",
+      url: "/widget.js",
+      headers: { "accept-encoding": "gzip, deflate, br" },
+    });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    // Its address cannot change with each build, so it is never immutable; a browser keeps it ten minutes.
+    expect(br.headers["cache-control"]).toBe("public, max-age=600, stale-while-revalidate=86400");
+    const etag = String(br.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await t.app.inject({ method: "GET", url: "/widget.js", headers: { "if-none-match": etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.byteLength).toBe(0);
+    const changed = await t.app.inject({ method: "GET", url: "/widget.js", headers: { "if-none-match": '"old"' } });
+    expect(changed.statusCode).toBe(200);
   });
 
   it("answers another origin's preflight and calls, and gives the widget its look", async () => {

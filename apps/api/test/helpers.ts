@@ -43,6 +43,8 @@ export async function createTestApp(
     mailboxes?: AppOptions["mailboxes"];
     /** Files' limits (ATTACHMENT_* configuration). */
     attachmentLimits?: AppOptions["attachmentLimits"];
+    /** A web build to serve (web.test.ts). */
+    webDist?: string;
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -71,6 +73,7 @@ export async function createTestApp(
     email: opts.email,
     mailboxes: opts.mailboxes,
     attachmentLimits: opts.attachmentLimits,
+    webDist: opts.webDist,
   });
   opts.setup?.(app);
   await app.ready();

@@ -27,6 +27,8 @@ const path = (url: string) => url.replace(/:[A-Za-z]+/g, ID);
 const ALLOWED = [
   "POST /api/auth/logout",
   "PUT /api/auth/profile",
+  // Dismissing the getting-started checklist is one's own view of the dashboard.
+  "PUT /api/onboarding",
   "POST /api/billing/subscribe",
   "POST /api/billing/cancel",
   "POST /api/billing/resume",

@@ -1,3 +1,4 @@
+import "./lib/zod-config.ts";
 import { standalonePage } from "./pages/public/site/standalone-pages.ts";
 import "./styles.css";
 

@@ -2,11 +2,43 @@ import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 import { stdSerializers } from "pino";
 
-/** Query parameters whose values are secrets (the single-use links' tokens): logged as [redacted]. */
-const SECRET_PARAMS = /([?&](?:token|access_token|code|key)=)[^&#]*/gi;
+/**
+ * A query parameter whose value is a secret: the single-use links' tokens (/accept-invite?token=,
+ * /reset-password?token=, /portal/{slug}?token=, the survey's link), and any other name that says it holds one.
+ */
+const SECRET_NAME = /token|secret|passw|signature|^(?:code|key|sig|otp)$/i;
 
-/** A URL as the log may hold it. */
-export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, "$1[redacted]");
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A URL as the log may hold it: the value of every secret query parameter replaced by [redacted], wherever it stands
+ * and however its name is written (upper case, percent-encoded); so is a value that is itself an address carrying one
+ * (?next=%2Faccept-invite%3Ftoken%3D...).
+ */
+export function redactUrl(url: string): string {
+  const start = url.indexOf("?");
+  if (start < 0) return url;
+  const end = url.indexOf("#", start);
+  const query = url.slice(start + 1, end < 0 ? undefined : end);
+  const redacted = query
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      if (eq < 0) return pair;
+      const name = pair.slice(0, eq);
+      const value = decoded(pair.slice(eq + 1));
+      const nested = value.includes("?") && redactUrl(value) !== value;
+      return SECRET_NAME.test(decoded(name)) || nested ? `${name}=[redacted]` : pair;
+    })
+    .join("&");
+  return `${url.slice(0, start + 1)}${redacted}${end < 0 ? "" : url.slice(end)}`;
+}
 
 /**
  * A failed statement's error as the log may hold it: without its parameters, which can be anything a request wrote

@@ -372,3 +372,12 @@ export function workSlaRecomputes(jobs: Jobs, db: Db): void {
     await recomputeDueTimes(db, organization_id);
   });
 }
+
+/** Whether an admin has saved the organization's business hours, rather than leaving the default (the checklist). */
+export async function businessHoursSaved(db: Queryable, orgId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: businessHours.organizationId })
+    .from(businessHours)
+    .where(eq(businessHours.organizationId, orgId));
+  return row !== undefined;
+}

@@ -20,6 +20,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bearerToken, sessionEnded } from "../../platform/auth.ts";
+import { acceptedEncoding } from "../../platform/encoding.ts";
 import { AppError } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import type { ContactPrincipal } from "../../platform/tenancy.ts";
@@ -103,13 +104,19 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     schema: { hide: true },
     handler: async (req, reply) => {
       const script = await widgetScript();
+      // Its address is in every customer's website, so it cannot carry a hash: browsers keep it for 10 minutes, then
+      // use it while they check for a new one (a 304 when unchanged), so a fix reaches every site within a visit or two.
       reply
         .header("content-type", "text/javascript; charset=utf-8")
-        .header("cache-control", "public, max-age=300")
+        .header("cache-control", "public, max-age=600, stale-while-revalidate=86400")
+        .header("etag", script.etag)
         .header("vary", "accept-encoding");
-      if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
-        return reply.header("content-encoding", "gzip").send(script.gzip);
-      }
+      const known = String(req.headers["if-none-match"] ?? "")
+        .split(",")
+        .map((tag) => tag.trim().replace(/^W\//, ""));
+      if (known.includes(script.etag) || known.includes("*")) return reply.code(304).send();
+      const encoding = acceptedEncoding(req.headers["accept-encoding"]);
+      if (encoding) return reply.header("content-encoding", encoding).send(script[encoding]);
       return reply.send(script.body);
     },
   });

@@ -307,3 +307,13 @@ export async function messageWithQuestion(
   const question = messages.slice(0, at).findLast((m) => m.sender_type === "visitor")?.message ?? null;
   return { message, question };
 }
+
+/** Whether any visitor has started a chat: the widget is on a website (the getting-started checklist). */
+export async function anyChatStarted(db: Queryable, orgId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: chatSessions.id })
+    .from(chatSessions)
+    .where(eq(chatSessions.organizationId, orgId))
+    .limit(1);
+  return row !== undefined;
+}

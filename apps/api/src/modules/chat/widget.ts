@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 
 /**
  * The chat widget's script (widget/widget.client.ts). A production build bundles it beside the API (build.mjs:
@@ -8,7 +10,10 @@ import { gzipSync } from "node:zlib";
  */
 export interface WidgetScript {
   body: string;
+  br: Buffer;
   gzip: Buffer;
+  /** Names this build of the script: a browser holding it revalidates for a 304. */
+  etag: string;
 }
 
 let script: Promise<WidgetScript> | null = null;
@@ -38,8 +43,25 @@ export const WIDGET_BUILD = {
   logLevel: "warning",
 } as const;
 
+/**
+ * Compressed once, at the highest levels, like the web app's files (apps/web/scripts/precompress.mjs); on zlib's
+ * threads, so the first request for the script holds up no other.
+ */
+async function compressed(body: string): Promise<WidgetScript> {
+  const [br, gz] = await Promise.all([
+    promisify(brotliCompress)(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }),
+    promisify(gzip)(body, { level: 9 }),
+  ]);
+  return { body, br, gzip: gz, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"` };
+}
+
 export function widgetScript(): Promise<WidgetScript> {
-  script ??= bundle().then((body) => ({ body, gzip: gzipSync(body) }));
+  script ??= bundle().then(compressed);
   script.catch(() => {
     script = null;
   });

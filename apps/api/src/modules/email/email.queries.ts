@@ -5,8 +5,8 @@ import {
   type UnfiledMail,
 } from "@cove/contract/email.ts";
 import { type SQLWrapper, sql } from "drizzle-orm";
-import { emailMessages } from "../../db/schema/email.ts";
-import { queryRows } from "../../platform/db.ts";
+import { emailMailboxes, emailMessages } from "../../db/schema/email.ts";
+import { type Queryable, queryRows } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { findTicketRow } from "../tickets/tickets.queries.ts";
@@ -99,3 +99,16 @@ export const commentEmailStatus = (orgId: SQLWrapper, commentId: SQLWrapper) =>
   sql`(select m.status from ${emailMessages} m
        where m.organization_id = ${orgId} and m.comment_id = ${commentId} and m.direction = 'out'
        order by m.created_at desc limit 1)`;
+
+/**
+ * Whether the organization's customers can reach it by email (the getting-started checklist): a message came in at
+ * its inbound address, or it connected a mailbox for import.
+ */
+export async function emailConnected(db: Queryable, orgId: string): Promise<boolean> {
+  const [row] = await queryRows<{ connected: boolean }>(
+    db,
+    sql`select exists (select 1 from ${emailMessages} where organization_id = ${orgId} and direction = 'in')
+        or exists (select 1 from ${emailMailboxes} where organization_id = ${orgId}) as connected`,
+  );
+  return row?.connected === true;
+}

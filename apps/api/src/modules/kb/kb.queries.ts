@@ -215,3 +215,12 @@ export async function articleTitles(db: Queryable, orgId: string, ids: string[])
     .where(and(eq(kbArticles.organizationId, orgId), inArray(kbArticles.id, ids)));
   return new Map(rows.map((r) => [r.id, r.title]));
 }
+
+/** How many articles the organization has published (the getting-started checklist). */
+export async function publishedArticleCount(db: Queryable, orgId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(kbArticles)
+    .where(and(eq(kbArticles.organizationId, orgId), eq(kbArticles.status, "published")));
+  return row?.n ?? 0;
+}

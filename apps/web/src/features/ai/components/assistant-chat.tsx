@@ -97,7 +97,9 @@ export function AssistantChat({
       <section
         ref={listRef}
         aria-label={label}
-        className={clsx("space-y-4 overflow-y-auto overscroll-contain bg-slate-50/60 p-4", heightClassName)}
+        // relative: the screen reader's "You:" / "Assistant:" labels are absolutely placed (sr-only); without a
+        // positioned scroller they escape its clipping and lengthen the page below the footer as the chat grows.
+        className={clsx("relative space-y-4 overflow-y-auto overscroll-contain bg-slate-50/60 p-4", heightClassName)}
       >
         <AssistantBubble text={greeting} />
         {messages.map((m) =>

@@ -1,4 +1,5 @@
 import type { SessionUser } from "@cove/contract/auth.ts";
+import { lazy, Suspense } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { isNewcomer } from "../../../lib/first-visit.ts";
@@ -10,6 +11,14 @@ import { QuickActions } from "../components/quick-actions.tsx";
 import { RecentTickets } from "../components/recent-tickets.tsx";
 import { StatCards, statCards } from "../components/stat-cards.tsx";
 import { TrendCard } from "../components/trend-card.tsx";
+
+/**
+ * The getting-started checklist, for admins: its own chunk, fetched after the dashboard's first screen (it sits below
+ * everything else, so it moves nothing when it arrives), and never by an agent.
+ */
+const GettingStarted = lazy(() =>
+  import("../components/getting-started.tsx").then((m) => ({ default: m.GettingStarted })),
+);
 
 /** "Welcome back, Ana. Here is what is happening at Acme Outdoor Co." (one full stop, whatever the name ends with). */
 export function greeting(user: SessionUser | null): string {
@@ -49,6 +58,11 @@ export function DashboardRoute() {
           <CsatCard />
         </div>
       </div>
+      {user?.role === "admin" && (
+        <Suspense fallback={null}>
+          <GettingStarted />
+        </Suspense>
+      )}
     </div>
   );
 }

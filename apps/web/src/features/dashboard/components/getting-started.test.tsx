@@ -1,0 +1,142 @@
+import type { OnboardingAnswer, OnboardingStepId } from "@cove/contract/onboarding.ts";
+import { act, screen, waitFor, within } from "@testing-library/react";
+import { beforeAll, describe, expect, it } from "vitest";
+import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import { listAnswer } from "../../tickets/test/ticket-fixtures.ts";
+
+const stats = {
+  total_tickets: 0,
+  open_tickets: 0,
+  tickets_today: 0,
+  urgent_tickets: 0,
+  unassigned_tickets: 0,
+  high_priority_tickets: 0,
+  tickets_this_week: 0,
+  avg_resolution_hours: null,
+};
+
+function answer(done: OnboardingStepId[], articles = 0, dismissed = false): OnboardingAnswer {
+  const step = (id: OnboardingStepId) => ({ id, done: done.includes(id), progress: null });
+  return {
+    steps: [
+      step("invite_teammate"),
+      step("connect_email"),
+      step("add_widget"),
+      { id: "write_articles", done: done.includes("write_articles"), progress: { count: articles, target: 3 } },
+      step("set_business_hours"),
+    ],
+    dismissed,
+  };
+}
+
+function dashboard(onboarding: () => Response, extra: Parameters<typeof mockApi>[0] = {}, user = testUser) {
+  storeSession(user);
+  return mockApi({
+    "GET /api/auth/me": () => json(200, { user }),
+    "GET /api/trial/status": () => json(200, trialAnswer),
+    "GET /api/tickets/stats/overview": () => json(200, stats),
+    "GET /api/organizations/stats": () =>
+      json(200, { basicStats: { active_users: 1, total_users: 1 }, ticketTrends: [] }),
+    "GET /api/tickets": () => json(200, listAnswer([])),
+    "GET /api/onboarding": onboarding,
+    ...extra,
+  });
+}
+
+// The checklist is a lazy chunk of its own: its first load in a test run includes compiling it.
+const LAZY = { timeout: 10_000 };
+const checklist = () => screen.findByRole("region", { name: "Getting started" }, LAZY);
+
+describe("the getting-started checklist", () => {
+  // Compiles the dashboard and the checklist's lazy chunk once, before the first test waits for them on screen.
+  beforeAll(async () => {
+    await Promise.all([import("../routes/dashboard-route.tsx"), import("./getting-started.tsx")]);
+  }, 60_000);
+
+  it("shows an admin the five first steps, ticks the done ones, and links each to where it is done", async () => {
+    dashboard(() => json(200, answer(["invite_teammate", "add_widget"], 2)));
+    renderApp("/dashboard");
+    const list = await checklist();
+    expect(list).toHaveTextContent("2 of 5 done");
+    expect(within(list).getByRole("progressbar", { name: "Steps done" })).toHaveAttribute("aria-valuenow", "2");
+    const items = within(list).getAllByRole("listitem");
+    expect(items.map((li) => within(li).getByRole("link").textContent)).toEqual([
+      "Invite a teammate",
+      "Connect your email",
+      "Add the chat widget to your website",
+      "Write three help articles",
+      "Set your business hours",
+    ]);
+    expect(items.map((li) => within(li).getByRole("link").getAttribute("href"))).toEqual([
+      "/users",
+      "/settings?tab=email",
+      "/ai-assistant",
+      "/knowledge-base/new",
+      "/automation",
+    ]);
+    expect(items.map((li) => (li.textContent?.includes("(done)") ? "done" : "to do"))).toEqual([
+      "done",
+      "to do",
+      "done",
+      "to do",
+      "to do",
+    ]);
+    expect(items[3]).toHaveTextContent("2 of 3");
+  });
+
+  it("goes away when dismissed, and tells the server, which keeps it away", async () => {
+    let dismissed = false;
+    const fetchMock = dashboard(() => json(200, answer([], 0, dismissed)), {
+      "PUT /api/onboarding": (init) => {
+        dismissed = JSON.parse(String(init?.body)).dismissed === true;
+        return json(200, answer([], 0, dismissed));
+      },
+    });
+    const { user } = renderApp("/dashboard");
+    const list = await checklist();
+    await user.click(within(list).getByRole("button", { name: "Dismiss" }));
+    await waitFor(() => expect(screen.queryByRole("region", { name: "Getting started" })).not.toBeInTheDocument());
+    expect(calls(fetchMock)).toContain("PUT /api/onboarding");
+    expect(dismissed).toBe(true);
+  });
+
+  it("stays when the server refuses the dismissal, and says so", async () => {
+    dashboard(() => json(200, answer([])), {
+      "PUT /api/onboarding": () => json(402, { error: "Your trial has ended.", code: "READ_ONLY" }),
+    });
+    const { user } = renderApp("/dashboard");
+    await user.click(within(await checklist()).getByRole("button", { name: "Dismiss" }));
+    expect(await screen.findByText("Your trial has ended.")).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Getting started" })).toBeInTheDocument();
+  });
+
+  it("says all is set once every step is done", async () => {
+    dashboard(() =>
+      json(200, answer(["invite_teammate", "connect_email", "add_widget", "write_articles", "set_business_hours"], 3)),
+    );
+    renderApp("/dashboard");
+    const done = await screen.findByRole("region", { name: "You're all set" }, LAZY);
+    expect(done).toHaveTextContent("Every first step is done.");
+    expect(within(done).getByRole("button", { name: "Dismiss" })).toBeInTheDocument();
+  });
+
+  it("is not shown once dismissed, nor to an agent, who is never asked for it", async () => {
+    let answered = false;
+    dashboard(() => {
+      answered = true;
+      return json(200, answer([], 0, true));
+    });
+    const first = renderApp("/dashboard");
+    await waitFor(() => expect(answered).toBe(true), LAZY);
+    // Let the answer reach the screen.
+    await act(async () => {});
+    expect(screen.queryByText("Connect your email")).not.toBeInTheDocument();
+    first.unmount();
+
+    const fetchMock = dashboard(() => json(200, answer([])), {}, { ...testUser, role: "agent" });
+    renderApp("/dashboard");
+    expect(await screen.findByText("No tickets yet. New requests will show up here.")).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Getting started" })).not.toBeInTheDocument();
+    expect(calls(fetchMock)).not.toContain("GET /api/onboarding");
+  });
+});
