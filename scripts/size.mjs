@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Prints the gzip size of every built JavaScript chunk of the web app, and the JavaScript two first visits download:
-// the landing page "/" (budget 100 KB gzip) and the signed-in app shell on /dashboard (budget 200 KB gzip), see
+// the landing page "/" (budget 100 KB gzip) and the signed-in app shell on /dashboard (budget 200 KB gzip), and the
+// chat widget's script that customers' websites load (apps/api/dist/widget.js, budget 25 KB gzip), see
 // ENGINEERING.md section 6. Exits with 1 when a budget is exceeded.
 //
 // The visits are followed through Vite's build manifest (apps/web/dist/.vite/manifest.json, `build.manifest`): from the
@@ -104,5 +105,21 @@ for (const visit of visits) {
   for (const file of files.sort((a, b) => sizes(b).gzip - sizes(a).gzip)) {
     console.log(`  ${file.padEnd(width)}  gzip ${kb(sizes(file).gzip).padStart(9)}`);
   }
+}
+
+// The chat widget (built by apps/api/build.mjs): the one script every page of a customer's website loads.
+const widgetPath = path.join(root, "apps/api/dist/widget.js");
+if (existsSync(widgetPath)) {
+  const bytes = readFileSync(widgetPath);
+  const gzip = gzipSync(bytes, { level: 9 }).length;
+  const budget = 25 * KB;
+  const ok = gzip <= budget;
+  failed ||= !ok;
+  console.log(
+    `\nChat widget (apps/api/dist/widget.js): ${kb(gzip)} gzip (budget ${kb(budget)}) ${ok ? "OK" : "OVER BUDGET"}`,
+  );
+} else {
+  console.error("\nNo apps/api/dist/widget.js: run `npm run build` to measure the chat widget.");
+  failed = true;
 }
 process.exit(failed ? 1 : 0);
