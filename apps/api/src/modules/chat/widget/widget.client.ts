@@ -118,7 +118,7 @@ svg { flex: none; }
 .foot { border-top: 1px solid #e2e8f0; padding: 10px; display: flex; gap: 8px; background: #fff; }
 .foot[hidden], .prechat[hidden], .ended[hidden], .error[hidden] { display: none; }
 input { flex: 1; min-width: 0; height: 38px; border: 1px solid #cbd5e1; border-radius: 8px; padding: 0 10px; font-size: 14px; color: #0f172a; background: #fff; }
-input:focus { outline: 2px solid var(--brand); outline-offset: -1px; }
+input:focus { outline: 2px solid var(--brand-text); outline-offset: -1px; }
 .btn { height: 38px; border: 0; border-radius: 8px; padding: 0 14px; background: var(--brand); color: var(--brand-ink); font-weight: 600; cursor: pointer; font-size: 14px; }
 .btn:disabled { opacity: .6; cursor: default; }
 .prechat { padding: 16px; display: flex; flex-direction: column; gap: 10px; }
@@ -147,7 +147,7 @@ input:focus { outline: 2px solid var(--brand); outline-offset: -1px; }
 .thumb { border: 1px solid #cbd5e1; background: #fff; color: #0f172a; border-radius: 6px; padding: 2px 8px; cursor: pointer; font-size: 12px; display: inline-flex; align-items: center; gap: 4px; }
 .thumb svg { width: 14px; height: 14px; }
 .thumb[aria-pressed="true"] { background: #ede9fe; border-color: #7c3aed; color: #4c1d95; }
-.thumb:focus-visible { outline: 2px solid var(--brand); outline-offset: 1px; }
+.thumb:focus-visible { outline: 2px solid var(--brand-text); outline-offset: 1px; }
 `;
 
 const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
@@ -241,11 +241,15 @@ let socket: WebSocket | null = null;
 let retryMs = 1000;
 let thinking: HTMLElement | null = null;
 
-/** The brand colour, and black or white for text on it (whichever reads better); only a plain #rrggbb gets in. */
+/**
+ * The brand colour, black or white for text on it (whichever reads better), and the colour as a line on white (focus
+ * rings), darkened when too light to see there. Only a plain #rrggbb gets in.
+ */
 function setColor(color: string | undefined): void {
   const palette = brandPalette(color);
   host?.style.setProperty("--brand", palette.color);
   host?.style.setProperty("--brand-ink", palette.ink);
+  host?.style.setProperty("--brand-text", palette.text);
 }
 
 function adoptStyles(shadow: ShadowRoot): void {
