@@ -28,8 +28,9 @@ test("settings change the help center's logo and brand colour", async ({ page })
   const logo = page.getByRole("img", { name: /logo$/ });
   await expect(logo).toBeVisible();
   expect(await logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
-  const border = await page.locator("header").evaluate((el) => getComputedStyle(el).borderTopColor);
-  expect(border).toBe("rgb(255, 102, 0)");
+  // The header is the organization's: its colour behind its logo and name.
+  const header = page.getByTestId("help-center-header");
+  expect(await header.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(255, 102, 0)");
 });
 
 test("an admin creates an API key shown once, revokes it, and exports the organization's data", async ({ page }) => {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Prints the size of every built JavaScript chunk of the web app as the server sends it, and the JavaScript that first
 // visits download: the landing page "/" (budget 100 KB gzip), the sign-in page /login, and the signed-in app shell on
-// /dashboard (budget 200 KB gzip), see ENGINEERING.md section 6. Exits with 1 when a budget is exceeded.
+// /dashboard (budget 200 KB gzip), and the chat widget's script that customers' websites load (apps/api/dist/widget.js,
+// budget 25 KB gzip), see docs/engineering.md, Budgets. Exits with 1 when a budget is exceeded.
 //
 // What is sent: the build writes a brotli (.br) and a gzip (.gz) copy beside each file worth compressing
 // (apps/web/scripts/precompress.mjs) and the server sends the one the browser takes (apps/api/src/platform/web.ts);
@@ -144,5 +145,21 @@ for (const visit of visits) {
     console.log(`  ${visit.after.name}: ${summary(more)} more`);
     for (const file of more) console.log(row(file));
   }
+}
+
+// The chat widget (built by apps/api/build.mjs): the one script every page of a customer's website loads.
+const widgetPath = path.join(root, "apps/api/dist/widget.js");
+if (existsSync(widgetPath)) {
+  const bytes = readFileSync(widgetPath);
+  const gzip = gzipSync(bytes, { level: 9 }).length;
+  const budget = 25 * KB;
+  const ok = gzip <= budget;
+  failed ||= !ok;
+  console.log(
+    `\nChat widget (apps/api/dist/widget.js): ${kb(gzip)} gzip (budget ${kb(budget)}) ${ok ? "OK" : "OVER BUDGET"}`,
+  );
+} else {
+  console.error("\nNo apps/api/dist/widget.js: run `npm run build` to measure the chat widget.");
+  failed = true;
 }
 process.exit(failed ? 1 : 0);

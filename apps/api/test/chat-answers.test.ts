@@ -1,9 +1,10 @@
 import type { AiStatsAnswer, AiUnansweredAnswer } from "@cove/contract/ai.ts";
-import type { ChatMessage, StartChatAnswer, VisitorConversationAnswer } from "@cove/contract/chat.ts";
+import type { AnswerNode, ChatMessage, StartChatAnswer, VisitorConversationAnswer } from "@cove/contract/chat.ts";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aiAnswers } from "../src/db/schema/ai.ts";
 import { chatMessages } from "../src/db/schema/chat.ts";
+import { answerNodes } from "../src/modules/chat/answer-nodes.ts";
 import { insertMessage } from "../src/modules/chat/chat.queries.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { chatMarkdownHtml } from "../src/platform/markdown.ts";
@@ -70,6 +71,14 @@ async function unansweredQuestions(org: Org): Promise<string[]> {
   return (res.json() as AiUnansweredAnswer).groups.flatMap((g) => g.questions);
 }
 
+/** The text a node of an answer shows, its children's included. */
+function textOf(nodes: AnswerNode[], index: number): string {
+  const node = nodes[index];
+  if (!node) return "";
+  if (node.tag === "#text") return node.text ?? "";
+  return nodes.map((n, i) => (n.parent === index ? textOf(nodes, i) : "")).join("");
+}
+
 async function feedbackOf(messageId: string) {
   const [row] = await t.database.db
     .select({ feedback: aiAnswers.feedback, channel: aiAnswers.channel })
@@ -91,8 +100,15 @@ describe("answers render as the help center renders articles", () => {
     expect(answer.html).toContain("<li>Choose the item and select <em>Return item</em>.</li>");
     // The line structure of the text is kept: a heading line is not run into the paragraph after it.
     expect(answer.html).toMatch(/<br>|<\/p>/);
+    // The same answer as nodes, which the widget builds without parsing HTML: the list with its steps as items.
+    const nodes = answer.nodes ?? [];
+    const list = nodes.findIndex((n) => n.tag === "ol");
+    const items = nodes.flatMap((n, i) => (n.tag === "li" && n.parent === list ? [textOf(nodes, i)] : []));
+    expect(items).toContain("Sign in and open Orders.");
+    expect(items).toContain("Choose the item and select Return item.");
     const { messages } = await conversation(shop, chat);
     expect(messages.find((m) => m.id === answer.id)?.html).toBe(answer.html);
+    expect(messages.find((m) => m.id === answer.id)?.nodes).toEqual(answer.nodes);
     for (const m of messages.filter((x) => x.sender_type !== "ai" || x.id === chat.messages[0]?.id)) {
       expect(m.html, m.message).toBeUndefined();
       expect(m.feedback, m.message).toBeUndefined();
@@ -125,6 +141,57 @@ describe("answers render as the help center renders articles", () => {
     );
     expect(html).toContain('<a href="https://shop.example/help" target="_blank" rel="noopener noreferrer nofollow">');
     expect(html).toContain("<td>Standard</td>");
+  });
+});
+
+describe("answers as nodes for the widget (no HTML parsed on the customer's website)", () => {
+  it("keeps the elements Markdown makes with their text and safe addresses, and nothing else", async () => {
+    const html = await chatMarkdownHtml(
+      "1. See [our page](https://shop.example/returns) & [help](/help/shop)\n2. [click me](javascript:alert(1))",
+    );
+    const nodes = answerNodes(html);
+    const links = nodes.flatMap((n, i) => (n.tag === "a" ? [{ href: n.href, text: textOf(nodes, i) }] : []));
+    expect(links).toEqual([
+      { href: "https://shop.example/returns", text: "our page" },
+      { href: "/help/shop", text: "help" },
+    ]);
+    expect(nodes.filter((n) => n.tag === "li").map((n) => textOf(nodes, nodes.indexOf(n)))).toEqual([
+      "See our page & help",
+      "[click me](javascript:alert(1))",
+    ]);
+  });
+
+  it("applies its own allow-list even to HTML the sanitizer never saw", () => {
+    const nodes = answerNodes(
+      [
+        '<p onclick="steal()" style="color:red">Hi <span>there</span><script>alert(1)</script>',
+        '<a href="javascript:alert(1)">bad</a> <a href=" JAVASCRIPT:alert(1)">worse</a>',
+        '<a href="//evil.example/x">far</a> <a href="mailto:help@shop.example" title="Mail us">mail</a>',
+        '<img src="data:image/svg+xml,<svg onload=alert(1)>" alt="a picture"><img src="https://shop.example/a.png" onerror="x()">',
+        '<iframe src="https://evil.example"><b>inside</b></iframe><style>p{}</style></p>',
+        '<ol start="3"><li>third &amp; &lt;last&gt;</li></ol>',
+      ].join(""),
+    );
+    for (const node of nodes) {
+      expect(
+        Object.keys(node).every((k) => ["parent", "tag", "text", "href", "src", "alt", "title", "start"].includes(k)),
+      );
+      expect(JSON.stringify(node)).not.toMatch(/javascript|onclick|onerror|evil|alert\(1\)<|steal/i);
+    }
+    const tags = nodes.map((n) => n.tag).filter((tag) => tag !== "#text");
+    expect(tags).toEqual(["p", "a", "a", "a", "a", "img", "ol", "li"]);
+    expect(textOf(nodes, 0)).toBe("Hi therebad worsefar maila picture");
+    const anchors = nodes.filter((n) => n.tag === "a");
+    expect(anchors.map((a) => a.href)).toEqual([undefined, undefined, undefined, "mailto:help@shop.example"]);
+    expect(anchors[3]?.title).toBe("Mail us");
+    expect(nodes.find((n) => n.tag === "img")).toMatchObject({ src: "https://shop.example/a.png" });
+    expect(nodes.find((n) => n.tag === "ol")?.start).toBe(3);
+    expect(
+      textOf(
+        nodes,
+        nodes.findIndex((n) => n.tag === "li"),
+      ),
+    ).toBe("third & <last>");
   });
 });
 

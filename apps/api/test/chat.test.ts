@@ -605,7 +605,11 @@ describe("the widget", () => {
     const look = await call(null, "GET", `/api/public/${slug}/chat/widget`);
     expect(look.statusCode).toBe(200);
     expect(look.headers["access-control-allow-origin"]).toBe("*");
-    expect(look.json()).toEqual({ name: expect.any(String), brand_color: expect.stringMatching(/^#[0-9a-f]{6}$/i) });
+    expect(look.json()).toEqual({
+      name: expect.any(String),
+      brand_color: expect.stringMatching(/^#[0-9a-f]{6}$/i),
+      logo_url: null,
+    });
     expect((await call(null, "GET", "/api/public/nobody-here/chat/widget")).statusCode).toBe(404);
   });
 

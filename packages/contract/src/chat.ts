@@ -77,6 +77,55 @@ export const chatSessionSchema = z.object({
 });
 export type ChatSession = z.infer<typeof chatSessionSchema>;
 
+/** The elements an assistant's answer is made of (what the help center's Markdown renderer gives, after sanitizing). */
+export const ANSWER_TAGS = [
+  "p",
+  "br",
+  "hr",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "strong",
+  "em",
+  "s",
+  "code",
+  "pre",
+  "blockquote",
+  "ul",
+  "ol",
+  "li",
+  "a",
+  "img",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+] as const;
+export type AnswerTag = (typeof ANSWER_TAGS)[number];
+
+/**
+ * One node of an assistant's answer, in document order: an element of ANSWER_TAGS or a text ("#text"), placed under
+ * the node at index `parent` (-1: the answer itself). The chat widget builds the answer from these with createElement
+ * and text nodes: no HTML string is ever parsed on the customer's website, so a host page's Trusted Types policy has
+ * nothing to refuse. Links and pictures keep only web, mail and phone addresses.
+ */
+export const answerNodeSchema = z.object({
+  parent: z.number().int(),
+  tag: z.union([z.enum(ANSWER_TAGS), z.literal("#text")]),
+  text: z.string().optional(),
+  href: z.string().optional(),
+  src: z.string().optional(),
+  alt: z.string().optional(),
+  title: z.string().optional(),
+  start: z.number().int().optional(),
+});
+export type AnswerNode = z.infer<typeof answerNodeSchema>;
+
 /** Spec section 3: a chat message; sources are the help-center articles an AI answer drew on. */
 export const chatMessageSchema = z.object({
   id: z.uuid(),
@@ -93,6 +142,8 @@ export const chatMessageSchema = z.object({
    * for the chat widget, which has none. Every other message is plain text.
    */
   html: z.string().optional(),
+  /** The same answer as a list of nodes, for the chat widget (see answerNodeSchema). Present whenever html is. */
+  nodes: z.array(answerNodeSchema).optional(),
   /**
    * An answer the visitor may rate ("Was this helpful?"): their thumbs, null until they say. Absent on every other
    * message (greetings, notices, people's messages).
@@ -207,7 +258,12 @@ export const rateAnswerBody = z.object({
 });
 export type RateAnswerBody = z.input<typeof rateAnswerBody>;
 
-export const widgetLookAnswer = z.object({ name: z.string(), brand_color: z.string() });
+/** What the widget shows before a chat: the organization's name, brand colour (#rrggbb) and logo (a path on Cove). */
+export const widgetLookAnswer = z.object({
+  name: z.string(),
+  brand_color: z.string(),
+  logo_url: z.string().nullable(),
+});
 
 export const visitorParams = z.object({ orgSlug: z.string().max(200), id: z.string() });
 export const visitorMessageParams = visitorParams.extend({ messageId: z.string() });

@@ -43,6 +43,7 @@ export type Branding = z.infer<typeof brandingSchema>;
 export const portalOrganization = z.object({ name: z.string(), slug: z.string(), branding: brandingSchema });
 export type PortalOrganization = z.infer<typeof portalOrganization>;
 export const portalInfoAnswer = z.object({ organization: portalOrganization });
+export type PortalInfoAnswer = z.infer<typeof portalInfoAnswer>;
 
 export const signInLinkBody = z.object({ email: emailField });
 export type SignInLinkBody = z.input<typeof signInLinkBody>;

@@ -4,8 +4,7 @@ import { isReservedOrgSlug, isSlugShaped } from "./slugs.ts";
 
 const noNul = (s: string) => !s.includes("\u0000");
 
-/** The brand colour when none is chosen (the app's indigo). */
-export const DEFAULT_BRAND_COLOR = "#4f46e5";
+export { DEFAULT_BRAND_COLOR } from "./brand-colors.ts";
 export const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
 export const LOGO_MAX_BYTES = 200 * 1024;
 

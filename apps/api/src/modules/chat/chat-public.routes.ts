@@ -125,13 +125,16 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     config: { access: "public" },
     schema: {
       tags,
-      summary: "What the widget shows before a chat: the organization's name and brand colour",
+      summary: "What the widget shows from the start: the organization's name, brand colour and logo",
       params: visitorOrgParams,
       response: { 200: widgetLookAnswer, ...errors },
     },
-    handler: async (req) => {
+    handler: async (req, reply) => {
       const look = await branding(app.db, req.params.orgSlug);
-      return { name: look.name, brand_color: look.brand_color };
+      // The launcher asks on every page of the organization's website it shows on: a visitor's browser keeps the
+      // answer for five minutes (as long as the script itself), so a saved colour reaches the launcher within that.
+      reply.header("cache-control", "public, max-age=300");
+      return { name: look.name, brand_color: look.brand_color, logo_url: look.logo_url };
     },
   });
 

@@ -6,6 +6,7 @@ import { type Queryable, queryRows } from "../../platform/db.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { feedbackOf } from "../ai/ai.queries.ts";
 import { filesOfChatMessages } from "../attachments/attachments.store.ts";
+import { answerNodes } from "./answer-nodes.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -131,7 +132,8 @@ export const toMessage = (r: MessageRow, feedback: ChatMessage["feedback"] = nul
   message: r.message,
   sources: r.sources,
   created_at: r.createdAt.toISOString(),
-  ...(r.html !== null ? { html: r.html } : {}),
+  // The widget builds the answer from its nodes (no HTML parsed on the customer's website); html stays for others.
+  ...(r.html !== null ? { html: r.html, nodes: answerNodes(r.html) } : {}),
   ...(r.aiAnswerId !== null ? { feedback } : {}),
 });
 

@@ -13,16 +13,16 @@ import type { DomainEvent } from "@cove/contract/events.ts";
 import { portalPath } from "@cove/contract/portal.ts";
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { csatSurveys } from "../../db/schema/csat.ts";
-import { organizations } from "../../db/schema/organizations.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
 import { type Db, queryRows, type Tx } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { EventContext } from "../../platform/events.ts";
 import type { Jobs } from "../../platform/jobs.ts";
-import { composeMail } from "../../platform/mail.ts";
+import { composeMail, mailBrand } from "../../platform/mail.ts";
 import { type Ctx, emitterIn, type TenantCtx, withSystem, withVisitor } from "../../platform/tenancy.ts";
 import { chatRatings } from "../chat/chat.queries.ts";
 import { findContactCard } from "../contacts/contacts.service.ts";
+import { readBrand } from "../settings/settings.service.ts";
 import { findTicketBasics } from "../tickets/tickets.queries.ts";
 
 const DAY = 86_400_000;
@@ -131,11 +131,7 @@ export async function mailSurvey(db: Db, mail: SurveyMail, event: DomainEvent<"t
     if (ticket?.status !== "solved" || ticket.solvedAt?.getTime() !== new Date(survey.solved_at).getTime()) return;
     const customer = await findContactCard(ctx.db, ctx.orgId, survey.contact_id);
     if (!customer?.email) return;
-    const [org] = await ctx.db
-      .select({ name: organizations.name, slug: organizations.slug })
-      .from(organizations)
-      .where(eq(organizations.id, ctx.orgId));
-    if (!org) return;
+    const org = await readBrand(ctx.db, ctx.orgId);
     const row = {
       id: survey.id,
       ticket_number: ticket.ticketNumber,
@@ -157,6 +153,7 @@ export async function mailSurvey(db: Db, mail: SurveyMail, event: DomainEvent<"t
     await mail.jobs.sendMail(
       ctx.db,
       composeMail({
+        brand: mailBrand(org, mail.publicUrl),
         to: row.email,
         subject: `How did we do? Your request #${row.ticket_number} was solved`,
         intro: [

@@ -23,7 +23,7 @@ export function registerEmailChannel(
     inboundDomain: options.inboundDomain?.toLowerCase() ?? null,
     messageDomain: options.inboundDomain?.toLowerCase() ?? new URL(publicUrl).hostname,
   };
-  const deps = (): OutboundDeps => ({ db: app.db, mailer: app.mailer, channel, log: app.log });
+  const deps = (): OutboundDeps => ({ db: app.db, mailer: app.mailer, channel, log: app.log, publicUrl });
   const retry = { retryLimit: options.retryLimit ?? 5, retryDelaySeconds: options.retryDelaySeconds ?? 5 };
   app.events.onCommitted(
     "email-reply",

@@ -1,15 +1,14 @@
 import { ticketReplyAddress } from "@cove/contract/email.ts";
 import type { DomainEvent } from "@cove/contract/events.ts";
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { organizations } from "../../db/schema/organizations.ts";
 import { type Db, queryRows, type Tx } from "../../platform/db.ts";
 import type { JobAttempt } from "../../platform/jobs.ts";
-import type { Mailer, MailMessage } from "../../platform/mail.ts";
+import { type MailBrand, type Mailer, type MailMessage, mailBrand, mailHtml } from "../../platform/mail.ts";
 import { withSystem } from "../../platform/tenancy.ts";
 import { filesOfComment } from "../attachments/attachments.store.ts";
 import { findContactCard } from "../contacts/contacts.service.ts";
-import { emailSettingsOf } from "../settings/settings.service.ts";
+import { emailSettingsOf, readBrand } from "../settings/settings.service.ts";
 import { findComment, findTicketBasics } from "../tickets/tickets.queries.ts";
 
 /** What the email channel runs with: INBOUND_DOMAIN, and the domain of the Message-IDs Cove writes. */
@@ -25,6 +24,8 @@ export interface OutboundDeps {
   mailer: Mailer;
   channel: EmailChannel;
   log: FastifyBaseLogger;
+  /** PUBLIC_URL: where the organization's logo is served, for the messages' HTML part. */
+  publicUrl: string;
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -40,21 +41,23 @@ interface TicketMailRow {
   sender_name: string | null;
   reply_to: string | null;
   signature: string | null;
+  brand: MailBrand;
 }
 
 /**
  * What an outbound email needs of its ticket (through tickets), its requester's contact (contacts: the address they
  * use now), the organization and its sender settings (settings), read under the organization's confinement.
  */
-async function ticketMailRow(db: Tx, orgId: string, ticketId: string): Promise<TicketMailRow | null> {
+async function ticketMailRow(
+  db: Tx,
+  orgId: string,
+  ticketId: string,
+  publicUrl: string,
+): Promise<TicketMailRow | null> {
   const ticket = await findTicketBasics(db, orgId, ticketId);
   if (!ticket) return null;
   const contact = ticket.contactId ? await findContactCard(db, orgId, ticket.contactId) : null;
-  const [org] = await db
-    .select({ slug: organizations.slug, name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, orgId));
-  if (!org) return null;
+  const org = await readBrand(db, orgId);
   const settings = await emailSettingsOf(db, orgId);
   return {
     ticket_number: ticket.ticketNumber,
@@ -65,6 +68,7 @@ async function ticketMailRow(db: Tx, orgId: string, ticketId: string): Promise<T
     sender_name: settings.senderName,
     reply_to: settings.replyTo,
     signature: settings.signature,
+    brand: mailBrand(org, publicUrl),
   };
 }
 
@@ -103,7 +107,7 @@ async function prepare(
   },
 ): Promise<Prepared | null> {
   return withSystem(deps.db, orgId, "email", async (ctx) => {
-    const row = await ticketMailRow(ctx.db, orgId, spec.ticketId);
+    const row = await ticketMailRow(ctx.db, orgId, spec.ticketId, deps.publicUrl);
     if (!row?.requester_email) return null;
     const to = row.requester_email.toLowerCase();
     const subject = threadSubject(row.subject, row.ticket_number);
@@ -125,6 +129,7 @@ async function prepare(
     const thread = (await queryRows<{ message_id: string }>(ctx.db, answered)).map((r) => r.message_id);
     const { inboundDomain } = deps.channel;
     const signature = row.signature?.trim();
+    const body = spec.body(row);
     return {
       emailId: email.id,
       ticketId: spec.ticketId,
@@ -132,7 +137,13 @@ async function prepare(
       message: {
         to,
         subject,
-        text: signature ? `${spec.body(row)}\n\n-- \n${signature}` : spec.body(row),
+        text: signature ? `${body}\n\n-- \n${signature}` : body,
+        // The same words, led by the organization's logo and colour; a blank line parts paragraphs, as in the text.
+        html: mailHtml({
+          brand: row.brand,
+          paragraphs: body.split(/\r?\n[ \t]*\r?\n/).filter((p) => p.trim() !== ""),
+          ...(signature ? { signature } : {}),
+        }),
         fromName: oneLine(row.sender_name || row.organization),
         replyTo: inboundDomain
           ? ticketReplyAddress(row.slug, inboundDomain, row.ticket_number)

@@ -1,8 +1,9 @@
 import type { Branding, PortalOrganization } from "@cove/contract/portal.ts";
 import { eq } from "drizzle-orm";
 import { organizations } from "../../db/schema/organizations.ts";
-import type { Queryable } from "../../platform/db.ts";
+import type { Db, Queryable } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
+import { brandOfOrganization, type OrganizationBrand } from "../settings/settings.service.ts";
 
 export interface OrganizationRef {
   id: string;
@@ -12,19 +13,15 @@ export interface OrganizationRef {
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
 
-/** Cove's own accent colour: what a portal shows until its organization sets its branding. */
-export const DEFAULT_BRANDING: Branding = { logo_url: null, color: "#4f46e5" };
-
-/**
- * The organization's logo and colour on its portal. Branding settings do not exist yet: every organization gets the
- * default. The settings feature makes this one function read them (an organization without them keeps the default).
- */
-export function organizationBranding(_org: OrganizationRef): Branding {
-  return DEFAULT_BRANDING;
+/** A portal's organization as the portal shows it: its name, and its saved logo and colour (Settings > General). */
+export function toPortalOrganization(brand: OrganizationBrand): PortalOrganization {
+  const branding: Branding = { logo_url: brand.logoPath, color: brand.color };
+  return { name: brand.name, slug: brand.slug, branding };
 }
 
-export function toPortalOrganization(org: OrganizationRef): PortalOrganization {
-  return { name: org.name, slug: org.slug, branding: organizationBranding(org) };
+/** The portal's view of an organization known by id, read on its own (branding is public: the help center shows it). */
+export async function portalOrganization(db: Db, orgId: string): Promise<PortalOrganization> {
+  return toPortalOrganization(await brandOfOrganization(db, orgId));
 }
 
 /**

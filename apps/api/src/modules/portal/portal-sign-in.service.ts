@@ -14,7 +14,7 @@ import { hashToken, newToken } from "../../platform/auth.ts";
 import { type Db, type Queryable, queryRows } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { Jobs } from "../../platform/jobs.ts";
-import { composeMail } from "../../platform/mail.ts";
+import { composeMail, mailBrand } from "../../platform/mail.ts";
 import { type TenantCtx, withSystem } from "../../platform/tenancy.ts";
 import {
   endContactSessions,
@@ -22,6 +22,7 @@ import {
   findOrCreateContact,
   startContactSession,
 } from "../contacts/contacts.service.ts";
+import { readBrand } from "../settings/settings.service.ts";
 import { type OrganizationRef, organizationBySlug, toPortalOrganization } from "./portal-organization.ts";
 
 const MINUTE = 60_000;
@@ -86,9 +87,12 @@ export async function requestSignInLink(
       expiresAt: new Date(Date.now() + PORTAL_LINK_MINUTES * MINUTE),
     });
     const name = oneLine(org.name);
+    // The organization's logo and colour lead the message: it is the organization writing to its customer.
+    const brand = mailBrand(await readBrand(tx, org.id), mail.publicUrl);
     await mail.jobs.sendMail(
       tx,
       composeMail({
+        brand,
         to: input.email,
         subject: `Your sign-in link for ${name} support`,
         intro: [
@@ -144,7 +148,7 @@ export async function signIn(
   return {
     token: session.token,
     customer: await readCustomer(ctx.db, ctx.orgId, contactId),
-    organization: toPortalOrganization(org),
+    organization: toPortalOrganization(await readBrand(ctx.db, org.id)),
   };
 }
 

@@ -25,7 +25,7 @@ import { idParams } from "../../platform/ids.ts";
 import { rateMyTicket } from "../csat/csat.service.ts";
 import * as service from "./portal.service.ts";
 import { startDemoSession } from "./portal-demo.ts";
-import { organizationBySlug, toPortalOrganization } from "./portal-organization.ts";
+import { organizationBySlug, portalOrganization } from "./portal-organization.ts";
 import { redeemSignInLink, requestSignInLink, signOut } from "./portal-sign-in.service.ts";
 
 const errors = {
@@ -61,6 +61,12 @@ function contactSessionId(req: FastifyRequest): string {
 export async function portalRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const mail = { jobs: app.jobs, publicUrl: app.publicUrl };
+  // The contact role has no grant on the organization's settings; its branding is public anyway (the help center and
+  // the portal's sign-in page show it), so it is read after the customer's own transaction, as for a visitor.
+  const withBranding = async <T extends { orgId: string }>(work: Promise<T>) => {
+    const { orgId, ...rest } = await work;
+    return { ...rest, organization: await portalOrganization(app.db, orgId) };
+  };
 
   app.get("/api/public/:orgSlug/portal", {
     config: { access: "public" },
@@ -71,7 +77,7 @@ export async function portalRoutes(fastify: FastifyInstance) {
       response: { 200: portalInfoAnswer, ...errors },
     },
     handler: async (req) => ({
-      organization: toPortalOrganization(await organizationBySlug(app.db, req.params.orgSlug)),
+      organization: await portalOrganization(app.db, (await organizationBySlug(app.db, req.params.orgSlug)).id),
     }),
   });
 
@@ -114,10 +120,12 @@ export async function portalRoutes(fastify: FastifyInstance) {
     config: customer,
     schema: { tags, summary: "The signed-in customer", response: { 200: portalMeAnswer, ...errors } },
     handler: (req) =>
-      inContactTenant(app, req, async (ctx) => {
-        const [customer, org] = await Promise.all([service.me(ctx), service.myOrganization(ctx)]);
-        return { customer, organization: toPortalOrganization(org) };
-      }),
+      withBranding(
+        inContactTenant(app, req, async (ctx) => {
+          const [customer, org] = await Promise.all([service.me(ctx), service.myOrganization(ctx)]);
+          return { customer, orgId: org.id };
+        }),
+      ),
   });
 
   app.put("/api/portal/me", {
@@ -129,10 +137,12 @@ export async function portalRoutes(fastify: FastifyInstance) {
       response: { 200: portalMeAnswer, ...errors },
     },
     handler: (req) =>
-      inContactTenant(app, req, async (ctx) => {
-        const customer = await service.updateMe(ctx, req.body);
-        return { customer, organization: toPortalOrganization(await service.myOrganization(ctx)) };
-      }),
+      withBranding(
+        inContactTenant(app, req, async (ctx) => {
+          const customer = await service.updateMe(ctx, req.body);
+          return { customer, orgId: (await service.myOrganization(ctx)).id };
+        }),
+      ),
   });
 
   app.post("/api/portal/sign-out", {

@@ -134,7 +134,7 @@ export async function settingsRoutes(
     config: { access: "public" },
     schema: {
       tags,
-      summary: "An organization's name, logo and brand colour, for its help center, widget and mail",
+      summary: "An organization's name, logo and brand colour, for its portal, help center and widget",
       params: brandingParams,
       response: { 200: branding, 404: errorSchema },
     },
@@ -152,10 +152,12 @@ export async function settingsRoutes(
     },
     handler: async (req, reply) => {
       const image = await settings.logo(app.db, req.params.orgSlug);
-      // The URL carries the logo's version, so a cached copy is never out of date.
+      // The URL carries the logo's version, so a cached copy is never out of date. The chat widget shows it on the
+      // organization's own website and webmail shows it in customers' emails: other origins may load it.
       return reply
         .header("content-type", image.type)
         .header("cache-control", "public, max-age=86400")
+        .header("cross-origin-resource-policy", "cross-origin")
         .send(image.bytes);
     },
   });

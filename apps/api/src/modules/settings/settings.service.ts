@@ -1,3 +1,4 @@
+import { safeBrandColor } from "@cove/contract/brand-colors.ts";
 import { inboundAddress } from "@cove/contract/email.ts";
 import type {
   Branding,
@@ -6,8 +7,7 @@ import type {
   updateEmailBody,
   updateGeneralBody,
 } from "@cove/contract/settings.ts";
-import { DEFAULT_BRAND_COLOR } from "@cove/contract/settings.ts";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { organizationSettings } from "../../db/schema/settings.ts";
@@ -65,7 +65,7 @@ export async function getGeneral(ctx: Ctx, publicUrl: string): Promise<GeneralSe
     name: s.name,
     slug: s.slug,
     timezone: s.timezone,
-    brand_color: s.brandColor ?? DEFAULT_BRAND_COLOR,
+    brand_color: safeBrandColor(s.brandColor),
     logo_url: logoUrl(s.slug, s.logoVersion, Boolean(s.logo)),
     help_center_url: `${publicUrl}/help/${s.slug}`,
   };
@@ -166,18 +166,52 @@ async function orgIdBySlug(db: Db, slug: string): Promise<string> {
   return org.id;
 }
 
-/** The public face of an organization: for its help center now, and its chat widget and outgoing mail later. */
+/**
+ * An organization's public face: its name, its brand colour (always a plain #rrggbb) and its logo's address on Cove
+ * (a path; null without a logo). What its portal, help center, chat widget and the emails its customers get show.
+ */
+export interface OrganizationBrand {
+  name: string;
+  slug: string;
+  color: string;
+  logoPath: string | null;
+}
+
+/**
+ * The brand of an organization, read in the caller's transaction (the request role or the system, confined to the
+ * organization; the contact role has no grant on the settings, so the portal reads it with brandOfOrganization). The
+ * logo's bytes are not read: whether there is one is enough to name its address.
+ */
+export async function readBrand(db: Queryable, orgId: string): Promise<OrganizationBrand> {
+  const [row] = await db
+    .select({
+      name: organizations.name,
+      slug: organizations.slug,
+      brandColor: organizationSettings.brandColor,
+      logoVersion: organizationSettings.logoVersion,
+      hasLogo: sql<boolean>`${organizationSettings.logo} is not null`,
+    })
+    .from(organizations)
+    .leftJoin(organizationSettings, eq(organizationSettings.organizationId, organizations.id))
+    .where(eq(organizations.id, orgId));
+  if (!row) throw notFound("Organization");
+  return {
+    name: row.name,
+    slug: row.slug,
+    color: safeBrandColor(row.brandColor),
+    logoPath: logoUrl(row.slug, row.logoVersion, row.hasLogo === true),
+  };
+}
+
+/** The brand of an organization known by id, outside any request's transaction (public, like the help center). */
+export function brandOfOrganization(db: Db, orgId: string): Promise<OrganizationBrand> {
+  return withVisitor(db, orgId, (v) => readBrand(v.db, orgId));
+}
+
+/** The public face of an organization, for its help center, its chat widget and its portal. */
 export async function branding(db: Db, slug: string): Promise<Branding> {
-  const orgId = await orgIdBySlug(db, slug);
-  return withVisitor(db, orgId, async (v) => {
-    const s = await readSettings(v.db, orgId);
-    return {
-      name: s.name,
-      slug: s.slug,
-      brand_color: s.brandColor ?? DEFAULT_BRAND_COLOR,
-      logo_url: logoUrl(s.slug, s.logoVersion, Boolean(s.logo)),
-    };
-  });
+  const brand = await brandOfOrganization(db, await orgIdBySlug(db, slug));
+  return { name: brand.name, slug: brand.slug, brand_color: brand.color, logo_url: brand.logoPath };
 }
 
 export async function logo(db: Db, slug: string): Promise<{ type: string; bytes: Buffer }> {

@@ -3,14 +3,32 @@
  *
  *   <script src="https://cove.example/widget.js" data-org="acme" data-color="#4f46e5" async></script>
  *
- * It draws a launcher inside a shadow root (the host page's CSS cannot reach in, and ours cannot leak out) and loads
- * nothing else until the visitor opens it. Styles go in through a constructed stylesheet and CSSOM properties, never a
- * style attribute or an inline <style>, so a host page's strict style-src does not block them; text is only ever set
- * as textContent, except an assistant's answer, whose HTML the server rendered from Markdown and sanitized and which
- * is copied in element by element through an allow-list of its own. The visitor's token is kept in localStorage, so the conversation survives reloads and restarts.
- * It imports nothing: it must stay small (budget 25 KB gzip).
+ * It draws a launcher inside a shadow root (the host page's CSS cannot reach in, and ours cannot leak out), in the
+ * organization's brand colour: one small cached call (/chat/widget: name, colour, logo) tells it, and nothing else is
+ * loaded until the visitor opens it. data-color, when the tag has it, paints the launcher at once, before that answer.
+ * The shadow host hangs from <html>, not <body>: a theme that transforms <body> would make the launcher fixed to the
+ * body instead of the window. Styles go in through a constructed stylesheet and CSSOM properties, never a style
+ * attribute or an inline <style>, so a host page's strict style-src does not block them. No HTML string is ever
+ * parsed: text is set as text nodes, an assistant's answer is built element by element from the nodes the server
+ * made of its sanitized Markdown (through an allow-list of our own as well), and icons are SVG built the same way, so
+ * a host page that requires Trusted Types has nothing to refuse, and no icon depends on an emoji font. The visitor's
+ * token is kept in localStorage, so the conversation survives reloads and restarts.
+ * It imports only the brand colour rules (no dependencies): it must stay small (budget 25 KB gzip).
  */
 
+import { brandPalette, isHexColor } from "@cove/contract/brand-colors.ts";
+
+/** One node of an answer, in document order, under the node at `parent` (-1: the answer): answerNodeSchema. */
+interface AnswerNode {
+  parent: number;
+  tag: string;
+  text?: string;
+  href?: string;
+  src?: string;
+  alt?: string;
+  title?: string;
+  start?: number;
+}
 interface Source {
   id: string;
   title: string;
@@ -24,8 +42,8 @@ interface Message {
   sources: Source[];
   /** A file sent as the message. */
   attachment?: { id: string; filename: string; content_type: string };
-  /** An assistant's answer: its Markdown as HTML, rendered and sanitized by the server. */
-  html?: string;
+  /** An assistant's answer: its Markdown rendered and sanitized by the server, as nodes to build. */
+  nodes?: AnswerNode[];
   /** An answer the visitor may rate: their thumbs, null until they say; absent on other messages. */
   feedback?: Feedback | null;
 }
@@ -52,29 +70,40 @@ export interface OpenOptions {
   token?: string;
 }
 
+interface Look {
+  name: string;
+  brand_color: string;
+  logo_url: string | null;
+}
+
 const MESSAGE_MAX = 2000;
-const DEFAULT_COLOR = "#4f46e5";
-const HEX = /^#[0-9a-f]{6}$/i;
+/** How long the launcher waits for the organization's colour before it shows in the default one. */
+const LOOK_WAIT_MS = 4000;
 
 const CSS = `
 :host { all: initial !important; }
 * { box-sizing: border-box; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 .launcher { position: fixed; right: 20px; bottom: 20px; z-index: 2147483000; width: 56px; height: 56px;
-  border-radius: 50%; border: 0; cursor: pointer; background: var(--brand); color: #fff;
+  border-radius: 50%; border: 0; cursor: pointer; background: var(--brand); color: var(--brand-ink);
   box-shadow: 0 6px 20px rgba(15, 23, 42, .25); display: flex; align-items: center; justify-content: center; }
+.launcher[hidden] { display: none; }
 .launcher svg { width: 26px; height: 26px; }
+svg { flex: none; }
 .panel { position: fixed; right: 20px; bottom: 88px; z-index: 2147483000; width: 360px; max-width: calc(100vw - 24px);
   height: 520px; max-height: calc(100vh - 110px); background: #fff; color: #0f172a; border-radius: 14px;
   box-shadow: 0 12px 40px rgba(15, 23, 42, .3); display: flex; flex-direction: column; overflow: hidden; font-size: 14px; }
 .panel[hidden] { display: none; }
-.head { background: var(--brand); color: #fff; padding: 12px 14px; display: flex; align-items: center; gap: 8px; }
+.head { background: var(--brand); color: var(--brand-ink); padding: 12px 14px; display: flex; align-items: center; gap: 8px; }
+.head img { height: 28px; max-width: 96px; object-fit: contain; background: #fff; border-radius: 6px; padding: 2px; }
 .head h2 { margin: 0; font-size: 15px; font-weight: 600; flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.icon { background: transparent; border: 0; color: inherit; cursor: pointer; font-size: 20px; line-height: 1; padding: 2px 6px; }
+.icon { background: transparent; border: 0; color: inherit; cursor: pointer; line-height: 0; padding: 4px; border-radius: 6px; }
+.icon svg { width: 20px; height: 20px; }
+.icon:focus-visible { outline: 2px solid currentColor; outline-offset: 1px; }
 .body { flex: 1; overflow-y: auto; padding: 12px; background: #f8fafc; }
 .list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
 .msg { max-width: 85%; padding: 8px 10px; border-radius: 12px; white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.4; }
 .msg small { display: block; font-size: 11px; opacity: .75; margin-bottom: 2px; }
-.visitor { align-self: flex-end; background: var(--brand); color: #fff; border-bottom-right-radius: 4px; }
+.visitor { align-self: flex-end; background: var(--brand); color: var(--brand-ink); border-bottom-right-radius: 4px; }
 .agent { align-self: flex-start; background: #fff; border: 1px solid #e2e8f0; border-bottom-left-radius: 4px; }
 .ai { align-self: flex-start; background: #f5f3ff; border: 1px solid #ddd6fe; border-bottom-left-radius: 4px; }
 .system { align-self: center; background: #e2e8f0; color: #334155; font-size: 12px; border-radius: 999px; text-align: center; }
@@ -82,14 +111,15 @@ const CSS = `
 .sources a { color: #6d28d9; }
 .file { display: block; max-width: 100%; border: 0; padding: 0; background: none; color: inherit; text-decoration: underline; cursor: pointer; font: inherit; text-align: left; }
 .file img { display: block; max-width: 200px; max-height: 160px; border-radius: 8px; }
-.attach { cursor: pointer; display: flex; align-items: center; padding: 0 6px; font-size: 18px; color: #64748b; }
+.attach { cursor: pointer; display: flex; align-items: center; padding: 0 6px; color: #64748b; }
+.attach svg { width: 20px; height: 20px; }
 .attach input { display: none; }
 .thinking { align-self: flex-start; color: #64748b; font-style: italic; }
 .foot { border-top: 1px solid #e2e8f0; padding: 10px; display: flex; gap: 8px; background: #fff; }
 .foot[hidden], .prechat[hidden], .ended[hidden], .error[hidden] { display: none; }
 input { flex: 1; min-width: 0; height: 38px; border: 1px solid #cbd5e1; border-radius: 8px; padding: 0 10px; font-size: 14px; color: #0f172a; background: #fff; }
-input:focus { outline: 2px solid var(--brand); outline-offset: -1px; }
-.btn { height: 38px; border: 0; border-radius: 8px; padding: 0 14px; background: var(--brand); color: #fff; font-weight: 600; cursor: pointer; font-size: 14px; }
+input:focus { outline: 2px solid var(--brand-text); outline-offset: -1px; }
+.btn { height: 38px; border: 0; border-radius: 8px; padding: 0 14px; background: var(--brand); color: var(--brand-ink); font-weight: 600; cursor: pointer; font-size: 14px; }
 .btn:disabled { opacity: .6; cursor: default; }
 .prechat { padding: 16px; display: flex; flex-direction: column; gap: 10px; }
 .prechat p { margin: 0; color: #334155; }
@@ -114,9 +144,10 @@ input:focus { outline: 2px solid var(--brand); outline-offset: -1px; }
 .rich table { border-collapse: collapse; display: block; max-width: 100%; overflow-x: auto; font-size: 12px; }
 .rich th, .rich td { border-bottom: 1px solid #ddd6fe; padding: 3px 6px; text-align: left; }
 .helpful { display: flex; flex-wrap: wrap; align-items: center; gap: 4px; margin-top: 6px; font-size: 12px; color: #475569; white-space: normal; }
-.thumb { border: 1px solid #cbd5e1; background: #fff; color: #0f172a; border-radius: 6px; padding: 2px 8px; cursor: pointer; font-size: 12px; }
+.thumb { border: 1px solid #cbd5e1; background: #fff; color: #0f172a; border-radius: 6px; padding: 2px 8px; cursor: pointer; font-size: 12px; display: inline-flex; align-items: center; gap: 4px; }
+.thumb svg { width: 14px; height: 14px; }
 .thumb[aria-pressed="true"] { background: #ede9fe; border-color: #7c3aed; color: #4c1d95; }
-.thumb:focus-visible { outline: 2px solid var(--brand); outline-offset: 1px; }
+.thumb:focus-visible { outline: 2px solid var(--brand-text); outline-offset: 1px; }
 `;
 
 const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
@@ -183,6 +214,8 @@ async function api<T>(
 interface Ui {
   panel: HTMLElement;
   title: HTMLElement;
+  /** The organization's logo beside its name, once the look has one. */
+  logo: HTMLImageElement | null;
   body: HTMLElement;
   list: HTMLUListElement;
   prechat: HTMLFormElement;
@@ -208,8 +241,15 @@ let socket: WebSocket | null = null;
 let retryMs = 1000;
 let thinking: HTMLElement | null = null;
 
+/**
+ * The brand colour, black or white for text on it (whichever reads better), and the colour as a line on white (focus
+ * rings), darkened when too light to see there. Only a plain #rrggbb gets in.
+ */
 function setColor(color: string | undefined): void {
-  host?.style.setProperty("--brand", color && HEX.test(color) ? color : DEFAULT_COLOR);
+  const palette = brandPalette(color);
+  host?.style.setProperty("--brand", palette.color);
+  host?.style.setProperty("--brand-ink", palette.ink);
+  host?.style.setProperty("--brand-text", palette.text);
 }
 
 function adoptStyles(shadow: ShadowRoot): void {
@@ -223,18 +263,74 @@ function adoptStyles(shadow: ShadowRoot): void {
   }
 }
 
-function chatIcon(): SVGSVGElement {
+/** Icons, drawn with lines in the text's colour: the same on every system, emoji font or not. */
+const ICONS = {
+  chat: "M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z",
+  close: "M6 6l12 12M18 6 6 18",
+  attach: "M16 7v9a4 4 0 0 1-8 0V6a2.5 2.5 0 0 1 5 0v9a1 1 0 0 1-2 0V8",
+  thumb: "M7 10v11H3V10h4zM7 10l4-7a2 2 0 0 1 3 2l-1 5h6a2 2 0 0 1 2 2.3l-1.4 7a2 2 0 0 1-2 1.7H7",
+} as const;
+
+function icon(name: keyof typeof ICONS, flip = false): SVGSVGElement {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.setAttribute("fill", "none");
   svg.setAttribute("stroke", "currentColor");
   svg.setAttribute("stroke-width", "2");
+  svg.setAttribute("stroke-linecap", "round");
+  svg.setAttribute("stroke-linejoin", "round");
   svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
   const path = document.createElementNS(ns, "path");
-  path.setAttribute("d", "M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z");
+  path.setAttribute("d", ICONS[name]);
+  // Thumbs down is thumbs up turned over.
+  if (flip) path.setAttribute("transform", "rotate(180 12 12)");
   svg.append(path);
   return svg;
+}
+
+let look: Look | null = null;
+
+/**
+ * The organization's name, colour and logo: asked once, when the launcher is first drawn (a small answer the browser
+ * keeps for five minutes, so a visitor going from page to page asks again only then). Until it answers, a launcher
+ * without data-color stays hidden rather than flash in another colour; if it cannot be had, the default colour shows.
+ */
+function loadLook(launcher: HTMLButtonElement): void {
+  // Called once, from mount().
+  void api<Look>("/chat/widget")
+    .then((answer) => {
+      look = answer;
+      setColor(answer.brand_color);
+      showLook();
+    })
+    .catch(() => {
+      // The default look (or data-color) stays.
+    })
+    .finally(() => {
+      launcher.hidden = false;
+    });
+  // A slow answer does not keep the launcher away: it shows in the default colour and takes the brand's on arrival.
+  setTimeout(() => {
+    launcher.hidden = false;
+  }, LOOK_WAIT_MS);
+}
+
+/** The organization's name and logo at the top of the panel, once both are known. */
+function showLook(): void {
+  if (!ui || !look) return;
+  ui.title.textContent = look.name;
+  const logo = look.logo_url ? new URL(look.logo_url, base) : null;
+  // Only Cove's own logo address: whatever the answer said, nothing else is loaded.
+  if (!logo || logo.origin !== base || ui.logo) return;
+  const img = el("img");
+  img.alt = "";
+  img.src = logo.href;
+  // A host page whose policy refuses Cove's images shows the name alone.
+  img.addEventListener("error", () => img.remove());
+  ui.logo = img;
+  ui.title.before(img);
 }
 
 function mount(): void {
@@ -243,14 +339,18 @@ function mount(): void {
   host.id = "cove-chat-widget";
   root = host.attachShadow({ mode: "open" });
   adoptStyles(root);
-  setColor(script?.dataset.color);
+  const given = script?.dataset.color;
+  setColor(given);
   const launcher = el("button", "launcher");
   launcher.type = "button";
   launcher.setAttribute("aria-label", "Open chat");
-  launcher.append(chatIcon());
+  launcher.append(icon("chat"));
   launcher.addEventListener("click", () => (ui && !ui.panel.hidden ? hide() : open()));
+  launcher.hidden = !isHexColor(given);
   root.append(launcher);
-  document.body.append(host);
+  // Beside <body>, not in it: a transform (or filter) on <body> would otherwise carry the fixed launcher with it.
+  document.documentElement.append(host);
+  loadLook(launcher);
 }
 
 function field(label: string, input: HTMLInputElement): HTMLLabelElement {
@@ -265,7 +365,8 @@ function buildUi(shadow: ShadowRoot): Ui {
   panel.setAttribute("aria-label", "Chat");
   const head = el("div", "head");
   const title = el("h2", undefined, "Chat with us");
-  const close = el("button", "icon", "×");
+  const close = el("button", "icon");
+  close.append(icon("close"));
   close.type = "button";
   close.setAttribute("aria-label", "Close chat");
   close.addEventListener("click", hide);
@@ -306,7 +407,8 @@ function buildUi(shadow: ShadowRoot): Ui {
   const send = el("button", "btn", "Send");
   send.type = "submit";
   // A file goes as a message of its own, as soon as it is chosen.
-  const attach = el("label", "attach", "📎");
+  const attach = el("label", "attach");
+  attach.append(icon("attach"));
   attach.title = "Attach a file";
   const picker = el("input");
   picker.type = "file";
@@ -351,7 +453,7 @@ function buildUi(shadow: ShadowRoot): Ui {
   shadow.append(panel);
   name.value = prefill.name;
   email.value = prefill.email;
-  return { panel, title, body, list, prechat, foot, input, send, ended, rate, thanks, error, typing };
+  return { panel, title, logo: null, body, list, prechat, foot, input, send, ended, rate, thanks, error, typing };
 }
 
 function showError(text: string | null): void {
@@ -420,42 +522,40 @@ function safeUrl(value: string): string | null {
   }
 }
 
-const RICH_TAGS = /^(P|BR|HR|H[1-6]|STRONG|EM|S|CODE|PRE|BLOCKQUOTE|UL|OL|LI|A|IMG|TABLE|THEAD|TBODY|TR|TH|TD)$/;
+const RICH_TAGS = /^(p|br|hr|h[1-6]|strong|em|s|code|pre|blockquote|ul|ol|li|a|img|table|thead|tbody|tr|th|td)$/;
 
 /**
- * An answer's HTML (rendered and sanitized by the server, with the help center's renderer), copied in a second time
- * through our own allow-list: parsed in a template, where nothing runs or loads, then rebuilt from the elements
- * Markdown makes with their text, addresses and nothing else. Anything else keeps only its text.
+ * An answer, built from the nodes the server made of its sanitized HTML (createElement and text nodes only: nothing is
+ * parsed here), through our own allow-list again: the elements Markdown makes, with their text, web addresses and
+ * nothing else. A node of any other kind is left out.
  */
-function rich(html: string): HTMLElement {
+function rich(nodes: AnswerNode[]): HTMLElement {
   const box = el("div", "rich");
-  const parsed = el("template");
-  parsed.innerHTML = html;
-  const copy = (from: Node, to: Node): void => {
-    for (const node of from.childNodes) {
-      if (!(node instanceof Element)) {
-        if (node.nodeType === Node.TEXT_NODE) to.appendChild(document.createTextNode(node.textContent ?? ""));
-        continue;
+  const made: Node[] = [];
+  for (const node of nodes) {
+    // Only an element built earlier can hold a node; anything else goes to the answer itself.
+    const at = node.parent >= 0 ? made[node.parent] : undefined;
+    const parent = at instanceof Element ? at : box;
+    let built: Node;
+    if (node.tag === "#text") built = document.createTextNode(node.text ?? "");
+    else if (RICH_TAGS.test(node.tag)) {
+      const element = document.createElement(node.tag);
+      const href = node.href ? safeUrl(node.href) : null;
+      const src = node.src ? safeUrl(node.src) : null;
+      if (href) element.setAttribute("href", href);
+      if (src) element.setAttribute("src", src);
+      if (node.alt) element.setAttribute("alt", node.alt);
+      if (node.title) element.setAttribute("title", node.title);
+      if (typeof node.start === "number") element.setAttribute("start", String(node.start));
+      if (element instanceof HTMLAnchorElement) {
+        element.target = "_blank";
+        element.rel = "noopener noreferrer nofollow";
       }
-      if (!RICH_TAGS.test(node.tagName)) {
-        copy(node, to);
-        continue;
-      }
-      const made = document.createElement(node.tagName);
-      for (const name of ["href", "src", "alt", "title", "start"]) {
-        const value = node.getAttribute(name);
-        const kept = value === null || name === "alt" || name === "title" || name === "start" ? value : safeUrl(value);
-        if (kept !== null) made.setAttribute(name, kept);
-      }
-      if (made instanceof HTMLAnchorElement) {
-        made.target = "_blank";
-        made.rel = "noopener noreferrer nofollow";
-      }
-      copy(node, made);
-      to.appendChild(made);
-    }
-  };
-  copy(parsed.content, box);
+      built = element;
+    } else built = document.createTextNode("");
+    made.push(built);
+    parent.appendChild(built);
+  }
   return box;
 }
 
@@ -476,16 +576,14 @@ function helpfulRow(m: Message): HTMLElement {
   row.setAttribute("role", "group");
   row.setAttribute("aria-label", "Was this helpful?");
   row.append(el("span", undefined, "Was this helpful?"));
-  for (const [value, icon, label] of [
-    ["up", "👍", "Yes"],
-    ["down", "👎", "No"],
+  for (const [value, label] of [
+    ["up", "Yes"],
+    ["down", "No"],
   ] as const) {
     const button = el("button", "thumb");
     button.type = "button";
     button.value = value;
-    const mark = el("span", undefined, `${icon} `);
-    mark.setAttribute("aria-hidden", "true");
-    button.append(mark, label);
+    button.append(icon("thumb", value === "down"), label);
     button.addEventListener("click", () => void rateAnswer(m.id, value, row));
     row.append(button);
   }
@@ -528,8 +626,8 @@ function addMessage(m: Message): void {
   if (m.sender_type === "ai") item.append(el("small", undefined, "Assistant"));
   if (m.sender_type === "agent") item.append(el("small", undefined, m.sender_name ?? "Support"));
   // Only the assistant's answers are Markdown; what people write is shown as they typed it.
-  const html = m.sender_type === "ai" ? m.html : undefined;
-  item.append(m.attachment ? fileView(m.attachment) : html ? rich(html) : document.createTextNode(m.message));
+  const nodes = m.sender_type === "ai" ? m.nodes : undefined;
+  item.append(m.attachment ? fileView(m.attachment) : nodes?.length ? rich(nodes) : document.createTextNode(m.message));
   const links = m.sources.map(sourceLink).filter((l): l is HTMLLIElement => l !== null);
   if (links.length > 0) {
     const sources = el("ul", "sources");
@@ -720,16 +818,6 @@ async function sendMessage(): Promise<void> {
   }
 }
 
-async function loadLook(): Promise<void> {
-  try {
-    const look = await api<{ name: string; brand_color: string }>("/chat/widget");
-    setColor(look.brand_color);
-    if (ui) ui.title.textContent = look.name;
-  } catch {
-    // The default look stays.
-  }
-}
-
 let opened = false;
 
 function open(options: OpenOptions = {}): void {
@@ -743,7 +831,7 @@ function open(options: OpenOptions = {}): void {
   ui.panel.hidden = false;
   if (opened) return;
   opened = true;
-  void loadLook();
+  showLook();
   stored = readStored();
   if (stored) {
     void refresh();

@@ -23,7 +23,7 @@ export function HelpArticleRoute() {
 
   if (query.isPending) {
     return (
-      <div className="flex justify-center py-24 text-indigo-600">
+      <div className="flex justify-center py-24 text-(--brand-text,var(--color-indigo-600))">
         <Spinner className="size-6" label="Loading the article" />
       </div>
     );
@@ -64,7 +64,7 @@ export function HelpArticleRoute() {
       <nav aria-label="Breadcrumb">
         <ol className="flex flex-wrap items-center gap-1 text-sm text-slate-600">
           <li>
-            <Link to={home} className="hover:text-indigo-700 hover:underline">
+            <Link to={home} className="hover:text-(--brand-text,var(--color-indigo-700)) hover:underline">
               Help Center
             </Link>
           </li>
@@ -73,7 +73,7 @@ export function HelpArticleRoute() {
               <ChevronRight className="size-4 text-slate-400" aria-hidden="true" />
               <Link
                 to={`${home}#category-${article.category.slug}`}
-                className="break-words hover:text-indigo-700 hover:underline"
+                className="break-words hover:text-(--brand-text,var(--color-indigo-700)) hover:underline"
               >
                 {article.category.name}
               </Link>
@@ -105,7 +105,7 @@ export function HelpArticleRoute() {
               <li key={r.id}>
                 <Link
                   to={helpArticlePath(orgSlug, r.slug)}
-                  className="text-sm break-words text-indigo-700 hover:text-indigo-500 hover:underline"
+                  className="text-sm break-words text-(--brand-text,var(--color-indigo-700)) hover:opacity-80 hover:underline"
                 >
                   {r.title}
                 </Link>

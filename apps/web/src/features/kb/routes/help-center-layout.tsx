@@ -1,8 +1,10 @@
+import { brandPalette } from "@cove/contract/brand-colors.ts";
 import { helpCenterPath } from "@cove/contract/kb.ts";
 import { LifeBuoy } from "lucide-react";
 import type { CSSProperties } from "react";
 import { Link, Outlet, useParams } from "react-router";
 import { SessionQueryProvider } from "../../../app/query-provider.tsx";
+import { FullPageSpinner } from "../../../components/ui/spinner.tsx";
 import { useBranding } from "../../settings/index.ts";
 import { useHelpCenter } from "../api/kb.queries.ts";
 
@@ -16,17 +18,30 @@ export function HelpCenterLayout() {
   );
 }
 
+/**
+ * The organization's brand as CSS variables: --brand fills the header and the search band, --brand-ink is the text on
+ * it (black or white, whichever reads better), --brand-text the colour as text on white (links), darkened when the
+ * brand colour is too light to read there. Only a plain #rrggbb gets in.
+ */
+function brandVariables(color: string): CSSProperties {
+  const palette = brandPalette(color);
+  return { "--brand": palette.color, "--brand-ink": palette.ink, "--brand-text": palette.text } as CSSProperties;
+}
+
 function HelpFrame() {
   const { orgSlug = "" } = useParams();
   const center = useHelpCenter(orgSlug);
-  const brand = useBranding(orgSlug).data;
-  const name = center.data?.organization.name;
+  const branding = useBranding(orgSlug);
+  const brand = branding.data;
+  const name = center.data?.organization.name ?? brand?.name;
+  // The header waits for the organization's colours (a small answer, asked beside the articles) rather than show
+  // Cove's for a moment; an unknown organization gets the default frame and the page says it is not found.
+  if (branding.isPending) return <FullPageSpinner label="Loading the help center" />;
   return (
-    // The organization's brand colour, for the header's bar and the help center's accents.
     <div
       className="flex min-h-screen flex-col bg-slate-50 text-slate-900"
-      style={brand ? ({ "--brand": brand.brand_color } as CSSProperties) : undefined}
-      data-brand-color={brand?.brand_color}
+      style={brand ? brandVariables(brand.brand_color) : undefined}
+      data-brand-color={brand ? brandPalette(brand.brand_color).color : undefined}
     >
       <a
         href="#main"
@@ -34,20 +49,26 @@ function HelpFrame() {
       >
         Skip to content
       </a>
-      <header className="border-t-4 border-b border-slate-200 border-t-(--brand,var(--color-indigo-600)) bg-white">
-        <div className="mx-auto flex h-16 w-full max-w-5xl items-center gap-3 px-4 sm:px-6">
+      <header
+        data-testid="help-center-header"
+        className="border-b border-black/10 bg-(--brand,var(--color-indigo-700)) text-(--brand-ink,var(--color-white))"
+      >
+        <div className="mx-auto flex min-h-16 w-full max-w-5xl items-center gap-3 px-4 py-2 sm:px-6">
           <Link
             to={helpCenterPath(orgSlug)}
-            className="flex min-w-0 items-center gap-2 rounded-md font-semibold text-slate-900 hover:text-indigo-700"
+            className="flex min-w-0 items-center gap-3 rounded-md font-semibold hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-current"
           >
             {brand?.logo_url ? (
-              <img src={brand.logo_url} alt={`${name ?? brand.name} logo`} className="h-8 max-w-32 object-contain" />
+              // On a white tile: a logo made for white pages stays legible on any brand colour.
+              <span className="flex h-10 shrink-0 items-center rounded-md bg-white p-1 shadow-sm">
+                <img src={brand.logo_url} alt={`${name ?? brand.name} logo`} className="h-8 max-w-32 object-contain" />
+              </span>
             ) : (
-              <LifeBuoy className="size-6 shrink-0 text-(--brand,var(--color-indigo-600))" aria-hidden="true" />
+              <LifeBuoy className="size-6 shrink-0" aria-hidden="true" />
             )}
             <span className="truncate">{name ?? "Help Center"}</span>
           </Link>
-          {name && <span className="hidden text-sm text-slate-500 sm:inline">Help Center</span>}
+          {name && <span className="hidden text-sm opacity-80 sm:inline">Help Center</span>}
         </div>
       </header>
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">

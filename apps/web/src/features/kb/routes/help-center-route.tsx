@@ -18,7 +18,7 @@ export function HelpCenterRoute() {
 
   if (center.isPending) {
     return (
-      <div className="flex justify-center py-24 text-indigo-600">
+      <div className="flex justify-center py-24 text-(--brand-text,var(--color-indigo-600))">
         <Spinner className="size-6" label="Loading the help center" />
       </div>
     );
@@ -39,7 +39,7 @@ export function HelpCenterRoute() {
   return (
     <>
       <title>{`${organization.name} Help Center`}</title>
-      <section className="border-b border-slate-200 bg-indigo-700 px-4 py-12 text-white sm:py-16">
+      <section className="border-b border-slate-200 bg-(--brand,var(--color-indigo-700)) px-4 py-12 text-(--brand-ink,var(--color-white)) sm:py-16">
         <div className="mx-auto max-w-2xl space-y-5 text-center">
           <h1 className="text-3xl font-semibold tracking-tight sm:text-4xl">How can we help?</h1>
           <SearchBox
@@ -92,7 +92,7 @@ function Categories({ orgSlug, center }: { orgSlug: string; center: HelpCenterAn
               <li key={article.id}>
                 <Link
                   to={helpArticlePath(orgSlug, article.slug)}
-                  className="flex gap-2 rounded text-sm break-words text-indigo-700 hover:text-indigo-500 hover:underline"
+                  className="flex gap-2 rounded text-sm break-words text-(--brand-text,var(--color-indigo-700)) hover:opacity-80 hover:underline"
                 >
                   <FileText className="mt-0.5 size-4 shrink-0 text-slate-400" aria-hidden="true" />
                   <span className="min-w-0">{article.title}</span>
@@ -110,7 +110,7 @@ function SearchResults({ orgSlug, q }: { orgSlug: string; q: string }) {
   const search = useHelpSearch(orgSlug, q);
   if (search.isPending) {
     return (
-      <div className="flex justify-center py-12 text-indigo-600">
+      <div className="flex justify-center py-12 text-(--brand-text,var(--color-indigo-600))">
         <Spinner className="size-6" label="Searching" />
       </div>
     );
@@ -139,7 +139,7 @@ function SearchResults({ orgSlug, q }: { orgSlug: string; q: string }) {
             <li key={r.id} className="p-4 sm:p-5">
               <Link
                 to={helpArticlePath(orgSlug, r.slug)}
-                className="font-medium break-words text-indigo-700 hover:text-indigo-500 hover:underline"
+                className="font-medium break-words text-(--brand-text,var(--color-indigo-700)) hover:opacity-80 hover:underline"
               >
                 {r.title}
               </Link>
@@ -151,7 +151,10 @@ function SearchResults({ orgSlug, q }: { orgSlug: string; q: string }) {
       )}
       {results.length === 0 && (
         <p className="mt-4">
-          <Link to={helpCenterPath(orgSlug)} className="text-sm font-medium text-indigo-700 hover:underline">
+          <Link
+            to={helpCenterPath(orgSlug)}
+            className="text-sm font-medium text-(--brand-text,var(--color-indigo-700)) hover:underline"
+          >
             Browse all topics
           </Link>
         </p>

@@ -62,6 +62,31 @@ describe("public help center", () => {
     expect(screen.getByRole("link", { name: "Browse all topics" })).toHaveAttribute("href", "/help/acme");
   });
 
+  it("leads with the organization's logo and colour, in text that reads on it", async () => {
+    mockApi({
+      "GET /api/public/acme/kb": center,
+      "GET /api/public/acme/branding": () =>
+        json(200, {
+          name: "Acme Outdoor Co.",
+          slug: "acme",
+          brand_color: "#fde047",
+          logo_url: "/api/public/acme/logo?v=1",
+        }),
+    });
+    renderApp("/help/acme");
+    await screen.findByRole("heading", { level: 1, name: "How can we help?" });
+    const header = screen.getByTestId("help-center-header");
+    expect(within(header).getByRole("img", { name: "Acme Outdoor Co. logo" })).toHaveAttribute(
+      "src",
+      "/api/public/acme/logo?v=1",
+    );
+    const frame = header.closest<HTMLElement>("[style]");
+    expect(frame?.style.getPropertyValue("--brand")).toBe("#fde047");
+    // A light colour: black text on it, and links on white darkened until they read.
+    expect(frame?.style.getPropertyValue("--brand-ink")).toBe("#000000");
+    expect(frame?.style.getPropertyValue("--brand-text")).not.toBe("#fde047");
+  });
+
   it("says Help center not found for an unknown organization", async () => {
     mockApi({});
     renderApp("/help/nobody");

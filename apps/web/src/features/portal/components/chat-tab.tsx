@@ -36,7 +36,7 @@ export function ChatTab({ onSubmitTicket }: { onSubmitTicket: () => void }) {
 
   return (
     <div className="flex flex-col items-center gap-4 rounded-lg border border-slate-200 bg-white px-6 py-10 text-center shadow-sm">
-      <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-[var(--portal-accent,#4f46e5)]">
+      <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-[var(--portal-accent-text,#4f46e5)]">
         <MessageCircle className="size-6" aria-hidden="true" />
       </span>
       <div>
@@ -46,7 +46,10 @@ export function ChatTab({ onSubmitTicket }: { onSubmitTicket: () => void }) {
         </p>
       </div>
       {available.isPending ? (
-        <Spinner className="size-5 text-[var(--portal-accent,#4f46e5)]" label="Checking whether chat is available" />
+        <Spinner
+          className="size-5 text-[var(--portal-accent-text,#4f46e5)]"
+          label="Checking whether chat is available"
+        />
       ) : available.data ? (
         <button type="button" className={accentButton} disabled={starting} onClick={() => void start()}>
           {starting && <Spinner className="size-4" />}

@@ -19,7 +19,7 @@ export function HelpTab({ orgSlug, q, onSearch }: { orgSlug: string; q: string; 
         onSearch={(search) => onSearch(search ?? "")}
       />
       {articles.isPending ? (
-        <div className="flex justify-center py-8 text-[var(--portal-accent,#4f46e5)]">
+        <div className="flex justify-center py-8 text-[var(--portal-accent-text,#4f46e5)]">
           <Spinner className="size-6" label="Loading articles" />
         </div>
       ) : articles.isError ? (
@@ -40,7 +40,7 @@ export function HelpTab({ orgSlug, q, onSearch }: { orgSlug: string; q: string; 
             <li key={a.id} className="p-4">
               <Link
                 to={helpArticlePath(orgSlug, a.slug)}
-                className="flex gap-2 font-medium break-words text-[var(--portal-accent,#4f46e5)] hover:underline"
+                className="flex gap-2 font-medium break-words text-[var(--portal-accent-text,#4f46e5)] hover:underline"
               >
                 <FileText className="mt-0.5 size-4 shrink-0 text-slate-400" aria-hidden="true" />
                 <span className="min-w-0">{a.title}</span>

@@ -24,7 +24,7 @@ export function MyTickets({
 
   if (query.isPending) {
     return (
-      <div className="flex justify-center py-12 text-[var(--portal-accent,#4f46e5)]">
+      <div className="flex justify-center py-12 text-[var(--portal-accent-text,#4f46e5)]">
         <Spinner className="size-6" label="Loading your tickets" />
       </div>
     );
@@ -80,7 +80,7 @@ function TicketRow({ ticket, onOpen }: { ticket: CustomerTicket; onOpen: (id: st
       <button
         type="button"
         onClick={() => onOpen(ticket.id)}
-        className="flex w-full flex-col gap-2 p-4 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--portal-accent,#4f46e5)] sm:flex-row sm:items-center sm:justify-between"
+        className="flex w-full flex-col gap-2 p-4 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--portal-accent-text,#4f46e5)] sm:flex-row sm:items-center sm:justify-between"
       >
         <span className="min-w-0">
           <span className="block font-medium break-words text-slate-900">

@@ -1,18 +1,23 @@
+import { brandPalette } from "@cove/contract/brand-colors.ts";
 import type { Branding } from "@cove/contract/portal.ts";
 import type { CSSProperties } from "react";
 
-const HEX = /^#[0-9a-f]{6}$/i;
-const DEFAULT_ACCENT = "#4f46e5";
-
 /**
- * The organization's accent as CSS variables for the portal's frame (its buttons, tabs and links use them). Only a
- * plain #rrggbb is taken, so a colour can never inject anything into the page's styles.
+ * The organization's colour as CSS variables for the portal's frame: --portal-accent for what is filled with it (the
+ * header, buttons, the selected tab's line), --portal-accent-ink for text on it (black or white, whichever reads
+ * better: a light brand colour gets black text), --portal-accent-text for the colour as text on white (links, icons),
+ * darkened when it is too light to read there. Only a plain #rrggbb is taken, so a colour can never inject anything
+ * into the page's styles.
  */
 export function brandStyle(branding: Branding): CSSProperties {
-  const accent = HEX.test(branding.color) ? branding.color : DEFAULT_ACCENT;
-  return { "--portal-accent": accent } as CSSProperties;
+  const palette = brandPalette(branding.color);
+  return {
+    "--portal-accent": palette.color,
+    "--portal-accent-ink": palette.ink,
+    "--portal-accent-text": palette.text,
+  } as CSSProperties;
 }
 
-/** Buttons in the organization's colour (white text: branding colours are expected dark enough for it). */
+/** Buttons in the organization's colour, their text in the ink that reads on it. */
 export const accentButton =
-  "inline-flex items-center justify-center gap-2 rounded-md bg-[var(--portal-accent,#4f46e5)] px-4 h-10 text-sm font-medium text-white shadow-sm hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--portal-accent,#4f46e5)]";
+  "inline-flex items-center justify-center gap-2 rounded-md bg-[var(--portal-accent,#4f46e5)] px-4 h-10 text-sm font-medium text-[var(--portal-accent-ink,#fff)] shadow-sm hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--portal-accent-text,#4f46e5)]";

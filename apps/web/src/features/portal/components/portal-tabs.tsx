@@ -56,7 +56,7 @@ export function PortalTabs({
           className={clsx(
             "-mb-px border-b-2 px-4 py-2.5 text-sm font-medium whitespace-nowrap",
             tab === current
-              ? "border-[var(--portal-accent,#4f46e5)] text-slate-900"
+              ? "border-[var(--portal-accent-text,#4f46e5)] text-slate-900"
               : "border-transparent text-slate-600 hover:text-slate-900",
           )}
         >

@@ -6,9 +6,9 @@ function Card({ icon, title, text, onClick }: { icon: ReactNode; title: string; 
     <button
       type="button"
       onClick={onClick}
-      className="flex items-start gap-3 rounded-lg border border-slate-200 bg-white p-4 text-left shadow-sm transition hover:border-[var(--portal-accent,#4f46e5)] hover:shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--portal-accent,#4f46e5)]"
+      className="flex items-start gap-3 rounded-lg border border-slate-200 bg-white p-4 text-left shadow-sm transition hover:border-[var(--portal-accent,#4f46e5)] hover:shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--portal-accent-text,#4f46e5)]"
     >
-      <span className="flex size-10 shrink-0 items-center justify-center rounded-md bg-slate-100 text-[var(--portal-accent,#4f46e5)]">
+      <span className="flex size-10 shrink-0 items-center justify-center rounded-md bg-slate-100 text-[var(--portal-accent-text,#4f46e5)]">
         {icon}
       </span>
       <span className="min-w-0">

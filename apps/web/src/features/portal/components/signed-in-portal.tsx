@@ -3,7 +3,8 @@ import type { PortalSessionAnswer } from "@cove/contract/portal.ts";
 import { type ReactNode, useCallback, useMemo } from "react";
 import { SessionQueryProvider } from "../../../app/query-provider.tsx";
 import { apiRequest } from "../../../lib/api-client.ts";
-import { PortalContext, type PortalContextValue } from "../api/portal-context.ts";
+import { usePortalMe } from "../api/portal.queries.ts";
+import { PortalContext, type PortalContextValue, usePortal } from "../api/portal-context.ts";
 import { clearPortalSession, type PortalScope } from "../api/portal-session.ts";
 import { brandStyle } from "./portal-brand.ts";
 import { PortalHome } from "./portal-home.tsx";
@@ -48,14 +49,26 @@ export function SignedInPortal({
     <SessionQueryProvider key={token}>
       <PortalContext.Provider value={value}>
         <PortalLiveProvider token={token} onSessionEnded={onSessionEnded}>
-          <div style={brandStyle(session.organization.branding)} className="flex min-h-screen flex-col bg-slate-50">
-            {banner}
-            <PortalHome />
-            <PortalFooter name={session.organization.name} />
-          </div>
+          <BrandedPortal banner={banner} />
         </PortalLiveProvider>
       </PortalContext.Provider>
     </SessionQueryProvider>
+  );
+}
+
+/**
+ * The signed-in portal in its organization's colours: those of /portal/me, so a logo or colour saved since the customer
+ * signed in shows on their next visit (the session keeps the ones it started with until that answers).
+ */
+function BrandedPortal({ banner }: { banner?: ReactNode }) {
+  const portal = usePortal();
+  const organization = usePortalMe().data?.organization ?? portal.organization;
+  return (
+    <div style={brandStyle(organization.branding)} className="flex min-h-screen flex-col bg-slate-50">
+      {banner}
+      <PortalHome />
+      <PortalFooter name={organization.name} />
+    </div>
   );
 }
 

@@ -32,7 +32,7 @@ export function TicketView({ id, onBack }: { id: string; onBack: () => void }) {
 
   if (query.isPending) {
     return (
-      <div className="flex justify-center py-12 text-[var(--portal-accent,#4f46e5)]">
+      <div className="flex justify-center py-12 text-[var(--portal-accent-text,#4f46e5)]">
         <Spinner className="size-6" label="Loading ticket" />
       </div>
     );

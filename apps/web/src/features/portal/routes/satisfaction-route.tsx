@@ -35,7 +35,7 @@ function Survey() {
   }
   if (info.isError) return <PortalUnavailable error={info.error} />;
   const link = (
-    <Link to={portalPath(orgSlug)} className="text-sm font-medium text-[var(--portal-accent,#4f46e5)] underline">
+    <Link to={portalPath(orgSlug)} className="text-sm font-medium text-[var(--portal-accent-text,#4f46e5)] underline">
       Go to the support portal
     </Link>
   );
