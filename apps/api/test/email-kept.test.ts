@@ -85,12 +85,29 @@ async function emailJobsDone(org: Org): Promise<void> {
 
 const mailTo = (address: string) => smtp.inbox.filter((m) => m.to.includes(address));
 
-describe("a sender past the loop guard", () => {
+/**
+ * The messages a sender sent the organization a moment ago, as the receiver records them (a row each), so a test
+ * reaches a guard with a few messages over SMTP, well inside the guard's minute however busy the machine is.
+ */
+async function sentEarlier(org: Org, address: string, count: number): Promise<void> {
+  for (let i = 1; i <= count; i++) {
+    await t.database.executeSql(
+      `insert into email_messages (organization_id, direction, message_id, address, subject, status)
+       values ($1, 'in', $2, $3, $4, 'received')`,
+      [org.id, `earlier-${i}-${unique()}@example.com`, address, `Earlier ${i}`],
+    );
+  }
+}
+
+describe("a sender past the loop guard", { timeout: 90_000 }, () => {
   it("gets 250 only for what is kept: every message filed, the guarded ones tagged and never acknowledged", async () => {
     const org = await newOrg();
     const loop = `loop-${unique()}@example.com`;
+    // Eight messages a moment ago; then the 9th to the 12th over SMTP.
+    const before = INBOUND_PER_SENDER_PER_MINUTE - 2;
+    await sentEarlier(org, loop, before);
     const transport = sender();
-    const total = INBOUND_PER_SENDER_PER_MINUTE + 2;
+    const total = 4;
     const answers: string[] = [];
     for (let i = 1; i <= total; i++) {
       const info = await transport.sendMail({
@@ -107,27 +124,25 @@ describe("a sender past the loop guard", () => {
       answers.join(" | "),
     ).toBe(true);
 
-    // Every message is a ticket with its text; those past the guard carry the tag.
+    // Every message is a ticket with its text; the two past the guard (the 11th and 12th) carry the tag.
     const tickets = await ticketsOf(org);
     expect(tickets.map((x) => x.description)).toEqual(
       Array.from({ length: total }, (_, i) => `The text of message ${i + 1}.`),
     );
-    expect(tickets.map((x) => x.tags.includes(LOOP_GUARD_TAG))).toEqual(
-      Array.from({ length: total }, (_, i) => i >= INBOUND_PER_SENDER_PER_MINUTE),
-    );
-    const rows = await inboundRows(org);
+    expect(tickets.map((x) => x.tags.includes(LOOP_GUARD_TAG))).toEqual([false, false, true, true]);
+    const rows = (await inboundRows(org)).slice(before);
     expect(rows.map((r) => r.status)).toEqual(Array(total).fill("received"));
-    expect(rows.at(-1)?.reason).toBe(
+    expect(rows.map((r) => r.reason)).toEqual([
+      null,
+      null,
       `More than ${INBOUND_PER_SENDER_PER_MINUTE} messages a minute from this sender: filed without an acknowledgement.`,
-    );
-    expect(rows[0]?.reason).toBeNull();
+      `More than ${INBOUND_PER_SENDER_PER_MINUTE} messages a minute from this sender: filed without an acknowledgement.`,
+    ]);
 
-    // Acknowledged: the first ten, never the guarded ones.
+    // Acknowledged: the 9th and 10th, never the guarded ones.
     await emailJobsDone(org);
     const acknowledged = mailTo(loop).map((m) => /^Subject: Re: (Message \d+)/m.exec(m.raw)?.[1]);
-    expect(acknowledged.sort()).toEqual(
-      Array.from({ length: INBOUND_PER_SENDER_PER_MINUTE }, (_, i) => `Message ${i + 1}`).sort(),
-    );
+    expect(acknowledged.sort()).toEqual(["Message 1", "Message 2"]);
 
     // An admin finds them in Email Settings, with why and where.
     const listed = await call(org.token, "GET", "/api/email/unfiled");
@@ -149,22 +164,22 @@ describe("a sender past the loop guard", () => {
     });
     expect(rule.statusCode, rule.body).toBe(201);
     const loop = `robot-${unique()}@example.com`;
+    // Nine messages a moment ago; the 10th and 11th over SMTP.
+    await sentEarlier(org, loop, INBOUND_PER_SENDER_PER_MINUTE - 1);
     const transport = sender();
-    const total = INBOUND_PER_SENDER_PER_MINUTE + 1;
-    for (let i = 1; i <= total; i++) {
+    for (let i = 1; i <= 2; i++) {
       await transport.sendMail({ from: loop, to: inbound(org), subject: `Alert ${i}`, text: `Alert number ${i}` });
     }
     transport.close();
     await emailJobsDone(org);
     const tickets = await ticketsOf(org);
-    expect(tickets).toHaveLength(total);
     const ruleReply = (x: Ticket) => x.comments.find((c) => c.body === "Thanks, we are on it.");
-    expect(tickets.map((x) => ruleReply(x)?.email_status)).toEqual([
-      ...Array(INBOUND_PER_SENDER_PER_MINUTE).fill("sent"),
-      "failed",
+    expect(tickets.map((x) => [x.subject, ruleReply(x)?.email_status])).toEqual([
+      ["Alert 1", "sent"],
+      ["Alert 2", "failed"],
     ]);
     const replies = mailTo(loop).filter((m) => m.decoded.includes("Thanks, we are on it."));
-    expect(replies).toHaveLength(INBOUND_PER_SENDER_PER_MINUTE);
+    expect(replies).toHaveLength(1);
     const { rows } = await t.database.executeSql(
       `select reason from email_messages where organization_id = $1 and direction = 'out' and status = 'failed'`,
       [org.id],
@@ -177,11 +192,11 @@ describe("a sender past the loop guard", () => {
   it("is refused with 451 past the flood guard, nothing of it stored, and kept when its server tries again", async () => {
     const org = await newOrg();
     const flood = `flood-${unique()}@example.com`;
+    // 29 messages a moment ago; the 30th over SMTP is still kept (past the loop guard), the 31st is not.
+    await sentEarlier(org, flood, INBOUND_DEFER_PER_SENDER_PER_MINUTE - 1);
     const transport = sender();
-    for (let i = 1; i <= INBOUND_DEFER_PER_SENDER_PER_MINUTE; i++) {
-      const info = await transport.sendMail({ from: flood, to: inbound(org), subject: `Row ${i}`, text: `row ${i}` });
-      expect(info.response).toMatch(/^250/);
-    }
+    const last = await transport.sendMail({ from: flood, to: inbound(org), subject: "Row 30", text: "row 30" });
+    expect(last.response).toMatch(/^250/);
     const late = {
       from: flood,
       to: inbound(org),
@@ -192,7 +207,7 @@ describe("a sender past the loop guard", () => {
     const refused = await transport.sendMail(late).catch((err: { responseCode?: number; response?: string }) => err);
     expect(refused).toMatchObject({ responseCode: 451 });
     expect((refused as { response: string }).response).toMatch(/^451 4\.7\.1 /);
-    expect(await ticketsOf(org)).toHaveLength(INBOUND_DEFER_PER_SENDER_PER_MINUTE);
+    expect((await ticketsOf(org)).map((x) => x.subject)).toEqual(["Row 30"]);
     expect((await inboundRows(org)).filter((r) => r.subject === "One too many")).toHaveLength(0);
 
     // A minute later (the rows made older), the sending server's retry is taken and filed, text and all.
@@ -283,6 +298,23 @@ describe("what a message says is kept", () => {
     for (const address of ["jøran@blåbærsyltetøy.gulp", "用户@例子.广告", "jdöe@mächine.example"]) {
       expect(mailTo(address), address).toHaveLength(1);
     }
+    // Staff (and the API) can open a ticket for such a customer too; a malformed address is still refused.
+    const byStaff = await call(org.token, "POST", "/api/tickets", {
+      subject: "Phoned in",
+      description: "d",
+      requester_name: "Jøran",
+      requester_email: "Jøran@Blåbærsyltetøy.gulp",
+    });
+    expect(byStaff.statusCode, byStaff.body).toBe(201);
+    expect(byStaff.json().ticket.requester_email).toBe("jøran@blåbærsyltetøy.gulp");
+    const malformed = await call(org.token, "POST", "/api/tickets", {
+      subject: "s",
+      description: "d",
+      requester_name: "n",
+      requester_email: "用户@例子",
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error).toBe("Enter a valid requester email address");
   });
 
   it("names a file that came without a name after its type", async () => {

@@ -18,11 +18,6 @@ export function headerText(mail: Pick<ParsedMail, "headers">, name: string): str
   return String(value);
 }
 
-/**
- * bounce: a delivery failed (it may name Cove's own messages, which are then marked failed); report: a notice about
- * mail that is no failure (a read receipt, an abuse complaint, a delivery notification); auto-reply and bulk: what
- * their names say. None is a person's message: never a ticket, never answered.
- */
 /** A parameter of a structured header ("report-type" of Content-Type), "" when absent. */
 function headerParam(mail: Pick<ParsedMail, "headers">, name: string, param: string): string {
   const value: HeaderValue | undefined = mail.headers.get(name);
@@ -33,6 +28,11 @@ function headerParam(mail: Pick<ParsedMail, "headers">, name: string, param: str
   return "";
 }
 
+/**
+ * bounce: a delivery failed (it may name Cove's own messages, which are then marked failed); report: a notice about
+ * mail that is no failure (a read receipt, an abuse complaint, a delivery notification); auto-reply and bulk: what
+ * their names say. None is a person's message: never a ticket, never answered.
+ */
 export type Automated = { kind: "bounce" | "report" | "auto-reply" | "bulk"; reason: string };
 
 /** Senders that are mail systems, not people. */
