@@ -18,8 +18,27 @@ export type CommentEmailStatus = (typeof COMMENT_EMAIL_STATUSES)[number];
 /** Inbound limits: the SMTP receiver refuses larger messages; a message with more header lines is kept, not read. */
 export const INBOUND_MAX_BYTES = 10 * 1024 * 1024;
 export const INBOUND_MAX_HEADER_LINES = 1000;
-/** Messages one sender may send one organization per minute before the rest are ignored (mail loops end here). */
+/**
+ * The loop guard: past this many messages a minute from one sender to one organization, the rest are still filed but
+ * answered by nothing automatic (no acknowledgement, no rule's reply), so a loop with an auto-responder ends here and
+ * no person's message is lost. New tickets among them carry the LOOP_GUARD_TAG.
+ */
 export const INBOUND_PER_SENDER_PER_MINUTE = 10;
+/** The tag of a ticket opened by a message past the loop guard (it got no acknowledgement). */
+export const LOOP_GUARD_TAG = "loop-guard";
+/**
+ * The flood guard of the SMTP receiver: past this many messages a minute from one sender to one organization, a
+ * message is refused with a temporary error (451), so the sending server keeps it and tries again later.
+ */
+export const INBOUND_DEFER_PER_SENDER_PER_MINUTE = 30;
+
+/**
+ * An email address as RFC 6531/6532 allow it: letters and digits of any script in the local part and the domain
+ * (jøran@blåbærsyltetøy.gulp, 用户@例子.广告), otherwise the shape of zod's own check (no leading, trailing or doubled
+ * dot; a top-level domain of letters, or its ASCII form xn--...).
+ */
+export const INTERNATIONAL_EMAIL =
+  /^(?!\.)(?!.*\.\.)[\p{L}\p{M}\p{N}_'+\-.]*[\p{L}\p{M}\p{N}_+-]@(?:[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N}-]*\.)+(?:[\p{L}\p{M}]{2,}|xn--[a-z0-9-]{2,})$/iu;
 
 /** An organization's inbound address: its slug at the INBOUND_DOMAIN. */
 export const inboundAddress = (slug: string, domain: string) => `${slug}@${domain}`;
@@ -28,15 +47,20 @@ export const inboundAddress = (slug: string, domain: string) => `${slug}@${domai
 export const ticketReplyAddress = (slug: string, domain: string, ticketNumber: number) =>
   `${slug}+t${ticketNumber}@${domain}`;
 
-/** A message the receiver kept without filing it (Email Settings shows the latest to admins). */
+/**
+ * A message the receiver kept without filing it (ignored, rejected), or filed without answering it (received past the
+ * loop guard: ticket_id is where); Email Settings shows the latest to admins.
+ */
 export const unfiledMailSchema = z.object({
   id: z.uuid(),
   received_at: z.string(),
   address: z.string(),
   subject: z.string(),
-  status: z.enum(["ignored", "rejected"]),
+  status: z.enum(["ignored", "rejected", "received"]),
   reason: z.string().nullable(),
-  /** The raw message was kept (it was rejected or could not be read) and can be downloaded. */
+  /** The ticket a message received past the loop guard is filed on (null for the others, or once it is deleted). */
+  ticket_id: z.uuid().nullable(),
+  /** The raw message was kept (its first 256 KB) and can be downloaded. */
   has_raw: z.boolean(),
 });
 export type UnfiledMail = z.infer<typeof unfiledMailSchema>;

@@ -86,6 +86,8 @@ export const EVENT_DATA = {
     new_ticket: z.boolean(),
     /** A mailbox's past mail filed by an import: nobody is waiting for an acknowledgement. */
     history: z.boolean().optional(),
+    /** Filed past the loop guard (INBOUND_PER_SENDER_PER_MINUTE): nothing automatic answers it. */
+    loop_guard: z.boolean().optional(),
   }),
   /** An outbound email of a ticket was sent, or failed (after its retries, or bounced). */
   "email.delivery_changed": z.object({

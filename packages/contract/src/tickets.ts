@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { attachmentIds, attachmentSchema } from "./attachments.ts";
 import { requiredText } from "./auth.ts";
-import { COMMENT_EMAIL_STATUSES } from "./email.ts";
+import { COMMENT_EMAIL_STATUSES, INTERNATIONAL_EMAIL } from "./email.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import { textRequired } from "./messages.ts";
 
@@ -171,7 +171,8 @@ export const createTicketBody = z.object({
     .trim()
     .min(1, "Requester email is required")
     .max(254, "Requester email must be at most 254 characters")
-    .pipe(z.email("Enter a valid requester email address"))
+    // Internationalized addresses (RFC 6532) too: a customer writing from one gets their ticket and its answers.
+    .pipe(z.email({ pattern: INTERNATIONAL_EMAIL, error: "Enter a valid requester email address" }))
     .transform((e) => e.toLowerCase()),
   tags: tagList.optional().default([]),
   /** Files uploaded for its first message (POST /api/attachments). */

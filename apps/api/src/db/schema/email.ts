@@ -32,10 +32,13 @@ export const emailMessages = pgTable(
     address: text("address").notNull().default(""),
     subject: text("subject").notNull().default(""),
     status: text("status", { enum: EMAIL_STATUSES }).notNull(),
-    /** Why a message was ignored, rejected or failed, in words an admin can act on. */
+    /**
+     * Why a message was ignored, rejected or failed, in words an admin can act on. On a received message: set only
+     * when it was filed past the loop guard (nothing automatic answers it).
+     */
     reason: text("reason"),
     attempts: integer("attempts").notNull().default(0),
-    /** The raw message, kept only when it was rejected or could not be read. */
+    /** The raw message (its first 256 KB), kept when it was not filed: rejected, unreadable, or automated. */
     raw: text("raw"),
     /**
      * A received message's HTML as it came (up to INBOUND_HTML_KEPT characters), for "View original email": the

@@ -1,5 +1,10 @@
 import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS, formatBytes } from "@cove/contract/attachment-limits.ts";
-import { INBOUND_HTML_KEPT, INBOUND_MAX_HEADER_LINES, INBOUND_PER_SENDER_PER_MINUTE } from "@cove/contract/email.ts";
+import {
+  INBOUND_HTML_KEPT,
+  INBOUND_MAX_HEADER_LINES,
+  INBOUND_PER_SENDER_PER_MINUTE,
+  LOOP_GUARD_TAG,
+} from "@cove/contract/email.ts";
 import type { ActorRef } from "@cove/contract/events.ts";
 import { createTicketBody } from "@cove/contract/tickets.ts";
 import { sql } from "drizzle-orm";
@@ -11,8 +16,18 @@ import { putAttachment } from "../attachments/attachments.store.ts";
 import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import { ticketsAnswerableBy } from "../tickets/tickets.queries.ts";
 import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
-import { automatedMail, messageIds, newTextOfReply, subjectTicketNumber } from "./email.classify.ts";
+import {
+  automatedMail,
+  messageIds,
+  newTextOfReply,
+  normalizeLineEndings,
+  reportsFailure,
+  subjectTicketNumber,
+  textOfHtml,
+  unnamedFilename,
+} from "./email.classify.ts";
 import { markBounced } from "./email.outbound.ts";
+import { liveMailFrom } from "./email.queries.ts";
 import type { SenderVerdict } from "./email.sender-check.ts";
 
 /** One message for one organization, as the receiver got it. */
@@ -30,7 +45,7 @@ export interface InboundMail {
 
 /** How a message reaches receiveMail other than by the SMTP receiver (a mailbox import). */
 export interface ReceiveOptions {
-  /** A mailbox's past mail: no sender throttle (old mail is no loop) and no acknowledgement (nobody waits for one). */
+  /** A mailbox's past mail: no loop guard (old mail is no loop) and no acknowledgement (nobody waits for one). */
   history?: boolean;
   /** The Message-ID to file the message under when it has none (an import's hash of its source), so it is filed once. */
   fallbackMessageId?: string;
@@ -41,6 +56,12 @@ export interface ReceiveOptions {
   onFiled?: (tx: Tx, outcome: InboundOutcome) => Promise<void>;
   /** The organization refusing tickets (read-only, the plan's monthly limit) throws rather than keeping the message. */
   throwRefusals?: boolean;
+  /**
+   * The SMTP receiver's flood guard: from this many live messages a minute from one sender on, a message is not filed
+   * but answered "deferred", and the receiver refuses it with a temporary error so the sending server tries again.
+   * Absent (an import, whose mail waits in its mailbox anyway): everything is filed.
+   */
+  deferAbove?: number;
 }
 
 /** onFiled refused the outcome: nothing of the message was kept. */
@@ -54,7 +75,8 @@ export type InboundOutcome =
   | { result: "comment"; ticketId: string; commentId: string; emailId: string }
   | { result: "ignored"; reason: string; bounced?: number }
   | { result: "duplicate" }
-  | { result: "rejected"; reason: string };
+  | { result: "rejected"; reason: string }
+  | { result: "deferred"; reason: string };
 
 const MAX_SUBJECT = 250;
 const MAX_BODY = 50_000;
@@ -201,7 +223,7 @@ function keptAttachments(
     if (kept.length >= limits.max_files) break;
     if (size > limits.max_file_bytes || total + size > limits.max_message_bytes) continue;
     total += size;
-    kept.push({ filename: a.filename, bytes: a.content });
+    kept.push({ filename: a.filename || unnamedFilename(a.contentType), bytes: a.content });
   }
   return { kept, left: files.length - kept.length };
 }
@@ -221,7 +243,9 @@ async function parse(raw: Buffer): Promise<ParsedMail | null> {
 
 /**
  * One inbound message for one organization: a new ticket, a reply on the ticket it answers, or kept aside (a bounce,
- * an auto-reply, a throttled sender, a message that could not be read). Never throws for anything in the message.
+ * an auto-reply, a message that could not be read). A person's message is never dropped: past the loop guard it is
+ * filed without an acknowledgement; past the flood guard (deferAbove) it is not taken at all ("deferred"), so its
+ * sender keeps it and tries again. Never throws for anything in the message.
  */
 export async function receiveMail(
   db: Db,
@@ -229,18 +253,19 @@ export async function receiveMail(
   mail: InboundMail,
   opts: ReceiveOptions = {},
 ): Promise<InboundOutcome> {
+  const raw = normalizeLineEndings(mail.raw);
   const unread = {
     history: opts.history,
     messageId: opts.fallbackMessageId ?? null,
     references: [],
     address: mail.envelopeFrom ?? "",
     subject: "",
-    raw: mail.raw,
+    raw,
   };
-  if (headerLineCount(mail.raw) > INBOUND_MAX_HEADER_LINES) {
+  if (headerLineCount(raw) > INBOUND_MAX_HEADER_LINES) {
     return keep(db, orgId, "rejected", `More than ${INBOUND_MAX_HEADER_LINES} header lines.`, unread, opts);
   }
-  const parsed = await parse(mail.raw);
+  const parsed = await parse(raw);
   if (!parsed) return keep(db, orgId, "rejected", "The message could not be read.", unread, opts);
 
   const from = parsed.from?.value.find((a) => a.address);
@@ -252,10 +277,13 @@ export async function receiveMail(
   // The HTML as it came, for "View original email" (the text is what the ticket shows); none past the size kept.
   const html = typeof parsed.html === "string" && parsed.html.length <= INBOUND_HTML_KEPT ? parsed.html : null;
 
-  const automated = automatedMail(parsed, mail.envelopeFrom, sender);
+  const automated = automatedMail(parsed, mail.envelopeFrom, sender, raw.subarray(0, MAX_KEPT_RAW).toString("latin1"));
   if (automated) {
-    const bounced = automated.kind === "bounce" ? await markBounced({ db }, orgId, mail.raw.toString("utf8")) : 0;
-    return keep(db, orgId, "ignored", automated.reason, meta, opts, {
+    // Only a failed delivery marks Cove's own messages failed (a delay report, a read receipt or a complaint does not).
+    const text = raw.toString("utf8");
+    const bounced = automated.kind === "bounce" && reportsFailure(text) ? await markBounced({ db }, orgId, text) : 0;
+    // Its text is kept for an admin (a complaint or a bounce can say what a customer's address is up to).
+    return keep(db, orgId, "ignored", automated.reason, { ...meta, raw }, opts, {
       result: "ignored",
       reason: automated.reason,
       bounced,
@@ -274,16 +302,17 @@ export async function receiveMail(
         );
         if (seen) return filed(tx, { result: "duplicate" }, opts);
       }
-      const [recent] = await queryRows<{ n: number }>(
-        tx,
-        sql`select count(*)::int as n from email_messages where organization_id = ${orgId} and direction = 'in'
-              and address = ${sender} and created_at > now() - interval '1 minute' and not history`,
-      );
-      if (!opts.history && (recent?.n ?? 0) >= INBOUND_PER_SENDER_PER_MINUTE) {
-        const reason = `More than ${INBOUND_PER_SENDER_PER_MINUTE} messages a minute from this sender.`;
-        await record(tx, orgId, { status: "ignored", reason, ...meta });
-        return filed(tx, { result: "ignored", reason }, opts);
+      const recent = opts.history ? 0 : await liveMailFrom(tx, orgId, sender);
+      if (opts.deferAbove !== undefined && recent >= opts.deferAbove) {
+        // Nothing is kept: the sending server keeps the message and tries again later.
+        return { result: "deferred", reason: `More than ${opts.deferAbove} messages a minute from this sender.` };
       }
+      // Past the loop guard a message is filed as any other, but nothing automatic answers it: a loop with an
+      // auto-responder ends here, and a person writing this fast loses nothing.
+      const loopGuard = recent >= INBOUND_PER_SENDER_PER_MINUTE;
+      const guardReason = loopGuard
+        ? `More than ${INBOUND_PER_SENDER_PER_MINUTE} messages a minute from this sender: filed without an acknowledgement.`
+        : undefined;
 
       const tagNumber = /^t(\d{1,9})$/.exec(mail.tag ?? "")?.[1];
       const number = tagNumber ? Number(tagNumber) : subjectTicketNumber(subject);
@@ -294,7 +323,10 @@ export async function receiveMail(
         ? { memberId: null, ticket: undefined }
         : await findThread(tx, orgId, sender, references, number);
       const name = clean(from?.name ?? "") || sender;
-      const text = clean(parsed.text ?? "");
+      // An HTML-only message (its HTML inside a multipart, where the parser makes no text of it) is read from its HTML.
+      const text =
+        clean(parsed.text ?? "") ||
+        (typeof parsed.html === "string" ? clean(textOfHtml(parsed.html, MAX_HTML_TO_PARSE)) : "");
       const limits = mail.attachmentLimits ?? DEFAULT_ATTACHMENT_LIMITS;
       const files = keptAttachments(parsed, limits);
       const note =
@@ -330,6 +362,7 @@ export async function receiveMail(
           ticketId: ticket.id,
           commentId: comment.id,
           html,
+          reason: guardReason,
         });
         if (!emailId) throw new Error("inbound email row not written");
         await ctx.emit("email.received", {
@@ -338,6 +371,7 @@ export async function receiveMail(
           comment_id: comment.id,
           new_ticket: false,
           ...(opts.history ? { history: true } : {}),
+          ...(loopGuard ? { loop_guard: true } : {}),
         });
         return filed(tx, { result: "comment", ticketId: ticket.id, commentId: comment.id, emailId }, opts);
       }
@@ -358,11 +392,11 @@ export async function receiveMail(
         priority: "normal",
         requester_name: name.slice(0, 120),
         requester_email: sender,
-        tags: forged ? ["unverified-sender"] : [],
+        tags: [...(forged ? ["unverified-sender"] : []), ...(loopGuard ? [LOOP_GUARD_TAG] : [])],
       });
       if (!input.success) {
         const reason = `The message could not become a ticket: ${input.error.issues[0]?.message ?? "invalid"}.`;
-        await record(tx, orgId, { status: "rejected", reason, ...meta, raw: mail.raw });
+        await record(tx, orgId, { status: "rejected", reason, ...meta, raw });
         return filed(tx, { result: "rejected", reason }, opts);
       }
       const contactId = await findOrCreateContact(system, { name, email: sender });
@@ -371,7 +405,13 @@ export async function receiveMail(
       for (const file of files.kept) {
         await putAttachment(tx, orgId, { ticketId: created.id, commentId: null, ...file });
       }
-      const emailId = await record(tx, orgId, { status: "received", ...meta, ticketId: created.id, html });
+      const emailId = await record(tx, orgId, {
+        status: "received",
+        ...meta,
+        ticketId: created.id,
+        html,
+        reason: guardReason,
+      });
       if (!emailId) throw new Error("inbound email row not written");
       await ctx.emit("email.received", {
         email_id: emailId,
@@ -379,6 +419,7 @@ export async function receiveMail(
         comment_id: null,
         new_ticket: true,
         ...(opts.history ? { history: true } : {}),
+        ...(loopGuard ? { loop_guard: true } : {}),
       });
       return filed(tx, { result: "ticket", ticketId: created.id, emailId }, opts);
     });
@@ -387,7 +428,7 @@ export async function receiveMail(
     if (opts.throwRefusals && err instanceof AppError && ORGANIZATION_REFUSALS.has(err.code)) throw err;
     // Plan limits, read-only mode and the like refuse the ticket; the message is kept with the reason.
     const reason = err instanceof AppError ? err.message : "The message could not be filed.";
-    return keep(db, orgId, "rejected", reason, { ...meta, messageId: null, raw: mail.raw }, opts);
+    return keep(db, orgId, "rejected", reason, { ...meta, messageId: null, raw }, opts);
   }
 }
 

@@ -1,4 +1,4 @@
-import { ticketReplyAddress } from "@cove/contract/email.ts";
+import { INBOUND_PER_SENDER_PER_MINUTE, ticketReplyAddress } from "@cove/contract/email.ts";
 import type { DomainEvent } from "@cove/contract/events.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -10,6 +10,7 @@ import { filesOfComment } from "../attachments/attachments.store.ts";
 import { findContactCard } from "../contacts/contacts.service.ts";
 import { emailSettingsOf, readBrand } from "../settings/settings.service.ts";
 import { findComment, findTicketBasics } from "../tickets/tickets.queries.ts";
+import { lastReceivedLoopGuarded } from "./email.queries.ts";
 
 /** What the email channel runs with: INBOUND_DOMAIN, and the domain of the Message-IDs Cove writes. */
 export interface EmailChannel {
@@ -170,6 +171,18 @@ async function deliver(deps: OutboundDeps, orgId: string, prepared: Prepared, at
   const status = error === null ? "sent" : attempt.last ? "failed" : "sending";
   const reason =
     error === null ? null : `The mail server refused or could not be reached: ${String(error).slice(0, 300)}`;
+  await settle(deps, orgId, prepared, status, reason);
+  if (error !== null) throw error;
+}
+
+/** Records how an email stands; a final outcome (sent, failed) reaches the ticket's viewers. */
+async function settle(
+  deps: OutboundDeps,
+  orgId: string,
+  prepared: Prepared,
+  status: "sent" | "failed" | "sending",
+  reason: string | null,
+): Promise<void> {
   await withSystem(deps.db, orgId, "email", async (ctx) => {
     await ctx.db.execute(
       sql`update email_messages set status = ${status}, reason = ${reason}, attempts = attempts + 1, updated_at = now()
@@ -184,7 +197,6 @@ async function deliver(deps: OutboundDeps, orgId: string, prepared: Prepared, at
       });
     }
   });
-  if (error !== null) throw error;
 }
 
 /**
@@ -209,6 +221,18 @@ export async function mailReply(
       `${comment.body}\n\nReply to this email to answer; your reply is added to request #${row.ticket_number}.`,
   });
   if (!prepared) return;
+  // A rule's reply to a message filed past the loop guard is not sent: it would keep a loop with an auto-responder
+  // going (the rule's comment stays on the ticket). A person's reply always is sent.
+  if (event.actor.kind === "system") {
+    const guarded = await withSystem(deps.db, orgId, "email", (ctx) =>
+      lastReceivedLoopGuarded(ctx.db, orgId, event.data.ticket_id),
+    );
+    if (guarded) {
+      const reason = `Not sent: the customer's last email came past the loop guard (more than ${INBOUND_PER_SENDER_PER_MINUTE} messages a minute from that address), and nothing automatic answers it.`;
+      await settle(deps, orgId, prepared, "failed", reason);
+      return;
+    }
+  }
   const files = await withSystem(deps.db, orgId, "email", (ctx) =>
     filesOfComment(ctx.db, orgId, event.data.comment_id),
   );
@@ -231,7 +255,8 @@ export async function mailAcknowledgement(
   event: DomainEvent<"email.received">,
   attempt: JobAttempt,
 ): Promise<void> {
-  if (!event.data.new_ticket || event.data.history) return;
+  // Past the loop guard nothing is acknowledged: that is what ends a loop with an auto-responder.
+  if (!event.data.new_ticket || event.data.history || event.data.loop_guard) return;
   const orgId = event.organization_id;
   const settings = await withSystem(deps.db, orgId, "email", (ctx) => emailSettingsOf(ctx.db, orgId));
   if (!settings.acknowledge) return;

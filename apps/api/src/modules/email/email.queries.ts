@@ -11,21 +11,54 @@ import { notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { findTicketRow } from "../tickets/tickets.queries.ts";
 
-/** The latest messages the receiver kept without filing (bounces, auto-replies, throttled, unreadable), newest first. */
+/**
+ * How many live messages (not a mailbox's past) one address sent the organization in the last minute, whatever became
+ * of them: what the loop guard and the flood guard count.
+ */
+export async function liveMailFrom(db: Queryable, orgId: string, address: string): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from email_messages where organization_id = ${orgId} and direction = 'in'
+          and address = ${address} and created_at > now() - interval '1 minute' and not history`,
+  );
+  return row?.n ?? 0;
+}
+
+/**
+ * Whether the latest message received on a ticket was filed past the loop guard: a received message has a reason
+ * only then (see record in email.inbound.ts).
+ */
+export async function lastReceivedLoopGuarded(db: Queryable, orgId: string, ticketId: string): Promise<boolean> {
+  const [row] = await queryRows<{ guarded: boolean }>(
+    db,
+    sql`select reason is not null as guarded from email_messages
+        where organization_id = ${orgId} and ticket_id = ${ticketId} and direction = 'in' and status = 'received'
+        order by created_at desc, id desc limit 1`,
+  );
+  return row?.guarded ?? false;
+}
+
+/**
+ * The latest messages an admin should know of, newest first: those the receiver kept without filing (bounces,
+ * auto-replies, unreadable, refused), and those it filed without answering (past the loop guard: a received message
+ * has a reason only then).
+ */
 export async function listUnfiled(ctx: Ctx): Promise<UnfiledMail[]> {
   const rows = await queryRows<{
     id: string;
     created_at: Date | string;
     address: string;
     subject: string;
-    status: "ignored" | "rejected";
+    status: "ignored" | "rejected" | "received";
     reason: string | null;
+    ticket_id: string | null;
     has_raw: boolean;
   }>(
     ctx.db,
-    sql`select id, created_at, address, subject, status, reason, raw is not null as has_raw
+    sql`select id, created_at, address, subject, status, reason, ticket_id, raw is not null as has_raw
         from email_messages
-        where organization_id = ${ctx.orgId} and direction = 'in' and status in ('ignored', 'rejected')
+        where organization_id = ${ctx.orgId} and direction = 'in'
+          and (status in ('ignored', 'rejected') or (status = 'received' and reason is not null))
         order by created_at desc, id desc limit ${UNFILED_MAIL_SHOWN}`,
   );
   return rows.map((r) => ({
@@ -35,6 +68,7 @@ export async function listUnfiled(ctx: Ctx): Promise<UnfiledMail[]> {
     subject: r.subject,
     status: r.status,
     reason: r.reason,
+    ticket_id: r.status === "received" ? r.ticket_id : null,
     has_raw: r.has_raw,
   }));
 }

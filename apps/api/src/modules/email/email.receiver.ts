@@ -1,5 +1,5 @@
 import type { AttachmentLimits } from "@cove/contract/attachment-limits.ts";
-import { INBOUND_MAX_BYTES } from "@cove/contract/email.ts";
+import { INBOUND_DEFER_PER_SENDER_PER_MINUTE, INBOUND_MAX_BYTES } from "@cove/contract/email.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
@@ -24,6 +24,8 @@ const SMTP_ERROR = (code: number, message: string) => Object.assign(new Error(me
  * The built-in SMTP receiver: accepts mail for "<organization slug>[+tag]@INBOUND_DOMAIN" only (anything else is
  * refused at RCPT, so Cove is never an open relay), at most INBOUND_MAX_BYTES a message, and files each message for
  * each organization it is addressed to. Nothing a message contains can stop it: every failure is answered and logged.
+ * "250" means kept: a message it cannot keep now (a flood from one sender, a database error) gets a temporary "451",
+ * so the sending server keeps it and tries again.
  */
 export async function startReceiver(opts: {
   db: Db;
@@ -101,18 +103,22 @@ export async function startReceiver(opts: {
             for (const r of found) if (r && !targets.has(r.orgId)) targets.set(r.orgId, r);
             return Promise.all(
               [...targets.values()].map((r) =>
-                receiveMail(opts.db, r.orgId, {
-                  raw,
-                  envelopeFrom,
-                  tag: r.tag,
-                  sender,
-                  attachmentLimits: opts.attachmentLimits,
-                }),
+                receiveMail(
+                  opts.db,
+                  r.orgId,
+                  { raw, envelopeFrom, tag: r.tag, sender, attachmentLimits: opts.attachmentLimits },
+                  { deferAbove: INBOUND_DEFER_PER_SENDER_PER_MINUTE },
+                ),
               ),
             );
           })
           .then((outcomes) => {
             opts.log.info({ outcomes: outcomes.map((o) => o.result) }, "inbound mail filed");
+            const deferred = outcomes.find((o) => o.result === "deferred");
+            // An organization that filed it already finds it again by its Message-ID when it comes back.
+            if (deferred) {
+              return callback(SMTP_ERROR(451, `4.7.1 ${deferred.reason} Try again later.`));
+            }
             callback();
           })
           .catch((err: unknown) => {

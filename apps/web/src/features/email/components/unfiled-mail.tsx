@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { Link } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -8,7 +9,8 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle
 
 /**
  * Settings > Email Settings: mail that reached the inbound address and became no ticket (bounces, automatic replies,
- * throttled senders, messages that could not be read), with why, so an admin can see that nothing was lost.
+ * messages that could not be read), or became one that nothing answered (a sender past the loop guard), with why, so
+ * an admin can see that nothing was lost.
  */
 export function UnfiledMail() {
   const id = useId();
@@ -20,11 +22,11 @@ export function UnfiledMail() {
     >
       <div>
         <h2 id={`${id}-title`} className="text-sm font-semibold text-slate-900">
-          Mail not filed
+          Mail not filed or not acknowledged
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          Received but made into no ticket: delivery reports, automatic replies, senders writing too fast, and messages
-          that could not be read.
+          Received but made into no ticket: delivery reports, automatic replies and messages that could not be read.
+          Mail from a sender writing faster than a person (a mail loop?) is filed, but not acknowledged.
         </p>
       </div>
       {unfiled.isPending ? (
@@ -47,6 +49,11 @@ export function UnfiledMail() {
                 </p>
                 <p className="text-xs text-slate-700">{m.reason}</p>
               </div>
+              {m.status === "received" && m.ticket_id && (
+                <Link to={`/tickets/${m.ticket_id}`} className="text-xs font-medium text-indigo-700 hover:underline">
+                  Open ticket
+                </Link>
+              )}
               {m.has_raw && (
                 <button
                   type="button"

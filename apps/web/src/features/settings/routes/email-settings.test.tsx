@@ -29,6 +29,17 @@ function signedIn(current: EmailSettings) {
             subject: "Undelivered Mail Returned to Sender",
             status: "ignored",
             reason: "A delivery or disposition report (multipart/report).",
+            ticket_id: null,
+            has_raw: true,
+          },
+          {
+            id: "0b8f5a8e-7a1d-4f0e-9a43-8b1f8e2c6d11",
+            received_at: "2026-11-25T01:01:00.000Z",
+            address: "robot@example.com",
+            subject: "Alert 11",
+            status: "received",
+            reason: "More than 10 messages a minute from this sender: filed without an acknowledgement.",
+            ticket_id: "a3b1c2d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
             has_raw: false,
           },
         ],
@@ -46,6 +57,21 @@ describe("Email Settings", () => {
     expect(screen.getByRole("heading", { name: "Forward from Outlook or Microsoft 365" })).toBeInTheDocument();
     expect(await screen.findByText("Undelivered Mail Returned to Sender")).toBeInTheDocument();
     expect(screen.getByText("A delivery or disposition report (multipart/report).")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Download message" })).toBeInTheDocument();
+  });
+
+  it("lists mail filed past the loop guard with a link to its ticket", async () => {
+    signedIn(settings());
+    renderApp("/settings?tab=email");
+
+    expect(await screen.findByText("Alert 11")).toBeInTheDocument();
+    expect(
+      screen.getByText("More than 10 messages a minute from this sender: filed without an acknowledgement."),
+    ).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Open ticket" })).toHaveAttribute(
+      "href",
+      "/tickets/a3b1c2d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+    );
   });
 
   it("says when the server receives no mail yet", async () => {
