@@ -159,19 +159,22 @@ async function shop(): Promise<void> {
     let right = 0;
     let closest = Number.POSITIVE_INFINITY;
     let facts = 0;
+    let rightFacts = 0;
     const missed: string[] = [];
     for (const [question, article, fact] of SHOP_QUESTIONS) {
       const candidates = findCandidates(index, "shop", question, [], readings);
       const [top, second] = candidates;
-      if (answers(candidates, question, fact)) facts++;
+      const found = answers(candidates, question, fact);
+      if (found) facts++;
       else missed.push(question);
       if (top?.id !== String(article)) continue;
       right++;
+      if (found) rightFacts++;
       closest = Math.min(closest, top.score - (second?.score ?? 0));
     }
     const kind = examples ? "3 example questions per article" : "no example questions";
     console.log(
-      `shop, ${kind}: top-1 ${right} of ${SHOP_QUESTIONS.length} (${pct(right, SHOP_QUESTIONS.length)})  smallest lead of a right answer ${closest.toFixed(3)}  asked fact in the answer ${facts} of ${SHOP_QUESTIONS.length} (${pct(facts, SHOP_QUESTIONS.length)}), ${quotedLength()}`,
+      `shop, ${kind}: top-1 ${right} of ${SHOP_QUESTIONS.length} (${pct(right, SHOP_QUESTIONS.length)})  smallest lead of a right answer ${closest.toFixed(3)}  asked fact in the answer ${facts} of ${SHOP_QUESTIONS.length} (${pct(facts, SHOP_QUESTIONS.length)}; ${rightFacts} of the ${right} from the right article), ${quotedLength()}`,
     );
     if (verbose && missed.length > 0) console.log(`  fact missing: ${missed.join(" | ")}`);
 
