@@ -7,7 +7,7 @@ import { REPLIES } from "../src/modules/ai/provider.ts";
 import { ConfigError, loadConfig } from "../src/platform/config.ts";
 import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 import { type ChatCompletionsServer, startChatCompletionsServer } from "./support/chat-completions-server.ts";
-import { addArticle, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
+import { addArticle, SHOP_ARTICLES, SHOP_RENTALS } from "./support/kb-fixtures.ts";
 
 const API_KEY = "sk-test-local-0123456789";
 const TIMEOUT_MS = 400;
@@ -81,6 +81,27 @@ describe("OpenAI-compatible provider (against a local chat-completions server)",
     expect(user?.content).toContain(`URL: /help/${org.user.organizationSlug}/articles/`);
     expect(user?.content).toContain("The customer's plan: business");
     expect(user?.content).toMatch(/Customer question: What is your return policy\?$/);
+  });
+
+  it("gives the model the passage that answers what was asked first, before the whole article", async () => {
+    const rentals = await registerOrg(t.app);
+    for (const a of [...SHOP_ARTICLES, SHOP_RENTALS]) await addArticle(t, rentals.user.organizationId, a);
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/chat/ai-response",
+      headers: bearer(rentals.token),
+      payload: { message: "How much is a weekend e-bike rental?" },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const reply = res.json() as AiResponseAnswer;
+    // The local model answers with the passage it was given as most relevant.
+    expect(reply.response).toMatch(/^From our help center: /);
+    expect(reply.response).toContain("$110");
+    expect(reply.sources.map((s) => s.title)).toEqual(["E-bike rentals"]);
+    const user = model.requests[0]?.body.messages?.at(-1)?.content ?? "";
+    const best = /\[1\] E-bike rentals\nURL: [^\n]*\nMost relevant passage: ([\s\S]*?)\nFull article:\n/.exec(user);
+    expect(best?.[1]).toContain("- Weekend (Friday 4 pm to Monday 10 am): $110");
+    expect(best?.[1]).not.toContain("We rent e-bikes by the day or the weekend");
   });
 
   it("accepts a reply wrapped in a code fence", async () => {

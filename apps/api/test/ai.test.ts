@@ -6,7 +6,7 @@ import { kbArticles } from "../src/db/schema/kb.ts";
 import { PUBLIC_ASKS_PER_MINUTE } from "../src/modules/ai/ai.routes.ts";
 import { REPLIES } from "../src/modules/ai/provider.ts";
 import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
-import { addArticle, agentSession, demoOrganization, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
+import { addArticle, agentSession, demoOrganization, SHOP_ARTICLES, SHOP_RENTALS } from "./support/kb-fixtures.ts";
 
 let t: TestApp;
 type Session = Awaited<ReturnType<typeof registerOrg>>;
@@ -54,6 +54,22 @@ describe("POST /api/chat/ai-response with a staff token", () => {
     expect(reply.response).not.toContain("Print the prepaid label");
     expect(reply.confidence).toBeGreaterThanOrEqual(0.5);
     expect(reply.suggestedActions).toEqual(expect.arrayContaining(["Read: How to return an item", "Talk to a human"]));
+  });
+
+  it("quotes the passage that answers what was asked, not the article's friendly opening", async () => {
+    // A small business's rentals article: "Yes! We rent e-bikes by the day or the weekend." first, prices below.
+    const rentals = await registerOrg(t.app);
+    for (const a of [...SHOP_ARTICLES, SHOP_RENTALS]) await addArticle(t, rentals.user.organizationId, a);
+    const reply = await answer(rentals.token, "How much is a weekend e-bike rental?");
+    expect(reply.handoff).toBe(false);
+    expect(reply.sources.map((s) => s.title)).toEqual(["E-bike rentals"]);
+    expect(reply.response).toContain("$110");
+    expect(reply.response).toContain("- Weekend (Friday 4 pm to Monday 10 am): $110");
+    expect(reply.response).not.toContain("We rent e-bikes by the day or the weekend");
+    expect(reply.response).toMatch(/^Here's what our help article "E-bike rentals" says:\n\nPrices:\n/);
+    // Other facts of the same article, each from its own passage.
+    expect((await answer(rentals.token, "Is there a deposit on the bikes?")).response).toContain("$250 deposit");
+    expect((await answer(rentals.token, "Where do I pick up the rental bike?")).response).toContain("12 Mill Street");
   });
 
   it("matches alternative phrasings and answers the spec's sample questions", async () => {

@@ -11,7 +11,7 @@ import type { KbArticle } from "../../src/modules/ai/retrieval.ts";
 import { hashToken, newToken } from "../../src/platform/auth.ts";
 import { bearer, type TestApp, unique } from "../helpers.ts";
 
-export { SHOP_ARTICLES } from "./shop-articles.ts";
+export { SHOP_ARTICLES, SHOP_RENTALS } from "./shop-articles.ts";
 
 /** Inserts an article straight into kb_articles (the knowledge-base API is another module's), published by default. */
 export async function addArticle(

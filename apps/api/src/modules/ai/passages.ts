@@ -133,6 +133,22 @@ export function lineSentences(line: string): string[] {
   return out;
 }
 
+/** Whether a passage is a list or a table introduced by a lead-in sentence or a header row. */
+export function introduced(passage: Passage): boolean {
+  const [first, next] = passage.markdown.split("\n");
+  return next !== undefined && first !== undefined && !LIST_ITEM.test(first) && !FENCE.test(first);
+}
+
+/** A passage's Markdown as lines: a table's |---| line stays with its header. */
+function markdownLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const line of text.split("\n")) {
+    if (TABLE_SEPARATOR.test(line) && lines.length > 0) lines[lines.length - 1] += `\n${line}`;
+    else lines.push(line);
+  }
+  return lines;
+}
+
 /**
  * At most about `max` characters of a passage (its Markdown), trimmed only at a boundary: whole lines (a list's
  * items, a table's rows, each with the lead or header line kept, a table's header with its |---| line), and within a
@@ -142,11 +158,7 @@ export function lineSentences(line: string): string[] {
  */
 export function excerpt(text: string, max = 700): string {
   if (text.length <= max) return text;
-  const lines: string[] = [];
-  for (const line of text.split("\n")) {
-    if (TABLE_SEPARATOR.test(line) && lines.length > 0) lines[lines.length - 1] += `\n${line}`;
-    else lines.push(line);
-  }
+  const lines = markdownLines(text);
   if (lines.length > 1) {
     const kept: string[] = [];
     let length = 0;
@@ -172,6 +184,79 @@ export function excerpt(text: string, max = 700): string {
     length += (kept.length > 1 ? 1 : 0) + sentence.length;
   }
   return kept.length < sentences.length ? `${kept.join(" ")} …` : kept.join(" ");
+}
+
+/** Whether a piece of Markdown (a line, a sentence) is part of `focus`, a sentence as `splitSentences` read it. */
+function within(markdown: string, focus: string): boolean {
+  const pieces = lineSentences(plainText(markdown.replace(LIST_ITEM, "")));
+  return pieces.some((piece) => piece.length > 0 && (focus.includes(piece) || piece.includes(focus)));
+}
+
+/** Grows [from, to] one unit at a time, the next one first, then the one before, while the total fits `max`. */
+function grow(lengths: number[], from: number, to: number, start: number, fixed: number, max: number) {
+  let [a, b] = [from, to];
+  let length = fixed + lengths.slice(a, b + 1).reduce((sum, n) => sum + n + 1, 0);
+  for (let added = true; added; ) {
+    added = false;
+    for (const next of [b + 1, a - 1]) {
+      const n = lengths[next];
+      if (n === undefined || next < start || length + n + 1 > max) continue;
+      length += n + 1;
+      if (next > b) b = next;
+      else a = next;
+      added = true;
+    }
+  }
+  return [a, b] as const;
+}
+
+/**
+ * At most about `max` characters of a passage (its Markdown) around `focus`, the sentence (list item, table row)
+ * retrieval matched, so that a long passage is quoted where it answers rather than from its start: in a list or a
+ * table, the lead-in and header are kept with the matched item or row and the ones beside it; in a paragraph, the
+ * sentences around the matched one. Trimmed at the same boundaries as `excerpt`, with "…" where something is left
+ * out; `excerpt`'s cut from the start when the focus is not found, or is the passage's lead-in.
+ */
+export function excerptAround(text: string, focus: string, max = 700): string {
+  // A passage with a code block is trimmed from its start, as before.
+  if (text.length <= max || !focus || /^\s{0,3}(```|~~~)/m.test(text)) return excerpt(text, max);
+  const lines = markdownLines(text);
+  if (lines.length > 1) {
+    // The lines that introduce the items or rows: a lead-in sentence, a table's header.
+    let head = 0;
+    if (!LIST_ITEM.test(lines[0] ?? "") && !(lines[0] ?? "").includes("\n") && !/^\s{2,}/.test(lines[0] ?? "")) head++;
+    if ((lines[head] ?? "").includes("\n")) head++;
+    const first = lines.findIndex((line, i) => i >= head && within(line, focus));
+    if (first < 0) return excerpt(text, max);
+    let last = first;
+    while (last + 1 < lines.length && within(lines[last + 1] ?? "", focus)) last++;
+    const lead = lines.slice(0, head);
+    const fixed = lead.reduce((sum, line) => sum + line.length + 1, 0);
+    const [a, b] = grow(
+      lines.map((line) => line.length),
+      first,
+      last,
+      head,
+      fixed,
+      max,
+    );
+    const kept = [...lead, ...lines.slice(a, b + 1)].join("\n");
+    return a > head || b < lines.length - 1 ? `${kept}\n\n…` : kept;
+  }
+  const sentences = lineSentences(text);
+  const first = sentences.findIndex((sentence) => within(sentence, focus));
+  if (first < 0) return excerpt(text, max);
+  let last = first;
+  while (last + 1 < sentences.length && within(sentences[last + 1] ?? "", focus)) last++;
+  const [a, b] = grow(
+    sentences.map((s) => s.length),
+    first,
+    last,
+    0,
+    0,
+    max,
+  );
+  return `${a > 0 ? "… " : ""}${sentences.slice(a, b + 1).join(" ")}${b < sentences.length - 1 ? " …" : ""}`;
 }
 
 /** A sentence of fewer words than this ("To start a return:") is read together with the one after it. */

@@ -26,6 +26,8 @@ interface Unit {
   kind: UnitKind;
   /** Index into the article's passages, for sentence units. */
   passage: number;
+  /** Index into the passage's sentences (`splitSentences` of its text), for sentence units. */
+  sentence: number;
   /** Term -> tf weight (1 + ln tf). */
   terms: Map<string, number>;
   /** Length of the weighted term vector, for cosine. */
@@ -141,6 +143,12 @@ export interface QueryTerms {
   coverage: number;
   /** How many words of the question say what it is about (not stop words). */
   words: number;
+  /**
+   * The terms of those words and of the related words expansion added (not stop words either), each with its weight
+   * in the question times the word's rarity in English ("will" next to nothing, "arrive" most of it): what the
+   * question is about, for telling which sentence of an article answers it (candidates.ts), never for ranking.
+   */
+  topic: Map<string, number>;
   /** Character trigrams of the question's content words (when `ngramWeight` is on). */
   grams?: Map<string, number>;
 }
@@ -280,22 +288,30 @@ export function buildIndex(input: KbArticle[], vectors: WordVectors | null): Sea
   const texts: string[] = [];
   const unitGrams: Map<string, number>[] = [];
   const vocabulary = new Set<string>();
-  const add = (article: number, kind: UnitKind, passage: number, text: string) => {
+  const add = (article: number, kind: UnitKind, passage: number, text: string, sentence = -1) => {
     const info = termInfo(text, vectors);
     if (info.size === 0) return;
     const terms = new Map<string, number>();
     for (const [t, { count }] of info) terms.set(t, tf(count));
     for (const w of words(text)) vocabulary.add(w);
     unitGrams.push(RETRIEVAL.ngramWeight > 0 ? trigrams(text) : new Map());
-    units.push({ article, kind, passage, terms, vector: vectors ? meaningVector(text, vectors, common) : null });
+    units.push({
+      article,
+      kind,
+      passage,
+      sentence,
+      terms,
+      vector: vectors ? meaningVector(text, vectors, common) : null,
+    });
     texts.push(kind === "article" ? "" : text);
   };
   articles.forEach((a, i) => {
     add(i, "title", -1, a.title);
     for (const q of a.questions) add(i, "question", -1, q);
     a.passages.forEach((p, j) => {
-      for (const sentence of splitSentences(p.text))
-        add(i, "sentence", j, p.heading ? `${p.heading}: ${sentence}` : sentence);
+      splitSentences(p.text).forEach((sentence, k) => {
+        add(i, "sentence", j, p.heading ? `${p.heading}: ${sentence}` : sentence, k);
+      });
     });
     if (RETRIEVAL.articleFactor > 0)
       add(i, "article", -1, [a.title, ...a.questions, ...a.passages.map((p) => p.text)].join("\n"));
@@ -434,6 +450,12 @@ export function queryTerms(
     total += w;
     if (index.weight.has(t)) known += w;
   }
+  const topic = new Map<string, number>();
+  const about = (word: string, term: string) => {
+    const w = (terms.get(term) ?? 0) * sif(word, index.vectors, RETRIEVAL.rarityA);
+    if (w > (topic.get(term) ?? 0)) topic.set(term, w);
+  };
+  for (const word of contentWords(text)) about(word, termOf(word));
   // Related words the knowledge base uses join the question, weighted less; coverage still counts its own words.
   if (lex && RETRIEVAL.expansionWeight > 0) {
     const original = new Set(terms.keys());
@@ -446,6 +468,7 @@ export function queryTerms(
         if (idf === undefined || original.has(t)) continue;
         const w = RETRIEVAL.expansionWeight * relation * Math.min(own, idf);
         if (w > (terms.get(t) ?? 0)) terms.set(t, w);
+        if (!isStopWord(related) && !related.includes(" ")) about(related, t);
       }
     }
   }
@@ -456,6 +479,7 @@ export function queryTerms(
     sentence: index.sentences && sentence && RETRIEVAL.sentenceWeight > 0 ? sentence : null,
     coverage: total > 0 ? known / total : 0,
     words: contentWords(text).length,
+    topic,
     grams: RETRIEVAL.ngramWeight > 0 ? trigrams(text) : undefined,
   };
 }
@@ -590,12 +614,38 @@ function articleScores(index: SearchIndex, score: Float64Array): { unit: number;
   });
 }
 
-/** How well each passage of an article matches the question: the score of its best sentence. */
-export function passageScores(index: SearchIndex, scores: UnitScores, article: number): number[] {
-  const result = new Array<number>(index.articles[article]?.passages.length ?? 0).fill(0);
+/** A sentence of an article's body (or a list item, a table row) and how well it matches the question. */
+export interface SentenceScore {
+  /** The sentence's unit in the index. */
+  unit: number;
+  passage: number;
+  /** Index into the passage's sentences (`splitSentences` of its text). */
+  sentence: number;
+  /** The sentence as retrieval read it, without its heading. */
+  text: string;
+  score: number;
+}
+
+/** Each passage's sentences, split once per index (only for the articles an answer is chosen from). */
+const passageSentences = new WeakMap<Passage, string[]>();
+function sentencesOf(passage: Passage): string[] {
+  let sentences = passageSentences.get(passage);
+  if (!sentences) {
+    sentences = splitSentences(passage.text);
+    passageSentences.set(passage, sentences);
+  }
+  return sentences;
+}
+
+/** How well each sentence of an article's body matches the question, in the article's order. */
+export function sentenceMatches(index: SearchIndex, scores: UnitScores, article: number): SentenceScore[] {
+  const passages = index.articles[article]?.passages ?? [];
+  const sentences = passages.map(sentencesOf);
+  const out: SentenceScore[] = [];
   index.units.forEach((unit, id) => {
     if (unit.article !== article || unit.kind !== "sentence") return;
-    result[unit.passage] = Math.max(result[unit.passage] ?? 0, scores.score[id] ?? 0);
+    const text = sentences[unit.passage]?.[unit.sentence] ?? "";
+    out.push({ unit: id, passage: unit.passage, sentence: unit.sentence, text, score: scores.score[id] ?? 0 });
   });
-  return result;
+  return out;
 }
