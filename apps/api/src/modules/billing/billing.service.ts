@@ -373,13 +373,16 @@ export async function updatePaymentMethod(deps: BillingDeps, paymentMethodId: st
   };
 }
 
-/** The organization's invoices, newest first; a voided one (an attempt that never completed) was never owed. */
+/**
+ * The organization's invoices, newest first; a voided one (an attempt that never completed) was never owed. Providers
+ * stamp invoices to the second, so two from the same second go by their number, which a provider counts up per customer.
+ */
 export async function listInvoices(ctx: Ctx): Promise<{ invoices: Invoice[] }> {
   const rows = await ctx.db
     .select()
     .from(invoices)
     .where(and(eq(invoices.organizationId, ctx.orgId), ne(invoices.status, "void")))
-    .orderBy(desc(invoices.createdAt))
+    .orderBy(desc(invoices.createdAt), desc(invoices.number))
     .limit(100);
   return { invoices: rows.map(invoiceAnswer) };
 }

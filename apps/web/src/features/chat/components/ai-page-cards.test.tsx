@@ -28,7 +28,7 @@ describe("live chat on the AI Assistant page", () => {
           handed_off: 5,
         }),
       [`GET /api/public/${testUser.organizationSlug}/chat/widget`]: () =>
-        json(200, { name: "Analytical Engines", brand_color: "#0f766e" }),
+        json(200, { name: "Analytical Engines", brand_color: "#0f766e", logo_url: null }),
     });
     renderApp("/ai-assistant");
 
