@@ -42,4 +42,10 @@ test("on a phone the menu slides over and closes after choosing @phone", async (
   await expect(page).toHaveURL(/\/tickets$/);
   await expect(menu).toBeHidden();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  // Escape closes it and gives focus back to the button that opened it.
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await expect(menu).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(menu).toBeHidden();
+  await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
 });

@@ -1,38 +1,37 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { Menu, X } from "lucide-react";
-import { useState } from "react";
+import { Menu } from "lucide-react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { buttonClasses } from "../../components/ui/button.tsx";
-import { Logo } from "../../components/ui/logo.tsx";
-import { SidebarNav } from "./sidebar-nav.tsx";
+
+// The slide-over (and the dialog library under it) loads on the first tap: desktop visits never need it, and it would
+// cost every signed-in first visit 13 KB gzip (scripts/size.mjs).
+const MobileNavPanel = lazy(() => import("./mobile-nav-panel.tsx"));
 
 /** Below the md breakpoint the sidebar becomes a slide-over opened from the top bar. */
 export function MobileNav() {
   const [open, setOpen] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger aria-label="Open menu" className={buttonClasses("ghost", "icon", "md:hidden")}>
+    <>
+      <button
+        ref={button}
+        type="button"
+        aria-label="Open menu"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        className={buttonClasses("ghost", "icon", "md:hidden")}
+        onClick={() => {
+          setLoaded(true);
+          setOpen(true);
+        }}
+      >
         <Menu className="size-5" aria-hidden="true" />
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40 md:hidden" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col bg-white shadow-xl md:hidden"
-        >
-          <div className="flex h-16 items-center justify-between border-b border-slate-200 px-4">
-            <Dialog.Title asChild>
-              <span>
-                <Logo />
-                <span className="sr-only"> menu</span>
-              </span>
-            </Dialog.Title>
-            <Dialog.Close aria-label="Close menu" className={buttonClasses("ghost", "icon")}>
-              <X className="size-5" aria-hidden="true" />
-            </Dialog.Close>
-          </div>
-          <SidebarNav onNavigate={() => setOpen(false)} />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      </button>
+      {loaded && (
+        <Suspense fallback={null}>
+          <MobileNavPanel open={open} onOpenChange={setOpen} opener={button} />
+        </Suspense>
+      )}
+    </>
   );
 }
