@@ -1,5 +1,5 @@
 // Bundles the API for production: our TypeScript (and the contract package) into dist/main.js, with
-// npm dependencies left as imports, and the SQL migrations copied beside it.
+// npm dependencies left as imports, and the SQL migrations and demo articles copied beside it.
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
@@ -30,6 +30,8 @@ await build({
   logLevel: "warning",
 });
 cpSync("src/db/migrations", "dist/migrations", { recursive: true });
+// The demo organization's help articles (db/seed-kb.ts reads them at seeding).
+cpSync("src/db/demo-kb", "dist/demo-kb", { recursive: true });
 // The chat widget's script, served at /widget.js (the same options as its development build: modules/chat/widget.ts).
 await build({
   entryPoints: ["src/modules/chat/widget/widget.client.ts"],

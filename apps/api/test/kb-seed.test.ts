@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { kbArticles } from "../src/db/schema/kb.ts";
 import { seedDemo } from "../src/db/seed.ts";
+import { loadDemoArticles, parseDemoArticle } from "../src/db/seed-kb.ts";
 import type { Database } from "../src/platform/db.ts";
 import { embeddedTestDatabase } from "./helpers.ts";
 
@@ -105,5 +106,32 @@ describe("the demo organization's help center", () => {
     expect(await topResult("holiday shipping deadlines")).not.toBe("Holiday shipping deadlines");
     const res = await app.inject({ method: "GET", url: "/api/public/acme/kb/articles/holiday-shipping-deadlines" });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe("the demo articles are Markdown files (src/db/demo-kb)", () => {
+  it("reads every file: 26 published articles and a draft, each with its questions and counts", () => {
+    const articles = loadDemoArticles();
+    expect(articles).toHaveLength(27);
+    expect(articles.filter((a) => a.status === "draft").map((a) => a.title)).toEqual(["Holiday shipping deadlines"]);
+    expect(articles[0]).toMatchObject({ title: "How do I reset my password?", category: "Account", views: 412 });
+    expect(articles.every((a) => a.questions.length > 0 && a.body.length > 50)).toBe(true);
+  });
+
+  it("stops at a malformed file and names it", () => {
+    const head =
+      "---\ntitle: Fine\ncategory: Account\nviews: 1\nhelpful: 1\nnot_helpful: 0\nquestions:\n  - Q?\n---\n\n";
+    expect(parseDemoArticle("ok.md", `${head}Body.`)).toMatchObject({
+      title: "Fine",
+      questions: ["Q?"],
+      body: "Body.",
+    });
+    expect(() => parseDemoArticle("bare.md", "Just a body")).toThrow("demo-kb/bare.md: no front matter");
+    expect(() => parseDemoArticle("n.md", head.replace("views: 1", "views: many"))).toThrow(
+      "demo-kb/n.md: views must be a whole number",
+    );
+    expect(() => parseDemoArticle("c.md", head.replace("Account", "Gardening"))).toThrow(
+      "demo-kb/c.md: unknown category",
+    );
   });
 });
