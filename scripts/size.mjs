@@ -147,7 +147,7 @@ for (const visit of visits) {
   }
 }
 
-// The chat widget (built by apps/api/build.mjs): the one script every page of a customer's website loads.
+// The chat widget (built by apps/widget, copied beside the API): the one script every page of a customer's website loads.
 const widgetPath = path.join(root, "apps/api/dist/widget.js");
 if (existsSync(widgetPath)) {
   const bytes = readFileSync(widgetPath);

@@ -1,6 +1,6 @@
 // Bundles the API for production: our TypeScript (and the contract package) into dist/main.js, with
-// npm dependencies left as imports, and the SQL migrations and demo articles copied beside it.
-import { cpSync, readFileSync, rmSync } from "node:fs";
+// npm dependencies left as imports, and the SQL migrations, demo articles and chat widget copied beside it.
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
@@ -32,15 +32,9 @@ await build({
 cpSync("src/db/migrations", "dist/migrations", { recursive: true });
 // The demo organization's help articles (db/seed-kb.ts reads them at seeding).
 cpSync("src/db/demo-kb", "dist/demo-kb", { recursive: true });
-// The chat widget's script, served at /widget.js (the same options as its development build: modules/chat/widget.ts).
-await build({
-  entryPoints: ["src/modules/chat/widget/widget.client.ts"],
-  outfile: "dist/widget.js",
-  bundle: true,
-  minify: true,
-  format: "iife",
-  target: "es2020",
-  legalComments: "none",
-  logLevel: "warning",
-});
+// The chat widget's script, served at /widget.js (built first by apps/widget: npm run build).
+const widget = new URL("../widget/dist/widget.js", import.meta.url);
+if (!existsSync(widget))
+  throw new Error("apps/widget/dist/widget.js is missing: run npm run build -w @cove/widget first");
+cpSync(widget, "dist/widget.js");
 console.log("API built to apps/api/dist");

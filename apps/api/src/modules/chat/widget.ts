@@ -5,8 +5,8 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 
 /**
- * The chat widget's script (widget/widget.client.ts). A production build bundles it beside the API (build.mjs:
- * dist/widget.js); in development and tests it is bundled from its source once, on the first request, with esbuild.
+ * The chat widget's script (apps/widget). A production build copies it beside the API (build.mjs: dist/widget.js); in
+ * development and tests it is bundled from its source once, on the first request, with esbuild.
  */
 export interface WidgetScript {
   body: string;
@@ -25,7 +25,7 @@ async function bundle(): Promise<string> {
   const { build } = await import("esbuild");
   const out = await build({
     ...WIDGET_BUILD,
-    entryPoints: [path.join(here, "widget", "widget.client.ts")],
+    entryPoints: [path.join(here, "../../../../widget/src/widget.ts")],
     write: false,
   });
   const file = out.outputFiles?.[0];
@@ -33,7 +33,7 @@ async function bundle(): Promise<string> {
   return file.text;
 }
 
-/** The options every build of the widget uses: one small, self-contained, minified script for any browser of 2020 on. */
+/** The options of the widget's own build (apps/widget/build.mjs): one small, self-contained, minified script. */
 export const WIDGET_BUILD = {
   bundle: true,
   minify: true,
