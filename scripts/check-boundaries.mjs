@@ -8,7 +8,9 @@
 //  4. an API module reads and writes its own tables (db/schema/<module>.ts) and the core ones every module is scoped
 //     by (organizations, users); another module's tables it reaches through that module's functions, which take the
 //     caller's transaction. Both ways of naming a table count: importing its schema file, and raw SQL naming it by
-//     text (FROM, JOIN, UPDATE, INSERT INTO, DELETE FROM in a sql`...` template or a sql.raw / execute string).
+//     text (FROM, JOIN, UPDATE, INSERT INTO, DELETE FROM in a sql`...` template or a sql.raw / execute string);
+//  5. the chat widget (apps/widget), which every page of a customer's website loads, imports its own files and the
+//     contract, nothing else (no other app, no library: its budget is 25 KB gzip).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -159,13 +161,26 @@ function rawSqlProblems(file, text) {
   });
 }
 
+/** Rule 5: what the chat widget's file may import (a relative path, or a bare specifier). */
+function widgetProblem(file, spec) {
+  if (!file.startsWith("apps/widget/src/")) return null;
+  if (spec.startsWith(".")) {
+    const target = rel(path.resolve(path.dirname(path.join(ROOT, file)), spec));
+    return target.startsWith("apps/widget/src/") ? null : "the chat widget imports a file outside apps/widget";
+  }
+  return spec.startsWith("@cove/contract/") ? null : "the chat widget imports a library: it must stay small";
+}
+
 const found = [];
 for (const top of ["packages", "apps"]) {
   for (const file of files(path.join(ROOT, top))) {
     const text = readFileSync(file, "utf8");
     for (const match of text.matchAll(IMPORT)) {
       const spec = match[1] ?? match[2];
-      if (!spec?.startsWith(".")) continue;
+      if (!spec) continue;
+      const widget = widgetProblem(rel(file), spec);
+      if (widget) found.push(`${rel(file)}: ${spec}: ${widget}`);
+      if (!spec.startsWith(".")) continue;
       const target = rel(path.resolve(path.dirname(file), spec));
       const why = problem(rel(file), target) ?? tablesProblem(rel(file), target);
       if (why) found.push(`${rel(file)}: ${spec}: ${why}`);
