@@ -4,6 +4,10 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The repository's own scripts (scripts/*.test.ts): the boundary checker's rules, each on a planted violation.
+        test: { name: "scripts", root: "scripts", include: ["*.test.ts"], environment: "node" },
+      },
+      {
         test: {
           name: "api",
           root: "apps/api",

@@ -9,14 +9,20 @@
 //     by (organizations, users); another module's tables it reaches through that module's functions, which take the
 //     caller's transaction. Both ways of naming a table count: importing its schema file, and raw SQL naming it by
 //     text (FROM, JOIN, UPDATE, INSERT INTO, DELETE FROM in a sql`...` template or a sql.raw / execute string);
-//  5. the chat widget (apps/widget), which every page of a customer's website loads, imports its own files and the
+//  5. no cycles: between API modules (modules/<a> imports modules/<b> and back, however indirectly), and between the
+//     files of apps/ and packages/ (type-only imports aside: they vanish at build). The cycles that predate this rule
+//     are listed in KNOWN_CYCLES; the list may only shrink (a listed cycle that is gone must leave it);
+//  6. the chat widget (apps/widget), which every page of a customer's website loads, imports its own files and the
 //     contract, nothing else (no other app, no library: its budget is 25 KB gzip).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
+const REPOSITORY = path.resolve(import.meta.dirname, "..");
+// Its own tests (check-boundaries.test.ts) point it at a small tree of planted violations instead.
+const ROOT = process.env.BOUNDARIES_ROOT ? path.resolve(process.env.BOUNDARIES_ROOT) : REPOSITORY;
 const SOURCE = /\.(ts|tsx|mjs|js)$/;
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|[\s;])import\s*["']([^"']+)["']/g;
 
 function* files(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -171,22 +177,150 @@ function widgetProblem(file, spec) {
   return spec.startsWith("@cove/contract/") ? null : "the chat widget imports a library: it must stay small";
 }
 
+/**
+ * Cycles that predate rule 5 (issue 28 removes them as modules get one front door each). A new cycle fails the check;
+ * so does a listed one that no longer exists, so this list only shrinks.
+ */
+const KNOWN_CYCLES = new Set(
+  ROOT === REPOSITORY
+    ? [
+        "modules ai -> chat",
+        "modules ai -> kb",
+        "modules ai -> tickets",
+        "modules attachments -> portal",
+        "modules attachments -> tickets",
+        "modules automation -> notifications",
+        "modules automation -> tickets",
+        "modules billing -> tickets",
+        "modules chat -> ai",
+        "modules chat -> attachments",
+        "modules chat -> contacts",
+        "modules chat -> notifications",
+        "modules chat -> portal",
+        "modules chat -> settings",
+        "modules chat -> tickets",
+        "modules contacts -> chat",
+        "modules contacts -> tickets",
+        "modules csat -> chat",
+        "modules csat -> contacts",
+        "modules csat -> settings",
+        "modules csat -> tickets",
+        "modules email -> attachments",
+        "modules email -> contacts",
+        "modules email -> settings",
+        "modules email -> tickets",
+        "modules kb -> attachments",
+        "modules notifications -> contacts",
+        "modules notifications -> tickets",
+        "modules organizations -> tickets",
+        "modules portal -> attachments",
+        "modules portal -> automation",
+        "modules portal -> contacts",
+        "modules portal -> csat",
+        "modules portal -> settings",
+        "modules portal -> tickets",
+        "modules settings -> automation",
+        "modules settings -> billing",
+        "modules settings -> organizations",
+        "modules tickets -> attachments",
+        "modules tickets -> billing",
+        "modules tickets -> contacts",
+        "modules tickets -> email",
+        "modules tickets -> settings",
+      ]
+    : [],
+);
+
+/** Strongly connected components of more than one node (Tarjan), each sorted, in a stable order. */
+function cycles(graph) {
+  let next = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  const visit = (node) => {
+    index.set(node, next);
+    low.set(node, next);
+    next++;
+    stack.push(node);
+    onStack.add(node);
+    for (const to of graph.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node), low.get(to)));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node), index.get(to)));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const members = [];
+    let member;
+    do {
+      member = stack.pop();
+      onStack.delete(member);
+      members.push(member);
+    } while (member !== node);
+    if (members.length > 1) found.push(members.sort().join(" <-> "));
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  return found.sort();
+}
+
+const addEdge = (graph, from, to) => {
+  if (from === to) return;
+  const set = graph.get(from) ?? new Set();
+  set.add(to);
+  graph.set(from, set);
+};
+const fileGraph = new Map();
+const moduleGraph = new Map();
+const MODULES = "apps/api/src/modules/";
+const isTypeOnly = (statement) => /^\s*(import|export)\s+type\s/.test(statement);
+
+/** The file an import names, with its extension as written (the repository imports with .ts / .tsx). */
+const sourceFile = (target) => (existsSync(path.join(ROOT, target)) ? target : null);
+
 const found = [];
 for (const top of ["packages", "apps"]) {
   for (const file of files(path.join(ROOT, top))) {
     const text = readFileSync(file, "utf8");
     for (const match of text.matchAll(IMPORT)) {
-      const spec = match[1] ?? match[2];
+      const spec = match[1] ?? match[2] ?? match[3];
       if (!spec) continue;
       const widget = widgetProblem(rel(file), spec);
       if (widget) found.push(`${rel(file)}: ${spec}: ${widget}`);
       if (!spec.startsWith(".")) continue;
       const target = rel(path.resolve(path.dirname(file), spec));
+      const from = rel(file);
+      if (!isTest(from) && !isTypeOnly(match[0]) && sourceFile(target)) {
+        addEdge(fileGraph, from, target);
+        if (from.startsWith(MODULES) && target.startsWith(MODULES)) {
+          addEdge(moduleGraph, from.slice(MODULES.length).split("/")[0], target.slice(MODULES.length).split("/")[0]);
+        }
+      }
       const why = problem(rel(file), target) ?? tablesProblem(rel(file), target);
       if (why) found.push(`${rel(file)}: ${spec}: ${why}`);
     }
     for (const why of rawSqlProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
   }
+}
+
+/** Module imports on a cycle: a -> b where b reaches a again. */
+function cyclicEdges(graph) {
+  const edges = [];
+  for (const component of cycles(graph)) {
+    const members = new Set(component.split(" <-> "));
+    for (const from of members)
+      for (const to of graph.get(from) ?? []) if (members.has(to)) edges.push(`${from} -> ${to}`);
+  }
+  return edges.sort();
+}
+
+const seen = [...cyclicEdges(moduleGraph).map((e) => `modules ${e}`), ...cycles(fileGraph).map((c) => `files ${c}`)];
+for (const cycle of seen) {
+  if (!KNOWN_CYCLES.has(cycle)) found.push(`import cycle: ${cycle}`);
+}
+for (const cycle of KNOWN_CYCLES) {
+  if (!seen.includes(cycle)) found.push(`import cycle gone (remove it from KNOWN_CYCLES): ${cycle}`);
 }
 
 if (found.length > 0) {

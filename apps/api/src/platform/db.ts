@@ -11,6 +11,11 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 
+/** The non-superuser role whose row-level security policies confine every query to app.org_id. */
+export const REQUEST_ROLE = "cove_app";
+/** The role of a contact's transactions: fewer tables, and only the contact's own rows (migration 0016). */
+export const CONTACT_ROLE = "cove_contact";
+
 // The tables are imported where they are used (db/schema/<domain>.ts); the relational query API is not used, so the
 // handles carry no schema.
 type NoSchema = Record<string, never>;

@@ -1,9 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import PgBoss from "pg-boss";
-import type { Database, Queryable } from "./db.ts";
+import { CONTACT_ROLE, type Database, type Queryable, REQUEST_ROLE } from "./db.ts";
 import type { Mailer, MailMessage } from "./mail.ts";
-import { CONTACT_ROLE, REQUEST_ROLE } from "./tenancy.ts";
 
 /**
  * Background jobs on pg-boss, in the application's own database (PGlite or PostgreSQL): work that must not hold up

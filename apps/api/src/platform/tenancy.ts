@@ -3,7 +3,7 @@ import type { ContactSessionKind } from "@cove/contract/contacts.ts";
 import type { ActorRef } from "@cove/contract/events.ts";
 import { type SQL, sql } from "drizzle-orm";
 import { batched } from "./batch.ts";
-import { type Db, preparedRows, type Tx } from "./db.ts";
+import { CONTACT_ROLE, type Db, preparedRows, REQUEST_ROLE, type Tx } from "./db.ts";
 import { AppError } from "./errors.ts";
 import { createEventBus, type Emit, type EventBus } from "./events.ts";
 
@@ -65,10 +65,8 @@ export interface Ctx extends TenantCtx {
   role: Role;
 }
 
-/** The non-superuser role whose row-level security policies confine every query to app.org_id. */
-export const REQUEST_ROLE = "cove_app";
-/** The role of a contact's transactions: fewer tables, and only the contact's own rows (migration 0016). */
-export const CONTACT_ROLE = "cove_contact";
+// The database roles request work runs as live in db.ts (the job queue grants them too, and must not import this file).
+export { CONTACT_ROLE, REQUEST_ROLE } from "./db.ts";
 
 /**
  * The event bus of each database handle, attached when the app is built (buildApp). A handle without one (a script

@@ -4,7 +4,7 @@ import {
   UNFILED_MAIL_SHOWN,
   type UnfiledMail,
 } from "@cove/contract/email.ts";
-import { type SQLWrapper, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { emailMailboxes, emailMessages } from "../../db/schema/email.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
@@ -127,12 +127,6 @@ export async function originalEmail(ctx: Ctx, id: string): Promise<OriginalEmail
   if (!row) throw notFound("Email");
   return { ...toTicketEmail(row), ticket_id: row.ticket_id, html: row.html };
 }
-
-/** A scalar subquery for a ticket's comment list: how the latest email of a public reply stands (null: none sent). */
-export const commentEmailStatus = (orgId: SQLWrapper, commentId: SQLWrapper) =>
-  sql`(select m.status from ${emailMessages} m
-       where m.organization_id = ${orgId} and m.comment_id = ${commentId} and m.direction = 'out'
-       order by m.created_at desc limit 1)`;
 
 /**
  * Whether the organization's customers can reach it by email (the getting-started checklist): a message came in at

@@ -6,7 +6,7 @@ import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.t
 import { users } from "../../db/schema/users.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import { contactHasEmail } from "../contacts/contacts.service.ts";
-import { commentEmailStatus } from "../email/email.queries.ts";
+import { commentEmailStatus } from "../email/comment-email-status.ts";
 
 export const assignee = alias(users, "assignee");
 

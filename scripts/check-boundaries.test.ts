@@ -1,0 +1,125 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+const SCRIPT = path.join(import.meta.dirname, "check-boundaries.mjs");
+let root: string | null = null;
+
+/** A small repository of the given files (path -> text), with the folders the checker reads. */
+function tree(files: Record<string, string>): string {
+  root = mkdtempSync(path.join(tmpdir(), "boundaries-"));
+  const all = {
+    "apps/api/src/db/schema/tickets.ts": 'export const tickets = pgTable("tickets", {});',
+    "apps/api/src/db/schema/billing.ts": 'export const subscriptions = pgTable("subscriptions", {});',
+    "apps/api/src/modules/tickets/tickets.service.ts": "export const ok = 1;",
+    "packages/contract/src/brand-colors.ts": "export const brandPalette = 1;",
+    ...files,
+  };
+  for (const [file, text] of Object.entries(all)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  return root;
+}
+
+/** The checker's complaints about a tree (empty: it passed). */
+function check(dir: string): string[] {
+  try {
+    execFileSync(process.execPath, [SCRIPT], { env: { ...process.env, BOUNDARIES_ROOT: dir }, stdio: "pipe" });
+    return [];
+  } catch (error) {
+    const stderr = String((error as { stderr: Buffer }).stderr);
+    return stderr.split("\n").slice(1).filter(Boolean);
+  }
+}
+
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+  root = null;
+});
+
+describe("check-boundaries catches each rule's planted violation", () => {
+  it("passes a tree that keeps every rule", () => {
+    expect(
+      check(
+        tree({
+          "apps/api/src/modules/billing/billing.service.ts": 'import { ok } from "../tickets/tickets.service.ts";',
+        }),
+      ),
+    ).toEqual([]);
+  });
+
+  it("a package importing an app", () => {
+    const found = check(tree({ "packages/contract/src/x.ts": 'import { a } from "../../../apps/web/src/a.ts";' }));
+    expect(found).toEqual([expect.stringContaining("a package imports an app")]);
+  });
+
+  it("the platform importing a module", () => {
+    const found = check(
+      tree({ "apps/api/src/platform/jobs.ts": 'import { ok } from "../modules/tickets/tickets.service.ts";' }),
+    );
+    expect(found).toEqual([expect.stringContaining("the platform imports a module")]);
+  });
+
+  it("a web feature reaching into another feature, and a shared lib/ importing a feature", () => {
+    const found = check(
+      tree({
+        "apps/web/src/features/billing/index.ts": "export {};",
+        "apps/web/src/features/billing/plan.tsx": "export const plan = 1;",
+        "apps/web/src/features/tickets/list.tsx": 'import { plan } from "../billing/plan.tsx";',
+        "apps/web/src/features/tickets/ok.tsx": 'import { x } from "../billing/index.ts";',
+        "apps/web/src/lib/api.ts": 'import { x } from "../features/billing/index.ts";',
+      }),
+    );
+    expect(found).toEqual([
+      expect.stringContaining("reaches into the billing feature"),
+      expect.stringContaining("a shared lib/ file imports the billing feature"),
+    ]);
+  });
+
+  it("a module using another module's tables, by import and by raw SQL", () => {
+    const found = check(
+      tree({
+        "apps/api/src/modules/tickets/plans.ts": 'import { subscriptions } from "../../db/schema/billing.ts";',
+        "apps/api/src/modules/tickets/raw.ts": "const q = sql`select plan from subscriptions where id = 1`;",
+      }),
+    );
+    expect(found).toEqual([
+      expect.stringContaining("the tickets module uses the billing module's tables"),
+      expect.stringContaining("raw SQL names subscriptions"),
+    ]);
+  });
+
+  it("a cycle between modules (every import on it) and between files; a type-only import is no cycle", () => {
+    const found = check(
+      tree({
+        "apps/api/src/modules/billing/billing.service.ts": 'import { ok } from "../tickets/tickets.service.ts";',
+        "apps/api/src/modules/tickets/tickets.service.ts": 'import { b } from "../billing/billing.service.ts";',
+        "apps/api/src/platform/a.ts": 'import type { B } from "./b.ts";',
+        "apps/api/src/platform/b.ts": 'import type { A } from "./a.ts";',
+      }),
+    );
+    expect(found).toEqual([
+      "import cycle: modules billing -> tickets",
+      "import cycle: modules tickets -> billing",
+      "import cycle: files apps/api/src/modules/billing/billing.service.ts <-> apps/api/src/modules/tickets/tickets.service.ts",
+    ]);
+  });
+
+  it("the chat widget importing a library or another app's file", () => {
+    const found = check(
+      tree({
+        "apps/widget/src/widget.ts": 'import { brandPalette } from "@cove/contract/brand-colors.ts";\nimport "lodash";',
+        "apps/widget/src/dom.ts": 'import { api } from "../../web/src/lib/api.ts";',
+      }),
+    );
+    expect(found.sort()).toEqual([
+      expect.stringContaining(
+        "apps/widget/src/dom.ts: ../../web/src/lib/api.ts: the chat widget imports a file outside",
+      ),
+      expect.stringContaining("apps/widget/src/widget.ts: lodash: the chat widget imports a library"),
+    ]);
+  });
+});
