@@ -1,7 +1,6 @@
+import { isUuid } from "@cove/contract/ids.ts";
 import { z } from "zod";
 import { notFound } from "./errors.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The params of every route that names a record by id (`/:id`): any text, of any length the router lets through, so
@@ -13,6 +12,6 @@ export const idParams = z.object({ id: z.string() });
 
 /** The id a route was called with, or "<what> not found" (404) for anything that cannot be one. */
 export function recordId(what: string, id: string): string {
-  if (!UUID.test(id)) throw notFound(what);
+  if (!isUuid(id)) throw notFound(what);
   return id;
 }

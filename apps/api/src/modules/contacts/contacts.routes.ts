@@ -3,19 +3,14 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant } from "../../platform/auth.ts";
-import { notFound } from "../../platform/errors.ts";
-import { idParams } from "../../platform/ids.ts";
+import { idParams, recordId } from "../../platform/ids.ts";
 import * as queries from "./contacts.queries.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const tags = ["contacts"];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // An id that is not one of the organization's, malformed ones included, is simply not found.
 const params = idParams;
-const uuidOr404 = (id: string, what: string) => {
-  if (!UUID.test(id)) throw notFound(what);
-  return id;
-};
+const uuidOr404 = (id: string, what: string) => recordId(what, id);
 
 /** The organization's customers, for staff (contacts never reach these routes: they admit staff only). */
 export async function contactRoutes(fastify: FastifyInstance) {

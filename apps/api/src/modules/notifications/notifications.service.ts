@@ -8,9 +8,9 @@ import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { notifications } from "../../db/schema/notifications.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { EventContext } from "../../platform/events.ts";
+import { recordId } from "../../platform/ids.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const mine = (ctx: Ctx) => and(eq(notifications.organizationId, ctx.orgId), eq(notifications.userId, ctx.userId));
 
 /** The signed-in member's newest notifications and how many are unread. */
@@ -62,7 +62,7 @@ export async function unreadCount(ctx: Ctx): Promise<number> {
 
 /** Marks one of the member's notifications read; any other id, malformed ones included, is not found. */
 export async function markRead(ctx: Ctx, id: string): Promise<void> {
-  if (!UUID.test(id)) throw notFound("Notification");
+  recordId("Notification", id);
   const [row] = await ctx.db
     .update(notifications)
     .set({ readAt: new Date() })

@@ -20,8 +20,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inContactTenant, sessionEnded } from "../../platform/auth.ts";
-import { notFound } from "../../platform/errors.ts";
-import { idParams } from "../../platform/ids.ts";
+import { idParams, recordId } from "../../platform/ids.ts";
 import { rateMyTicket } from "../csat/csat.service.ts";
 import * as service from "./portal.service.ts";
 import { startDemoSession } from "./portal-demo.ts";
@@ -37,14 +36,10 @@ const errors = {
   429: errorSchema,
 };
 const tags = ["customer portal"];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const orgParams = z.object({ orgSlug: z.string().max(200) });
 // Any id that is not one of the customer's tickets, malformed ones included, is simply not found.
 const ticketParams = idParams;
-const ticketId = (id: string) => {
-  if (!UUID.test(id)) throw notFound("Ticket");
-  return id;
-};
+const ticketId = (id: string) => recordId("Ticket", id);
 
 /** Routes a signed-in customer (a contact) calls: staff tokens are refused by them, as contacts are by staff routes. */
 const customer = { access: "authenticated", actors: ["contact"] } as const;

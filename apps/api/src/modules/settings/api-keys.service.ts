@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { PLANS } from "@cove/contract/constants.ts";
+import { isUuid } from "@cove/contract/ids.ts";
 import type { ApiKey, ApiKeyScope, CreateApiKeyAnswer, createApiKeyBody } from "@cove/contract/settings.ts";
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
@@ -9,12 +10,12 @@ import { users } from "../../db/schema/users.ts";
 import { API_KEY_PREFIX, hashToken } from "../../platform/auth.ts";
 import { type Db, type Queryable, queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
+import { recordId } from "../../platform/ids.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 
 /** Keys an organization may have at once (revoked ones do not count). */
 export const MAX_ACTIVE_KEYS = 20;
 const PREFIX_LENGTH = 12;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** last_used_at is written at most this often per key, so a busy key does not write on every request. */
 const TOUCH_MS = 60_000;
 
@@ -54,7 +55,7 @@ const toApiKey = (r: Listed): ApiKey => ({
 });
 
 async function findKey(ctx: Ctx, id: string): Promise<ApiKey | null> {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [row] = await ctx.db
     .select(columns)
     .from(apiKeys)
@@ -116,7 +117,7 @@ export async function createApiKey(ctx: Ctx, input: z.output<typeof createApiKey
 }
 
 export async function revokeApiKey(ctx: Ctx, id: string): Promise<{ api_key: ApiKey }> {
-  if (!UUID.test(id)) throw notFound("API key");
+  recordId("API key", id);
   await ctx.db
     .update(apiKeys)
     .set({ revokedAt: new Date() })

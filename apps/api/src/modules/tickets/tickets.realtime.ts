@@ -1,8 +1,7 @@
+import { isUuid } from "@cove/contract/ids.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { queryRows } from "../../platform/db.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * What the tickets module offers over the realtime socket: `tickets` (the organization's lists and dashboard figures,
@@ -23,7 +22,7 @@ export function registerTicketTopics(app: FastifyInstance): void {
     presence: true,
     // Read as the owner role by id and organization (and contact): another organization's ticket is not found.
     authorize: async (principal, id) => {
-      if (!id || !UUID.test(id)) return null;
+      if (!id || !isUuid(id)) return null;
       const contactId = principal.kind === "contact" ? principal.contactId : null;
       const rows = await queryRows<{ id: string }>(
         app.db,

@@ -1,3 +1,4 @@
+import { isUuid } from "@cove/contract/ids.ts";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { useMyTickets, usePortalMe } from "../api/portal.queries.ts";
@@ -12,8 +13,6 @@ import { PORTAL_TABS, type PortalTab, PortalTabs, panelId, tabId } from "./porta
 import { QuickCards } from "./quick-cards.tsx";
 import { TicketView } from "./ticket-view.tsx";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The spec's portal screen for a signed-in customer. What is shown lives in the address (`?tab=`, `?ticket=`, `?page=`,
  * `?q=`), so the back button and a reload keep the customer where they were.
@@ -27,7 +26,7 @@ export function PortalHome() {
   const tabParam = params.get("tab");
   const tab: PortalTab = PORTAL_TABS.find((t) => t === tabParam) ?? "tickets";
   const ticketId = params.get("ticket");
-  const openTicket = ticketId && UUID.test(ticketId) ? ticketId : null;
+  const openTicket = ticketId && isUuid(ticketId) ? ticketId : null;
   const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
   const q = (params.get("q") ?? "").slice(0, 200);
   const [creating, setCreating] = useState(false);
