@@ -48,7 +48,7 @@ describe("slugify", () => {
 });
 
 describe("organization slugs", () => {
-  it("are meaningful for names in other scripts, and reach the help center", async () => {
+  it("are meaningful for names in other scripts, and reach the help center, the portal and the chat widget", async () => {
     const name = `Книжный магазин ${Date.now().toString(36)}`;
     const res = await t.app.inject({
       method: "POST",
@@ -65,6 +65,15 @@ describe("organization slugs", () => {
       url: `/api/public/${encodeURIComponent(user.organizationSlug)}/kb`,
     });
     expect(center.statusCode, center.body).toBe(200);
+    // Every public address finds it: the portal, the brand the portal and widget draw, the widget's look.
+    for (const page of ["portal", "branding", "chat/widget"]) {
+      const res = await t.app.inject({
+        method: "GET",
+        url: `/api/public/${encodeURIComponent(user.organizationSlug)}/${page}`,
+      });
+      expect(res.statusCode, `${page}: ${res.body}`).toBe(200);
+      expect(res.body).toContain("Книжный магазин");
+    }
   });
 });
 

@@ -1,9 +1,9 @@
 import type { AttachmentLimits } from "@cove/contract/attachment-limits.ts";
 import { INBOUND_DEFER_PER_SENDER_PER_MINUTE, INBOUND_MAX_BYTES } from "@cove/contract/email.ts";
-import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
-import { type Db, queryRows } from "../../platform/db.ts";
+import type { Db } from "../../platform/db.ts";
+import { organizationBySlug } from "../../platform/organizations.ts";
 import { receiveMail } from "./email.inbound.ts";
 import { checkSender, type SenderCheckOptions } from "./email.sender-check.ts";
 
@@ -45,7 +45,7 @@ export async function startReceiver(opts: {
     if (!local || host !== domain) return null;
     const [slug, ...rest] = local.split("+");
     if (!slug) return null;
-    const [org] = await queryRows<{ id: string }>(opts.db, sql`select id from organizations where slug = ${slug}`);
+    const org = await organizationBySlug(opts.db, slug);
     return org ? { orgId: org.id, tag: rest.join("+") || null } : null;
   }
 

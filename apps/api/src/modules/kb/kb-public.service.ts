@@ -5,13 +5,12 @@ import {
   type HelpCenterAnswer,
   type HelpSearchAnswer,
 } from "@cove/contract/kb.ts";
-import { isSlugShaped } from "@cove/contract/slugs.ts";
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import { kbArticles, kbCategories } from "../../db/schema/kb.ts";
-import { organizations } from "../../db/schema/organizations.ts";
 import type { Db } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
+import { organizationBySlug as findOrganization } from "../../platform/organizations.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
 import { listArticleFiles, readArticleFile } from "../attachments/attachments.store.ts";
 import { articleSearch, excerptOf, searchMatch } from "./kb.search.ts";
@@ -26,19 +25,10 @@ const RELATED_MAX = 5;
 const published = (orgId: string) => and(eq(kbArticles.organizationId, orgId), eq(kbArticles.status, "published"));
 const link = { id: kbArticles.id, title: kbArticles.title, slug: kbArticles.slug };
 
-/**
- * Finds the organization of a help center address. This runs before any organization is known, so, like sign-in, it
- * reads as the owner role and matches only on the public slug; everything after it runs inside withVisitor.
- */
+/** The organization of a help center address (platform/organizations.ts), or "Help center not found". */
 async function organizationBySlug(db: Db, slug: string): Promise<Organization> {
-  const helpCenterNotFound = () => notFound("Help center");
-  if (!isSlugShaped(slug)) throw helpCenterNotFound();
-  const [org] = await db
-    .select({ id: organizations.id, name: organizations.name, slug: organizations.slug })
-    .from(organizations)
-    .where(eq(organizations.slug, slug))
-    .limit(1);
-  if (!org) throw helpCenterNotFound();
+  const org = await findOrganization(db, slug);
+  if (!org) throw notFound("Help center");
   return org;
 }
 

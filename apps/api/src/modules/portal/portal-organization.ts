@@ -3,15 +3,10 @@ import { eq } from "drizzle-orm";
 import { organizations } from "../../db/schema/organizations.ts";
 import type { Db, Queryable } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
+import { organizationBySlug as findOrganization, type OrganizationRef } from "../../platform/organizations.ts";
 import { brandOfOrganization, type OrganizationBrand } from "../settings/settings.service.ts";
 
-export interface OrganizationRef {
-  id: string;
-  name: string;
-  slug: string;
-}
-
-const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+export type { OrganizationRef };
 
 /** A portal's organization as the portal shows it: its name, and its saved logo and colour (Settings > General). */
 export function toPortalOrganization(brand: OrganizationBrand): PortalOrganization {
@@ -24,17 +19,9 @@ export async function portalOrganization(db: Db, orgId: string): Promise<PortalO
   return toPortalOrganization(await brandOfOrganization(db, orgId));
 }
 
-/**
- * The organization of a portal address. It runs before any organization is known, so, like sign-in and the help
- * center, it reads as the owner role and matches only on the public slug; the work that follows runs confined to it.
- */
+/** The organization of a portal address (platform/organizations.ts), or "Portal not found". */
 export async function organizationBySlug(db: Queryable, slug: string): Promise<OrganizationRef> {
-  if (!SLUG.test(slug)) throw notFound("Portal");
-  const [org] = await db
-    .select({ id: organizations.id, name: organizations.name, slug: organizations.slug })
-    .from(organizations)
-    .where(eq(organizations.slug, slug))
-    .limit(1);
+  const org = await findOrganization(db, slug);
   if (!org) throw notFound("Portal");
   return org;
 }

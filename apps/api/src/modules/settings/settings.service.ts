@@ -13,6 +13,7 @@ import { organizations } from "../../db/schema/organizations.ts";
 import { organizationSettings } from "../../db/schema/settings.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
+import { organizationBySlug } from "../../platform/organizations.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
 import { markForSlaRecompute } from "../automation/sla.ts";
 import { checkLogo, logoBytes } from "./logo.ts";
@@ -156,12 +157,9 @@ export async function updateEmail(
   return getEmail(ctx, inboundDomain);
 }
 
-const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
-
-/** The organization behind a public address, found as the owner role by its slug alone (like the help center). */
+/** The organization behind a public address (platform/organizations.ts), or "Organization not found". */
 async function orgIdBySlug(db: Db, slug: string): Promise<string> {
-  if (!SLUG.test(slug)) throw notFound("Organization");
-  const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, slug));
+  const org = await organizationBySlug(db, slug);
   if (!org) throw notFound("Organization");
   return org.id;
 }

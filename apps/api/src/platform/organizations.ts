@@ -1,0 +1,27 @@
+import { isSlugShaped } from "@cove/contract/slugs.ts";
+import { eq } from "drizzle-orm";
+import { organizations } from "../db/schema/organizations.ts";
+import type { Queryable } from "./db.ts";
+
+/** An organization as its public addresses name it. */
+export interface OrganizationRef {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+/**
+ * The organization behind a public address (its help center, portal, chat widget, inbound mail), or null. It runs
+ * before any organization is known, so, like sign-in, it reads as the owner role and matches only on the public slug;
+ * the work that follows runs confined to the organization. Slugs keep the letters of every script
+ * (packages/contract/src/slugs.ts), so "книжный-магазин" is found like "acme".
+ */
+export async function organizationBySlug(db: Queryable, slug: string): Promise<OrganizationRef | null> {
+  if (!isSlugShaped(slug)) return null;
+  const [org] = await db
+    .select({ id: organizations.id, name: organizations.name, slug: organizations.slug })
+    .from(organizations)
+    .where(eq(organizations.slug, slug))
+    .limit(1);
+  return org ?? null;
+}
