@@ -4,6 +4,7 @@ import { and, asc, count, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { attachments } from "../../db/schema/attachments.ts";
 import type { Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
+import { sniffType } from "../../platform/images.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { isPublicComment, ticketExistsInOrg } from "../tickets/tickets.queries.ts";
 
@@ -13,17 +14,8 @@ import { isPublicComment, ticketExistsInOrg } from "../tickets/tickets.queries.t
  * An object store can take their place here when files outgrow the database.
  */
 
-/** What the bytes are, from their first bytes; anything not recognised is served as a plain download. */
-export function sniffType(bytes: Buffer): string {
-  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
-  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
-  if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
-  if (starts(0x52, 0x49, 0x46, 0x46) && bytes.subarray(8, 12).toString("latin1") === "WEBP") return "image/webp";
-  if (starts(0x25, 0x50, 0x44, 0x46, 0x2d)) return "application/pdf";
-  if (starts(0x50, 0x4b, 0x03, 0x04)) return "application/zip";
-  return "application/octet-stream";
-}
+// What the bytes are (platform/images.ts): other modules take it from here with the rest of the file rules.
+export { sniffType };
 
 export const isInlineImage = (type: string) => (INLINE_IMAGE_TYPES as readonly string[]).includes(type);
 
