@@ -205,7 +205,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (payments.test) await app.register(testProviderRoutes, { test: payments.test });
   scheduleLifecycle(app.jobs, { db: app.db, test: payments.test, eraseOrganization, purgeExports, log: app.log });
   await app.register(settingsRoutes, { payments, inboundDomain: opts.email?.inboundDomain?.toLowerCase() ?? null });
-  await app.register(exportRoutes);
+  await app.register(exportRoutes, { embedded: opts.database.kind === "embedded" });
   await app.register(ticketRoutes);
   await app.register(organizationRoutes);
   await app.register(userRoutes);
