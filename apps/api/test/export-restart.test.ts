@@ -70,7 +70,7 @@ describe("an export interrupted by a crash", () => {
     await t.app.close();
     app = await buildApp({
       database: t.database,
-      mail: { from: "Cove <no-reply@cove.test>", outboxDir: t.outboxDir },
+      mail: { smtpUrl: undefined, from: "Cove <no-reply@cove.test>", outboxDir: t.outboxDir },
       publicUrl: "http://cove.test",
       jobs: { schema: t.jobsSchema, pollingIntervalSeconds: 0.5 },
     });

@@ -54,7 +54,7 @@ const INTERRUPTED = "The export was interrupted. Please try again.";
 
 type Row = typeof organizationExports.$inferSelect;
 
-const toExport = (r: Row): DataExport => ({
+const toExport = (r: Omit<Row, "leaseOwner" | "leaseUntil">): DataExport => ({
   id: r.id,
   status: r.status,
   progress: r.progress,
