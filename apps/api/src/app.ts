@@ -49,7 +49,7 @@ import type { Database } from "./platform/db.ts";
 import { AppError, clientError, frameworkError, registerErrorHandling } from "./platform/errors.ts";
 import { createEventBus, scheduleOutboxPurge } from "./platform/events.ts";
 import { createJobs, type JobsOptions } from "./platform/jobs.ts";
-import { containsNul, registerJsonBody } from "./platform/json-body.ts";
+import { cleanText, registerJsonBody } from "./platform/json-body.ts";
 import { withLogSerializers } from "./platform/logging.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
 import { registerRealtime } from "./platform/realtime.ts";
@@ -171,10 +171,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       new AppError("RATE_LIMITED", `Too many requests. Please try again in ${ctx.after}.`),
   });
 
+  // Every string of a request, once: NUL refused, lone surrogates made U+FFFD (no JSONB column or encoder sees one).
   app.addHook("preValidation", async (req) => {
-    if (containsNul(req.body) || containsNul(req.query) || containsNul(req.params)) {
+    const body = cleanText(req.body);
+    const query = cleanText(req.query);
+    const params = cleanText(req.params);
+    if (body.nul || query.nul || params.nul) {
       throw new AppError("BAD_REQUEST", "Text must not contain NUL (\\0) characters.");
     }
+    req.body = body.value;
   });
 
   await app.register(swagger, {
@@ -200,7 +205,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (payments.test) await app.register(testProviderRoutes, { test: payments.test });
   scheduleLifecycle(app.jobs, { db: app.db, test: payments.test, eraseOrganization, purgeExports, log: app.log });
   await app.register(settingsRoutes, { payments, inboundDomain: opts.email?.inboundDomain?.toLowerCase() ?? null });
-  await app.register(exportRoutes);
+  await app.register(exportRoutes, { embedded: opts.database.kind === "embedded" });
   await app.register(ticketRoutes);
   await app.register(organizationRoutes);
   await app.register(userRoutes);

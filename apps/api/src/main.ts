@@ -45,6 +45,9 @@ async function main() {
       allowPrivateHosts: config.imapAllowPrivateHosts,
     },
   });
+  if (config.nodeEnv === "production" && config.payments.provider === "test") {
+    app.log.warn("PAYMENT_PROVIDER is test: the public test cards pay for any plan and nothing is charged");
+  }
   if (config.databaseUrl && !config.secretsKey) {
     app.log.warn(
       `SECRETS_KEY is not set: mailbox passwords are sealed with ${path.join(config.dataDir, SECRETS_KEY_FILE)}; instances sharing this database need one key (set SECRETS_KEY on each)`,

@@ -82,9 +82,17 @@ describe("connecting a mailbox", () => {
     const cases: [Record<string, unknown>, RegExp, string][] = [
       [{ password: "not the password" }, /refused the user name or password/, "password"],
       [{ user: "nobody-here" }, /refused the user name or password/, "password"],
-      [{ port: 1 }, /Nothing answers at 127\.0\.0\.1:1/, "port"],
+      [
+        { port: 1 },
+        /^No mail server could be reached at 127\.0\.0\.1:1: check the server name and the port\.$/,
+        "host",
+      ],
       [{ tls: true }, /secure \(TLS\) connection .* does not speak TLS on this port/, "tls"],
-      [{ host: "no-such-host.invalid" }, /could not be found/, "host"],
+      [
+        { host: "no-such-host.invalid" },
+        /^No mail server could be reached at no-such-host\.invalid:\d+: check/,
+        "host",
+      ],
       [{ folder: "Archive/None" }, /folder Archive\/None does not exist/, "folder"],
     ];
     for (const [change, message, field] of cases) {
@@ -109,7 +117,7 @@ describe("connecting a mailbox", () => {
       });
       expect(res.statusCode).toBe(422);
       expect(res.json().error).toBe(
-        "127.0.0.1 is a private or local address; Cove connects only to mail servers on the internet.",
+        `No mail server could be reached at 127.0.0.1:${dovecot.port}: check the server name and the port (Cove connects only to mail servers on the internet).`,
       );
     } finally {
       await strict.close();

@@ -14,7 +14,28 @@ function configError(env: NodeJS.ProcessEnv): ConfigError {
   throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
 }
 
+const STRIPE_KEYS = {
+  STRIPE_SECRET_KEY: "sk_live_abc",
+  STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
+  STRIPE_WEBHOOK_SECRET: "whsec_abc",
+};
+
 describe("loadConfig", () => {
+  it("refuses to start in production unless PAYMENT_PROVIDER is chosen (the test provider only when set)", () => {
+    for (const unset of [{}, { PAYMENT_PROVIDER: "" }]) {
+      const message = configError({ NODE_ENV: "production", ...unset }).message;
+      expect(message).toContain("PAYMENT_PROVIDER: required when NODE_ENV is production");
+    }
+    expect(loadConfig({ NODE_ENV: "production", PAYMENT_PROVIDER: "test" }).payments).toEqual({ provider: "test" });
+    expect(loadConfig({ NODE_ENV: "production", PAYMENT_PROVIDER: "stripe", ...STRIPE_KEYS }).payments).toMatchObject({
+      provider: "stripe",
+      secretKey: "sk_live_abc",
+    });
+    // Development and tests keep the test provider by default: nothing to set up to try Cove.
+    expect(loadConfig({}).payments).toEqual({ provider: "test" });
+    expect(loadConfig({ NODE_ENV: "test" }).payments).toEqual({ provider: "test" });
+  });
+
   it("starts with safe defaults when nothing is set", () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
@@ -31,7 +52,7 @@ describe("loadConfig", () => {
   it("listens on this computer only, with quiet readable logs, unless told otherwise; JSON logs in production", () => {
     const local = loadConfig({});
     expect([local.host, local.logLevel, local.logFormat]).toEqual(["127.0.0.1", "warn", "pretty"]);
-    const production = loadConfig({ NODE_ENV: "production" });
+    const production = loadConfig({ NODE_ENV: "production", PAYMENT_PROVIDER: "stripe", ...STRIPE_KEYS });
     expect([production.logLevel, production.logFormat]).toEqual(["info", "json"]);
     const chosen = loadConfig({ HOST: "0.0.0.0", LOG_LEVEL: "debug", LOG_FORMAT: "json" });
     expect([chosen.host, chosen.logLevel, chosen.logFormat]).toEqual(["0.0.0.0", "debug", "json"]);

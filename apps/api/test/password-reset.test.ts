@@ -116,6 +116,49 @@ describe("forgot and reset password", () => {
     expect(smtp.inbox).toHaveLength(0);
   });
 
+  it("does the same work for a known and an unknown email before answering: one job, no lookup, no token", async () => {
+    const { user } = await registerOrg(t.app);
+    // Every call to the database and the queue, with who made it: the request (forgotPassword) or the job's worker.
+    const calls: { step: string; stack: string }[] = [];
+    const db = t.app.db as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const jobs = t.app.jobs as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const spied = [
+      ["db", db, ["select", "insert", "update", "delete", "execute", "transaction"]],
+      ["jobs", jobs, ["send", "sendMail"]],
+    ] as const;
+    const originals: [Record<string, unknown>, string, unknown][] = [];
+    for (const [label, target, names] of spied) {
+      for (const name of names) {
+        const original = target[name];
+        if (typeof original !== "function") throw new Error(`no ${name} to spy on`);
+        originals.push([target, name, original]);
+        target[name] = function (this: unknown, ...args: unknown[]) {
+          const queue = name === "send" ? ` ${(args[1] as { name: string }).name}` : "";
+          calls.push({ step: `${label}.${name}${queue}`, stack: new Error().stack ?? "" });
+          return original.apply(this, args);
+        };
+      }
+    }
+    const byRequest = () => calls.filter((c) => /\bforgotPassword\b/.test(c.stack)).map((c) => c.step);
+    try {
+      const known = await forgot(user.email);
+      const knownSteps = byRequest();
+      calls.length = 0;
+      const unknown = await forgot(`nobody-${unique()}@example.com`);
+      const unknownSteps = byRequest();
+      expect([known.statusCode, known.json()]).toEqual([unknown.statusCode, unknown.json()]);
+      // The job's insert, run through the database handle: the request's only statement.
+      expect(knownSteps).toEqual(["jobs.send password-reset", "db.execute"]);
+      expect(unknownSteps).toEqual(knownSteps);
+      // The job then finds the account and mails its link; the unknown address gets nothing.
+      const mails = await waitForMail();
+      expect(mails.map((m) => m.to)).toEqual([[user.email]]);
+      expect(calls.some((c) => /\bsendPasswordReset\b/.test(c.stack))).toBe(true);
+    } finally {
+      for (const [target, name, original] of originals) target[name] = original;
+    }
+  });
+
   it("refuses a link older than one hour", async () => {
     const { user } = await registerOrg(t.app);
     await forgot(user.email);

@@ -32,6 +32,7 @@ const COVE_VARIABLES = [
   "TRUST_PROXY",
   "LOG_LEVEL",
   "LOG_FORMAT",
+  "PAYMENT_PROVIDER",
 ];
 
 interface Server {
@@ -275,6 +276,19 @@ describe("the server process", () => {
       expect(res.body).toMatchObject({ code: "INVALID_CREDENTIALS" });
       noDemo.child.kill("SIGTERM");
       expect(await noDemo.exited).toEqual({ code: 0, signal: null });
+    },
+    STEP,
+  );
+});
+
+describe("a production start-up", () => {
+  it(
+    "refuses to start with PAYMENT_PROVIDER unset, naming the setting",
+    async () => {
+      const server = start(freshDataDir(), { NODE_ENV: "production" });
+      expect(await server.exited).toEqual({ code: 1, signal: null });
+      expect(server.output()).toContain("PAYMENT_PROVIDER: required when NODE_ENV is production");
+      expect(server.stdout()).not.toMatch(RUNNING);
     },
     STEP,
   );

@@ -92,6 +92,19 @@ describe("PAYMENT_PROVIDER=stripe (the stripe SDK against a local server that sp
     expect(sub?.metadata).toMatchObject({ organization_id: user.organizationId, plan: "starter" });
   });
 
+  it("has none of the test provider's routes: its card form, confirmation step and billing clock answer 404", async () => {
+    const { token } = await registerOrg(t.app);
+    const tried = [
+      ["/api/test-provider/payment-methods", { number: "4242424242424242", exp_month: 12, exp_year: 2031, cvc: "123" }],
+      ["/api/test-provider/confirm", { client_secret: "pi_123_secret_456", outcome: "complete" }],
+      ["/api/test-provider/clock/advance", { days: 31 }],
+    ] as const;
+    for (const [url, body] of tried) {
+      const res = await call(token, "POST", url, body);
+      expect(res.statusCode, url).toBe(404);
+    }
+  });
+
   it("shows Stripe's decline message", async () => {
     const { token, res } = await subscribed("4000000000000002");
     expect(res.statusCode).toBe(402);

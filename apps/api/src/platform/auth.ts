@@ -8,6 +8,7 @@ import { AppError } from "./errors.ts";
 import { createSessionCache } from "./session-cache.ts";
 import {
   type AnyPrincipal,
+  type ContactPrincipal,
   type Ctx,
   type Principal,
   SESSION_ENDED,
@@ -262,14 +263,19 @@ export function inContactTenant<T>(
   req: FastifyRequest,
   fn: (ctx: TenantCtx & { contactId: string }) => Promise<T>,
 ): Promise<T> {
+  const who = portalCustomer(req);
+  return withContact(app.db, who, fn);
+}
+
+/** The request's portal customer; staff (who pass every signed-in route's check) and chat visitors get a 403. */
+export function portalCustomer(req: FastifyRequest): ContactPrincipal {
   const who = req.principal;
   if (!who) throw sessionEnded();
-  // Staff pass every signed-in route's check; a customer's route is still not theirs.
   if (who.kind !== "contact" || who.sessionKind === "visitor") {
     // A chat visitor's token reaches its own chat only, not the portal (it never proved an email).
     throw new AppError("FORBIDDEN", "This is only for customers signed in to the portal.");
   }
-  return withContact(app.db, who, fn);
+  return who;
 }
 
 declare module "fastify" {

@@ -200,6 +200,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "Invalid configuration:\n  INBOUND_DOMAIN: required when INBOUND_SMTP_PORT is set (the domain of the inbound addresses)",
     );
   }
+  // The test provider accepts the public test cards and moves its own billing clock: a production install uses it only
+  // when someone chose it, never by default.
+  if (e.NODE_ENV === "production" && present.PAYMENT_PROVIDER === undefined) {
+    throw new ConfigError(
+      "Invalid configuration:\n  PAYMENT_PROVIDER: required when NODE_ENV is production (stripe; or test, whose public test cards pay for any plan without a charge)",
+    );
+  }
   if (e.PAYMENT_PROVIDER === "stripe") {
     const missing = (["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const)
       .filter((name) => !e[name])

@@ -29,25 +29,56 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-/** True when any string or key in a parsed value holds a NUL character; walked with a list, not recursion. */
-export function containsNul(value: unknown): boolean {
+/** A UTF-16 surrogate that is not half of a pair (with the u flag, a pair is one code point and never matches). */
+const LONE_SURROGATE = /\p{Cs}/gu;
+
+/** text with every lone surrogate replaced by U+FFFD, as a UTF-8 decoder does with a broken byte sequence. */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, "\uFFFD");
+}
+
+/**
+ * The text a request carries, checked once at the edge: the strings and keys of a parsed value (a JSON body, the
+ * query, the path's parameters), walked with a list, not recursion. A NUL character is refused (`nul`); a lone
+ * surrogate (JSON's "\ud800" escape, a string cut inside an emoji) is replaced by U+FFFD in place, so that no
+ * handler, database column or JSON encoder downstream ever sees one. Answers the value to keep (a bare string is new).
+ */
+export function cleanText(value: unknown): { value: unknown; nul: boolean } {
+  if (typeof value === "string") {
+    return value.includes("\u0000") ? { value, nul: true } : { value: wellFormed(value), nul: false };
+  }
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const next = pending.pop();
-    if (typeof next === "string") {
-      if (next.includes("\u0000")) return true;
-    } else if (Buffer.isBuffer(next)) {
+    if (Buffer.isBuffer(next)) {
       // A raw body (the payment provider's webhook) is bytes checked by its signature, not text.
     } else if (Array.isArray(next)) {
-      for (const item of next) pending.push(item);
+      for (let i = 0; i < next.length; i++) {
+        const item = next[i];
+        if (typeof item === "string") {
+          if (item.includes("\u0000")) return { value, nul: true };
+          next[i] = wellFormed(item);
+        } else pending.push(item);
+      }
     } else if (next && typeof next === "object") {
-      for (const [key, item] of Object.entries(next)) {
-        if (key.includes("\u0000")) return true;
-        pending.push(item);
+      const record = next as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        if (key.includes("\u0000")) return { value, nul: true };
+        const item = record[key];
+        if (typeof item === "string") {
+          if (item.includes("\u0000")) return { value, nul: true };
+          record[key] = wellFormed(item);
+        } else pending.push(item);
+        const fixed = wellFormed(key);
+        if (fixed !== key) {
+          // Later keys of the same object keep their order; two keys made equal keep the last value, as JSON does.
+          record[fixed] = record[key];
+          delete record[key];
+        }
       }
     }
   }
-  return false;
+  return { value, nul: false };
 }
 
 /**

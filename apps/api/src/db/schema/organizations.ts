@@ -45,6 +45,9 @@ export const organizationExports = pgTable(
     data: bytea("data"),
     sizeBytes: integer("size_bytes"),
     error: text("error"),
+    /** The process running it (host:pid:boot) and until when its claim holds; renewed while it runs. */
+    leaseOwner: text("lease_owner"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
     createdAt: createdAt(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },

@@ -117,6 +117,10 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
     handler: async (req) => invitation.acceptInvitation(app.db, req.body),
   });
 
+  app.jobs.work(auth.PASSWORD_RESET_QUEUE, ({ email }) =>
+    auth.sendPasswordReset(app.db, { jobs: app.jobs, publicUrl: app.publicUrl }, email),
+  );
+
   app.post("/api/auth/forgot-password", {
     config: { access: "public", rateLimit: { max: 5, timeWindow: "15 minutes" } },
     schema: {
@@ -127,7 +131,7 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
     },
     handler: async (req) => {
       try {
-        await auth.forgotPassword(app.db, { jobs: app.jobs, publicUrl: app.publicUrl }, req.body);
+        await auth.forgotPassword(app.db, app.jobs, req.body);
       } catch (err) {
         // The answer must not reveal whether the email exists, so a failure to queue the mail is logged, not reported.
         req.log.error({ err }, "password reset email failed");

@@ -26,7 +26,7 @@ import { users } from "../../db/schema/users.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
-import type { Jobs } from "../../platform/jobs.ts";
+import type { JobQueue, Jobs } from "../../platform/jobs.ts";
 import { composeMail } from "../../platform/mail.ts";
 import { type Ctx, type Principal, withTenant } from "../../platform/tenancy.ts";
 import { findSessionUser } from "./auth.queries.ts";
@@ -252,11 +252,25 @@ export async function updateProfile(db: Db, who: Principal, input: z.output<type
 export const FORGOT_PASSWORD_MESSAGE =
   "If an account exists for that email, we have sent a link to reset your password. The link is valid for 1 hour.";
 
-export async function forgotPassword(
-  db: Db,
-  mail: { jobs: Jobs; publicUrl: string },
-  input: z.output<typeof forgotPasswordBody>,
-): Promise<void> {
+/** A password reset asked for: the lookup, the token and the email are the job's work, not the request's. */
+export const PASSWORD_RESET_QUEUE: JobQueue<{ email: string }> = {
+  name: "password-reset",
+  retryLimit: 3,
+  retryDelaySeconds: 10,
+  retryBackoff: true,
+  expireInSeconds: 60,
+};
+
+/**
+ * The request's part of a password reset: one job enqueued, whether or not the email has an account, so the answer
+ * takes the same work (and so the same time) for a known and an unknown address. See sendPasswordReset.
+ */
+export async function forgotPassword(db: Db, jobs: Jobs, input: z.output<typeof forgotPasswordBody>): Promise<void> {
+  await jobs.send(db, PASSWORD_RESET_QUEUE, { email: input.email });
+}
+
+/** The job's part: for an active account, a single-use token and its email, written together; else nothing. */
+export async function sendPasswordReset(db: Db, mail: { jobs: Jobs; publicUrl: string }, email: string): Promise<void> {
   const [user] = await db
     .select({
       id: users.id,
@@ -266,12 +280,12 @@ export async function forgotPassword(
     })
     .from(users)
     .innerJoin(organizations, eq(organizations.id, users.organizationId))
-    .where(and(eq(users.email, input.email), eq(users.status, "active")))
+    .where(and(eq(users.email, email), eq(users.status, "active")))
     .limit(1);
   if (!user) return;
   const token = newToken();
   const message = composeMail({
-    to: input.email,
+    to: email,
     subject: "Reset your Cove password",
     intro: [
       `Hi ${user.firstName},`,

@@ -37,18 +37,77 @@ for (const [net, prefix] of [
 }
 for (const [net, prefix] of [
   ["::", 127],
+  ["64:ff9b:1::", 48],
+  ["100::", 64],
+  ["2001:db8::", 32],
   ["fc00::", 7],
   ["fe80::", 10],
+  ["fec0::", 10],
   ["ff00::", 8],
 ] as const) {
   INTERNAL.addSubnet(net, prefix, "ipv6");
 }
 
-function isInternal(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return INTERNAL.check(mapped, "ipv4");
-  return INTERNAL.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
+/** An IPv6 address as its eight 16-bit groups (a dotted IPv4 tail and "::" read); null when it is not one. */
+export function ipv6Groups(address: string): number[] | null {
+  if (isIP(address) !== 6) return null;
+  let text = address.toLowerCase();
+  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted?.[1] && dotted[2]) {
+    const [a = 0, b = 0, c = 0, d = 0] = dotted[2].split(".").map(Number);
+    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = "", tail] = text.split("::");
+  const part = (p: string) => (p === "" ? [] : p.split(":").map((g) => Number.parseInt(g, 16)));
+  const front = part(head);
+  const back = tail === undefined ? [] : part(tail);
+  const groups = tail === undefined ? front : [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
 }
+
+const quad = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/**
+ * The IPv4 addresses an IPv6 address carries, in every form a packet to it can reach an IPv4 host by: IPv4-compatible
+ * (::a.b.c.d), IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::a.b.c.d), 6to4
+ * (2002:aabb:ccdd::) and Teredo (2001:0:server:...:client, the client's bits inverted).
+ */
+export function embeddedIpv4(groups: number[]): string[] {
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups;
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0) return [quad(g6, g7)];
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return [quad(g6, g7)];
+  if (g0 === 0x2002) return [quad(g1, g2)];
+  if (g0 === 0x2001 && g1 === 0) return [quad(g2, g3), quad(g6 ^ 0xffff, g7 ^ 0xffff)];
+  return [];
+}
+
+/** True for an address of the server's own machine or network, however it is written (v4 inside v6 among them). */
+export function isInternal(address: string): boolean {
+  if (isIP(address) === 4) return INTERNAL.check(address, "ipv4");
+  // A scoped address (fe80::1%eth0) names an interface of this machine.
+  if (address.includes("%")) return true;
+  const groups = ipv6Groups(address);
+  if (!groups) return true;
+  const [, , , , g4 = 0, g5 = 0] = groups;
+  // In ::/64 only the mapped, translated and compatible forms exist; anything else there is refused.
+  if (
+    groups.slice(0, 4).every((g) => g === 0) &&
+    !((g4 === 0 && g5 === 0) || (g4 === 0 && g5 === 0xffff) || (g4 === 0xffff && g5 === 0))
+  ) {
+    return true;
+  }
+  if (embeddedIpv4(groups).some((v4) => INTERNAL.check(v4, "ipv4"))) return true;
+  return INTERNAL.check(groups.map((g) => g.toString(16)).join(":"), "ipv6");
+}
+
+/**
+ * One answer for every host Cove will not or cannot reach (a private address, a name that does not resolve, nothing
+ * listening, no answer): different texts would let an admin map which internal names and ports exist.
+ */
+export const unreachable = (host: string, port: number, allowPrivateHosts = false) =>
+  refused(
+    `No mail server could be reached at ${host}:${port}: check the server name and the port${allowPrivateHosts ? "" : " (Cove connects only to mail servers on the internet)"}.`,
+  );
 
 const refused = (message: string, path = "host") =>
   new AppError("MAILBOX_CONNECTION_FAILED", message, [{ path, message }]);
@@ -57,7 +116,7 @@ const refused = (message: string, path = "host") =>
  * The address to connect to: the host's first address, resolved once here and used as is, so a name that resolves
  * to a public address when checked cannot resolve to an internal one when connecting.
  */
-async function resolveHost(host: string, opts: ConnectOptions): Promise<string> {
+export async function resolveHost(host: string, port: number, opts: ConnectOptions): Promise<string> {
   const bare = host.replace(/^\[|\]$/g, "");
   let addresses: string[];
   if (isIP(bare)) addresses = [bare];
@@ -65,19 +124,21 @@ async function resolveHost(host: string, opts: ConnectOptions): Promise<string> 
     try {
       addresses = (await lookup(bare, { all: true, verbatim: true })).map((a) => a.address);
     } catch {
-      throw refused(`The server name ${host} could not be found: check its spelling.`);
+      throw unreachable(host, port, opts.allowPrivateHosts);
     }
   }
   const first = addresses[0];
-  if (!first) throw refused(`The server name ${host} could not be found: check its spelling.`);
-  if (!opts.allowPrivateHosts && addresses.some(isInternal)) {
-    throw refused(`${host} is a private or local address; Cove connects only to mail servers on the internet.`);
-  }
+  if (!first) throw unreachable(host, port, opts.allowPrivateHosts);
+  if (!opts.allowPrivateHosts && addresses.some(isInternal)) throw unreachable(host, port);
   return first;
 }
 
 /** What went wrong, in words an admin can act on. */
-export function connectionError(err: unknown, access: Pick<MailboxAccess, "host" | "port" | "tls" | "folder">) {
+export function connectionError(
+  err: unknown,
+  access: Pick<MailboxAccess, "host" | "port" | "tls" | "folder">,
+  allowPrivateHosts = false,
+) {
   if (err instanceof AppError) return err;
   const e = (err ?? {}) as {
     code?: string;
@@ -93,18 +154,25 @@ export function connectionError(err: unknown, access: Pick<MailboxAccess, "host"
   if (e.authenticationFailed || code === "AUTHENTICATIONFAILED" || e.serverResponseCode === "AUTHENTICATIONFAILED") {
     return refused("The mail server refused the user name or password.", "password");
   }
-  if (code === "ECONNREFUSED") return refused(`Nothing answers at ${where}: check the server and the port.`, "port");
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
-    return refused(`The server name ${access.host} could not be found: check its spelling.`);
-  }
   if (
-    code === "ETIMEDOUT" ||
-    code === "ETIMEOUT" ||
-    code === "CONNECT_TIMEOUT" ||
-    code === "GREETING_TIMEOUT" ||
+    [
+      "ECONNREFUSED",
+      "ENOTFOUND",
+      "EAI_AGAIN",
+      "EHOSTUNREACH",
+      "ENETUNREACH",
+      "EADDRNOTAVAIL",
+      "ETIMEDOUT",
+      "ETIMEOUT",
+      "CONNECT_TIMEOUT",
+      "GREETING_TIMEOUT",
+      "ECONNRESET",
+      "EPIPE",
+      "NoConnection",
+    ].includes(code) ||
     /timeout/i.test(message)
   ) {
-    return refused(`${where} did not answer in time: check the server, the port and any firewall.`, "port");
+    return unreachable(access.host, access.port, allowPrivateHosts);
   }
   if (
     /^ERR_(SSL|TLS)|CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET)/.test(code) ||
@@ -120,9 +188,6 @@ export function connectionError(err: unknown, access: Pick<MailboxAccess, "host"
       : "Check the port (143 is usually plain, 993 is TLS) or turn TLS on.";
     return refused(`A secure (TLS) connection to ${where} could not be made: ${why}. ${tip}`, "tls");
   }
-  if (code === "ECONNRESET" || code === "EPIPE" || code === "NoConnection") {
-    return refused(`${where} closed the connection: is it an IMAP server? Check the port and the TLS setting.`, "port");
-  }
   if (
     e.mailboxMissing ||
     e.serverResponseCode === "NONEXISTENT" ||
@@ -136,7 +201,7 @@ export function connectionError(err: unknown, access: Pick<MailboxAccess, "host"
 
 /** A client signed in to the mailbox with its folder open read-only (nothing is marked read or moved). */
 export async function openMailbox(access: MailboxAccess, opts: ConnectOptions) {
-  const address = await resolveHost(access.host, opts);
+  const address = await resolveHost(access.host, access.port, opts);
   const bareHost = access.host.replace(/^\[|\]$/g, "");
   const client = new ImapFlow({
     host: address,
@@ -159,7 +224,7 @@ export async function openMailbox(access: MailboxAccess, opts: ConnectOptions) {
     return { client, folder };
   } catch (err) {
     client.close();
-    throw connectionError(err, access);
+    throw connectionError(err, access, opts.allowPrivateHosts);
   }
 }
 

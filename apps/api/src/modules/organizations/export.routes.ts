@@ -10,9 +10,14 @@ const errors = { 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const tags = ["organization"];
 
 /** The organization's data export (admins): start it, follow its progress, download the ZIP. Works while read-only. */
-export async function exportRoutes(fastify: FastifyInstance) {
+export async function exportRoutes(fastify: FastifyInstance, opts: { embedded: boolean }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   exports.registerExportJob(app.jobs, app.db);
+  // Once the queue runs: exports an earlier start left running (a crash, a kill) are resumed at once.
+  app.addHook("onReady", async () => {
+    const resumed = await exports.resumeDeadExports(app.db, app.jobs, opts.embedded);
+    if (resumed > 0) app.log.warn(`${resumed} data export(s) interrupted by an earlier stop were started again`);
+  });
 
   app.post("/api/organization/export", {
     config: { access: "admin", allowedWhenReadOnly: true },

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { DataExport } from "@cove/contract/settings.ts";
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
@@ -39,12 +41,20 @@ const SKIPPED_TABLES = new Set([
 const SECRET_COLUMN = /(^|_)(hash|secret|password|token)(_|$)/;
 const SKIPPED_TYPES = new Set(["tsvector", "bytea"]);
 const PAGE = 1000;
-/** An export still queued or running this long is taken for dead, and a new one may start. */
+/** An export still queued (its job not yet taken) this long is taken for lost, and a new one may start. */
 const STALE_MS = 60 * 60_000;
+/**
+ * A running export's claim: the process that runs it renews it every third of this; a claim not renewed in time is
+ * dead work (its process crashed or was killed), and a new export may start at once.
+ */
+const LEASE_SECONDS = 60;
+/** This process, once per start: host, pid, and a boot id (a pid can come back after a restart). */
+export const EXPORT_OWNER = `${hostname()}:${process.pid}:${randomUUID()}`;
+const INTERRUPTED = "The export was interrupted. Please try again.";
 
 type Row = typeof organizationExports.$inferSelect;
 
-const toExport = (r: Row): DataExport => ({
+const toExport = (r: Omit<Row, "leaseOwner" | "leaseUntil">): DataExport => ({
   id: r.id,
   status: r.status,
   progress: r.progress,
@@ -81,12 +91,19 @@ export async function requestExport(ctx: Ctx, jobs: Jobs): Promise<DataExport> {
   // The organization's row lock: two clicks make one export.
   await ctx.db.execute(sql`select id from organizations where id = ${ctx.orgId} for no key update`);
   const current = await latestExport(ctx);
-  if (
-    current &&
-    (current.status === "queued" || current.status === "running") &&
-    Date.now() - Date.parse(current.created_at) < STALE_MS
-  ) {
-    return current;
+  if (current && (current.status === "queued" || current.status === "running")) {
+    const [live] = await queryRows<{ live: boolean }>(
+      ctx.db,
+      sql`select (status = 'queued' and created_at > now() - ${`${STALE_MS} milliseconds`}::interval)
+                 or (status = 'running' and lease_until > now()) as live
+          from organization_exports where id = ${current.id}`,
+    );
+    if (live?.live) return current;
+    // Dead work (its process is gone): said so, and a new export starts.
+    await ctx.db
+      .update(organizationExports)
+      .set({ status: "failed", error: INTERRUPTED, finishedAt: new Date(), leaseOwner: null, leaseUntil: null })
+      .where(eq(organizationExports.id, current.id));
   }
   const [created] = await ctx.db
     .insert(organizationExports)
@@ -168,10 +185,47 @@ async function setProgress(db: Db, orgId: string, exportId: string, values: Part
   );
 }
 
+/**
+ * Claims an export for this process: a queued one, or a running one whose claim has lapsed. False when another process
+ * holds it or it has ended (a job delivered twice, or retried after the export was resumed at a restart).
+ */
+async function claim(db: Db, orgId: string, exportId: string): Promise<boolean> {
+  const rows = await withVisitor(db, orgId, (v) =>
+    queryRows<{ id: string }>(
+      v.db,
+      sql`update organization_exports
+            set status = 'running', progress = 0, error = null,
+                lease_owner = ${EXPORT_OWNER}, lease_until = now() + ${`${LEASE_SECONDS} seconds`}::interval
+          where id = ${exportId}
+            and (status = 'queued' or (status = 'running' and (lease_until is null or lease_until < now())))
+          returning id`,
+    ),
+  );
+  return rows.length > 0;
+}
+
+/** Renews this process's claim while the export runs, until stopped. */
+function keepClaim(db: Db, orgId: string, exportId: string): () => void {
+  const timer = setInterval(
+    () => {
+      withVisitor(db, orgId, (v) =>
+        v.db.execute(
+          sql`update organization_exports set lease_until = now() + ${`${LEASE_SECONDS} seconds`}::interval
+              where id = ${exportId} and lease_owner = ${EXPORT_OWNER} and status = 'running'`,
+        ),
+      ).catch(() => undefined);
+    },
+    (LEASE_SECONDS * 1000) / 3,
+  );
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** The export job: reads table by table (progress after each page), then zips and stores the file. */
 export async function runExport(db: Db, exportId: string, orgId: string): Promise<void> {
+  if (!(await claim(db, orgId, exportId))) return;
+  const release = keepClaim(db, orgId, exportId);
   try {
-    await setProgress(db, orgId, exportId, { status: "running", progress: 0, error: null });
     const { tables, counts, organization } = await withVisitor(db, orgId, async (v) => {
       const found = await exportableTables(v.db);
       const counts = new Map<string, number>();
@@ -212,21 +266,69 @@ export async function runExport(db: Db, exportId: string, orgId: string): Promis
         "Passwords, sign-in tokens and API key hashes are never exported.\n",
     );
     const zip = Buffer.from(zipSync(files, { level: 6 }));
+    release();
     await setProgress(db, orgId, exportId, {
       status: "done",
       progress: 100,
       data: zip,
       sizeBytes: zip.length,
       finishedAt: new Date(),
+      leaseOwner: null,
+      leaseUntil: null,
     });
   } catch (err) {
+    release();
     await setProgress(db, orgId, exportId, {
       status: "failed",
       error: "The export could not be completed. Please try again.",
       finishedAt: new Date(),
+      leaseOwner: null,
+      leaseUntil: null,
     }).catch(() => undefined);
     throw err;
   }
+}
+
+/** True when the claim's process is certainly gone: on this host, its pid no longer runs (or runs a later boot). */
+export function ownerIsGone(owner: string, host = hostname()): boolean {
+  const [ownerHost, pid] = owner.split(":");
+  if (ownerHost !== host) return false;
+  if (owner === EXPORT_OWNER) return false;
+  if (Number(pid) === process.pid) return true;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (err) {
+    // EPERM: a process of another user has that pid now; it is not ours either way, but leave it to the lease.
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/**
+ * At start, this process's own dead work: exports left running by a crashed or killed earlier start (every other
+ * claim on the embedded database, which one process holds; on PostgreSQL, claims of this host whose process is gone,
+ * while other hosts' lapse with their lease). Each is queued again and resumed from the start at once.
+ */
+export async function resumeDeadExports(db: Db, jobs: Jobs, embedded: boolean): Promise<number> {
+  const running = await queryRows<{ id: string; orgId: string; owner: string | null }>(
+    db,
+    sql`select id, organization_id as "orgId", lease_owner as owner from organization_exports where status = 'running'`,
+  );
+  const dead = running.filter(
+    (r) => r.owner !== EXPORT_OWNER && (embedded || r.owner === null || ownerIsGone(r.owner)),
+  );
+  for (const r of dead) {
+    await db.transaction(async (tx) => {
+      const [requeued] = await queryRows<{ id: string }>(
+        tx,
+        sql`update organization_exports set status = 'queued', progress = 0, lease_owner = null, lease_until = null
+            where id = ${r.id} and status = 'running' and lease_owner is not distinct from ${r.owner}
+            returning id`,
+      );
+      if (requeued) await jobs.send(tx, EXPORT_QUEUE, { exportId: r.id, orgId: r.orgId });
+    });
+  }
+  return dead.length;
 }
 
 /** Drops exports finished before a time (they hold a copy of everything; kept 7 days). */

@@ -16,10 +16,10 @@ import {
   signInLinkBody,
   updatePortalMeBody,
 } from "@cove/contract/portal.ts";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inContactTenant, sessionEnded } from "../../platform/auth.ts";
+import { inContactTenant, portalCustomer } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { rateMyTicket } from "../csat/csat.service.ts";
 import * as service from "./portal.service.ts";
@@ -43,11 +43,6 @@ const ticketId = (id: string) => recordId("Ticket", id);
 
 /** Routes a signed-in customer (a contact) calls: staff tokens are refused by them, as contacts are by staff routes. */
 const customer = { access: "authenticated", actors: ["contact"] } as const;
-
-function contactSessionId(req: FastifyRequest): string {
-  if (req.principal?.kind !== "contact") throw sessionEnded();
-  return req.principal.sessionId;
-}
 
 /**
  * The customer portal (docs/decisions/2026-11-25-customer-portal.md). Public routes know the organization from its
@@ -144,7 +139,8 @@ export async function portalRoutes(fastify: FastifyInstance) {
     config: customer,
     schema: { tags, summary: "Sign out: ends this session", response: { 200: messageAnswer, ...errors } },
     handler: async (req) => {
-      const sessionId = contactSessionId(req);
+      // A staff token is refused here as on every customer route (403), before anything is read.
+      const { sessionId } = portalCustomer(req);
       await inContactTenant(app, req, (ctx) => signOut(ctx, sessionId));
       return { message: "Signed out" };
     },
