@@ -8,7 +8,6 @@ import { formatDate, PriorityBadge, StatusBadge, useTicketList } from "../../tic
 /** Spec: 10 are fetched, the first 5 shown. */
 const FETCHED = 10;
 const SHOWN = 5;
-const rowClasses = "flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:justify-between";
 
 export function RecentTickets() {
   const recent = useTicketList({ page: 1, limit: FETCHED });
@@ -24,25 +23,10 @@ export function RecentTickets() {
         </Link>
       </div>
       {recent.isPending ? (
-        // As tall as the five rows that usually follow, so what is below does not move when they come.
-        <div className="relative">
-          <ul aria-hidden="true" className="invisible divide-y divide-slate-100">
-            {Array.from({ length: SHOWN }, (_, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholder rows.
-              <li key={i} className={rowClasses}>
-                <span>
-                  <span className="block text-xs">#</span>
-                  <span className="block font-medium">&nbsp;</span>
-                </span>
-                <span className="flex items-center gap-2">
-                  <StatusBadge status="open" />
-                </span>
-              </li>
-            ))}
-          </ul>
-          <div className="absolute inset-0 flex items-center justify-center text-indigo-600">
-            <Spinner className="size-5" label="Loading recent tickets" />
-          </div>
+        // About as tall as the five rows that usually follow (two lines and the badges each; one row from sm), so what
+        // is below does not move when they come.
+        <div className="flex min-h-[29.5rem] items-center justify-center text-indigo-600 sm:min-h-[20.25rem]">
+          <Spinner className="size-5" label="Loading recent tickets" />
         </div>
       ) : recent.isError ? (
         <div className="p-4">
@@ -63,7 +47,10 @@ export function RecentTickets() {
         <ul className="divide-y divide-slate-100">
           {recent.data.tickets.slice(0, SHOWN).map((ticket) => (
             <li key={ticket.id}>
-              <Link to={`/tickets/${ticket.id}`} className={`${rowClasses} hover:bg-slate-50`}>
+              <Link
+                to={`/tickets/${ticket.id}`}
+                className="flex flex-col gap-2 px-4 py-3 hover:bg-slate-50 sm:flex-row sm:items-center sm:justify-between"
+              >
                 <span className="min-w-0">
                   <span className="text-xs font-medium text-slate-500">#{ticket.ticket_number}</span>
                   <span className="block truncate font-medium text-slate-900">{ticket.subject}</span>
