@@ -11,7 +11,7 @@ test("settings change the help center's logo and brand colour", async ({ page })
   await register(page);
   await page.getByRole("link", { name: "Settings" }).first().click();
   await expect(page).toHaveURL(/\/settings$/);
-  await expect(page.getByRole("tab", { name: "General" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("link", { name: "General", exact: true })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("link", { name: /Billing & Subscriptions/ })).toHaveAttribute("href", "/billing");
 
   const slug = `harbor-${Date.now().toString(36)}`;
@@ -48,7 +48,7 @@ test("an admin creates an API key shown once, revokes it, and exports the organi
   await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
   await expect(table).toContainText("Revoked");
 
-  await page.getByRole("tab", { name: "General" }).click();
+  await page.getByRole("link", { name: "General", exact: true }).click();
   await page.getByRole("button", { name: "Export data" }).click();
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: /^Download/ }).click({ timeout: 20_000 });

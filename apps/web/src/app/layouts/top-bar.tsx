@@ -31,11 +31,12 @@ export function TopBar() {
       <NotificationBell />
       <Link
         to="/profile"
-        aria-label={`Your profile: ${fullName}`}
         className="flex min-w-0 items-center gap-3 rounded-md p-1 text-left hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
       >
         <Avatar url={user?.avatarUrl ?? null} />
-        <span className="hidden min-w-0 sm:block">
+        {/* The link is named by the text it shows (on a phone, where the name is not shown, by the same words). */}
+        <span className="sr-only">Your profile: </span>
+        <span className="sr-only min-w-0 sm:not-sr-only sm:block">
           <span className="block truncate text-sm font-medium text-slate-900">{fullName}</span>
           <span className="block truncate text-xs text-slate-500">{user?.organizationName}</span>
         </span>

@@ -14,9 +14,12 @@ export function AuthShell({ title, subtitle, children, footer }: AuthShellProps)
   return (
     <div className="flex min-h-screen flex-col items-center justify-center bg-slate-50 px-4 py-10">
       <title>{`${title} · Cove`}</title>
-      <Link to="/" className="mb-6 rounded-md" aria-label="Cove home">
-        <Logo />
-      </Link>
+      {/* In the banner landmark, so that everything on the page sits in a landmark. */}
+      <header className="mb-6">
+        <Link to="/" className="block rounded-md" aria-label="Cove home">
+          <Logo />
+        </Link>
+      </header>
       <main className="w-full max-w-md">
         <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>

@@ -48,7 +48,7 @@ export function MessageBubble({
           message.sender_type === "ai" && "rounded-bl-sm border border-violet-200 bg-violet-50 text-slate-900",
         )}
       >
-        <p className={clsx("mb-0.5 text-xs font-medium", fromAgent ? "text-indigo-100" : "text-slate-500")}>
+        <p className={clsx("mb-0.5 text-xs font-medium", fromAgent ? "text-indigo-100" : "text-slate-600")}>
           {who} · {timeOfDay(message.created_at)}
         </p>
         {message.attachment ? (

@@ -41,7 +41,7 @@ export function WidgetSnippetCard({ slug }: { slug: string }) {
         conversations appear in Live Chat. With a Content-Security-Policy, allow this address in script-src and
         connect-src (https and wss).
       </p>
-      <pre className="mt-3 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+      <pre className="mt-3 rounded-md bg-slate-900 p-3 text-xs break-all whitespace-pre-wrap text-slate-100">
         <code>{snippet}</code>
       </pre>
       <Button variant="secondary" size="sm" className="mt-3" onClick={() => void copy()}>

@@ -43,17 +43,22 @@ export function ChatRoute() {
   const onFailure = useCallback((f: boolean) => setMessagesFailed(f), []);
 
   return (
-    <div className="flex h-full flex-col gap-4">
+    // The page fills the window below the top bar (4rem) and main's padding (3rem) and never scrolls itself: the
+    // session list and the thread scroll inside, so the reply box stays in view, as in other help desks' inboxes.
+    <div className="flex h-[calc(100dvh-7rem)] flex-col gap-4">
       <title>Live Chat · Cove</title>
       <header>
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Live Chat</h1>
-        <p className="mt-1 text-sm text-slate-600">
+        {/* With a conversation open on a narrow screen, the thread gets the room of the intro and the figures. */}
+        <p className={clsx("mt-1 text-sm text-slate-600", selected && "hidden lg:block")}>
           Conversations from your website's chat widget. The AI assistant answers first and hands over when a person is
           needed.
         </p>
       </header>
       {failed && <Alert>{CONNECTION_BANNER}</Alert>}
-      <ChatStatCards stats={stats.data} />
+      <div className={clsx(selected && "hidden lg:block")}>
+        <ChatStatCards stats={stats.data} />
+      </div>
       {sessions.isPending ? (
         <div className="flex justify-center py-16 text-indigo-600">
           <Spinner className="size-6" label="Loading chat sessions" />
@@ -61,8 +66,8 @@ export function ChatRoute() {
       ) : (
         // Side by side from the large breakpoint; below it (a phone, a narrow window) the list, or the conversation
         // with a way back to the list.
-        <div className="grid min-h-[28rem] flex-1 gap-4 lg:grid-cols-[20rem_1fr]">
-          <div className={clsx("flex min-w-0 flex-col [&>section]:flex-1", selected && "hidden lg:flex")}>
+        <div className="grid min-h-64 flex-1 grid-rows-[minmax(0,1fr)] gap-4 lg:grid-cols-[20rem_1fr]">
+          <div className={clsx("flex min-h-0 min-w-0 flex-col [&>section]:flex-1", selected && "hidden lg:flex")}>
             <SessionList
               sessions={list}
               selectedId={selectedId}
@@ -76,7 +81,7 @@ export function ChatRoute() {
             />
           </div>
           {selected ? (
-            <div className="flex min-w-0 flex-col gap-2 [&>section]:flex-1">
+            <div className="flex min-h-0 min-w-0 flex-col gap-2 [&>section]:flex-1">
               <button
                 type="button"
                 onClick={() => select(null)}

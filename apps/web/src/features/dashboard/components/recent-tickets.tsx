@@ -23,7 +23,9 @@ export function RecentTickets() {
         </Link>
       </div>
       {recent.isPending ? (
-        <div className="flex justify-center py-10 text-indigo-600">
+        // About as tall as the five rows that usually follow (two lines and the badges each; one row from sm), so what
+        // is below does not move when they come.
+        <div className="flex min-h-[29.5rem] items-center justify-center text-indigo-600 sm:min-h-[20.25rem]">
           <Spinner className="size-5" label="Loading recent tickets" />
         </div>
       ) : recent.isError ? (

@@ -1,11 +1,12 @@
 import type { SessionUser } from "@cove/contract/auth.ts";
 import { lazy, Suspense } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { isNewcomer } from "../../../lib/first-visit.ts";
 import { CsatCard } from "../../csat/index.ts";
 import { useTicketStats } from "../../tickets/index.ts";
-import { TrialBanner } from "../../trial/index.ts";
+import { TrialBanner, useTrialStatus } from "../../trial/index.ts";
 import { useOrganizationStats } from "../api/dashboard.queries.ts";
 import { QuickActions } from "../components/quick-actions.tsx";
 import { RecentTickets } from "../components/recent-tickets.tsx";
@@ -31,7 +32,11 @@ export function DashboardRoute() {
   const { user } = useAuth();
   const stats = useTicketStats();
   const organization = useOrganizationStats();
+  const trial = useTrialStatus();
   const failure = stats.error ?? organization.error;
+  // What decides the page's shape (a trial banner on top, an error, the trend card) comes before the rest is drawn, so
+  // nothing already on screen is pushed down when it arrives. The recent tickets keep their room while they load.
+  const shaped = !trial.isPending && !stats.isPending && !organization.isPending;
 
   return (
     <div className="space-y-6">
@@ -40,28 +45,39 @@ export function DashboardRoute() {
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Dashboard</h1>
         <p className="mt-1 text-sm text-slate-600">{greeting(user)}</p>
       </header>
-      <TrialBanner />
-      {failure && (
-        <Alert>
-          <p className="font-semibold">Some figures could not be loaded</p>
-          <p>{failure.message}</p>
-        </Alert>
-      )}
-      <StatCards cards={statCards(stats.data, organization.data?.basicStats.active_users)} />
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="min-w-0 lg:col-span-2">
-          <RecentTickets />
+      {shaped ? (
+        <>
+          <TrialBanner />
+          {failure && (
+            <Alert>
+              <p className="font-semibold">Some figures could not be loaded</p>
+              <p>{failure.message}</p>
+            </Alert>
+          )}
+          <StatCards cards={statCards(stats.data, organization.data?.basicStats.active_users)} />
+          <div className="grid gap-6 lg:grid-cols-3">
+            <div className="min-w-0 lg:col-span-2">
+              <RecentTickets />
+            </div>
+            <div className="min-w-0 space-y-6">
+              <QuickActions
+                unassigned={stats.data?.unassigned_tickets}
+                highPriority={stats.data?.high_priority_tickets}
+              />
+              {organization.data && <TrendCard trend={organization.data.ticketTrends} />}
+              <CsatCard />
+            </div>
+          </div>
+          {user?.role === "admin" && (
+            <Suspense fallback={null}>
+              <GettingStarted />
+            </Suspense>
+          )}
+        </>
+      ) : (
+        <div className="flex justify-center py-16 text-indigo-600">
+          <Spinner className="size-6" label="Loading the dashboard" />
         </div>
-        <div className="min-w-0 space-y-6">
-          <QuickActions unassigned={stats.data?.unassigned_tickets} highPriority={stats.data?.high_priority_tickets} />
-          {organization.data && <TrendCard trend={organization.data.ticketTrends} />}
-          <CsatCard />
-        </div>
-      </div>
-      {user?.role === "admin" && (
-        <Suspense fallback={null}>
-          <GettingStarted />
-        </Suspense>
       )}
     </div>
   );

@@ -46,7 +46,7 @@ export function ApiKeysPanel() {
           <h2 className="text-sm font-semibold text-slate-900">API keys</h2>
           <p className="mt-1 text-sm text-slate-600">
             Keys let your own tools use Cove's API (documented at{" "}
-            <a className="text-indigo-600 hover:underline" href="/api/docs">
+            <a className="text-indigo-600 underline hover:text-indigo-500" href="/api/docs">
               /api/docs
             </a>
             ). Send one as <code className="rounded bg-slate-100 px-1">Authorization: Bearer &lt;key&gt;</code>.

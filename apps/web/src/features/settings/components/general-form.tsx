@@ -156,7 +156,7 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
             {preview ? (
               <img src={preview} alt="Your logo" className="max-h-12 max-w-24 object-contain" />
             ) : (
-              <span className="text-xs text-slate-400">No logo</span>
+              <span className="text-xs text-slate-500">No logo</span>
             )}
           </div>
           <input id={`${id}-logo`} type="file" accept={LOGO_TYPES.join(",")} onChange={onLogo} className="text-sm" />

@@ -20,8 +20,8 @@ type Tab = (typeof TABS)[number]["id"];
 
 const tabClasses = (active: boolean) =>
   clsx(
-    "-mb-px border-b-2 px-1 pb-3 text-sm font-medium whitespace-nowrap",
-    active ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-500 hover:text-slate-800",
+    "-mb-px block border-b-2 px-1 pb-3 text-sm font-medium whitespace-nowrap",
+    active ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-800",
   );
 
 function Loading() {
@@ -58,9 +58,9 @@ function EmailTab() {
   );
 }
 
-/** /settings (admins): tabs General, Email Settings, Integrations and Billing, and the Billing & Subscriptions link. */
+/** /settings (admins): sections General, Email Settings, Integrations and Billing, and the Billing & Subscriptions link. */
 export function SettingsRoute() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const tab: Tab = TABS.some((t) => t.id === params.get("tab")) ? (params.get("tab") as Tab) : "general";
   return (
     <div className="space-y-6">
@@ -82,26 +82,28 @@ export function SettingsRoute() {
           <ChevronRight className="size-4 text-slate-400" aria-hidden="true" />
         </Link>
       </div>
-      <div role="tablist" aria-label="Settings" className="flex gap-6 overflow-x-auto border-b border-slate-200">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            id={`tab-${t.id}`}
-            aria-selected={tab === t.id}
-            aria-controls={`panel-${t.id}`}
-            className={tabClasses(tab === t.id)}
-            onClick={() => setParams(t.id === "general" ? {} : { tab: t.id }, { replace: true })}
-          >
-            {t.label}
-          </button>
-        ))}
-        <Link to="/billing" className={tabClasses(false)}>
-          Billing
-        </Link>
-      </div>
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+      {/* Each section has its own address, so this is navigation (links, the open one marked), not a tab widget. */}
+      <nav aria-label="Settings sections">
+        <ul className="flex gap-6 overflow-x-auto border-b border-slate-200">
+          {TABS.map((t) => (
+            <li key={t.id}>
+              <Link
+                to={t.id === "general" ? "/settings" : `/settings?tab=${t.id}`}
+                aria-current={tab === t.id ? "page" : undefined}
+                className={tabClasses(tab === t.id)}
+              >
+                {t.label}
+              </Link>
+            </li>
+          ))}
+          <li>
+            <Link to="/billing" className={tabClasses(false)}>
+              Billing
+            </Link>
+          </li>
+        </ul>
+      </nav>
+      <div>
         {tab === "general" && <GeneralTab />}
         {tab === "email" && <EmailTab />}
         {tab === "integrations" && <ApiKeysPanel />}

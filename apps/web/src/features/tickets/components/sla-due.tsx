@@ -25,16 +25,17 @@ export function useMinuteClock(): Date {
  * A ticket's next SLA due time in the list: which one, when, and the same warnings as the ticket's SLA panel (close
  * to breach, breached), worked out here from the due time so a list fetched a while ago still changes on time.
  */
-export function SlaDue({ ticket, now }: { ticket: TicketSummary; now: Date }) {
+export function SlaDue({ ticket, now, inline = false }: { ticket: TicketSummary; now: Date; inline?: boolean }) {
   const due = ticket.sla_due;
-  if (!due) return <span className="text-slate-400">—</span>;
+  if (!due) return inline ? null : <span className="text-slate-500">—</span>;
   const state = STATE[dueState(ticket.created_at, due.due_at, now)];
   return (
-    <span className="flex flex-col items-start gap-0.5">
+    // In its own column the badge sits over the due time; on the line under a subject (inline), beside it.
+    <span className={inline ? "flex items-center gap-1.5" : "flex flex-col items-start gap-0.5"}>
       <span className={clsx("rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap", state.className)}>
         {state.text}
       </span>
-      <span className="text-xs whitespace-nowrap text-slate-600">
+      <span className="text-xs text-slate-600">
         {KIND_TEXT[due.kind]}{" "}
         <time dateTime={due.due_at} title={formatDateTime(due.due_at)}>
           {formatRelative(due.due_at, now.getTime())}

@@ -51,7 +51,7 @@ export function TicketsListRoute() {
       <section
         aria-label="Ticket list"
         aria-busy={list.isFetching || undefined}
-        className="overflow-hidden md:rounded-lg md:border md:border-slate-200 md:bg-white md:shadow-sm"
+        className="overflow-hidden lg:rounded-lg lg:border lg:border-slate-200 lg:bg-white lg:shadow-sm"
       >
         {list.isPending ? (
           <div className="flex justify-center py-16 text-indigo-600">
@@ -117,7 +117,7 @@ function EmptyList({ filtered, pastTheEnd, onClear, onFirstPage }: EmptyListProp
           </Link>,
         ];
   return (
-    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-16 text-center md:border-0">
+    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-16 text-center lg:border-0">
       <Inbox className="size-8 text-slate-400" aria-hidden="true" />
       <h2 className="text-base font-semibold text-slate-900">{title}</h2>
       <p className="max-w-sm text-sm text-slate-600">{text}</p>

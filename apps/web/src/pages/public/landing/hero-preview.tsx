@@ -62,7 +62,7 @@ export function HeroPreview() {
                 </span>
               </div>
             </div>
-            <div className="flex items-center gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm text-slate-400">
+            <div className="flex items-center gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm text-slate-500">
               Reply to Priya…
             </div>
           </div>
