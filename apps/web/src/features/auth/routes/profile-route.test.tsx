@@ -21,3 +21,24 @@ describe("the profile", () => {
     expect(screen.getAllByText(reason)).toHaveLength(1);
   });
 });
+
+describe("toasts", () => {
+  it("sit below the 64 px top bar, on a desktop and on a phone, never over it", async () => {
+    storeSession();
+    mockApi({
+      "GET /api/auth/me": () => json(200, { user: testUser }),
+      "GET /api/trial/status": () => json(200, trialAnswer),
+      "PUT /api/auth/profile": () => json(403, { error: "Read-only", code: "FORBIDDEN" }),
+    });
+    const { user } = renderApp("/profile");
+    const form = await screen.findByRole("form", { name: "Your name" });
+    await user.type(within(form).getByLabelText("First name"), "n");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    const toast = (await screen.findByText("Profile update failed")).closest("[data-sonner-toast]") as HTMLElement;
+    const toaster = toast.closest("[data-sonner-toaster]") as HTMLElement;
+    expect(document.querySelector("header.sticky")).toHaveClass("h-16");
+    for (const side of ["--offset-top", "--mobile-offset-top"]) {
+      expect(Number.parseInt(toaster.style.getPropertyValue(side), 10)).toBeGreaterThanOrEqual(64 + 16);
+    }
+  });
+});
