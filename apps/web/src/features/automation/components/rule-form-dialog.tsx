@@ -24,8 +24,9 @@ import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { PRIORITY_LABELS, STATUS_LABELS } from "../../tickets/index.ts";
 import { useCreateRule, useTeamMembers, useUpdateRule } from "../api/automation.api.ts";
-import { ACTION_LABELS, EVENT_LABELS, FIELD_LABELS, OPERATOR_LABELS } from "./rule-format.ts";
+import { ACTION_LABELS, EVENT_LABELS, FIELD_LABELS, OPERATOR_LABELS, VALUE_LABELS } from "./rule-format.ts";
 
 interface DraftCondition {
   field: string;
@@ -156,6 +157,24 @@ export function RuleFormDialog({ rule, onClose }: { rule: Rule | null; onClose: 
   const team = useTeamMembers();
   const pending = create.isPending || update.isPending;
   const members = (team.data?.users ?? []).filter((u) => u.status === "active");
+  /** Status, priority and assignee compared whole are chosen from their labelled values; the rest is typed. */
+  const valueChoices = (c: DraftCondition) => {
+    if (c.operator !== "equals" && c.operator !== "not_equals") return null;
+    const labels = VALUE_LABELS[c.field];
+    const choices = labels
+      ? Object.entries(labels).map(([value, label]) => ({ value, label }))
+      : c.field === "ticket.assignee_id"
+        ? members.map((u) => ({ value: u.id, label: `${u.first_name} ${u.last_name}`.trim() }))
+        : null;
+    if (!choices) return null;
+    // A value typed before (another case, a member since removed) stays visible as it is.
+    const known = choices.some((o) => o.value === c.value);
+    return [
+      { value: "", label: "Choose a value…" },
+      ...(c.value && !known ? [{ value: c.value, label: c.value }] : []),
+      ...choices,
+    ];
+  };
   const assigneeOptions = [
     { value: "", label: "Choose a member…" },
     { value: ROUND_ROBIN, label: "Round robin (active agents in turn)" },
@@ -284,12 +303,21 @@ export function RuleFormDialog({ rule, onClose }: { rule: Rule | null; onClose: 
                     value={c.operator}
                     onChange={(e) => setCondition(i, { operator: e.target.value as ConditionOperator })}
                   />
-                  <TextField
-                    label={`Condition ${i + 1} value`}
-                    value={c.value}
-                    disabled={!VALUE_OPERATORS.includes(c.operator)}
-                    onChange={(e) => setCondition(i, { value: e.target.value })}
-                  />
+                  {valueChoices(c) ? (
+                    <SelectField
+                      label={`Condition ${i + 1} value`}
+                      options={valueChoices(c) ?? []}
+                      value={c.value}
+                      onChange={(e) => setCondition(i, { value: e.target.value })}
+                    />
+                  ) : (
+                    <TextField
+                      label={`Condition ${i + 1} value`}
+                      value={c.value}
+                      disabled={!VALUE_OPERATORS.includes(c.operator)}
+                      onChange={(e) => setCondition(i, { value: e.target.value })}
+                    />
+                  )}
                   <Button
                     type="button"
                     variant="ghost"
@@ -403,7 +431,7 @@ function ActionFields({
       return (
         <SelectField
           label={`Action ${n} status`}
-          options={options(TICKET_STATUSES)}
+          options={options(TICKET_STATUSES, STATUS_LABELS)}
           value={action.status}
           onChange={(e) => onChange(index, { status: e.target.value })}
         />
@@ -412,7 +440,7 @@ function ActionFields({
       return (
         <SelectField
           label={`Action ${n} priority`}
-          options={options(TICKET_PRIORITIES)}
+          options={options(TICKET_PRIORITIES, PRIORITY_LABELS)}
           value={action.priority}
           onChange={(e) => onChange(index, { priority: e.target.value })}
         />
