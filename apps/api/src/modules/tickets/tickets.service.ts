@@ -24,6 +24,7 @@ import { findContactCard, findOrCreateContact } from "../contacts/contacts.servi
 import { apiKeyName } from "../settings/api-keys.service.ts";
 import {
   appendCommentWords,
+  findTicketRating,
   findTicketRow,
   listActivity,
   listComments,
@@ -76,12 +77,13 @@ export function systemActorName(id: string): string {
 export async function getTicket(ctx: TenantCtx, id: string): Promise<Ticket> {
   const row = await findTicketRow(ctx.db, ctx.orgId, id);
   if (!row) throw ticketNotFound();
-  const [comments, activity, files] = await Promise.all([
+  const [comments, activity, files, rating] = await Promise.all([
     listComments(ctx.db, ctx.orgId, id),
     listActivity(ctx.db, ctx.orgId, id),
     listAttachments(ctx.db, ctx.orgId, id),
+    findTicketRating(ctx.db, ctx.orgId, id),
   ]);
-  return { ...toTicketSummary(row), comments, activity, attachments: files };
+  return { ...toTicketSummary(row), comments, activity, attachments: files, rating };
 }
 
 async function assertAssignable(ctx: TenantCtx, userId: string) {
