@@ -136,7 +136,7 @@ describe("POST /api/users/invite", () => {
     expect(res.json().error).toMatch(/already has a Cove account in another organization/);
     const team = await listUsers(admin);
     expect(team.users).toHaveLength(1);
-    expect(team.seats.used).toBe(1);
+    expect(team.seats?.used).toBe(1);
   });
 });
 

@@ -1,8 +1,7 @@
 import type { CommentEmailStatus } from "@cove/contract/email.ts";
-import type { Activity, Comment, SlaKind, TicketRating, TicketSummary } from "@cove/contract/tickets.ts";
+import type { Activity, Comment, SlaKind, TicketSummary } from "@cove/contract/tickets.ts";
 import { and, asc, eq, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { csatSurveys } from "../../db/schema/csat.ts";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
@@ -305,15 +304,3 @@ export const ticketsAnswerableBy = (orgId: string, sender: string | null) =>
   sql`select t.id, t.status, t.contact_id, t.ticket_number from ${tickets} t
       where t.organization_id = ${orgId}
         and ${sender === null ? sql`true` : sql`(lower(t.requester_email) = ${sender} or ${contactHasEmail(sql`t.organization_id`, sql`t.contact_id`, sender)})`}`;
-
-/** The customer's answer to the ticket's satisfaction survey, once given (null before, or without a survey). */
-export async function findTicketRating(db: Queryable, orgId: string, ticketId: string): Promise<TicketRating | null> {
-  const [row] = await db
-    .select({ rating: csatSurveys.rating, comment: csatSurveys.comment, answeredAt: csatSurveys.answeredAt })
-    .from(csatSurveys)
-    .where(
-      and(eq(csatSurveys.organizationId, orgId), eq(csatSurveys.ticketId, ticketId), isNotNull(csatSurveys.rating)),
-    );
-  if (!row?.rating || !row.answeredAt) return null;
-  return { rating: row.rating, comment: row.comment || null, rated_at: row.answeredAt.toISOString() };
-}

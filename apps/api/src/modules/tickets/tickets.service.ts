@@ -21,10 +21,10 @@ import type { TenantCtx } from "../../platform/tenancy.ts";
 import { attachPending, listAttachments } from "../attachments/attachments.store.ts";
 import { assertTicketAllowed } from "../billing/limits.ts";
 import { findContactCard, findOrCreateContact } from "../contacts/contacts.service.ts";
+import { ratingOfTicket } from "../csat/csat.service.ts";
 import { apiKeyName } from "../settings/api-keys.service.ts";
 import {
   appendCommentWords,
-  findTicketRating,
   findTicketRow,
   listActivity,
   listComments,
@@ -81,7 +81,7 @@ export async function getTicket(ctx: TenantCtx, id: string): Promise<Ticket> {
     listComments(ctx.db, ctx.orgId, id),
     listActivity(ctx.db, ctx.orgId, id),
     listAttachments(ctx.db, ctx.orgId, id),
-    findTicketRating(ctx.db, ctx.orgId, id),
+    ratingOfTicket(ctx.db, ctx.orgId, id),
   ]);
   return { ...toTicketSummary(row), comments, activity, attachments: files, rating };
 }
