@@ -24,6 +24,7 @@ import { chatRoutes } from "./modules/chat/chat.routes.ts";
 import { chatPublicRoutes } from "./modules/chat/chat-public.routes.ts";
 import { contactRoutes } from "./modules/contacts/contacts.routes.ts";
 import { csatRoutes } from "./modules/csat/csat.routes.ts";
+import { ratingOfTicket } from "./modules/csat/csat.service.ts";
 import { demoRoutes } from "./modules/demo/demo.routes.ts";
 import type { EmailChannelOptions } from "./modules/email/email.handlers.ts";
 import { emailRoutes } from "./modules/email/email.routes.ts";
@@ -41,6 +42,7 @@ import { organizationRoutes } from "./modules/organizations/organizations.routes
 import { portalRoutes } from "./modules/portal/portal.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
+import { ticketParts } from "./modules/tickets/tickets.service.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
 import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.ts";
 import { createAuthenticator, registerAccessControl } from "./platform/auth.ts";
@@ -218,6 +220,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(contactRoutes);
   await app.register(portalRoutes);
   await app.register(csatRoutes);
+  // A ticket's detail shows its customer's rating, read by the csat module (tickets may not import it).
+  ticketParts.rating = ratingOfTicket;
   await app.register(attachmentRoutes);
   await app.register(emailRoutes, { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl });
   await app.register(mailboxRoutes, {

@@ -10,10 +10,9 @@ import type { AuthAnswer } from "@cove/contract/auth.ts";
 import { DEMO_UNAVAILABLE, REGISTRATIONS_PER_HOUR } from "@cove/contract/constants.ts";
 import { RESERVED_ORG_SLUGS } from "@cove/contract/slugs.ts";
 import type { UserListAnswer } from "@cove/contract/users.ts";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
-import { users } from "../src/db/schema/users.ts";
+import { ELSEWHERE_REFUSALS_PER_HOUR, EMAIL_IN_ANOTHER_TEAM } from "../src/modules/users/invitations.service.ts";
 import {
   bearer,
   createTestApp,
@@ -199,45 +198,69 @@ describe("inviting an email that has an account in another organization", () => 
       payload: { email, firstName: "Grace", lastName: "Hopper" },
     });
 
-  it("answers exactly as for anyone else, and tells only the invited person, from the link in their mailbox", async () => {
+  it("is refused at once with a clear 409: nothing is created, no seat is held, no mail goes out", async () => {
     const admin = await registerOrg(t.app);
     const other = await registerOrg(t.app);
-    const fresh = await invite(admin, `grace-${unique()}@example.com`);
     const existing = await invite(admin, other.user.email.toUpperCase());
-    expect(existing.statusCode).toBe(fresh.statusCode);
-    expect(existing.statusCode).toBe(201);
-    expect(existing.json().user).toMatchObject({ email: other.user.email, status: "invited", role: "agent" });
-    expect(Object.keys(existing.json().user).sort()).toEqual(Object.keys(fresh.json().user).sort());
+    expect(existing.statusCode).toBe(409);
+    expect(existing.json()).toEqual({ error: EMAIL_IN_ANOTHER_TEAM, code: "EMAIL_TAKEN" });
     const list = await t.app.inject({ method: "GET", url: "/api/users", headers: bearer(admin.token) });
-    expect((list.json() as UserListAnswer).users.map((u) => u.email)).toContain(other.user.email);
+    expect((list.json() as UserListAnswer).users.map((u) => u.email)).not.toContain(other.user.email);
+    // A fresh address is invited as before, and its mail is the only one sent.
+    const fresh = `grace-${unique()}@example.com`;
+    expect((await invite(admin, fresh)).statusCode).toBe(201);
+    await smtp.waitFor(1, (m) => m.to.includes(fresh));
+    expect(smtp.inbox.some((m) => m.to.includes(other.user.email))).toBe(false);
+    // The other account is untouched: it signs in with its own password.
+    const login = await post("/api/auth/login", { email: other.user.email, password: other.password });
+    expect(login.statusCode).toBe(200);
+    expect((login.json() as AuthAnswer).user.organizationId).toBe(other.user.organizationId);
+  });
 
-    // The mail goes out as any invitation does; the link tells its reader their email already has an account.
-    const [mail] = await smtp.waitFor(1, (m) => m.to.includes(other.user.email));
-    if (!mail) throw new Error("no invitation mail");
-    const token = linkToken(mail, "/accept-invite");
-    const details = await post("/api/auth/invite-details", { token });
-    expect(details.statusCode).toBe(409);
-    expect(details.json()).toMatchObject({ code: "EMAIL_TAKEN" });
-    expect(details.json().error).toMatch(/already has a Cove account/);
-    const accept = await post("/api/auth/accept-invite", {
-      token,
+  it("tells one organization so a few times an hour only, so it is no oracle for addresses in bulk", async () => {
+    const admin = await registerOrg(t.app);
+    const others = await Promise.all(Array.from({ length: ELSEWHERE_REFUSALS_PER_HOUR + 1 }, () => registerOrg(t.app)));
+    const answers = [];
+    for (const other of others) answers.push(await invite(admin, other.user.email));
+    expect(answers.map((r) => r.statusCode)).toEqual([...Array(ELSEWHERE_REFUSALS_PER_HOUR).fill(409), 429]);
+    expect(answers.at(-1)?.json().error).toMatch(/^Too many invitations to addresses that already have an account/);
+    // Another organization is not held up by this one.
+    const second = await registerOrg(t.app);
+    expect((await invite(second, others[0]?.user.email ?? "")).statusCode).toBe(409);
+  });
+
+  it("made before the address joined another team: the person who opens the link is told, and cannot accept", async () => {
+    const first = await registerOrg(t.app);
+    const second = await registerOrg(t.app);
+    const email = `late-${unique()}@example.com`;
+    expect((await invite(second, email)).statusCode).toBe(201);
+    const [secondMail] = await smtp.waitFor(1, (m) => m.to.includes(email));
+    if (!secondMail) throw new Error("no invitation mail");
+    const secondToken = linkToken(secondMail, "/accept-invite");
+    expect((await invite(first, email)).statusCode).toBe(201);
+    const firstMail = (await smtp.waitFor(2, (m) => m.to.includes(email))).find((m) => m !== secondMail);
+    if (!firstMail) throw new Error("no second invitation mail");
+    const firstToken = linkToken(firstMail, "/accept-invite");
+    const joined = await post("/api/auth/accept-invite", {
+      token: secondToken,
       firstName: "Grace",
       lastName: "Hopper",
       password: "a new password",
     });
+    expect(joined.statusCode, joined.body).toBe(200);
+    const details = await post("/api/auth/invite-details", { token: firstToken });
+    expect(details.statusCode).toBe(409);
+    expect(details.json()).toMatchObject({ code: "EMAIL_TAKEN" });
+    expect(details.json().error).toMatch(/already has a Cove account/);
+    const accept = await post("/api/auth/accept-invite", {
+      token: firstToken,
+      firstName: "Grace",
+      lastName: "Hopper",
+      password: "another password",
+    });
     expect(accept.statusCode).toBe(409);
-
-    // The other account is untouched: it signs in with its own password, and only one account holds the email.
-    const login = await post("/api/auth/login", { email: other.user.email, password: other.password });
-    expect(login.statusCode).toBe(200);
-    expect((login.json() as AuthAnswer).user.organizationId).toBe(other.user.organizationId);
-    const [active] = await t.database.db
-      .select({ organizationId: users.organizationId })
-      .from(users)
-      .where(eq(users.email, other.user.email))
-      .orderBy(users.createdAt)
-      .limit(1);
-    expect(active?.organizationId).toBe(other.user.organizationId);
+    const login = await post("/api/auth/login", { email, password: "a new password" });
+    expect((login.json() as AuthAnswer).user.organizationId).toBe(second.user.organizationId);
   });
 
   it("still refuses an email already in the admin's own organization (which the admin can see anyway)", async () => {

@@ -402,6 +402,29 @@ describe("actions", () => {
     ]);
   });
 
+  it("assigns and comments: the assignee is told once, of the assignment (a rule's comment is not a reply)", async () => {
+    const org = await registerOrg(t.app);
+    const agent = await addMember(t.database, org.user.organizationId, { firstName: "Priya", lastName: "Shah" });
+    await createRule(org.token, {
+      name: "Triage",
+      actions: [
+        { type: "assign_ticket", assignee_id: agent.id },
+        { type: "add_comment", comment: "Assigned to the refunds desk" },
+        { type: "add_comment", comment: "We got your message", is_public: true },
+      ],
+    });
+    const ticket = await createTicket(t.app, org.token);
+    expect(ticket.assignee_id).toBe(agent.id);
+    const bell = (await call(agent.token, "GET", "/api/notifications")).json() as NotificationListAnswer;
+    expect(bell.notifications.map((n) => [n.type, n.actor_name, n.ticket_id])).toEqual([
+      ["assigned", "Triage", ticket.id],
+    ]);
+    // A person's reply on that ticket is still one.
+    await call(org.token, "POST", `/api/tickets/${ticket.id}/comments`, { body: "Any news?", is_public: false });
+    const after = (await call(agent.token, "GET", "/api/notifications")).json() as NotificationListAnswer;
+    expect(after.notifications.map((n) => n.type)).toEqual(["reply", "assigned"]);
+  });
+
   it("escalates: priority urgent and every active admin notified", async () => {
     const org = await registerOrg(t.app);
     const admin2 = await addMember(t.database, org.user.organizationId, { role: "admin" });

@@ -183,6 +183,33 @@ describe("the satisfaction survey", () => {
     ).toBeNull();
   });
 
+  it("shows staff the customer's rating and comment on the ticket, as soon as it is given or changed", async () => {
+    const org = await newOrg();
+    const stranger = await newOrg();
+    const email = `cy-${unique()}@example.com`;
+    const ticket = await staffTicket(org.token, email);
+    const read = async (token: string) => {
+      const res = await call(token, "GET", `/api/tickets/${ticket.id}`);
+      return { status: res.statusCode, ticket: res.json().ticket as Ticket | undefined, body: res.body };
+    };
+    expect((await read(org.token)).ticket?.rating).toBeNull();
+    await setStatus(org.token, ticket.id, "solved");
+    // Asked, not answered yet: nothing to show (and this answer is cached until something changes).
+    expect((await read(org.token)).ticket?.rating).toBeNull();
+    const { token } = await portalSignIn(t, smtp, org.slug, email);
+    const rate = (payload: object) => call(token, "PUT", `/api/portal/tickets/${ticket.id}/satisfaction`, payload);
+    expect((await rate({ rating: "bad", comment: "Took a week." })).statusCode).toBe(200);
+    const rated = (await read(org.token)).ticket?.rating;
+    expect(rated).toMatchObject({ rating: "bad", comment: "Took a week." });
+    expect(Math.abs(new Date(rated?.rated_at ?? 0).getTime() - Date.now())).toBeLessThan(60_000);
+    expect((await rate({ rating: "good", comment: "" })).statusCode).toBe(200);
+    expect((await read(org.token)).ticket?.rating).toMatchObject({ rating: "good", comment: null });
+    // Another organization's staff find no such ticket, and so no rating.
+    const theirs = await read(stranger.token);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).not.toContain("good");
+  });
+
   it("scores the last 30 days on the dashboard: by people, by the AI (its live chats) and per agent; per organization", async () => {
     const org = await newOrg();
     const other = await newOrg();

@@ -108,6 +108,37 @@ describe("forgot and reset password", () => {
     });
   });
 
+  it("says whether a link still works without using it: fresh yes (twice), used, expired or unknown no", async () => {
+    const { user } = await registerOrg(t.app);
+    await forgot(user.email);
+    const token = resetToken((await waitForMail())[0]?.raw ?? "");
+    const check = (value: string) =>
+      t.app.inject({ method: "POST", url: "/api/auth/reset-password/check", payload: { token: value } });
+    for (let i = 0; i < 2; i++) {
+      const ok = await check(token);
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().message).toMatch(/valid/);
+    }
+    const invalid = {
+      error: "This password reset link is invalid or has expired. Please request a new one.",
+      code: "INVALID_TOKEN",
+    };
+    expect((await check("no-such-token")).json()).toEqual(invalid);
+    expect((await check("")).statusCode).toBe(400);
+    // Checking did not spend it: the password is set with it, and then it is used.
+    expect((await reset(token, "a brand new secret")).statusCode).toBe(200);
+    const used = await check(token);
+    expect(used.statusCode).toBe(400);
+    expect(used.json()).toEqual(invalid);
+    await forgot(user.email);
+    const second = resetToken((await waitForMail(2))[1]?.raw ?? "");
+    await t.database.db
+      .update(passwordResetTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passwordResetTokens.tokenHash, hashToken(second)));
+    expect((await check(second)).json()).toEqual(invalid);
+  });
+
   it("answers 200 for an unknown email and sends nothing", async () => {
     const res = await forgot(`nobody-${unique()}@example.com`);
     expect(res.statusCode).toBe(200);

@@ -127,12 +127,16 @@ describe("POST /api/users/invite", () => {
     expect((await listUsers(admin)).users).toHaveLength(2);
   });
 
-  it("invites another organization's member like anyone else, revealing nothing about their account", async () => {
+  it("refuses another organization's member at once (an invitation they could never accept), holding no seat", async () => {
     const admin = await registerOrg(t.app);
     const other = await registerOrg(t.app);
-    const invited = await invite(admin, { email: other.user.email.toUpperCase() });
-    expect(invited).toMatchObject({ email: other.user.email, status: "invited" });
-    expect((await listUsers(admin)).users).toHaveLength(2);
+    const res = await call(admin, "POST", "/api/users/invite", person({ email: other.user.email.toUpperCase() }));
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: "EMAIL_TAKEN" });
+    expect(res.json().error).toMatch(/already has a Cove account in another organization/);
+    const team = await listUsers(admin);
+    expect(team.users).toHaveLength(1);
+    expect(team.seats?.used).toBe(1);
   });
 });
 

@@ -106,14 +106,20 @@ export type ProfileBody = z.input<typeof profileBody>;
 export const forgotPasswordBody = z.object({ email: emailField });
 export type ForgotPasswordBody = z.input<typeof forgotPasswordBody>;
 
+const resetTokenField = z
+  .string({ error: "The reset link is missing its token" })
+  .min(1, "The reset link is missing its token")
+  .max(200);
+
 export const resetPasswordBody = z.object({
-  token: z
-    .string({ error: "The reset link is missing its token" })
-    .min(1, "The reset link is missing its token")
-    .max(200),
+  token: resetTokenField,
   password: passwordField,
 });
 export type ResetPasswordBody = z.input<typeof resetPasswordBody>;
+
+/** Whether a reset link still works, asked when its page opens (the token travels in the body, not the URL). */
+export const resetTokenCheckBody = z.object({ token: resetTokenField });
+export type ResetTokenCheckBody = z.input<typeof resetTokenCheckBody>;
 
 export const messageAnswer = z.object({ message: z.string() });
 export type MessageAnswer = z.infer<typeof messageAnswer>;

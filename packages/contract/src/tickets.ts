@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { attachmentIds, attachmentSchema } from "./attachments.ts";
 import { requiredText } from "./auth.ts";
+import { CSAT_RATINGS } from "./csat.ts";
 import { COMMENT_EMAIL_STATUSES, INTERNATIONAL_EMAIL } from "./email.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import { textRequired } from "./messages.ts";
@@ -98,11 +99,21 @@ export const ticketSummarySchema = z.object({
 });
 export type TicketSummary = z.infer<typeof ticketSummarySchema>;
 
+/** The customer's answer to the ticket's satisfaction survey (Cove: CSAT), as staff see it on the ticket. */
+export const ticketRatingSchema = z.object({
+  rating: z.enum(CSAT_RATINGS),
+  comment: z.string().nullable(),
+  rated_at: z.string(),
+});
+export type TicketRating = z.infer<typeof ticketRatingSchema>;
+
 export const ticketSchema = ticketSummarySchema.extend({
   comments: z.array(commentSchema),
   /** Files that came with the ticket's messages (the email channel); absent where not read. */
   attachments: z.array(attachmentSchema).optional(),
   activity: z.array(activitySchema),
+  /** The customer's rating once given; null until then (absent where not read: the customer's own view). */
+  rating: ticketRatingSchema.nullable().optional(),
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 

@@ -4,13 +4,20 @@ import { AuthProvider } from "../features/auth/components/auth-provider.tsx";
 // Toasts only follow user actions, so the toaster can arrive a moment after the first paint (landing bundle budget).
 const Toaster = lazy(async () => ({ default: (await import("sonner")).Toaster }));
 
+/**
+ * Toasts sit below the 64 px top bar (and the public pages' headers), never over it: 16 px under it on every screen,
+ * on the right on a desktop and across the width on a phone.
+ */
+const TOAST_OFFSET = { top: 80, right: 24 } as const;
+const TOAST_MOBILE_OFFSET = { top: 80, left: 16, right: 16 } as const;
+
 /** App-wide context. The query cache is per session: see query-provider.tsx. */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <AuthProvider>
       {children}
       <Suspense fallback={null}>
-        <Toaster position="top-right" richColors closeButton />
+        <Toaster position="top-right" offset={TOAST_OFFSET} mobileOffset={TOAST_MOBILE_OFFSET} richColors closeButton />
       </Suspense>
     </AuthProvider>
   );

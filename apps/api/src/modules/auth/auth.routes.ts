@@ -10,6 +10,7 @@ import {
   profileBody,
   registerBody,
   resetPasswordBody,
+  resetTokenCheckBody,
 } from "@cove/contract/auth.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
@@ -137,6 +138,20 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
         req.log.error({ err }, "password reset email failed");
       }
       return { message: auth.FORGOT_PASSWORD_MESSAGE };
+    },
+  });
+
+  app.post("/api/auth/reset-password/check", {
+    config: { access: "public", rateLimit: { max: 30, timeWindow: "15 minutes" } },
+    schema: {
+      tags,
+      summary: "Whether a reset link still works, without using it (what its page shows first)",
+      body: resetTokenCheckBody,
+      response: { 200: messageAnswer, ...errors },
+    },
+    handler: async (req) => {
+      await auth.checkResetToken(app.db, req.body.token);
+      return { message: "This link is valid: choose your new password." };
     },
   });
 

@@ -313,6 +313,23 @@ export const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 export const INVALID_RESET_TOKEN = "This password reset link is invalid or has expired. Please request a new one.";
 
+/** Answers whether a reset link still works (unused, unexpired, its member active) without spending it. */
+export async function checkResetToken(db: Db, token: string): Promise<void> {
+  const [valid] = await db
+    .select({ id: passwordResetTokens.id })
+    .from(passwordResetTokens)
+    .innerJoin(users, and(eq(users.id, passwordResetTokens.userId), eq(users.status, "active")))
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, hashToken(token)),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  if (!valid) throw new AppError("INVALID_TOKEN", INVALID_RESET_TOKEN);
+}
+
 /** Sets the new password, spends the token, and ends every session of the user. */
 export async function resetPassword(db: Db, input: z.output<typeof resetPasswordBody>): Promise<void> {
   const passwordHash = await hashPassword(input.password);

@@ -11,10 +11,11 @@ import {
 } from "@cove/contract/csat.ts";
 import type { DomainEvent } from "@cove/contract/events.ts";
 import { portalPath } from "@cove/contract/portal.ts";
-import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import type { TicketRating } from "@cove/contract/tickets.ts";
+import { and, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { csatSurveys } from "../../db/schema/csat.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
-import { type Db, queryRows, type Tx } from "../../platform/db.ts";
+import { type Db, type Queryable, queryRows, type Tx } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { EventContext } from "../../platform/events.ts";
 import type { Jobs } from "../../platform/jobs.ts";
@@ -45,6 +46,18 @@ function toSatisfaction(row: SurveyRow): Satisfaction {
     changeable_until: until.toISOString(),
     can_change: until.getTime() > Date.now(),
   };
+}
+
+/** The customer's answer to a ticket's survey, as staff see it on the ticket (null before an answer, or no survey). */
+export async function ratingOfTicket(db: Queryable, orgId: string, ticketId: string): Promise<TicketRating | null> {
+  const [row] = await db
+    .select({ rating: csatSurveys.rating, comment: csatSurveys.comment, answeredAt: csatSurveys.answeredAt })
+    .from(csatSurveys)
+    .where(
+      and(eq(csatSurveys.organizationId, orgId), eq(csatSurveys.ticketId, ticketId), isNotNull(csatSurveys.rating)),
+    );
+  if (!row?.rating || !row.answeredAt) return null;
+  return { rating: row.rating, comment: row.comment || null, rated_at: row.answeredAt.toISOString() };
 }
 
 /** A ticket's survey (for its customer: the contact role reads only its own). */

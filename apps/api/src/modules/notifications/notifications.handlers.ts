@@ -1,3 +1,4 @@
+import { readRuleActor } from "@cove/contract/automation.ts";
 import type { ActorRef, DomainEvent } from "@cove/contract/events.ts";
 import { and, eq } from "drizzle-orm";
 import { users } from "../../db/schema/users.ts";
@@ -10,7 +11,8 @@ import { type NewNotification, notify } from "./notifications.service.ts";
 /**
  * The bell's sources (PRODUCT.md): a ticket assigned to you, a reply or note on a ticket you are assigned to, and an
  * internal note that mentions you as @First Last. They run in the transaction of the change, so a notification exists
- * exactly when what it announces does. Nobody is notified of their own action.
+ * exactly when what it announces does. Nobody is notified of their own action, and an automation rule's comment is not
+ * a reply (a rule that assigns and comments tells the assignee once, by the assignment).
  */
 export function registerNotificationHandlers(bus: EventBus): void {
   bus.onInTransaction(["ticket.assigned"], onAssigned);
@@ -33,6 +35,7 @@ async function actorName(ctx: EventContext, actor: ActorRef): Promise<string> {
 }
 
 const staffId = (actor: ActorRef) => (actor.kind === "staff" ? actor.id : null);
+const byRule = (actor: ActorRef) => actor.kind === "system" && readRuleActor(actor.id) !== null;
 
 async function onAssigned(ctx: EventContext, event: DomainEvent<"ticket.assigned">) {
   const to = event.data.to;
@@ -66,7 +69,7 @@ async function onComment(ctx: EventContext, event: DomainEvent<"comment.added">)
     list.push({ userId, type: "mention", actorName: name, title, excerpt: comment.body, link, ticketId: ticket.id });
   }
   const assigneeId = ticket.assigneeId;
-  if (assigneeId && assigneeId !== author && !mentioned.includes(assigneeId)) {
+  if (assigneeId && assigneeId !== author && !mentioned.includes(assigneeId) && !byRule(event.actor)) {
     list.push({
       userId: assigneeId,
       type: "reply",

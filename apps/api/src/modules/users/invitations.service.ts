@@ -1,11 +1,11 @@
 import { INVITATION_DAYS } from "@cove/contract/constants.ts";
 import type { inviteUserBody, UserListItem } from "@cove/contract/users.ts";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { invitations, users } from "../../db/schema/users.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
-import { isUniqueViolation } from "../../platform/db.ts";
+import { type Db, isUniqueViolation } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { Jobs } from "../../platform/jobs.ts";
 import { composeMail } from "../../platform/mail.ts";
@@ -20,7 +20,13 @@ export interface InvitationMail {
 }
 
 const EMAIL_TAKEN = "An account with this email already exists";
+export const EMAIL_IN_ANOTHER_TEAM =
+  "This email address already has a Cove account in another organization, and an address can belong to one team only. Invite another email address of theirs.";
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
+/** Invitations one organization may have refused per hour for an address with an account elsewhere. */
+export const ELSEWHERE_REFUSALS_PER_HOUR = 5;
+const refusals = new Map<string, number[]>();
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
@@ -65,14 +71,37 @@ async function sendInvitation(
 }
 
 /**
+ * Refuses at once (409) to invite an email that already has an account in another organization: such an invitation
+ * could never be accepted and would hold a seat. Runs as the owner role, before the tenant transaction, and looks only
+ * at members who joined. Since it says whether an address has a Cove account, one organization may be told so
+ * ELSEWHERE_REFUSALS_PER_HOUR times an hour, then its invitations wait (429), like registration's 409
+ * (docs/decisions/2026-11-25-abuse-resistance.md).
+ */
+export async function refuseAccountElsewhere(db: Db, orgId: string, email: string, now = Date.now()): Promise<void> {
+  const recent = (refusals.get(orgId) ?? []).filter((at) => at > now - HOUR);
+  if (recent.length >= ELSEWHERE_REFUSALS_PER_HOUR) {
+    const minutes = Math.max(1, Math.ceil(((recent[0] ?? now) + HOUR - now) / 60_000));
+    throw new AppError(
+      "RATE_LIMITED",
+      `Too many invitations to addresses that already have an account. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    );
+  }
+  const [account] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, email), ne(users.status, "invited"), ne(users.organizationId, orgId)))
+    .limit(1);
+  if (recent.length > 0) refusals.set(orgId, recent);
+  else refusals.delete(orgId);
+  if (!account) return;
+  refusals.set(orgId, [...recent, now]);
+  throw new AppError("EMAIL_TAKEN", EMAIL_IN_ANOTHER_TEAM);
+}
+
+/**
  * Invites someone (spec: POST /users/invite): they become a member with status invited, holding a seat, and get an
- * email with a single-use link valid for 7 days.
- *
- * An email that already has an account in another organization is invited like any other: the answer, the team list
- * and the email are the same, so an admin (anyone can start a trial and become one) cannot learn from an invitation
- * whether an email has a Cove account. Only the person who opens the link is told, since an email can belong to one
- * team (docs/decisions/2026-11-25-abuse-resistance.md). An email already in this organization is
- * refused with 409, as the admin sees it in the team list anyway.
+ * email with a single-use link valid for 7 days. The route first refuses an email with an account in another
+ * organization (refuseAccountElsewhere); one already in this organization is refused here with 409.
  */
 export async function inviteUser(
   ctx: Ctx,

@@ -3,12 +3,13 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import { inviteUserBody, updateUserBody, userAnswer, userListAnswer } from "@cove/contract/users.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inTenant, principalOf } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import * as invitations from "./invitations.service.ts";
 import * as service from "./users.service.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
+const inviteErrors = { ...errors, 429: errorSchema };
 const tags = ["users"];
 
 /** The team (PRODUCT.md section 3): every member reads the list; only an admin invites, changes or removes. */
@@ -28,12 +29,14 @@ export async function userRoutes(fastify: FastifyInstance) {
       tags,
       summary: "Invite someone by email (they hold a seat until they accept or the invitation is revoked)",
       body: inviteUserBody,
-      response: { 201: userAnswer, ...errors },
+      response: { 201: userAnswer, ...inviteErrors },
     },
-    handler: async (req, reply) =>
-      reply
+    handler: async (req, reply) => {
+      await invitations.refuseAccountElsewhere(app.db, principalOf(req).orgId, req.body.email);
+      return reply
         .status(201)
-        .send({ user: await inTenant(app, req, (ctx) => invitations.inviteUser(ctx, req.body, mail())) }),
+        .send({ user: await inTenant(app, req, (ctx) => invitations.inviteUser(ctx, req.body, mail())) });
+    },
   });
 
   app.put("/api/users/:id", {

@@ -1,4 +1,10 @@
 // What the tickets feature offers the others; everything else in it is its own business (scripts/check-boundaries.mjs).
 export { useTicketList, useTicketStats } from "./api/tickets.queries.ts";
 export { PriorityBadge, StatusBadge } from "./components/ticket-badges.tsx";
-export { formatDate, formatDateTime, formatRelative, PRIORITY_LABELS } from "./components/ticket-format.ts";
+export {
+  formatDate,
+  formatDateTime,
+  formatRelative,
+  PRIORITY_LABELS,
+  STATUS_LABELS,
+} from "./components/ticket-format.ts";

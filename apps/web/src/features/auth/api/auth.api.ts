@@ -44,6 +44,10 @@ export function resetPasswordRequest(body: ResetPasswordBody): Promise<MessageAn
   return apiRequest("/auth/reset-password", { method: "POST", body, schema: messageAnswer });
 }
 
+export function resetTokenCheckRequest(token: string, signal?: AbortSignal): Promise<MessageAnswer> {
+  return apiRequest("/auth/reset-password/check", { method: "POST", body: { token }, schema: messageAnswer, signal });
+}
+
 export function invitationRequest(token: string, signal?: AbortSignal): Promise<InvitationAnswer> {
   return apiRequest("/auth/invite-details", { method: "POST", body: { token }, schema: invitationAnswer, signal });
 }

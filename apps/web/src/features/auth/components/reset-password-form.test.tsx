@@ -1,10 +1,35 @@
-import { screen } from "@testing-library/react";
+import { cleanup, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { json, mockApi, renderApp } from "../../../test/render-app.tsx";
+import { calls, json, mockApi, renderApp } from "../../../test/render-app.tsx";
+
+const INVALID = "This password reset link is invalid or has expired. Please request a new one.";
 
 describe("reset password", () => {
-  it("explains an expired link and offers a new one", async () => {
+  it("says at once, before any form, that a used or expired link is invalid, and does not spend it", async () => {
     const fetchMock = mockApi({
+      "POST /api/auth/reset-password/check": () => json(400, { error: INVALID, code: "INVALID_TOKEN" }),
+    });
+    renderApp("/reset-password?token=used-token");
+    expect(await screen.findByRole("alert")).toHaveTextContent(INVALID);
+    expect(screen.getByRole("link", { name: "Request a new reset link" })).toHaveAttribute("href", "/login?forgot=1");
+    expect(screen.queryByLabelText("New password")).not.toBeInTheDocument();
+    expect(calls(fetchMock)).toEqual(["POST /api/auth/reset-password/check"]);
+    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({ token: "used-token" });
+  });
+
+  it("shows the form when the link is still valid, and when the check gets no answer", async () => {
+    mockApi({ "POST /api/auth/reset-password/check": () => json(200, { message: "valid" }) });
+    renderApp("/reset-password?token=fresh-token");
+    expect(await screen.findByLabelText("New password")).toBeInTheDocument();
+    cleanup();
+    mockApi({ "POST /api/auth/reset-password/check": () => json(502, "Bad gateway") });
+    renderApp("/reset-password?token=fresh-token");
+    expect(await screen.findByLabelText("New password")).toBeInTheDocument();
+  });
+
+  it("explains a link that expired while the form was open, and offers a new one", async () => {
+    const fetchMock = mockApi({
+      "POST /api/auth/reset-password/check": () => json(200, { message: "valid" }),
       "POST /api/auth/reset-password": () =>
         json(400, { error: "This reset link is invalid or has expired", code: "INVALID_TOKEN" }),
     });
@@ -19,12 +44,15 @@ describe("reset password", () => {
     // A used link cannot succeed: the form it would fail again with is gone.
     expect(screen.queryByLabelText("New password")).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Set new password" })).not.toBeInTheDocument();
-    const body: unknown = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
+    const body: unknown = JSON.parse(String(fetchMock.mock.calls[1]?.[1]?.body));
     expect(body).toEqual({ token: "old-token", password: "a brand new password" });
   });
 
   it("goes to sign-in with the server's message once the password is changed", async () => {
-    mockApi({ "POST /api/auth/reset-password": () => json(200, { message: "Your password has been reset" }) });
+    mockApi({
+      "POST /api/auth/reset-password/check": () => json(200, { message: "valid" }),
+      "POST /api/auth/reset-password": () => json(200, { message: "Your password has been reset" }),
+    });
     const { user, router } = renderApp("/reset-password?token=fresh-token");
 
     await user.type(await screen.findByLabelText("New password"), "a brand new password");

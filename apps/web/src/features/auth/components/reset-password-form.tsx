@@ -1,7 +1,7 @@
 import { passwordField } from "@cove/contract/auth.ts";
 import { PASSWORD_MIN } from "@cove/contract/constants.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
@@ -9,8 +9,9 @@ import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
-import { resetPasswordRequest } from "../api/auth.api.ts";
+import { resetPasswordRequest, resetTokenCheckRequest } from "../api/auth.api.ts";
 
 const FALLBACK = "Password reset failed";
 
@@ -35,6 +36,25 @@ export function RequestNewLink() {
 export function ResetPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const [failure, setFailure] = useState<{ text: string; invalidToken: boolean } | null>(null);
+  // The link is checked as the page opens, so a used or expired one says so before anything is typed. If the check
+  // gets no answer, the form shows: setting the password will say what is wrong.
+  const [checking, setChecking] = useState(true);
+  useEffect(() => {
+    const controller = new AbortController();
+    setChecking(true);
+    setFailure(null);
+    resetTokenCheckRequest(token, controller.signal)
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        if (error instanceof ApiError && error.code === "INVALID_TOKEN") {
+          setFailure({ text: error.message, invalidToken: true });
+        }
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setChecking(false);
+      });
+    return () => controller.abort();
+  }, [token]);
   const {
     register,
     handleSubmit,
@@ -54,6 +74,14 @@ export function ResetPasswordForm({ token }: { token: string }) {
       });
     }
   });
+
+  if (checking) {
+    return (
+      <div className="flex justify-center py-8 text-indigo-600">
+        <Spinner className="size-6" label="Checking your reset link" />
+      </div>
+    );
+  }
 
   // A used or expired link cannot succeed however the form is filled in: say so, and offer only what helps.
   if (failure?.invalidToken) {

@@ -24,8 +24,9 @@ import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { PRIORITY_LABELS, STATUS_LABELS } from "../../tickets/index.ts";
 import { useCreateRule, useTeamMembers, useUpdateRule } from "../api/automation.api.ts";
-import { ACTION_LABELS, EVENT_LABELS, FIELD_LABELS, OPERATOR_LABELS } from "./rule-format.ts";
+import { ACTION_LABELS, EVENT_LABELS, FIELD_LABELS, OPERATOR_LABELS, VALUE_LABELS } from "./rule-format.ts";
 
 interface DraftCondition {
   field: string;
@@ -156,6 +157,24 @@ export function RuleFormDialog({ rule, onClose }: { rule: Rule | null; onClose: 
   const team = useTeamMembers();
   const pending = create.isPending || update.isPending;
   const members = (team.data?.users ?? []).filter((u) => u.status === "active");
+  /** Status, priority and assignee compared whole are chosen from their labelled values; the rest is typed. */
+  const valueChoices = (c: DraftCondition) => {
+    if (c.operator !== "equals" && c.operator !== "not_equals") return null;
+    const labels = VALUE_LABELS[c.field];
+    const choices = labels
+      ? Object.entries(labels).map(([value, label]) => ({ value, label }))
+      : c.field === "ticket.assignee_id"
+        ? members.map((u) => ({ value: u.id, label: `${u.first_name} ${u.last_name}`.trim() }))
+        : null;
+    if (!choices) return null;
+    // A value typed before (another case, a member since removed) stays visible as it is.
+    const known = choices.some((o) => o.value === c.value);
+    return [
+      { value: "", label: "Choose a value…" },
+      ...(c.value && !known ? [{ value: c.value, label: c.value }] : []),
+      ...choices,
+    ];
+  };
   const assigneeOptions = [
     { value: "", label: "Choose a member…" },
     { value: ROUND_ROBIN, label: "Round robin (active agents in turn)" },
@@ -163,8 +182,6 @@ export function RuleFormDialog({ rule, onClose }: { rule: Rule | null; onClose: 
   ];
 
   const patch = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
-  const setCondition = (i: number, change: Partial<DraftCondition>) =>
-    patch({ conditions: draft.conditions.map((c, j) => (j === i ? { ...c, ...change } : c)) });
   const setAction = (i: number, change: Partial<DraftAction>) =>
     patch({ actions: draft.actions.map((a, j) => (j === i ? { ...a, ...change } : a)) });
 
@@ -261,56 +278,11 @@ export function RuleFormDialog({ rule, onClose }: { rule: Rule | null; onClose: 
                 />
               </div>
             )}
-            <fieldset className="space-y-3">
-              <legend className="text-sm font-medium text-slate-700">Conditions</legend>
-              {draft.conditions.length === 0 && (
-                <p className="text-sm text-slate-500">No conditions: the rule runs on every such event.</p>
-              )}
-              {draft.conditions.map((c, i) => (
-                <div
-                  // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own; order is the key
-                  key={i}
-                  className="grid items-end gap-2 rounded-md border border-slate-200 p-3 sm:grid-cols-[1fr_1fr_1fr_auto]"
-                >
-                  <SelectField
-                    label={`Condition ${i + 1} field`}
-                    options={options(CONDITION_FIELDS, FIELD_LABELS)}
-                    value={c.field}
-                    onChange={(e) => setCondition(i, { field: e.target.value })}
-                  />
-                  <SelectField
-                    label={`Condition ${i + 1} operator`}
-                    options={options(CONDITION_OPERATORS, OPERATOR_LABELS)}
-                    value={c.operator}
-                    onChange={(e) => setCondition(i, { operator: e.target.value as ConditionOperator })}
-                  />
-                  <TextField
-                    label={`Condition ${i + 1} value`}
-                    value={c.value}
-                    disabled={!VALUE_OPERATORS.includes(c.operator)}
-                    onChange={(e) => setCondition(i, { value: e.target.value })}
-                  />
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    size="icon"
-                    aria-label={`Remove condition ${i + 1}`}
-                    onClick={() => patch({ conditions: draft.conditions.filter((_, j) => j !== i) })}
-                  >
-                    <Trash2 className="size-4" aria-hidden="true" />
-                  </Button>
-                </div>
-              ))}
-              <Button
-                type="button"
-                variant="secondary"
-                size="sm"
-                onClick={() => patch({ conditions: [...draft.conditions, newCondition()] })}
-              >
-                <Plus className="size-4" aria-hidden="true" />
-                Add condition
-              </Button>
-            </fieldset>
+            <ConditionRows
+              conditions={draft.conditions}
+              onChange={(conditions) => patch({ conditions })}
+              valueChoices={valueChoices}
+            />
 
             <fieldset className="space-y-3">
               <legend className="text-sm font-medium text-slate-700">Actions</legend>
@@ -403,7 +375,7 @@ function ActionFields({
       return (
         <SelectField
           label={`Action ${n} status`}
-          options={options(TICKET_STATUSES)}
+          options={options(TICKET_STATUSES, STATUS_LABELS)}
           value={action.status}
           onChange={(e) => onChange(index, { status: e.target.value })}
         />
@@ -412,7 +384,7 @@ function ActionFields({
       return (
         <SelectField
           label={`Action ${n} priority`}
-          options={options(TICKET_PRIORITIES)}
+          options={options(TICKET_PRIORITIES, PRIORITY_LABELS)}
           value={action.priority}
           onChange={(e) => onChange(index, { priority: e.target.value })}
         />
@@ -456,4 +428,74 @@ function ActionFields({
     case "escalate":
       return <p className="text-sm text-slate-600">Sets the priority to urgent and notifies every admin.</p>;
   }
+}
+
+/** The rule's conditions, one row each: field, operator and a value typed or chosen from labelled values. */
+function ConditionRows({
+  conditions,
+  onChange,
+  valueChoices,
+}: {
+  conditions: DraftCondition[];
+  onChange: (conditions: DraftCondition[]) => void;
+  valueChoices: (c: DraftCondition) => { value: string; label: string }[] | null;
+}) {
+  const setCondition = (i: number, change: Partial<DraftCondition>) =>
+    onChange(conditions.map((c, j) => (j === i ? { ...c, ...change } : c)));
+  return (
+    <fieldset className="space-y-3">
+      <legend className="text-sm font-medium text-slate-700">Conditions</legend>
+      {conditions.length === 0 && (
+        <p className="text-sm text-slate-500">No conditions: the rule runs on every such event.</p>
+      )}
+      {conditions.map((c, i) => (
+        <div
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own; order is the key
+          key={i}
+          className="grid items-end gap-2 rounded-md border border-slate-200 p-3 sm:grid-cols-[1fr_1fr_1fr_auto]"
+        >
+          <SelectField
+            label={`Condition ${i + 1} field`}
+            options={options(CONDITION_FIELDS, FIELD_LABELS)}
+            value={c.field}
+            onChange={(e) => setCondition(i, { field: e.target.value })}
+          />
+          <SelectField
+            label={`Condition ${i + 1} operator`}
+            options={options(CONDITION_OPERATORS, OPERATOR_LABELS)}
+            value={c.operator}
+            onChange={(e) => setCondition(i, { operator: e.target.value as ConditionOperator })}
+          />
+          {valueChoices(c) ? (
+            <SelectField
+              label={`Condition ${i + 1} value`}
+              options={valueChoices(c) ?? []}
+              value={c.value}
+              onChange={(e) => setCondition(i, { value: e.target.value })}
+            />
+          ) : (
+            <TextField
+              label={`Condition ${i + 1} value`}
+              value={c.value}
+              disabled={!VALUE_OPERATORS.includes(c.operator)}
+              onChange={(e) => setCondition(i, { value: e.target.value })}
+            />
+          )}
+          <Button
+            type="button"
+            variant="ghost"
+            size="icon"
+            aria-label={`Remove condition ${i + 1}`}
+            onClick={() => onChange(conditions.filter((_, j) => j !== i))}
+          >
+            <Trash2 className="size-4" aria-hidden="true" />
+          </Button>
+        </div>
+      ))}
+      <Button type="button" variant="secondary" size="sm" onClick={() => onChange([...conditions, newCondition()])}>
+        <Plus className="size-4" aria-hidden="true" />
+        Add condition
+      </Button>
+    </fieldset>
+  );
 }

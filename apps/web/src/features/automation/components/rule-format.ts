@@ -1,4 +1,5 @@
 import type { ActionType, ConditionOperator, Rule, RuleEvent } from "@cove/contract/automation.ts";
+import { PRIORITY_LABELS, STATUS_LABELS } from "../../tickets/index.ts";
 
 export const EVENT_LABELS: Record<RuleEvent, string> = {
   ticket_created: "Ticket created",
@@ -38,6 +39,28 @@ export const OPERATOR_LABELS: Record<ConditionOperator, string> = {
   is_not_empty: "is not empty",
 };
 
+/** The labelled values of a condition's field, where it has a fixed list (status, priority). */
+export const VALUE_LABELS: Record<string, Record<string, string>> = {
+  "ticket.status": STATUS_LABELS,
+  "ticket.priority": PRIORITY_LABELS,
+};
+
+/** A condition's value as people read it: "Urgent" for urgent (conditions ignore case), a member's name for an id. */
+export function valueLabel(field: string, value: string, memberName: (id: string) => string): string {
+  if (field === "ticket.assignee_id") return memberName(value);
+  return VALUE_LABELS[field]?.[value.toLowerCase()] ?? value;
+}
+
+/** 'Priority equals "Urgent"', as the rule list shows a condition. */
+export function describeCondition(
+  condition: Rule["trigger_conditions"]["conditions"][number],
+  memberName: (id: string) => string,
+): string {
+  const { field, operator, value } = condition;
+  const operatorLabel = OPERATOR_LABELS[operator as ConditionOperator] ?? operator;
+  return `${FIELD_LABELS[field] ?? field} ${operatorLabel}${value ? ` "${valueLabel(field, value, memberName)}"` : ""}`;
+}
+
 export const ACTION_LABELS: Record<ActionType, string> = {
   assign_ticket: "Assign ticket",
   change_status: "Change status",
@@ -55,9 +78,9 @@ export function describeAction(action: Rule["actions"][number], memberName: (id:
     case "assign_ticket":
       return `${label}: ${action.assignee_id === "round_robin" ? "round robin" : memberName(String(action.assignee_id))}`;
     case "change_status":
-      return `${label}: ${String(action.status)}`;
+      return `${label}: ${STATUS_LABELS[action.status as keyof typeof STATUS_LABELS] ?? String(action.status)}`;
     case "change_priority":
-      return `${label}: ${String(action.priority)}`;
+      return `${label}: ${PRIORITY_LABELS[action.priority as keyof typeof PRIORITY_LABELS] ?? String(action.priority)}`;
     case "add_tags":
       return `${label}: ${(action.tags as string[]).join(", ")}`;
     case "add_comment":

@@ -7,7 +7,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useDeleteRule, useTeamMembers, useUpdateRule } from "../api/automation.api.ts";
-import { describeAction, describeTrigger, FIELD_LABELS, OPERATOR_LABELS } from "./rule-format.ts";
+import { describeAction, describeCondition, describeTrigger } from "./rule-format.ts";
 import { RuleRuns } from "./rule-runs.tsx";
 
 /**
@@ -73,10 +73,7 @@ export function RuleList({ rules, onEdit }: { rules: Rule[]; onEdit?: (rule: Rul
                   <span className="font-medium">When:</span> {describeTrigger(rule.trigger_conditions)}
                   {rule.trigger_conditions.conditions.length > 0 &&
                     ` and ${rule.trigger_conditions.match === "any" ? "any of" : "all of"}: ${rule.trigger_conditions.conditions
-                      .map(
-                        (c) =>
-                          `${FIELD_LABELS[c.field] ?? c.field} ${OPERATOR_LABELS[c.operator as keyof typeof OPERATOR_LABELS] ?? c.operator}${c.value ? ` "${c.value}"` : ""}`,
-                      )
+                      .map((c) => describeCondition(c, memberName))
                       .join("; ")}`}
                 </p>
                 <p className="text-sm text-slate-700">

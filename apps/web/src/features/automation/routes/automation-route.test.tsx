@@ -113,7 +113,7 @@ describe("the automation screen", () => {
     const item = await screen.findByRole("listitem", { name: "Refunds to billing" });
     expect(item).toHaveTextContent('When: Ticket created and all of: Subject contains "refund"');
     expect(await within(item).findByText(/Assign ticket: Priya Shah/)).toBeInTheDocument();
-    expect(item).toHaveTextContent("Change priority: high");
+    expect(item).toHaveTextContent("Change priority: High");
 
     await user.click(within(item).getByRole("button", { name: "Pause Refunds to billing" }));
     await screen.findByText('Rule "Refunds to billing" paused');
@@ -126,6 +126,50 @@ describe("the automation screen", () => {
     await user.click(within(dialog).getByRole("button", { name: "Delete" }));
     await screen.findByText('Rule "Refunds to billing" deleted');
     expect(calls(fetchMock).filter((c) => c.startsWith("DELETE"))).toHaveLength(1);
+  });
+
+  it("shows statuses, priorities and members by their names, in the list and in the editor", async () => {
+    storeSession();
+    const urgent: Rule = {
+      ...refunds,
+      id: "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+      name: "Urgent to Priya",
+      trigger_conditions: {
+        event: "ticket_updated",
+        after: null,
+        match: "all",
+        conditions: [
+          { field: "ticket.priority", operator: "equals", value: "urgent" },
+          { field: "ticket.status", operator: "not_equals", value: "solved" },
+          { field: "ticket.assignee_id", operator: "not_equals", value: priya.id },
+        ],
+      },
+      actions: [
+        { type: "change_status", status: "pending" },
+        { type: "change_priority", priority: "urgent" },
+      ],
+    };
+    api([urgent]);
+    const { user } = renderApp("/automation");
+    const item = await screen.findByRole("listitem", { name: "Urgent to Priya" });
+    await within(item).findByText(/Priya Shah/);
+    expect(item).toHaveTextContent(
+      'When: Ticket updated and all of: Priority equals "Urgent"; Status does not equal "Solved"; Assignee does not equal "Priya Shah"',
+    );
+    expect(item).toHaveTextContent("Then: Change status: Pending; Change priority: Urgent");
+    expect(item).not.toHaveTextContent(/urgent|solved|pending/);
+
+    await user.click(within(item).getByRole("button", { name: "Edit Urgent to Priya" }));
+    const form = await screen.findByRole("form", { name: "Edit Rule" });
+    const shown = (label: string) => {
+      const select = within(form).getByLabelText(label) as HTMLSelectElement;
+      return select.selectedOptions[0]?.textContent;
+    };
+    expect(shown("Condition 1 value")).toBe("Urgent");
+    expect(shown("Condition 2 value")).toBe("Solved");
+    expect(shown("Condition 3 value")).toBe("Priya Shah");
+    expect(shown("Action 1 status")).toBe("Pending");
+    expect(shown("Action 2 priority")).toBe("Urgent");
   });
 
   it("creates a rule with the spec's defaults and sends it as the spec's call", async () => {

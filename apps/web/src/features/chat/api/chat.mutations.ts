@@ -10,16 +10,17 @@ import {
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { toast } from "sonner";
-import { ApiError, apiRequest } from "../../../lib/api-client.ts";
+import { apiRequest } from "../../../lib/api-client.ts";
 import { chatKeys, ticketKeys } from "../../../lib/query-keys.ts";
 import { getSession } from "../../../lib/session-storage.ts";
+import { toastError } from "../../../lib/toast-error.ts";
 import { uploadFile, useAttachmentLimits } from "../../../lib/uploads.ts";
 
 const path = (id: string) => `/chat/sessions/${encodeURIComponent(id)}`;
 
 /** The spec's fixed alert, with the server's reason underneath when it gave one. */
 function toastFailure(title: string, error: unknown) {
-  toast.error(title, { description: error instanceof ApiError ? error.message : undefined });
+  toastError(error, title);
 }
 
 export function useSendChatMessage(sessionId: string) {

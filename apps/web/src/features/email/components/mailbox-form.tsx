@@ -8,6 +8,9 @@ import { TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { useConnectMailbox, useUpdateMailbox } from "../api/mailboxes.api.ts";
 
+/** The fields that show a message of their own. */
+const FIELDS = ["host", "port", "user", "password", "folder"] as const;
+
 /**
  * Connect a mailbox over IMAP, or change a connected one's sign-in (then an empty password keeps the saved one).
  * Saving tries the server first: a wrong password or an unreachable server is said here, on its field.
@@ -36,8 +39,11 @@ export function MailboxForm({ mailbox, onDone }: { mailbox?: Mailbox; onDone: ()
       toast.success(mailbox ? "Mailbox updated: the import goes on" : "Mailbox connected: the import has started");
       onDone();
     } catch (error) {
-      if (error instanceof ApiError) setErrors(Object.fromEntries(error.details.map((d) => [d.path, d.message])));
-      setProblem(errorText(error, "The mailbox could not be saved"));
+      // One message per failure: on the field it is about (a refused password...), else above the form.
+      const onFields =
+        error instanceof ApiError ? error.details.filter((d) => (FIELDS as readonly string[]).includes(d.path)) : [];
+      if (onFields.length > 0) setErrors(Object.fromEntries(onFields.map((d) => [d.path, d.message])));
+      else setProblem(errorText(error, "The mailbox could not be saved"));
     }
   }
 

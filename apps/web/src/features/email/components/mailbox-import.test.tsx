@@ -73,7 +73,7 @@ describe("Import a mailbox (Email Settings)", () => {
     expect(screen.getByRole("button", { name: "Resume" })).toBeInTheDocument();
   });
 
-  it("connects a mailbox, and shows the server's reason on the field when it cannot", async () => {
+  it("connects a mailbox, and shows the server's reason once, on the field, when it cannot", async () => {
     const message = "The mail server refused the user name or password.";
     let sent: Record<string, unknown> | null = null;
     signedIn([], (body) => {
@@ -88,8 +88,11 @@ describe("Import a mailbox (Email Settings)", () => {
     await user.type(within(form).getByLabelText("Password"), "wrong");
     await user.click(within(form).getByRole("button", { name: "Connect and import" }));
 
-    expect(await within(form).findByRole("alert")).toHaveTextContent(message);
+    expect(await within(form).findByText(message)).toBeInTheDocument();
     expect(within(form).getByLabelText("Password")).toHaveAttribute("aria-invalid", "true");
+    expect(within(form).getByLabelText("Password")).toHaveAccessibleDescription(expect.stringContaining(message));
+    expect(screen.getAllByText(message)).toHaveLength(1);
+    expect(within(form).queryByRole("alert")).not.toBeInTheDocument();
     expect(sent).toEqual({
       host: "imap.example.com",
       port: 993,
@@ -98,6 +101,20 @@ describe("Import a mailbox (Email Settings)", () => {
       password: "wrong",
       folder: "INBOX",
     });
+  });
+
+  it("says a failure that is about no field once, above the form", async () => {
+    const message = "The mail server at imap.example.com did not answer on port 993.";
+    signedIn([], () => json(422, { error: message, code: "MAILBOX_CONNECTION_FAILED" }));
+    const { user } = renderApp("/settings?tab=email");
+    await user.click(await screen.findByRole("button", { name: "Connect a mailbox" }));
+    const form = screen.getByRole("form", { name: "Connect a mailbox" });
+    await user.type(within(form).getByLabelText("Server"), "imap.example.com");
+    await user.type(within(form).getByLabelText("User name"), "support@example.com");
+    await user.type(within(form).getByLabelText("Password"), "secret");
+    await user.click(within(form).getByRole("button", { name: "Connect and import" }));
+    expect(await within(form).findByRole("alert")).toHaveTextContent(message);
+    expect(screen.getAllByText(message)).toHaveLength(1);
   });
 
   it("words the time left as people say it", () => {

@@ -9,8 +9,8 @@ import type { z } from "zod";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
+import { toastErrorWithReason } from "../../../lib/toast-error.ts";
 import { useDeleteArticle, useSaveArticle } from "../api/kb.mutations.ts";
 import { useCategories } from "../api/kb.queries.ts";
 import { ArticleStatusBadge } from "./article-status-badge.tsx";
@@ -21,6 +21,7 @@ import { PhrasingsField } from "./phrasings-field.tsx";
 
 export const EMPTY_BODY = "Write the article before publishing it.";
 
+const SOMETHING_WRONG = "Something went wrong.";
 const SAVED: Record<string, string> = {
   "new:draft": "Draft saved",
   "new:published": "Article published",
@@ -71,8 +72,7 @@ export function ArticleEditor({ article }: { article?: Article }) {
         navigate(`/knowledge-base/${saved.id}`);
       } catch (error) {
         applyFieldErrors(error, setError, ["title", "body", "category_id"]);
-        const reason = error instanceof ApiError ? error.message : "Something went wrong.";
-        toast.error(`Failed to save article: ${reason}`);
+        toastErrorWithReason(error, (reason) => `Failed to save article: ${reason}`, SOMETHING_WRONG);
       }
     });
 
@@ -84,8 +84,7 @@ export function ArticleEditor({ article }: { article?: Article }) {
       navigate("/knowledge-base");
     } catch (error) {
       setConfirmDelete(false);
-      const reason = error instanceof ApiError ? error.message : "Something went wrong.";
-      toast.error(`Failed to delete article: ${reason}`);
+      toastErrorWithReason(error, (reason) => `Failed to delete article: ${reason}`, SOMETHING_WRONG);
     }
   }
 

@@ -1,9 +1,8 @@
 import { HELP_FEEDBACK_THANKS } from "@cove/contract/kb.ts";
 import { ThumbsDown, ThumbsUp } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
-import { errorText } from "../../../lib/api-client.ts";
+import { toastError } from "../../../lib/toast-error.ts";
 import { useHelpFeedback } from "../api/kb.mutations.ts";
 
 const voteKey = (orgSlug: string, slug: string) => `cove.help.voted:${orgSlug}/${slug}`;
@@ -32,7 +31,7 @@ export function HelpFeedback({ orgSlug, articleSlug }: { orgSlug: string; articl
       }
       setVoted(true);
     } catch (error) {
-      toast.error(errorText(error, "Your feedback could not be sent. Please try again."));
+      toastError(error, "Your feedback could not be sent. Please try again.");
     }
   }
 

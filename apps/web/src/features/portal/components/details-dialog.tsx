@@ -5,8 +5,8 @@ import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
-import { errorText } from "../../../lib/api-client.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
+import { toastError } from "../../../lib/toast-error.ts";
 import { useUpdateMe } from "../api/portal.queries.ts";
 import { usePortal } from "../api/portal-context.ts";
 import { accentButton, brandStyle } from "./portal-brand.ts";
@@ -39,7 +39,7 @@ export function DetailsDialog({
       onOpenChange(false);
     } catch (error) {
       applyFieldErrors(error, setError, ["name", "company"]);
-      toast.error(errorText(error, "Your details could not be saved."));
+      toastError(error, "Your details could not be saved.");
     }
   });
   return (

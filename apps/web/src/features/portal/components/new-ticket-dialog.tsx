@@ -10,8 +10,8 @@ import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
+import { toastErrorWithReason } from "../../../lib/toast-error.ts";
 import { PRIORITY_LABELS } from "../../tickets/index.ts";
 import { useCreateMyTicket } from "../api/portal.queries.ts";
 import { usePortal } from "../api/portal-context.ts";
@@ -56,8 +56,7 @@ export function NewTicketDialog({
       onCreated(ticket.id);
     } catch (error) {
       applyFieldErrors(error, setError, ["subject", "description", "priority"]);
-      const reason = error instanceof ApiError ? error.message : "Something went wrong.";
-      toast.error(`Failed to create ticket: ${reason}`);
+      toastErrorWithReason(error, (reason) => `Failed to create ticket: ${reason}`, "Something went wrong.");
     }
   });
 

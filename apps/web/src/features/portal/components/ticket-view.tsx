@@ -3,14 +3,14 @@ import type { CustomerComment, CustomerTicketDetail } from "@cove/contract/porta
 import { clsx } from "clsx";
 import { ArrowLeft, FileQuestion } from "lucide-react";
 import { useCallback, useId, useState } from "react";
-import { toast } from "sonner";
 import { AttachmentList, type FetchFile } from "../../../components/attachment-list.tsx";
 import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
-import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { ApiError } from "../../../lib/api-client.ts";
+import { toastError } from "../../../lib/toast-error.ts";
 import { fetchFile } from "../../../lib/uploads.ts";
 import { formatDateTime, PriorityBadge, StatusBadge } from "../../tickets/index.ts";
 import { useMyTicket, useRateMyTicket, useReplyToMyTicket } from "../api/portal.queries.ts";
@@ -167,7 +167,7 @@ function ReplyBox({ ticket }: { ticket: CustomerTicketDetail }) {
       setBody("");
       files.clear();
     } catch (error) {
-      toast.error(errorText(error, "Failed to add comment. Please try again."));
+      toastError(error, "Failed to add comment. Please try again.");
     }
   }
   return (

@@ -1,7 +1,6 @@
 import { DEFAULT_BRAND_COLOR, type GeneralSettings, LOGO_MAX_BYTES, LOGO_TYPES } from "@cove/contract/settings.ts";
 import { type ChangeEvent, type FormEvent, useId, useMemo, useState } from "react";
 import { toast } from "sonner";
-import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
@@ -12,6 +11,8 @@ import { useUpdateGeneral } from "../api/settings.api.ts";
 
 export const SETTINGS_SAVED = "Settings saved";
 export const SETTINGS_FAILED = "Failed to save settings";
+/** The fields that show a message of their own. */
+const FIELDS = ["name", "slug", "brand_color", "logo"] as const;
 
 function timeZones(current: string): string[] {
   const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"];
@@ -73,10 +74,11 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
       toast.success(SETTINGS_SAVED);
       if (name !== settings.name) await refreshUser();
     } catch (error) {
-      if (error instanceof ApiError && error.details.length > 0) {
-        setErrors(Object.fromEntries(error.details.map((d) => [d.path, d.message])));
-      }
-      toastError(error, SETTINGS_FAILED);
+      // One message per failure: beside the field it is about, else the toast (the spec's text, the server's beneath).
+      const onFields =
+        error instanceof ApiError ? error.details.filter((d) => (FIELDS as readonly string[]).includes(d.path)) : [];
+      if (onFields.length > 0) setErrors(Object.fromEntries(onFields.map((d) => [d.path, d.message])));
+      else toastError(error, SETTINGS_FAILED);
     }
   }
 
@@ -141,6 +143,8 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
             value={color}
             onChange={(e) => setColor(e.target.value)}
             maxLength={7}
+            aria-invalid={errors.brand_color ? true : undefined}
+            aria-describedby={describedBy(`${id}-color`, "hint", errors.brand_color)}
             className={`${inputClasses} w-32 font-mono`}
           />
         </div>
@@ -167,11 +171,6 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
           )}
         </div>
       </FieldShell>
-      {update.isError && !(update.error instanceof ApiError && update.error.details.length > 0) && (
-        <Alert>
-          {update.error instanceof ApiError && update.error.fromServer ? update.error.message : SETTINGS_FAILED}
-        </Alert>
-      )}
       <div className="flex justify-end">
         <Button type="submit" pending={update.isPending}>
           Save changes

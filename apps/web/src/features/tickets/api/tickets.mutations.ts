@@ -8,16 +8,16 @@ import {
 } from "@cove/contract/tickets.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
-import { ApiError, apiRequest } from "../../../lib/api-client.ts";
+import { apiRequest } from "../../../lib/api-client.ts";
 import { organizationStatsKey, ticketKeys } from "../../../lib/query-keys.ts";
+import { toastError } from "../../../lib/toast-error.ts";
 
 export const UPDATE_FAILED = "Failed to update ticket. Please try again.";
 export const COMMENT_FAILED = "Failed to add comment. Please try again.";
 
 /** The spec's fixed headline, with the reason underneath so the user knows what to fix. */
 function toastFailure(title: string, error: unknown) {
-  toast.error(title, { description: error instanceof ApiError ? error.message : undefined });
+  toastError(error, title);
 }
 
 export function useCreateTicket() {

@@ -7,9 +7,9 @@ import { AttachFilesButton, UploadList, useFileUploads } from "../../../componen
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { getSession } from "../../../lib/session-storage.ts";
+import { toastErrorWithReason } from "../../../lib/toast-error.ts";
 import { useCreateTicket } from "../api/tickets.mutations.ts";
 import { PRIORITY_LABELS } from "./ticket-format.ts";
 
@@ -51,8 +51,7 @@ export function NewTicketForm() {
       navigate(`/tickets/${ticket.id}`);
     } catch (error) {
       applyFieldErrors(error, setError, ["requester_name", "requester_email", "subject", "description", "priority"]);
-      const reason = error instanceof ApiError ? error.message : "Something went wrong.";
-      toast.error(`Failed to create ticket: ${reason}`);
+      toastErrorWithReason(error, (reason) => `Failed to create ticket: ${reason}`, "Something went wrong.");
     }
   });
 

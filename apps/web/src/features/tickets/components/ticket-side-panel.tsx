@@ -1,5 +1,6 @@
-import { TICKET_PRIORITIES, TICKET_STATUSES, type Ticket } from "@cove/contract/tickets.ts";
-import { UserRoundCheck } from "lucide-react";
+import { TICKET_PRIORITIES, TICKET_STATUSES, type Ticket, type TicketRating } from "@cove/contract/tickets.ts";
+import { clsx } from "clsx";
+import { ThumbsDown, ThumbsUp, UserRoundCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
@@ -23,6 +24,33 @@ function Panel({ title, children, aside }: { title: string; children: ReactNode;
       </div>
       {children}
     </section>
+  );
+}
+
+/** The customer's answer to the satisfaction survey: Good or Bad, their comment, and when. */
+function CustomerRating({ rating }: { rating: TicketRating }) {
+  const good = rating.rating === "good";
+  const Icon = good ? ThumbsUp : ThumbsDown;
+  return (
+    <Panel title="Customer rating">
+      <p
+        className={clsx(
+          "inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-sm font-medium",
+          good ? "bg-emerald-50 text-emerald-800" : "bg-red-50 text-red-800",
+        )}
+      >
+        <Icon className="size-4" aria-hidden="true" />
+        {good ? "Good" : "Bad"}
+      </p>
+      {rating.comment && (
+        <blockquote className="mt-2 border-l-2 border-slate-200 pl-3 text-sm break-words whitespace-pre-wrap text-slate-700">
+          {rating.comment}
+        </blockquote>
+      )}
+      <p className="mt-2 text-xs text-slate-500">
+        Rated <time dateTime={rating.rated_at}>{formatDateTime(rating.rated_at)}</time>
+      </p>
+    </Panel>
   );
 }
 
@@ -104,6 +132,8 @@ export function TicketSidePanel({ ticket }: { ticket: Ticket }) {
           <TagEditor tags={ticket.tags} onChange={(tags) => update.mutate({ body: { tags } })} />
         </div>
       </Panel>
+
+      {ticket.rating && <CustomerRating rating={ticket.rating} />}
 
       <Panel title="Details">
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">

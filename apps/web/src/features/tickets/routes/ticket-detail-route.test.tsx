@@ -51,6 +51,38 @@ describe("ticket detail", () => {
     expect(screen.getByRole("link", { name: "Back to List" })).toHaveAttribute("href", "/tickets");
   });
 
+  it("shows the customer's rating, Good or Bad with their comment, and nothing before they rate", async () => {
+    const bad = ticket({
+      status: "solved",
+      rating: { rating: "bad", comment: "Took a week to answer.", rated_at: "2030-01-12T10:00:00.000Z" },
+    });
+    signedIn(bad);
+    const view = renderApp(`/tickets/${bad.id}`);
+    const panel = await screen.findByRole("region", { name: "Customer rating" });
+    expect(within(panel).getByText("Bad")).toBeInTheDocument();
+    expect(within(panel).getByText("Took a week to answer.")).toBeInTheDocument();
+    expect(
+      within(panel)
+        .getByText(/^Rated/)
+        .querySelector("time"),
+    ).toHaveAttribute("dateTime", "2030-01-12T10:00:00.000Z");
+    view.unmount();
+
+    const good = ticket({ status: "solved", rating: { rating: "good", comment: null, rated_at: bad.updated_at } });
+    signedIn(good);
+    const second = renderApp(`/tickets/${good.id}`);
+    const goodPanel = await screen.findByRole("region", { name: "Customer rating" });
+    expect(within(goodPanel).getByText("Good")).toBeInTheDocument();
+    expect(within(goodPanel).queryByRole("blockquote")).not.toBeInTheDocument();
+    second.unmount();
+
+    const unrated = ticket({ status: "solved", rating: null });
+    signedIn(unrated);
+    renderApp(`/tickets/${unrated.id}`);
+    await screen.findByRole("region", { name: "Details" });
+    expect(screen.queryByRole("region", { name: "Customer rating" })).not.toBeInTheDocument();
+  });
+
   it("does not send a blank reply", async () => {
     const current = ticket();
     const fetchMock = signedIn(current);

@@ -5,7 +5,8 @@ import { type FormEvent, useId, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
-import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { ApiError } from "../../../lib/api-client.ts";
+import { toastErrorWithReason } from "../../../lib/toast-error.ts";
 import { useInviteUser } from "../api/users.api.ts";
 import { ROLE_LABELS } from "./user-format.ts";
 
@@ -38,7 +39,7 @@ export function InviteForm({ onClose }: { onClose: () => void }) {
       setValues(EMPTY);
       setErrors({});
     } catch (error) {
-      toast.error(`Failed to invite user: ${errorText(error, "the server did not answer")}`);
+      toastErrorWithReason(error, (reason) => `Failed to invite user: ${reason}`, "the server did not answer");
       if (error instanceof ApiError) {
         const fieldErrors: Partial<Record<Field, string>> = {};
         for (const d of error.details) {

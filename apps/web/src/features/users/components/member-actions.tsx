@@ -5,16 +5,18 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
-import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
+import { toastError, toastErrorWithReason } from "../../../lib/toast-error.ts";
 import { useResendInvite, useRevokeInvite, useUpdateUser } from "../api/users.api.ts";
 import { displayName, ROLE_LABELS } from "./user-format.ts";
+
+const NO_ANSWER = "the server did not answer";
 
 type Pending = { kind: "deactivate" } | { kind: "revoke" } | null;
 
 /** The spec's fixed headline, with the server's reason underneath so the admin knows what to do. */
 function toastFailure(title: string, error: unknown) {
-  toast.error(title, { description: error instanceof ApiError ? error.message : undefined });
+  toastError(error, title);
 }
 
 /** The Role column for an admin: a change takes effect after a confirmation (spec). */
@@ -116,7 +118,7 @@ export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolea
       await resend.mutateAsync(user.id);
       toast.success(`Invitation sent again to ${user.email}`);
     } catch (error) {
-      toast.error(`Failed to resend invitation: ${errorText(error, "the server did not answer")}`);
+      toastErrorWithReason(error, (reason) => `Failed to resend invitation: ${reason}`, NO_ANSWER);
     }
   }
 
@@ -125,7 +127,7 @@ export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolea
       await revoke.mutateAsync(user.id);
       toast.success("Invitation revoked");
     } catch (error) {
-      toast.error(`Failed to revoke invitation: ${errorText(error, "the server did not answer")}`);
+      toastErrorWithReason(error, (reason) => `Failed to revoke invitation: ${reason}`, NO_ANSWER);
     } finally {
       close();
     }

@@ -115,6 +115,25 @@ describe("team members, as an admin", () => {
     ).toBeInTheDocument();
   });
 
+  it("says at once that an address with an account in another organization cannot be invited", async () => {
+    storeSession();
+    const elsewhere =
+      "This email address already has a Cove account in another organization, and an address can belong to one team only. Invite another email address of theirs.";
+    api({ "POST /api/users/invite": () => json(409, { error: elsewhere, code: "EMAIL_TAKEN" }) });
+    const { user } = renderApp("/users");
+    await user.click(await screen.findByRole("button", { name: "Invite User" }));
+    const form = screen.getByRole("form", { name: "Invite a team member" });
+    await user.type(within(form).getByLabelText("Email"), "kim@elsewhere.example");
+    await user.type(within(form).getByLabelText("First name"), "Kim");
+    await user.type(within(form).getByLabelText("Last name"), "Lee");
+    await user.click(within(form).getByRole("button", { name: "Send invitation" }));
+    expect(await screen.findByText(`Failed to invite user: ${elsewhere}`)).toBeInTheDocument();
+    // Beside the address, too, and the form keeps what was typed so another address can be tried.
+    expect(within(form).getByLabelText("Email")).toHaveAccessibleDescription(elsewhere);
+    expect(within(form).getByLabelText("First name")).toHaveValue("Kim");
+    expect(screen.queryByRole("row", { name: "Kim Lee" })).not.toBeInTheDocument();
+  });
+
   it("changes a role only after the confirmation, and deactivates after its own", async () => {
     storeSession();
     const fetchMock = api({

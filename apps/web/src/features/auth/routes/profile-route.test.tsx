@@ -1,0 +1,44 @@
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+
+describe("the profile", () => {
+  it("says Profile update failed (the spec's text) with the server's reason beneath it, once", async () => {
+    storeSession();
+    const reason = "Your organization is read-only until its subscription is paid.";
+    mockApi({
+      "GET /api/auth/me": () => json(200, { user: testUser }),
+      "GET /api/trial/status": () => json(200, trialAnswer),
+      "PUT /api/auth/profile": () => json(403, { error: reason, code: "FORBIDDEN" }),
+    });
+    const { user } = renderApp("/profile");
+    const form = await screen.findByRole("form", { name: "Your name" });
+    await user.type(within(form).getByLabelText("First name"), "n");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    const title = await screen.findByText("Profile update failed");
+    const toast = title.closest("[data-sonner-toast]") as HTMLElement;
+    expect(within(toast).getByText(reason)).toBeInTheDocument();
+    expect(screen.getAllByText(reason)).toHaveLength(1);
+  });
+});
+
+describe("toasts", () => {
+  it("sit below the 64 px top bar, on a desktop and on a phone, never over it", async () => {
+    storeSession();
+    mockApi({
+      "GET /api/auth/me": () => json(200, { user: testUser }),
+      "GET /api/trial/status": () => json(200, trialAnswer),
+      "PUT /api/auth/profile": () => json(403, { error: "Read-only", code: "FORBIDDEN" }),
+    });
+    const { user } = renderApp("/profile");
+    const form = await screen.findByRole("form", { name: "Your name" });
+    await user.type(within(form).getByLabelText("First name"), "n");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    const toast = (await screen.findByText("Profile update failed")).closest("[data-sonner-toast]") as HTMLElement;
+    const toaster = toast.closest("[data-sonner-toaster]") as HTMLElement;
+    expect(document.querySelector("header.sticky")).toHaveClass("h-16");
+    for (const side of ["--offset-top", "--mobile-offset-top"]) {
+      expect(Number.parseInt(toaster.style.getPropertyValue(side), 10)).toBeGreaterThanOrEqual(64 + 16);
+    }
+  });
+});
