@@ -13,6 +13,7 @@ import { type Db, queryRows, type Tx } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import { emitterIn, type TenantCtx, withSystem } from "../../platform/tenancy.ts";
 import { putAttachment } from "../attachments/attachments.store.ts";
+import { assertWritable } from "../billing/access.ts";
 import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import { ticketsAnswerableBy } from "../tickets/tickets.queries.ts";
 import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
@@ -341,6 +342,8 @@ export async function receiveMail(
       });
 
       if (ticket && ticket.status !== "closed") {
+        // A read-only organization files no reply either: the message is kept unfiled with the reason, as new mail is.
+        await assertWritable(tx, orgId);
         const contactId = memberId ? null : await findOrCreateContact(system, { name, email: sender });
         const ctx = await as(memberId ? { kind: "staff", id: memberId } : { kind: "contact", id: contactId ?? "" });
         const body =

@@ -12,6 +12,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { sendFile } from "../attachments/attachments.http.ts";
+import { orgOfSlug } from "../billing/access.ts";
 import * as service from "./kb-public.service.ts";
 
 const errors = { 400: errorSchema, 404: errorSchema, 429: errorSchema };
@@ -84,7 +85,7 @@ export async function kbPublicRoutes(fastify: FastifyInstance) {
   });
 
   app.post("/api/public/:orgSlug/kb/articles/:articleSlug/feedback", {
-    config: { access: "public", rateLimit: limits.feedback },
+    config: { access: "public", writesTo: orgOfSlug, rateLimit: limits.feedback },
     schema: {
       tags,
       summary: "Was this helpful? yes or no",
