@@ -18,7 +18,7 @@ import { isPublicComment, ticketExistsInOrg } from "../tickets/tickets.queries.t
  */
 
 /** The most bytes one write of an upload holds the database for. */
-export const UPLOAD_PART_BYTES = 256 * 1024;
+export const UPLOAD_PART_BYTES = 128 * 1024;
 
 /** An upload whose bytes are stored already, in parts: what a request's transaction attaches. */
 export interface StoredUpload {
@@ -33,11 +33,29 @@ export type FileContent = Buffer | StoredUpload;
 
 export const contentSize = (content: FileContent) => (Buffer.isBuffer(content) ? content.length : content.size);
 
-/** Writes one part of an upload, in a transaction of its own confined to the organization. */
-export async function writeUploadPart(db: Db, orgId: string, uploadId: string, seq: number, bytes: Buffer) {
-  await withVisitor(db, orgId, async (v) => {
-    await v.db.insert(attachmentParts).values({ uploadId, seq, organizationId: orgId, bytes });
-  });
+/** The part write going on, per database: uploads' parts take turns, one at a time. */
+const partLanes = new WeakMap<object, Promise<unknown>>();
+
+/**
+ * Writes one part of an upload, in a transaction of its own confined to the organization. Parts of all uploads are
+ * written one at a time, so a read arriving meanwhile waits for one part at most, however many uploads go on (the
+ * embedded database serves queries in turn on one connection).
+ */
+export function writeUploadPart(db: Db, orgId: string, uploadId: string, seq: number, bytes: Buffer): Promise<void> {
+  // As hex text decoded by the database: the embedded driver passes a bytea parameter ten times slower.
+  const write = () =>
+    withVisitor(db, orgId, async (v) => {
+      await v.db.execute(
+        sql`insert into attachment_parts (upload_id, seq, organization_id, bytes)
+            values (${uploadId}, ${seq}, ${orgId}, decode(${bytes.toString("hex")}, 'hex'))`,
+      );
+    });
+  const written = (partLanes.get(db) ?? Promise.resolve()).then(write, write);
+  partLanes.set(
+    db,
+    written.catch(() => undefined),
+  );
+  return written;
 }
 
 /** Drops the parts of an upload that no file names (it was refused, cut off, or its request failed). */
@@ -54,10 +72,13 @@ export async function dropUpload(db: Db, orgId: string, uploadId: string): Promi
   });
 }
 
-/** A file's bytes: its parts in order when it was uploaded in parts, else the row's own (columns named in full). */
-const storedBytes = sql<Buffer>`coalesce((select string_agg(p.bytes, ''::bytea order by p.seq)
-  from ${attachmentParts} p where p.upload_id = ${attachments}.upload_id), ${attachments}.bytes)`.mapWith(
-  attachments.bytes,
+/**
+ * A file's bytes: its parts in order when it was uploaded in parts, else the row's own (columns named in full). Read
+ * as base64 text, which the embedded driver returns ten times faster than bytea.
+ */
+const storedBytes = sql<Buffer>`encode(coalesce((select string_agg(p.bytes, ''::bytea order by p.seq)
+  from ${attachmentParts} p where p.upload_id = ${attachments}.upload_id), ${attachments}.bytes), 'base64')`.mapWith(
+  (text: string) => Buffer.from(text, "base64"),
 );
 
 /** What the bytes are, from their first bytes; anything not recognised is served as a plain download. */
