@@ -91,6 +91,8 @@ export interface DeclaredRoute {
   url: string;
   access: string | undefined;
   allowedWhenReadOnly: boolean;
+  /** A public write that names the organization it writes to (refused while that one is read-only). */
+  writesTo: boolean;
 }
 
 declare module "fastify" {
@@ -152,6 +154,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         url: route.url,
         access: route.config?.access,
         allowedWhenReadOnly: route.config?.allowedWhenReadOnly === true,
+        writesTo: route.config?.writesTo !== undefined,
       });
     }
   });

@@ -1,9 +1,18 @@
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DeclaredRoute } from "../src/app.ts";
+import { csatSurveys } from "../src/db/schema/csat.ts";
+import { portalSignInLinks } from "../src/db/schema/portal.ts";
+import { PUBLIC_READ_ONLY } from "../src/modules/billing/access.ts";
 import { findOrCreateContact, startContactSession } from "../src/modules/contacts/contacts.service.ts";
+import { receiveMail } from "../src/modules/email/email.inbound.ts";
+import { hashToken, newToken } from "../src/platform/auth.ts";
+import { queryRows } from "../src/platform/db.ts";
 import { withSystem } from "../src/platform/tenancy.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, bearer, createTestApp, createTicket, registerOrg, type TestApp } from "./helpers.ts";
 import { clockAhead } from "./support/billing.ts";
+import { addArticle } from "./support/kb-fixtures.ts";
+import { newIp } from "./support/portal.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -128,5 +137,157 @@ describe("read-only mode on every write route", () => {
   it("answers a signed-out write 401, not READ_ONLY", async () => {
     const res = await t.app.inject({ method: "POST", url: "/api/tickets", payload: {} });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+/**
+ * The public writes that name no organization's data of their own: signing up and in as staff (a read-only
+ * organization's members still sign in), the payment provider's webhook, the demo's own portal, reading a survey.
+ */
+const PUBLIC_EXEMPT = [
+  "POST /api/auth/register",
+  "POST /api/auth/login",
+  "POST /api/auth/invite-details",
+  "POST /api/auth/accept-invite",
+  "POST /api/auth/forgot-password",
+  "POST /api/auth/reset-password",
+  "POST /api/billing/webhook",
+  "POST /api/portal/demo-session",
+  "POST /api/portal/satisfaction/lookup",
+];
+
+const mail = (subject: string, text: string) =>
+  Buffer.from(
+    [
+      "From: Ana Ruiz <ana@example.com>",
+      "To: support@example.com",
+      `Subject: ${subject}`,
+      `Message-ID: <${newToken()}@example.com>`,
+      "Content-Type: text/plain; charset=utf-8",
+      "",
+      text,
+      "",
+    ].join("\r\n"),
+  );
+
+describe("read-only mode on the public channels", () => {
+  it("has every public write name the organization it writes to, or listed here as writing none", () => {
+    const publicWrites = t.app.routeList.filter((r) => WRITE.has(r.method) && r.access === "public");
+    const exempt = publicWrites.filter((r) => !r.writesTo).map((r) => `${r.method} ${r.url}`);
+    expect(exempt.sort()).toEqual([...PUBLIC_EXEMPT].sort());
+  });
+
+  it("refuses a chat, a vote, a portal sign-in, a survey answer by link and the assistant console with 402 READ_ONLY", async () => {
+    const { token, user } = await registerOrg(t.app);
+    const orgId = user.organizationId;
+    const [{ slug } = { slug: "" }] = await queryRows<{ slug: string }>(
+      t.database.db,
+      sql`select slug from organizations where id = ${orgId}`,
+    );
+    const article = await addArticle(t, orgId, { title: "Returns", body: "Returns are free within 30 days." });
+    // Before the trial ends: a question asked in the console, a solved ticket with its survey, a sign-in link.
+    const asked = await t.app.inject({
+      method: "POST",
+      url: "/api/chat/ai-response",
+      headers: bearer(token),
+      payload: { message: "Are returns free?" },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const answerId = asked.json().answerId as string;
+    expect(answerId).toBeTruthy();
+    const ticketId = (await createTicket(t.app, token)).id;
+    const solved = await t.app.inject({
+      method: "PUT",
+      url: `/api/tickets/${ticketId}`,
+      headers: bearer(token),
+      payload: { status: "solved" },
+    });
+    expect(solved.statusCode, solved.body).toBe(200);
+    const surveyToken = newToken();
+    const surveys = await t.database.db
+      .update(csatSurveys)
+      .set({ tokenHash: hashToken(surveyToken) })
+      .where(and(eq(csatSurveys.organizationId, orgId), eq(csatSurveys.ticketId, ticketId)))
+      .returning({ id: csatSurveys.id });
+    expect(surveys).toHaveLength(1);
+    const linkToken = newToken();
+    await t.database.db.insert(portalSignInLinks).values({
+      organizationId: orgId,
+      email: "new.customer@example.com",
+      tokenHash: hashToken(linkToken),
+      ip: "10.0.0.1",
+      expiresAt: new Date(Date.now() + 15 * 60_000),
+    });
+
+    clockAhead(15);
+    const refusals = [
+      { method: "POST", url: `/api/public/${slug}/chat/sessions`, payload: { name: "Ana" } },
+      { method: "POST", url: `/api/public/${slug}/kb/articles/${article.slug}/feedback`, payload: { helpful: true } },
+      { method: "POST", url: `/api/public/${slug}/portal/sign-in-link`, payload: { email: "ana@example.com" } },
+      { method: "POST", url: `/api/public/${slug}/portal/session`, payload: { token: linkToken } },
+      { method: "POST", url: "/api/portal/satisfaction", payload: { token: surveyToken, rating: "good" } },
+      { method: "POST", url: "/api/chat/ai-response", payload: { message: "Are returns free?" }, staff: true },
+      { method: "POST", url: "/api/chat/ai-feedback", payload: { answerId, helpful: false }, staff: true },
+    ] as const;
+    for (const r of refusals) {
+      const res = await t.app.inject({
+        method: r.method,
+        url: r.url,
+        payload: r.payload,
+        remoteAddress: newIp(),
+        headers: "staff" in r ? bearer(token) : {},
+      });
+      expect(res.statusCode, `${r.url}: ${res.body}`).toBe(402);
+      expect(res.json()).toEqual({ code: "READ_ONLY", error: PUBLIC_READ_ONLY });
+    }
+    // Nothing was written: no chat, no contact for the new address, the vote and the answer not counted.
+    const [written] = await queryRows<{ chats: number; contacts: number; helpful: number; rated: number }>(
+      t.database.db,
+      sql`select (select count(*) from chat_sessions where organization_id = ${orgId})::int as chats,
+                 (select count(*) from contacts where organization_id = ${orgId}
+                   and email = 'new.customer@example.com')::int as contacts,
+                 (select count(*) from csat_surveys where organization_id = ${orgId} and rating is not null)::int as rated,
+                 (select helpful_count from kb_articles where id = ${article.id})::int as helpful`,
+    );
+    expect(written).toEqual({ chats: 0, contacts: 0, helpful: 0, rated: 0 });
+    const link = await t.database.db
+      .select({ usedAt: portalSignInLinks.usedAt })
+      .from(portalSignInLinks)
+      .where(eq(portalSignInLinks.tokenHash, hashToken(linkToken)));
+    expect(link).toEqual([{ usedAt: null }]);
+  });
+
+  it("keeps an emailed reply to an existing ticket unfiled, with the reason, instead of adding it", async () => {
+    const { token, user } = await registerOrg(t.app);
+    const orgId = user.organizationId;
+    const first = await receiveMail(t.database.db, orgId, {
+      raw: mail("Broken lamp", "The lamp arrived broken."),
+      envelopeFrom: "ana@example.com",
+      tag: null,
+    });
+    expect(first.result).toBe("ticket");
+    const ticketId = first.result === "ticket" ? first.ticketId : "";
+    const number = (
+      await t.app.inject({ method: "GET", url: `/api/tickets/${ticketId}`, headers: bearer(token) })
+    ).json().ticket.ticket_number as number;
+
+    clockAhead(15);
+    const reply = await receiveMail(t.database.db, orgId, {
+      raw: mail(`Re: [#${number}] Broken lamp`, "Any news? The switch is broken too."),
+      envelopeFrom: "ana@example.com",
+      tag: null,
+    });
+    expect(reply).toEqual({ result: "rejected", reason: expect.stringMatching(/read-only/) });
+    const comments = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from ticket_comments where ticket_id = ${ticketId}`,
+    );
+    expect(comments).toEqual([{ n: 0 }]);
+    const unfiled = await t.app.inject({ method: "GET", url: "/api/email/unfiled", headers: bearer(token) });
+    expect(unfiled.statusCode, unfiled.body).toBe(200);
+    const kept = unfiled.json().messages as { subject: string; reason: string }[];
+    expect(kept).toEqual([
+      expect.objectContaining({ subject: `Re: [#${number}] Broken lamp`, reason: expect.stringMatching(/read-only/) }),
+    ]);
   });
 });

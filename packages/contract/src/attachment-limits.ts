@@ -17,6 +17,15 @@ export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = {
   max_files: ATTACHMENTS_PER_MESSAGE,
 };
 
+/**
+ * Uploads one instance takes at once, from one client address and for one organization: past either, an upload is
+ * refused (429) until one ends, so a few visitors cannot keep the database busy for everyone. The web app sends at
+ * most UPLOADS_AT_ONCE_FROM_A_PAGE of its files at a time.
+ */
+export const UPLOADS_AT_ONCE_PER_ADDRESS = 3;
+export const UPLOADS_AT_ONCE_PER_ORGANIZATION = 6;
+export const UPLOADS_AT_ONCE_FROM_A_PAGE = 2;
+
 /** A size as people read it: 5 MB, 300 KB. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

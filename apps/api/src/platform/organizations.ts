@@ -1,5 +1,6 @@
 import { isSlugShaped } from "@cove/contract/slugs.ts";
 import { eq } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
 import { organizations } from "../db/schema/organizations.ts";
 import type { Queryable } from "./db.ts";
 
@@ -24,4 +25,11 @@ export async function organizationBySlug(db: Queryable, slug: string): Promise<O
     .where(eq(organizations.slug, slug))
     .limit(1);
   return org ?? null;
+}
+
+/** A route's writesTo when its address names the organization (:orgSlug); an unknown slug writes nothing. */
+export async function orgOfSlug(req: FastifyRequest): Promise<string | null> {
+  const slug = (req.params as { orgSlug?: unknown }).orgSlug;
+  if (typeof slug !== "string") return null;
+  return (await organizationBySlug(req.server.db, slug))?.id ?? null;
 }

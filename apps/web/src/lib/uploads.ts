@@ -3,20 +3,40 @@ import {
   attachmentLimitsAnswer,
   DEFAULT_ATTACHMENT_LIMITS,
   formatBytes,
+  UPLOADS_AT_ONCE_FROM_A_PAGE,
 } from "@cove/contract/attachment-limits.ts";
 import { type Attachment, attachmentAnswer } from "@cove/contract/attachments.ts";
 import { useQuery } from "@tanstack/react-query";
 import { ApiError, apiRequest } from "./api-client.ts";
 
-/**
- * Uploads one file (its bytes as the body, its name in the address), reporting progress from 0 to 1. XMLHttpRequest
- * rather than fetch: only it reports upload progress. A file over the limit is refused here, before a byte is sent.
- */
 /** What a file over the server's per-file limit is told, before or after an upload. */
 export const tooLargeMessage = (name: string, maxFileBytes: number) =>
   `${name} is too large: a file can be at most ${formatBytes(maxFileBytes)}.`;
 
-export function uploadFile<T = Attachment>(opts: {
+/** Uploads waiting for one of the page's turns: the server takes only a few at once from one address. */
+const waiting: (() => void)[] = [];
+let sending = 0;
+
+function turn(): Promise<void> {
+  if (sending < UPLOADS_AT_ONCE_FROM_A_PAGE) {
+    sending++;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => waiting.push(resolve));
+}
+
+function endTurn(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else sending--;
+}
+
+/**
+ * Uploads one file (its bytes as the body, its name in the address), reporting progress from 0 to 1. XMLHttpRequest
+ * rather than fetch: only it reports upload progress. A file over the limit is refused here, before a byte is sent. At
+ * most UPLOADS_AT_ONCE_FROM_A_PAGE are sent at once; the others wait their turn (at progress 0).
+ */
+export async function uploadFile<T = Attachment>(opts: {
   /** Where it goes, e.g. /api/tickets/{id}/attachments. */
   url: string;
   token: string | undefined;
@@ -30,7 +50,21 @@ export function uploadFile<T = Attachment>(opts: {
   const failed = (status: number, code: string, message: string, fromServer: boolean) =>
     new ApiError({ status, code, message, fromServer });
   const tooLarge = tooLargeMessage(file.name, opts.maxFileBytes);
-  if (file.size > opts.maxFileBytes) return Promise.reject(failed(413, "PAYLOAD_TOO_LARGE", tooLarge, false));
+  if (file.size > opts.maxFileBytes) throw failed(413, "PAYLOAD_TOO_LARGE", tooLarge, false);
+  await turn();
+  try {
+    return await send<T>(opts, failed, tooLarge);
+  } finally {
+    endTurn();
+  }
+}
+
+function send<T>(
+  opts: Parameters<typeof uploadFile<T>>[0],
+  failed: (status: number, code: string, message: string, fromServer: boolean) => ApiError,
+  tooLarge: string,
+): Promise<T> {
+  const { file } = opts;
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `${opts.url}?filename=${encodeURIComponent(file.name)}`);

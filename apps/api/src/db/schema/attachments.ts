@@ -1,4 +1,4 @@
-import { bigserial, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { chatMessages, chatSessions } from "./chat.ts";
 import { bytea, createdAt } from "./columns.ts";
 import { contacts } from "./contacts.ts";
@@ -44,12 +44,36 @@ export const attachments = pgTable(
     filename: text("filename").notNull(),
     contentType: text("content_type").notNull(),
     size: integer("size").notNull(),
+    /** The bytes, when they are kept in the row (received mail, files uploaded before parts); else empty. */
     bytes: bytea("bytes").notNull(),
+    /** An upload's bytes are in attachment_parts under this id, written as they arrived; null: in bytes. */
+    uploadId: uuid("upload_id"),
     createdAt: createdAt(),
   },
   (t) => [
+    index("attachments_upload_idx").on(t.uploadId),
     index("attachments_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt),
     index("attachments_org_chat_idx").on(t.organizationId, t.chatSessionId),
     index("attachments_org_article_idx").on(t.organizationId, t.articleId),
   ],
+);
+
+/**
+ * An uploaded file's bytes in parts of at most UPLOAD_PART_BYTES, each written in a short transaction of its own while
+ * the upload streams in, so no upload holds the database (one connection, on the embedded database) for long. The
+ * attachment naming upload_id is written last, in the request's transaction; parts no attachment names (an upload
+ * refused or cut off) are dropped when the request fails, or by the daily purge.
+ */
+export const attachmentParts = pgTable(
+  "attachment_parts",
+  {
+    uploadId: uuid("upload_id").notNull(),
+    seq: integer("seq").notNull(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    bytes: bytea("bytes").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.seq] }), index("attachment_parts_created_idx").on(t.createdAt)],
 );

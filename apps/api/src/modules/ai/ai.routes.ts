@@ -15,7 +15,7 @@ import {
 } from "@cove/contract/ai.ts";
 import { DEMO_UNAVAILABLE } from "@cove/contract/constants.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant, optionalPrincipal } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -32,10 +32,13 @@ export const PUBLIC_ASKS_PER_MINUTE = 20;
 
 export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiProvider }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // The console's questions and ratings are its organization's (refused while read-only); the public demo's are Cove's.
+  const consoleOrg = async (req: FastifyRequest) => (await optionalPrincipal(app, req))?.orgId ?? null;
 
   app.post("/api/chat/ai-response", {
     config: {
       access: "public",
+      writesTo: consoleOrg,
       rateLimit: {
         max: PUBLIC_ASKS_PER_MINUTE,
         timeWindow: "1 minute",
@@ -64,6 +67,7 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
   app.post("/api/chat/ai-feedback", {
     config: {
       access: "public",
+      writesTo: consoleOrg,
       rateLimit: {
         max: PUBLIC_ASKS_PER_MINUTE,
         timeWindow: "1 minute",

@@ -9,7 +9,7 @@ import { notFound } from "../../platform/errors.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import type { JobQueue } from "../../platform/jobs.ts";
 import { myTicketFile } from "../portal/portal.service.ts";
-import { fileBody, fileBytes, sendFile } from "./attachments.http.ts";
+import { fileBody, fileBytes, sendFile, UPLOAD_RATE_LIMIT } from "./attachments.http.ts";
 import { purgeStaleUploads, readAttachment, uploadForReply, uploadPending } from "./attachments.store.ts";
 
 const PURGE_QUEUE: JobQueue<object> = {
@@ -51,7 +51,7 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post("/api/tickets/:id/attachments", {
-    config: { access: "authenticated" },
+    config: { access: "authenticated", rateLimit: UPLOAD_RATE_LIMIT },
     schema: {
       tags: ["tickets"],
       summary: "Upload a file for a reply (the body is the file, application/octet-stream); attach it by its id",
@@ -62,13 +62,15 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
     handler: async (req, reply) => {
       const ticketId = recordId("Ticket", req.params.id);
       const bytes = fileBytes(req.body);
-      const attachment = await inTenant(app, req, (ctx) => uploadForReply(ctx, ticketId, req.query.filename, bytes));
+      const attachment = await inTenant(app, req, (ctx) =>
+        uploadForReply(ctx, ticketId, req.query.filename, bytes, app.attachmentLimits),
+      );
       return reply.code(201).send({ attachment });
     },
   });
 
   app.post("/api/attachments", {
-    config: { access: "authenticated", rateLimit: { max: 60, timeWindow: "1 minute" } },
+    config: { access: "authenticated", rateLimit: UPLOAD_RATE_LIMIT },
     schema: {
       tags: ["tickets"],
       summary:
@@ -108,7 +110,7 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post("/api/portal/attachments", {
-    config: { access: "authenticated", actors: ["contact"], rateLimit: { max: 60, timeWindow: "1 minute" } },
+    config: { access: "authenticated", actors: ["contact"], rateLimit: UPLOAD_RATE_LIMIT },
     schema: {
       tags: ["customer portal"],
       summary:

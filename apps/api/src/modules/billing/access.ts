@@ -7,7 +7,7 @@ import {
 } from "@cove/contract/billing.ts";
 import type { PlanId } from "@cove/contract/constants.ts";
 import { sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { now } from "../../platform/clock.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -20,6 +20,13 @@ declare module "fastify" {
      * refused with READ_ONLY, so a route added later is covered without anyone remembering to.
      */
     allowedWhenReadOnly?: true;
+    /**
+     * A public write route (a visitor, a customer by link, the assistant's console): the organization it writes to,
+     * found from its valid input, or null when it writes nothing (what it names does not exist: the handler answers
+     * that). A read-only organization's is refused with READ_ONLY like a member's write. Every public write route
+     * declares it or is listed as exempt in read-only.test.ts.
+     */
+    writesTo?: (req: FastifyRequest) => Promise<string | null>;
   }
 }
 
@@ -128,6 +135,10 @@ export async function readBillingState(db: Queryable, orgId: string): Promise<Bi
 export const readOnlyError = (access: AccountAccess) =>
   new AppError("READ_ONLY", access.message ?? "Your organization is read-only.");
 
+/** What a visitor or a customer is told: the organization's billing is none of their business. */
+export const PUBLIC_READ_ONLY =
+  "This organization's help desk is read-only for now, so it cannot take this. Please try again later.";
+
 /** Refuses a change while the organization is read-only; for writes that do not come through a staff route. */
 export async function assertWritable(db: Queryable, orgId: string): Promise<BillingState | null> {
   const state = await readBillingState(db, orgId);
@@ -142,9 +153,19 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Read-only mode on every signed-in write route: after access control has found the caller (and before the body is
  * validated, so the answer does not depend on it), a write by a member of a read-only organization is refused with
- * the reason and what to do. Reads and export keep working.
+ * the reason and what to do. Reads and export keep working. A public write (writesTo) is refused the same way, with
+ * a text for visitors and customers.
  */
 export function registerReadOnlyGuard(app: FastifyInstance): void {
+  // A public write's organization comes from its input, so it is checked once the input is valid.
+  app.addHook("preHandler", async (req) => {
+    const writesTo = req.routeOptions.config.writesTo;
+    if (!writesTo || READS.has(req.method)) return;
+    const orgId = await writesTo(req);
+    if (!orgId) return;
+    const state = await readBillingState(app.db, orgId);
+    if (state && accessAt(state, now()).read_only) throw new AppError("READ_ONLY", PUBLIC_READ_ONLY);
+  });
   app.addHook("preValidation", async (req) => {
     if (READS.has(req.method)) return;
     const config = req.routeOptions.config;

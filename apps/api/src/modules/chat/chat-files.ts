@@ -3,13 +3,13 @@ import type { Db } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import { type ContactPrincipal, type TenantCtx, withContact } from "../../platform/tenancy.ts";
-import { putAttachment, readChatFile } from "../attachments/attachments.store.ts";
+import { type FileContent, putAttachment, readChatFile } from "../attachments/attachments.store.ts";
 import { organizationBySlug } from "../portal/portal-organization.ts";
 
 /** A file sent in a live chat, as it arrived (its name as the sender gave it). */
 export interface ChatFile {
   filename: string;
-  bytes: Buffer;
+  bytes: FileContent;
 }
 
 /**

@@ -23,6 +23,7 @@ import { bearerToken, sessionEnded } from "../../platform/auth.ts";
 import { acceptedEncoding } from "../../platform/encoding.ts";
 import { AppError } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
+import { orgOfSlug } from "../../platform/organizations.ts";
 import type { ContactPrincipal } from "../../platform/tenancy.ts";
 import type { AiProvider } from "../ai/provider.ts";
 import { fileBody, fileBytes, sendFile } from "../attachments/attachments.http.ts";
@@ -139,7 +140,11 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
   });
 
   app.post("/api/public/:orgSlug/chat/sessions", {
-    config: { access: "public", rateLimit: { max: CHAT_STARTS_PER_ADDRESS_PER_HOUR, timeWindow: "1 hour" } },
+    config: {
+      access: "public",
+      writesTo: orgOfSlug,
+      rateLimit: { max: CHAT_STARTS_PER_ADDRESS_PER_HOUR, timeWindow: "1 hour" },
+    },
     schema: {
       tags,
       summary: "Start a chat (name and email optional): answers the visitor's token and the assistant's greeting",

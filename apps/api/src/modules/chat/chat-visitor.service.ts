@@ -24,7 +24,7 @@ import { savedGreeting, saveFeedback } from "../ai/ai.queries.ts";
 import { answerQuestion } from "../ai/ai.service.ts";
 import { asksForPerson } from "../ai/handoff-request.ts";
 import type { AiProvider } from "../ai/provider.ts";
-import { safeFilename } from "../attachments/attachments.store.ts";
+import { type FileContent, safeFilename } from "../attachments/attachments.store.ts";
 import { findContactCard, findOrCreateContact, startContactSession } from "../contacts/contacts.service.ts";
 import { organizationBySlug } from "../portal/portal-organization.ts";
 import {
@@ -284,7 +284,7 @@ export async function sendVisitorMessage(
 export async function sendVisitorFile(
   db: Db,
   who: ContactPrincipal,
-  input: { orgSlug: string; id: string; filename: string; bytes: Buffer },
+  input: { orgSlug: string; id: string; filename: string; bytes: FileContent },
 ): Promise<ChatMessage> {
   await visitorOrg(db, who, input.orgSlug);
   const file = { filename: input.filename, bytes: input.bytes };

@@ -18,7 +18,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
 import { recordId } from "../../platform/ids.ts";
-import { fileBody, fileBytes, sendFile } from "../attachments/attachments.http.ts";
+import { fileBody, fileBytes, sendFile, UPLOAD_RATE_LIMIT } from "../attachments/attachments.http.ts";
 import { registerChatHandlers } from "./chat.handlers.ts";
 import { registerChatTopics } from "./chat.realtime.ts";
 import * as service from "./chat.service.ts";
@@ -99,7 +99,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
   });
 
   app.post("/api/chat/sessions/:id/files", {
-    config: { access },
+    config: { access, rateLimit: UPLOAD_RATE_LIMIT },
     schema: {
       tags,
       summary: "Send a file as an agent message (the body is the file, application/octet-stream)",

@@ -12,7 +12,7 @@ import { preparedRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
-import { safeFilename } from "../attachments/attachments.store.ts";
+import { type FileContent, safeFilename } from "../attachments/attachments.store.ts";
 import { insertMessage, preview, selectMessages, selectSession, selectSessions } from "./chat.queries.ts";
 import { attachChatFile, type ChatFile } from "./chat-files.ts";
 
@@ -96,7 +96,7 @@ export async function sendAgentMessage(ctx: Ctx, id: string, text: string, file?
 }
 
 /** An agent sends a file in a chat: a message of its own, named by the file (its text is the file's name). */
-export function sendAgentFile(ctx: Ctx, id: string, filename: string, bytes: Buffer): Promise<ChatMessage> {
+export function sendAgentFile(ctx: Ctx, id: string, filename: string, bytes: FileContent): Promise<ChatMessage> {
   return sendAgentMessage(ctx, id, safeFilename(filename), { filename, bytes });
 }
 

@@ -55,7 +55,11 @@ export async function csatRoutes(fastify: FastifyInstance) {
   });
 
   app.post("/api/portal/satisfaction", {
-    config: { access: "public", rateLimit: limit },
+    config: {
+      access: "public",
+      rateLimit: limit,
+      writesTo: (req) => service.surveyOrganization(app.db, (req.body as { token: string }).token),
+    },
     schema: {
       tags,
       summary: "Answer (or change the answer to) the survey of an emailed link",

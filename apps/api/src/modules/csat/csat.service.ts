@@ -268,6 +268,16 @@ async function bySurveyToken<T>(
   return withVisitor(db, found.orgId, (v) => fn(v, found));
 }
 
+/** The organization of an emailed link's survey (null: no such survey), to refuse the answer while it is read-only. */
+export async function surveyOrganization(db: Db, token: string): Promise<string | null> {
+  const [found] = await db
+    .select({ orgId: csatSurveys.organizationId })
+    .from(csatSurveys)
+    .where(eq(csatSurveys.tokenHash, hashToken(token)))
+    .limit(1);
+  return found?.orgId ?? null;
+}
+
 export function lookupSurvey(db: Db, token: string): Promise<SurveyAnswer> {
   return bySurveyToken(db, token, async (v, found) => {
     const [row] = await queryRows<SurveyRow & { organization: string; slug: string }>(

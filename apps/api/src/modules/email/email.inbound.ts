@@ -15,7 +15,7 @@ import { emitterIn, type TenantCtx, withSystem } from "../../platform/tenancy.ts
 import { putAttachment } from "../attachments/attachments.store.ts";
 import { findOrCreateContact } from "../contacts/contacts.service.ts";
 import { ticketsAnswerableBy } from "../tickets/tickets.queries.ts";
-import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
+import { addChannelReply, changeTicket, openTicket } from "../tickets/tickets.service.ts";
 import {
   automatedMail,
   messageIds,
@@ -349,7 +349,8 @@ export async function receiveMail(
             MAX_BODY - note.length,
             "[The rest of this email was cut: it was too long.]",
           ) + note;
-        const comment = await addComment(ctx, ticket.id, { body, is_public: true });
+        // A read-only organization files no reply either: the message is kept unfiled with the reason, as new mail is.
+        const comment = await addChannelReply(ctx, ticket.id, { body, is_public: true });
         for (const file of files.kept) {
           await putAttachment(tx, orgId, { ticketId: ticket.id, commentId: comment.id, ...file });
         }

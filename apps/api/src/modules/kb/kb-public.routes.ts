@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { orgOfSlug } from "../../platform/organizations.ts";
 import { sendFile } from "../attachments/attachments.http.ts";
 import * as service from "./kb-public.service.ts";
 
@@ -84,7 +85,7 @@ export async function kbPublicRoutes(fastify: FastifyInstance) {
   });
 
   app.post("/api/public/:orgSlug/kb/articles/:articleSlug/feedback", {
-    config: { access: "public", rateLimit: limits.feedback },
+    config: { access: "public", writesTo: orgOfSlug, rateLimit: limits.feedback },
     schema: {
       tags,
       summary: "Was this helpful? yes or no",

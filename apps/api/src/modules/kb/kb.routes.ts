@@ -18,7 +18,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
-import { fileBody, fileBytes, sendFile } from "../attachments/attachments.http.ts";
+import { fileBody, fileBytes, sendFile, UPLOAD_RATE_LIMIT } from "../attachments/attachments.http.ts";
 import * as service from "./kb.service.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema };
@@ -88,7 +88,7 @@ export async function kbRoutes(fastify: FastifyInstance) {
   });
 
   app.post("/api/kb/articles/:id/files", {
-    config: { access },
+    config: { access, rateLimit: UPLOAD_RATE_LIMIT },
     schema: {
       tags,
       summary: "Attach a file to an article (the body is the file, application/octet-stream)",

@@ -20,6 +20,7 @@ import type { Ctx } from "../../platform/tenancy.ts";
 import {
   addArticleFile,
   deleteArticleFile,
+  type FileContent,
   listArticleFiles,
   readArticleFile,
 } from "../attachments/attachments.store.ts";
@@ -83,7 +84,7 @@ export async function getArticle(ctx: Ctx, id: string): Promise<Article> {
 export async function attachToArticle(
   ctx: Ctx,
   id: string,
-  file: { filename: string; bytes: Buffer },
+  file: { filename: string; bytes: FileContent },
   limits: AttachmentLimits,
 ): Promise<Attachment> {
   if (!(await findArticleRow(ctx.db, ctx.orgId, id))) throw articleNotFound();

@@ -21,6 +21,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inContactTenant, portalCustomer } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
+import { orgOfSlug } from "../../platform/organizations.ts";
 import { rateMyTicket } from "../csat/csat.service.ts";
 import * as service from "./portal.service.ts";
 import { startDemoSession } from "./portal-demo.ts";
@@ -71,8 +72,10 @@ export async function portalRoutes(fastify: FastifyInstance) {
     }),
   });
 
+  // A read-only organization's portal takes no new sign-ins (a link is a row and an email in its name, a first sign-in
+  // a new contact); customers signed in already keep reading their tickets.
   app.post("/api/public/:orgSlug/portal/sign-in-link", {
-    config: { access: "public" },
+    config: { access: "public", writesTo: orgOfSlug },
     schema: {
       tags,
       summary: "Email a single-use sign-in link (the same answer whether or not the email is known; throttled)",
@@ -85,7 +88,7 @@ export async function portalRoutes(fastify: FastifyInstance) {
   });
 
   app.post("/api/public/:orgSlug/portal/session", {
-    config: { access: "public", rateLimit: { max: 30, timeWindow: "15 minutes" } },
+    config: { access: "public", writesTo: orgOfSlug, rateLimit: { max: 30, timeWindow: "15 minutes" } },
     schema: {
       tags,
       summary: "Sign in with a sign-in link's token (it works once)",

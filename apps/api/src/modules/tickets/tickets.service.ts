@@ -21,6 +21,7 @@ import type { Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { attachPending, listAttachments } from "../attachments/attachments.store.ts";
+import { assertWritable } from "../billing/access.ts";
 import { assertTicketAllowed } from "../billing/limits.ts";
 import { findContactCard, findOrCreateContact } from "../contacts/contacts.service.ts";
 import { apiKeyName } from "../settings/api-keys.service.ts";
@@ -265,6 +266,19 @@ export async function changeTicket(
     if (changed.status) await ctx.emit("ticket.status_changed", { ticket_id: id, ...changed.status });
     if (changed.assignee_id) await ctx.emit("ticket.assigned", { ticket_id: id, ...changed.assignee_id });
   }
+}
+
+/**
+ * A reply that arrives by a channel no route guards (an email to the ticket): refused while the organization is
+ * read-only (READ_ONLY), so the channel can keep it unfiled instead.
+ */
+export async function addChannelReply(
+  ctx: TenantCtx,
+  ticketId: string,
+  input: z.output<typeof createCommentBody>,
+): ReturnType<typeof addComment> {
+  await assertWritable(ctx.db, ctx.orgId);
+  return addComment(ctx, ticketId, input);
 }
 
 export async function addComment(
