@@ -1,5 +1,5 @@
 /**
- * npm run bench:chat: live chat's round trip with many visitors connected (ENGINEERING.md section 6: a chat message,
+ * npm run bench:chat: live chat's round trip with many visitors connected (docs/engineering.md, "Budgets": a chat message,
  * sender to the other party, p99 <= 50 ms with 1,000 open connections, one instance), and what they cost in memory.
  *
  * It recreates a PostgreSQL database, starts the real app in its own process (bench/realtime-server.ts), writes one
@@ -268,7 +268,7 @@ async function main() {
   console.log(
     `failures: ${failures}; memory after: ${(after.rss / 2 ** 20).toFixed(0)} MB RSS, heap ${(after.heapUsed / 2 ** 20).toFixed(0)} MB`,
   );
-  console.log("budget (ENGINEERING.md): p99 <= 50 ms sender to the other party, with 1,000 open connections");
+  console.log("budget (docs/engineering.md): p99 <= 50 ms sender to the other party, with 1,000 open connections");
   for (const s of [...visitors, ...agents]) s.ws.close();
   await app.stop();
 }

@@ -1,5 +1,5 @@
 /**
- * npm run bench:realtime: how long a committed change takes to reach the browsers that follow it (ENGINEERING.md
+ * npm run bench:realtime: how long a committed change takes to reach the browsers that follow it (docs/engineering.md
  * section 6: p99 <= 50 ms with 1,000 sockets, on one instance and across two), and what an idle socket costs.
  *
  * It recreates a PostgreSQL database, starts the real app (one, then two instances on the same database), opens

@@ -71,7 +71,7 @@ test("an admin invites an agent, who joins from the email and sees the agent's v
   for (const hidden of ["Billing", "Settings"]) {
     await expect(nav.getByRole("link", { name: hidden })).toHaveCount(0);
   }
-  // Automation is there read-only (PRODUCT.md section 3; e2e/automation.spec.ts covers the screen).
+  // Automation is there read-only (docs/product.md, "Roles"; e2e/automation.spec.ts covers the screen).
   await expect(nav.getByRole("link", { name: "Automation" })).toBeVisible();
   await joined.page.goto("/users");
   await expect(joined.page.getByRole("row", { name: `${admin.firstName} ${admin.lastName}` })).toBeVisible();

@@ -9,7 +9,7 @@ import { addMember, registration } from "../test/helpers.ts";
 import { connectRealtime, type RealtimeClient } from "../test/support/realtime-client.ts";
 
 /**
- * Scale-out (ENGINEERING.md section 4b): two app processes on one PostgreSQL share nothing but the database. A change
+ * Scale-out (docs/engineering.md, "Events"): two app processes on one PostgreSQL share nothing but the database. A change
  * committed through one reaches a browser connected to the other, through NOTIFY; so does presence.
  */
 const url = process.env.TEST_DATABASE_URL;

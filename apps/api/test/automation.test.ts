@@ -197,7 +197,7 @@ describe("the rules API (spec section 7)", () => {
       expect(res.statusCode, `${method} ${url}`).toBe(403);
       expect(res.json().error).toBe("Only an administrator can do this.");
     }
-    // PRODUCT.md section 3: agents cannot manage automation, and see it read-only.
+    // docs/product.md, "Roles": agents cannot manage automation, and see it read-only.
     const rules = await call(agent.token, "GET", "/api/automation/rules");
     expect(rules.statusCode).toBe(200);
     expect(rules.json().rules).toMatchObject([{ id: rule.id, is_active: true }]);

@@ -6,7 +6,7 @@ const container = document.getElementById("root");
 if (!container) throw new Error("index.html is missing the #root element");
 
 // The marketing pages are most visitors' first contact, so they start without the router and the signed-in app's code
-// (ENGINEERING.md: landing page <= 100 KB of JavaScript, gzip); the app takes over on the first navigation away.
+// (docs/engineering.md: landing page <= 100 KB of JavaScript, gzip); the app takes over on the first navigation away.
 // Both branches are dynamic imports, so the browser fetches each branch's chunks in parallel.
 const startApp = () => import("./app/start-app.tsx").then((app) => app.startApp(container));
 const loadPage = standalonePage(window.location.pathname);

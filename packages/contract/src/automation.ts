@@ -3,7 +3,7 @@ import { textRequired } from "./messages.ts";
 import { TAG_MAX, TAGS_PER_TICKET_MAX, TICKET_PRIORITIES, TICKET_STATUSES } from "./tickets.ts";
 
 /**
- * Automation rules (spec sections 2, 3, 5 and 7; PRODUCT.md: rules really run). A rule is returned as
+ * Automation rules (spec sections 2, 3, 5 and 7; docs/product.md: rules really run). A rule is returned as
  * { id, name, description, is_active, trigger_conditions: { event, conditions[] }, actions[] } and sent as
  * { name, description, triggerConditions, actions, isActive }, as the spec's calls have it.
  */
@@ -19,7 +19,7 @@ export const TRIGGER_EVENTS = [
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
 /**
- * Time-based triggers (PRODUCT.md section 2): the ticket has been pending, open, or unassigned (and not solved or
+ * Time-based triggers (docs/product.md, "Beyond the brief"): the ticket has been pending, open, or unassigned (and not solved or
  * closed) for a time. A scheduled job checks them; each ticket is acted on once per rule each time it enters the state.
  */
 export const TIME_TRIGGERS = ["ticket_pending_for", "ticket_open_for", "ticket_unassigned_for"] as const;

@@ -16,7 +16,7 @@ export type ReadOnlyReason = (typeof READ_ONLY_REASONS)[number];
 
 /** A failed renewal keeps full access this many days (with a banner), then the organization is read-only. */
 export const PAYMENT_GRACE_DAYS = 7;
-/** Canceled data (PRODUCT.md section 4): full access for 30 days, read-only up to 90 days, then deleted. */
+/** Canceled data (docs/product.md, "Plans and the trial"): full access for 30 days, read-only up to 90 days, then deleted. */
 export const CANCELED_FULL_ACCESS_DAYS = 30;
 export const CANCELED_DELETE_DAYS = 90;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Canned replies (PRODUCT.md section 2): an organization's saved replies, inserted from the reply box with their
+ * Canned replies (docs/product.md, "Beyond the brief"): an organization's saved replies, inserted from the reply box with their
  * placeholders ({{ticket.requester_name}} and the others of COMMENT_PLACEHOLDERS) filled from the ticket.
  */
 export const CANNED_TITLE_MAX = 120;

@@ -51,7 +51,7 @@ export const TRIAL_DAYS = 14;
  * no demo was seeded.
  */
 export const DEMO_ORG_SLUG = "acme";
-/** What the demo entry points say when the server has no demo organization (PRODUCT.md section 6). */
+/** What the demo entry points say when the server has no demo organization (docs/product.md, "The demo organization"). */
 export const DEMO_UNAVAILABLE =
   "The demo is not available on this server: it was started without the demo organization (SEED_DEMO=false).";
 /** A trial runs with the limits of this plan. */
@@ -60,7 +60,7 @@ export const TRIAL_PLAN: PlanId = "growth";
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-/** Session lifetimes (PRODUCT.md: Remember me). */
+/** Session lifetimes (docs/product.md: Remember me). */
 export const SESSION_HOURS = 12;
 export const REMEMBER_ME_DAYS = 30;
 export const RESET_TOKEN_MINUTES = 60;
@@ -72,7 +72,7 @@ export const AVATAR_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
 export const AVATAR_MAX_BYTES = 100 * 1024;
 export const AVATAR_SIZE_PX = 128;
 
-/** Sign-in throttling (ENGINEERING.md section 7): per account and per address, however the guesses arrive. */
+/** Sign-in throttling (docs/engineering.md, "Security"): per account and per address, however the guesses arrive. */
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_WINDOW_MINUTES = 15;
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CHAT_SESSION_STATUSES } from "./chat.ts";
 import { paginationSchema, TICKET_PRIORITIES, TICKET_STATUSES } from "./tickets.ts";
 
-/** An organization's customers as staff see them (spec: customer; PRODUCT.md: contacts). */
+/** An organization's customers as staff see them (spec: customer; docs/product.md: contacts). */
 export const CONTACT_PAGE_SIZE = 25;
 export const CONTACT_SEARCH_MAX = 200;
 

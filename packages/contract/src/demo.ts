@@ -4,7 +4,7 @@ import "./messages.ts";
 
 /**
  * GET /api/demo: whether this server has the demo organization the public demo pages use (/ai-test, and later the
- * customer portal's and the widget's demo pages), so they can say plainly when it does not (PRODUCT.md section 6).
+ * customer portal's and the widget's demo pages), so they can say plainly when it does not (docs/product.md, "The demo organization").
  */
 export const demoAnswer = z.object({
   available: z.boolean(),

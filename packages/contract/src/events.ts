@@ -6,7 +6,7 @@ import { COMMENT_EMAIL_STATUSES } from "./email.ts";
 import { TICKET_PRIORITIES, TICKET_SOURCES, TICKET_STATUSES } from "./tickets.ts";
 
 /**
- * Domain events (ENGINEERING.md section 4b): what happened in an organization, declared once here so that every
+ * Domain events (docs/engineering.md, "Events"): what happened in an organization, declared once here so that every
  * consumer (in-transaction handlers such as automation, durable handlers on the job queue such as mail and webhooks,
  * the realtime fan-out to browsers) reads the same shape. Events carry ids and small patches, never whole rows: a
  * consumer that needs more reads it with its own rights, so no channel can leak a field its reader may not see.

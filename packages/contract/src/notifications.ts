@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** What a notification is about (PRODUCT.md: the bell). */
+/** What a notification is about (docs/product.md: the bell). */
 export const NOTIFICATION_TYPES = [
   "assigned",
   "reply",

@@ -11,7 +11,7 @@ import {
 } from "./tickets.ts";
 
 /**
- * The customer portal (PRODUCT.md: `/portal/{org-slug}`): an organization's customers sign in with an emailed magic
+ * The customer portal (docs/product.md: `/portal/{org-slug}`): an organization's customers sign in with an emailed magic
  * link and see, open and answer their own tickets. `/customer-portal` is the demo entry: the demo organization's portal
  * signed in as a fixed demo customer.
  */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { TICKET_PRIORITIES, type TicketPriority } from "./tickets.ts";
 
 /**
- * SLA targets (PRODUCT.md section 2): per priority, how soon a ticket gets its first public reply from the team and
+ * SLA targets (docs/product.md, "Beyond the brief"): per priority, how soon a ticket gets its first public reply from the team and
  * how soon it is solved, counted in calendar hours or in the organization's business hours (its working days and
  * opening hours, in its time zone; Monday to Friday, 09:00 to 17:00 until an admin sets them). A priority without a
  * target has no due time.

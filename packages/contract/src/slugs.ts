@@ -26,7 +26,7 @@ export function slugify(text: string, opts: { fallback: string; max: number }): 
 /** Whether text could be a slug slugify made (up to 100 characters): anything else names nothing. */
 export const isSlugShaped = (text: string) => /^[\p{L}\p{N}][\p{L}\p{N}\p{M}-]{0,99}$/u.test(text);
 
-/** Organization slugs a registration never gets: addresses of Cove's own pages and of the demo (PRODUCT.md section 6). */
+/** Organization slugs a registration never gets: addresses of Cove's own pages and of the demo (docs/product.md, "The demo organization"). */
 export const RESERVED_ORG_SLUGS: readonly string[] = [
   "about",
   "account",

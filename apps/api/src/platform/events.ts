@@ -12,7 +12,7 @@ import type { ExecuteSql, Tx } from "./db.ts";
 import type { JobAttempt, JobQueue, Jobs } from "./jobs.ts";
 
 /**
- * Domain events (ENGINEERING.md section 4b). A service emits an event inside its transaction: the event is written
+ * Domain events (docs/engineering.md, "Events"). A service emits an event inside its transaction: the event is written
  * to the outbox (the events table) and announced with pg_notify in that same transaction, so it exists, and is
  * announced, exactly when its change commits. A rolled-back change emits nothing; a crash after commit loses nothing
  * (the outbox row and any queued jobs were committed with the change).

@@ -5,7 +5,7 @@ import { notFound } from "./errors.ts";
 /**
  * The params of every route that names a record by id (`/:id`): any text, of any length the router lets through, so
  * that a malformed id is not a validation error (400) but reaches the route and is simply not found, like an id of
- * another organization's record or of nothing at all (PRODUCT.md: another tenant's record answers 404). Past the
+ * another organization's record or of nothing at all (docs/product.md: another tenant's record answers 404). Past the
  * router's limit the same 404 comes from platform/errors.ts (frameworkError).
  */
 export const idParams = z.object({ id: z.string() });

@@ -54,7 +54,7 @@ function withoutParams(err: unknown): unknown {
 }
 
 /**
- * What every log line of the app may hold (ENGINEERING.md section 7: logs never hold tokens): requests with their
+ * What every log line of the app may hold (docs/engineering.md, "Security": logs never hold tokens): requests with their
  * secret query parameters redacted (the pages of the emailed links carry a token in their address), and errors
  * without statement parameters.
  */

@@ -31,7 +31,7 @@ export interface Mailer {
 /**
  * Outbound mail. With SMTP_URL it goes to that server; without one, each message is written as an .eml file
  * under DATA_DIR/outbox and the log says which file, so a local install can still follow a reset link: it is in the
- * file. The log never holds the links themselves, which carry single-use tokens (ENGINEERING.md section 7).
+ * file. The log never holds the links themselves, which carry single-use tokens (docs/engineering.md, "Security").
  */
 export interface MailConfig {
   smtpUrl: string | undefined;

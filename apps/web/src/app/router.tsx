@@ -207,7 +207,7 @@ export const routes: RouteObject[] = [
               page("/knowledge-base/:id/edit", editArticle),
               page("/users", users),
               page("/profile", profile),
-              // PRODUCT.md section 3: agents see automation read-only; billing and settings are for admins (the
+              // docs/product.md, "Roles": agents see automation read-only; billing and settings are for admins (the
               // server enforces it too).
               page("/automation", automation),
               {

@@ -23,7 +23,7 @@ const USER_TEXT_FIELDS = [
 
 /**
  * A hand-written shape check rather than the contract's zod schema: this module is in the landing bundle and zod is
- * not (ENGINEERING.md budget). It only guards against a corrupt or outdated entry; the server re-checks the token and
+ * not (docs/engineering.md budget). It only guards against a corrupt or outdated entry; the server re-checks the token and
  * sends a validated user (GET /api/auth/me) on every app load.
  */
 function isStoredSession(value: unknown): value is StoredSession {

@@ -1,6 +1,6 @@
 /**
  * zod compiles object parsers with `new Function` when it may, and finds out whether it may by trying once. Cove's
- * Content-Security-Policy has no 'unsafe-eval' (ENGINEERING.md section 7), so that try is refused and the browser
+ * Content-Security-Policy has no 'unsafe-eval' (docs/engineering.md, "Security"), so that try is refused and the browser
  * reports the refusal in the console of every page, caught or not. With `jitless` zod neither tries nor compiles.
  *
  * This is `z.config({ jitless: true })`, done without importing zod: zod keeps its settings in one object on

@@ -5,7 +5,7 @@ import { organizations } from "./organizations.ts";
 import { tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
-/** A staff member's in-app notifications (PRODUCT.md: the bell): assigned to them, a reply, a mention, a chat waiting. */
+/** A staff member's in-app notifications (docs/product.md: the bell): assigned to them, a reply, a mention, a chat waiting. */
 export const notifications = pgTable(
   "notifications",
   {

@@ -20,7 +20,7 @@ export const organizations = pgTable(
     /** The last ticket number handed out; bumped in the creating transaction, so numbers never repeat. */
     ticketSeq: integer("ticket_seq").notNull().default(0),
     /**
-     * The demo organization the public demo pages answer from (PRODUCT.md section 6). Only the seed sets it; a
+     * The demo organization the public demo pages answer from (docs/product.md, "The demo organization"). Only the seed sets it; a
      * registration never can, whatever name or slug it takes. At most one organization has it.
      */
     isDemo: boolean("is_demo").notNull().default(false),

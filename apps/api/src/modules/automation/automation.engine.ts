@@ -22,7 +22,7 @@ import { findTicketRow, type TicketRow } from "../tickets/tickets.queries.ts";
 import { addComment, changeTicket } from "../tickets/tickets.service.ts";
 
 /**
- * The rule engine (PRODUCT.md: rules really run). It is an in-transaction handler of every ticket event, so a rule's
+ * The rule engine (docs/product.md: rules really run). It is an in-transaction handler of every ticket event, so a rule's
  * change commits or rolls back with the change that set it off, and the answer to that request already shows it.
  * Each rule acts through the tickets service as the system actor "rule:<id>:<name>", so its changes are recorded in the
  * ticket's activity under the rule's name and emit their own events, which may set off further rules: past

@@ -24,7 +24,7 @@ import { registerSlaHandlers, workSlaRecomputes } from "./sla.ts";
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const tags = ["automation"];
 /**
- * Changing automation is for admins (PRODUCT.md section 3: the server enforces it, 403); agents see the rules, their
+ * Changing automation is for admins (docs/product.md, "Roles": the server enforces it, 403); agents see the rules, their
  * logs, the figures and the SLA settings read-only, as the screen shows them.
  */
 const admin = { access: "admin" } as const;

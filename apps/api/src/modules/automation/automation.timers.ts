@@ -20,7 +20,7 @@ import { notifySlaDue } from "./sla.notices.ts";
 import { addHours, loadConfig, runSlaRecomputes } from "./sla.ts";
 
 /**
- * Time-based rules (PRODUCT.md: "pending for 3 days -> close"): a scheduled job finds, per active time rule, the
+ * Time-based rules (docs/product.md: "pending for 3 days -> close"): a scheduled job finds, per active time rule, the
  * tickets that have been in the rule's state for at least its time, and applies the rule to each as the rule (the
  * same conditions and actions as event rules). automation_time_marks remembers (rule, ticket, since when the ticket
  * was in the state): a ticket is acted on once per rule each time it enters the state. Times are read at the clock of

@@ -46,7 +46,7 @@ const day = (date: Date) => new Intl.DateTimeFormat("en-US", { dateStyle: "long"
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const STILL_READ = "you can still sign in, read and export your data";
 
-/** Full access or read-only, and why, at a given time (PRODUCT.md section 4). */
+/** Full access or read-only, and why, at a given time (docs/product.md, "Plans and the trial"). */
 export function accessAt(state: Omit<BillingState, "plan" | "timezone">, at: Date): AccountAccess {
   const access: AccountAccess = {
     read_only: false,

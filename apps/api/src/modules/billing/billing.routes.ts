@@ -35,7 +35,7 @@ const errors = {
   502: errorSchema,
 };
 const tags = ["billing"];
-/** Billing is for admins (PRODUCT.md section 3), and it is how a read-only organization gets out of it. */
+/** Billing is for admins (docs/product.md, "Roles"), and it is how a read-only organization gets out of it. */
 const config = { access: "admin", allowedWhenReadOnly: true } as const;
 
 /** The service's view of one request: its provider and its tenant transactions. */

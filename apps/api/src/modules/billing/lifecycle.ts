@@ -31,7 +31,7 @@ export const LIFECYCLE_CRON = "*/10 * * * *";
 export const EXPORT_KEEP_DAYS = 7;
 
 /**
- * The scheduled part of billing (PRODUCT.md section 4): test-provider renewals, and the canceled-data lifecycle's last
+ * The scheduled part of billing (docs/product.md, "Plans and the trial"): test-provider renewals, and the canceled-data lifecycle's last
  * step, deleting an organization 90 days after its subscription ended. The read-only steps need no job: they follow
  * from the dates whenever anyone asks (access.ts). All of it runs at the billing clock's time.
  */

@@ -6,7 +6,7 @@ import type { EventBus, EventContext } from "../../platform/events.ts";
 import { notify } from "../notifications/notifications.service.ts";
 
 /**
- * The bell's "chat waiting" (PRODUCT.md): when the assistant hands a chat to the team, every active member is told, in
+ * The bell's "chat waiting" (docs/product.md): when the assistant hands a chat to the team, every active member is told, in
  * the transaction of the hand-off, so the notification exists exactly when the session waits.
  */
 export function registerChatHandlers(bus: EventBus): void {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { findDemoOrganization } from "./demo.queries.ts";
 
-/** What the public demo pages ask first: is there a demo on this server (PRODUCT.md section 6)? */
+/** What the public demo pages ask first: is there a demo on this server (docs/product.md, "The demo organization")? */
 export async function demoRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 

@@ -27,7 +27,7 @@ const params = idParams;
 const articleId = (id: string) => recordId("Article", id);
 const fileParams = z.object({ id: z.string(), fileId: z.string() });
 
-/** The staff side of the knowledge base: agents and admins alike (PRODUCT.md section 3). */
+/** The staff side of the knowledge base: agents and admins alike (docs/product.md, "Roles"). */
 export async function kbRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const access = "authenticated" as const;

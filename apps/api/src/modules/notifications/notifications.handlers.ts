@@ -9,7 +9,7 @@ import { systemActorName } from "../tickets/tickets.service.ts";
 import { type NewNotification, notify } from "./notifications.service.ts";
 
 /**
- * The bell's sources (PRODUCT.md): a ticket assigned to you, a reply or note on a ticket you are assigned to, and an
+ * The bell's sources (docs/product.md): a ticket assigned to you, a reply or note on a ticket you are assigned to, and an
  * internal note that mentions you as @First Last. They run in the transaction of the change, so a notification exists
  * exactly when what it announces does. Nobody is notified of their own action, and an automation rule's comment is not
  * a reply (a rule that assigns and comments tells the assignee once, by the assignment).

@@ -10,7 +10,7 @@ import type { JobQueue, Jobs } from "../../platform/jobs.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
 
 /**
- * The organization's data export (GDPR; PRODUCT.md section 2): a ZIP with one JSON file per table of everything the
+ * The organization's data export (GDPR; docs/product.md, "Beyond the brief"): a ZIP with one JSON file per table of everything the
  * organization owns. The tables are found, not listed: every table with an organization_id column that the request
  * role may read, so a table added later is exported without anyone remembering to. It runs under row-level security
  * (withVisitor), so it can only ever read the organization's own rows. Secrets (password and token hashes), search

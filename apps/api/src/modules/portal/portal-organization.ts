@@ -27,7 +27,7 @@ export async function organizationBySlug(db: Queryable, slug: string): Promise<O
 }
 
 /**
- * The demo organization (PRODUCT.md section 6), whose portal /customer-portal opens; null when the install has none
+ * The demo organization (docs/product.md, "The demo organization"), whose portal /customer-portal opens; null when the install has none
  * (SEED_DEMO=false). The one the seed flagged, never one found by a slug a registration could take.
  */
 export async function demoOrganization(db: Queryable): Promise<OrganizationRef | null> {

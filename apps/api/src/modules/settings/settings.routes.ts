@@ -25,7 +25,7 @@ import * as settings from "./settings.service.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
 const tags = ["settings"];
-/** Settings, branding and API keys are for admins (PRODUCT.md section 3). */
+/** Settings, branding and API keys are for admins (docs/product.md, "Roles"). */
 const admin = { access: "admin" } as const;
 
 /** inboundDomain: INBOUND_DOMAIN, for the organization's inbound address in Email Settings (null: none). */

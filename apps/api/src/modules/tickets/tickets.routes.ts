@@ -41,7 +41,7 @@ export const listKey = (req: FastifyRequest, who: Principal) => {
 export async function ticketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const access = "authenticated" as const;
-  // The public REST API: the organization's API keys read and change tickets like a member (PRODUCT.md section 2).
+  // The public REST API: the organization's API keys read and change tickets like a member (docs/product.md, "Beyond the brief").
   const actors = ["api_key"] as const;
   registerTicketTopics(fastify);
 

@@ -12,7 +12,7 @@ const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: erro
 const inviteErrors = { ...errors, 429: errorSchema };
 const tags = ["users"];
 
-/** The team (PRODUCT.md section 3): every member reads the list; only an admin invites, changes or removes. */
+/** The team (docs/product.md, "Roles"): every member reads the list; only an admin invites, changes or removes. */
 export async function userRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const mail = () => ({ jobs: app.jobs, publicUrl: app.publicUrl });

@@ -15,7 +15,7 @@ export interface NavItem {
   label: string;
   to: string;
   icon: LucideIcon;
-  /** Hidden from agents (PRODUCT.md section 3). */
+  /** Hidden from agents (docs/product.md, "Roles"). */
   adminOnly?: boolean;
 }
 
@@ -26,7 +26,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Live Chat", to: "/chat", icon: MessagesSquare },
   { label: "AI Assistant", to: "/ai-assistant", icon: Bot },
   { label: "Knowledge Base", to: "/knowledge-base", icon: BookOpen },
-  // Agents see automation read-only (PRODUCT.md section 3).
+  // Agents see automation read-only (docs/product.md, "Roles").
   { label: "Automation", to: "/automation", icon: Workflow },
   { label: "Users", to: "/users", icon: Users },
   { label: "Billing", to: "/billing", icon: CreditCard, adminOnly: true },

@@ -15,7 +15,7 @@ interface ConfirmDialogProps {
   onConfirm: () => void;
 }
 
-/** Every confirmation is a modal dialog (PRODUCT.md: no blocking browser confirm), and this is the one. */
+/** Every confirmation is a modal dialog (docs/product.md: no blocking browser confirm), and this is the one. */
 export function ConfirmDialog({
   open,
   onOpenChange,

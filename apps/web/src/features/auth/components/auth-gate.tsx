@@ -40,7 +40,7 @@ export function GuestOnly() {
   return <Outlet />;
 }
 
-/** Screens for admins only (PRODUCT.md section 3): an agent who follows an old link is told why, not shown a 403. */
+/** Screens for admins only (docs/product.md, "Roles"): an agent who follows an old link is told why, not shown a 403. */
 export function RequireAdmin() {
   const { user } = useAuth();
   if (user?.role === "admin") return <Outlet />;

@@ -33,11 +33,11 @@ function StatCards() {
 
 /**
  * Spec: Automation rules. Admins change them; agents see the rules, their logs, the figures, the SLA targets and the
- * canned replies read-only (PRODUCT.md section 3). The rules really run, and the figures are real.
+ * canned replies read-only (docs/product.md, "Roles"). The rules really run, and the figures are real.
  */
 export function AutomationRoute() {
   const rules = useRules();
-  // PRODUCT.md section 3: agents cannot change automation; they see it read-only (the server refuses their changes).
+  // docs/product.md, "Roles": agents cannot change automation; they see it read-only (the server refuses their changes).
   const admin = useAuth().user?.role === "admin";
   // null: the create modal; a rule: its edit modal; undefined: no modal.
   const [editing, setEditing] = useState<Rule | null | undefined>(undefined);

@@ -36,7 +36,7 @@ function ago(iso: string, now: number): string {
 }
 
 /**
- * The bell (PRODUCT.md): the member's notifications with an unread count, live. Opening one marks it read and goes to
+ * The bell (docs/product.md): the member's notifications with an unread count, live. Opening one marks it read and goes to
  * what it is about. A plain disclosure rather than a menu library keeps the shell's bundle small.
  */
 export function NotificationBell() {

@@ -37,7 +37,7 @@ function SummaryCards({ answer }: { answer: UserListAnswer }) {
   );
 }
 
-/** Spec: Team members. Admins invite and manage; agents see the same list read-only (PRODUCT.md section 3). */
+/** Spec: Team members. Admins invite and manage; agents see the same list read-only (docs/product.md, "Roles"). */
 export function UsersRoute() {
   const { user } = useAuth();
   const team = useTeam();

@@ -48,7 +48,7 @@ export function cannedReply(message: string): AiResponseAnswer {
       };
 }
 
-/** The page's word for a server without the demo organization (PRODUCT.md section 6). */
+/** The page's word for a server without the demo organization (docs/product.md, "The demo organization"). */
 export const NO_DEMO_TITLE = "The demo is not available here";
 
 /**
