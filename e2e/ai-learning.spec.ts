@@ -1,14 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { DEMO, signIn } from "./support.ts";
-
-async function sessionToken(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    const raw = localStorage.getItem("cove.session");
-    return raw ? (JSON.parse(raw) as { token?: string }).token : undefined;
-  });
-  if (!token) throw new Error("no session token in localStorage");
-  return token;
-}
+import { DEMO, sessionToken, signIn } from "./support.ts";
 
 async function ask(page: Page, question: string) {
   const box = page.getByRole("textbox", { name: "Your question" });

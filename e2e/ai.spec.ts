@@ -1,15 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { DEMO, register, signIn } from "./support.ts";
-
-/** The session token the app keeps in localStorage, to set up data through the API the way the app calls it. */
-async function sessionToken(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    const raw = localStorage.getItem("cove.session");
-    return raw ? (JSON.parse(raw) as { token?: string }).token : undefined;
-  });
-  if (!token) throw new Error("no session token in localStorage");
-  return token;
-}
+import { DEMO, register, sessionToken, signIn } from "./support.ts";
 
 /** Publishes an article through the knowledge-base API (issue 6, part 1), as the editor's Publish button does. */
 async function publishArticle(

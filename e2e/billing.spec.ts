@@ -1,16 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { register } from "./support.ts";
-
-/** The session token the app keeps in localStorage, to move the test provider's clock through the API. */
-async function sessionToken(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    const raw = localStorage.getItem("cove.session");
-    return raw ? (JSON.parse(raw) as { token?: string }).token : undefined;
-  });
-  if (!token) throw new Error("no session token in localStorage");
-  return token;
-}
+import { register, sessionToken } from "./support.ts";
 
 /** Fills the test provider's card form (PAYMENT_PROVIDER=test, the default). */
 async function fillCard(page: Page, number: string) {

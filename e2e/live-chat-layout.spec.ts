@@ -1,19 +1,10 @@
 import { expect, type Page, test } from "@playwright/test";
-import { register } from "./support.ts";
+import { register, sessionToken } from "./support.ts";
 
 /**
  * Live chat's layout (issue 29, item 9): with a long conversation open, the page itself does not scroll; the thread
  * scrolls above a reply box that is in view from the start, on a laptop and on a phone.
  */
-
-async function sessionToken(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    const raw = localStorage.getItem("cove.session");
-    return raw ? (JSON.parse(raw) as { token?: string }).token : undefined;
-  });
-  if (!token) throw new Error("no session token in localStorage");
-  return token;
-}
 
 /** A visitor starts a chat on the new organization's widget and the agent writes forty messages into it. */
 async function longChat(page: Page): Promise<string> {

@@ -1,20 +1,11 @@
 import { expect, type Page, test } from "@playwright/test";
-import { register } from "./support.ts";
+import { register, sessionToken } from "./support.ts";
 
 /**
  * The ticket queue at the commonest laptop width and on a phone (issue 29, item 2): at 1280 px the subject gets at
  * least half of every row and no cell's content runs into another's; at 390 px each ticket is a card and nothing
  * scrolls sideways.
  */
-
-async function sessionToken(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    const raw = localStorage.getItem("cove.session");
-    return raw ? (JSON.parse(raw) as { token?: string }).token : undefined;
-  });
-  if (!token) throw new Error("no session token in localStorage");
-  return token;
-}
 
 /** A queue that fills every column: long and short subjects and names, every priority, one ticket assigned. */
 async function fillQueue(page: Page) {

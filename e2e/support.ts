@@ -83,3 +83,13 @@ export function latestMail(): string {
     .replace(/=\r?\n/g, "")
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
+
+/** The session token the app keeps in localStorage, to set up data through the API the way the app calls it. */
+export async function sessionToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    const raw = localStorage.getItem("cove.session");
+    return raw ? (JSON.parse(raw) as { token?: string }).token : undefined;
+  });
+  if (!token) throw new Error("no session token in localStorage");
+  return token;
+}

@@ -1,17 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
-import { register } from "./support.ts";
-
-/** The session token the app keeps in localStorage, to set up data through the API the way the app calls it. */
-async function sessionToken(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    const raw = localStorage.getItem("cove.session");
-    return raw ? (JSON.parse(raw) as { token?: string }).token : undefined;
-  });
-  if (!token) throw new Error("no session token in localStorage");
-  return token;
-}
+import { register, sessionToken } from "./support.ts";
 
 /** Every dialog (alert, prompt, confirm) the page opens: a script from typed text would show up here. */
 function recordDialogs(page: Page): string[] {
