@@ -151,6 +151,8 @@ const PUBLIC_EXEMPT = [
   "POST /api/auth/accept-invite",
   "POST /api/auth/forgot-password",
   "POST /api/auth/reset-password",
+  // Says whether a reset link still works; writes nothing.
+  "POST /api/auth/reset-password/check",
   "POST /api/billing/webhook",
   "POST /api/portal/demo-session",
   "POST /api/portal/satisfaction/lookup",
