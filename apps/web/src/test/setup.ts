@@ -3,8 +3,9 @@ import { cleanup, configure } from "@testing-library/react";
 import { afterAll, afterEach, beforeEach, vi } from "vitest";
 import { FakeWebSocket } from "./fake-websocket.ts";
 
-// Route modules load lazily (dynamic import); the first load of a module in a test run can take a while to transform.
-configure({ asyncUtilTimeout: 5000 });
+// Route modules load lazily (dynamic import); the first load of a module in a test run can take a while to transform,
+// and CI runs the API and web suites side by side on 2 cores: a first screen has been seen to take just over 5 s.
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeEach(() => {
   FakeWebSocket.instances = [];
