@@ -169,7 +169,10 @@ describe("the same limits on every upload route", () => {
           remoteAddress: address,
         });
       // Empty files: refused one by one (400), and counted all the same.
-      for (let i = 0; i < 60; i++) expect((await send()).statusCode, url).toBe(400);
+      for (let i = 0; i < 60; i++) {
+        const res = await send();
+        expect(res.statusCode, `${url} #${i}: ${res.body}`).toBe(400);
+      }
       const over = await send();
       expect(over.statusCode, `${url}: ${over.body}`).toBe(429);
       expect(over.json().error).toMatch(/^Too many requests\. Please try again in /);

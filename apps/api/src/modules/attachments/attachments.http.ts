@@ -81,12 +81,14 @@ export function fileBody(app: FastifyInstance) {
     const upload = uploadOf.get(req);
     if (!upload) return;
     uploadOf.delete(req);
+    // Answered, the upload is over: its slot is free at once (a client's next file must not find it taken while a
+    // refused one's parts are still being dropped, a round trip away on PostgreSQL).
+    upload.release();
+    if (!failed) return;
     try {
-      if (failed) await dropUpload(app.db, upload.orgId, upload.uploadId);
+      await dropUpload(app.db, upload.orgId, upload.uploadId);
     } catch (err) {
       req.log.warn({ err }, "could not drop the parts of a failed upload (the daily purge will)");
-    } finally {
-      upload.release();
     }
   };
   app.addHook("onResponse", (req, reply) => finish(req, reply.statusCode >= 400));
