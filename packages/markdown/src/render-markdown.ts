@@ -1,3 +1,4 @@
+import { ANSWER_TAGS } from "@cove/contract/chat.ts";
 import DOMPurify, { type WindowLike } from "dompurify";
 import MarkdownIt from "markdown-it";
 
@@ -13,34 +14,7 @@ import MarkdownIt from "markdown-it";
  *    bug or a future plugin ever lets something through.
  */
 
-export const MARKDOWN_TAGS = [
-  "p",
-  "br",
-  "hr",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "strong",
-  "em",
-  "s",
-  "code",
-  "pre",
-  "blockquote",
-  "ul",
-  "ol",
-  "li",
-  "a",
-  "img",
-  "table",
-  "thead",
-  "tbody",
-  "tr",
-  "th",
-  "td",
-];
+export const MARKDOWN_TAGS: string[] = [...ANSWER_TAGS];
 const ALLOWED_ATTR = ["href", "title", "src", "alt", "start"];
 /** Web, mail and phone addresses, and relative ones; no other scheme. */
 const ALLOWED_URI_REGEXP = /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
