@@ -11,6 +11,7 @@ import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
 import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
 import { registerSuggestionHandlers } from "./modules/ai/suggestions.ts";
 import { attachmentRoutes } from "./modules/attachments/attachments.routes.ts";
+import { auditRoutes } from "./modules/audit/audit.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { automationRoutes } from "./modules/automation/automation.routes.ts";
 import { registerReadOnlyGuard } from "./modules/billing/access.ts";
@@ -45,6 +46,7 @@ import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { ticketParts } from "./modules/tickets/tickets.service.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
 import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.ts";
+import { registerAuditAddress } from "./platform/audit.ts";
 import { createAuthenticator, registerAccessControl } from "./platform/auth.ts";
 import type { AiConfig, PaymentConfig } from "./platform/config.ts";
 import type { Database } from "./platform/db.ts";
@@ -165,6 +167,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerSecurityHeaders(app, payments.provider.kind === "stripe" ? STRIPE_SOURCES : {});
   const authenticator = createAuthenticator(opts.database.db);
   registerAccessControl(app, authenticator);
+  // Entries recorded while a request is answered carry its client address.
+  registerAuditAddress(app);
   // After access control: its hooks find the principal that the cache's hooks check.
   registerAnswerCache(app, opts.database.db, createAnswerCache(opts.answerCacheBytes ?? DEFAULT_ANSWER_CACHE_BYTES));
   // After access control: it refuses writes by the principal's organization when that is read-only.
@@ -214,6 +218,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(ticketRoutes);
   await app.register(organizationRoutes);
   await app.register(userRoutes);
+  await app.register(auditRoutes, { executeSql: opts.database.executeSql });
   await app.register(notificationRoutes);
   registerNotificationHandlers(events);
   registerSuggestionHandlers(events);

@@ -3,6 +3,7 @@ import { and, eq, isNull, ne } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { invitations, users } from "../../db/schema/users.ts";
+import { recordAudit } from "../../platform/audit.ts";
 import { hashToken } from "../../platform/auth.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -107,6 +108,12 @@ export async function acceptInvitation(db: Db, input: z.output<typeof acceptInvi
       .set({ usedAt: new Date() })
       .where(and(eq(invitations.userId, user.id), isNull(invitations.usedAt)));
     await emitterIn(db, tx, user.organizationId, { kind: "staff", id: user.id })("member.joined", { user_id: user.id });
+    await recordAudit(tx, {
+      orgId: user.organizationId,
+      actor: { kind: "staff", id: user.id },
+      action: "member.invitation_accepted",
+      object: { type: "invitation", id: invitation.id, label: invitation.email },
+    });
     return answer(tx, user.id, await createSession(tx, user, false));
   });
 }

@@ -23,6 +23,7 @@ import type { z } from "zod";
 import { loginFailures, passwordResetTokens, sessions } from "../../db/schema/auth.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { users } from "../../db/schema/users.ts";
+import { recordAudit, recordAuditAlone } from "../../platform/audit.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -142,6 +143,14 @@ async function pruneFailures(db: Db) {
   await db.delete(loginFailures).where(lt(loginFailures.createdAt, new Date(Date.now() - 24 * HOUR)));
 }
 
+/** A refused sign-in of a member, under the member's organization (no transaction of the sign-in holds it). */
+const auditSignIn = (
+  db: Db,
+  user: { id: string; organizationId: string },
+  action: "auth.sign_in_failed",
+  details: Record<string, unknown>,
+) => recordAuditAlone(db, { orgId: user.organizationId, actor: { kind: "staff", id: user.id }, action, details });
+
 export async function login(db: Db, input: z.output<typeof loginBody>, ip: string): Promise<AuthAnswer> {
   const attempt = await reserveAttempt(db, input.email, ip);
   // Invited members of other organizations may share the email; the account that signs in is the one that joined.
@@ -157,12 +166,15 @@ export async function login(db: Db, input: z.output<typeof loginBody>, ip: strin
     .limit(1);
   const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !ok) {
+    // A failure for an email of no member belongs to no organization: only a member's failures are audited.
+    if (user) await auditSignIn(db, user, "auth.sign_in_failed", { reason: "wrong_password" });
     await pruneFailures(db);
     throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS);
   }
   if (user.status !== "active") {
     // The right password is not a failed guess.
     await releaseAttempt(db, attempt);
+    await auditSignIn(db, user, "auth.sign_in_failed", { reason: "deactivated" });
     throw new AppError(
       "FORBIDDEN",
       "This account has been deactivated. Ask an administrator of your team to activate it.",
@@ -171,6 +183,11 @@ export async function login(db: Db, input: z.output<typeof loginBody>, ip: strin
   return db.transaction(async (tx) => {
     await tx.delete(loginFailures).where(eq(loginFailures.email, input.email));
     await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+    await recordAudit(tx, {
+      orgId: user.organizationId,
+      actor: { kind: "staff", id: user.id },
+      action: "auth.sign_in",
+    });
     return answer(tx, user.id, await createSession(tx, user, input.rememberMe));
   });
 }

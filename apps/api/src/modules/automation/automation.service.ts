@@ -13,6 +13,7 @@ import type { z } from "zod";
 import { automationRules, automationRuns } from "../../db/schema/automation.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { users } from "../../db/schema/users.ts";
+import { audit } from "../../platform/audit.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
@@ -100,6 +101,8 @@ async function assertAssignees(ctx: Ctx, actions: RuleAction[]): Promise<void> {
   }
 }
 
+const ruleObject = (r: { id: string; name: string }) => ({ type: "automation_rule", id: r.id, label: r.name });
+
 export async function createRule(ctx: Ctx, input: z.output<typeof createRuleBody>): Promise<Rule> {
   await assertAssignees(ctx, input.actions);
   const position =
@@ -128,6 +131,7 @@ export async function createRule(ctx: Ctx, input: z.output<typeof createRuleBody
     })
     .returning(ruleColumns);
   if (!row) throw new Error("rule insert returned nothing");
+  await audit(ctx, "automation_rule.created", ruleObject(row), { active: row.isActive });
   return toRule(row);
 }
 
@@ -149,12 +153,18 @@ export async function updateRule(ctx: Ctx, id: string, input: z.output<typeof up
   }
   const [row] = await ctx.db.update(automationRules).set(changes).where(mine(ctx, id)).returning(ruleColumns);
   if (!row) throw ruleNotFound();
+  const fields = Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined);
+  await audit(ctx, "automation_rule.changed", ruleObject(row), { fields, active: row.isActive });
   return toRule(row);
 }
 
 export async function deleteRule(ctx: Ctx, id: string): Promise<void> {
-  const [row] = await ctx.db.delete(automationRules).where(mine(ctx, id)).returning({ id: automationRules.id });
+  const [row] = await ctx.db
+    .delete(automationRules)
+    .where(mine(ctx, id))
+    .returning({ id: automationRules.id, name: automationRules.name });
   if (!row) throw ruleNotFound();
+  await audit(ctx, "automation_rule.deleted", ruleObject(row));
 }
 
 /** The rule's newest runs: what set it off, whether its conditions held, what it did, and any error. */

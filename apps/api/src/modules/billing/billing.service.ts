@@ -11,6 +11,7 @@ import type { z } from "zod";
 import { billingDetails, invoices, subscriptions } from "../../db/schema/billing.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { users } from "../../db/schema/users.ts";
+import { audit } from "../../platform/audit.ts";
 import { now } from "../../platform/clock.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
@@ -38,6 +39,16 @@ const LIVE = new Set(["active", "trialing", "past_due", "unpaid"]);
 const PENDING_MS = 2 * 60_000;
 
 type Row = typeof subscriptions.$inferSelect;
+
+/** The billing change an audit entry records (written with the provider's answer, in the transaction that applies it). */
+type BillingAction = "billing.canceled" | "billing.resumed" | "billing.plan_changed" | "billing.payment_method_changed";
+
+const subscriptionObject = (ctx: TenantCtx, plan: string | null) => ({
+  type: "subscription",
+  id: ctx.orgId,
+  label: plan && plan in PLANS ? PLANS[plan as PlanId].name : null,
+});
+const cardDetails = (card: ProviderCard) => ({ card: `${card.brand} ending ${card.last4}` });
 
 async function subscriptionRow(ctx: Ctx): Promise<Row | null> {
   const [row] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.organizationId, ctx.orgId));
@@ -229,6 +240,11 @@ export async function subscribe(
       if (abandoned?.invoice) await applyInvoice(ctx, provider.kind, abandoned.invoice, abandoned.subscription.status);
       if (invoice) await applyInvoice(ctx, provider.kind, invoice, created.subscription.status);
       await applySubscription(ctx, provider.kind, created.subscription, at);
+      await audit(ctx, "billing.subscribed", subscriptionObject(ctx, input.plan), {
+        plan: input.plan,
+        mode,
+        ...cardDetails(card),
+      });
     });
     if (created.clientSecret) {
       return {
@@ -268,7 +284,8 @@ async function giveUp(provider: PaymentProvider, subscriptionId: string) {
 async function changeAndApply(
   deps: BillingDeps,
   change: (row: Row & { subscriptionId: string; customerId: string }) => Promise<ProviderCard | null>,
-  check?: (ctx: Ctx, row: Row & { subscriptionId: string; customerId: string }) => Promise<void>,
+  check: ((ctx: Ctx, row: Row & { subscriptionId: string; customerId: string }) => Promise<void>) | undefined,
+  record: { action: BillingAction; details?: Record<string, unknown> },
 ) {
   const row = await deps.tenant(async (ctx) => {
     const found = await subscriptionRow(ctx);
@@ -285,25 +302,37 @@ async function changeAndApply(
     }
     if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice, fresh.subscription.status);
     await applySubscription(ctx, deps.provider.kind, fresh.subscription);
+    const details = { ...record.details, ...(card ? cardDetails(card) : {}) };
+    await audit(ctx, record.action, subscriptionObject(ctx, fresh.subscription.plan ?? row.plan), details);
   });
   return fresh.subscription;
 }
 
 /** Spec section 7: POST /billing/cancel, effective at the end of the current period. */
 export async function cancel(deps: BillingDeps): Promise<{ message: string }> {
-  await changeAndApply(deps, async (row) => {
-    await deps.provider.updateSubscription(row.subscriptionId, { cancelAtPeriodEnd: true });
-    return null;
-  });
+  await changeAndApply(
+    deps,
+    async (row) => {
+      await deps.provider.updateSubscription(row.subscriptionId, { cancelAtPeriodEnd: true });
+      return null;
+    },
+    undefined,
+    { action: "billing.canceled" },
+  );
   return { message: "Subscription will be cancelled at the end of the current period" };
 }
 
 /** Takes back a cancellation that has not taken effect yet. */
 export async function resume(deps: BillingDeps): Promise<{ message: string }> {
-  await changeAndApply(deps, async (row) => {
-    await deps.provider.updateSubscription(row.subscriptionId, { cancelAtPeriodEnd: false });
-    return null;
-  });
+  await changeAndApply(
+    deps,
+    async (row) => {
+      await deps.provider.updateSubscription(row.subscriptionId, { cancelAtPeriodEnd: false });
+      return null;
+    },
+    undefined,
+    { action: "billing.resumed" },
+  );
   return { message: "Your subscription will renew as usual." };
 }
 
@@ -344,6 +373,7 @@ export async function changePlan(deps: BillingDeps, plan: PlanId): Promise<{ mes
         throw new AppError("CONFLICT", `Your organization is already on the ${PLANS[plan].name} plan.`);
       await assertSeatsFit(ctx, plan);
     },
+    { action: "billing.plan_changed", details: { plan } },
   );
   return { message: `Your organization is now on the ${PLANS[plan].name} plan.` };
 }
@@ -351,23 +381,35 @@ export async function changePlan(deps: BillingDeps, plan: PlanId): Promise<{ mes
 /** A new card for the subscription; an overdue invoice is tried again with it at once. */
 export async function updatePaymentMethod(deps: BillingDeps, paymentMethodId: string): Promise<{ message: string }> {
   let overdue = false;
-  await changeAndApply(deps, async (row) => {
-    const card = await deps.provider.attachPaymentMethod(row.customerId, paymentMethodId);
-    await deps.provider.updateSubscription(row.subscriptionId, { paymentMethodId });
-    overdue = row.providerStatus === "past_due" || row.providerStatus === "unpaid";
-    if (overdue) {
-      try {
-        await deps.provider.payOpenInvoices(row.subscriptionId);
-      } catch (err) {
-        // The card is kept (it is the default now); the person learns the payment still failed.
-        await deps.tenant((ctx) =>
-          ctx.db.update(subscriptions).set(cardColumns(card)).where(eq(subscriptions.organizationId, ctx.orgId)),
-        );
-        throw err;
+  await changeAndApply(
+    deps,
+    async (row) => {
+      const card = await deps.provider.attachPaymentMethod(row.customerId, paymentMethodId);
+      await deps.provider.updateSubscription(row.subscriptionId, { paymentMethodId });
+      overdue = row.providerStatus === "past_due" || row.providerStatus === "unpaid";
+      if (overdue) {
+        try {
+          await deps.provider.payOpenInvoices(row.subscriptionId);
+        } catch (err) {
+          // The card is kept (it is the default now); the person learns the payment still failed.
+          await deps.tenant(async (ctx) => {
+            await ctx.db
+              .update(subscriptions)
+              .set(cardColumns(card))
+              .where(eq(subscriptions.organizationId, ctx.orgId));
+            await audit(ctx, "billing.payment_method_changed", subscriptionObject(ctx, row.plan), {
+              ...cardDetails(card),
+              overdue_payment: "failed",
+            });
+          });
+          throw err;
+        }
       }
-    }
-    return card;
-  });
+      return card;
+    },
+    undefined,
+    { action: "billing.payment_method_changed" },
+  );
   return {
     message: overdue ? "Your card was updated and the overdue payment went through." : "Your card was updated.",
   };
@@ -490,6 +532,7 @@ export async function saveBillingDetails(
     .insert(billingDetails)
     .values({ organizationId: ctx.orgId, ...values })
     .onConflictDoUpdate({ target: billingDetails.organizationId, set: values });
+  await audit(ctx, "billing.details_changed", { type: "billing_details", id: ctx.orgId, label: input.name || null });
   return getBillingDetails(ctx);
 }
 

@@ -7,6 +7,7 @@ import {
   type UpdateMailboxBody,
 } from "@cove/contract/mailboxes.ts";
 import { sql } from "drizzle-orm";
+import { audit } from "../../platform/audit.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Jobs } from "../../platform/jobs.ts";
@@ -89,6 +90,8 @@ export async function listMailboxes(ctx: Ctx): Promise<Mailbox[]> {
   return rows.map(shape);
 }
 
+const mailboxObject = (id: string, user: string, host: string) => ({ type: "mailbox", id, label: `${user} @ ${host}` });
+
 async function readMailbox(ctx: Ctx, id: string): Promise<Mailbox> {
   const [row] = await queryRows<Row>(
     ctx.db,
@@ -130,6 +133,7 @@ export async function connectMailbox(
                   ${deps.secrets.seal(input.password, id)}, ${input.folder}, 'importing', now())`,
     );
     await deps.jobs.send(ctx.db, MAILBOX_IMPORT_QUEUE, { orgId: ctx.orgId, mailboxId: id });
+    await audit(ctx, "mailbox.connected", mailboxObject(id, input.user, input.host), { folder: input.folder });
     return readMailbox(ctx, id);
   });
 }
@@ -197,6 +201,7 @@ export async function updateMailbox(
     );
     if (!row) throw notFound("Mailbox");
     await deps.jobs.send(ctx.db, MAILBOX_IMPORT_QUEUE, { orgId: ctx.orgId, mailboxId: id });
+    await audit(ctx, "mailbox.changed", mailboxObject(id, input.user, input.host), { folder: input.folder, another });
     return readMailbox(ctx, id);
   });
 }
@@ -230,21 +235,25 @@ export async function resumeMailbox(deps: Pick<MailboxDeps, "jobs">, ctx: Ctx, i
 
 /** Cancel: nothing more is fetched and the password is forgotten; what was imported stays, as do the counts. */
 export async function cancelMailbox(ctx: Ctx, id: string): Promise<Mailbox> {
-  await readMailbox(ctx, id);
+  const mailbox = await readMailbox(ctx, id);
   await queryRows(
     ctx.db,
     sql`update email_mailboxes set status = 'cancelled', password_sealed = null, remaining = 0, last_error = null,
           lease_owner = null, lease_until = null, updated_at = now()
         where organization_id = ${ctx.orgId} and id = ${id}`,
   );
+  if (mailbox.status !== "cancelled") {
+    await audit(ctx, "mailbox.changed", mailboxObject(id, mailbox.user, mailbox.host), { status: "cancelled" });
+  }
   return readMailbox(ctx, id);
 }
 
 /** Removes the mailbox and its password; the tickets it made stay. */
 export async function removeMailbox(ctx: Ctx, id: string): Promise<void> {
-  const [row] = await queryRows<{ id: string }>(
+  const [row] = await queryRows<{ id: string; username: string; host: string }>(
     ctx.db,
-    sql`delete from email_mailboxes where organization_id = ${ctx.orgId} and id = ${id} returning id`,
+    sql`delete from email_mailboxes where organization_id = ${ctx.orgId} and id = ${id} returning id, username, host`,
   );
   if (!row) throw notFound("Mailbox");
+  await audit(ctx, "mailbox.removed", mailboxObject(id, row.username, row.host));
 }

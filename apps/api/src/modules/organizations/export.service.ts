@@ -4,10 +4,11 @@ import type { DataExport } from "@cove/contract/settings.ts";
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
 import { organizationExports, organizations } from "../../db/schema/organizations.ts";
+import { audit } from "../../platform/audit.ts";
 import { type Db, queryRows, type Tx } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { JobQueue, Jobs } from "../../platform/jobs.ts";
-import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
+import { type Ctx, withSystem, withVisitor } from "../../platform/tenancy.ts";
 
 /**
  * The organization's data export (GDPR; docs/product.md, "Beyond the brief"): a ZIP with one JSON file per table of everything the
@@ -111,6 +112,7 @@ export async function requestExport(ctx: Ctx, jobs: Jobs): Promise<DataExport> {
     .returning(columns);
   if (!created) throw new Error("export insert returned nothing");
   await jobs.send(ctx.db, EXPORT_QUEUE, { exportId: created.id, orgId: ctx.orgId });
+  await audit(ctx, "export.started", { type: "export", id: created.id, label: null });
   return toExport({ ...created, data: null });
 }
 
@@ -129,6 +131,7 @@ export async function exportFile(ctx: Ctx, id: string): Promise<{ bytes: Buffer;
       ),
     );
   if (!row?.data) throw missing();
+  await audit(ctx, "export.downloaded", { type: "export", id, label: null }, { size_bytes: row.data.length });
   return { bytes: row.data, filename: `cove-export-${row.slug}-${row.createdAt.toISOString().slice(0, 10)}.zip` };
 }
 
@@ -267,14 +270,19 @@ export async function runExport(db: Db, exportId: string, orgId: string): Promis
     );
     const zip = Buffer.from(zipSync(files, { level: 6 }));
     release();
-    await setProgress(db, orgId, exportId, {
+    const finished = {
       status: "done",
       progress: 100,
       data: zip,
       sizeBytes: zip.length,
       finishedAt: new Date(),
-      leaseOwner: null,
-      leaseUntil: null,
+    } as const;
+    await withSystem(db, orgId, "data-export", async (ctx) => {
+      await ctx.db
+        .update(organizationExports)
+        .set({ ...finished, leaseOwner: null, leaseUntil: null })
+        .where(eq(organizationExports.id, exportId));
+      await audit(ctx, "export.completed", { type: "export", id: exportId, label: null }, { size_bytes: zip.length });
     });
   } catch (err) {
     release();

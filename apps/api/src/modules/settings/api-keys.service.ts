@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { apiKeys } from "../../db/schema/settings.ts";
 import { users } from "../../db/schema/users.ts";
+import { audit } from "../../platform/audit.ts";
 import { API_KEY_PREFIX, hashToken } from "../../platform/auth.ts";
 import { type Db, type Queryable, queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
@@ -113,17 +114,21 @@ export async function createApiKey(ctx: Ctx, input: z.output<typeof createApiKey
     .returning({ id: apiKeys.id });
   const key = created ? await findKey(ctx, created.id) : null;
   if (!key) throw new Error("api key insert returned nothing");
+  await audit(ctx, "api_key.created", { type: "api_key", id: key.id, label: key.name }, { scope: key.scope });
   return { api_key: key, token };
 }
 
 export async function revokeApiKey(ctx: Ctx, id: string): Promise<{ api_key: ApiKey }> {
   recordId("API key", id);
-  await ctx.db
+  const revoked = await ctx.db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.organizationId, ctx.orgId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+    .where(and(eq(apiKeys.organizationId, ctx.orgId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
   const key = await findKey(ctx, id);
   if (!key) throw notFound("API key");
+  // Revoking a revoked key again changes nothing, and records nothing.
+  if (revoked.length > 0) await audit(ctx, "api_key.revoked", { type: "api_key", id: key.id, label: key.name });
   return { api_key: key };
 }
 

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { organizations } from "../../db/schema/organizations.ts";
+import { audit } from "../../platform/audit.ts";
 import { inTenant } from "../../platform/auth.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { subscriptionIdOf } from "../billing/billing.service.ts";
@@ -28,7 +29,10 @@ export async function deleteOrganization(
       const message = `Type the organization's name exactly to confirm: ${org.name}`;
       throw new AppError("VALIDATION_ERROR", message, [{ path: "confirm", message }]);
     }
-    return { orgId: ctx.orgId, subscriptionId: await subscriptionIdOf(ctx) };
+    const subscriptionId = await subscriptionIdOf(ctx);
+    // Kept until the erase below removes the organization with its log (and kept if that fails).
+    await audit(ctx, "organization.deletion_requested", { type: "organization", id: ctx.orgId, label: org.name });
+    return { orgId: ctx.orgId, subscriptionId };
   });
   if (found.subscriptionId) {
     try {

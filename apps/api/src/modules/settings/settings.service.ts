@@ -11,6 +11,7 @@ import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { organizationSettings } from "../../db/schema/settings.ts";
+import { audit } from "../../platform/audit.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { organizationBySlug } from "../../platform/organizations.ts";
@@ -120,7 +121,27 @@ export async function updateGeneral(
     branding.logoVersion = checked.version;
   }
   if (Object.keys(branding).length > 0) await upsertSettings(ctx, branding);
+  await auditGeneral(ctx, current, input);
   return getGeneral(ctx, publicUrl);
+}
+
+/** The audit entries of a general settings change: what changed (a logo is named, never copied). */
+async function auditGeneral(
+  ctx: Ctx,
+  current: { name: string; slug: string; timezone: string },
+  input: z.output<typeof updateGeneralBody>,
+): Promise<void> {
+  const changed: Record<string, { from: string; to: string }> = {};
+  for (const field of ["name", "slug", "timezone"] as const) {
+    const to = input[field];
+    if (to !== undefined && to !== current[field]) changed[field] = { from: current[field], to };
+  }
+  const object = { type: "organization", id: ctx.orgId, label: input.name ?? current.name };
+  if (Object.keys(changed).length > 0) await audit(ctx, "settings.general_changed", object, changed);
+  const brand: Record<string, unknown> = {};
+  if (input.brand_color !== undefined) brand.brand_color = input.brand_color;
+  if (input.logo !== undefined) brand.logo = input.logo === null ? "removed" : "changed";
+  if (Object.keys(brand).length > 0) await audit(ctx, "settings.branding_changed", object, brand);
 }
 
 async function upsertSettings(ctx: Ctx, values: Partial<typeof organizationSettings.$inferInsert>) {
@@ -154,6 +175,16 @@ export async function updateEmail(
     emailSignature: input.signature,
     ...(input.acknowledge === undefined ? {} : { emailAcknowledge: input.acknowledge }),
   });
+  await audit(
+    ctx,
+    "settings.email_changed",
+    { type: "organization", id: ctx.orgId, label: null },
+    {
+      sender_name: input.sender_name,
+      reply_to: input.reply_to,
+      ...(input.acknowledge === undefined ? {} : { acknowledge: input.acknowledge }),
+    },
+  );
   return getEmail(ctx, inboundDomain);
 }
 

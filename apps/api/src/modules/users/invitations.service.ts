@@ -4,6 +4,7 @@ import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { invitations, users } from "../../db/schema/users.ts";
+import { audit } from "../../platform/audit.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
 import { type Db, isUniqueViolation } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -11,7 +12,7 @@ import type { Jobs } from "../../platform/jobs.ts";
 import { composeMail } from "../../platform/mail.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { assertSeatAvailable, lockTeam } from "./seats.ts";
-import { findMember, toUserItem, userColumns } from "./users.service.ts";
+import { findMember, memberObject, toUserItem, userColumns } from "./users.service.ts";
 
 /** What sending an invitation needs besides the request: the queue and the base of the link. */
 export interface InvitationMail {
@@ -135,6 +136,7 @@ export async function inviteUser(
   if (!created) throw new Error("user insert returned nothing");
   await sendInvitation(ctx, created, mail);
   await ctx.emit("member.invited", { user_id: created.id });
+  await audit(ctx, "member.invited", memberObject(created), { role: created.role });
   return toUserItem(created);
 }
 
@@ -157,5 +159,6 @@ export async function resendInvitation(ctx: Ctx, id: string, mail: InvitationMai
       ),
     );
   await sendInvitation(ctx, target, mail);
+  await audit(ctx, "member.invitation_resent", memberObject(target));
   return toUserItem(target);
 }

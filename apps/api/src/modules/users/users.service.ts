@@ -3,6 +3,7 @@ import type { UserListAnswer, UserListItem, updateUserBody } from "@cove/contrac
 import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { z } from "zod";
 import { users } from "../../db/schema/users.ts";
+import { audit } from "../../platform/audit.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { endUserSessions } from "../auth/auth.service.ts";
@@ -43,6 +44,13 @@ export async function findMember(ctx: Ctx, id: string): Promise<UserRow> {
   if (!row) throw notFound("User");
   return row;
 }
+
+/** A member as the audit log names it. */
+export const memberObject = (u: Pick<UserRow, "id" | "firstName" | "lastName" | "email">) => ({
+  type: "member",
+  id: u.id,
+  label: `${`${u.firstName} ${u.lastName}`.trim()} <${u.email}>`,
+});
 
 export async function listUsers(ctx: Ctx): Promise<UserListAnswer> {
   const rows = await ctx.db
@@ -108,6 +116,8 @@ export async function updateUser(ctx: Ctx, id: string, input: z.output<typeof up
   if (role !== target.role) changes.role = { from: target.role, to: role };
   if (status !== target.status) changes.status = { from: target.status, to: status };
   if (changes.role || changes.status) await ctx.emit("member.changed", { user_id: target.id, changes });
+  if (changes.role) await audit(ctx, "member.role_changed", memberObject(target), changes.role);
+  if (changes.status) await audit(ctx, "member.status_changed", memberObject(target), changes.status);
   return toUserItem(updated);
 }
 
@@ -123,4 +133,5 @@ export async function revokeInvitation(ctx: Ctx, id: string): Promise<void> {
   }
   await ctx.db.delete(users).where(and(eq(users.organizationId, ctx.orgId), eq(users.id, target.id)));
   await ctx.emit("member.removed", { user_id: target.id });
+  await audit(ctx, "member.invitation_revoked", memberObject(target));
 }
