@@ -3,6 +3,7 @@ import { ChevronRight, CreditCard } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { AuditLogPanel } from "../../audit/index.ts";
 import { MailboxImport, UnfiledMail } from "../../email/index.ts";
 import { useEmailSettings, useGeneralSettings } from "../api/settings.api.ts";
 import { ApiKeysPanel } from "../components/api-keys-panel.tsx";
@@ -15,6 +16,7 @@ const TABS = [
   { id: "general", label: "General" },
   { id: "email", label: "Email Settings" },
   { id: "integrations", label: "Integrations" },
+  { id: "audit", label: "Audit log" },
 ] as const;
 type Tab = (typeof TABS)[number]["id"];
 
@@ -68,7 +70,9 @@ export function SettingsRoute() {
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div>
           <h1 className="text-2xl font-semibold text-slate-900">Settings</h1>
-          <p className="mt-1 text-sm text-slate-600">Your organization, its branding, email and integrations.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Your organization, its branding, email, integrations and audit log.
+          </p>
         </div>
         <Link
           to="/billing"
@@ -107,6 +111,7 @@ export function SettingsRoute() {
         {tab === "general" && <GeneralTab />}
         {tab === "email" && <EmailTab />}
         {tab === "integrations" && <ApiKeysPanel />}
+        {tab === "audit" && <AuditLogPanel />}
       </div>
     </div>
   );
