@@ -9,16 +9,20 @@ import { withApiKey, withSystem, withTenant } from "../src/platform/tenancy.ts";
 import { addMember, client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
 import { testCard } from "./support/billing.ts";
+import { startFakeImap } from "./support/fake-imap.ts";
 
 let smtp: TestSmtp;
+let imap: Awaited<ReturnType<typeof startFakeImap>>;
 let t: TestApp;
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
+  imap = await startFakeImap();
+  t = await createTestApp({ smtpUrl: smtp.url, mailboxes: { allowPrivateHosts: true } });
 });
 afterAll(async () => {
   await t.close();
   await smtp.close();
+  await imap.close();
 });
 
 const call = client(() => t.app);
@@ -212,7 +216,7 @@ describe("entries for every security-relevant action", () => {
     expect(await only(org, "export.downloaded")).toMatchObject({ actor: me(org), object: { id: started.id } });
   });
 
-  it("automation rules created, changed and deleted; mailboxes changed and removed", async () => {
+  it("automation rules created, changed and deleted; mailboxes connected, changed and removed", async () => {
     const org = await registerOrg(t.app);
     const rule = (
       await ok(
@@ -235,17 +239,36 @@ describe("entries for every security-relevant action", () => {
     });
     await only(org, "automation_rule.deleted");
 
+    const access = { host: "127.0.0.1", port: imap.port, tls: false, user: "help@example.com", folder: "INBOX" };
+    const connected = await ok(call(org, "POST", "/api/email/mailboxes", { ...access, password: "secret" }), 201);
+    const mailbox = connected.json().mailbox;
+    const label = `help@example.com @ 127.0.0.1`;
+    expect(await only(org, "mailbox.connected")).toMatchObject({
+      actor: me(org),
+      object: { type: "mailbox", id: mailbox.id, label },
+      details: { folder: "INBOX" },
+    });
+    await ok(call(org, "PUT", `/api/email/mailboxes/${mailbox.id}`, { ...access, password: "" }));
+    expect(await only(org, "mailbox.changed")).toMatchObject({
+      object: { id: mailbox.id },
+      details: { another: false },
+    });
+    await ok(call(org, "DELETE", `/api/email/mailboxes/${mailbox.id}`));
+    expect(await only(org, "mailbox.removed")).toMatchObject({ actor: me(org), object: { id: mailbox.id, label } });
+    // The mailbox's password is nowhere in the log.
+    expect(JSON.stringify(await entries(org))).not.toContain("secret");
+
     const [box] = await ownerRows<{ id: string }>(
       sql`insert into email_mailboxes (organization_id, host, port, tls, username, status)
-          values (${org.user.organizationId}, 'imap.example.com', 993, true, 'help@example.com', 'watching') returning id`,
+          values (${org.user.organizationId}, 'imap.example.com', 993, true, 'sales@example.com', 'watching') returning id`,
     );
     await ok(call(org, "POST", `/api/email/mailboxes/${box?.id}/cancel`));
-    await ok(call(org, "DELETE", `/api/email/mailboxes/${box?.id}`));
-    expect(await only(org, "mailbox.changed")).toMatchObject({
-      object: { type: "mailbox", id: box?.id, label: "help@example.com @ imap.example.com" },
+    const cancelled = (await entries(org, "&action=mailbox.changed")).find((e) => e.object?.id === box?.id);
+    expect(cancelled).toMatchObject({
+      actor: me(org),
+      object: { label: "sales@example.com @ imap.example.com" },
       details: { status: "cancelled" },
     });
-    expect(await only(org, "mailbox.removed")).toMatchObject({ actor: me(org), object: { id: box?.id } });
   });
 
   it("the organization's deletion request is written in the request's transaction (then erased with the organization)", async () => {
@@ -276,7 +299,7 @@ describe("entries for every security-relevant action", () => {
     }
   });
 
-  it("an API key and a customer are named as they were when they acted", async () => {
+  it("an API key, the system and a customer are named as they were when they acted", async () => {
     const org = await registerOrg(t.app);
     const key = (
       await ok(call(org, "POST", "/api/settings/api-keys", { name: "Reporting", scope: "read_write" }), 201)
@@ -292,6 +315,16 @@ describe("entries for every security-relevant action", () => {
     expect(byKey).toMatchObject({ actor: { type: "api_key", id: key.api_key.id, name: "Reporting" }, address: null });
     const [bySystem] = await entries(org, "&actor_type=system");
     expect(bySystem?.actor).toEqual({ type: "system", id: "billing-lifecycle", name: "billing-lifecycle" });
+    const [contact] = await ownerRows<{ id: string }>(
+      sql`insert into contacts (organization_id, name, email) values (${orgId}, 'Ana Ruiz', 'ana@example.com') returning id`,
+    );
+    const contactId = contact?.id ?? "";
+    await withSystem(t.app.db, orgId, "portal", (ctx) =>
+      recordAudit(ctx.db, { orgId, actor: { kind: "contact", id: contactId }, action: "contact.export_downloaded" }),
+    );
+    await ownerRows(sql`update contacts set name = 'Renamed' where id = ${contactId}`);
+    const [byCustomer] = await entries(org, "&actor_type=customer");
+    expect(byCustomer?.actor).toEqual({ type: "customer", id: contactId, name: "Ana Ruiz" });
   });
 });
 
