@@ -1,6 +1,7 @@
 import type { AuditEntry, AuditListAnswer } from "@cove/contract/audit.ts";
 import type { CreateApiKeyAnswer } from "@cove/contract/settings.ts";
 import { sql } from "drizzle-orm";
+import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purgeOldEntries } from "../src/modules/audit/audit.service.ts";
 import { audit, recordAudit } from "../src/platform/audit.ts";
@@ -42,7 +43,7 @@ async function only(org: Org, action: string): Promise<AuditEntry> {
 
 const me = (org: Org) => ({ type: "member", id: org.user.id, name: `${org.user.firstName} ${org.user.lastName}` });
 
-async function ok(res: Promise<{ statusCode: number; body: string }>, status = 200) {
+async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
   const done = await res;
   expect(done.statusCode, done.body).toBe(status);
   return done;
