@@ -7,7 +7,16 @@ import { purgeOldEntries } from "../src/modules/audit/audit.service.ts";
 import { audit, recordAudit } from "../src/platform/audit.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { withApiKey, withSystem, withTenant } from "../src/platform/tenancy.ts";
-import { addMember, client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import {
+  addMember,
+  client,
+  createTestApp,
+  naughtySample,
+  registerOrg,
+  type TestApp,
+  unique,
+  xssPayloads,
+} from "./helpers.ts";
 import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
 import { testCard } from "./support/billing.ts";
 import { startFakeImap } from "./support/fake-imap.ts";
@@ -326,6 +335,34 @@ describe("entries for every security-relevant action", () => {
     await ownerRows(sql`update contacts set name = 'Renamed' where id = ${contactId}`);
     const [byCustomer] = await entries(org, "&actor_type=customer");
     expect(byCustomer?.actor).toEqual({ type: "customer", id: contactId, name: "Ana Ruiz" });
+  });
+});
+
+describe("naughty names", () => {
+  it("keeps naughty strings and XSS payloads as text in labels and names, and the chain still verifies", async () => {
+    const org = await registerOrg(t.app);
+    const names = [...naughtySample(), ...xssPayloads().slice(0, 20)]
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0 && s.length <= 100);
+    const kept: string[] = [];
+    for (const name of names) {
+      const res = await call(org, "POST", "/api/automation/rules", {
+        name,
+        triggerConditions: { event: "ticket_created", conditions: [] },
+        actions: [{ type: "add_tags", tags: ["x"] }],
+      });
+      expect(res.statusCode, `${name}: ${res.body}`).toBeLessThan(500);
+      if (res.statusCode === 201) kept.push(res.json().rule.name);
+    }
+    expect(kept.length).toBeGreaterThan(20);
+    const labels = (await entries(org, "&action=automation_rule.created")).map((e) => e.object?.label).reverse();
+    expect(labels).toEqual(kept);
+    expect((await ok(call(org, "GET", "/api/audit-log/verify"))).json()).toEqual({
+      intact: true,
+      checked: kept.length,
+    });
+    const csv = await ok(call(org, "GET", "/api/audit-log.csv"));
+    expect(csv.body.split("\r\n").length).toBeGreaterThan(kept.length);
   });
 });
 
