@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purgeOldEntries } from "../src/modules/audit/audit.service.ts";
+import { LIFECYCLE_QUEUE } from "../src/modules/billing/lifecycle.ts";
 import { audit, recordAudit } from "../src/platform/audit.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { withApiKey, withSystem, withTenant } from "../src/platform/tenancy.ts";
@@ -18,7 +19,7 @@ import {
   xssPayloads,
 } from "./helpers.ts";
 import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
-import { testCard } from "./support/billing.ts";
+import { clockAhead, testCard, waitForSubscription } from "./support/billing.ts";
 import { startFakeImap } from "./support/fake-imap.ts";
 
 let smtp: TestSmtp;
@@ -201,6 +202,33 @@ describe("entries for every security-relevant action", () => {
     await only(org, "billing.resumed");
     expect((await only(org, "billing.payment_method_changed")).details.card).toMatch(/4444$/);
     await only(org, "billing.details_changed");
+  });
+
+  it("a renewal the provider could not charge is the system's change (payment provider), with no address", async () => {
+    const org = await registerOrg(t.app);
+    await ok(
+      call(org, "POST", "/api/billing/subscribe", {
+        plan: "starter",
+        paymentMethodId: await testCard(t.app, org.token),
+      }),
+    );
+    const declining = await testCard(t.app, org.token, "4000000000000341");
+    await ok(call(org, "POST", "/api/billing/payment-method", { paymentMethodId: declining }));
+    clockAhead(31);
+    try {
+      await t.app.jobs.send(t.app.db, LIFECYCLE_QUEUE, {});
+      await waitForSubscription(t.app, org.token, (x) => x.status === "past_due");
+      // The status and its entry commit together: once the one shows, so does the other.
+      const changed = await entries(org, "&action=billing.status_changed");
+      expect(changed).toHaveLength(1);
+      expect(changed[0]).toMatchObject({
+        actor: { type: "system", id: "payment-provider", name: "Payment provider" },
+        address: null,
+        details: { from: "active", to: "past_due" },
+      });
+    } finally {
+      clockAhead(0);
+    }
   });
 
   it("exports started (member), finished (system) and downloaded (member)", async () => {

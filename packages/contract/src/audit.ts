@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = {
   "billing.resumed": "Resumed the subscription",
   "billing.payment_method_changed": "Changed the payment method",
   "billing.details_changed": "Changed the billing details",
+  "billing.status_changed": "Subscription status changed",
   "export.started": "Started a data export",
   "export.completed": "Finished a data export",
   "export.downloaded": "Downloaded a data export",

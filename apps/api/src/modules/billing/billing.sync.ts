@@ -1,7 +1,9 @@
 import type { PaymentProviderKind } from "@cove/contract/billing.ts";
+import { PLANS } from "@cove/contract/constants.ts";
 import { and, eq, sql } from "drizzle-orm";
 import { billingEvents, invoices, subscriptions } from "../../db/schema/billing.ts";
 import { organizations } from "../../db/schema/organizations.ts";
+import { recordAudit } from "../../platform/audit.ts";
 import { now } from "../../platform/clock.ts";
 import type { Db, Queryable } from "../../platform/db.ts";
 import { withVisitor } from "../../platform/tenancy.ts";
@@ -149,6 +151,14 @@ export async function fetchState(provider: PaymentProvider, subscriptionId: stri
  * A webhook delivery: verified, then applied once. The event only says which object changed; its current state is
  * read from the provider, so a duplicate or late delivery cannot move the organization back to an older state.
  */
+async function statusOf(v: Scope) {
+  const [row] = await v.db
+    .select({ status: organizations.subscriptionStatus, plan: organizations.plan })
+    .from(organizations)
+    .where(eq(organizations.id, v.orgId));
+  return row ?? null;
+}
+
 export async function handleWebhook(
   db: Db,
   provider: PaymentProvider,
@@ -184,7 +194,20 @@ export async function handleWebhook(
         const status = subscription?.status ?? null;
         if (invoice) await applyInvoice(v, provider.kind, invoice, invoice.subscriptionId ? status : null);
         if (latest && latest.id !== invoice?.id) await applyInvoice(v, provider.kind, latest, status);
+        const before = await statusOf(v);
         if (subscription) await applySubscription(v, provider.kind, subscription);
+        const after = await statusOf(v);
+        if (before && after && before.status !== after.status) {
+          // What the provider changed by itself (a renewal's payment failed, the subscription ended) is the system's.
+          await recordAudit(v.db, {
+            orgId: v.orgId,
+            actor: { type: "system", id: "payment-provider", name: "Payment provider" },
+            action: "billing.status_changed",
+            object: { type: "subscription", id: v.orgId, label: PLANS[after.plan].name },
+            details: { from: before.status, to: after.status },
+            address: null,
+          });
+        }
       });
     }
   }
