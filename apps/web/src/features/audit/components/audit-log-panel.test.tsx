@@ -37,8 +37,13 @@ describe("Settings > Audit log", () => {
         return () => {
           n += 1;
           if (n === 1) return json(200, { entries: [entry(5)], next_cursor: "5" });
-          if (n === 2)
-            return json(200, { entries: [entry(4, { action: "auth.sign_in", object: null })], next_cursor: null });
+          if (n === 2) {
+            const exported = entry(3, { action: "export.started", object: { type: "export", id: "e1", label: null } });
+            return json(200, {
+              entries: [entry(4, { action: "auth.sign_in", object: null }), exported],
+              next_cursor: null,
+            });
+          }
           return json(200, { entries: [], next_cursor: null });
         };
       })(),
@@ -53,6 +58,9 @@ describe("Settings > Audit log", () => {
 
     await user.click(screen.getByRole("button", { name: "Load more" }));
     expect(await within(table).findByText("Signed in")).toBeInTheDocument();
+    // An object with no label of its own is named by its kind, not by an id.
+    expect(within(table).getByText("Data export")).toBeInTheDocument();
+    expect(within(table).queryByText("e1")).not.toBeInTheDocument();
     expect(calls(fetchMock)).toContain("GET /api/audit-log?cursor=5");
     expect(screen.queryByRole("button", { name: "Load more" })).not.toBeInTheDocument();
 

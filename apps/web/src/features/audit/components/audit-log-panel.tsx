@@ -25,7 +25,21 @@ const ACTOR_KINDS: Record<AuditEntry["actor"]["type"], string> = {
   customer: "Customer",
 };
 
-const objectText = (e: AuditEntry) => (e.object ? (e.object.label ?? e.object.id ?? e.object.type) : "");
+/** What an object is called when its entry has no label of its own (the organization's settings, a data export). */
+const OBJECT_TYPES: Record<string, string> = {
+  organization: "Organization",
+  subscription: "Subscription",
+  billing_details: "Billing details",
+  export: "Data export",
+  member: "Member",
+  invitation: "Invitation",
+  api_key: "API key",
+  automation_rule: "Automation rule",
+  mailbox: "Mailbox",
+};
+
+const objectText = (e: AuditEntry) =>
+  e.object ? (e.object.label ?? OBJECT_TYPES[e.object.type] ?? e.object.type) : "";
 
 interface Form {
   actor: string;
@@ -178,7 +192,7 @@ export function AuditLogPanel() {
             Sign-ins, team, key, settings and billing changes, exports: who did what, and from where. Kept 365 days.
           </p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex shrink-0 flex-wrap gap-2">
           <Button
             variant="secondary"
             pending={downloading}
