@@ -8,8 +8,9 @@ import { chatMessages, chatSessions } from "../src/db/schema/chat.ts";
 import { contactSessions, contacts } from "../src/db/schema/contacts.ts";
 import { csatSurveys } from "../src/db/schema/csat.ts";
 import { emailMessages } from "../src/db/schema/email.ts";
+import { notifications } from "../src/db/schema/notifications.ts";
 import { portalSignInLinks } from "../src/db/schema/portal.ts";
-import { ticketComments, tickets } from "../src/db/schema/tickets.ts";
+import { ticketComments, ticketEvents, tickets } from "../src/db/schema/tickets.ts";
 import { startContactSession } from "../src/modules/contacts/contacts.service.ts";
 import { withSystem } from "../src/platform/tenancy.ts";
 import {
@@ -138,6 +139,34 @@ async function seedCustomer(org: Org, name: string) {
     raw: `From: ${name} <${email}>`,
     html: `<p>${name}</p>`,
   });
+  // What the portal leaves when they act (an activity step in their name) and the members' notifications about them.
+  await db.insert(ticketEvents).values({
+    organizationId: orgId,
+    ticketId: second.id,
+    actorName: name,
+    type: "status",
+    fromValue: "solved",
+    toValue: "open",
+  });
+  await db.insert(notifications).values([
+    {
+      organizationId: orgId,
+      userId: org.user.id,
+      type: "reply",
+      ticketId: ticket.id,
+      actorName: name,
+      title: "#1 Help",
+      link: `/tickets/${ticket.id}`,
+    },
+    {
+      organizationId: orgId,
+      userId: org.user.id,
+      type: "chat_waiting",
+      actorName: name,
+      title: `${name} is waiting for a person in live chat`,
+      link: `/chat?session=${chatId}`,
+    },
+  ]);
   // The staff reply's mail is recorded by a durable handler: waited for, so the counts below hold still.
   const until = Date.now() + 20_000;
   for (;;) {
@@ -194,6 +223,18 @@ async function footprint(c: Customer) {
     sessions: await count(db.select().from(contactSessions).where(eq(contactSessions.contactId, c.contactId))),
     links: await count(db.select().from(portalSignInLinks).where(eq(portalSignInLinks.email, c.email))),
     mail: await count(db.select().from(emailMessages).where(eq(emailMessages.address, c.email))),
+    named_steps: await count(
+      db
+        .select()
+        .from(ticketEvents)
+        .where(and(eq(ticketEvents.ticketId, c.secondId), eq(ticketEvents.actorName, c.name))),
+    ),
+    notified: await count(
+      db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.organizationId, c.orgId), eq(notifications.actorName, c.name))),
+    ),
   };
 }
 
@@ -327,6 +368,8 @@ describe("erasing a customer", () => {
       sessions: 0,
       links: 0,
       mail: 0,
+      named_steps: 0,
+      notified: 0,
     });
     const db = t.database.db;
     const their = await db.select().from(tickets).where(eq(tickets.contactId, ana.contactId));

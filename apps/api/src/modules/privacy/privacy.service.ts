@@ -15,6 +15,7 @@ import { getContact } from "../contacts/contacts.queries.ts";
 import { anonymizeContact, endContactSessions, lockContactProfile } from "../contacts/contacts.service.ts";
 import { customerSurveyAnswers, deleteSurveysOfContact } from "../csat/csat.privacy.ts";
 import { forgetMailAddress } from "../email/email.privacy.ts";
+import { forgetCustomerInNotifications } from "../notifications/notifications.privacy.ts";
 import { dropContactExports, exportFile, latestExport, requestExport } from "../organizations/export.service.ts";
 import { deleteSignInLinks } from "../portal/portal-sign-in.service.ts";
 import { anonymizeCustomerInTickets, customerTickets } from "../tickets/tickets.privacy.ts";
@@ -121,7 +122,7 @@ export async function eraseCustomer(ctx: Ctx, contactId: string, confirmEmail: s
   }
   const placeholder = erasedAddress(contactId);
   const chatIds = await chatIdsOfContact(ctx, contactId);
-  const { ticketIds, commentIds } = await anonymizeCustomerInTickets(ctx, contactId, contact.email, {
+  const { ticketIds, commentIds } = await anonymizeCustomerInTickets(ctx, contactId, contact.email, contact.name, {
     name: ERASED_CONTACT_NAME,
     email: placeholder,
   });
@@ -134,6 +135,7 @@ export async function eraseCustomer(ctx: Ctx, contactId: string, confirmEmail: s
     await deleteSignInLinks(ctx, contact.email);
     await forgetMailAddress(ctx, contact.email, placeholder);
   }
+  await forgetCustomerInNotifications(ctx, { name: contact.name, ticketIds, chatIds }, ERASED_CONTACT_NAME);
   await dropContactExports(ctx, contactId);
   await anonymizeContact(ctx, contactId, ERASED_CONTACT_NAME);
   const { contact: erased } = await getContact(ctx, contactId);

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { ticketComments, tickets } from "../../db/schema/tickets.ts";
+import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 
 /**
@@ -81,13 +81,14 @@ export async function customerTickets(ctx: TicketsCtx, contactId: string): Promi
 
 /**
  * Removes the customer's identity from the team's history: on their tickets (as requester, by contact or by their
- * email) and on the replies they wrote, their name becomes `name` and their email `placeholder`. The tickets, their
- * numbers and the replies' text stay. Answers the tickets' ids and the customer's replies' ids.
+ * email) and on the replies they wrote, their name becomes `anonymous.name` and their email `anonymous.email`, and so
+ * does their name on the activity they caused. The tickets, their numbers and the replies' text stay. Answers the tickets' ids and the customer's replies' ids.
  */
 export async function anonymizeCustomerInTickets(
   ctx: TicketsCtx,
   contactId: string,
   email: string | null,
+  formerName: string,
   anonymous: { name: string; email: string },
 ): Promise<{ ticketIds: string[]; commentIds: string[] }> {
   const theirs = email
@@ -107,5 +108,20 @@ export async function anonymizeCustomerInTickets(
     .set({ authorName: anonymous.name, authorEmail: anonymous.email })
     .where(and(eq(ticketComments.organizationId, ctx.orgId), authored))
     .returning({ id: ticketComments.id });
-  return { ticketIds: changed.map((r) => r.id), commentIds: comments.map((r) => r.id) };
+  const ticketIds = changed.map((r) => r.id);
+  // Their own steps in the activity (a ticket they opened from the portal): no member did them, and they bear their name.
+  if (ticketIds.length > 0 && formerName) {
+    await ctx.db
+      .update(ticketEvents)
+      .set({ actorName: anonymous.name })
+      .where(
+        and(
+          eq(ticketEvents.organizationId, ctx.orgId),
+          inArray(ticketEvents.ticketId, ticketIds),
+          sql`${ticketEvents.actorId} is null`,
+          eq(ticketEvents.actorName, formerName),
+        ),
+      );
+  }
+  return { ticketIds, commentIds: comments.map((r) => r.id) };
 }
