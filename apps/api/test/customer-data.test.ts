@@ -461,6 +461,27 @@ describe("erasing a customer", () => {
     expect(page.json().contact?.name, page.body).toBe("Ana Ruiz");
   });
 
+  it("erases once under concurrent requests: one 200, the others a clear 409; exports started at once are one", async () => {
+    const org = await registerOrg(t.app);
+    const ana = await seedCustomer(org, "Ana Ruiz");
+    const started = await Promise.all(
+      Array.from({ length: 4 }, () => call(org, "POST", `/api/contacts/${ana.contactId}/export`)),
+    );
+    expect(started.map((r) => r.statusCode)).toEqual([202, 202, 202, 202]);
+    expect(new Set(started.map((r) => r.json().export.id)).size).toBe(1);
+    await finished(org.token, ana.contactId);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        call(org, "POST", `/api/contacts/${ana.contactId}/erase`, { confirmEmail: ana.email }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    for (const refused of answers.filter((r) => r.statusCode === 409)) {
+      expect(refused.json().error).toBe("This customer has already been erased.");
+    }
+    expect((await footprint(ana)).chats).toBe(0);
+  });
+
   it("confirms a customer without an email by their name", async () => {
     const org = await registerOrg(t.app);
     const [visitor] = await t.database.db

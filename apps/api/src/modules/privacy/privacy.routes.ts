@@ -75,7 +75,7 @@ export async function privacyRoutes(fastify: FastifyInstance) {
       summary: "Erase a customer: their chats, files, surveys and sessions go; their name leaves their tickets",
       params: idParams,
       body: eraseContactBody,
-      response: { 200: eraseContactAnswer, 422: errorSchema, ...errors },
+      response: { 200: eraseContactAnswer, 409: errorSchema, 422: errorSchema, ...errors },
     },
     handler: async (req) => {
       const id = recordId("Contact", req.params.id);

@@ -1,4 +1,5 @@
 import {
+  ALREADY_ERASED,
   ERASE_MISMATCH_EMAIL,
   ERASE_MISMATCH_NAME,
   ERASED_CONTACT_NAME,
@@ -117,6 +118,8 @@ const confirms = (typed: string, expected: string) =>
 /** Erases a customer, in the caller's transaction (all of it, or nothing). */
 export async function eraseCustomer(ctx: Ctx, contactId: string, confirmEmail: string): Promise<EraseContactAnswer> {
   const contact = await contactOr404(ctx, contactId);
+  // Erased already (a second click, a concurrent request that waited for the first): said so.
+  if (contact.email === null && contact.name === ERASED_CONTACT_NAME) throw new AppError("CONFLICT", ALREADY_ERASED);
   if (!confirms(confirmEmail, contact.email ?? contact.name)) {
     throw new AppError("CONFIRMATION_MISMATCH", contact.email ? ERASE_MISMATCH_EMAIL : ERASE_MISMATCH_NAME);
   }
