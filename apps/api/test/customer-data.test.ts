@@ -9,6 +9,7 @@ import { contactSessions, contacts } from "../src/db/schema/contacts.ts";
 import { csatSurveys } from "../src/db/schema/csat.ts";
 import { emailMessages } from "../src/db/schema/email.ts";
 import { notifications } from "../src/db/schema/notifications.ts";
+import { organizations } from "../src/db/schema/organizations.ts";
 import { portalSignInLinks } from "../src/db/schema/portal.ts";
 import { ticketComments, ticketEvents, tickets } from "../src/db/schema/tickets.ts";
 import { startContactSession } from "../src/modules/contacts/contacts.service.ts";
@@ -480,6 +481,20 @@ describe("erasing a customer", () => {
       expect(refused.json().error).toBe("This customer has already been erased.");
     }
     expect((await footprint(ana)).chats).toBe(0);
+  });
+
+  it("refuses in the demo organization, whose customer everyone tries", async () => {
+    const org = await registerOrg(t.app);
+    const ana = await seedCustomer(org, "Ana Ruiz");
+    await t.database.db
+      .update(organizations)
+      .set({ isDemo: true })
+      .where(eq(organizations.id, org.user.organizationId));
+    const before = await footprint(ana);
+    const res = await call(org, "POST", `/api/contacts/${ana.contactId}/erase`, { confirmEmail: ana.email });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe("The demo organization's customers cannot be erased.");
+    expect(await footprint(ana)).toEqual(before);
   });
 
   it("confirms a customer without an email by their name", async () => {

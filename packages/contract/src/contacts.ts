@@ -110,3 +110,4 @@ export type EraseContactAnswer = z.infer<typeof eraseContactAnswer>;
 export const ERASE_MISMATCH_EMAIL = "The email you typed does not match this customer's email.";
 export const ERASE_MISMATCH_NAME = "The name you typed does not match this customer's name.";
 export const ALREADY_ERASED = "This customer has already been erased.";
+export const DEMO_NOT_ERASABLE = "The demo organization's customers cannot be erased.";

@@ -1,12 +1,15 @@
 import {
   ALREADY_ERASED,
+  DEMO_NOT_ERASABLE,
   ERASE_MISMATCH_EMAIL,
   ERASE_MISMATCH_NAME,
   ERASED_CONTACT_NAME,
   type EraseContactAnswer,
 } from "@cove/contract/contacts.ts";
 import type { DataExport } from "@cove/contract/settings.ts";
+import { eq } from "drizzle-orm";
 import { strToU8 } from "fflate";
+import { organizations } from "../../db/schema/organizations.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Jobs } from "../../platform/jobs.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
@@ -118,6 +121,12 @@ const confirms = (typed: string, expected: string) =>
 /** Erases a customer, in the caller's transaction (all of it, or nothing). */
 export async function eraseCustomer(ctx: Ctx, contactId: string, confirmEmail: string): Promise<EraseContactAnswer> {
   const contact = await contactOr404(ctx, contactId);
+  // The public demo's customer is everyone's to try (portal-demo.ts resets them at each start): not erasable.
+  const [org] = await ctx.db
+    .select({ isDemo: organizations.isDemo })
+    .from(organizations)
+    .where(eq(organizations.id, ctx.orgId));
+  if (org?.isDemo) throw new AppError("FORBIDDEN", DEMO_NOT_ERASABLE);
   // Erased already (a second click, a concurrent request that waited for the first): said so.
   if (contact.email === null && contact.name === ERASED_CONTACT_NAME) throw new AppError("CONFLICT", ALREADY_ERASED);
   if (!confirms(confirmEmail, contact.email ?? contact.name)) {
