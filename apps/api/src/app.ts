@@ -41,6 +41,8 @@ import { exportRoutes } from "./modules/organizations/export.routes.ts";
 import { purgeExports } from "./modules/organizations/export.service.ts";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.ts";
 import { portalRoutes } from "./modules/portal/portal.routes.ts";
+import { privacyRoutes } from "./modules/privacy/privacy.routes.ts";
+import { customerExportFiles } from "./modules/privacy/privacy.service.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { ticketParts } from "./modules/tickets/tickets.service.ts";
@@ -214,7 +216,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (payments.test) await app.register(testProviderRoutes, { test: payments.test });
   scheduleLifecycle(app.jobs, { db: app.db, test: payments.test, eraseOrganization, purgeExports, log: app.log });
   await app.register(settingsRoutes, { payments, inboundDomain: opts.email?.inboundDomain?.toLowerCase() ?? null });
-  await app.register(exportRoutes, { embedded: opts.database.kind === "embedded" });
+  await app.register(exportRoutes, {
+    embedded: opts.database.kind === "embedded",
+    contactExport: customerExportFiles,
+  });
   await app.register(ticketRoutes);
   await app.register(organizationRoutes);
   await app.register(userRoutes);
@@ -226,6 +231,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(kbRoutes);
   await app.register(kbPublicRoutes);
   await app.register(contactRoutes);
+  await app.register(privacyRoutes);
   await app.register(portalRoutes);
   await app.register(csatRoutes);
   // A ticket's detail shows its customer's rating, read by the csat module (tickets may not import it).

@@ -55,6 +55,9 @@ const ALLOWED = [
   "POST /api/email/mailboxes/:id/pause",
   "POST /api/email/mailboxes/:id/cancel",
   "DELETE /api/email/mailboxes/:id",
+  // A customer's rights to their data (GDPR articles 15, 17 and 20) do not lapse with the organization's plan.
+  "POST /api/contacts/:id/export",
+  "POST /api/contacts/:id/erase",
 ];
 
 /**

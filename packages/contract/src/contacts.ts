@@ -78,3 +78,36 @@ export type TicketContactAnswer = z.infer<typeof ticketContactAnswer>;
 /** How a contact signed in: the portal (a magic link) or the chat widget (a visitor). */
 export const CONTACT_SESSION_KINDS = ["portal", "visitor"] as const;
 export type ContactSessionKind = (typeof CONTACT_SESSION_KINDS)[number];
+
+/**
+ * A customer's data on request (GDPR articles 15, 17 and 20; docs/decisions/2026-11-29-customer-data-requests.md):
+ * admins export it as a ZIP, or erase the customer. What an erased customer is called wherever their name was.
+ */
+export const ERASED_CONTACT_NAME = "Deleted customer";
+export const ERASE_CONFIRM_MAX = 320;
+
+/** Erasing a customer: the admin types the customer's email (their name when they have none) to confirm. */
+export const eraseContactBody = z.object({
+  confirmEmail: z
+    .string({ error: "Type the customer's email to confirm" })
+    .max(ERASE_CONFIRM_MAX, { error: "Type the customer's email to confirm" }),
+});
+export type EraseContactBody = z.infer<typeof eraseContactBody>;
+
+/** What erasing a customer removed, and the contact as it now stands (anonymized). */
+export const eraseContactAnswer = z.object({
+  contact: contactSchema,
+  erased: z.object({
+    tickets_anonymized: z.number().int(),
+    chats: z.number().int(),
+    files: z.number().int(),
+    surveys: z.number().int(),
+    sessions: z.number().int(),
+  }),
+});
+export type EraseContactAnswer = z.infer<typeof eraseContactAnswer>;
+
+export const ERASE_MISMATCH_EMAIL = "The email you typed does not match this customer's email.";
+export const ERASE_MISMATCH_NAME = "The name you typed does not match this customer's name.";
+export const ALREADY_ERASED = "This customer has already been erased.";
+export const DEMO_NOT_ERASABLE = "The demo organization's customers cannot be erased.";

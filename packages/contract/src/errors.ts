@@ -36,6 +36,8 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   /** A mailbox could not be reached or signed in to (wrong password, unknown host, TLS): the message says which. */
   MAILBOX_CONNECTION_FAILED: 422,
+  /** A typed confirmation (erasing a customer: their email) that does not match what it must. */
+  CONFIRMATION_MISMATCH: 422,
   INTERNAL_ERROR: 500,
 } as const;
 

@@ -42,6 +42,11 @@ export const organizationExports = pgTable(
     /** 0 to 100, as the job goes through the organization's tables. */
     progress: integer("progress").notNull().default(0),
     requestedBy: uuid("requested_by"),
+    /**
+     * Set: the export of one customer's data (a contact's, GDPR articles 15 and 20; modules/privacy), not the whole
+     * organization's. No foreign key (schema files do not import the contacts module's): erasing the customer drops it.
+     */
+    contactId: uuid("contact_id"),
     data: bytea("data"),
     sizeBytes: integer("size_bytes"),
     error: text("error"),

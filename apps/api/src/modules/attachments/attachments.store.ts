@@ -1,6 +1,6 @@
 import { type AttachmentLimits, formatBytes } from "@cove/contract/attachment-limits.ts";
 import { type Attachment, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
-import { and, asc, count, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { attachmentParts, attachments } from "../../db/schema/attachments.ts";
 import type { Db, Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
@@ -439,4 +439,75 @@ export async function purgeStaleUploads(db: Queryable): Promise<number> {
       ),
     );
   return rows.length;
+}
+
+/** A file of a customer's, for their data export: what it was attached to, and its bytes. */
+export interface CustomerFile {
+  id: string;
+  ticketId: string | null;
+  commentId: string | null;
+  chatSessionId: string | null;
+  filename: string;
+  contentType: string;
+  size: number;
+  bytes: Buffer;
+}
+
+/**
+ * The files of a customer's data export: those of their tickets' public conversation (never an internal note's) and
+ * those of their chats. In the caller's transaction.
+ */
+export async function customerFiles(
+  db: Queryable,
+  orgId: string,
+  of: { ticketIds: string[]; chatIds: string[] },
+): Promise<CustomerFile[]> {
+  if (of.ticketIds.length === 0 && of.chatIds.length === 0) return [];
+  const onTickets = of.ticketIds.length > 0 ? and(inArray(attachments.ticketId, of.ticketIds), publicFile) : sql`false`;
+  const inChats = of.chatIds.length > 0 ? inArray(attachments.chatSessionId, of.chatIds) : sql`false`;
+  return db
+    .select({
+      id: attachments.id,
+      ticketId: attachments.ticketId,
+      commentId: attachments.commentId,
+      chatSessionId: attachments.chatSessionId,
+      filename: attachments.filename,
+      contentType: attachments.contentType,
+      size: attachments.size,
+      bytes: storedBytes,
+    })
+    .from(attachments)
+    .where(and(eq(attachments.organizationId, orgId), or(onTickets, inChats)))
+    .orderBy(asc(attachments.createdAt), asc(attachments.seq));
+}
+
+/**
+ * Deletes a customer's files, with their stored parts, in the caller's transaction (erasing the customer): what they
+ * uploaded, the files of the replies they wrote, of the first message of their tickets when no member added it (their
+ * mail's, their portal's), and of their chats. Answers how many.
+ */
+export async function deleteCustomerFiles(
+  db: Queryable,
+  orgId: string,
+  of: { contactId: string; ticketIds: string[]; commentIds: string[]; chatIds: string[] },
+): Promise<number> {
+  const theirs = [
+    eq(attachments.contactId, of.contactId),
+    of.commentIds.length > 0 ? inArray(attachments.commentId, of.commentIds) : undefined,
+    of.chatIds.length > 0 ? inArray(attachments.chatSessionId, of.chatIds) : undefined,
+    of.ticketIds.length > 0
+      ? and(inArray(attachments.ticketId, of.ticketIds), isNull(attachments.commentId), isNull(attachments.userId))
+      : undefined,
+  ];
+  const gone = await db
+    .delete(attachments)
+    .where(and(eq(attachments.organizationId, orgId), or(...theirs)))
+    .returning({ uploadId: attachments.uploadId });
+  const uploads = gone.flatMap((r) => (r.uploadId ? [r.uploadId] : []));
+  if (uploads.length > 0) {
+    await db
+      .delete(attachmentParts)
+      .where(and(eq(attachmentParts.organizationId, orgId), inArray(attachmentParts.uploadId, uploads)));
+  }
+  return gone.length;
 }

@@ -86,9 +86,16 @@ export async function renameContact(
     .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, contactId)));
 }
 
-/** Ends one session of a contact (signing out), or all of them (sessionId null: the demo customer's reset). */
-export async function endContactSessions(ctx: ContactsCtx, contactId: string, sessionId: string | null): Promise<void> {
-  await ctx.db
+/**
+ * Ends one session of a contact (signing out), or all of them (sessionId null: the demo customer's reset, erasing the
+ * customer). Answers how many ended.
+ */
+export async function endContactSessions(
+  ctx: ContactsCtx,
+  contactId: string,
+  sessionId: string | null,
+): Promise<number> {
+  const ended = await ctx.db
     .delete(contactSessions)
     .where(
       and(
@@ -96,7 +103,38 @@ export async function endContactSessions(ctx: ContactsCtx, contactId: string, se
         eq(contactSessions.contactId, contactId),
         sessionId === null ? undefined : eq(contactSessions.id, sessionId),
       ),
-    );
+    )
+    .returning({ id: contactSessions.id });
+  return ended.length;
+}
+
+/** A contact as their data request needs it (the whole profile), locked until the caller's transaction ends. */
+export async function lockContactProfile(ctx: ContactsCtx, contactId: string) {
+  const [row] = await ctx.db
+    .select({
+      id: contacts.id,
+      name: contacts.name,
+      email: contacts.email,
+      company: contacts.company,
+      createdAt: contacts.createdAt,
+      updatedAt: contacts.updatedAt,
+    })
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, contactId)))
+    .for("update");
+  return row ?? null;
+}
+
+/**
+ * Erasing a customer (modules/privacy): the contact stays, so their tickets keep pointing at one customer and the
+ * counts hold, but who they were is gone: `name` for their name, no email (a new message from that address makes a new
+ * contact), no company.
+ */
+export async function anonymizeContact(ctx: ContactsCtx, contactId: string, name: string): Promise<void> {
+  await ctx.db
+    .update(contacts)
+    .set({ name, email: null, company: null, updatedAt: new Date() })
+    .where(and(eq(contacts.organizationId, ctx.orgId), eq(contacts.id, contactId)));
 }
 
 /** A condition for another module's statement: the contact (by its organization and id) has this (lower-case) email. */

@@ -109,7 +109,8 @@ async function prepare(
 ): Promise<Prepared | null> {
   return withSystem(deps.db, orgId, "email", async (ctx) => {
     const row = await ticketMailRow(ctx.db, orgId, spec.ticketId, deps.publicUrl);
-    if (!row?.requester_email) return null;
+    // An erased customer's address is a placeholder under .invalid (RFC 6761: never delivered): nothing to send.
+    if (!row?.requester_email || row.requester_email.toLowerCase().endsWith(".invalid")) return null;
     const to = row.requester_email.toLowerCase();
     const subject = threadSubject(row.subject, row.ticket_number);
     const [email] = await queryRows<{ id: string; status: string }>(

@@ -10,9 +10,13 @@ const errors = { 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const tags = ["organization"];
 
 /** The organization's data export (admins): start it, follow its progress, download the ZIP. Works while read-only. */
-export async function exportRoutes(fastify: FastifyInstance, opts: { embedded: boolean }) {
+export async function exportRoutes(
+  fastify: FastifyInstance,
+  opts: { embedded: boolean; contactExport?: exports.ContactExportBuilder },
+) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  exports.registerExportJob(app.jobs, app.db);
+  // One job for both kinds: a customer's export (its routes are the privacy module's) is made by contactExport.
+  exports.registerExportJob(app.jobs, app.db, opts.contactExport);
   // Once the queue runs: exports an earlier start left running (a crash, a kill) are resumed at once.
   app.addHook("onReady", async () => {
     const resumed = await exports.resumeDeadExports(app.db, app.jobs, opts.embedded);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { DataExport } from "@cove/contract/settings.ts";
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
 import { organizationExports, organizations } from "../../db/schema/organizations.ts";
 import { audit } from "../../platform/audit.ts";
@@ -71,27 +71,43 @@ const columns = {
   status: organizationExports.status,
   progress: organizationExports.progress,
   requestedBy: organizationExports.requestedBy,
+  contactId: organizationExports.contactId,
   sizeBytes: organizationExports.sizeBytes,
   error: organizationExports.error,
   createdAt: organizationExports.createdAt,
   finishedAt: organizationExports.finishedAt,
 };
 
-export async function latestExport(ctx: Ctx): Promise<DataExport | null> {
+/** Whose export: the whole organization's (null), or one customer's (a contact id). */
+const ofScope = (contactId: string | null) =>
+  contactId === null ? isNull(organizationExports.contactId) : eq(organizationExports.contactId, contactId);
+
+/**
+ * One customer's data for their export (GDPR articles 15 and 20), read in the job's transaction under row-level
+ * security: the ZIP's files by name. Given by the composition root (the privacy module builds it from the modules that
+ * own the data), so this module does not depend on them.
+ */
+export type ContactExportBuilder = (
+  ctx: Pick<Ctx, "orgId" | "db">,
+  contactId: string,
+) => Promise<Record<string, Uint8Array>>;
+
+/** The latest export of the organization's data, or of one customer's (contactId). */
+export async function latestExport(ctx: Ctx, contactId: string | null = null): Promise<DataExport | null> {
   const [row] = await ctx.db
     .select(columns)
     .from(organizationExports)
-    .where(eq(organizationExports.organizationId, ctx.orgId))
+    .where(and(eq(organizationExports.organizationId, ctx.orgId), ofScope(contactId)))
     .orderBy(desc(organizationExports.createdAt))
     .limit(1);
   return row ? toExport({ ...row, data: null }) : null;
 }
 
-/** Starts an export, or answers the one already under way. */
-export async function requestExport(ctx: Ctx, jobs: Jobs): Promise<DataExport> {
+/** Starts an export (of everything, or of one customer's data: contactId), or answers the one already under way. */
+export async function requestExport(ctx: Ctx, jobs: Jobs, contactId: string | null = null): Promise<DataExport> {
   // The organization's row lock: two clicks make one export.
   await ctx.db.execute(sql`select id from organizations where id = ${ctx.orgId} for no key update`);
-  const current = await latestExport(ctx);
+  const current = await latestExport(ctx, contactId);
   if (current && (current.status === "queued" || current.status === "running")) {
     const [live] = await queryRows<{ live: boolean }>(
       ctx.db,
@@ -108,15 +124,25 @@ export async function requestExport(ctx: Ctx, jobs: Jobs): Promise<DataExport> {
   }
   const [created] = await ctx.db
     .insert(organizationExports)
-    .values({ organizationId: ctx.orgId, requestedBy: ctx.userId })
+    .values({ organizationId: ctx.orgId, requestedBy: ctx.userId, contactId })
     .returning(columns);
   if (!created) throw new Error("export insert returned nothing");
   await jobs.send(ctx.db, EXPORT_QUEUE, { exportId: created.id, orgId: ctx.orgId });
-  await audit(ctx, "export.started", { type: "export", id: created.id, label: null });
+  await audit(
+    ctx,
+    contactId === null ? "export.started" : "contact.export_started",
+    contactId === null
+      ? { type: "export", id: created.id, label: null }
+      : { type: "contact", id: contactId, label: null },
+  );
   return toExport({ ...created, data: null });
 }
 
-export async function exportFile(ctx: Ctx, id: string): Promise<{ bytes: Buffer; filename: string }> {
+export async function exportFile(
+  ctx: Ctx,
+  id: string,
+  contactId: string | null = null,
+): Promise<{ bytes: Buffer; filename: string }> {
   const missing = () => notFound("Export");
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw missing();
   const [row] = await ctx.db
@@ -128,11 +154,26 @@ export async function exportFile(ctx: Ctx, id: string): Promise<{ bytes: Buffer;
         eq(organizationExports.organizationId, ctx.orgId),
         eq(organizationExports.id, id),
         eq(organizationExports.status, "done"),
+        ofScope(contactId),
       ),
     );
   if (!row?.data) throw missing();
-  await audit(ctx, "export.downloaded", { type: "export", id, label: null }, { size_bytes: row.data.length });
-  return { bytes: row.data, filename: `cove-export-${row.slug}-${row.createdAt.toISOString().slice(0, 10)}.zip` };
+  const day = row.createdAt.toISOString().slice(0, 10);
+  const name = contactId === null ? `cove-export-${row.slug}` : `cove-customer-export-${row.slug}`;
+  await audit(
+    ctx,
+    contactId === null ? "export.downloaded" : "contact.export_downloaded",
+    contactId === null ? { type: "export", id, label: null } : { type: "contact", id: contactId, label: null },
+    { size_bytes: row.data.length },
+  );
+  return { bytes: row.data, filename: `${name}-${day}.zip` };
+}
+
+/** Drops a customer's exports (erasing the customer: they hold a copy of what is erased), in the caller's transaction. */
+export async function dropContactExports(ctx: Pick<Ctx, "orgId" | "db">, contactId: string): Promise<void> {
+  await ctx.db
+    .delete(organizationExports)
+    .where(and(eq(organizationExports.organizationId, ctx.orgId), eq(organizationExports.contactId, contactId)));
 }
 
 interface TableInfo {
@@ -192,19 +233,19 @@ async function setProgress(db: Db, orgId: string, exportId: string, values: Part
  * Claims an export for this process: a queued one, or a running one whose claim has lapsed. False when another process
  * holds it or it has ended (a job delivered twice, or retried after the export was resumed at a restart).
  */
-async function claim(db: Db, orgId: string, exportId: string): Promise<boolean> {
+async function claim(db: Db, orgId: string, exportId: string): Promise<{ contactId: string | null } | null> {
   const rows = await withVisitor(db, orgId, (v) =>
-    queryRows<{ id: string }>(
+    queryRows<{ contactId: string | null }>(
       v.db,
       sql`update organization_exports
             set status = 'running', progress = 0, error = null,
                 lease_owner = ${EXPORT_OWNER}, lease_until = now() + ${`${LEASE_SECONDS} seconds`}::interval
           where id = ${exportId}
             and (status = 'queued' or (status = 'running' and (lease_until is null or lease_until < now())))
-          returning id`,
+          returning contact_id as "contactId"`,
     ),
   );
-  return rows.length > 0;
+  return rows[0] ?? null;
 }
 
 /** Renews this process's claim while the export runs, until stopped. */
@@ -224,50 +265,69 @@ function keepClaim(db: Db, orgId: string, exportId: string): () => void {
   return () => clearInterval(timer);
 }
 
-/** The export job: reads table by table (progress after each page), then zips and stores the file. */
-export async function runExport(db: Db, exportId: string, orgId: string): Promise<void> {
-  if (!(await claim(db, orgId, exportId))) return;
-  const release = keepClaim(db, orgId, exportId);
-  try {
-    const { tables, counts, organization } = await withVisitor(db, orgId, async (v) => {
-      const found = await exportableTables(v.db);
-      const counts = new Map<string, number>();
-      for (const t of found) {
-        const [c] = await queryRows<{ n: number }>(
-          v.db,
-          sql`select count(*)::int as n from ${sql.identifier(t.name)} where organization_id = ${orgId}`,
-        );
-        counts.set(t.name, c?.n ?? 0);
-      }
-      const [org] = await queryRows<{ row: Record<string, unknown> }>(
+/** The organization's files: read table by table, with progress after each page. */
+async function organizationFiles(db: Db, orgId: string, exportId: string): Promise<Record<string, Uint8Array>> {
+  const { tables, counts, organization } = await withVisitor(db, orgId, async (v) => {
+    const found = await exportableTables(v.db);
+    const counts = new Map<string, number>();
+    for (const t of found) {
+      const [c] = await queryRows<{ n: number }>(
         v.db,
-        sql`select to_jsonb(o) - 'ticket_seq' as row from organizations o where id = ${orgId}`,
+        sql`select count(*)::int as n from ${sql.identifier(t.name)} where organization_id = ${orgId}`,
       );
-      return { tables: found, counts, organization: org?.row ?? null };
-    });
-    const total = [...counts.values()].reduce((a, b) => a + b, 0) || 1;
-    let done = 0;
-    const files: Record<string, Uint8Array> = {
-      "organization.json": strToU8(JSON.stringify(organization, null, 2)),
-    };
-    for (const t of tables) {
-      const rows: Record<string, unknown>[] = [];
-      let after: string | null = null;
-      for (;;) {
-        const page = await withVisitor(db, orgId, (v) => readPage(v.db, orgId, t, after));
-        rows.push(...page);
-        done += page.length;
-        if (!t.hasId || page.length < PAGE) break;
-        after = String(page.at(-1)?.id);
-        await setProgress(db, orgId, exportId, { progress: Math.min(95, Math.floor((done / total) * 95)) });
-      }
-      files[`${t.name}.json`] = strToU8(JSON.stringify(rows, null, 2));
+      counts.set(t.name, c?.n ?? 0);
+    }
+    const [org] = await queryRows<{ row: Record<string, unknown> }>(
+      v.db,
+      sql`select to_jsonb(o) - 'ticket_seq' as row from organizations o where id = ${orgId}`,
+    );
+    return { tables: found, counts, organization: org?.row ?? null };
+  });
+  const total = [...counts.values()].reduce((a, b) => a + b, 0) || 1;
+  let done = 0;
+  const files: Record<string, Uint8Array> = {
+    "organization.json": strToU8(JSON.stringify(organization, null, 2)),
+  };
+  for (const t of tables) {
+    const rows: Record<string, unknown>[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page = await withVisitor(db, orgId, (v) => readPage(v.db, orgId, t, after));
+      rows.push(...page);
+      done += page.length;
+      if (!t.hasId || page.length < PAGE) break;
+      after = String(page.at(-1)?.id);
       await setProgress(db, orgId, exportId, { progress: Math.min(95, Math.floor((done / total) * 95)) });
     }
-    files["README.txt"] = strToU8(
-      "Your organization's data, exported from Cove: one JSON file per kind of record, each a list of rows.\n" +
-        "Passwords, sign-in tokens and API key hashes are never exported.\n",
-    );
+    files[`${t.name}.json`] = strToU8(JSON.stringify(rows, null, 2));
+    await setProgress(db, orgId, exportId, { progress: Math.min(95, Math.floor((done / total) * 95)) });
+  }
+  files["README.txt"] = strToU8(
+    "Your organization's data, exported from Cove: one JSON file per kind of record, each a list of rows.\n" +
+      "Passwords, sign-in tokens and API key hashes are never exported.\n",
+  );
+  return files;
+}
+
+/**
+ * The export job: the organization's tables, or one customer's data (made by contactExport, in one transaction under
+ * row-level security), zipped and stored.
+ */
+export async function runExport(
+  db: Db,
+  exportId: string,
+  orgId: string,
+  contactExport?: ContactExportBuilder,
+): Promise<void> {
+  const claimed = await claim(db, orgId, exportId);
+  if (!claimed) return;
+  const release = keepClaim(db, orgId, exportId);
+  try {
+    const { contactId } = claimed;
+    let files: Record<string, Uint8Array>;
+    if (contactId === null) files = await organizationFiles(db, orgId, exportId);
+    else if (contactExport) files = await withVisitor(db, orgId, (v) => contactExport(v, contactId));
+    else throw new Error("no builder for a customer's export");
     const zip = Buffer.from(zipSync(files, { level: 6 }));
     release();
     const finished = {
@@ -348,6 +408,6 @@ export async function purgeExports(db: Db, before: Date): Promise<number> {
   return gone.length;
 }
 
-export function registerExportJob(jobs: Jobs, db: Db): void {
-  jobs.work(EXPORT_QUEUE, ({ exportId, orgId }) => runExport(db, exportId, orgId));
+export function registerExportJob(jobs: Jobs, db: Db, contactExport?: ContactExportBuilder): void {
+  jobs.work(EXPORT_QUEUE, ({ exportId, orgId }) => runExport(db, exportId, orgId, contactExport));
 }

@@ -162,3 +162,12 @@ export async function readCustomer(db: Queryable, orgId: string, contactId: stri
 export async function signOut(ctx: TenantCtx & { contactId: string }, sessionId: string): Promise<void> {
   await endContactSessions(ctx, ctx.contactId, sessionId);
 }
+
+/** Deletes the sign-in links asked for an email (erasing the customer, modules/privacy), in the caller's transaction. */
+export async function deleteSignInLinks(ctx: Pick<TenantCtx, "orgId" | "db">, email: string): Promise<number> {
+  const gone = await ctx.db
+    .delete(portalSignInLinks)
+    .where(and(eq(portalSignInLinks.organizationId, ctx.orgId), eq(portalSignInLinks.email, email)))
+    .returning({ id: portalSignInLinks.id });
+  return gone.length;
+}

@@ -1,7 +1,9 @@
-import { contactAnswer, contactListAnswer, ticketContactAnswer } from "@cove/contract/contacts.ts";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { contactAnswer, contactListAnswer, eraseContactAnswer, ticketContactAnswer } from "@cove/contract/contacts.ts";
+import { dataExportAnswer } from "@cove/contract/settings.ts";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
-import { contactKeys } from "../../../lib/query-keys.ts";
+import { downloadWithSession } from "../../../lib/download.ts";
+import { contactKeys, ticketKeys } from "../../../lib/query-keys.ts";
 
 export interface ContactListParams {
   page: number;
@@ -31,5 +33,58 @@ export function useTicketContact(ticketId: string) {
     queryKey: contactKeys.ofTicket(ticketId),
     queryFn: ({ signal }) =>
       apiRequest(`/tickets/${encodeURIComponent(ticketId)}/contact`, { schema: ticketContactAnswer, signal }),
+  });
+}
+
+const exportKey = (id: string) => [...contactKeys.detail(id), "export"] as const;
+
+/** The latest export of a customer's data (admins); polled every second while its job runs. */
+export function useContactExport(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: exportKey(id),
+    queryFn: ({ signal }) =>
+      apiRequest(`/contacts/${encodeURIComponent(id)}/export`, { schema: dataExportAnswer, signal }),
+    enabled,
+    refetchInterval: (query) => {
+      const status = query.state.data?.export?.status;
+      return status === "queued" || status === "running" ? 1000 : false;
+    },
+  });
+}
+
+export function useStartContactExport(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiRequest(`/contacts/${encodeURIComponent(id)}/export`, { method: "POST", schema: dataExportAnswer }),
+    onSuccess: (data) => queryClient.setQueryData(exportKey(id), data),
+  });
+}
+
+export function downloadContactExport(id: string, exportId: string): Promise<void> {
+  return downloadWithSession(
+    `/contacts/${encodeURIComponent(id)}/export/${encodeURIComponent(exportId)}/download`,
+    "cove-customer-export.zip",
+    "The export could not be downloaded. Start a new one and try again.",
+  );
+}
+
+/** Erases a customer (admins): the contact page then shows them anonymized; lists and tickets are read again. */
+export function useEraseContact(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (confirmEmail: string) =>
+      apiRequest(`/contacts/${encodeURIComponent(id)}/erase`, {
+        method: "POST",
+        body: { confirmEmail },
+        schema: eraseContactAnswer,
+      }),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: exportKey(id) });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: contactKeys.all }),
+        queryClient.invalidateQueries({ queryKey: ticketKeys.all }),
+      ]);
+    },
   });
 }

@@ -5,9 +5,11 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { buttonClasses } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
+import { useAuth } from "../../../lib/auth.ts";
 import { formatDate } from "../../tickets/index.ts";
 import { useContact } from "../api/contacts.queries.ts";
 import { ContactTickets } from "../components/contact-tickets.tsx";
+import { CustomerDataPanel } from "../components/customer-data-panel.tsx";
 
 const CHAT_STATUS_LABELS: Record<ContactChat["status"], string> = {
   active: "Active",
@@ -19,6 +21,7 @@ const CHAT_STATUS_LABELS: Record<ContactChat["status"], string> = {
 export function ContactRoute() {
   const { contactId = "" } = useParams();
   const query = useContact(contactId);
+  const { user } = useAuth();
   const back = (
     <Link to="/contacts" className={buttonClasses("ghost", "sm", "-ml-3")}>
       <ArrowLeft className="size-4" aria-hidden="true" />
@@ -106,6 +109,7 @@ export function ContactRoute() {
           </ul>
         )}
       </section>
+      {user?.role === "admin" && <CustomerDataPanel contact={contact} />}
     </div>
   );
 }

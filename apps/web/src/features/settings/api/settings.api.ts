@@ -13,8 +13,8 @@ import {
 } from "@cove/contract/settings.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { ApiError, apiRequest } from "../../../lib/api-client.ts";
-import { getSession } from "../../../lib/session-storage.ts";
+import { apiRequest } from "../../../lib/api-client.ts";
+import { downloadWithSession } from "../../../lib/download.ts";
 
 const generalKey = ["settings", "general"] as const;
 const emailKey = ["settings", "email"] as const;
@@ -104,29 +104,13 @@ export function useStartExport() {
   });
 }
 
-/** Downloads a finished export: the call needs the session's token, so it is fetched and handed to the browser. */
-export async function downloadExport(id: string): Promise<void> {
-  const token = getSession()?.token;
-  const response = await fetch(`/api/organization/export/${encodeURIComponent(id)}/download`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-  });
-  if (!response.ok) {
-    throw new ApiError({
-      status: response.status,
-      code: "DOWNLOAD_FAILED",
-      message: "The export could not be downloaded. Start a new one and try again.",
-      fromServer: false,
-    });
-  }
-  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "cove-export.zip";
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+/** Downloads a finished export (lib/download.ts: fetched with the session's token, handed to the browser). */
+export function downloadExport(id: string): Promise<void> {
+  return downloadWithSession(
+    `/organization/export/${encodeURIComponent(id)}/download`,
+    "cove-export.zip",
+    "The export could not be downloaded. Start a new one and try again.",
+  );
 }
 
 export function useDeleteOrganization() {

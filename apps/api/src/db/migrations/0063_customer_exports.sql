@@ -1,0 +1,1 @@
+ALTER TABLE "organization_exports" ADD COLUMN "contact_id" uuid;

@@ -1,0 +1,219 @@
+import { type Contact, ERASED_CONTACT_NAME } from "@cove/contract/contacts.ts";
+import * as Dialog from "@radix-ui/react-dialog";
+import { Download } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "../../../components/ui/button.tsx";
+import { TextField } from "../../../components/ui/text-field.tsx";
+import { errorText } from "../../../lib/api-client.ts";
+import { toastError } from "../../../lib/toast-error.ts";
+import {
+  downloadContactExport,
+  useContactExport,
+  useEraseContact,
+  useStartContactExport,
+} from "../api/contacts.queries.ts";
+
+const size = (bytes: number | null) =>
+  bytes === null
+    ? ""
+    : bytes < 1024 * 1024
+      ? `${Math.ceil(bytes / 1024)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** An erased customer: anonymized, with nothing left to export or erase. */
+export const isErased = (contact: Contact) => contact.name === ERASED_CONTACT_NAME && contact.email === null;
+
+/** A customer's data on request (admins): export it, or erase the customer (GDPR articles 15, 17 and 20). */
+export function CustomerDataPanel({ contact }: { contact: Contact }) {
+  const [erasing, setErasing] = useState(false);
+  if (isErased(contact)) {
+    return (
+      <section aria-labelledby="customer-data" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <h2 id="customer-data" className="font-semibold text-slate-900">
+          Customer data
+        </h2>
+        <p className="mt-2 text-sm text-slate-600">
+          This customer was erased: their chats, files, survey answers and sign-ins are gone, and their tickets show
+          them as "{ERASED_CONTACT_NAME}".
+        </p>
+      </section>
+    );
+  }
+  return (
+    <>
+      <ExportSection contactId={contact.id} />
+      <section
+        aria-labelledby="danger-zone"
+        className="space-y-3 rounded-lg border border-red-200 bg-white p-4 shadow-sm"
+      >
+        <h2 id="danger-zone" className="font-semibold text-red-800">
+          Danger zone
+        </h2>
+        <p className="text-sm text-slate-600">
+          Erasing this customer deletes their live chats, files, survey answers and portal sign-ins, and replaces their
+          name and email on their tickets with "{ERASED_CONTACT_NAME}". The tickets and their numbers stay. This cannot
+          be undone: export their data first if they asked for it.
+        </p>
+        <Button variant="danger" onClick={() => setErasing(true)}>
+          Erase customer
+        </Button>
+      </section>
+      <EraseDialog open={erasing} onOpenChange={setErasing} contact={contact} />
+    </>
+  );
+}
+
+function ExportSection({ contactId }: { contactId: string }) {
+  const latest = useContactExport(contactId, true);
+  const start = useStartContactExport(contactId);
+  const current = latest.data?.export ?? null;
+  const running = current?.status === "queued" || current?.status === "running";
+  return (
+    <section
+      aria-labelledby="customer-data"
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+    >
+      <h2 id="customer-data" className="font-semibold text-slate-900">
+        Customer data
+      </h2>
+      <p className="text-sm text-slate-600">
+        A ZIP of JSON files with this customer's profile, their tickets with the public conversation (no internal
+        notes), their live chats, survey answers and files: what they may ask for under data protection law.
+      </p>
+      {latest.isError && <p className="text-sm text-red-700">{errorText(latest.error, "Failed to load the export")}</p>}
+      {running && current && (
+        <div>
+          <div className="flex justify-between text-xs text-slate-600">
+            <span>Preparing the export…</span>
+            <span>{current.progress}%</span>
+          </div>
+          <div
+            role="progressbar"
+            aria-label="Export progress"
+            aria-valuenow={current.progress}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            className="mt-1 h-2 overflow-hidden rounded-full bg-slate-100"
+          >
+            <div className="h-full bg-indigo-600 transition-all" style={{ width: `${current.progress}%` }} />
+          </div>
+        </div>
+      )}
+      {current?.status === "failed" && <p className="text-sm text-red-700">{current.error}</p>}
+      <div className="flex flex-wrap gap-2">
+        <Button
+          variant="secondary"
+          pending={start.isPending}
+          disabled={running}
+          onClick={async () => {
+            try {
+              await start.mutateAsync();
+            } catch (error) {
+              toastError(error, "Failed to start the export");
+            }
+          }}
+        >
+          {current?.status === "done" ? "Export again" : "Export data"}
+        </Button>
+        {current?.status === "done" && (
+          <Button
+            onClick={async () => {
+              try {
+                await downloadContactExport(contactId, current.id);
+              } catch (error) {
+                toastError(error, "Failed to download the export");
+              }
+            }}
+          >
+            <Download className="size-4" aria-hidden="true" /> Download ({size(current.size_bytes)})
+          </Button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function EraseDialog({
+  open,
+  onOpenChange,
+  contact,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  contact: Contact;
+}) {
+  const [typed, setTyped] = useState("");
+  const [error, setError] = useState<string | undefined>();
+  const erase = useEraseContact(contact.id);
+  // A chat visitor who gave no email is confirmed by their name (the API does the same).
+  const expected = contact.email ?? contact.name;
+  const what = contact.email ? "email" : "name";
+  const matches = typed.trim().toLowerCase() === expected.trim().toLowerCase();
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (erase.isPending) return;
+        onOpenChange(next);
+        if (!next) {
+          setTyped("");
+          setError(undefined);
+        }
+      }}
+    >
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <Dialog.Content
+          role="alertdialog"
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl"
+        >
+          <Dialog.Title className="text-lg font-semibold break-words text-slate-900">
+            Erase {contact.name}?
+          </Dialog.Title>
+          <Dialog.Description className="mt-2 text-sm text-slate-600">
+            Their live chats, files, survey answers and portal sign-ins are deleted, and their tickets show "
+            {ERASED_CONTACT_NAME}". Type <strong className="break-all">{expected}</strong> to confirm.
+          </Dialog.Description>
+          <form
+            className="mt-4 space-y-4"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              setError(undefined);
+              try {
+                await erase.mutateAsync(typed);
+                toast.success("The customer was erased.");
+                onOpenChange(false);
+                setTyped("");
+              } catch (err) {
+                setError(errorText(err, "Failed to erase the customer"));
+              }
+            }}
+          >
+            <TextField
+              label={contact.email ? "Customer's email" : "Customer's name"}
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              error={error}
+            />
+            <p className="sr-only" aria-live="polite">
+              {typed && !matches ? `This is not the customer's ${what} yet.` : ""}
+            </p>
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+              <Dialog.Close asChild>
+                <Button variant="secondary" disabled={erase.isPending}>
+                  Cancel
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" variant="danger" pending={erase.isPending} disabled={!matches}>
+                Erase forever
+              </Button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
