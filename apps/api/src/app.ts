@@ -50,6 +50,7 @@ import type { AiConfig, PaymentConfig } from "./platform/config.ts";
 import type { Database } from "./platform/db.ts";
 import { AppError, clientError, frameworkError, registerErrorHandling } from "./platform/errors.ts";
 import { createEventBus, scheduleOutboxPurge } from "./platform/events.ts";
+import { registerIdempotency, scheduleIdempotencyPurge } from "./platform/idempotency.ts";
 import { createJobs, type JobsOptions } from "./platform/jobs.ts";
 import { cleanText, registerJsonBody } from "./platform/json-body.ts";
 import { withLogSerializers } from "./platform/logging.ts";
@@ -169,6 +170,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerAnswerCache(app, opts.database.db, createAnswerCache(opts.answerCacheBytes ?? DEFAULT_ANSWER_CACHE_BYTES));
   // After access control: it refuses writes by the principal's organization when that is read-only.
   registerReadOnlyGuard(app);
+  // After access control: a POST's Idempotency-Key belongs to its caller (member or API key).
+  registerIdempotency(app);
+  scheduleIdempotencyPurge(app.jobs, opts.database.executeSql);
 
   await app.register(rateLimit, {
     global: false,

@@ -3,6 +3,7 @@ import type { Role } from "@cove/contract/constants.ts";
 import type { ContactSessionKind } from "@cove/contract/contacts.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { countApiKeyRequest } from "./api-rate.ts";
 import { type Db, preparedRows } from "./db.ts";
 import { AppError } from "./errors.ts";
 import { createSessionCache } from "./session-cache.ts";
@@ -170,7 +171,7 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
 
   // Access control runs first, on the request line and headers alone: a caller who may not use a route learns
   // nothing about its body's rules (a 401 comes before any 400), and an anonymous body is never even parsed.
-  app.addHook("onRequest", async (req) => {
+  app.addHook("onRequest", async (req, reply) => {
     const { access, actors = [] } = req.routeOptions.config ?? {};
     if (!access || access === "public") return;
     const token = bearerToken(req.headers.authorization);
@@ -179,6 +180,7 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
     if (!principal) throw sessionEnded();
     if (principal.kind !== "staff") {
       if (!actors.includes(principal.kind)) throw staffOnly();
+      if (principal.kind === "api_key") await countApiKeyRequest(app.db, principal, reply);
       if (principal.kind === "api_key" && principal.scope === "read" && req.method !== "GET") {
         throw new AppError(
           "FORBIDDEN",
