@@ -5,7 +5,7 @@ import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { aiRoutes } from "./modules/ai/ai.routes.ts";
 import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
 import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
@@ -54,10 +54,12 @@ import type { AiConfig, PaymentConfig } from "./platform/config.ts";
 import type { Database } from "./platform/db.ts";
 import { AppError, clientError, frameworkError, registerErrorHandling } from "./platform/errors.ts";
 import { createEventBus, scheduleOutboxPurge } from "./platform/events.ts";
+import { registerIdempotency, scheduleIdempotencyPurge } from "./platform/idempotency.ts";
 import { createJobs, type JobsOptions } from "./platform/jobs.ts";
 import { cleanText, registerJsonBody } from "./platform/json-body.ts";
 import { withLogSerializers } from "./platform/logging.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
+import { openApiTransform, SECURITY_SCHEMES } from "./platform/openapi.ts";
 import { registerRealtime } from "./platform/realtime.ts";
 import { createSecrets } from "./platform/secrets.ts";
 import { registerSecurityHeaders } from "./platform/security-headers.ts";
@@ -94,6 +96,8 @@ export interface DeclaredRoute {
   method: string;
   url: string;
   access: string | undefined;
+  /** The kinds of caller besides staff that an authenticated route admits (contact: the route is customers' only). */
+  actors: readonly string[];
   allowedWhenReadOnly: boolean;
   /** A public write that names the organization it writes to (refused while that one is read-only). */
   writesTo: boolean;
@@ -157,6 +161,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         method,
         url: route.url,
         access: route.config?.access,
+        actors: route.config?.actors ?? [],
         allowedWhenReadOnly: route.config?.allowedWhenReadOnly === true,
         writesTo: route.config?.writesTo !== undefined,
       });
@@ -175,6 +180,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerAnswerCache(app, opts.database.db, createAnswerCache(opts.answerCacheBytes ?? DEFAULT_ANSWER_CACHE_BYTES));
   // After access control: it refuses writes by the principal's organization when that is read-only.
   registerReadOnlyGuard(app);
+  // After access control: a POST's Idempotency-Key belongs to its caller (member or API key).
+  registerIdempotency(app);
+  scheduleIdempotencyPurge(app.jobs, opts.database.executeSql);
 
   await app.register(rateLimit, {
     global: false,
@@ -198,12 +206,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       info: {
         title: "Cove API",
         version: "0.1.0",
-        description: "The help desk's API. Every error answer is {error, code, details?}.",
+        description: [
+          "The help desk's API. Every error answer is {error, code, details?}; each operation lists its codes.",
+          "Who may call an operation is in its description and in x-cove-access (public, customer, member, admin,",
+          "api_key:read, api_key:read_write). API keys: at most 300 requests a minute on Growth and 1,000 on Business,",
+          "with RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every answer, and 429 with Retry-After.",
+          "A POST sent with an Idempotency-Key header (up to 255 printable characters) by a member or an API key runs",
+          "once: the same request again within 24 hours gets the first answer back (Idempotent-Replayed: true), the",
+          "same key with another request answers 422, and a repeat while the first still runs answers 409. Lists that",
+          "page answer pagination.next_cursor: pass it as cursor for the rows after the last one shown.",
+        ].join(" "),
       },
-      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
-      security: [{ bearer: [] }],
+      // Each operation says which of these it takes, and who may call it (platform/openapi.ts).
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
   app.decorate("realtime", await registerRealtime(app, { database: opts.database, bus: events, authenticator }));

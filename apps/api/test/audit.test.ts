@@ -345,7 +345,7 @@ describe("entries for every security-relevant action", () => {
     const orgId = org.user.organizationId;
     await withApiKey(
       t.app.db,
-      { kind: "api_key", orgId, keyId: key.api_key.id, scope: "read_write", verified: false },
+      { kind: "api_key", orgId, keyId: key.api_key.id, scope: "read_write", plan: "growth", verified: false },
       (ctx) => audit(ctx, "export.started", { type: "export", id: null, label: "by key" }),
     );
     await withSystem(t.app.db, orgId, "billing-lifecycle", (ctx) => audit(ctx, "billing.canceled"));

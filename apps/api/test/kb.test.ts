@@ -159,7 +159,7 @@ describe("GET /api/kb/articles", () => {
   it("pages 20 at a time, newest changes first, with pagination figures", async () => {
     const first = await list(org);
     expect(first.articles).toHaveLength(20);
-    expect(first.pagination).toEqual({ page: 1, limit: 20, total: 25, pages: 2 });
+    expect(first.pagination).toEqual({ page: 1, limit: 20, total: 25, pages: 2, next_cursor: expect.any(String) });
     expect(first.articles[0]?.title).toBe("Cleaning a tent");
     const second = await list(org, "?page=2");
     expect(second.articles).toHaveLength(5);

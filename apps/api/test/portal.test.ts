@@ -177,7 +177,9 @@ describe("signing in to the portal with an emailed link", () => {
     }
     const staffOnPortal = await call(org.token, "GET", "/api/portal/tickets");
     expect(staffOnPortal.statusCode).toBe(403);
-    expect(staffOnPortal.json().error).toBe("This is only for customers signed in to the portal.");
+    expect(staffOnPortal.json().error).toBe(
+      "This is only for customers signed in to the portal or chatting with the team.",
+    );
     // Signing out of the portal is a customer's route too: a staff token is refused the same way, and stays signed in.
     const staffSignOut = await call(org.token, "POST", "/api/portal/sign-out");
     expect([staffSignOut.statusCode, staffSignOut.json()]).toEqual([403, staffOnPortal.json()]);

@@ -105,7 +105,7 @@ describe("GET /api/tickets", () => {
 
   it("pages 25 at a time, newest activity first, with pagination figures", async () => {
     const first = await list(org);
-    expect(first.pagination).toEqual({ page: 1, limit: 25, total: 30, pages: 2 });
+    expect(first.pagination).toEqual({ page: 1, limit: 25, total: 30, pages: 2, next_cursor: expect.any(String) });
     expect(first.tickets).toHaveLength(25);
     const second = await list(org, "?page=2");
     expect(second.tickets).toHaveLength(5);

@@ -80,3 +80,9 @@ export const LOGIN_WINDOW_MINUTES = 15;
 export const REGISTRATIONS_PER_HOUR = 5;
 
 export const TRIAL_STATUS_REFETCH_MS = 60_000;
+
+/** Requests one API key may make per minute, by the organization's plan (Starter has no API access). */
+export const API_REQUESTS_PER_MINUTE: Record<PlanId, number> = { starter: 0, growth: 300, business: 1000 };
+/** How long a POST's answer is kept for a repeat with the same Idempotency-Key. */
+export const IDEMPOTENCY_HOURS = 24;
+export const IDEMPOTENCY_KEY_MAX = 255;

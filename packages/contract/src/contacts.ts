@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CHAT_SESSION_STATUSES } from "./chat.ts";
+import { cursorParam, pageParam } from "./pagination.ts";
 import { paginationSchema, TICKET_PRIORITIES, TICKET_STATUSES } from "./tickets.ts";
 
 /** An organization's customers as staff see them (spec: customer; docs/product.md: contacts). */
@@ -19,12 +20,8 @@ export const contactSchema = z.object({
 export type Contact = z.infer<typeof contactSchema>;
 
 export const contactListQuery = z.object({
-  page: z.coerce
-    .number({ error: "page must be a number" })
-    .int("page must be a whole number")
-    .min(1, "page starts at 1")
-    .max(100_000, "page is too large")
-    .default(1),
+  page: pageParam,
+  cursor: cursorParam,
   search: z
     .string()
     .trim()

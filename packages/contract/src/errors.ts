@@ -34,6 +34,10 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  /** An Idempotency-Key sent again with another request (method, path or body) than the one it was first used for. */
+  IDEMPOTENCY_KEY_REUSED: 422,
+  /** The first request with this Idempotency-Key has not answered yet. */
+  IDEMPOTENCY_IN_PROGRESS: 409,
   /** A mailbox could not be reached or signed in to (wrong password, unknown host, TLS): the message says which. */
   MAILBOX_CONNECTION_FAILED: 422,
   /** A typed confirmation (erasing a customer: their email) that does not match what it must. */

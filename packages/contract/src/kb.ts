@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { attachmentSchema } from "./attachments.ts";
+import { cursorParam, pageParam } from "./pagination.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import "./messages.ts";
 import { requiredText } from "./auth.ts";
@@ -83,12 +84,8 @@ export const updateArticleBody = z
 export type UpdateArticleBody = z.input<typeof updateArticleBody>;
 
 export const articleListQuery = z.object({
-  page: z.coerce
-    .number({ error: "page must be a number" })
-    .int("page must be a whole number")
-    .min(1, "page starts at 1")
-    .max(100_000, "page is too large")
-    .default(1),
+  page: pageParam,
+  cursor: cursorParam,
   limit: z.coerce
     .number({ error: "limit must be a number" })
     .int("limit must be a whole number")

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { attachmentIds, attachmentSchema } from "./attachments.ts";
 import { emailField, requiredText } from "./auth.ts";
 import { satisfactionSchema } from "./csat.ts";
+import { cursorParam, pageParam } from "./pagination.ts";
 import {
   createCommentBody,
   createTicketBody,
@@ -100,12 +101,8 @@ export const customerTicketSchema = z.object({
 export type CustomerTicket = z.infer<typeof customerTicketSchema>;
 
 export const customerTicketListQuery = z.object({
-  page: z.coerce
-    .number({ error: "page must be a number" })
-    .int("page must be a whole number")
-    .min(1, "page starts at 1")
-    .max(100_000, "page is too large")
-    .default(1),
+  page: pageParam,
+  cursor: cursorParam,
 });
 export const customerTicketListAnswer = z.object({
   tickets: z.array(customerTicketSchema),

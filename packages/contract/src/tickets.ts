@@ -5,6 +5,7 @@ import { CSAT_RATINGS } from "./csat.ts";
 import { COMMENT_EMAIL_STATUSES, INTERNATIONAL_EMAIL } from "./email.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import { textRequired } from "./messages.ts";
+import { cursorParam, type Pagination, pageParam, paginationSchema } from "./pagination.ts";
 
 export const TICKET_STATUSES = ["open", "pending", "solved", "closed"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -117,26 +118,14 @@ export const ticketSchema = ticketSummarySchema.extend({
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 
-export const paginationSchema = z.object({
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
-  pages: z.number().int(),
-  /** Search only: more tickets match than a search ranks (SEARCH_CANDIDATES); total is that many. */
-  capped: z.boolean().optional(),
-});
-export type Pagination = z.infer<typeof paginationSchema>;
+export { type Pagination, paginationSchema };
 
 export const TICKET_SORTS = ["updated", "sla_due"] as const;
 export type TicketSort = (typeof TICKET_SORTS)[number];
 
 export const ticketListQuery = z.object({
-  page: z.coerce
-    .number({ error: "page must be a number" })
-    .int("page must be a whole number")
-    .min(1, "page starts at 1")
-    .max(100_000, "page is too large")
-    .default(1),
+  page: pageParam,
+  cursor: cursorParam,
   limit: z.coerce
     .number({ error: "limit must be a number" })
     .int("limit must be a whole number")

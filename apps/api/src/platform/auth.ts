@@ -3,6 +3,7 @@ import type { Role } from "@cove/contract/constants.ts";
 import type { ContactSessionKind } from "@cove/contract/contacts.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { countApiKeyRequest } from "./api-rate.ts";
 import { type Db, preparedRows } from "./db.ts";
 import { AppError } from "./errors.ts";
 import { createSessionCache } from "./session-cache.ts";
@@ -149,6 +150,9 @@ export function createAuthenticator(db: Db): Authenticator {
 export const sessionEnded = () => new AppError("UNAUTHORIZED", SESSION_ENDED);
 export const adminsOnly = () => new AppError("FORBIDDEN", "Only an administrator can do this.");
 
+export const customersOnly = () =>
+  new AppError("FORBIDDEN", "This is only for customers signed in to the portal or chatting with the team.");
+
 export const staffOnly = () => new AppError("FORBIDDEN", "This is only for your support team's staff.");
 
 export function registerAccessControl(app: FastifyInstance, authenticator: Authenticator): void {
@@ -164,21 +168,22 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
     if (route.config?.actors?.length && route.config.access !== "authenticated") {
       throw new Error(`Route ${route.method} ${route.url}: only an authenticated route admits other actors`);
     }
-    // The OpenAPI document asks for a bearer token everywhere except on the deliberately public routes.
-    if (route.config?.access === "public") route.schema = { ...route.schema, security: [] };
   });
 
   // Access control runs first, on the request line and headers alone: a caller who may not use a route learns
   // nothing about its body's rules (a 401 comes before any 400), and an anonymous body is never even parsed.
-  app.addHook("onRequest", async (req) => {
+  app.addHook("onRequest", async (req, reply) => {
     const { access, actors = [] } = req.routeOptions.config ?? {};
     if (!access || access === "public") return;
     const token = bearerToken(req.headers.authorization);
     if (!token) throw sessionEnded();
     let principal = await authenticator.authenticate(token);
     if (!principal) throw sessionEnded();
+    // A route that admits customers is theirs alone: staff are refused here, before its body is even read.
+    if (principal.kind === "staff" && actors.includes("contact")) throw customersOnly();
     if (principal.kind !== "staff") {
       if (!actors.includes(principal.kind)) throw staffOnly();
+      if (principal.kind === "api_key") await countApiKeyRequest(app.db, principal, reply);
       if (principal.kind === "api_key" && principal.scope === "read" && req.method !== "GET") {
         throw new AppError(
           "FORBIDDEN",

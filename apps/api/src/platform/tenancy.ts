@@ -1,4 +1,4 @@
-import type { Role } from "@cove/contract/constants.ts";
+import type { PlanId, Role } from "@cove/contract/constants.ts";
 import type { ContactSessionKind } from "@cove/contract/contacts.ts";
 import type { ActorRef } from "@cove/contract/events.ts";
 import { type SQL, sql } from "drizzle-orm";
@@ -44,6 +44,8 @@ export interface ApiKeyPrincipal {
   keyId: string;
   /** read: GET only; read_write: every route that admits API keys. */
   scope: "read" | "read_write";
+  /** The organization's plan when the key was looked up: it sets the key's request limit (platform/api-rate.ts). */
+  plan: PlanId;
   verified: boolean;
 }
 

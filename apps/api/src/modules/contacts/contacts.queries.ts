@@ -10,6 +10,7 @@ import {
 } from "@cove/contract/contacts.ts";
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { after, cursorText, decodeCursor, encodeCursor, type SortKey } from "../../platform/cursor.ts";
 import { queryRows } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
@@ -62,28 +63,42 @@ export async function listContacts(ctx: Ctx, query: z.output<typeof contactListQ
     const pattern = likePattern(search);
     filter = sql` and (c.name ilike ${pattern} or c.email ilike ${pattern} or c.company ilike ${pattern})`;
   }
-  const rows = await queryRows<ContactRow>(
+  // A cursor narrows the rows to those after it, so the window count would miss the earlier ones: count apart then.
+  const start = query.cursor
+    ? sql` and ${after(CONTACT_ORDER, decodeCursor("contacts", query.cursor, CONTACT_ORDER))}`
+    : sql``;
+  const rows = await queryRows<ContactRow & { cursor_created_at: string }>(
     ctx.db,
-    sql`select ${contactColumns}, count(*) over ()::int as total
+    sql`select ${contactColumns}, ${cursorText(sql`c.created_at`)} as cursor_created_at,
+          ${query.cursor ? sql`null::int` : sql`count(*) over ()::int`} as total
         from contacts c
-        where c.organization_id = ${ctx.orgId}${filter}
+        where c.organization_id = ${ctx.orgId}${filter}${start}
         order by c.created_at desc, c.id desc
-        limit ${limit} offset ${(query.page - 1) * limit}`,
+        limit ${limit} offset ${query.cursor ? 0 : (query.page - 1) * limit}`,
   );
   // Past the last page the window count is missing: count again so the pagination still says how many there are.
   let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && query.page > 1) {
+  if (query.cursor || (rows.length === 0 && query.page > 1)) {
     const [n] = await queryRows<{ n: number }>(
       ctx.db,
       sql`select count(*)::int as n from contacts c where c.organization_id = ${ctx.orgId}${filter}`,
     );
     total = n?.n ?? 0;
   }
+  const last = rows.at(-1);
+  const next_cursor =
+    rows.length === limit && last ? encodeCursor("contacts", [last.cursor_created_at, last.id]) : null;
   return {
     contacts: rows.map(toContact),
-    pagination: { page: query.page, limit, total, pages: Math.ceil(total / limit) },
+    pagination: { page: query.page, limit, total, pages: Math.ceil(total / limit), next_cursor },
   };
 }
+
+/** The list's order, newest first, as a cursor keeps it (platform/cursor.ts). */
+const CONTACT_ORDER: SortKey[] = [
+  { column: sql`c.created_at`, type: "timestamptz", desc: true },
+  { column: sql`c.id`, type: "uuid", desc: true },
+];
 
 async function ticketsOf(ctx: Ctx, contactId: string, except: string | null): Promise<ContactTicket[]> {
   const rows = await ticketsOfContact(ctx.db, ctx.orgId, contactId, except, CONTACT_TICKETS_MAX);

@@ -14,6 +14,7 @@ import { and, asc, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { kbArticles, kbCategories } from "../../db/schema/kb.ts";
 import { users } from "../../db/schema/users.ts";
+import { after, cursorText, decodeCursor, encodeCursor, type SortKey } from "../../platform/cursor.ts";
 import { isUniqueViolation } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
@@ -49,20 +50,34 @@ export async function listArticles(ctx: Ctx, query: z.output<typeof articleListQ
     filters.push(search ? await searchMatch(ctx.db, and(...filters), search) : sql`false`);
     rank = search?.rank;
   }
+  // The order, as a cursor keeps it (platform/cursor.ts): the search's rank first when there is one.
+  const order: SortKey[] = [
+    ...(rank ? [{ column: rank, type: "real", desc: true }] : []),
+    { column: sql`${kbArticles.updatedAt}`, type: "timestamptz", desc: true },
+    { column: sql`${kbArticles.id}`, type: "uuid", desc: false },
+  ];
+  const list = rank ? "articles:search" : "articles";
   const where = and(...filters);
+  const start = query.cursor ? after(order, decodeCursor(list, query.cursor, order)) : undefined;
   const [rows, [total]] = await Promise.all([
     ctx.db
-      .select(articleSummaryColumns)
+      .select({
+        ...articleSummaryColumns,
+        cursorRank: rank ? cursorText(rank) : sql<string | null>`null`,
+        cursorUpdatedAt: cursorText(sql`${kbArticles.updatedAt}`),
+      })
       .from(kbArticles)
       .leftJoin(kbCategories, eq(kbCategories.id, kbArticles.categoryId))
       .leftJoin(users, eq(users.id, kbArticles.authorId))
-      .where(where)
+      .where(and(where, start))
       .orderBy(...(rank ? [desc(rank)] : []), desc(kbArticles.updatedAt), asc(kbArticles.id))
       .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
+      .offset(query.cursor ? 0 : (query.page - 1) * query.limit),
     ctx.db.select({ n: count() }).from(kbArticles).where(where),
   ]);
   const totalCount = total?.n ?? 0;
+  const last = rows.at(-1);
+  const values = (r: NonNullable<typeof last>) => [...(rank ? [r.cursorRank] : []), r.cursorUpdatedAt, r.id];
   return {
     articles: rows.map(toArticleSummary),
     pagination: {
@@ -70,6 +85,7 @@ export async function listArticles(ctx: Ctx, query: z.output<typeof articleListQ
       limit: query.limit,
       total: totalCount,
       pages: Math.ceil(totalCount / query.limit),
+      next_cursor: rows.length === query.limit && last ? encodeCursor(list, values(last)) : null,
     },
   };
 }

@@ -157,7 +157,7 @@ export async function portalRoutes(fastify: FastifyInstance) {
       querystring: customerTicketListQuery,
       response: { 200: customerTicketListAnswer, ...errors },
     },
-    handler: (req) => inContactTenant(app, req, (ctx) => service.listMyTickets(ctx, req.query.page)),
+    handler: (req) => inContactTenant(app, req, (ctx) => service.listMyTickets(ctx, req.query)),
   });
 
   app.post("/api/portal/tickets", {

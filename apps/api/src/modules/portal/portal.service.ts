@@ -56,15 +56,19 @@ const toCustomerTicket = (row: CustomerTicketRow): CustomerTicket => ({
   updated_at: iso(row.updated_at),
 });
 
-export async function listMyTickets(ctx: ContactCtx, page: number): Promise<CustomerTicketListAnswer> {
+export async function listMyTickets(
+  ctx: ContactCtx,
+  { page, cursor }: { page: number; cursor?: string | undefined },
+): Promise<CustomerTicketListAnswer> {
   const limit = PORTAL_TICKET_PAGE_SIZE;
-  const { rows, total } = await customerTickets(ctx.db, ctx.orgId, ctx.contactId, {
+  const { rows, total, nextCursor } = await customerTickets(ctx.db, ctx.orgId, ctx.contactId, {
     limit,
     offset: (page - 1) * limit,
+    cursor,
   });
   return {
-    tickets: rows.map(toCustomerTicket),
-    pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+    tickets: rows.map(({ cursor_updated_at: _, ...row }) => toCustomerTicket(row)),
+    pagination: { page, limit, total, pages: Math.ceil(total / limit), next_cursor: nextCursor },
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { PLANS } from "@cove/contract/constants.ts";
+import { PLANS, type PlanId } from "@cove/contract/constants.ts";
 import { isUuid } from "@cove/contract/ids.ts";
 import type { ApiKey, ApiKeyScope, CreateApiKeyAnswer, createApiKeyBody } from "@cove/contract/settings.ts";
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
@@ -140,7 +140,7 @@ export async function revokeApiKey(ctx: Ctx, id: string): Promise<{ api_key: Api
 export async function findApiKeyByHash(
   db: Db,
   hash: string,
-): Promise<{ id: string; orgId: string; scope: ApiKeyScope } | null> {
+): Promise<{ id: string; orgId: string; scope: ApiKeyScope; plan: PlanId } | null> {
   const [row] = await db
     .select({
       id: apiKeys.id,
@@ -156,7 +156,7 @@ export async function findApiKeyByHash(
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > TOUCH_MS) {
     await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.id));
   }
-  return { id: row.id, orgId: row.orgId, scope: row.scope };
+  return { id: row.id, orgId: row.orgId, scope: row.scope, plan: row.plan };
 }
 
 /** A key's name, for the activity of what it did (null when the organization has no such key). */

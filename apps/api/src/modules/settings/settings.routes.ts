@@ -38,7 +38,7 @@ export async function settingsRoutes(
     const key = await keys.findApiKeyByHash(db, hash);
     if (!key) return null;
     return {
-      principal: { kind: "api_key", orgId: key.orgId, keyId: key.id, scope: key.scope, verified: true },
+      principal: { kind: "api_key", orgId: key.orgId, keyId: key.id, scope: key.scope, plan: key.plan, verified: true },
       expiresAt: null,
     };
   });

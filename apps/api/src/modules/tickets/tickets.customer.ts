@@ -2,6 +2,7 @@ import type { CustomerComment } from "@cove/contract/portal.ts";
 import type { TicketPriority, TicketStatus } from "@cove/contract/tickets.ts";
 import { sql } from "drizzle-orm";
 import { ticketComments, tickets } from "../../db/schema/tickets.ts";
+import { after, cursorText, decodeCursor, encodeCursor, type SortKey } from "../../platform/cursor.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 
 /**
@@ -25,23 +26,40 @@ const customerTicketColumns = sql`t.id, t.ticket_number, t.subject, t.descriptio
   t.updated_at, (select count(*) from ${ticketComments} c
                  where c.organization_id = t.organization_id and c.ticket_id = t.id and c.is_public)::int as comment_count`;
 
-/** One page of the contact's tickets, most recently changed first, and how many they have in all. */
+const CUSTOMER_ORDER: SortKey[] = [
+  { column: sql`t.updated_at`, type: "timestamptz", desc: true },
+  { column: sql`t.ticket_number`, type: "integer", desc: true },
+];
+
+/**
+ * One page of the contact's tickets, most recently changed first (by offset, or after a cursor: platform/cursor.ts),
+ * how many they have in all, and the cursor of the next page.
+ */
 export async function customerTickets(
   db: Queryable,
   orgId: string,
   contactId: string,
-  page: { limit: number; offset: number },
-): Promise<{ rows: CustomerTicketRow[]; total: number }> {
+  page: { limit: number; offset: number; cursor?: string | undefined },
+): Promise<{ rows: (CustomerTicketRow & { cursor_updated_at: string })[]; total: number; nextCursor: string | null }> {
   const mine = sql`t.organization_id = ${orgId} and t.contact_id = ${contactId}`;
+  const start = page.cursor
+    ? sql` and ${after(CUSTOMER_ORDER, decodeCursor("my-tickets", page.cursor, CUSTOMER_ORDER))}`
+    : sql``;
   const [rows, [count]] = await Promise.all([
-    queryRows<CustomerTicketRow>(
+    queryRows<CustomerTicketRow & { cursor_updated_at: string }>(
       db,
-      sql`select ${customerTicketColumns} from ${tickets} t where ${mine}
-          order by t.updated_at desc, t.ticket_number desc limit ${page.limit} offset ${page.offset}`,
+      sql`select ${customerTicketColumns}, ${cursorText(sql`t.updated_at`)} as cursor_updated_at
+          from ${tickets} t where ${mine}${start}
+          order by t.updated_at desc, t.ticket_number desc limit ${page.limit} offset ${page.cursor ? 0 : page.offset}`,
     ),
     queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${tickets} t where ${mine}`),
   ]);
-  return { rows, total: count?.n ?? 0 };
+  const last = rows.at(-1);
+  const nextCursor =
+    rows.length === page.limit && last
+      ? encodeCursor("my-tickets", [last.cursor_updated_at, String(last.ticket_number)])
+      : null;
+  return { rows, total: count?.n ?? 0, nextCursor };
 }
 
 /** One of the contact's tickets, or null when it is not theirs (or not there). */

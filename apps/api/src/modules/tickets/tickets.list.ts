@@ -1,6 +1,14 @@
 import { SEARCH_CANDIDATES, type TicketListAnswer, type ticketListQuery } from "@cove/contract/tickets.ts";
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
+import {
+  after,
+  type CursorValue,
+  cursorText,
+  decodeCursor,
+  encodeCursor,
+  type SortKey,
+} from "../../platform/cursor.ts";
 import { preparedRows } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
@@ -54,20 +62,89 @@ const ticketSelectList = sql.join(
 
 /** A page's tickets by number, with their assignee, shaped as TicketRow; `page` is a CTE of ticket_number (+ rank). */
 const pageRows = (orgId: string) => sql`
-  select ${ticketSelectList}, page.rank
+  select ${ticketSelectList}, page.rank, ${cursorText(sql`tickets.updated_at`)} as "cursorUpdatedAt",
+    ${cursorText(sql`tickets.sla_due_at`)} as "cursorSlaDueAt", ${cursorText(sql`page.rank`)} as "cursorRank"
   from page
   join tickets on tickets.organization_id = ${orgId} and tickets.ticket_number = page.ticket_number
   left join users assignee on assignee.id = tickets.assignee_id`;
 
 const BY_UPDATED = sql.raw("updated_at desc, ticket_number desc");
 
-type PageRow = { total: number; rank: number | null } & ({ [K in keyof TicketRow]: TicketRow[K] } | { id: null });
+interface CursorColumns {
+  cursorUpdatedAt: string;
+  cursorSlaDueAt: string | null;
+  cursorRank: string | null;
+}
+
+type PageRow = { total: number; rank: number | null } & (
+  | ({ [K in keyof TicketRow]: TicketRow[K] } & CursorColumns)
+  | { id: null }
+);
+
+/**
+ * The orders a list can have, each with the columns a cursor keeps (platform/cursor.ts): by the tickets' own columns
+ * in the plain list, and by the search's candidates (k: rank, updated_at, ticket_number) in a search.
+ */
+const ORDERS = {
+  updated: {
+    keys: [key("updated_at", "timestamptz", true), key("ticket_number", "integer", true)],
+    values: (r: CursorColumns & TicketRow) => [r.cursorUpdatedAt, String(r.ticketNumber)],
+  },
+  sla_due: {
+    keys: [
+      key("sla_due_at", "timestamptz", false),
+      key("updated_at", "timestamptz", true),
+      key("ticket_number", "integer", true),
+    ],
+    values: (r: CursorColumns & TicketRow) => [r.cursorSlaDueAt, r.cursorUpdatedAt, String(r.ticketNumber)],
+  },
+  "search:updated": {
+    keys: [
+      key("k.rank", "real", true),
+      key("k.updated_at", "timestamptz", true),
+      key("k.ticket_number", "integer", true),
+    ],
+    values: (r: CursorColumns & TicketRow) => [r.cursorRank, r.cursorUpdatedAt, String(r.ticketNumber)],
+  },
+  "search:sla_due": {
+    keys: [
+      key("t.sla_due_at", "timestamptz", false),
+      key("k.rank", "real", true),
+      key("k.updated_at", "timestamptz", true),
+      key("k.ticket_number", "integer", true),
+    ],
+    values: (r: CursorColumns & TicketRow) => [
+      r.cursorSlaDueAt,
+      r.cursorRank,
+      r.cursorUpdatedAt,
+      String(r.ticketNumber),
+    ],
+  },
+} satisfies Record<string, { keys: SortKey[]; values: (r: CursorColumns & TicketRow) => CursorValue[] }>;
+type OrderName = keyof typeof ORDERS;
+
+function key(column: string, type: string, desc: boolean): SortKey {
+  return { column: sql.raw(column), type, desc };
+}
+
+/** The page's start: after the cursor's row when one is given (the offset is then 0), else the page's offset. */
+function pageStart(query: ListQuery, order: OrderName): { after: SQL; offset: number } {
+  if (!query.cursor) return { after: sql``, offset: (query.page - 1) * query.limit };
+  const { keys } = ORDERS[order];
+  const values = decodeCursor(`tickets:${order}`, query.cursor, keys);
+  return { after: sql` and ${after(keys, values)}`, offset: 0 };
+}
 
 /** Raw statements get timestamps as PostgreSQL prints them (the drivers are set up for Drizzle's own mapping). */
 const asDate = (v: Date | string) => (typeof v === "string" ? new Date(v) : v);
 
-function answer(rows: PageRow[], query: ListQuery, capped: boolean): TicketListAnswer {
+function answer(rows: PageRow[], query: ListQuery, capped: boolean, order: OrderName): TicketListAnswer {
   const total = Number(rows[0]?.total ?? 0);
+  const last = rows.at(-1);
+  const full = rows.length === query.limit && last !== undefined && last.id !== null;
+  const next_cursor = full
+    ? encodeCursor(`tickets:${order}`, ORDERS[order].values(last as CursorColumns & TicketRow))
+    : null;
   const tickets = rows.flatMap((r) => {
     if (r.id === null) return [];
     const row = r as TicketRow;
@@ -81,7 +158,13 @@ function answer(rows: PageRow[], query: ListQuery, capped: boolean): TicketListA
       }),
     ];
   });
-  const pagination = { page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit) };
+  const pagination = {
+    page: query.page,
+    limit: query.limit,
+    total,
+    pages: Math.ceil(total / query.limit),
+    next_cursor,
+  };
   return { tickets, pagination: capped ? { ...pagination, capped } : pagination };
 }
 
@@ -95,14 +178,16 @@ async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAns
   // Sorted by due time: tickets_org_sla_due_idx holds that order in full, as the other list indexes hold theirs.
   const bySla = query.sort === "sla_due";
   const order = bySla ? sql.raw("sla_due_at asc nulls last, updated_at desc, ticket_number desc") : BY_UPDATED;
+  const orderName = bySla ? "sla_due" : "updated";
+  const start = pageStart(query, orderName);
   const rows = await preparedRows<PageRow>(
     ctx.db,
     sql`
     with page as (
       select ticket_number, null::real as rank from tickets
-      where organization_id = ${ctx.orgId}${filter.sql}
+      where organization_id = ${ctx.orgId}${filter.sql}${start.after}
       order by ${order}
-      limit ${query.limit} offset ${(query.page - 1) * query.limit}
+      limit ${query.limit} offset ${start.offset}
     ),
     total as (
       select coalesce(sum(n), 0)::int as total from ${filter.totals}
@@ -111,7 +196,7 @@ async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAns
     select total.total, p.* from total left join lateral (${pageRows(ctx.orgId)}) p on true
     order by ${bySla ? sql.raw(`p."slaDueAt" asc nulls last, `) : sql``}p."updatedAt" desc, p."ticketNumber" desc`,
   );
-  return answer(rows, query, false);
+  return answer(rows, query, false, orderName);
 }
 
 /**
@@ -123,8 +208,10 @@ async function searchPage(ctx: TenantCtx, query: ListQuery, search: string): Pro
   const number = ticketNumberIn(search);
   // "#123" asks for ticket 123 alone; a bare "123" also finds tickets that mention it (an order number, say).
   const tsQuery = number !== null && search.trim().startsWith("#") ? null : toTsQuery(search);
-  if (!tsQuery && number === null) return answer([], query, false);
+  const orderName = query.sort === "sla_due" ? "search:sla_due" : "search:updated";
+  if (!tsQuery && number === null) return answer([], query, false, orderName);
   const filter = filterOf(ctx, query);
+  const start = pageStart(query, orderName);
   const byWords = tsQuery
     ? sql`select ticket_number, rank, updated_at from ticket_search_candidates(
             to_tsquery('english'::regconfig, ${tsQuery}), ${JSON.stringify(filter.conditions)}::jsonb,
@@ -153,22 +240,25 @@ async function searchPage(ctx: TenantCtx, query: ListQuery, search: string): Pro
         ? sql`
       select k.ticket_number, k.rank from kept k
       join tickets t on t.organization_id = ${ctx.orgId} and t.ticket_number = k.ticket_number
+      where true${start.after}
       order by t.sla_due_at asc nulls last, k.rank desc, k.updated_at desc, k.ticket_number desc`
         : sql`
-      select ticket_number, rank from kept
-      order by rank desc, updated_at desc, ticket_number desc`
+      select k.ticket_number, k.rank from kept k
+      where true${start.after}
+      order by k.rank desc, k.updated_at desc, k.ticket_number desc`
     }
-      limit ${query.limit} offset ${(query.page - 1) * query.limit}
+      limit ${query.limit} offset ${start.offset}
     )
     select total.total, p.* from total left join lateral (${pageRows(ctx.orgId)}) p on true
     order by ${query.sort === "sla_due" ? sql.raw(`p."slaDueAt" asc nulls last, `) : sql``}p.rank desc, p."updatedAt" desc, p."ticketNumber" desc`,
   );
   const total = Number(rows[0]?.total ?? 0);
-  if (total <= SEARCH_CANDIDATES) return answer(rows, query, false);
+  if (total <= SEARCH_CANDIDATES) return answer(rows, query, false, orderName);
   return answer(
     rows.map((r) => ({ ...r, total: SEARCH_CANDIDATES })),
     query,
     true,
+    orderName,
   );
 }
 

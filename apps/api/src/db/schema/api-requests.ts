@@ -1,0 +1,50 @@
+import { integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
+import { organizations } from "./organizations.ts";
+
+/**
+ * What the platform keeps about API requests themselves (platform/idempotency.ts, platform/api-rate.ts), not about any
+ * feature's data.
+ *
+ * A POST sent with an Idempotency-Key: the first request claims the key (status null while it runs) and stores its
+ * answer, which a repeat of the same request gets back for 24 hours. The actor is "staff:<user id>" or
+ * "api_key:<key id>", so two callers never share a key.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    actor: text("actor").notNull(),
+    key: text("key").notNull(),
+    /** sha256 of the method, the path and the body: the same key with another request is refused. */
+    requestHash: text("request_hash").notNull(),
+    /** The answer's status; null while the first request is still running. */
+    status: smallint("status"),
+    contentType: text("content_type"),
+    body: text("body"),
+    /** A claim whose request never answered (its instance died) can be taken over after this. */
+    lockedUntil: timestamp("locked_until", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: "idempotency_keys_pkey", columns: [t.organizationId, t.actor, t.key] })],
+);
+
+/**
+ * Requests one API key made in the current minute: one row per key, reset when a new minute starts. Written by the
+ * authentication step (as the owner role, before any organization is confined), one statement per request.
+ */
+export const apiKeyRateWindows = pgTable(
+  "api_key_rate_windows",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    keyId: uuid("key_id").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ name: "api_key_rate_windows_pkey", columns: [t.organizationId, t.keyId] })],
+);
