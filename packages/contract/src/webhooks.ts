@@ -48,9 +48,12 @@ const urlField = z
 const enabledField = z.boolean({ error: "enabled must be true or false" });
 
 const eventsField = z
-  .array(z.enum(DELIVERY_EVENTS, { error: `Choose events among: ${[...WEBHOOK_EVENTS, ...SLACK_EVENTS].join(", ")}` }), {
-    error: "events must be a list of event names",
-  })
+  .array(
+    z.enum(DELIVERY_EVENTS, { error: `Choose events among: ${[...WEBHOOK_EVENTS, ...SLACK_EVENTS].join(", ")}` }),
+    {
+      error: "events must be a list of event names",
+    },
+  )
   .min(1, "Choose at least one event")
   .max(DELIVERY_EVENTS.length)
   .transform((list) => [...new Set(list)]);

@@ -51,7 +51,9 @@ export const webhookDeliveries = pgTable(
     orderingKey: text("ordering_key"),
     /** The JSON body sent (without signature; the signature is made at each attempt). */
     payload: jsonb("payload").notNull(),
-    status: text("status", { enum: ["pending", "delivered", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
     /** A worker holds it until then (a crashed worker's claim lapses and another takes it). */

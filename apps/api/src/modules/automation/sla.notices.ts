@@ -71,7 +71,8 @@ async function notifyOrganization(db: Db, orgId: string): Promise<number> {
             on conflict do nothing`,
       );
       // Integrations (a Slack channel, webhooks) hear of a breach once, as the bell does.
-      if (ticket.state === "breached") await ctx.emit("ticket.sla_breached", { ticket_id: ticket.id, kind: ticket.kind });
+      if (ticket.state === "breached")
+        await ctx.emit("ticket.sla_breached", { ticket_id: ticket.id, kind: ticket.kind });
       const assignee = members.find((m) => m.id === ticket.assignee_id);
       const to = assignee ? [assignee.id] : admins;
       const what = ticket.state === "breached" ? "breached" : "is close to breach";
