@@ -68,7 +68,9 @@ async function addWebhook(org: Org, events: string[], extra: Record<string, unkn
 }
 
 const at = (hookPath: string) => (all: Received[]) => all.filter((r) => r.path === hookPath);
-const json = (r: Received) => JSON.parse(r.body) as { id: string; type: string; data: Record<string, any> };
+type Obj = Record<string, unknown>;
+const json = (r: Received) =>
+  JSON.parse(r.body) as { id: string; type: string; data: { ticket: Obj; comment?: Obj; changes?: Obj } };
 
 async function deliveries(org: Org, id: string): Promise<WebhookDelivery[]> {
   const res = await call(org, "GET", `/api/webhooks/${id}/deliveries`);
