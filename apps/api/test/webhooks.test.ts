@@ -258,7 +258,7 @@ describe("webhooks", () => {
     await createTicket(t.app, org);
     const [delivery] = await until(async () => {
       const list = await deliveries(org, hook.webhook.id);
-      return list[0]?.error && list;
+      return list[0]?.error ? list : undefined;
     });
     expect(delivery?.error).toMatch(/No answer within/);
     expect(delivery?.status_code).toBeNull();
