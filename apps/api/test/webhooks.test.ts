@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -8,7 +9,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTicket } from "../src/modules/tickets/tickets.service.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { withTenant } from "../src/platform/tenancy.ts";
+import { withSystem, withTenant } from "../src/platform/tenancy.ts";
 import {
   addComment,
   addMember,
@@ -30,18 +31,25 @@ import { type Received, type Receiver, startReceiver } from "./support/receiver.
 let t: TestApp;
 let receiver: Receiver;
 /** Per path: how the receiver answers (default 200). */
-const behaviour = new Map<string, (n: number) => number | "hang">();
+const behaviour = new Map<string, (n: number, res: ServerResponse) => number | "hang">();
 const seen = new Map<string, number>();
 let verify: (raw: string, header: string, secret: string, tolerance?: number) => boolean;
 
 beforeAll(async () => {
-  receiver = await startReceiver((req) => {
+  receiver = await startReceiver((req, _n, res) => {
     const n = (seen.get(req.path) ?? 0) + 1;
     seen.set(req.path, n);
-    return behaviour.get(req.path)?.(n) ?? 200;
+    return behaviour.get(req.path)?.(n, res) ?? 200;
   });
   t = await createTestApp({
-    webhooks: { allowPrivateHosts: true, retrySchedule: [0.2, 0.4], pollMs: 50, timeoutMs: 1500 },
+    webhooks: {
+      allowPrivateHosts: true,
+      retrySchedule: [0.2, 0.4],
+      pollMs: 50,
+      timeoutMs: 1500,
+      // A name no DNS knows: the connection goes to the address this resolver answered.
+      resolve: async (host) => (host === "receiver.test" ? [{ address: "127.0.0.1", family: 4 }] : []),
+    },
   });
   // The receiver of the docs, as a reader would paste it: the js block of docs/webhooks.md.
   const docs = readFileSync(path.resolve(import.meta.dirname, "../../../docs/webhooks.md"), "utf8");
@@ -330,6 +338,63 @@ describe("webhooks", () => {
     }
     // Still there, unchanged.
     expect((await call(org, "GET", "/api/webhooks")).json()).toMatchObject({ webhooks: [{ id, enabled: true }] });
+  });
+
+  it("connects to the address the name was resolved to, and follows no redirect", async () => {
+    const org = await registerOrg(t.app);
+    const port = new URL(receiver.url).port;
+    const res = await call(org, "POST", "/api/webhooks", {
+      url: `http://receiver.test:${port}/named`,
+      events: ["ticket.created"],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = (res.json() as WebhookWithSecretAnswer).webhook.id;
+    behaviour.set("/named", (_n, redirect) => {
+      redirect.setHeader("Location", `${receiver.url}/elsewhere`);
+      return 302;
+    });
+    await call(org, "POST", `/api/webhooks/${id}/test`);
+    await receiver.until((all) => at("/named")(all)[0]);
+    const [delivery] = await until(async () => {
+      const list = await deliveries(org, id);
+      return list[0]?.status_code === 302 ? list : undefined;
+    });
+    expect(delivery?.status).toBe("pending");
+    expect(receiver.received.some((r) => r.path === "/elsewhere")).toBe(false);
+  });
+
+  it("posts Slack messages ({ text, blocks }, mrkdwn, escaped) with a link to the ticket, unsigned", async () => {
+    const org = await registerOrg(t.app);
+    const res = await call(org, "POST", "/api/webhooks", {
+      kind: "slack",
+      url: `${receiver.url}/slack`,
+      events: ["ticket.created", "ticket.sla_breached"],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const ticket = await createTicket(t.app, org, {
+      subject: "<!channel> & <b>bold</b> *x*",
+      requester_name: "Ana <Ruiz>",
+    });
+    const [got] = await receiver.until((all) => at("/slack")(all).length >= 1 && at("/slack")(all));
+    if (!got) throw new Error("nothing received");
+    expect(got.headers["content-type"]).toBe("application/json");
+    expect(got.headers["cove-signature"]).toBeUndefined();
+    const message = JSON.parse(got.body) as {
+      text: string;
+      blocks: { type: string; text: { type: string; text: string } }[];
+    };
+    expect(message.text).toBe(
+      `New ticket <http://cove.test/tickets/${ticket.id}|#${ticket.ticket_number} &lt;!channel&gt; &amp; &lt;b&gt;bold&lt;/b&gt; *x*> from Ana &lt;Ruiz&gt;`,
+    );
+    expect(message.blocks).toEqual([{ type: "section", text: { type: "mrkdwn", text: message.text } }]);
+    // An SLA breach, as the automation-timers job announces it.
+    await withSystem(t.database.db, org.user.organizationId, "sla", (ctx) =>
+      ctx.emit("ticket.sla_breached", { ticket_id: ticket.id, kind: "first_response" }),
+    );
+    const breach = await receiver.until((all) => at("/slack")(all)[1]);
+    expect((JSON.parse(breach.body) as { text: string }).text).toMatch(
+      new RegExp(`^SLA breached: First response time passed on <http://cove.test/tickets/${ticket.id}|#`),
+    );
   });
 
   it("refuses bad bodies with a clear 400", async () => {
