@@ -12,6 +12,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import {
   useCreateWebhook,
@@ -287,9 +288,11 @@ export function WebhooksPanel({ kind }: { kind: WebhookKind }) {
       setUrl("");
       toast.success(kind === "slack" ? "Slack connected" : "Webhook added");
     } catch (err) {
-      const message = err instanceof Error ? err.message : undefined;
-      setError(message);
-      toastError(err, kind === "slack" ? "Failed to connect Slack" : "Failed to add the webhook");
+      // One message per failure: beside the field it is about (the URL, the events), else the toast.
+      const onField =
+        err instanceof ApiError ? err.details.find((d) => d.path === "url" || d.path === "events") : undefined;
+      if (onField) setError(onField.message);
+      else toastError(err, kind === "slack" ? "Failed to connect Slack" : "Failed to add the webhook");
     }
   }
 
