@@ -144,7 +144,8 @@ function exchange(
         const done = () => {
           resolve({
             status: res.statusCode ?? 0,
-            response: Buffer.concat(chunks).subarray(0, RESPONSE_MAX).toString("utf8"),
+            // As text the database can keep (no NUL), whatever the receiver sent.
+            response: Buffer.concat(chunks).subarray(0, RESPONSE_MAX).toString("utf8").replaceAll("\u0000", ""),
           });
         };
         res.on("data", (chunk: Buffer) => {

@@ -43,6 +43,16 @@ interface Claimed {
   previous_secret_expires_at: Date | string | null;
 }
 
+interface Outcome {
+  id: string;
+  status: "delivered" | "pending" | "failed";
+  code: number | null;
+  ms: number;
+  resp: string | null;
+  err: string | null;
+  wait: number;
+}
+
 export interface WebhooksWorker {
   start(): void;
   /** Looks for due deliveries now (a committed event may have added some). */
@@ -110,7 +120,7 @@ export function createWorker(db: Db, jobs: Jobs, log: FastifyBaseLogger, opts: W
     };
   }
 
-  async function attempt(d: Claimed): Promise<void> {
+  async function attempt(d: Claimed): Promise<Outcome> {
     let result: PostResult;
     try {
       const { body, headers } = request(d);
@@ -121,14 +131,28 @@ export function createWorker(db: Db, jobs: Jobs, log: FastifyBaseLogger, opts: W
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const wait = opts.retrySchedule[d.attempts - 1];
     const status = ok ? "delivered" : wait === undefined ? "failed" : "pending";
+    return {
+      id: d.id,
+      status,
+      code: result.status,
+      ms: result.durationMs,
+      resp: result.response,
+      err: result.error,
+      wait: wait ?? 0,
+    };
+  }
+
+  /** The outcomes of a batch, in one statement (on the embedded database each statement is a commit to disk). */
+  async function record(outcomes: Outcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
     await db.execute(
-      sql`update webhook_deliveries
-          set status = ${status}, claimed_until = null, status_code = ${result.status},
-              duration_ms = ${result.durationMs}, response = ${result.response}, error = ${result.error},
-              next_attempt_at = now() + make_interval(secs => ${wait ?? 0})
-          where id = ${d.id}`,
+      sql`update webhook_deliveries d
+          set status = r.status, claimed_until = null, status_code = r.code, duration_ms = r.ms, response = r.resp,
+              error = r.err, next_attempt_at = now() + make_interval(secs => r.wait)
+          from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb)
+               as r(id uuid, status text, code int, ms int, resp text, err text, wait float8)
+          where d.id = r.id`,
     );
-    if (status === "failed") await turnOff(d);
   }
 
   /** Every retry of a delivery failed: the endpoint is turned off and the admins told (once). */
@@ -160,11 +184,14 @@ export function createWorker(db: Db, jobs: Jobs, log: FastifyBaseLogger, opts: W
 
   async function runOnce(): Promise<number> {
     const claimed = await claim();
-    await Promise.all(
-      claimed.map((d) =>
-        attempt(d).catch((err: unknown) => log.error({ err, delivery: d.id }, "webhook delivery not recorded")),
-      ),
-    );
+    const outcomes = await Promise.all(claimed.map(attempt));
+    await record(outcomes);
+    for (const [i, outcome] of outcomes.entries()) {
+      const d = claimed[i];
+      if (outcome.status === "failed" && d) {
+        await turnOff(d).catch((err: unknown) => log.error({ err, webhook: d.webhook_id }, "webhook not turned off"));
+      }
+    }
     return claimed.length;
   }
 
