@@ -215,6 +215,29 @@ describe("webhooks", () => {
     expect(accepted[1]?.data.changes).toEqual({ priority: { from: "normal", to: "high" } });
   });
 
+  it("sends contact.created and ticket.solved with the contact and the ticket as the API answers them", async () => {
+    const org = await registerOrg(t.app);
+    const hook = await addWebhook(org, ["contact.created", "ticket.solved"]);
+    const ticket = await createTicket(t.app, org, { requester_email: "new.customer@example.com" });
+    // A second ticket of the same customer: no second contact.created.
+    await createTicket(t.app, org, { requester_email: "new.customer@example.com" });
+    const solved = await call(org, "PUT", `/api/tickets/${ticket.id}`, { status: "solved" });
+    expect(solved.statusCode, solved.body).toBe(200);
+    const got = await receiver.until((all) => at(hook.path)(all).length >= 2 && at(hook.path)(all));
+    const bodies = got.map((r) => JSON.parse(r.body) as { type: string; data: { contact?: Obj; ticket?: Obj } });
+    expect(bodies.map((b) => b.type).sort()).toEqual(["contact.created", "ticket.solved"]);
+    const contact = bodies.find((b) => b.type === "contact.created")?.data.contact;
+    expect(contact).toMatchObject({ email: "new.customer@example.com", name: "Ana Ruiz" });
+    const done = bodies.find((b) => b.type === "ticket.solved")?.data.ticket;
+    expect(done).toMatchObject({ id: ticket.id, status: "solved" });
+    // Deliveries are written with their change: once the requests are answered, these are all there will be.
+    const rows = await queryRows<{ event_type: string }>(
+      t.database.db,
+      sql`select event_type from webhook_deliveries where webhook_id = ${hook.webhook.id} order by seq`,
+    );
+    expect(rows.map((r) => r.event_type)).toEqual(["contact.created", "ticket.solved"]);
+  });
+
   it("sends nothing for a change that rolls back", async () => {
     const org = await registerOrg(t.app);
     const hook = await addWebhook(org, ["ticket.created"]);
