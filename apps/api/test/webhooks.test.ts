@@ -238,6 +238,40 @@ describe("webhooks", () => {
     expect(rows.map((r) => r.event_type)).toEqual(["contact.created", "ticket.solved"]);
   });
 
+  it("sends a chat's start, messages and hand-off in order, and posts the hand-off to Slack", async () => {
+    const org = await registerOrg(t.app);
+    const hook = await addWebhook(org, ["chat.started", "chat.message", "chat.handed_off"]);
+    const slack = await call(org, "POST", "/api/webhooks", {
+      kind: "slack",
+      url: `${receiver.url}/slack-chat`,
+      events: ["chat.handed_off"],
+    });
+    expect(slack.statusCode, slack.body).toBe(201);
+    const slug = org.user.organizationSlug;
+    const started = await call(null, "POST", `/api/public/${slug}/chat/sessions`, { name: "Lee <Park>" });
+    expect(started.statusCode, started.body).toBe(201);
+    const chat = started.json() as { token: string; session: { id: string } };
+    const said = await call(chat.token, "POST", `/api/public/${slug}/chat/sessions/${chat.session.id}/messages`, {
+      message: "I want to talk to a person",
+    });
+    expect(said.statusCode, said.body).toBe(201);
+    const handOff = await receiver.until((all) => at(hook.path)(all).find((r) => json(r).type === "chat.handed_off"));
+    const types = at(hook.path)(receiver.received).map((r) => json(r).type);
+    expect(types[0]).toBe("chat.started");
+    expect(types).toContain("chat.message");
+    expect(types.indexOf("chat.handed_off")).toBeGreaterThan(types.indexOf("chat.message"));
+    const body = JSON.parse(handOff.body) as { data: { chat: Obj; reason: string } };
+    expect(body.data).toMatchObject({ chat: { id: chat.session.id }, reason: "person_requested" });
+    const visitorMessage = at(hook.path)(receiver.received)
+      .map((r) => JSON.parse(r.body) as { type: string; data: { message?: Obj } })
+      .find((b) => b.type === "chat.message" && b.data.message?.sender_type === "visitor");
+    expect(visitorMessage?.data.message).toMatchObject({ message: "I want to talk to a person" });
+    const posted = await receiver.until((all) => at("/slack-chat")(all)[0]);
+    expect((JSON.parse(posted.body) as { text: string }).text).toBe(
+      `A chat with Lee &lt;Park&gt; waits for a person (the visitor asked for a person): <http://cove.test/chat?session=${chat.session.id}|Open the chat>`,
+    );
+  });
+
   it("sends nothing for a change that rolls back", async () => {
     const org = await registerOrg(t.app);
     const hook = await addWebhook(org, ["ticket.created"]);
