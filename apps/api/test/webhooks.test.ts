@@ -8,6 +8,7 @@ import type { Webhook, WebhookDelivery, WebhookWithSecretAnswer } from "@cove/co
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTicket } from "../src/modules/tickets/tickets.service.ts";
+import { purgeDeliveries } from "../src/modules/webhooks/webhooks.worker.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { withSystem, withTenant } from "../src/platform/tenancy.ts";
 import {
@@ -452,6 +453,28 @@ describe("webhooks", () => {
     expect((JSON.parse(breach.body) as { text: string }).text).toMatch(
       new RegExp(`^SLA breached: First response time passed on <http://cove.test/tickets/${ticket.id}|#`),
     );
+  });
+
+  it("keeps the delivery log 30 days, and never drops a delivery still to send", async () => {
+    const org = await registerOrg(t.app);
+    const hook = await addWebhook(org, ["ticket.created"]);
+    await createTicket(t.app, org);
+    await call(org, "POST", `/api/webhooks/${hook.webhook.id}/test`);
+    await until(async () => {
+      const list = await deliveries(org, hook.webhook.id);
+      return list.length === 2 && list.every((d) => d.status === "delivered");
+    });
+    // Both made 31 days ago, one of them waiting for a retry again: the delivered one goes, the pending one stays.
+    await t.database.db.execute(
+      sql`update webhook_deliveries set created_at = now() - interval '31 days' where webhook_id = ${hook.webhook.id}`,
+    );
+    await t.database.db.execute(
+      sql`update webhook_deliveries set status = 'pending', next_attempt_at = now() + interval '1 hour'
+          where webhook_id = ${hook.webhook.id} and event_type = 'ticket.created'`,
+    );
+    expect(await purgeDeliveries(t.database.db)).toBeGreaterThanOrEqual(1);
+    const left = await deliveries(org, hook.webhook.id);
+    expect(left.map((d) => d.event)).toEqual(["ticket.created"]);
   });
 
   it("refuses bad bodies with a clear 400", async () => {

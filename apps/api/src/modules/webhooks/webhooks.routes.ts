@@ -18,7 +18,7 @@ import type { Secrets } from "../../platform/secrets.ts";
 import { DEFAULT_TIMEOUT_MS, type Resolver, systemResolver } from "./webhooks.http.ts";
 import { SOURCE_EVENTS } from "./webhooks.payloads.ts";
 import * as service from "./webhooks.service.ts";
-import { createWorker, RETRY_SCHEDULE_SECONDS } from "./webhooks.worker.ts";
+import { createWorker, RETRY_SCHEDULE_SECONDS, schedulePurge } from "./webhooks.worker.ts";
 
 export interface WebhooksOptions {
   secrets: Secrets;
@@ -62,6 +62,7 @@ export async function registerWebhooks(root: FastifyInstance, opts: WebhooksOpti
   const deps: service.WebhooksDeps = { secrets: opts.secrets, outbound, wake: () => worker.wake() };
   root.decorate("webhooksWorker", worker);
   root.events.onInTransaction(SOURCE_EVENTS, service.enqueueDeliveries);
+  schedulePurge(opts.jobs, root.db);
   if (opts.worker !== false) {
     // A committed event may have added deliveries: the worker looks at once rather than at its next poll.
     const stopListening = root.events.listen(() => worker.wake());

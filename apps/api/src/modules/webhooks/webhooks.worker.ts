@@ -2,7 +2,7 @@ import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from "@cove/contract/webhooks.ts
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, queryRows } from "../../platform/db.ts";
-import type { Jobs } from "../../platform/jobs.ts";
+import type { JobQueue, Jobs } from "../../platform/jobs.ts";
 import type { Secrets } from "../../platform/secrets.ts";
 import { type OutboundOptions, type PostResult, postJson } from "./webhooks.http.ts";
 import type { DeliveryPayload } from "./webhooks.payloads.ts";
@@ -234,4 +234,38 @@ export function createWorker(db: Db, jobs: Jobs, log: FastifyBaseLogger, opts: W
     },
     runOnce,
   };
+}
+
+/** How long the delivery log keeps a delivery that is done (delivered or failed for good). */
+export const DELIVERY_LOG_DAYS = 30;
+const PURGE_QUEUE: JobQueue<object> = {
+  name: "webhook-deliveries-purge",
+  retryLimit: 3,
+  retryDelaySeconds: 60,
+  retryBackoff: true,
+  expireInSeconds: 15 * 60,
+};
+
+/** Deletes done deliveries older than days, a few thousand at a time so no statement holds locks for long. */
+export async function purgeDeliveries(db: Db, days = DELIVERY_LOG_DAYS): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await queryRows<{ id: string }>(
+      db,
+      sql`delete from webhook_deliveries where id in (
+            select id from webhook_deliveries
+            where status <> 'pending' and created_at < now() - make_interval(days => ${days}) limit 5000)
+          returning id`,
+    );
+    total += rows.length;
+    if (rows.length < 5000) return total;
+  }
+}
+
+/** Purges the delivery log once a day (pg-boss runs the schedule once across instances). */
+export function schedulePurge(jobs: Jobs, db: Db): void {
+  jobs.work(PURGE_QUEUE, async () => {
+    await purgeDeliveries(db);
+  });
+  jobs.schedule(PURGE_QUEUE, "37 3 * * *");
 }
