@@ -47,6 +47,7 @@ import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { ticketParts } from "./modules/tickets/tickets.service.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
+import { registerWebhooks, type WebhooksOptions } from "./modules/webhooks/webhooks.routes.ts";
 import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.ts";
 import { registerAuditAddress } from "./platform/audit.ts";
 import { createAuthenticator, registerAccessControl } from "./platform/auth.ts";
@@ -87,6 +88,8 @@ export interface AppOptions {
   mailboxes?: { secretsKey?: Buffer; allowPrivateHosts?: boolean; batchSize?: number; leaseSeconds?: number };
   /** Files' size and count limits (ATTACHMENT_* configuration); the contract's defaults when absent. */
   attachmentLimits?: AttachmentLimits;
+  /** Outgoing webhooks: private hosts, and (tests) the retry schedule, timeout, polling and resolver. */
+  webhooks?: Omit<WebhooksOptions, "secrets" | "publicUrl">;
   /** The built web app to serve; apps/web/dist when absent (tests give a build of their own). */
   webDist?: string;
 }
@@ -255,8 +258,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   ticketParts.rating = ratingOfTicket;
   await app.register(attachmentRoutes);
   await app.register(emailRoutes, { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl });
+  // One key seals every stored secret (mailbox passwords, webhook signing secrets).
+  const secrets = createSecrets(opts.mailboxes?.secretsKey ?? randomBytes(32));
   await app.register(mailboxRoutes, {
-    secrets: createSecrets(opts.mailboxes?.secretsKey ?? randomBytes(32)),
+    secrets,
     connect: { allowPrivateHosts: opts.mailboxes?.allowPrivateHosts ?? false },
     batchSize: opts.mailboxes?.batchSize,
     leaseSeconds: opts.mailboxes?.leaseSeconds,
@@ -269,6 +274,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(chatRoutes);
   await app.register(chatPublicRoutes, { provider });
   await app.register(onboardingRoutes);
+  await registerWebhooks(app, { ...opts.webhooks, secrets, publicUrl: opts.publicUrl, jobs: app.jobs });
   await registerWebApp(app, opts.webDist ?? WEB_DIST);
   return app;
 }

@@ -44,6 +44,7 @@ async function main() {
       secretsKey: config.secretsKey ?? keyFromDataDir(config.dataDir),
       allowPrivateHosts: config.imapAllowPrivateHosts,
     },
+    webhooks: { allowPrivateHosts: config.webhooksAllowPrivateHosts },
   });
   if (config.nodeEnv === "production" && config.payments.provider === "test") {
     app.log.warn("PAYMENT_PROVIDER is test: the public test cards pay for any plan and nothing is charged");

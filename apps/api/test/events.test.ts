@@ -1,5 +1,5 @@
 import type { DomainEvent } from "@cove/contract/events.ts";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events } from "../src/db/schema/events.ts";
 import { queryRows } from "../src/platform/db.ts";
@@ -76,7 +76,9 @@ describe("events are written with the change that caused them", () => {
       payload: { body: "On it", is_public: false },
     });
     const rows = await outbox(org.user.organizationId);
+    // The requester is a new customer of the organization: their contact comes first.
     expect(rows.map((r) => r.type)).toEqual([
+      "contact.created",
       "ticket.created",
       "ticket.updated",
       "ticket.status_changed",
@@ -84,12 +86,12 @@ describe("events are written with the change that caused them", () => {
       "notification.created",
       "comment.added",
     ]);
-    expect(rows[0]).toMatchObject({ actorKind: "staff", actorId: org.user.id });
-    expect(rows[1]?.data).toEqual({
+    expect(rows[1]).toMatchObject({ actorKind: "staff", actorId: org.user.id });
+    expect(rows[2]?.data).toEqual({
       ticket_id: ticket.id,
       changes: { status: { from: "open", to: "pending" }, assignee_id: { from: null, to: agent.id } },
     });
-    expect(rows[5]).toMatchObject({ actorKind: "staff", actorId: agent.id, data: { is_public: false } });
+    expect(rows[6]).toMatchObject({ actorKind: "staff", actorId: agent.id, data: { is_public: false } });
     // Monotonic ids.
     const ids = rows.map((r) => r.id);
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
@@ -145,7 +147,7 @@ describe("the outbox", () => {
     await t.database.db
       .update(events)
       .set({ createdAt: new Date(Date.now() - 31 * 86_400_000) })
-      .where(and(eq(events.organizationId, orgId), eq(events.type, "ticket.created")));
+      .where(and(eq(events.organizationId, orgId), inArray(events.type, ["contact.created", "ticket.created"])));
     await t.app.inject({
       method: "PUT",
       url: `/api/tickets/${ticket.id}`,
@@ -177,13 +179,15 @@ describe("LISTEN delivers committed events", () => {
     const second = await createTicket(t.app, org);
     await waitFor(() => heard.find((e) => e.type === "ticket.created" && e.data.ticket_id === second.id));
     const mine = heard.slice(start).filter((e) => e.organization_id === org.user.organizationId);
-    expect(mine.map((e) => e.type === "ticket.created" && e.data.ticket_id)).toEqual([first.id, second.id]);
+    // The first ticket's requester is a new contact; the second ticket's is the same one.
+    expect(mine.map((e) => e.type)).toEqual(["contact.created", "ticket.created", "ticket.created"]);
+    expect(mine.flatMap((e) => (e.type === "ticket.created" ? [e.data.ticket_id] : []))).toEqual([first.id, second.id]);
     const [row] = await t.database.db
       .select({ id: events.id })
       .from(events)
       .where(and(eq(events.organizationId, org.user.organizationId), eq(events.type, "ticket.created")))
       .orderBy(events.id)
       .limit(1);
-    expect(mine[0]?.id).toBe(row?.id);
+    expect(mine.find((e) => e.type === "ticket.created")?.id).toBe(row?.id);
   });
 });

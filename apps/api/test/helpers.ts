@@ -45,6 +45,8 @@ export async function createTestApp(
     attachmentLimits?: AppOptions["attachmentLimits"];
     /** A web build to serve (web.test.ts). */
     webDist?: string;
+    /** Outgoing webhooks: private hosts, short retries, a resolver of the test's own. */
+    webhooks?: AppOptions["webhooks"];
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -74,6 +76,7 @@ export async function createTestApp(
     mailboxes: opts.mailboxes,
     attachmentLimits: opts.attachmentLimits,
     webDist: opts.webDist,
+    webhooks: opts.webhooks,
   });
   opts.setup?.(app);
   await app.ready();

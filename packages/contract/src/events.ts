@@ -111,6 +111,10 @@ export const EVENT_DATA = {
     session_id: id,
     reason: z.enum(["person_requested", "low_confidence", "ai_unavailable"]),
   }),
+  /** A new customer of the organization (a first ticket, mail, portal sign-in or chat from them). */
+  "contact.created": z.object({ contact_id: id }),
+  /** A ticket's SLA target passed (found by the automation-timers job; once per ticket, due time and kind). */
+  "ticket.sla_breached": z.object({ ticket_id: id, kind: z.enum(["first_response", "resolution"]) }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;

@@ -69,6 +69,8 @@ const envSchema = z.object({
     .optional(),
   /** Mailboxes on loopback, private or link-local addresses (off: an admin cannot reach the server's own network). */
   IMAP_ALLOW_PRIVATE_HOSTS: boolFromEnv.default(false),
+  /** Webhooks to loopback, private, link-local or metadata addresses, and over http (off: https to the internet only). */
+  WEBHOOKS_ALLOW_PRIVATE_HOSTS: boolFromEnv.default(false),
   TRUST_PROXY: boolFromEnv.default(false),
   /** Unset: info in production, warn otherwise (a terminal shows problems, not one line per request). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
@@ -163,6 +165,8 @@ export type Config = {
   secretsKey: Buffer | undefined;
   /** IMAP mailboxes may be on loopback and private addresses. */
   imapAllowPrivateHosts: boolean;
+  /** Webhooks may go to loopback and private addresses, and over http. */
+  webhooksAllowPrivateHosts: boolean;
   logLevel: string;
   logFormat: "pretty" | "json";
   trustProxy: boolean;
@@ -247,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboundSenderChecks: e.INBOUND_SENDER_CHECKS,
     secretsKey: e.SECRETS_KEY ? (parseSecretsKey(e.SECRETS_KEY) ?? undefined) : undefined,
     imapAllowPrivateHosts: e.IMAP_ALLOW_PRIVATE_HOSTS,
+    webhooksAllowPrivateHosts: e.WEBHOOKS_ALLOW_PRIVATE_HOSTS,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "production" ? "info" : "warn"),
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "pretty"),
     trustProxy: e.TRUST_PROXY,

@@ -70,6 +70,9 @@ async function notifyOrganization(db: Db, orgId: string): Promise<number> {
             select ${orgId}, ${ticket.id}, ${ticket.kind}, s from unnest(${`{${states.join(",")}}`}::text[]) s
             on conflict do nothing`,
       );
+      // Integrations (a Slack channel, webhooks) hear of a breach once, as the bell does.
+      if (ticket.state === "breached")
+        await ctx.emit("ticket.sla_breached", { ticket_id: ticket.id, kind: ticket.kind });
       const assignee = members.find((m) => m.id === ticket.assignee_id);
       const to = assignee ? [assignee.id] : admins;
       const what = ticket.state === "breached" ? "breached" : "is close to breach";

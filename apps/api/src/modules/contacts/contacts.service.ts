@@ -7,6 +7,8 @@ import type { TenantCtx } from "../../platform/tenancy.ts";
 
 /** In the caller's transaction: other modules read and write contacts through these functions, never the tables. */
 type ContactsCtx = Pick<TenantCtx, "orgId" | "db">;
+/** A caller that can emit (a request, a job's system transaction): a new contact emits contact.created. */
+type EmittingCtx = ContactsCtx & Partial<Pick<TenantCtx, "emit">>;
 
 export interface ContactInput {
   name: string;
@@ -19,25 +21,26 @@ export interface ContactInput {
  * email and organization, safe under concurrent calls), or a new one. A customer without an email (a chat visitor who
  * gave none) always gets a new contact. A known contact keeps its name; a missing company is filled in.
  */
-export async function findOrCreateContact(ctx: ContactsCtx, input: ContactInput): Promise<string> {
+export async function findOrCreateContact(ctx: EmittingCtx, input: ContactInput): Promise<string> {
   const email = input.email?.trim().toLowerCase() || null;
   const name = input.name.trim() || email || "Visitor";
   const company = input.company?.trim() || null;
   const [row] = email
-    ? await queryRows<{ id: string }>(
+    ? await queryRows<{ id: string; inserted: boolean }>(
         ctx.db,
         sql`insert into contacts as c (organization_id, name, email, company)
             values (${ctx.orgId}, ${name}, ${email}, ${company})
             on conflict (organization_id, email) where email is not null
             do update set company = coalesce(c.company, excluded.company), updated_at = now()
-            returning c.id`,
+            returning c.id, (c.xmax::text = '0') as inserted`,
       )
-    : await queryRows<{ id: string }>(
+    : await queryRows<{ id: string; inserted: boolean }>(
         ctx.db,
         sql`insert into contacts (organization_id, name, company) values (${ctx.orgId}, ${name}, ${company})
-            returning id`,
+            returning id, true as inserted`,
       );
   if (!row) throw new Error("contact upsert returned nothing");
+  if (row.inserted && ctx.emit) await ctx.emit("contact.created", { contact_id: row.id });
   return row.id;
 }
 

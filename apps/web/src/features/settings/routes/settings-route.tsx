@@ -11,6 +11,7 @@ import { DataPanel } from "../components/data-panel.tsx";
 import { EmailForm } from "../components/email-form.tsx";
 import { GeneralForm } from "../components/general-form.tsx";
 import { InboundPanel } from "../components/inbound-panel.tsx";
+import { WebhooksPanel } from "../components/webhooks-panel.tsx";
 
 const TABS = [
   { id: "general", label: "General" },
@@ -110,7 +111,13 @@ export function SettingsRoute() {
       <div>
         {tab === "general" && <GeneralTab />}
         {tab === "email" && <EmailTab />}
-        {tab === "integrations" && <ApiKeysPanel />}
+        {tab === "integrations" && (
+          <div className="space-y-5">
+            <ApiKeysPanel />
+            <WebhooksPanel kind="webhook" />
+            <WebhooksPanel kind="slack" />
+          </div>
+        )}
         {tab === "audit" && <AuditLogPanel />}
       </div>
     </div>
