@@ -496,3 +496,25 @@ describe("webhooks", () => {
     }
   });
 });
+
+describe("webhooks in the audit log", () => {
+  it("records an endpoint added, changed, its secret rolled and deleted, by the admin, naming only its host", async () => {
+    const org = await registerOrg(t.app);
+    const hook = await addWebhook(org, ["ticket.created"]);
+    const id = hook.webhook.id;
+    expect((await call(org, "PUT", `/api/webhooks/${id}`, { enabled: false })).statusCode).toBe(200);
+    expect((await call(org, "POST", `/api/webhooks/${id}/roll-secret`)).statusCode).toBe(200);
+    expect((await call(org, "DELETE", `/api/webhooks/${id}`)).statusCode).toBe(200);
+    const log = await call(org, "GET", "/api/audit-log?limit=200");
+    const entries = (log.json() as { entries: { action: string; actor: { id: string }; object: Obj }[] }).entries;
+    const actions = ["webhook.created", "webhook.changed", "webhook.secret_rolled", "webhook.deleted"];
+    for (const action of actions) {
+      const found = entries.filter((e) => e.action === action);
+      expect(found, action).toHaveLength(1);
+      expect(found[0]?.actor.id).toBe(org.user.id);
+      expect(found[0]?.object).toMatchObject({ type: "webhook", id, label: new URL(receiver.url).host });
+    }
+    expect(log.body).not.toContain(hook.path);
+    expect(log.body).not.toContain(hook.secret);
+  });
+});

@@ -51,6 +51,10 @@ export const AUDIT_ACTIONS = {
   "contact.export_started": "Started a customer's data export",
   "contact.export_downloaded": "Downloaded a customer's data export",
   "contact.erased": "Erased a customer",
+  "webhook.created": "Added a webhook",
+  "webhook.changed": "Changed a webhook",
+  "webhook.deleted": "Deleted a webhook",
+  "webhook.secret_rolled": "Rolled a webhook's signing secret",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];

@@ -14,6 +14,7 @@ import {
 } from "@cove/contract/webhooks.ts";
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
+import { audit } from "../../platform/audit.ts";
 import { queryRows, type Tx } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { EventContext } from "../../platform/events.ts";
@@ -111,7 +112,13 @@ export async function createWebhook(
         values (${id}, ${ctx.orgId}, ${input.kind}, ${url}, ${`{${events.join(",")}}`}::text[], ${input.enabled},
                 ${deps.secrets.seal(secret, id)})`,
   );
+  await audit(ctx, "webhook.created", auditObject({ id, kind: input.kind, url }), { events, enabled: input.enabled });
   return { webhook: toWebhook(await webhookOf(ctx, id)), secret };
+}
+
+/** How the audit log names an endpoint: its kind and host, never its path (a Slack URL's path is its credential). */
+function auditObject(row: { id: string; kind: string; url: string }) {
+  return { type: row.kind === "slack" ? "slack" : "webhook", id: row.id, label: new URL(row.url).host };
 }
 
 export async function updateWebhook(
@@ -129,12 +136,14 @@ export async function updateWebhook(
                disabled_reason = ${enabled ? null : row.disabled_reason}, updated_at = now()
         where organization_id = ${ctx.orgId} and id = ${row.id}`,
   );
+  await audit(ctx, "webhook.changed", auditObject({ ...row, url }), { events, enabled });
   return { webhook: toWebhook(await webhookOf(ctx, row.id)) };
 }
 
 export async function deleteWebhook(ctx: Ctx, id: string): Promise<{ webhook: Webhook }> {
   const row = await webhookOf(ctx, id, true);
   await ctx.db.execute(sql`delete from webhooks where organization_id = ${ctx.orgId} and id = ${row.id}`);
+  await audit(ctx, "webhook.deleted", auditObject(row));
   return { webhook: toWebhook(row) };
 }
 
@@ -150,6 +159,7 @@ export async function rollSecret(ctx: Ctx, deps: WebhooksDeps, id: string): Prom
                updated_at = now()
         where organization_id = ${ctx.orgId} and id = ${row.id}`,
   );
+  await audit(ctx, "webhook.secret_rolled", auditObject(row));
   return { webhook: toWebhook(await webhookOf(ctx, row.id)), secret };
 }
 
