@@ -203,7 +203,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate("realtime", await registerRealtime(app, { database: opts.database, bus: events, authenticator }));
 
   await app.register(healthRoutes, { kind: opts.database.kind });
-  await app.register(authRoutes, { registrationsPerHour: opts.registrationsPerHour ?? REGISTRATIONS_PER_HOUR });
+  // One key seals every stored secret: mailbox passwords and members' TOTP secrets.
+  const secrets = createSecrets(opts.mailboxes?.secretsKey ?? randomBytes(32));
+  await app.register(authRoutes, {
+    registrationsPerHour: opts.registrationsPerHour ?? REGISTRATIONS_PER_HOUR,
+    secrets,
+  });
   await app.register(trialRoutes, { payments });
   await app.register(billingRoutes, { payments });
   await app.register(webhookRoutes, { payments });
@@ -228,7 +233,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(attachmentRoutes);
   await app.register(emailRoutes, { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl });
   await app.register(mailboxRoutes, {
-    secrets: createSecrets(opts.mailboxes?.secretsKey ?? randomBytes(32)),
+    secrets,
     connect: { allowPrivateHosts: opts.mailboxes?.allowPrivateHosts ?? false },
     batchSize: opts.mailboxes?.batchSize,
     leaseSeconds: opts.mailboxes?.leaseSeconds,
