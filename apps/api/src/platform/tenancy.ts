@@ -147,6 +147,8 @@ export interface DataState {
   version: string;
   /** The organization's time zone and its date there, for answers that count "today" or "this week". */
   day: string;
+  /** The member must set up a second factor first (enrolmentRequiredSql). */
+  enrol: boolean;
 }
 
 /**
@@ -163,7 +165,8 @@ export async function readDataStates(db: Db, who: readonly Principal[]): Promise
     sql`select w.i::int as i, u.role,
                (select coalesce(sum(d.version), 0) from data_versions d
                 where d.organization_id = s.organization_id)::text as version,
-               o.timezone || ' ' || to_char(now() at time zone o.timezone, 'YYYY-MM-DD') as day
+               o.timezone || ' ' || to_char(now() at time zone o.timezone, 'YYYY-MM-DD') as day,
+               ${enrolmentRequiredSql} as enrol
         from unnest(string_to_array(${ids((p) => p.sessionId)}::text, ',')::uuid[],
                     string_to_array(${ids((p) => p.orgId)}::text, ',')::uuid[],
                     string_to_array(${ids((p) => p.userId)}::text, ',')::uuid[])
