@@ -15,7 +15,15 @@ export function checkCode(value: string): string | undefined {
 }
 
 /** The recovery codes, shown once: to copy or download, with a word on keeping them. */
-export function RecoveryCodes({ codes, onDone, doneLabel }: { codes: string[]; onDone: () => void; doneLabel: string }) {
+export function RecoveryCodes({
+  codes,
+  onDone,
+  doneLabel,
+}: {
+  codes: string[];
+  onDone: () => void;
+  doneLabel: string;
+}) {
   const text = `Cove recovery codes\nEach code works once.\n\n${codes.join("\n")}\n`;
   const copy = async () => {
     try {

@@ -6,7 +6,8 @@ import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
 
-const linkButton = "rounded-sm text-sm font-medium text-indigo-600 underline-offset-2 hover:text-indigo-500 hover:underline";
+const linkButton =
+  "rounded-sm text-sm font-medium text-indigo-600 underline-offset-2 hover:text-indigo-500 hover:underline";
 
 /**
  * The second step of signing in to an account with two-factor sign-in: a code from the authenticator app, or one of
