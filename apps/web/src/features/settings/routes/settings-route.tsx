@@ -4,17 +4,20 @@ import { Link, useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { MailboxImport, UnfiledMail } from "../../email/index.ts";
+import { useSecuritySettings } from "../api/security.api.ts";
 import { useEmailSettings, useGeneralSettings } from "../api/settings.api.ts";
 import { ApiKeysPanel } from "../components/api-keys-panel.tsx";
 import { DataPanel } from "../components/data-panel.tsx";
 import { EmailForm } from "../components/email-form.tsx";
 import { GeneralForm } from "../components/general-form.tsx";
 import { InboundPanel } from "../components/inbound-panel.tsx";
+import { SecurityForm } from "../components/security-form.tsx";
 
 const TABS = [
   { id: "general", label: "General" },
   { id: "email", label: "Email Settings" },
   { id: "integrations", label: "Integrations" },
+  { id: "security", label: "Security" },
 ] as const;
 type Tab = (typeof TABS)[number]["id"];
 
@@ -58,6 +61,13 @@ function EmailTab() {
   );
 }
 
+function SecurityTab() {
+  const security = useSecuritySettings();
+  if (security.isPending) return <Loading />;
+  if (security.isError) return <Alert>Failed to load settings</Alert>;
+  return <SecurityForm key={security.data.twoFactorPolicy} settings={security.data} />;
+}
+
 /** /settings (admins): sections General, Email Settings, Integrations and Billing, and the Billing & Subscriptions link. */
 export function SettingsRoute() {
   const [params] = useSearchParams();
@@ -68,7 +78,9 @@ export function SettingsRoute() {
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div>
           <h1 className="text-2xl font-semibold text-slate-900">Settings</h1>
-          <p className="mt-1 text-sm text-slate-600">Your organization, its branding, email and integrations.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Your organization, its branding, email, integrations and security.
+          </p>
         </div>
         <Link
           to="/billing"
@@ -107,6 +119,7 @@ export function SettingsRoute() {
         {tab === "general" && <GeneralTab />}
         {tab === "email" && <EmailTab />}
         {tab === "integrations" && <ApiKeysPanel />}
+        {tab === "security" && <SecurityTab />}
       </div>
     </div>
   );
