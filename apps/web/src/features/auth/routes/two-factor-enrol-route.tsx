@@ -1,4 +1,5 @@
 import { Navigate, useNavigate } from "react-router";
+import { SessionQueryProvider } from "../../../app/query-provider.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { AuthShell } from "../components/auth-shell.tsx";
 import { TwoFactorSetup } from "../components/two-factor-setup.tsx";
@@ -8,7 +9,7 @@ import { TwoFactorSetup } from "../components/two-factor-setup.tsx";
  * taken right after their password. Nothing else of the app opens (the API refuses it too) until it is on.
  */
 export function TwoFactorEnrolRoute() {
-  const { user, refreshUser, logout } = useAuth();
+  const { user, token, refreshUser, logout } = useAuth();
   const navigate = useNavigate();
   // Set up already (the recovery codes were seen before refreshUser), or not asked of this member: nothing to do here.
   if (user?.twoFactorEnabled) return <Navigate to="/dashboard" replace />;
@@ -27,13 +28,16 @@ export function TwoFactorEnrolRoute() {
         </button>
       }
     >
-      <TwoFactorSetup
-        doneLabel="Continue to Cove"
-        onDone={async () => {
-          await refreshUser().catch(() => {});
-          navigate("/dashboard", { replace: true });
-        }}
-      />
+      {/* Outside the app's layout, so the set-up's requests get a query client of their own (one per session). */}
+      <SessionQueryProvider key={token ?? "none"}>
+        <TwoFactorSetup
+          doneLabel="Continue to Cove"
+          onDone={async () => {
+            await refreshUser().catch(() => {});
+            navigate("/dashboard", { replace: true });
+          }}
+        />
+      </SessionQueryProvider>
     </AuthShell>
   );
 }
