@@ -115,6 +115,40 @@ describe("the enrolment a required member is taken to", () => {
   });
 });
 
+describe("a requirement turned on while signed in", () => {
+  it("takes the member to the set-up when the API answers TWO_FACTOR_ENROLMENT_REQUIRED", async () => {
+    storeSession();
+    const refusal = {
+      error: "Your organization requires two-factor sign-in. Set it up to continue.",
+      code: "TWO_FACTOR_ENROLMENT_REQUIRED",
+    };
+    mockApi({
+      "GET /api/auth/me": () => json(200, { user: testUser }),
+      "GET /api/trial/status": () => json(403, refusal),
+      "GET /api/tickets": () => json(403, refusal),
+      "POST /api/auth/2fa/setup": () =>
+        json(200, { secret: "JBSWY3DPEHPK3PXP", otpauthUrl: "otpauth://totp/Cove:ada", qrCode }),
+    });
+    const { router } = renderApp("/tickets");
+    expect(
+      await screen.findByRole("heading", { name: "Set up two-factor sign-in" }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/two-factor-setup");
+  });
+});
+
+describe("the privacy policy", () => {
+  it("states role-based access for team members and two-factor sign-in for administrative access", async () => {
+    mockApi({});
+    renderApp("/privacy");
+    const section = await screen.findByRole("heading", { name: /Data Security/ }, { timeout: 10_000 });
+    const text = section.closest("section")?.textContent ?? document.body.textContent ?? "";
+    expect(text).toMatch(/Team members have role-based access/);
+    expect(text).toMatch(/Administrative access is protected by two-factor sign-in/);
+    expect(text).toMatch(/TLS 1\.3/);
+  });
+});
+
 describe("the profile's security section", () => {
   const sessions = {
     sessions: [
