@@ -260,7 +260,15 @@ describe("signing in with a second factor", () => {
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LOGIN_MAX_FAILURES);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(50 - LOGIN_MAX_FAILURES);
     expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
-    // The right code and the right password now wait for the window too.
+    // Codes refused before their check do not count: the next ones are checked until 10 were checked in all.
+    let checked = statuses.filter((s) => s === 401).length;
+    for (let i = 0; i < LOGIN_MAX_FAILURES + 2; i++) {
+      const res = await post("/api/auth/login/2fa", { challenge, code: String(200000 + i) });
+      if (res.statusCode === 401) checked++;
+      else expect(res.statusCode).toBe(429);
+    }
+    expect(checked).toBe(LOGIN_MAX_FAILURES);
+    // Then the right code and the right password wait for the window too.
     const right = await post("/api/auth/login/2fa", { challenge, code: await codeAt(secret) });
     expect(right.statusCode).toBe(429);
     expect((await post("/api/auth/login", { email: org.user.email, password: org.password })).statusCode).toBe(429);
