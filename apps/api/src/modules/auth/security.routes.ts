@@ -158,6 +158,14 @@ export async function securityRoutes(fastify: FastifyInstance, opts: { secrets: 
     },
   });
 
+  await adminSecurityRoutes(fastify, opts);
+}
+
+/** The organization's security settings and an admin's actions on a member's sign-in (admins only). */
+async function adminSecurityRoutes(fastify: FastifyInstance, opts: { secrets: Secrets }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps = (): twoFactor.TwoFactorDeps => ({ secrets: opts.secrets, jobs: app.jobs, publicUrl: app.publicUrl });
+
   app.get("/api/settings/security", {
     config: { access: "admin" },
     schema: {
