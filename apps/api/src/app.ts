@@ -229,7 +229,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate("realtime", await registerRealtime(app, { database: opts.database, bus: events, authenticator }));
 
   await app.register(healthRoutes, { kind: opts.database.kind });
-  await app.register(authRoutes, { registrationsPerHour: opts.registrationsPerHour ?? REGISTRATIONS_PER_HOUR });
+  // One key seals every stored secret: mailbox passwords, members' TOTP secrets, webhook signing secrets.
+  const secrets = createSecrets(opts.mailboxes?.secretsKey ?? randomBytes(32));
+  await app.register(authRoutes, {
+    registrationsPerHour: opts.registrationsPerHour ?? REGISTRATIONS_PER_HOUR,
+    secrets,
+  });
   await app.register(trialRoutes, { payments });
   await app.register(billingRoutes, { payments });
   await app.register(webhookRoutes, { payments });
@@ -258,8 +263,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   ticketParts.rating = ratingOfTicket;
   await app.register(attachmentRoutes);
   await app.register(emailRoutes, { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl });
-  // One key seals every stored secret (mailbox passwords, webhook signing secrets).
-  const secrets = createSecrets(opts.mailboxes?.secretsKey ?? randomBytes(32));
   await app.register(mailboxRoutes, {
     secrets,
     connect: { allowPrivateHosts: opts.mailboxes?.allowPrivateHosts ?? false },

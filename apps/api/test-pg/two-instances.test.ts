@@ -117,4 +117,24 @@ describe("two instances on one PostgreSQL", () => {
     admin.close();
     await priya.next((f) => f.type === "presence" && f.viewers.length === 0, 15_000);
   });
+
+  it("answers 401 at once on instance 2 for a session signed out through instance 1", async () => {
+    const body = registration();
+    const org = await post<AuthAnswer>(one, "/api/auth/register", body);
+    const other = await post<AuthAnswer>(one, "/api/auth/login", { email: body.email, password: body.password });
+    const send = (base: string, method: string, route: string, token: string) =>
+      fetch(`${base}${route}`, { method, headers: { authorization: `Bearer ${token}` } });
+    // Used through instance 2, which now holds it in its session cache.
+    expect((await send(two, "GET", "/api/auth/me", other.token)).status).toBe(200);
+    expect((await send(two, "GET", "/api/tickets", other.token)).status).toBe(200);
+    const list = (await (await send(one, "GET", "/api/auth/sessions", org.token)).json()) as {
+      sessions: { id: string; current: boolean }[];
+    };
+    const target = list.sessions.find((s) => !s.current);
+    expect(target).toBeDefined();
+    expect((await send(one, "DELETE", `/api/auth/sessions/${target?.id}`, org.token)).status).toBe(200);
+    expect((await send(two, "GET", "/api/auth/me", other.token)).status).toBe(401);
+    expect((await send(two, "GET", "/api/tickets", other.token)).status).toBe(401);
+    expect((await send(two, "GET", "/api/auth/me", org.token)).status).toBe(200);
+  });
 });

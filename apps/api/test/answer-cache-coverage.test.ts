@@ -13,6 +13,8 @@ import { recordRequests, recordStatements } from "./support/statements.ts";
 const NOT_VERSIONED: Record<string, string> = {
   data_versions: "is the version itself",
   sessions: "checked on every request, cached or not, by the statement that reads the version (readDataStates)",
+  two_factor:
+    "read with the session (must the member first set up two-factor sign-in?) on every request, cached or not, by the statement that reads the version; it decides whether to answer, never what",
   organizations:
     "read for the caller's organization and its time zone, which are in the key (the organization, and the day for daily answers)",
   ticket_totals: "kept by triggers on tickets, which are versioned, in the same transaction",

@@ -36,6 +36,13 @@ const path = (url: string) => url.replace(/:[A-Za-z]+/g, ID);
 const ALLOWED = [
   "POST /api/auth/logout",
   "PUT /api/auth/profile",
+  // One's own sign-in security: two-factor sign-in and signing out one's sessions (issue 32).
+  "POST /api/auth/2fa/setup",
+  "POST /api/auth/2fa/enable",
+  "POST /api/auth/2fa/recovery-codes",
+  "POST /api/auth/2fa/disable",
+  "DELETE /api/auth/sessions",
+  "DELETE /api/auth/sessions/:id",
   // Dismissing the getting-started checklist is one's own view of the dashboard.
   "PUT /api/onboarding",
   "POST /api/billing/subscribe",
@@ -155,6 +162,8 @@ describe("read-only mode on every write route", () => {
 const PUBLIC_EXEMPT = [
   "POST /api/auth/register",
   "POST /api/auth/login",
+  // The second step of a sign-in (a code for the login's challenge).
+  "POST /api/auth/login/2fa",
   "POST /api/auth/invite-details",
   "POST /api/auth/accept-invite",
   "POST /api/auth/forgot-password",

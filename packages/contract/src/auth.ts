@@ -58,6 +58,10 @@ export const sessionUser = z.object({
   organizationId: z.uuid(),
   organizationSlug: z.string(),
   avatarUrl: z.string().nullable(),
+  /** The member signs in with a second factor (TOTP). */
+  twoFactorEnabled: z.boolean(),
+  /** The organization requires a second factor of this member (if not yet enabled, only enrolment is open to them). */
+  twoFactorRequired: z.boolean(),
 });
 export type SessionUser = z.infer<typeof sessionUser>;
 

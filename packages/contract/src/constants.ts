@@ -76,6 +76,12 @@ export const AVATAR_SIZE_PX = 128;
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_WINDOW_MINUTES = 15;
 
+/** Two-factor sign-in (TOTP): who an organization requires it of, and the numbers of its sign-in step. */
+export const TWO_FACTOR_POLICIES = ["off", "admins", "everyone"] as const;
+export type TwoFactorPolicy = (typeof TWO_FACTOR_POLICIES)[number];
+export const TWO_FACTOR_CHALLENGE_MINUTES = 5;
+export const RECOVERY_CODE_COUNT = 10;
+
 /** Registrations per address and hour, unless REGISTRATIONS_PER_HOUR says otherwise. */
 export const REGISTRATIONS_PER_HOUR = 5;
 

@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
+  /** The organization requires two-factor sign-in of this member, who has not set it up: only enrolment answers. */
+  TWO_FACTOR_ENROLMENT_REQUIRED: 403,
   NOT_FOUND: 404,
   /** The server has no demo organization (SEED_DEMO=false): the public demo pages say so. */
   DEMO_UNAVAILABLE: 404,

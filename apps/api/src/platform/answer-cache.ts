@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { dataVersions } from "../db/schema/answer-cache.ts";
-import { adminsOnly, sessionEnded } from "./auth.ts";
+import { adminsOnly, enrolmentRequired, sessionEnded } from "./auth.ts";
 import type { Db, Queryable } from "./db.ts";
 import { dataStateReader, type Principal } from "./tenancy.ts";
 
@@ -145,6 +145,8 @@ export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerC
     if (!config || !who || who.kind !== "staff" || req.method !== "GET") return;
     const state = await readDataState(who);
     if (!state) throw sessionEnded();
+    who.enrolmentRequired = state.enrol;
+    if (state.enrol && !req.routeOptions.config.duringEnrolment) throw enrolmentRequired();
     if (req.routeOptions.config.access === "admin" && state.role !== "admin") throw adminsOnly();
     who.role = state.role;
     who.verified = true;

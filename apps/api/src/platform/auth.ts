@@ -11,6 +11,7 @@ import {
   type AnyPrincipal,
   type ContactPrincipal,
   type Ctx,
+  enrolmentRequiredSql,
   type Principal,
   SESSION_ENDED,
   type TenantCtx,
@@ -32,6 +33,11 @@ declare module "fastify" {
      * API key's token on a staff route is refused). Its handler then reads req.principal, which may be of any kind.
      */
     actors?: readonly GuestActor[];
+    /**
+     * A signed-in route a member may use before they set up the second factor their organization requires of them
+     * (setting it up, who am I, signing out). Every other route answers them TWO_FACTOR_ENROLMENT_REQUIRED.
+     */
+    duringEnrolment?: boolean;
   }
   interface FastifyRequest {
     principal: AnyPrincipal | null;
@@ -77,9 +83,11 @@ const resolveStaff: TokenResolver = async (db, hash) => {
     orgId: string;
     role: Role;
     expiresAt: Date | string;
+    enrolmentRequired: boolean;
   }>(
     db,
-    sql`select s.id as "sessionId", u.id as "userId", u.organization_id as "orgId", u.role, s.expires_at as "expiresAt"
+    sql`select s.id as "sessionId", u.id as "userId", u.organization_id as "orgId", u.role, s.expires_at as "expiresAt",
+               ${enrolmentRequiredSql} as "enrolmentRequired"
         from sessions s
         join users u on u.id = s.user_id
         join organizations o on o.id = s.organization_id
@@ -117,11 +125,20 @@ export interface Authenticator {
   authenticate(token: string, opts?: { fresh?: boolean }): Promise<AnyPrincipal | null>;
   /** Adds the resolver of tokens that start with prefix (e.g. API keys, registered by the module that issues them). */
   register(prefix: string, resolver: TokenResolver): void;
+  /** Records that a staff session was used now: written at most once a minute per session (its "last activity"). */
+  touch(sessionId: string): Promise<void>;
 }
+
+/** How often a session's last activity is written. */
+const TOUCH_EVERY_MS = 60_000;
+const TOUCHED_MAX = 20_000;
 
 export function createAuthenticator(db: Db): Authenticator {
   const cache = createSessionCache();
   const resolvers = new Map<string, TokenResolver>([[CONTACT_TOKEN_PREFIX, resolveContact]]);
+  // When this instance last wrote each session's last activity; the statement's own condition keeps several
+  // instances to about one write a minute between them.
+  const touched = new Map<string, number>();
 
   return {
     async authenticate(token, { fresh = false } = {}) {
@@ -144,8 +161,25 @@ export function createAuthenticator(db: Db): Authenticator {
       if (!prefix.endsWith(".") || prefix.slice(0, -1).includes(".")) throw new Error(`Bad token prefix ${prefix}`);
       resolvers.set(prefix, resolver);
     },
+    async touch(sessionId) {
+      const now = Date.now();
+      if (now - (touched.get(sessionId) ?? 0) < TOUCH_EVERY_MS) return;
+      if (touched.size >= TOUCHED_MAX) touched.clear();
+      touched.set(sessionId, now);
+      await preparedRows(
+        db,
+        sql`update sessions set last_seen_at = now()
+            where id = ${sessionId}::uuid and (last_seen_at is null or last_seen_at < now() - interval '1 minute')`,
+      );
+    },
   };
 }
+
+export const enrolmentRequired = () =>
+  new AppError(
+    "TWO_FACTOR_ENROLMENT_REQUIRED",
+    "Your organization requires two-factor sign-in. Set it up to continue.",
+  );
 
 export const sessionEnded = () => new AppError("UNAUTHORIZED", SESSION_ENDED);
 export const adminsOnly = () => new AppError("FORBIDDEN", "Only an administrator can do this.");
@@ -198,9 +232,15 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
     if (access === "admin" && principal.role !== "admin" && !principal.verified) {
       principal = await authenticator.authenticate(token, { fresh: true });
     }
+    // The same for enrolment: a cached "must enrol" may be out of date (they just did), so look again first.
+    if (principal?.kind === "staff" && principal.enrolmentRequired && !principal.verified) {
+      principal = await authenticator.authenticate(token, { fresh: true });
+    }
     if (!principal || principal.kind !== "staff") throw sessionEnded();
+    if (principal.enrolmentRequired && !req.routeOptions.config?.duringEnrolment) throw enrolmentRequired();
     if (access === "admin" && principal.role !== "admin") throw adminsOnly();
     req.principal = principal;
+    await authenticator.touch(principal.sessionId);
   });
 
   // A signed-in route must have had its session checked against the database by the time it answers: by the
@@ -242,7 +282,10 @@ export function principalOf(req: FastifyRequest): Principal {
  */
 export function inTenant<T>(app: FastifyInstance, req: FastifyRequest, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
   const adminOnly = req.routeOptions.config.access === "admin";
-  return withTenant(app.db, principalOf(req), (ctx) => {
+  const who = principalOf(req);
+  return withTenant(app.db, who, (ctx) => {
+    // The transaction read the session again: a policy turned on since the session was cached applies at once.
+    if (who.enrolmentRequired && !req.routeOptions.config.duringEnrolment) throw enrolmentRequired();
     if (adminOnly && ctx.role !== "admin") throw adminsOnly();
     return fn(ctx);
   });

@@ -69,6 +69,10 @@ export class FrameHandler {
     if (!principal || principal.kind === "api_key") {
       return close(conn, CLOSE.unauthorized, "The sign-in token was refused. Please sign in again.");
     }
+    if (principal.kind === "staff" && principal.enrolmentRequired) {
+      // Until the member sets up the second factor their organization requires, they see nothing live either.
+      return close(conn, CLOSE.policy, "Set up two-factor sign-in to continue.");
+    }
     const identity = await identify(this.database, principal);
     const who = actorKey(identity.actor);
     const open = this.perActor.get(who) ?? 0;

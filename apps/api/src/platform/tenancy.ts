@@ -21,6 +21,12 @@ export interface Principal {
    * transaction's check (confine). A principal from the session cache starts unverified.
    */
   verified: boolean;
+  /**
+   * The organization requires a second factor of this member, who has none yet: until they set it up, only the routes
+   * of enrolment answer them (TWO_FACTOR_ENROLMENT_REQUIRED). Read with the session, and again by every tenant
+   * transaction.
+   */
+  enrolmentRequired?: boolean;
 }
 
 /**
@@ -99,27 +105,40 @@ const liveSession = (sessionId: SQL, orgId: SQL, userId: SQL) =>
       and s.expires_at > now() and u.status = 'active'`;
 
 /**
+ * Whether an organization's two-factor policy applies to a member who has not set up a second factor (u: users,
+ * o: organizations): such a member may only enrol (platform/auth.ts).
+ */
+export const enrolmentRequiredSql = sql`(o.two_factor_policy = 'everyone' or (o.two_factor_policy = 'admins' and u.role = 'admin'))
+  and not exists (select 1 from two_factor t where t.user_id = u.id and t.enabled_at is not null)`;
+
+/**
  * Confines a transaction to an organization and, for a signed-in caller, checks in the same statement that the
  * session is still valid: it exists, has not expired, and its user is active. It answers the user's role as it is
- * now (null: the session no longer counts). Every request pays for this statement, so it is a prepared one (planned
+ * now (null: the session no longer counts), and whether the member must first set up a second factor. Every request pays for this statement, so it is a prepared one (planned
  * once per connection). The check runs as the connecting role: the statement's subquery is planned and its
  * permissions checked before set_config switches to the request role. JIT compiling is off: it pays off for long
  * analytical queries, never for a request's short ones, where it can add tens of milliseconds to a plan that crosses
  * its cost threshold.
  */
-async function confine(tx: Tx, orgId: string, session?: { sessionId: string; userId: string }): Promise<Role | null> {
+async function confine(
+  tx: Tx,
+  orgId: string,
+  session?: { sessionId: string; userId: string },
+): Promise<{ role: Role; enrol: boolean } | null> {
   const settings = sql`select set_config('app.org_id', ${orgId}::text, true), set_config('role', ${REQUEST_ROLE}::text, true),
                               set_config('jit', 'off', true)`;
   if (!session) {
     await preparedRows(tx, settings);
     return null;
   }
-  const [row] = await preparedRows<{ role: Role | null }>(
+  const live = liveSession(sql`${session.sessionId}::uuid`, sql`${orgId}::uuid`, sql`${session.userId}::uuid`);
+  const [row] = await preparedRows<{ role: Role | null; enrol: boolean | null }>(
     tx,
-    sql`${settings}, (select u.role from sessions s join users u on u.id = s.user_id
-                      where ${liveSession(sql`${session.sessionId}::uuid`, sql`${orgId}::uuid`, sql`${session.userId}::uuid`)}) as role`,
+    sql`${settings}, (select u.role from sessions s join users u on u.id = s.user_id where ${live}) as role,
+        (select ${enrolmentRequiredSql} from sessions s join users u on u.id = s.user_id
+           join organizations o on o.id = u.organization_id where ${live}) as enrol`,
   );
-  return row?.role ?? null;
+  return row?.role ? { role: row.role, enrol: row.enrol === true } : null;
 }
 
 /** What a cached read checks before serving a stored answer (platform/answer-cache.ts). */
@@ -130,6 +149,8 @@ export interface DataState {
   version: string;
   /** The organization's time zone and its date there, for answers that count "today" or "this week". */
   day: string;
+  /** The member must set up a second factor first (enrolmentRequiredSql). */
+  enrol: boolean;
 }
 
 /**
@@ -146,7 +167,8 @@ export async function readDataStates(db: Db, who: readonly Principal[]): Promise
     sql`select w.i::int as i, u.role,
                (select coalesce(sum(d.version), 0) from data_versions d
                 where d.organization_id = s.organization_id)::text as version,
-               o.timezone || ' ' || to_char(now() at time zone o.timezone, 'YYYY-MM-DD') as day
+               o.timezone || ' ' || to_char(now() at time zone o.timezone, 'YYYY-MM-DD') as day,
+               ${enrolmentRequiredSql} as enrol
         from unnest(string_to_array(${ids((p) => p.sessionId)}::text, ',')::uuid[],
                     string_to_array(${ids((p) => p.orgId)}::text, ',')::uuid[],
                     string_to_array(${ids((p) => p.userId)}::text, ',')::uuid[])
@@ -175,7 +197,8 @@ export function dataStateReader(db: Db): (who: Principal) => Promise<DataState |
  */
 export function withTenant<T>(
   db: Db,
-  who: Pick<Principal, "orgId" | "userId" | "role"> & Partial<Pick<Principal, "sessionId" | "verified">>,
+  who: Pick<Principal, "orgId" | "userId" | "role"> &
+    Partial<Pick<Principal, "sessionId" | "verified" | "enrolmentRequired">>,
   fn: (ctx: Ctx) => Promise<T>,
 ) {
   return db.transaction(async (tx) => {
@@ -183,8 +206,9 @@ export function withTenant<T>(
     if (who.sessionId) {
       const current = await confine(tx, who.orgId, { sessionId: who.sessionId, userId: who.userId });
       if (!current) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
-      role = current;
+      role = current.role;
       who.verified = true;
+      who.enrolmentRequired = current.enrol;
     } else {
       await confine(tx, who.orgId);
     }

@@ -50,6 +50,9 @@ const acceptInvite: Lazy = async () => ({
 const profile: Lazy = async () => ({
   Component: (await import("../features/auth/routes/profile-route.tsx")).ProfileRoute,
 });
+const twoFactorEnrol: Lazy = async () => ({
+  Component: (await import("../features/auth/routes/two-factor-enrol-route.tsx")).TwoFactorEnrolRoute,
+});
 const users: Lazy = async () => ({ Component: (await import("../features/users/routes/users-route.tsx")).UsersRoute });
 const appLayout: Lazy = async () => ({ Component: (await import("./layouts/app-layout.tsx")).AppLayout });
 const dashboard: Lazy = async () => ({
@@ -189,6 +192,8 @@ export const routes: RouteObject[] = [
       {
         Component: RequireAuth,
         children: [
+          // Outside the app's layout: a member who must set up two-factor sign-in sees nothing else (auth-gate.tsx).
+          page("/two-factor-setup", twoFactorEnrol),
           {
             lazy: appLayout,
             ErrorBoundary: RouteErrorBoundary,

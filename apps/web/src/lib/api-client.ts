@@ -1,7 +1,7 @@
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { ZodType } from "zod";
 import { logApiFailure } from "./debug-log.ts";
-import { clearSession, getSession } from "./session-storage.ts";
+import { clearSession, getSession, setSession } from "./session-storage.ts";
 
 const API_BASE = "/api";
 
@@ -60,6 +60,17 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/**
+ * The organization now requires two-factor sign-in of this member, who has not set it up (turned on while they were
+ * signed in): the stored user says so, and the auth gate takes them to the set-up.
+ */
+function requireEnrolment(token: string | undefined) {
+  const session = getSession();
+  if (!token || session?.token !== token || !session.user || session.user.twoFactorEnabled) return;
+  if (session.user.twoFactorRequired) return;
+  setSession({ ...session, user: { ...session.user, twoFactorRequired: true } });
+}
+
 export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>): Promise<T> {
   try {
     return await send(path, options);
@@ -104,6 +115,7 @@ async function send<T>(path: string, options: ApiRequestOptions<T>): Promise<T> 
     // Only a rejected bearer token ends the session; a 401 for a wrong password at sign-in carries no token.
     if (response.status === 401 && token && getSession()?.token === token) clearSession();
     const parsed = errorSchema.safeParse(data);
+    if (parsed.success && parsed.data.code === "TWO_FACTOR_ENROLMENT_REQUIRED") requireEnrolment(token);
     if (parsed.success) {
       throw new ApiError({
         status: response.status,

@@ -1,4 +1,5 @@
 import type { AcceptInviteBody, LoginBody, ProfileBody, RegisterBody, SessionUser } from "@cove/contract/auth.ts";
+import type { LoginTwoFactorBody } from "@cove/contract/security.ts";
 import { createContext, useContext } from "react";
 
 export type AuthStatus = "loading" | "authenticated" | "guest";
@@ -7,7 +8,10 @@ export interface AuthContextValue {
   status: AuthStatus;
   user: SessionUser | null;
   token: string | null;
-  login: (body: LoginBody) => Promise<SessionUser>;
+  /** Signs in, or answers the challenge of an account with two-factor sign-in (then completeLogin with a code). */
+  login: (body: LoginBody) => Promise<SessionUser | { challenge: string }>;
+  /** The second step of a sign-in: a code from the authenticator app or a recovery code. */
+  completeLogin: (body: LoginTwoFactorBody) => Promise<SessionUser>;
   register: (body: RegisterBody) => Promise<SessionUser>;
   /** Never throws: the local session is cleared even when the server cannot be told. */
   logout: () => Promise<void>;

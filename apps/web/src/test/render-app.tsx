@@ -17,6 +17,8 @@ export const testUser: SessionUser = {
   organizationId: "0b7f3a0e-5c1d-4e8f-9a2b-3c4d5e6f7a8b",
   organizationSlug: "analytical-engines",
   avatarUrl: null,
+  twoFactorEnabled: false,
+  twoFactorRequired: false,
 };
 
 /** What a previous visit left in the browser: a signed-in session. */

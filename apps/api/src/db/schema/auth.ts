@@ -1,4 +1,4 @@
-import { bigserial, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
 import { organizations } from "./organizations.ts";
 import { users } from "./users.ts";
@@ -16,6 +16,12 @@ export const sessions = pgTable(
     /** sha256 of the bearer token; the token itself is never stored. */
     tokenHash: text("token_hash").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** The browser's User-Agent at sign-in (cut to 512 characters), shown as "Chrome on macOS" in the session list. */
+    userAgent: text("user_agent"),
+    /** The client's address at sign-in, as the throttles count it (platform/client-address.ts). */
+    ip: text("ip"),
+    /** Last request made with the session, written at most once a minute (platform/auth.ts). */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -57,5 +63,68 @@ export const loginFailures = pgTable(
   (t) => [
     index("login_failures_email_idx").on(t.email, t.createdAt),
     index("login_failures_ip_idx").on(t.ip, t.createdAt),
+  ],
+);
+
+/**
+ * A member's TOTP second factor (RFC 6238: SHA-1, 6 digits, 30 s). The secret is sealed under SECRETS_KEY, bound to
+ * the user's id. enabledAt is null while set-up waits for its first code. lastUsedStep is the time step of the last
+ * code accepted: a code is taken only for a later step, in one conditional update, so it is never accepted twice.
+ */
+export const twoFactor = pgTable("two_factor", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  organizationId: uuid("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  secretSealed: text("secret_sealed").notNull(),
+  enabledAt: timestamp("enabled_at", { withTimezone: true }),
+  lastUsedStep: bigint("last_used_step", { mode: "number" }),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Single-use recovery codes of a member's second factor: sha256 of the user's id and the code, never the code. */
+export const twoFactorRecoveryCodes = pgTable(
+  "two_factor_recovery_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("two_factor_recovery_codes_user_hash_unique").on(t.userId, t.codeHash)],
+);
+
+/**
+ * A sign-in whose password was right, waiting for its second factor: the sha256 of the challenge token the client
+ * holds, short-lived, spent by the sign-in it completes.
+ */
+export const twoFactorChallenges = pgTable(
+  "two_factor_challenges",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    rememberMe: boolean("remember_me").notNull().default(false),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("two_factor_challenges_hash_unique").on(t.tokenHash),
+    index("two_factor_challenges_expires_idx").on(t.expiresAt),
   ],
 );

@@ -1,5 +1,5 @@
 import { SUBSCRIPTION_STATUSES } from "@cove/contract/billing.ts";
-import { PLAN_IDS } from "@cove/contract/constants.ts";
+import { PLAN_IDS, TWO_FACTOR_POLICIES } from "@cove/contract/constants.ts";
 import { EXPORT_STATUSES } from "@cove/contract/settings.ts";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
@@ -24,6 +24,8 @@ export const organizations = pgTable(
      * registration never can, whatever name or slug it takes. At most one organization has it.
      */
     isDemo: boolean("is_demo").notNull().default(false),
+    /** Who must sign in with a second factor: nobody ("off"), admins, or everyone (the security settings). */
+    twoFactorPolicy: text("two_factor_policy", { enum: TWO_FACTOR_POLICIES }).notNull().default("off"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -8,7 +8,7 @@ import { hashToken } from "../../platform/auth.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import { emitterIn } from "../../platform/tenancy.ts";
-import { answer, createSession } from "./auth.service.ts";
+import { answer, createSession, type SignInFrom } from "./auth.service.ts";
 import { hashPassword } from "./passwords.ts";
 
 /*
@@ -70,7 +70,11 @@ export async function lookupInvitation(db: Db, token: string): Promise<Invitatio
 }
 
 /** Sets the names and password, activates the member, spends the link, and signs them in (answers like login). */
-export async function acceptInvitation(db: Db, input: z.output<typeof acceptInviteBody>): Promise<AuthAnswer> {
+export async function acceptInvitation(
+  db: Db,
+  input: z.output<typeof acceptInviteBody>,
+  from?: SignInFrom,
+): Promise<AuthAnswer> {
   // Checked before the slow password hash, so a dead link answers at once; checked again below, where it counts.
   await findInvitation(db, input.token);
   const passwordHash = await hashPassword(input.password);
@@ -114,6 +118,6 @@ export async function acceptInvitation(db: Db, input: z.output<typeof acceptInvi
       action: "member.invitation_accepted",
       object: { type: "invitation", id: invitation.id, label: invitation.email },
     });
-    return answer(tx, user.id, await createSession(tx, user, false));
+    return answer(tx, user.id, await createSession(tx, user, false, from));
   });
 }

@@ -1,5 +1,5 @@
 import type { SessionUser } from "@cove/contract/auth.ts";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { organizations } from "../../db/schema/organizations.ts";
 import { users } from "../../db/schema/users.ts";
 import type { Queryable } from "../../platform/db.ts";
@@ -17,6 +17,10 @@ export async function findSessionUser(db: Queryable, userId: string): Promise<Se
       organizationId: organizations.id,
       organizationSlug: organizations.slug,
       avatarUrl: users.avatarUrl,
+      twoFactorEnabled: sql<boolean>`exists (select 1 from two_factor t
+        where t.user_id = ${users.id} and t.enabled_at is not null)`,
+      twoFactorRequired: sql<boolean>`(${organizations.twoFactorPolicy} = 'everyone'
+        or (${organizations.twoFactorPolicy} = 'admins' and ${users.role} = 'admin'))`,
     })
     .from(users)
     .innerJoin(organizations, eq(organizations.id, users.organizationId))

@@ -13,13 +13,15 @@ import {
   resetTokenCheckBody,
 } from "@cove/contract/auth.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
+import { loginAnswer } from "@cove/contract/security.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant, principalOf } from "../../platform/auth.ts";
-import { clientAddress } from "../../platform/client-address.ts";
 import { AppError } from "../../platform/errors.ts";
+import type { Secrets } from "../../platform/secrets.ts";
 import * as invitation from "./accept-invite.service.ts";
 import * as auth from "./auth.service.ts";
+import { securityRoutes, signInFrom } from "./security.routes.ts";
 
 const errors = {
   400: errorSchema,
@@ -39,6 +41,8 @@ const minutes = (ms: number) => {
 export interface AuthRoutesOptions {
   /** Organizations one address may register per hour (REGISTRATIONS_PER_HOUR). */
   registrationsPerHour: number;
+  /** Seals members' TOTP secrets (SECRETS_KEY). */
+  secrets: Secrets;
 }
 
 export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptions) {
@@ -59,18 +63,23 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
       },
     },
     schema: { tags, summary: "Start a free trial", body: registerBody, response: { 201: authAnswer, ...errors } },
-    handler: async (req, reply) => reply.status(201).send(await auth.register(app.db, req.body)),
+    handler: async (req, reply) => reply.status(201).send(await auth.register(app.db, req.body, signInFrom(req))),
   });
 
   app.post("/api/auth/login", {
     config: { access: "public" },
-    schema: { tags, summary: "Sign in", body: loginBody, response: { 200: authAnswer, ...errors } },
-    handler: async (req) => auth.login(app.db, req.body, clientAddress(req.ip)),
+    schema: {
+      tags,
+      summary: "Sign in: a session, or for an account with two-factor sign-in a challenge for /api/auth/login/2fa",
+      body: loginBody,
+      response: { 200: loginAnswer, ...errors },
+    },
+    handler: async (req) => auth.login(app.db, req.body, signInFrom(req)),
   });
 
   app.post("/api/auth/logout", {
     // Signing out and one's own account keep working while the organization is read-only (billing).
-    config: { access: "authenticated", allowedWhenReadOnly: true },
+    config: { access: "authenticated", allowedWhenReadOnly: true, duringEnrolment: true },
     schema: { tags, summary: "Sign out: revokes this session", response: { 200: messageAnswer, ...errors } },
     handler: async (req) => {
       const { sessionId } = principalOf(req);
@@ -80,7 +89,7 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
   });
 
   app.get("/api/auth/me", {
-    config: { access: "authenticated" },
+    config: { access: "authenticated", duringEnrolment: true },
     schema: { tags, summary: "The signed-in user", response: { 200: meAnswer, ...errors } },
     handler: async (req) => ({ user: await inTenant(app, req, auth.me) }),
   });
@@ -115,8 +124,10 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
       body: acceptInviteBody,
       response: { 200: authAnswer, ...errors },
     },
-    handler: async (req) => invitation.acceptInvitation(app.db, req.body),
+    handler: async (req) => invitation.acceptInvitation(app.db, req.body, signInFrom(req)),
   });
+
+  await securityRoutes(fastify, { secrets: opts.secrets });
 
   app.jobs.work(auth.PASSWORD_RESET_QUEUE, ({ email }) =>
     auth.sendPasswordReset(app.db, { jobs: app.jobs, publicUrl: app.publicUrl }, email),

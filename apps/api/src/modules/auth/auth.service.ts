@@ -17,6 +17,7 @@ import {
   TRIAL_DAYS,
   TRIAL_PLAN,
 } from "@cove/contract/constants.ts";
+import type { LoginChallengeAnswer } from "@cove/contract/security.ts";
 import { isReservedOrgSlug, slugify } from "@cove/contract/slugs.ts";
 import { and, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
@@ -25,7 +26,7 @@ import { organizations } from "../../db/schema/organizations.ts";
 import { users } from "../../db/schema/users.ts";
 import { recordAudit, recordAuditAlone } from "../../platform/audit.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
-import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
+import { type Db, isUniqueViolation, type Queryable, type Tx } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { JobQueue, Jobs } from "../../platform/jobs.ts";
 import { composeMail } from "../../platform/mail.ts";
@@ -33,6 +34,7 @@ import { type Ctx, type Principal, withTenant } from "../../platform/tenancy.ts"
 import { findSessionUser } from "./auth.queries.ts";
 import { checkAvatar } from "./avatar.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
+import { createChallenge, hasSecondFactor } from "./two-factor.queries.ts";
 
 const HOUR = 3_600_000;
 const INVALID_CREDENTIALS = "Invalid email or password";
@@ -44,7 +46,19 @@ function organizationSlug(name: string, attempt: number): string {
   return attempt === 0 && !isReservedOrgSlug(base) ? base : `${base}-${randomBytes(3).toString("hex")}`;
 }
 
-export async function createSession(db: Queryable, user: { id: string; organizationId: string }, rememberMe: boolean) {
+/** Where a sign-in comes from, kept with its session for the member's list of sessions. */
+export interface SignInFrom {
+  /** The client's address as the throttles count it (platform/client-address.ts). */
+  ip: string;
+  userAgent: string | null;
+}
+
+export async function createSession(
+  db: Queryable,
+  user: { id: string; organizationId: string },
+  rememberMe: boolean,
+  from?: SignInFrom,
+) {
   const token = newToken();
   const lifetime = rememberMe ? REMEMBER_ME_DAYS * 24 * HOUR : SESSION_HOURS * HOUR;
   await db.insert(sessions).values({
@@ -52,6 +66,9 @@ export async function createSession(db: Queryable, user: { id: string; organizat
     userId: user.id,
     tokenHash: hashToken(token),
     expiresAt: new Date(Date.now() + lifetime),
+    ip: from?.ip ?? null,
+    userAgent: from?.userAgent?.slice(0, 512) ?? null,
+    lastSeenAt: new Date(),
   });
   return token;
 }
@@ -63,7 +80,7 @@ export async function answer(db: Queryable, userId: string, token: string): Prom
 }
 
 /** Creates the organization on a Growth-limits trial, its first user as admin, and a session. */
-export async function register(db: Db, input: z.output<typeof registerBody>): Promise<AuthAnswer> {
+export async function register(db: Db, input: z.output<typeof registerBody>, from?: SignInFrom): Promise<AuthAnswer> {
   const passwordHash = await hashPassword(input.password);
   for (let attempt = 0; ; attempt++) {
     const slug = organizationSlug(input.organizationName, attempt);
@@ -97,7 +114,7 @@ export async function register(db: Db, input: z.output<typeof registerBody>): Pr
           })
           .returning({ id: users.id, organizationId: users.organizationId });
         if (!user) throw new Error("user insert returned nothing");
-        return answer(tx, user.id, await createSession(tx, user, false));
+        return answer(tx, user.id, await createSession(tx, user, false, from));
       });
     } catch (err) {
       if (err instanceof SlugTaken && attempt < 5) continue;
@@ -118,7 +135,7 @@ const TOO_MANY_FAILURES = `Too many failed sign-in attempts. Please wait ${LOGIN
  * attempt takes its row back, so a flood of refused guesses neither counts nor grows the table. The row stays as the
  * failure when the password is wrong, and a successful sign-in clears the account's rows.
  */
-async function reserveAttempt(db: Db, email: string, ip: string): Promise<number> {
+export async function reserveAttempt(db: Db, email: string, ip: string): Promise<number> {
   const [attempt] = await db.insert(loginFailures).values({ email, ip }).returning({ id: loginFailures.id });
   if (!attempt) throw new Error("login attempt insert returned nothing");
   const since = new Date(Date.now() - LOGIN_WINDOW_MINUTES * 60_000);
@@ -136,22 +153,33 @@ async function reserveAttempt(db: Db, email: string, ip: string): Promise<number
   return attempt.id;
 }
 
-const releaseAttempt = (db: Queryable, id: number) => db.delete(loginFailures).where(eq(loginFailures.id, id));
+export const releaseAttempt = (db: Queryable, id: number) => db.delete(loginFailures).where(eq(loginFailures.id, id));
 
 /** Old failures no longer count; pruning now and then keeps the table small without a scheduled job. */
-async function pruneFailures(db: Db) {
+export async function pruneFailures(db: Db) {
   await db.delete(loginFailures).where(lt(loginFailures.createdAt, new Date(Date.now() - 24 * HOUR)));
 }
 
 /** A refused sign-in of a member, under the member's organization (no transaction of the sign-in holds it). */
-const auditSignIn = (
+export const auditSignIn = (
   db: Db,
   user: { id: string; organizationId: string },
   action: "auth.sign_in_failed",
   details: Record<string, unknown>,
 ) => recordAuditAlone(db, { orgId: user.organizationId, actor: { kind: "staff", id: user.id }, action, details });
 
-export async function login(db: Db, input: z.output<typeof loginBody>, ip: string): Promise<AuthAnswer> {
+/**
+ * Sign-in with email and password. A member with a second factor gets a challenge instead of a session: the sign-in
+ * ends at /api/auth/login/2fa (two-factor.service.ts). Their right password takes back its own attempt but leaves the
+ * account's earlier failures counting, since the codes that follow share the throttle: only the completed sign-in
+ * clears them.
+ */
+export async function login(
+  db: Db,
+  input: z.output<typeof loginBody>,
+  from: SignInFrom,
+): Promise<AuthAnswer | LoginChallengeAnswer> {
+  const { ip } = from;
   const attempt = await reserveAttempt(db, input.email, ip);
   // Invited members of other organizations may share the email; the account that signs in is the one that joined.
   const [user] = await db
@@ -180,15 +208,32 @@ export async function login(db: Db, input: z.output<typeof loginBody>, ip: strin
       "This account has been deactivated. Ask an administrator of your team to activate it.",
     );
   }
+  if (await hasSecondFactor(db, user.id)) {
+    await releaseAttempt(db, attempt);
+    return { twoFactorRequired: true, challenge: await createChallenge(db, user, input.rememberMe) };
+  }
+  return completeSignIn(db, user, input.email, input.rememberMe, from);
+}
+
+/** The end of every sign-in: the account's failures cleared, its last sign-in time, and a new session. */
+export function completeSignIn(
+  db: Db,
+  user: { id: string; organizationId: string },
+  email: string,
+  rememberMe: boolean,
+  from: SignInFrom,
+  spend?: (tx: Tx) => Promise<void>,
+): Promise<AuthAnswer> {
   return db.transaction(async (tx) => {
-    await tx.delete(loginFailures).where(eq(loginFailures.email, input.email));
+    await spend?.(tx);
+    await tx.delete(loginFailures).where(eq(loginFailures.email, email));
     await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
     await recordAudit(tx, {
       orgId: user.organizationId,
       actor: { kind: "staff", id: user.id },
       action: "auth.sign_in",
     });
-    return answer(tx, user.id, await createSession(tx, user, input.rememberMe));
+    return answer(tx, user.id, await createSession(tx, user, rememberMe, from));
   });
 }
 

@@ -33,6 +33,9 @@ export const EXPORT_QUEUE: JobQueue<{ exportId: string; orgId: string }> = {
 const SKIPPED_TABLES = new Set([
   "sessions",
   "password_reset_tokens",
+  "two_factor",
+  "two_factor_recovery_codes",
+  "two_factor_challenges",
   "data_versions",
   "ticket_totals",
   "ticket_tallies",

@@ -14,10 +14,11 @@ import {
   type RegisterBody,
   type ResetPasswordBody,
 } from "@cove/contract/auth.ts";
+import { type LoginAnswer, loginAnswer } from "@cove/contract/security.ts";
 import { apiRequest } from "../../../lib/api-client.ts";
 
-export function loginRequest(body: LoginBody): Promise<AuthAnswer> {
-  return apiRequest("/auth/login", { method: "POST", body, schema: authAnswer });
+export function loginRequest(body: LoginBody): Promise<LoginAnswer> {
+  return apiRequest("/auth/login", { method: "POST", body, schema: loginAnswer });
 }
 
 export function registerRequest(body: RegisterBody): Promise<AuthAnswer> {

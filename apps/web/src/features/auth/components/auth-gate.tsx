@@ -18,15 +18,21 @@ function intendedPath(state: unknown): string {
 
 /** Protected routes: spinner while the session is checked, /login (remembering the path) when signed out. */
 export function RequireAuth() {
-  const { status } = useAuth();
+  const { status, user } = useAuth();
   const location = useLocation();
   if (status === "loading") return <FullPageSpinner label="Loading your workspace" />;
   if (status === "guest") {
     const from = `${location.pathname}${location.search}${location.hash}`;
     return <Navigate to="/login" replace state={{ from } satisfies FromState} />;
   }
+  // The organization requires two-factor sign-in of this member, who has not set it up: enrolment first, nothing else.
+  if (user?.twoFactorRequired && !user.twoFactorEnabled && location.pathname !== ENROL_PATH) {
+    return <Navigate to={ENROL_PATH} replace />;
+  }
   return <Outlet />;
 }
+
+export const ENROL_PATH = "/two-factor-setup";
 
 /**
  * /login and /register: a signed-in user goes on to where they were heading, else /dashboard. This is also what moves

@@ -38,6 +38,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       async login(body) {
         const { loginRequest } = await authApi();
         const answer = await loginRequest(body);
+        if ("challenge" in answer) return { challenge: answer.challenge };
+        setSession(answer);
+        return answer.user;
+      },
+      async completeLogin(body) {
+        const { loginTwoFactorRequest } = await import("../api/security.api.ts");
+        const answer = await loginTwoFactorRequest(body);
         setSession(answer);
         return answer.user;
       },

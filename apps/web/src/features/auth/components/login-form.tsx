@@ -9,12 +9,14 @@ import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
+import { TwoFactorStep } from "./two-factor-step.tsx";
 
 const textLink = "font-medium text-indigo-600 hover:text-indigo-500 underline-offset-2 hover:underline";
 
 export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }) {
   const { login } = useAuth();
   const [serverError, setServerError] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -28,12 +30,15 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
     setServerError(null);
     try {
       // On success the guest-only gate moves the user on (to /dashboard or where they were heading).
-      await login(values);
+      const signedIn = await login(values);
+      if ("challenge" in signedIn) setChallenge(signedIn.challenge);
     } catch (error) {
       // Shown once, above the form (a toast would say it twice).
       setServerError(errorText(error, "Login failed"));
     }
   });
+
+  if (challenge) return <TwoFactorStep challenge={challenge} onRestart={() => setChallenge(null)} />;
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Sign in">

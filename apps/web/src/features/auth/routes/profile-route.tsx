@@ -10,6 +10,7 @@ import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { AvatarPicker } from "../components/avatar-picker.tsx";
 import { PasswordForm } from "../components/password-form.tsx";
+import { SessionsCard, TwoFactorCard } from "../components/security-cards.tsx";
 
 function Card({ title, description, children }: { title: string; description: string; children: ReactNode }) {
   return (
@@ -94,6 +95,18 @@ export function ProfileRoute() {
         description="Changing it signs you out on every other device and browser; you stay signed in here."
       >
         <PasswordForm />
+      </Card>
+      <Card
+        title="Two-factor sign-in"
+        description="A code from an authenticator app on your phone, asked for after your password each time you sign in."
+      >
+        <TwoFactorCard />
+      </Card>
+      <Card
+        title="Where you're signed in"
+        description="Browsers and devices signed in to your account. Sign out any you do not recognize."
+      >
+        <SessionsCard />
       </Card>
     </div>
   );

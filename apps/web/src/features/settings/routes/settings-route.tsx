@@ -5,18 +5,21 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { AuditLogPanel } from "../../audit/index.ts";
 import { MailboxImport, UnfiledMail } from "../../email/index.ts";
+import { useSecuritySettings } from "../api/security.api.ts";
 import { useEmailSettings, useGeneralSettings } from "../api/settings.api.ts";
 import { ApiKeysPanel } from "../components/api-keys-panel.tsx";
 import { DataPanel } from "../components/data-panel.tsx";
 import { EmailForm } from "../components/email-form.tsx";
 import { GeneralForm } from "../components/general-form.tsx";
 import { InboundPanel } from "../components/inbound-panel.tsx";
+import { SecurityForm } from "../components/security-form.tsx";
 import { WebhooksPanel } from "../components/webhooks-panel.tsx";
 
 const TABS = [
   { id: "general", label: "General" },
   { id: "email", label: "Email Settings" },
   { id: "integrations", label: "Integrations" },
+  { id: "security", label: "Security" },
   { id: "audit", label: "Audit log" },
 ] as const;
 type Tab = (typeof TABS)[number]["id"];
@@ -61,6 +64,13 @@ function EmailTab() {
   );
 }
 
+function SecurityTab() {
+  const security = useSecuritySettings();
+  if (security.isPending) return <Loading />;
+  if (security.isError) return <Alert>Failed to load settings</Alert>;
+  return <SecurityForm key={security.data.twoFactorPolicy} settings={security.data} />;
+}
+
 /** /settings (admins): sections General, Email Settings, Integrations and Billing, and the Billing & Subscriptions link. */
 export function SettingsRoute() {
   const [params] = useSearchParams();
@@ -72,7 +82,7 @@ export function SettingsRoute() {
         <div>
           <h1 className="text-2xl font-semibold text-slate-900">Settings</h1>
           <p className="mt-1 text-sm text-slate-600">
-            Your organization, its branding, email, integrations and audit log.
+            Your organization, its branding, email, integrations, security and audit log.
           </p>
         </div>
         <Link
@@ -118,6 +128,7 @@ export function SettingsRoute() {
             <WebhooksPanel kind="slack" />
           </div>
         )}
+        {tab === "security" && <SecurityTab />}
         {tab === "audit" && <AuditLogPanel />}
       </div>
     </div>

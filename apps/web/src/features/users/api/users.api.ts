@@ -50,3 +50,18 @@ export function useRevokeInvite() {
       (await apiRequest(`/users/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer })).message,
   );
 }
+
+/** An admin's actions on a member's sign-in: reset their two-factor sign-in, or sign them out everywhere. */
+export function useMemberSignIn() {
+  return useMutation({
+    mutationFn: async ({ id, action }: { id: string; action: "reset-2fa" | "sign-out" }) =>
+      (
+        await apiRequest(
+          action === "reset-2fa"
+            ? `/users/${encodeURIComponent(id)}/2fa/reset`
+            : `/users/${encodeURIComponent(id)}/sessions`,
+          { method: action === "reset-2fa" ? "POST" : "DELETE", schema: messageAnswer },
+        )
+      ).message,
+  });
+}

@@ -7,7 +7,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { toastError, toastErrorWithReason } from "../../../lib/toast-error.ts";
-import { useResendInvite, useRevokeInvite, useUpdateUser } from "../api/users.api.ts";
+import { useMemberSignIn, useResendInvite, useRevokeInvite, useUpdateUser } from "../api/users.api.ts";
 import { displayName, ROLE_LABELS } from "./user-format.ts";
 
 const NO_ANSWER = "the server did not answer";
@@ -84,6 +84,62 @@ export function RoleSelect({ user, isMe }: { user: UserListItem; isMe: boolean }
   );
 }
 
+/**
+ * An admin's actions on an active member's sign-in, each confirmed: reset their two-factor sign-in (they lost their
+ * phone; they are told by email), or sign them out everywhere.
+ */
+function SignInActions({ user }: { user: UserListItem }) {
+  const signIn = useMemberSignIn();
+  const [action, setAction] = useState<"reset-2fa" | "sign-out" | null>(null);
+  const name = displayName(user);
+  const run = () => {
+    if (!action) return;
+    signIn.mutate(
+      { id: user.id, action },
+      {
+        onSuccess: (message) => toast.success(message),
+        onError: (error) =>
+          toastError(error, action === "reset-2fa" ? "Failed to reset two-factor sign-in" : "Failed to sign out"),
+        onSettled: () => setAction(null),
+      },
+    );
+  };
+  return (
+    <>
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={() => setAction("sign-out")}
+        aria-label={`Sign out ${name} everywhere`}
+      >
+        Sign out everywhere
+      </Button>
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={() => setAction("reset-2fa")}
+        aria-label={`Reset two-factor sign-in of ${name}`}
+      >
+        Reset 2FA
+      </Button>
+      <ConfirmDialog
+        open={action !== null}
+        onOpenChange={(open) => !open && setAction(null)}
+        title={action === "reset-2fa" ? "Reset two-factor sign-in?" : "Sign this member out everywhere?"}
+        description={
+          action === "reset-2fa"
+            ? `${name} will sign in with their password alone (or set it up again if your organization requires it). We will email them to let them know.`
+            : `${name} is signed out on every browser and device at once, and can sign in again.`
+        }
+        confirmLabel={action === "reset-2fa" ? "Reset" : "Sign out"}
+        tone="danger"
+        pending={signIn.isPending}
+        onConfirm={run}
+      />
+    </>
+  );
+}
+
 /** Deactivation asks first (spec); activation does not; an invitation can be resent or revoked (this product's choice). */
 export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolean }) {
   const update = useUpdateUser();
@@ -135,6 +191,7 @@ export function MemberActions({ user, isMe }: { user: UserListItem; isMe: boolea
 
   return (
     <div className="flex flex-wrap items-center gap-2 sm:justify-end">
+      {user.status === "active" && !isMe && <SignInActions user={user} />}
       {user.status === "active" && !isMe && (
         <Button
           size="sm"

@@ -174,6 +174,37 @@ describe("team members, as an admin", () => {
     expect(await screen.findByText("Failed to deactivate user")).toBeInTheDocument();
   });
 
+  it("resets a member's two-factor sign-in and signs them out everywhere, each after a confirmation", async () => {
+    storeSession();
+    const fetchMock = api({
+      "POST /api/users/5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d/2fa/reset": () =>
+        json(200, { message: "Two-factor sign-in was reset. We emailed the member to let them know." }),
+      "DELETE /api/users/5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d/sessions": () =>
+        json(409, { error: "Something is off.", code: "CONFLICT" }),
+    });
+    const { user } = renderApp("/users");
+    const row = await screen.findByRole("row", { name: "Grace Hopper" });
+    // Not offered on one's own row (the profile has one's own sessions) nor to an invitation.
+    const mine = screen.getByRole("row", { name: "Ada Lovelace" });
+    expect(within(mine).queryByRole("button", { name: /Reset two-factor/ })).toBeNull();
+
+    await user.click(within(row).getByRole("button", { name: "Reset two-factor sign-in of Grace Hopper" }));
+    const reset = await screen.findByRole("alertdialog", { name: "Reset two-factor sign-in?" });
+    await user.click(within(reset).getByRole("button", { name: "Reset" }));
+    expect(
+      await screen.findByText("Two-factor sign-in was reset. We emailed the member to let them know."),
+    ).toBeInTheDocument();
+
+    await user.click(within(row).getByRole("button", { name: "Sign out Grace Hopper everywhere" }));
+    const signOut = await screen.findByRole("alertdialog", { name: "Sign this member out everywhere?" });
+    await user.click(within(signOut).getByRole("button", { name: "Sign out" }));
+    expect(await screen.findByText("Failed to sign out")).toBeInTheDocument();
+    expect(calls(fetchMock).filter((c) => c.startsWith("POST") || c.startsWith("DELETE"))).toEqual([
+      "POST /api/users/5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d/2fa/reset",
+      "DELETE /api/users/5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d/sessions",
+    ]);
+  });
+
   it("says Error loading users with the message", async () => {
     storeSession();
     api({ "GET /api/users": () => json(500, { error: "Database unavailable", code: "INTERNAL_ERROR" }) });

@@ -97,6 +97,14 @@ const SECTIONS: LegalSection[] = [
         <li>Stored data is encrypted at rest with AES-256.</li>
         <li>Passwords are hashed with a unique salt; nobody at Cove can read them.</li>
         <li>Each organization's data is kept apart from every other organization's, checked on every request.</li>
+        <li>
+          Team members have role-based access: what each member can see and change depends on the role their
+          organization gives them.
+        </li>
+        <li>
+          Administrative access is protected by two-factor sign-in: a code from an authenticator app on top of the
+          password. Every member can turn it on, and an organization can require it of its admins or of everyone.
+        </li>
         <li>Only the staff who need it for their work can reach production systems, and that access is logged.</li>
       </ul>
     ),
