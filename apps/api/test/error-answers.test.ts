@@ -245,6 +245,7 @@ describe("malformed ids", () => {
     "PUT /api/canned-replies/{id}": { title: "Thanks", body: "Thanks!" },
     "PUT /api/email/mailboxes/{id}": { host: "imap.example.com", port: 993, tls: true, user: "support", password: "x" },
     "POST /api/contacts/{id}/erase": { confirmEmail: "ana@example.com" },
+    "PUT /api/webhooks/{id}": { enabled: false },
   };
 
   it("are simply not found (404) on every :id route, however long or odd", async () => {

@@ -213,6 +213,7 @@ describe("Settings > Integrations: API keys", () => {
       id: created.api_key.id,
       orgId: user.organizationId,
       scope: "read_write",
+      plan: "growth",
     });
     expect((await call(token, "GET", "/api/settings/api-keys")).json().api_keys[0].last_used_at).not.toBeNull();
     expect(await findApiKeyByHash(t.database.db, "0".repeat(64))).toBeNull();
