@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { register, sessionToken } from "./support.ts";
+import { generate } from "otplib";
+import { register, sessionToken, signIn, signOut } from "./support.ts";
 
-/** Issue 32 in a browser: a customer's data on request, and the audit log that records it. */
+/** Issue 32 in a browser: two-factor sign-in, a customer's data on request, and the audit log that records them. */
 
 test("an admin exports a customer's data, erases the customer, and finds both in an intact audit log", async ({
   page,
@@ -46,4 +47,47 @@ test("an admin exports a customer's data, erases the customer, and finds both in
   await expect(page.getByText(/The audit log is intact: \d+ entr(y|ies) checked\./)).toBeVisible();
   // The erased customer is named nowhere in the log.
   await expect(page.getByText(email)).toHaveCount(0);
+});
+
+/** A code of the time step `steps` from now, as an authenticator app shows it. */
+const totp = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+
+test("a member turns on two-factor sign-in, then signs in with a code and once with a recovery code", async ({
+  page,
+}) => {
+  const account = await register(page);
+  await page.goto("/profile");
+  await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+  await expect(page.getByRole("img", { name: "QR code to scan with your authenticator app" })).toBeVisible();
+  const secret = ((await page.locator("code").first().textContent()) ?? "").replace(/\s+/g, "");
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await page.getByLabel("Code from your app").fill(await totp(secret, -1));
+  await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+  const codes = page.getByRole("region", { name: "Recovery codes" }).getByRole("listitem");
+  await expect(codes).toHaveCount(10);
+  const recovery = ((await codes.first().textContent()) ?? "").trim();
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByText("On.", { exact: true })).toBeVisible();
+
+  await signOut(page);
+  await signIn(page, account.email, account.password);
+  await page.getByLabel("Authentication code").fill(await totp(secret, 0));
+  await page.getByRole("button", { name: "Verify and sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await signOut(page);
+  await signIn(page, account.email, account.password);
+  await page.getByRole("button", { name: "Use a recovery code" }).click();
+  await page.getByLabel("Recovery code").fill(recovery);
+  await page.getByRole("button", { name: "Verify and sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // Used once: the same recovery code does not sign in again.
+  await signOut(page);
+  await signIn(page, account.email, account.password);
+  await page.getByRole("button", { name: "Use a recovery code" }).click();
+  await page.getByLabel("Recovery code").fill(recovery);
+  await page.getByRole("button", { name: "Verify and sign in" }).click();
+  await expect(page.getByRole("alert")).toBeVisible();
+  await expect(page).toHaveURL(/\/login/);
 });
