@@ -68,7 +68,7 @@ const publishedArticles = {
     created_at: "2026-11-01T00:00:00.000Z",
     updated_at: "2026-11-01T00:00:00.000Z",
   })),
-  pagination: { page: 1, limit: 100, total: 2, pages: 1 },
+  pagination: { page: 1, limit: 100, total: 2, pages: 1, next_cursor: null },
 };
 
 const handedOff: AiResponseAnswer = {

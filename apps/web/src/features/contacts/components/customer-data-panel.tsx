@@ -1,25 +1,17 @@
 import { type Contact, ERASED_CONTACT_NAME } from "@cove/contract/contacts.ts";
 import * as Dialog from "@radix-ui/react-dialog";
-import { Download } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
+import { ExportControls } from "../../../components/export-controls.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
-import { toastError } from "../../../lib/toast-error.ts";
 import {
   downloadContactExport,
   useContactExport,
   useEraseContact,
   useStartContactExport,
 } from "../api/contacts.queries.ts";
-
-const size = (bytes: number | null) =>
-  bytes === null
-    ? ""
-    : bytes < 1024 * 1024
-      ? `${Math.ceil(bytes / 1024)} KB`
-      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** An erased customer: anonymized, with nothing left to export or erase. */
 export const isErased = (contact: Contact) => contact.name === ERASED_CONTACT_NAME && contact.email === null;
@@ -68,7 +60,6 @@ function ExportSection({ contactId }: { contactId: string }) {
   const latest = useContactExport(contactId, true);
   const start = useStartContactExport(contactId);
   const current = latest.data?.export ?? null;
-  const running = current?.status === "queued" || current?.status === "running";
   return (
     <section
       aria-labelledby="customer-data"
@@ -82,54 +73,13 @@ function ExportSection({ contactId }: { contactId: string }) {
         notes), their live chats, survey answers and files: what they may ask for under data protection law.
       </p>
       {latest.isError && <p className="text-sm text-red-700">{errorText(latest.error, "Failed to load the export")}</p>}
-      {running && current && (
-        <div>
-          <div className="flex justify-between text-xs text-slate-600">
-            <span>Preparing the export…</span>
-            <span>{current.progress}%</span>
-          </div>
-          <div
-            role="progressbar"
-            aria-label="Export progress"
-            aria-valuenow={current.progress}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            className="mt-1 h-2 overflow-hidden rounded-full bg-slate-100"
-          >
-            <div className="h-full bg-indigo-600 transition-all" style={{ width: `${current.progress}%` }} />
-          </div>
-        </div>
-      )}
-      {current?.status === "failed" && <p className="text-sm text-red-700">{current.error}</p>}
-      <div className="flex flex-wrap gap-2">
-        <Button
-          variant="secondary"
-          pending={start.isPending}
-          disabled={running}
-          onClick={async () => {
-            try {
-              await start.mutateAsync();
-            } catch (error) {
-              toastError(error, "Failed to start the export");
-            }
-          }}
-        >
-          {current?.status === "done" ? "Export again" : "Export data"}
-        </Button>
-        {current?.status === "done" && (
-          <Button
-            onClick={async () => {
-              try {
-                await downloadContactExport(contactId, current.id);
-              } catch (error) {
-                toastError(error, "Failed to download the export");
-              }
-            }}
-          >
-            <Download className="size-4" aria-hidden="true" /> Download ({size(current.size_bytes)})
-          </Button>
-        )}
-      </div>
+      <ExportControls
+        current={current}
+        starting={start.isPending}
+        preparing="Preparing the export…"
+        onStart={() => start.mutateAsync()}
+        onDownload={(id) => downloadContactExport(contactId, id)}
+      />
     </section>
   );
 }

@@ -48,7 +48,7 @@ describe("contacts for staff", () => {
               last_ticket_at: null,
             }),
           ],
-          pagination: { page: 1, limit: 25, total: 2, pages: 1 },
+          pagination: { page: 1, limit: 25, total: 2, pages: 1, next_cursor: null },
         }),
     });
     const { user, router } = renderApp("/contacts");

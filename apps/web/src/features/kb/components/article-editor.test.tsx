@@ -140,7 +140,8 @@ describe("article editor: a new article", () => {
 
   it("asks before leaving with unsaved changes", async () => {
     signedIn({
-      "GET /api/kb/articles": () => json(200, { articles: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 } }),
+      "GET /api/kb/articles": () =>
+        json(200, { articles: [], pagination: { page: 1, limit: 20, total: 0, pages: 0, next_cursor: null } }),
     });
     const { user, router } = renderApp("/knowledge-base/new");
 
@@ -206,7 +207,8 @@ describe("article editor: an existing article", () => {
   it("deletes it after a confirmation", async () => {
     const fetchMock = editing({
       [`DELETE /api/kb/articles/${live.id}`]: () => json(200, { message: "Article deleted" }),
-      "GET /api/kb/articles": () => json(200, { articles: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 } }),
+      "GET /api/kb/articles": () =>
+        json(200, { articles: [], pagination: { page: 1, limit: 20, total: 0, pages: 0, next_cursor: null } }),
     });
     const { user, router } = renderApp(`/knowledge-base/${live.id}/edit`);
 

@@ -51,7 +51,13 @@ export function listAnswer(articles: ArticleSummary[], pagination: Partial<{ pag
   const total = pagination.total ?? articles.length;
   return {
     articles,
-    pagination: { page: pagination.page ?? 1, limit: 20, total, pages: Math.max(1, Math.ceil(total / 20)) },
+    pagination: {
+      page: pagination.page ?? 1,
+      limit: 20,
+      total,
+      pages: Math.max(1, Math.ceil(total / 20)),
+      next_cursor: null,
+    },
   };
 }
 

@@ -70,5 +70,5 @@ export const openSurvey: Satisfaction = {
 
 export const listOf = (tickets: CustomerTicket[]) => ({
   tickets,
-  pagination: { page: 1, limit: 25, total: tickets.length, pages: 1 },
+  pagination: { page: 1, limit: 25, total: tickets.length, pages: 1, next_cursor: null },
 });

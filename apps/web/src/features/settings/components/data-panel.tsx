@@ -1,28 +1,19 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { Download } from "lucide-react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
+import { ExportControls } from "../../../components/export-controls.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { clearSession } from "../../../lib/session-storage.ts";
-import { toastError } from "../../../lib/toast-error.ts";
 import { downloadExport, useDeleteOrganization, useLatestExport, useStartExport } from "../api/settings.api.ts";
-
-const size = (bytes: number | null) =>
-  bytes === null
-    ? ""
-    : bytes < 1024 * 1024
-      ? `${Math.ceil(bytes / 1024)} KB`
-      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Your data: an export of everything (a ZIP of JSON files) and deleting the organization. */
 export function DataPanel({ organizationName }: { organizationName: string }) {
   const latest = useLatestExport();
   const start = useStartExport();
   const current = latest.data?.export ?? null;
-  const running = current?.status === "queued" || current?.status === "running";
   const [deleting, setDeleting] = useState(false);
 
   return (
@@ -38,54 +29,13 @@ export function DataPanel({ organizationName }: { organizationName: string }) {
           A ZIP of JSON files with everything your organization owns: tickets and their comments, articles, team,
           settings, invoices. It works while your workspace is read-only too. Passwords and keys are never included.
         </p>
-        {running && current && (
-          <div>
-            <div className="flex justify-between text-xs text-slate-600">
-              <span>Preparing your export…</span>
-              <span>{current.progress}%</span>
-            </div>
-            <div
-              role="progressbar"
-              aria-label="Export progress"
-              aria-valuenow={current.progress}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              className="mt-1 h-2 overflow-hidden rounded-full bg-slate-100"
-            >
-              <div className="h-full bg-indigo-600 transition-all" style={{ width: `${current.progress}%` }} />
-            </div>
-          </div>
-        )}
-        {current?.status === "failed" && <p className="text-sm text-red-700">{current.error}</p>}
-        <div className="flex flex-wrap gap-2">
-          <Button
-            variant="secondary"
-            pending={start.isPending}
-            disabled={running}
-            onClick={async () => {
-              try {
-                await start.mutateAsync();
-              } catch (error) {
-                toastError(error, "Failed to start the export");
-              }
-            }}
-          >
-            {current?.status === "done" ? "Export again" : "Export data"}
-          </Button>
-          {current?.status === "done" && (
-            <Button
-              onClick={async () => {
-                try {
-                  await downloadExport(current.id);
-                } catch (error) {
-                  toastError(error, "Failed to download the export");
-                }
-              }}
-            >
-              <Download className="size-4" aria-hidden="true" /> Download ({size(current.size_bytes)})
-            </Button>
-          )}
-        </div>
+        <ExportControls
+          current={current}
+          starting={start.isPending}
+          preparing="Preparing your export…"
+          onStart={() => start.mutateAsync()}
+          onDownload={downloadExport}
+        />
       </section>
 
       <section

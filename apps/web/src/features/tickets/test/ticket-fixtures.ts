@@ -82,6 +82,13 @@ export function listAnswer(
   const capped = pagination.capped ? { capped: true } : {};
   return {
     tickets,
-    pagination: { page: pagination.page ?? 1, limit: 25, total, pages: Math.max(1, Math.ceil(total / 25)), ...capped },
+    pagination: {
+      page: pagination.page ?? 1,
+      limit: 25,
+      total,
+      pages: Math.max(1, Math.ceil(total / 25)),
+      next_cursor: null,
+      ...capped,
+    },
   };
 }
