@@ -1,7 +1,7 @@
 import { type AuditFilterQuery, auditActorsAnswer, auditListAnswer, auditVerifyAnswer } from "@cove/contract/audit.ts";
 import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
-import { ApiError, apiRequest } from "../../../lib/api-client.ts";
-import { getSession } from "../../../lib/session-storage.ts";
+import { apiRequest } from "../../../lib/api-client.ts";
+import { downloadWithSession } from "../../../lib/download.ts";
 
 const auditKey = ["audit-log"] as const;
 
@@ -38,26 +38,10 @@ export function useVerifyAuditLog() {
 }
 
 /** Downloads the filtered log as CSV (the browser saves the file). */
-export async function downloadAuditCsv(filters: AuditFilterQuery): Promise<void> {
-  const token = getSession()?.token;
-  const response = await fetch(`/api/audit-log.csv${filterQuery(filters)}`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-  });
-  if (!response.ok) {
-    throw new ApiError({
-      status: response.status,
-      code: "DOWNLOAD_FAILED",
-      message: "The audit log could not be downloaded. Please try again.",
-      fromServer: false,
-    });
-  }
-  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "audit-log.csv";
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+export function downloadAuditCsv(filters: AuditFilterQuery): Promise<void> {
+  return downloadWithSession(
+    `/audit-log.csv${filterQuery(filters)}`,
+    "audit-log.csv",
+    "The audit log could not be downloaded. Please try again.",
+  );
 }

@@ -11,8 +11,8 @@ import { type BillingDetailsBody, billingDetailsAnswer, planChangePreview } from
 import type { PlanId } from "@cove/contract/constants.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { ApiError, apiRequest } from "../../../lib/api-client.ts";
-import { getSession } from "../../../lib/session-storage.ts";
+import { apiRequest } from "../../../lib/api-client.ts";
+import { downloadWithSession } from "../../../lib/download.ts";
 
 export const subscriptionKey = ["billing", "subscription"] as const;
 const invoicesKey = ["billing", "invoices"] as const;
@@ -62,28 +62,12 @@ export function useSaveBillingDetails() {
 }
 
 /** Downloads an invoice's PDF: the call needs the session's token, so it is fetched and handed to the browser. */
-export async function downloadInvoicePdf(id: string): Promise<void> {
-  const token = getSession()?.token;
-  const response = await fetch(`/api/billing/invoices/${encodeURIComponent(id)}/pdf`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-  });
-  if (!response.ok) {
-    throw new ApiError({
-      status: response.status,
-      code: "DOWNLOAD_FAILED",
-      message: "The invoice could not be downloaded. Reload the page and try again.",
-      fromServer: false,
-    });
-  }
-  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "invoice.pdf";
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+export function downloadInvoicePdf(id: string): Promise<void> {
+  return downloadWithSession(
+    `/billing/invoices/${encodeURIComponent(id)}/pdf`,
+    "invoice.pdf",
+    "The invoice could not be downloaded. Reload the page and try again.",
+  );
 }
 
 /** Every billing change reloads the subscription, its invoices and the trial banner (spec: "then reload"). */

@@ -1,7 +1,7 @@
 import { originalEmailAnswer, ticketEmailsAnswer, unfiledMailAnswer } from "@cove/contract/email.ts";
 import { useQuery } from "@tanstack/react-query";
-import { ApiError, apiRequest } from "../../../lib/api-client.ts";
-import { getSession } from "../../../lib/session-storage.ts";
+import { apiRequest } from "../../../lib/api-client.ts";
+import { downloadWithSession } from "../../../lib/download.ts";
 
 export const unfiledMailKey = ["email", "unfiled"] as const;
 
@@ -35,25 +35,10 @@ export function useOriginalEmail(id: string, enabled: boolean) {
 }
 
 /** Saves the raw text kept of an unfiled message as a file (a download: the text is whatever a stranger sent). */
-export async function downloadUnfiled(id: string): Promise<void> {
-  const token = getSession()?.token;
-  const response = await fetch(`/api/email/unfiled/${encodeURIComponent(id)}/raw`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-  });
-  if (!response.ok) {
-    throw new ApiError({
-      status: response.status,
-      code: "DOWNLOAD_FAILED",
-      message: "The message could not be downloaded.",
-      fromServer: false,
-    });
-  }
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = `message-${id}.eml`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+export function downloadUnfiled(id: string): Promise<void> {
+  return downloadWithSession(
+    `/email/unfiled/${encodeURIComponent(id)}/raw`,
+    `message-${id}.eml`,
+    "The message could not be downloaded.",
+  );
 }
