@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import type { BuildOptions } from "esbuild";
 
 /**
  * The chat widget's script (apps/widget). A production build copies it beside the API (build.mjs: dist/widget.js); in
@@ -23,25 +24,14 @@ async function bundle(): Promise<string> {
   const built = path.join(here, "widget.js");
   if (existsSync(built)) return readFileSync(built, "utf8");
   const { build } = await import("esbuild");
-  const out = await build({
-    ...WIDGET_BUILD,
-    entryPoints: [path.join(here, "../../../../widget/src/widget.ts")],
-    write: false,
-  });
+  // The options of the widget's own build (apps/widget/build.mjs), kept in one file both read.
+  const widget = path.join(here, "../../../../widget");
+  const options = JSON.parse(readFileSync(path.join(widget, "esbuild.json"), "utf8")) as BuildOptions;
+  const out = await build({ ...options, entryPoints: [path.join(widget, "src/widget.ts")], write: false });
   const file = out.outputFiles?.[0];
   if (!file) throw new Error("the chat widget did not build");
   return file.text;
 }
-
-/** The options of the widget's own build (apps/widget/build.mjs): one small, self-contained, minified script. */
-export const WIDGET_BUILD = {
-  bundle: true,
-  minify: true,
-  format: "iife",
-  target: "es2020",
-  legalComments: "none",
-  logLevel: "warning",
-} as const;
 
 /**
  * Compressed once, at the highest levels, like the web app's files (apps/web/scripts/precompress.mjs); on zlib's
