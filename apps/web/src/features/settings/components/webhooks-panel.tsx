@@ -44,7 +44,7 @@ const TEXT: Record<WebhookKind, { title: string; intro: string; urlLabel: string
     webhook: {
       title: "Webhooks",
       intro:
-        "Cove posts JSON to your URL when something happens, signed in its Cove-Signature header: t=<unix time>,v1=<hex HMAC-SHA256 of \"<t>.<body>\" with the endpoint's secret>. Failed deliveries are retried for about a day.",
+        'Cove posts JSON to your URL when something happens, signed in its Cove-Signature header: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint\'s secret>. Failed deliveries are retried for about a day.',
       urlLabel: "Endpoint URL",
       placeholder: "https://example.com/cove-webhooks",
       add: "Add webhook",
