@@ -382,6 +382,7 @@ describe("the ticket list's cache key", () => {
     assignee_id: ["unassigned", "3f0c4a52-7c1e-4a8e-9b7d-2a6f1d9e5b10"],
     search: ["refund", "shipping"],
     sort: ["updated", "sla_due"],
+    cursor: [undefined, "WyJ0aWNrZXRzOnVwZGF0ZWQiLCIyMDI2LTAzLTAxVDEwOjAwOjAwWiIsIjciXQ"],
   };
   const who = { userId: "8a3c5f5e-8d0e-4a57-9d43-1f6b2f0c9a11" } as Principal;
   const keyOf = (query: Record<string, unknown>) =>
