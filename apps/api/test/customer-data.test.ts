@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
 import { ERASE_MISMATCH_EMAIL, ERASED_CONTACT_NAME } from "@cove/contract/contacts.ts";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
@@ -484,12 +485,21 @@ describe("erasing a customer", () => {
   });
 
   it("refuses in the demo organization, whose customer everyone tries", async () => {
-    const org = await registerOrg(t.app);
-    const ana = await seedCustomer(org, "Ana Ruiz");
+    // The demo is the one organization the seed flags; marking another would give the tests that use the demo two
+    // of them (on PostgreSQL every test file shares one database). So the demo row is made as the seed makes it.
     await t.database.db
-      .update(organizations)
-      .set({ isDemo: true })
-      .where(eq(organizations.id, org.user.organizationId));
+      .insert(organizations)
+      .values({ name: "Acme Outdoor Co.", slug: DEMO_ORG_SLUG, plan: "growth", subscriptionStatus: "trialing" })
+      .onConflictDoNothing();
+    await t.database.db.update(organizations).set({ isDemo: true }).where(eq(organizations.slug, DEMO_ORG_SLUG));
+    const [demo] = await t.database.db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.slug, DEMO_ORG_SLUG));
+    if (!demo) throw new Error("no demo organization");
+    const admin = await addMember(t.database, demo.id, { role: "admin" });
+    const org = { token: admin.token, user: { id: admin.id, organizationId: demo.id } } as Org;
+    const ana = await seedCustomer(org, "Ana Ruiz");
     const before = await footprint(ana);
     const res = await call(org, "POST", `/api/contacts/${ana.contactId}/erase`, { confirmEmail: ana.email });
     expect(res.statusCode).toBe(403);
