@@ -110,16 +110,12 @@ function SignInActions({ user }: { user: UserListItem }) {
         size="sm"
         variant="ghost"
         onClick={() => setAction("sign-out")}
-        aria-label={`Sign out ${name} everywhere`}
+        // The visible words first: a voice user says what they see (WCAG 2.5.3, label in name).
+        aria-label={`Sign out everywhere: ${name}`}
       >
         Sign out everywhere
       </Button>
-      <Button
-        size="sm"
-        variant="ghost"
-        onClick={() => setAction("reset-2fa")}
-        aria-label={`Reset two-factor sign-in of ${name}`}
-      >
+      <Button size="sm" variant="ghost" onClick={() => setAction("reset-2fa")} aria-label={`Reset 2FA: ${name}`}>
         Reset 2FA
       </Button>
       <ConfirmDialog

@@ -188,14 +188,14 @@ describe("team members, as an admin", () => {
     const mine = screen.getByRole("row", { name: "Ada Lovelace" });
     expect(within(mine).queryByRole("button", { name: /Reset two-factor/ })).toBeNull();
 
-    await user.click(within(row).getByRole("button", { name: "Reset two-factor sign-in of Grace Hopper" }));
+    await user.click(within(row).getByRole("button", { name: "Reset 2FA: Grace Hopper" }));
     const reset = await screen.findByRole("alertdialog", { name: "Reset two-factor sign-in?" });
     await user.click(within(reset).getByRole("button", { name: "Reset" }));
     expect(
       await screen.findByText("Two-factor sign-in was reset. We emailed the member to let them know."),
     ).toBeInTheDocument();
 
-    await user.click(within(row).getByRole("button", { name: "Sign out Grace Hopper everywhere" }));
+    await user.click(within(row).getByRole("button", { name: "Sign out everywhere: Grace Hopper" }));
     const signOut = await screen.findByRole("alertdialog", { name: "Sign this member out everywhere?" });
     await user.click(within(signOut).getByRole("button", { name: "Sign out" }));
     expect(await screen.findByText("Failed to sign out")).toBeInTheDocument();
