@@ -87,13 +87,15 @@ async function resolveActor(db: Queryable, actor: ActorRef | AuditActor): Promis
 /** Keys sorted at every level, so a value reads the same before and after a round trip through jsonb. */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === "object" && !(value instanceof Date)) {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return Object.fromEntries(
-      entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, canonical(v)]),
-    );
-  }
+  if (value && typeof value === "object" && !(value instanceof Date)) return canonicalRecord({ ...value });
   return value;
+}
+
+function canonicalRecord(value: Record<string, unknown>): Record<string, unknown> {
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  return Object.fromEntries(
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, canonical(v)]),
+  );
 }
 
 type StoredEntry = typeof auditLog.$inferSelect;
@@ -146,7 +148,7 @@ export async function recordAudit(tx: Tx, entry: AuditEntryInput): Promise<void>
     objectId: entry.object?.id ?? null,
     objectLabel: entry.object?.label ?? null,
     address: entry.address === undefined ? requestAddress() : entry.address,
-    details: (canonical(entry.details ?? {}) ?? {}) as Record<string, unknown>,
+    details: canonicalRecord(entry.details ?? {}),
     createdAt: new Date(),
     prevHash,
   };
