@@ -174,7 +174,7 @@ describe("a visitor's chat, answered by the assistant first", () => {
   });
 });
 
-describe("the agent's calls (spec section 7)", () => {
+describe("the agent's calls (docs/product.md, API calls)", () => {
   it("closes a session with the spec's text; a closed one takes no more messages from either side", async () => {
     const chat = await startChat(shop);
     const closed = await call(shop.token, "PUT", `/api/chat/sessions/${chat.session.id}`, { status: "closed" });

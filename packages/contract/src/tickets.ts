@@ -75,7 +75,7 @@ export type SlaKind = (typeof SLA_KINDS)[number];
 export const ticketDueSchema = z.object({ kind: z.enum(SLA_KINDS), due_at: z.string() });
 export type TicketDue = z.infer<typeof ticketDueSchema>;
 
-/** A ticket as lists show it (spec section 3), plus assignee_id and solved_at. */
+/** A ticket as lists show it (docs/product.md, "Records"), plus assignee_id and solved_at. */
 export const ticketSummarySchema = z.object({
   id: z.uuid(),
   ticket_number: z.number().int(),
