@@ -1,7 +1,7 @@
 import {
-  ChartColumn,
   BookOpen,
   Bot,
+  ChartColumn,
   CreditCard,
   LayoutDashboard,
   type LucideIcon,

@@ -136,8 +136,22 @@ export function CategoryBars({ label, rows, xKey, series, format = plain }: Char
         margin={{ top: 0, right: 16, bottom: 0, left: 0 }}
       >
         <CartesianGrid stroke="#e2e8f0" horizontal={false} />
-        <XAxis type="number" tick={axisTick} tickLine={false} axisLine={false} allowDecimals={false} tickFormatter={format} />
-        <YAxis type="category" dataKey={xKey} tick={axisTick} tickLine={false} width={110} axisLine={{ stroke: "#cbd5e1" }} />
+        <XAxis
+          type="number"
+          tick={axisTick}
+          tickLine={false}
+          axisLine={false}
+          allowDecimals={false}
+          tickFormatter={format}
+        />
+        <YAxis
+          type="category"
+          dataKey={xKey}
+          tick={axisTick}
+          tickLine={false}
+          width={110}
+          axisLine={{ stroke: "#cbd5e1" }}
+        />
         <Tooltip formatter={tooltipValue(format)} cursor={{ fill: "#eef2ff" }} />
         {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
         {series.map((s) => (

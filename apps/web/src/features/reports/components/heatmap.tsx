@@ -13,6 +13,8 @@ export function shade(value: number, max: number): string {
   return SCALE[step] ?? "";
 }
 
+const HOURS = Array.from({ length: 24 }, (_, h) => h);
+
 const hourLabel = (h: number) => String(h).padStart(2, "0");
 
 /**
@@ -34,7 +36,7 @@ export function Heatmap({
   return (
     <div className="space-y-2">
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling box must be reachable from the keyboard (WCAG 2.1.1). */}
-      <div tabIndex={0} role="region" aria-label={caption} className="max-w-full overflow-x-auto rounded-md">
+      <section tabIndex={0} aria-label={caption} className="max-w-full overflow-x-auto rounded-md">
         <table className="min-w-max border-separate border-spacing-0.5 text-xs">
           <caption className="pb-2 text-left text-xs text-slate-500">{caption}</caption>
           <thead>
@@ -42,7 +44,7 @@ export function Heatmap({
               <th scope="col" className="px-1 text-left font-medium text-slate-600">
                 <span className="sr-only">Day</span>
               </th>
-              {Array.from({ length: 24 }, (_, h) => (
+              {HOURS.map((h) => (
                 <th key={h} scope="col" className="w-7 text-center font-medium text-slate-600 tabular-nums">
                   <abbr title={`${hourLabel(h)}:00 to ${hourLabel(h)}:59`} className="no-underline">
                     {hourLabel(h)}
@@ -57,7 +59,7 @@ export function Heatmap({
                 <th scope="row" className="pr-2 text-left font-medium whitespace-nowrap text-slate-700">
                   {day}
                 </th>
-                {Array.from({ length: 24 }, (_, h) => {
+                {HOURS.map((h) => {
                   const value = values[d]?.[h] ?? 0;
                   return (
                     <td
@@ -72,7 +74,7 @@ export function Heatmap({
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
       <div className="flex items-center gap-2 text-xs text-slate-600" aria-hidden="true">
         <span>Fewer</span>
         {SCALE.map((c) => (

@@ -1,54 +1,66 @@
+import type { ReportSection } from "@cove/contract/reports.ts";
 import { ChartColumn, Download, Table } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
-import { Loading, LoadError } from "../../../components/ui/load-states.tsx";
+import { toastError } from "../../../lib/toast-error.ts";
+import { downloadSectionCsv } from "../api/reports.queries.ts";
+import type { ReportParams } from "./report-params.ts";
 
 interface ReportCardProps {
-  /** The section's key: its heading's id and its CSV's name. */
-  id: string;
+  /** The section: its heading's id and its CSV (GET /reports/{section}.csv). */
+  section: ReportSection;
   title: string;
   /** One line under the title: what the section shows. */
   intro: string;
   /** Plain-words definitions of the section's figures (issue 31, item 3; docs/reports.md). */
   howCounted: ReactNode;
-  /** The section's answer, as its query holds it. */
-  state: { isPending: boolean; error: Error | null; refetch: () => unknown };
-  /** True when the range holds nothing to count: the card says so instead of drawing empty axes. */
+  /** The query the screen shows, which the CSV is asked with. */
+  params: ReportParams;
+  /** True when the range holds nothing for this section: the card says so instead of drawing empty axes. */
   empty?: boolean;
-  /** The headline figures above the chart, when the section has some. */
+  /** The headline figures above the chart. */
   figures?: ReactNode;
-  /** The chart, and the same numbers as a table; the card shows one of them. Omitted when a table is all there is. */
-  chart?: ReactNode;
+  /** The chart, and the same numbers as a table; the card shows one of them. */
+  chart: ReactNode;
   table: ReactNode;
-  onDownload: () => Promise<void>;
-  downloading: boolean;
+  /** What follows the chart whichever view is on (the breached tickets, the unanswered questions...). */
+  more?: ReactNode;
 }
 
 /**
- * One section of the Reports screen: title, headline figures, a chart with a table view of the same numbers, how the
- * figures are counted, and the section's CSV exactly as shown.
+ * One section of the Reports screen: title, headline figures, a chart with a table view of the same numbers, the
+ * section's CSV exactly as the table shows it, and how its figures are counted.
  */
 export function ReportCard({
-  id,
+  section,
   title,
   intro,
   howCounted,
-  state,
+  params,
   empty = false,
   figures,
   chart,
   table,
-  onDownload,
-  downloading,
+  more,
 }: ReportCardProps) {
   const [asTable, setAsTable] = useState(false);
-  const headingId = `report-${id}`;
-  const ready = !state.isPending && !state.error;
+  const [downloading, setDownloading] = useState(false);
+  const headingId = `report-${section}`;
+
+  async function download() {
+    setDownloading(true);
+    try {
+      await downloadSectionCsv(section, params);
+    } catch (error) {
+      toastError(error, `The ${title} CSV could not be downloaded`);
+    } finally {
+      setDownloading(false);
+    }
+  }
 
   return (
     <section
       aria-labelledby={headingId}
-      aria-busy={state.isPending || undefined}
       className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
     >
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -58,20 +70,17 @@ export function ReportCard({
           </h2>
           <p className="mt-0.5 text-sm text-slate-600">{intro}</p>
         </div>
-        {ready && !empty && (
+        {!empty && (
           <div className="flex flex-wrap gap-2">
-            {chart && (
-              <Button variant="secondary" size="sm" aria-pressed={asTable} onClick={() => setAsTable((t) => !t)}>
-                {asTable ? (
-                  <ChartColumn className="size-4" aria-hidden="true" />
-                ) : (
-                  <Table className="size-4" aria-hidden="true" />
-                )}
-                {asTable ? "Chart view" : "Table view"}
-                <span className="sr-only"> of {title}</span>
-              </Button>
-            )}
-            <Button variant="secondary" size="sm" pending={downloading} onClick={() => void onDownload()}>
+            <Button variant="secondary" size="sm" aria-pressed={asTable} onClick={() => setAsTable((t) => !t)}>
+              {asTable ? (
+                <ChartColumn className="size-4" aria-hidden="true" />
+              ) : (
+                <Table className="size-4" aria-hidden="true" />
+              )}
+              Table view<span className="sr-only"> of {title}</span>
+            </Button>
+            <Button variant="secondary" size="sm" pending={downloading} onClick={() => void download()}>
               {!downloading && <Download className="size-4" aria-hidden="true" />}
               Download CSV<span className="sr-only"> of {title}</span>
             </Button>
@@ -79,25 +88,22 @@ export function ReportCard({
         )}
       </div>
 
-      <div className="mt-4">
-        {state.isPending ? (
-          <Loading label={`Loading ${title}`} />
-        ) : state.error ? (
-          <LoadError title={`${title} could not be loaded`} error={state.error} onRetry={() => state.refetch()} />
-        ) : empty ? (
+      <div className="mt-4 space-y-4">
+        {empty ? (
           <p className="rounded-md border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-600">
-            Nothing to count in this range. Try a longer range or fewer filters.
+            Nothing to count here in this range. Try a longer range or fewer filters.
           </p>
         ) : (
-          <div className="space-y-4">
+          <>
             {figures}
-            {chart && !asTable ? chart : table}
-          </div>
+            {asTable ? table : chart}
+            {more}
+          </>
         )}
       </div>
 
-      <details className="group mt-4 text-sm">
-        <summary className="cursor-pointer font-medium text-indigo-600 hover:text-indigo-500">
+      <details className="mt-4 text-sm">
+        <summary className="cursor-pointer font-medium text-indigo-700 hover:text-indigo-600">
           How is this counted?
         </summary>
         <div className="mt-2 space-y-1.5 text-slate-600">{howCounted}</div>

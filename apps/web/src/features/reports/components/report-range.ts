@@ -15,7 +15,7 @@ export const RANGE_LABELS: Record<RangePreset, string> = {
   custom: "Custom",
 };
 
-export const DEFAULT_PRESET: RangePreset = "last_30_days";
+export const DEFAULT_PRESET: Exclude<RangePreset, "custom"> = "last_30_days";
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -61,7 +61,12 @@ export function presetDays(preset: Exclude<RangePreset, "custom">, today: string
   }
 }
 
-const dayFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+const dayFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
 
 /** "Nov 3, 2026" for "2026-11-03": a calendar day, shown as the day it names whatever the browser's zone. */
 export function formatDay(day: string): string {
