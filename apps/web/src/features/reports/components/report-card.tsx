@@ -72,17 +72,29 @@ export function ReportCard({
         </div>
         {!empty && (
           <div className="flex flex-wrap gap-2">
-            <Button variant="secondary" size="sm" aria-pressed={asTable} onClick={() => setAsTable((t) => !t)}>
+            <Button
+              variant="secondary"
+              size="sm"
+              aria-pressed={asTable}
+              aria-label={`Table view of ${title}`}
+              onClick={() => setAsTable((t) => !t)}
+            >
               {asTable ? (
                 <ChartColumn className="size-4" aria-hidden="true" />
               ) : (
                 <Table className="size-4" aria-hidden="true" />
               )}
-              Table view<span className="sr-only"> of {title}</span>
+              Table view
             </Button>
-            <Button variant="secondary" size="sm" pending={downloading} onClick={() => void download()}>
+            <Button
+              variant="secondary"
+              size="sm"
+              pending={downloading}
+              aria-label={`Download CSV of ${title}`}
+              onClick={() => void download()}
+            >
               {!downloading && <Download className="size-4" aria-hidden="true" />}
-              Download CSV<span className="sr-only"> of {title}</span>
+              Download CSV
             </Button>
           </div>
         )}
