@@ -40,11 +40,34 @@ interface ChartProps {
 
 const axisTick = { fontSize: 12, fill: "#475569" };
 
+/**
+ * The legend keeps the series' order, and its words are slate (a series' own colour is too light for small text,
+ * WCAG 1.4.3); the swatch beside each carries the colour.
+ */
+const legend = (
+  <Legend
+    itemSorter={null}
+    wrapperStyle={{ fontSize: 12 }}
+    formatter={(value) => <span style={{ color: "#334155" }}>{value}</span>}
+  />
+);
+
+/** Tooltip lines in slate too, for the same reason. */
+const tooltipText = { color: "#334155" };
+
 function tooltipValue(format: (value: number) => string) {
   return (value: TooltipValueType | undefined) => (typeof value === "number" ? format(value) : "—");
 }
 
 const plain = (value: number) => value.toLocaleString("en-US");
+
+const SHORT = "__short";
+
+/** A long name on a category axis ends in an ellipsis (the tooltip and the table view have it whole). */
+export const shorten = (name: unknown): string => {
+  const text = String(name);
+  return text.length > 16 ? `${text.slice(0, 15)}…` : text;
+};
 
 /**
  * The chart's drawing is one image for screen readers, named by `label`; the section's table view is how a keyboard or
@@ -72,8 +95,8 @@ export function PeriodBars({ label, rows, xKey, series, format = plain, stacked 
         <CartesianGrid stroke="#e2e8f0" vertical={false} />
         <XAxis dataKey={xKey} tick={axisTick} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={12} />
         <YAxis tick={axisTick} tickLine={false} axisLine={false} allowDecimals={false} tickFormatter={format} />
-        <Tooltip formatter={tooltipValue(format)} cursor={{ fill: "#eef2ff" }} />
-        {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
+        <Tooltip formatter={tooltipValue(format)} itemStyle={tooltipText} cursor={{ fill: "#eef2ff" }} />
+        {series.length > 1 && legend}
         {series.map((s) => (
           <Bar
             key={s.key}
@@ -103,8 +126,8 @@ export function PeriodLines({ label, rows, xKey, series, format = plain, height 
         <CartesianGrid stroke="#e2e8f0" vertical={false} />
         <XAxis dataKey={xKey} tick={axisTick} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={12} />
         <YAxis tick={axisTick} tickLine={false} axisLine={false} tickFormatter={format} />
-        <Tooltip formatter={tooltipValue(format)} />
-        {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
+        <Tooltip formatter={tooltipValue(format)} itemStyle={tooltipText} />
+        {series.length > 1 && legend}
         {series.map((s) => (
           <Line
             key={s.key}
@@ -125,13 +148,14 @@ export function PeriodLines({ label, rows, xKey, series, format = plain, height 
 /** Categories side by side (tags, agents), each a horizontal bar: long names stay readable on a phone. */
 export function CategoryBars({ label, rows, xKey, series, format = plain }: ChartProps) {
   const height = Math.max(120, rows.length * 32 + 40);
+  const drawn = rows.map((row) => ({ ...row, [SHORT]: shorten(row[xKey]) }));
   return (
     <Figure label={label} height={height}>
       <BarChart
         responsive
         layout="vertical"
         accessibilityLayer={false}
-        data={rows as Row[]}
+        data={drawn}
         style={{ width: "100%", height: "100%" }}
         margin={{ top: 0, right: 16, bottom: 0, left: 0 }}
       >
@@ -146,14 +170,19 @@ export function CategoryBars({ label, rows, xKey, series, format = plain }: Char
         />
         <YAxis
           type="category"
-          dataKey={xKey}
+          dataKey={SHORT}
           tick={axisTick}
           tickLine={false}
-          width={110}
+          width={120}
           axisLine={{ stroke: "#cbd5e1" }}
         />
-        <Tooltip formatter={tooltipValue(format)} cursor={{ fill: "#eef2ff" }} />
-        {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
+        <Tooltip
+          formatter={tooltipValue(format)}
+          itemStyle={tooltipText}
+          cursor={{ fill: "#eef2ff" }}
+          labelFormatter={(short, payload) => String(payload[0]?.payload?.[xKey] ?? short)}
+        />
+        {series.length > 1 && legend}
         {series.map((s) => (
           <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} isAnimationActive={false} maxBarSize={22} />
         ))}

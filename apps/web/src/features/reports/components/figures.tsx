@@ -5,10 +5,11 @@ export interface Figure {
   note?: string;
 }
 
-/** A section's headline figures: a term and its value each, two across on a phone, more on a wide screen. */
+/** A section's headline figures: a term and its value each, two across, four when the card is wide (a container query:
+ * the card's width, not the window's, decides). */
 export function Figures({ items }: { items: readonly Figure[] }) {
   return (
-    <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
+    <dl className="grid grid-cols-2 gap-3 @2xl:grid-cols-4">
       {items.map((f) => (
         <div key={f.label} className="min-w-0 rounded-md bg-slate-50 p-3">
           <dt className="text-xs font-medium text-slate-600">{f.label}</dt>

@@ -61,7 +61,7 @@ export function ReportCard({
   return (
     <section
       aria-labelledby={headingId}
-      className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
+      className="@container min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
     >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">

@@ -158,18 +158,30 @@ export function SpeedSection({ report, params }: SectionProps) {
         />
       }
       chart={
-        <PeriodLines
-          label={`Median first response and resolution times ${perGroup(report.group)}, in hours`}
-          rows={chartRows}
-          xKey="period"
-          format={hours}
-          series={[
-            { key: "first", label: "First response", color: colorAt(0) },
-            { key: "firstBusiness", label: "First response (business hours)", color: colorAt(1) },
-            { key: "resolution", label: "Resolution", color: colorAt(2) },
-            { key: "resolutionBusiness", label: "Resolution (business hours)", color: colorAt(3) },
-          ]}
-        />
+        <div className="space-y-6">
+          <PeriodLines
+            label={`Median first response time ${perGroup(report.group)}, in hours`}
+            rows={chartRows}
+            xKey="period"
+            format={hours}
+            series={[
+              { key: "first", label: "First response", color: colorAt(0) },
+              { key: "firstBusiness", label: "In business hours", color: colorAt(1) },
+            ]}
+            height={200}
+          />
+          <PeriodLines
+            label={`Median resolution time ${perGroup(report.group)}, in hours`}
+            rows={chartRows}
+            xKey="period"
+            format={hours}
+            series={[
+              { key: "resolution", label: "Resolution", color: colorAt(2) },
+              { key: "resolutionBusiness", label: "In business hours", color: colorAt(3) },
+            ]}
+            height={200}
+          />
+        </div>
       }
       table={<SectionTable report={report} section="speed" title="Speed" />}
       howCounted={
@@ -348,9 +360,10 @@ export function AssistantSection({ report, params }: SectionProps) {
   const { chats, resolved_by_ai, handed_off, handoff_rate, rows, unanswered } = report.assistant;
   const chartRows = rows.map((r) => ({
     period: periodLabel(r.period, report.group),
-    chats: r.chats,
     ai: r.resolved_by_ai,
     handed: r.handed_off,
+    // Resolved alone and handed off never overlap; the rest were answered some other way (or are still open).
+    other: Math.max(0, r.chats - r.resolved_by_ai - r.handed_off),
   }));
   return (
     <ReportCard
@@ -371,13 +384,14 @@ export function AssistantSection({ report, params }: SectionProps) {
       }
       chart={
         <PeriodBars
-          label={`Chats, chats resolved by the assistant, and hand-offs ${perGroup(report.group)}`}
+          label={`Chats ${perGroup(report.group)}: resolved by the assistant, handed off, and the rest`}
           rows={chartRows}
           xKey="period"
+          stacked
           series={[
-            { key: "chats", label: "Chats", color: colorAt(5) },
             { key: "ai", label: "Resolved by the assistant", color: colorAt(0) },
             { key: "handed", label: "Handed off", color: colorAt(2) },
+            { key: "other", label: "Other chats", color: colorAt(5) },
           ]}
         />
       }
