@@ -9,31 +9,35 @@ import { type Queryable, queryRows } from "../../platform/db.ts";
  * report's filters keep; start and end are instants (start included).
  */
 
-/** Surveys per day (in the time zone): sent, answered, good and bad. */
-export function surveysByDay(db: Queryable, orgId: string, tickets: SQL, start: string, end: string, timezone: string) {
-  return queryRows<{ day: string; sent: number; answered: number; good: number; bad: number }>(
+/**
+ * Surveys per day (in the time zone) and agent credited with the solve (null: nobody): sent, answered, good and bad.
+ * tickets: null when no filter applies (every ticket's survey counts).
+ */
+export function surveysByDay(
+  db: Queryable,
+  orgId: string,
+  tickets: SQL | null,
+  start: string,
+  end: string,
+  timezone: string,
+) {
+  return queryRows<{
+    day: string;
+    agent_id: string | null;
+    sent: number;
+    answered: number;
+    good: number;
+    bad: number;
+  }>(
     db,
-    sql`select to_char(s.solved_at at time zone ${timezone}, 'YYYY-MM-DD') as day, count(*)::int as sent,
+    sql`select to_char(s.solved_at at time zone ${timezone}, 'YYYY-MM-DD') as day, s.agent_id, count(*)::int as sent,
                count(s.rating)::int as answered,
                count(*) filter (where s.rating = 'good')::int as good,
                count(*) filter (where s.rating = 'bad')::int as bad
         from ${csatSurveys} s
         where s.organization_id = ${orgId} and s.solved_at >= ${start}::timestamptz and s.solved_at < ${end}::timestamptz
-          and s.ticket_id in (${tickets})
-        group by 1`,
-  );
-}
-
-/** Answered surveys of the range per agent credited with the solve (null: nobody). */
-export function surveysByAgent(db: Queryable, orgId: string, tickets: SQL, start: string, end: string) {
-  return queryRows<{ agent_id: string | null; good: number; bad: number }>(
-    db,
-    sql`select s.agent_id, count(*) filter (where s.rating = 'good')::int as good,
-               count(*) filter (where s.rating = 'bad')::int as bad
-        from ${csatSurveys} s
-        where s.organization_id = ${orgId} and s.solved_at >= ${start}::timestamptz and s.solved_at < ${end}::timestamptz
-          and s.rating is not null and s.ticket_id in (${tickets})
-        group by s.agent_id`,
+          ${tickets ? sql`and s.ticket_id in (${tickets})` : sql``}
+        group by 1, 2`,
   );
 }
 

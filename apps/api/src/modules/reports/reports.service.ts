@@ -19,22 +19,19 @@ import { unansweredBetween } from "../ai/ai.queries.ts";
 import { groupQuestions } from "../ai/unanswered.ts";
 import { businessMinutesCounter, loadConfig, type OpeningWindow } from "../automation/sla.ts";
 import { chatsByDay, chatsByHour } from "../chat/chat.reports.ts";
-import { ratingsOfTickets, surveysByAgent, surveysByDay } from "../csat/csat.reports.ts";
+import { ratingsOfTickets, surveysByDay } from "../csat/csat.reports.ts";
 import {
   backlogParts,
   type ExportCursor,
   filteredTicketIds,
   type ReportSpan,
   repliesByMember,
-  slaFigures,
-  solvedByAssignee,
   type TicketExportRow,
+  type TicketFact,
   type TicketReportFilter,
-  tagsByDay,
-  ticketClocks,
   ticketExportPage,
-  ticketsByHour,
-  ticketVolume,
+  ticketFacts,
+  ticketSubjects,
 } from "../tickets/tickets.reports.ts";
 import { percent, periodsOf, round1, timeStats } from "./reports.periods.ts";
 
@@ -85,51 +82,41 @@ function businessCounter(window: OpeningWindow, timezone: string, instants: Date
   return businessMinutesCounter(window, timezone, new Date(min), new Date(max));
 }
 
-/** Everything a report is worked out from, read through the owning modules in the request's transaction. */
+/**
+ * Everything a report is worked out from, read through the owning modules in the request's transaction (one statement
+ * after another: a transaction runs them one at a time anyway).
+ */
 async function readFacts(ctx: Ctx, q: ReportQuery, span: ReportSpan) {
   const { db, orgId } = ctx;
   const f = filterOf(q);
-  const ids = filteredTicketIds(orgId, f);
+  const filtered = Boolean(q.channel || q.agent || q.priority || q.tag);
   const chats = chatsCount(q);
-  const [config, volume, backlog, clocks, sla, replies, solvedBy, tags, ticketHours] = await Promise.all([
-    loadConfig(ctx),
-    ticketVolume(db, orgId, f, span),
-    backlogParts(db, orgId, f, span),
-    ticketClocks(db, orgId, f, span),
-    slaFigures(db, orgId, f, span, now(), REPORT_BREACHED_MAX),
-    repliesByMember(db, orgId, f, span),
-    solvedByAssignee(db, orgId, f, span),
-    tagsByDay(db, orgId, f, span),
-    ticketsByHour(db, orgId, f, span),
-  ]);
-  const [surveys, agentSurveys, chatDays, chatHours, asked, members] = await Promise.all([
-    surveysByDay(db, orgId, ids, span.start, span.end, span.timezone),
-    surveysByAgent(db, orgId, ids, span.start, span.end),
-    chats ? chatsByDay(db, orgId, q.agent, span.start, span.end, span.timezone) : Promise.resolve([]),
-    chats ? chatsByHour(db, orgId, q.agent, span.start, span.end, span.timezone) : Promise.resolve([]),
-    unansweredBetween(db, orgId, span.start, span.end),
-    queryRows<{ id: string; first_name: string; last_name: string; email: string; status: string }>(
-      db,
-      sql`select id, first_name, last_name, email, status from users where organization_id = ${orgId}`,
-    ),
-  ]);
-  return {
-    config,
-    volume,
-    backlog,
-    clocks,
-    sla,
-    replies,
-    solvedBy,
-    tags,
-    ticketHours,
-    surveys,
-    agentSurveys,
-    chatDays,
-    chatHours,
-    asked,
-    members,
-  };
+  const config = await loadConfig(ctx);
+  const tickets = await ticketFacts(db, orgId, f, span);
+  const backlog = await backlogParts(db, orgId, f, span);
+  const replies = await repliesByMember(db, orgId, f, span);
+  const surveys = await surveysByDay(
+    db,
+    orgId,
+    filtered ? filteredTicketIds(orgId, f) : null,
+    span.start,
+    span.end,
+    span.timezone,
+  );
+  const chatDays = chats ? await chatsByDay(db, orgId, q.agent, span.start, span.end, span.timezone) : [];
+  const chatHours = chats ? await chatsByHour(db, orgId, q.agent, span.start, span.end, span.timezone) : [];
+  const asked = await unansweredBetween(db, orgId, span.start, span.end);
+  const members = await queryRows<{ id: string; first_name: string; last_name: string; email: string; status: string }>(
+    db,
+    sql`select id, first_name, last_name, email, status from users where organization_id = ${orgId}`,
+  );
+  const sla = slaOf(tickets, now());
+  const subjects = await ticketSubjects(
+    db,
+    orgId,
+    sla.breached.map((b) => b.id),
+  );
+  return { config, tickets, backlog, replies, surveys, chatDays, chatHours, asked, members, sla, subjects };
 }
 type Facts = Awaited<ReturnType<typeof readFacts>>;
 
@@ -143,11 +130,14 @@ interface Frame {
 function volumeSection(facts: Facts, { periods, slot }: Frame): ReportAnswer["volume"] {
   const created = periods.map(emptyChannels);
   const solved = periods.map(emptyChannels);
-  for (const r of facts.volume) {
-    const counts = (r.kind === "created" ? created : solved)[slot(r.day) ?? -1];
-    if (!counts) continue;
-    counts[r.source] += r.n;
-    counts.total += r.n;
+  const add = (counts: ChannelCounts | undefined, t: TicketFact) => {
+    if (!counts) return;
+    counts[t.source]++;
+    counts.total++;
+  };
+  for (const t of facts.tickets) {
+    add(created[slot(t.created_day) ?? -1], t);
+    add(solved[slot(t.solved_day) ?? -1], t);
   }
   const backlogAt = (lastDay: string) => {
     let open = 0;
@@ -188,26 +178,27 @@ interface Measured {
 }
 
 function measure(facts: Facts, timezone: string, { slot }: Frame): Measured[] {
-  const clocks = facts.clocks.map((c) => ({
-    ...c,
-    created: asDate(c.created_at),
-    responded: c.first_responded_at === null ? null : asDate(c.first_responded_at),
-    solvedAt: c.solved_at === null ? null : asDate(c.solved_at),
-  }));
-  const business = businessCounter(
-    facts.config.window,
-    timezone,
-    clocks.flatMap((c) => [c.created, ...(c.responded ? [c.responded] : []), ...(c.solvedAt ? [c.solvedAt] : [])]),
-  );
-  return clocks.map((c) => ({
-    assignee: c.assignee_id,
-    respondedSlot: slot(c.responded_day),
-    solvedSlot: slot(c.solved_day),
-    fr: c.responded ? (c.responded.getTime() - c.created.getTime()) / MINUTE : null,
-    frBusiness: c.responded ? business(c.created, c.responded) : null,
-    res: c.solvedAt ? (c.solvedAt.getTime() - c.created.getTime()) / MINUTE : null,
-    resBusiness: c.solvedAt ? business(c.created, c.solvedAt) : null,
-  }));
+  const instants: Date[] = [];
+  for (const t of facts.tickets) {
+    instants.push(new Date(t.created));
+    if (t.responded !== null) instants.push(new Date(t.responded));
+    if (t.solved !== null) instants.push(new Date(t.solved));
+  }
+  const business = businessCounter(facts.config.window, timezone, instants);
+  return facts.tickets.map((t) => {
+    const created = new Date(t.created);
+    const responded = t.responded_day === null || t.responded === null ? null : new Date(t.responded);
+    const solved = t.solved_day === null || t.solved === null ? null : new Date(t.solved);
+    return {
+      assignee: t.assignee_id,
+      respondedSlot: slot(t.responded_day),
+      solvedSlot: slot(t.solved_day),
+      fr: responded ? (responded.getTime() - created.getTime()) / MINUTE : null,
+      frBusiness: responded ? business(created, responded) : null,
+      res: solved ? (solved.getTime() - created.getTime()) / MINUTE : null,
+      resBusiness: solved ? business(created, solved) : null,
+    };
+  });
 }
 
 /** First responses made in the range (and kept), as figures. */
@@ -240,18 +231,56 @@ function speedSection(measured: Measured[], { periods }: Frame): ReportAnswer["s
   };
 }
 
+/** A due time against when it was done: met, missed (late, or not done and past due at `at`), or neither yet. */
+function dueOutcome(due: number | null, done: number | null, at: number): "met" | "missed" | null {
+  if (due === null) return null;
+  if (done !== null) return done <= due ? "met" : "missed";
+  return due < at ? "missed" : null;
+}
+
+/** SLA per priority over the tickets created in the range with a target, and the missed ones by due time. */
+function slaOf(tickets: TicketFact[], at: Date) {
+  const counts = new Map<TicketFact["priority"], Record<"fr" | "res", { met: number; missed: number }>>(
+    TICKET_PRIORITIES.map((p) => [p, { fr: { met: 0, missed: 0 }, res: { met: 0, missed: 0 } }]),
+  );
+  const breached: {
+    id: string;
+    number: number;
+    priority: TicketFact["priority"];
+    kind: "first_response" | "resolution";
+    due: number;
+  }[] = [];
+  for (const t of tickets) {
+    if (t.created_day === null) continue;
+    const row = counts.get(t.priority);
+    if (!row) continue;
+    const fr = dueOutcome(t.first_response_due, t.responded, at.getTime());
+    const res = dueOutcome(t.resolution_due, t.solved, at.getTime());
+    if (fr) row.fr[fr]++;
+    if (res) row.res[res]++;
+    const base = { id: t.id, number: t.number, priority: t.priority };
+    if (fr === "missed") breached.push({ ...base, kind: "first_response", due: t.first_response_due ?? 0 });
+    if (res === "missed") breached.push({ ...base, kind: "resolution", due: t.resolution_due ?? 0 });
+  }
+  breached.sort((a, b) => a.due - b.due || a.number - b.number || a.kind.localeCompare(b.kind));
+  return { counts, breached: breached.slice(0, REPORT_BREACHED_MAX), total: breached.length };
+}
+
 function slaSection(facts: Facts): ReportAnswer["sla"] {
-  const share = (met: number, missed: number) => ({ met, missed, share: percent(met, met + missed) });
+  const share = (c: { met: number; missed: number }) => ({ ...c, share: percent(c.met, c.met + c.missed) });
   return {
     priorities: TICKET_PRIORITIES.map((priority) => {
-      const c = facts.sla.counts.find((r) => r.priority === priority);
-      return {
-        priority,
-        first_response: share(c?.fr_met ?? 0, c?.fr_missed ?? 0),
-        resolution: share(c?.res_met ?? 0, c?.res_missed ?? 0),
-      };
+      const c = facts.sla.counts.get(priority) ?? { fr: { met: 0, missed: 0 }, res: { met: 0, missed: 0 } };
+      return { priority, first_response: share(c.fr), resolution: share(c.res) };
     }),
-    breached: facts.sla.breached.map((b) => ({ ...b, due_at: asDate(b.due_at).toISOString() })),
+    breached: facts.sla.breached.map((b) => ({
+      id: b.id,
+      number: b.number,
+      subject: facts.subjects.get(b.id) ?? "",
+      priority: b.priority,
+      kind: b.kind,
+      due_at: new Date(b.due).toISOString(),
+    })),
     breached_total: facts.sla.total,
   };
 }
@@ -268,6 +297,19 @@ const satisfactionOf = (r: SatisfactionCounts) => ({
   score: csatScore(r.good, r.bad),
   response_rate: percent(r.answered, r.sent),
 });
+
+/** Answered surveys of the range per agent credited with the solve (null: nobody). */
+function agentScores(facts: Facts) {
+  const byAgent = new Map<string | null, { agent_id: string | null; good: number; bad: number }>();
+  for (const s of facts.surveys) {
+    if (s.good + s.bad === 0) continue;
+    const row = byAgent.get(s.agent_id) ?? { agent_id: s.agent_id, good: 0, bad: 0 };
+    row.good += s.good;
+    row.bad += s.bad;
+    byAgent.set(s.agent_id, row);
+  }
+  return [...byAgent.values()];
+}
 
 /** Satisfaction (ticket surveys by their solve's day, chats' answers by the chat's start) and the assistant. */
 function satisfactionAndAssistant(facts: Facts, names: Map<string, string>, { periods, slot }: Frame) {
@@ -321,7 +363,7 @@ function satisfactionAndAssistant(facts: Facts, names: Map<string, string>, { pe
     satisfaction: {
       overall: satisfactionOf(total),
       rows: periods.map((p, i) => ({ period: p.start, ...satisfactionOf(satisfaction[i] ?? noAnswers()) })),
-      agents: facts.agentSurveys
+      agents: agentScores(facts)
         .map((a) => ({
           agent_id: a.agent_id,
           name: a.agent_id ? (names.get(a.agent_id) ?? "") : "",
@@ -352,8 +394,11 @@ function satisfactionAndAssistant(facts: Facts, names: Map<string, string>, { pe
 /** Agents: the active team (only the one filtered by, if any), and anyone else the range's figures name. */
 function agentsSection(facts: Facts, measured: Measured[], names: Map<string, string>, agent: string | undefined) {
   const repliesOf = new Map(facts.replies.map((r) => [r.user_id, r.n]));
-  const solvedOf = new Map(facts.solvedBy.map((r) => [r.user_id, r.n]));
-  const csatOf = new Map(facts.agentSurveys.map((r) => [r.agent_id, r]));
+  const solvedOf = new Map<string, number>();
+  for (const t of facts.tickets) {
+    if (t.solved_day !== null && t.assignee_id) solvedOf.set(t.assignee_id, (solvedOf.get(t.assignee_id) ?? 0) + 1);
+  }
+  const csatOf = new Map(agentScores(facts).map((r) => [r.agent_id, r]));
   const named = new Set([...repliesOf.keys(), ...solvedOf.keys(), ...csatOf.keys()]);
   return facts.members
     .filter((m) => (m.status === "active" && (!agent || m.id === agent)) || named.has(m.id))
@@ -377,15 +422,17 @@ function agentsSection(facts: Facts, measured: Measured[], names: Map<string, st
 /** Tags, most used first, with their counts per period. */
 function tagsSection(facts: Facts, { periods, slot }: Frame): ReportAnswer["tags"] {
   const rows = new Map<string, number[]>();
-  for (const t of facts.tags) {
-    const i = slot(t.day);
+  for (const t of facts.tickets) {
+    const i = slot(t.created_day);
     if (i === undefined) continue;
-    let counts = rows.get(t.tag);
-    if (!counts) {
-      counts = periods.map(() => 0);
-      rows.set(t.tag, counts);
+    for (const tag of t.tags) {
+      let counts = rows.get(tag);
+      if (!counts) {
+        counts = periods.map(() => 0);
+        rows.set(tag, counts);
+      }
+      counts[i] = (counts[i] ?? 0) + 1;
     }
-    counts[i] = (counts[i] ?? 0) + t.n;
   }
   return [...rows.entries()]
     .map(([tag, counts]) => ({ tag, total: counts.reduce((a, b) => a + b, 0), counts }))
@@ -420,7 +467,14 @@ export async function buildReport(ctx: Ctx, q: ReportQuery): Promise<ReportAnswe
     ...satisfactionAndAssistant(facts, names, frame),
     agents: agentsSection(facts, measured, names, q.agent),
     tags: tagsSection(facts, frame),
-    busiest_hours: { tickets: heatmap(facts.ticketHours), chats: heatmap(facts.chatHours) },
+    busiest_hours: {
+      tickets: heatmap(
+        facts.tickets.flatMap((t) =>
+          t.created_dow === null || t.created_hour === null ? [] : [{ dow: t.created_dow, hour: t.created_hour, n: 1 }],
+        ),
+      ),
+      chats: heatmap(facts.chatHours),
+    },
   };
 }
 

@@ -44,18 +44,70 @@ const inSpan = (column: SQL, span: ReportSpan) =>
   sql`${column} >= ${span.start}::timestamptz and ${column} < ${span.end}::timestamptz`;
 const dayOf = (column: SQL, span: ReportSpan) => sql`to_char(${column} at time zone ${span.timezone}, 'YYYY-MM-DD')`;
 
-/** Tickets created per day and channel, and tickets solved (their last solve) per day and channel. */
-export function ticketVolume(db: Queryable, orgId: string, f: TicketReportFilter, span: ReportSpan) {
-  return queryRows<{ kind: "created" | "solved"; day: string; source: TicketSource; n: number }>(
+/** A ticket the range's figures count, as numbers (instants in epoch milliseconds). */
+export interface TicketFact {
+  id: string;
+  number: number;
+  source: TicketSource;
+  priority: TicketPriority;
+  assignee_id: string | null;
+  tags: string[];
+  created: number;
+  /** The team's first public reply. */
+  responded: number | null;
+  /** The last solve, when solved or closed now. */
+  solved: number | null;
+  first_response_due: number | null;
+  resolution_due: number | null;
+  /** Days (in the time zone) when they fall in the range, else null; with the weekday (0: Sunday) and hour created. */
+  created_day: string | null;
+  responded_day: string | null;
+  solved_day: string | null;
+  created_dow: number | null;
+  created_hour: number | null;
+}
+
+/**
+ * Every ticket that passes the filters and was created, first answered or last solved in the range, one row each, for
+ * the reports to count every ticket figure from (volume, speed, SLA, solves per agent, tags, busiest hours) in one
+ * read: three index ranges, each of the organization's own.
+ */
+export function ticketFacts(db: Queryable, orgId: string, f: TicketReportFilter, span: ReportSpan) {
+  const ms = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
+  const inRange = (column: SQL) => sql`case when ${inSpan(column, span)} then ${dayOf(column, span)} end`;
+  const local = sql`(t.created_at at time zone ${span.timezone})`;
+  const solved = sql`case when t.status in ${DONE} then t.solved_at end`;
+  return queryRows<TicketFact>(
     db,
-    sql`select 'created' as kind, ${dayOf(sql`t.created_at`, span)} as day, t.source, count(*)::int as n
-        from ${tickets} t where ${matching(orgId, f)} and ${inSpan(sql`t.created_at`, span)}
-        group by 2, 3
-        union all
-        select 'solved', ${dayOf(sql`t.solved_at`, span)}, t.source, count(*)::int
-        from ${tickets} t where ${matching(orgId, f)} and t.status in ${DONE} and ${inSpan(sql`t.solved_at`, span)}
-        group by 2, 3`,
+    sql`select t.id, t.ticket_number as number, t.source, t.priority, t.assignee_id, t.tags,
+               ${ms(sql`t.created_at`)} as created, ${ms(sql`t.first_responded_at`)} as responded,
+               ${ms(solved)} as solved, ${ms(sql`t.first_response_due_at`)} as first_response_due,
+               ${ms(sql`t.resolution_due_at`)} as resolution_due,
+               ${inRange(sql`t.created_at`)} as created_day, ${inRange(sql`t.first_responded_at`)} as responded_day,
+               ${inRange(solved)} as solved_day,
+               case when ${inSpan(sql`t.created_at`, span)} then extract(dow from ${local})::int end as created_dow,
+               case when ${inSpan(sql`t.created_at`, span)} then extract(hour from ${local})::int end as created_hour
+        from ${tickets} t
+        where ${matching(orgId, f)} and t.id in (
+          select r.id from ${tickets} r where r.organization_id = ${orgId} and ${inSpan(sql`r.created_at`, span)}
+          union
+          select r.id from ${tickets} r where r.organization_id = ${orgId} and r.status in ${DONE} and ${inSpan(sql`r.solved_at`, span)}
+          union
+          select r.id from ${tickets} r
+          where r.organization_id = ${orgId} and r.first_responded_at is not null and ${inSpan(sql`r.first_responded_at`, span)})`,
   );
+}
+
+/** Tickets' numbers and subjects, by id (the few a report lists). */
+export async function ticketSubjects(db: Queryable, orgId: string, ids: string[]) {
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await queryRows<{ id: string; subject: string }>(
+    db,
+    sql`select t.id, t.subject from ${tickets} t
+        where t.organization_id = ${orgId}
+          and t.id in (select v::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) v)`,
+  );
+  return new Map(rows.map((r) => [r.id, r.subject]));
 }
 
 /**
@@ -67,153 +119,37 @@ export function ticketVolume(db: Queryable, orgId: string, f: TicketReportFilter
  */
 export async function backlogParts(db: Queryable, orgId: string, f: TicketReportFilter, span: ReportSpan) {
   const created = sql`case when t.created_at < ${span.start}::timestamptz then null else ${dayOf(sql`t.created_at`, span)} end`;
-  const [open, changes] = await Promise.all([
-    queryRows<{ created_day: string | null; n: number }>(
-      db,
-      sql`select ${created} as created_day, count(*)::int as n
+  // One statement after the other: a transaction's statements run one at a time anyway.
+  const open = await queryRows<{ created_day: string | null; n: number }>(
+    db,
+    sql`select ${created} as created_day, count(*)::int as n
           from ${tickets} t where ${matching(orgId, f)} and t.status in ${OPEN} and t.created_at < ${span.end}::timestamptz
           group by 1`,
-    ),
-    queryRows<{ changed_day: string | null; created_day: string | null; delta: number }>(
-      db,
-      sql`select case when e.created_at >= ${span.end}::timestamptz then null else ${dayOf(sql`e.created_at`, span)} end as changed_day,
+  );
+  const changes = await queryRows<{ changed_day: string | null; created_day: string | null; delta: number }>(
+    db,
+    sql`select case when e.created_at >= ${span.end}::timestamptz then null else ${dayOf(sql`e.created_at`, span)} end as changed_day,
                  ${created} as created_day,
                  sum((e.to_value in ${OPEN})::int - (e.from_value in ${OPEN})::int)::int as delta
           from ${ticketEvents} e join ${tickets} t on t.organization_id = e.organization_id and t.id = e.ticket_id
           where e.organization_id = ${orgId} and e.type = 'status' and e.created_at >= ${span.start}::timestamptz
             and t.created_at < ${span.end}::timestamptz and ${matching(orgId, f)}
           group by 1, 2`,
-    ),
-  ]);
-  return { open, changes };
-}
-
-/** A ticket's clocks: its first response and last solve (null when not solved now). */
-export interface TicketClock {
-  id: string;
-  assignee_id: string | null;
-  created_at: Date | string;
-  first_responded_at: Date | string | null;
-  solved_at: Date | string | null;
-  /** The days (in the time zone) of the first response and of the solve, when they fall in the range. */
-  responded_day: string | null;
-  solved_day: string | null;
-}
-
-/** The tickets first answered or last solved in the range, with their clocks (the speed figures). */
-export function ticketClocks(db: Queryable, orgId: string, f: TicketReportFilter, span: ReportSpan) {
-  return queryRows<TicketClock>(
-    db,
-    sql`select t.id, t.assignee_id, t.created_at, t.first_responded_at,
-               case when t.status in ${DONE} then t.solved_at end as solved_at,
-               case when ${inSpan(sql`t.first_responded_at`, span)} then ${dayOf(sql`t.first_responded_at`, span)} end as responded_day,
-               case when t.status in ${DONE} and ${inSpan(sql`t.solved_at`, span)} then ${dayOf(sql`t.solved_at`, span)} end as solved_day
-        from ${tickets} t
-        where ${matching(orgId, f)}
-          and ((${inSpan(sql`t.first_responded_at`, span)})
-               or (t.status in ${DONE} and ${inSpan(sql`t.solved_at`, span)}))`,
   );
-}
-
-/**
- * SLA per priority, over the tickets created in the range with a target: met (done by the due time), missed (done
- * late, or not done and past due at `at`); and the missed ones, oldest due time first.
- */
-export async function slaFigures(
-  db: Queryable,
-  orgId: string,
-  f: TicketReportFilter,
-  span: ReportSpan,
-  at: Date,
-  limit: number,
-) {
-  const now = at.toISOString();
-  const solved = sql`case when t.status in ${DONE} then t.solved_at end`;
-  const frMissed = sql`(t.first_responded_at > t.first_response_due_at or (t.first_responded_at is null and t.first_response_due_at < ${now}::timestamptz))`;
-  const resMissed = sql`(${solved} > t.resolution_due_at or (${solved} is null and t.resolution_due_at < ${now}::timestamptz))`;
-  const base = sql`from ${tickets} t where ${matching(orgId, f)} and ${inSpan(sql`t.created_at`, span)}`;
-  const [counts, breached, [total]] = await Promise.all([
-    queryRows<{
-      priority: TicketPriority;
-      fr_met: number;
-      fr_missed: number;
-      res_met: number;
-      res_missed: number;
-    }>(
-      db,
-      sql`select t.priority,
-                 count(*) filter (where t.first_responded_at <= t.first_response_due_at)::int as fr_met,
-                 count(*) filter (where ${frMissed})::int as fr_missed,
-                 count(*) filter (where ${solved} <= t.resolution_due_at)::int as res_met,
-                 count(*) filter (where ${resMissed})::int as res_missed
-          ${base} and (t.first_response_due_at is not null or t.resolution_due_at is not null)
-          group by t.priority`,
-    ),
-    queryRows<{
-      id: string;
-      number: number;
-      subject: string;
-      priority: TicketPriority;
-      kind: "first_response" | "resolution";
-      due_at: Date | string;
-    }>(
-      db,
-      sql`select * from (
-            select t.id, t.ticket_number as number, t.subject, t.priority, 'first_response' as kind,
-                   t.first_response_due_at as due_at ${base} and ${frMissed}
-            union all
-            select t.id, t.ticket_number, t.subject, t.priority, 'resolution', t.resolution_due_at ${base} and ${resMissed}
-          ) b order by due_at, number, kind limit ${limit}`,
-    ),
-    queryRows<{ n: number }>(
-      db,
-      sql`select (count(*) filter (where ${frMissed}) + count(*) filter (where ${resMissed}))::int as n ${base}`,
-    ),
-  ]);
-  return { counts, breached, total: total?.n ?? 0 };
+  return { open, changes };
 }
 
 /** Public replies written in the range per member (author), on the tickets that pass the filters. */
 export function repliesByMember(db: Queryable, orgId: string, f: TicketReportFilter, span: ReportSpan) {
+  const filtered = Boolean(f.channel || f.agent || f.priority || f.tag);
   return queryRows<{ user_id: string; n: number }>(
     db,
     sql`select c.author_id as user_id, count(*)::int as n
-        from ${ticketComments} c join ${tickets} t on t.organization_id = c.organization_id and t.id = c.ticket_id
+        from ${ticketComments} c
         where c.organization_id = ${orgId} and c.is_public and c.author_id is not null
-          and ${inSpan(sql`c.created_at`, span)} and ${matching(orgId, f)}
+          and ${inSpan(sql`c.created_at`, span)}
+          ${filtered ? sql`and c.ticket_id in (${filteredTicketIds(orgId, f)})` : sql``}
         group by c.author_id`,
-  );
-}
-
-/** Tickets solved in the range (their last solve) per assignee. */
-export function solvedByAssignee(db: Queryable, orgId: string, f: TicketReportFilter, span: ReportSpan) {
-  return queryRows<{ user_id: string; n: number }>(
-    db,
-    sql`select t.assignee_id as user_id, count(*)::int as n from ${tickets} t
-        where ${matching(orgId, f)} and t.assignee_id is not null and t.status in ${DONE} and ${inSpan(sql`t.solved_at`, span)}
-        group by t.assignee_id`,
-  );
-}
-
-/** Tickets created in the range per tag and day. */
-export function tagsByDay(db: Queryable, orgId: string, f: TicketReportFilter, span: ReportSpan) {
-  return queryRows<{ tag: string; day: string; n: number }>(
-    db,
-    sql`select tag, ${dayOf(sql`t.created_at`, span)} as day, count(*)::int as n
-        from ${tickets} t cross join lateral unnest(t.tags) as tag
-        where ${matching(orgId, f)} and ${inSpan(sql`t.created_at`, span)}
-        group by 1, 2`,
-  );
-}
-
-/** Tickets created in the range per weekday (0: Sunday) and hour, in the time zone. */
-export function ticketsByHour(db: Queryable, orgId: string, f: TicketReportFilter, span: ReportSpan) {
-  return queryRows<{ dow: number; hour: number; n: number }>(
-    db,
-    sql`select extract(dow from t.created_at at time zone ${span.timezone})::int as dow,
-               extract(hour from t.created_at at time zone ${span.timezone})::int as hour, count(*)::int as n
-        from ${tickets} t where ${matching(orgId, f)} and ${inSpan(sql`t.created_at`, span)}
-        group by 1, 2`,
   );
 }
 
