@@ -70,19 +70,19 @@ async function journey(page: Page, shot: string) {
     .click();
   await expect(page).toHaveURL(/\/reports$/);
   await expect(page.getByRole("heading", { level: 1, name: "Reports" })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Volume" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("region", { name: "Volume", exact: true })).toBeVisible({ timeout: 15_000 });
 
   // The range, then a filter: each asks the API again and lands in the address.
   const asked = page.waitForResponse((r) => r.url().includes("/api/reports?") && r.url().includes("from="));
-  await page.getByLabel("Date range").selectOption({ label: "Last 90 days" });
+  await page.getByLabel("Date range", { exact: true }).selectOption({ label: "Last 90 days" });
   expect((await asked).status()).toBe(200);
   await expect(page).toHaveURL(/\/reports\?range=last_90_days$/);
   const filtered = page.waitForResponse((r) => r.url().includes("/api/reports?") && r.url().includes("channel=email"));
-  await page.getByLabel("Channel").selectOption({ label: "Email" });
+  await page.getByLabel("Channel", { exact: true }).selectOption({ label: "Email" });
   expect((await filtered).status()).toBe(200);
   await expect(page).toHaveURL(/\/reports\?range=last_90_days&channel=email$/);
 
-  const volume = page.getByRole("region", { name: "Volume" });
+  const volume = page.getByRole("region", { name: "Volume", exact: true });
   await expect(volume).toBeVisible();
   await expect(volume.getByRole("img", { name: /Tickets created per day/ })).toBeVisible();
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);

@@ -135,7 +135,7 @@ export function PeriodLines({ label, rows, xKey, series, format = plain, height 
             name={s.label}
             stroke={s.color}
             strokeWidth={2}
-            dot={{ r: 2 }}
+            dot={{ r: rows.length > 31 ? 1 : 2 }}
             connectNulls={false}
             isAnimationActive={false}
           />

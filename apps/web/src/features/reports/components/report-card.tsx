@@ -1,5 +1,5 @@
 import type { ReportSection } from "@cove/contract/reports.ts";
-import { ChartColumn, Download, Table } from "lucide-react";
+import { Download, Table } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -77,13 +77,11 @@ export function ReportCard({
               size="sm"
               aria-pressed={asTable}
               aria-label={`Table view of ${title}`}
+              // Pressed reads as on: the toggle's own state, not a new look for the shared button.
+              className="aria-pressed:border-indigo-300 aria-pressed:bg-indigo-50 aria-pressed:text-indigo-700"
               onClick={() => setAsTable((t) => !t)}
             >
-              {asTable ? (
-                <ChartColumn className="size-4" aria-hidden="true" />
-              ) : (
-                <Table className="size-4" aria-hidden="true" />
-              )}
+              <Table className="size-4" aria-hidden="true" />
               Table view
             </Button>
             <Button
