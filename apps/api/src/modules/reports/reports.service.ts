@@ -240,14 +240,29 @@ function resolutions(measured: Measured[], keep: (m: Measured) => boolean) {
   );
 }
 
+/** Groups items by a key, in one pass. */
+function groupBy<T, K>(items: T[], key: (item: T) => K | undefined): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    if (k === undefined) continue;
+    const list = groups.get(k);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
 function speedSection(measured: Measured[], { periods }: Frame): ReportAnswer["speed"] {
+  const responded = groupBy(measured, (m) => m.respondedSlot);
+  const solved = groupBy(measured, (m) => m.solvedSlot);
   return {
     first_response: firstResponses(measured, () => true),
     resolution: resolutions(measured, () => true),
     rows: periods.map((p, i) => ({
       period: p.start,
-      first_response: firstResponses(measured, (m) => m.respondedSlot === i),
-      resolution: resolutions(measured, (m) => m.solvedSlot === i),
+      first_response: firstResponses(responded.get(i) ?? [], () => true),
+      resolution: resolutions(solved.get(i) ?? [], () => true),
     })),
   };
 }
@@ -429,10 +444,11 @@ function agentsSection(
   }
   const csatOf = new Map(agentScores(facts).map((r) => [r.agent_id, r]));
   const named = new Set([...repliesOf.keys(), ...solvedOf.keys(), ...csatOf.keys()]);
+  const byAssignee = groupBy(measured, (m) => m.assignee ?? undefined);
   return facts.members
     .filter((m) => (m.status === "active" && (!agent || m.id === agent)) || named.has(m.id))
     .map((m): ReportAnswer["agents"][number] => {
-      const fr = firstResponses(measured, (x) => x.assignee === m.id);
+      const fr = firstResponses(byAssignee.get(m.id) ?? [], () => true);
       const scores = csatOf.get(m.id) ?? { good: 0, bad: 0 };
       return {
         agent_id: m.id,
