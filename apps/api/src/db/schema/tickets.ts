@@ -94,7 +94,11 @@ export const tickets = pgTable(
       .on(t.organizationId, t.contactId, t.updatedAt.desc())
       .where(sql`${t.contactId} is not null`),
     index("tickets_org_status_solved_idx").on(t.organizationId, t.status, t.solvedAt),
-    // Reports: the tickets first answered in a range (modules/tickets/tickets.reports.ts).
+    // Reports: the open backlog now, by creation time (modules/tickets/tickets.reports.ts).
+    index("tickets_org_open_created_idx")
+      .on(t.organizationId, t.createdAt)
+      .where(sql`${t.status} in ('open', 'pending')`),
+    // Reports: the tickets first answered in a range.
     index("tickets_org_first_responded_idx")
       .on(t.organizationId, t.firstRespondedAt)
       .where(sql`${t.firstRespondedAt} is not null`),

@@ -123,7 +123,7 @@ export async function ticketSubjects(db: Queryable, orgId: string, ids: string[]
     db,
     sql`select t.id, t.subject from ${tickets} t
         where t.organization_id = ${orgId}
-          and t.id in (select v::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) v)`,
+          and t.id = any(${`{${ids.join(",")}}`}::uuid[])`,
   );
   return new Map(rows.map((r) => [r.id, r.subject]));
 }
