@@ -88,11 +88,17 @@ export const tickets = pgTable(
     // *_sla_row_level_security.sql: its INCLUDE (status, priority, assignee_id), which Drizzle cannot declare, lets a
     // filtered list be read off the index alone (docs/decisions/2026-11-25-sla-in-the-list.md).
     index("tickets_org_created_idx").on(t.organizationId, t.createdAt),
+    // The reports read the tickets created in a range off tickets_org_created_report_idx (migration
+    // *_report_covering_index.sql): (organization_id, created_at) INCLUDE every column a report counts.
     index("tickets_org_contact_updated_idx")
       .on(t.organizationId, t.contactId, t.updatedAt.desc())
       .where(sql`${t.contactId} is not null`),
     index("tickets_org_status_solved_idx").on(t.organizationId, t.status, t.solvedAt),
-    // Reports: the tickets first answered in a range (modules/tickets/tickets.reports.ts).
+    // Reports: the open backlog now, by creation time (modules/tickets/tickets.reports.ts).
+    index("tickets_org_open_created_idx")
+      .on(t.organizationId, t.createdAt)
+      .where(sql`${t.status} in ('open', 'pending')`),
+    // Reports: the tickets first answered in a range.
     index("tickets_org_first_responded_idx")
       .on(t.organizationId, t.firstRespondedAt)
       .where(sql`${t.firstRespondedAt} is not null`),

@@ -48,7 +48,7 @@ export async function ratingsOfTickets(db: Queryable, orgId: string, ticketIds: 
     db,
     sql`select s.ticket_id, s.rating from ${csatSurveys} s
         where s.organization_id = ${orgId} and s.rating is not null
-          and s.ticket_id in (select v::uuid from jsonb_array_elements_text(${JSON.stringify(ticketIds)}::jsonb) v)`,
+          and s.ticket_id = any(${`{${ticketIds.join(",")}}`}::uuid[])`,
   );
   return new Map(rows.map((r) => [r.ticket_id, r.rating]));
 }

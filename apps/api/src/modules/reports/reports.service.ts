@@ -45,16 +45,33 @@ export type ReportQuery = z.output<typeof reportQuery>;
 const MINUTE = 60_000;
 const asDate = (v: Date | string) => (typeof v === "string" ? new Date(v) : v);
 
-/** The range as instants: the first day's midnight and the midnight after the last day, in the organization's zone. */
-async function spanOf(db: Queryable, orgId: string, q: Pick<ReportQuery, "from" | "to">): Promise<ReportSpan> {
-  const [row] = await queryRows<{ timezone: string; start: Date | string; end: Date | string }>(
+/**
+ * The range as instants (the first day's midnight and the midnight after the last day, in the organization's zone)
+ * and the instants its periods start at, with the range's end last.
+ */
+async function spanOf(
+  db: Queryable,
+  orgId: string,
+  q: Pick<ReportQuery, "from" | "to">,
+  periodStarts: string[] = [],
+): Promise<ReportSpan & { bounds: string[] }> {
+  const days = JSON.stringify(periodStarts);
+  const [row] = await queryRows<{ timezone: string; start: Date | string; end: Date | string; bounds: number[] }>(
     db,
     sql`select timezone, (${q.from}::date::timestamp at time zone timezone) as start,
-               ((${q.to}::date + 1)::timestamp at time zone timezone) as end
+               ((${q.to}::date + 1)::timestamp at time zone timezone) as end,
+               array(select (extract(epoch from (d::date::timestamp at time zone timezone)) * 1000)::float8
+                     from jsonb_array_elements_text(${days}::jsonb) d) as bounds
         from organizations where id = ${orgId}`,
   );
   if (!row) throw new Error("The organization of a signed-in request is missing");
-  return { timezone: row.timezone, start: asDate(row.start).toISOString(), end: asDate(row.end).toISOString() };
+  const end = asDate(row.end).toISOString();
+  return {
+    timezone: row.timezone,
+    start: asDate(row.start).toISOString(),
+    end,
+    bounds: [...row.bounds.map((b) => new Date(Number(b)).toISOString()), end],
+  };
 }
 
 const filterOf = (q: ReportQuery): TicketReportFilter => ({
@@ -86,13 +103,13 @@ function businessCounter(window: OpeningWindow, timezone: string, instants: Date
  * Everything a report is worked out from, read through the owning modules in the request's transaction (one statement
  * after another: a transaction runs them one at a time anyway).
  */
-async function readFacts(ctx: Ctx, q: ReportQuery, span: ReportSpan) {
+async function readFacts(ctx: Ctx, q: ReportQuery, span: ReportSpan & { bounds: string[] }) {
   const { db, orgId } = ctx;
   const f = filterOf(q);
   const filtered = Boolean(q.channel || q.agent || q.priority || q.tag);
   const chats = chatsCount(q);
   const config = await loadConfig(ctx);
-  const tickets = await ticketFacts(db, orgId, f, span);
+  const tickets = await ticketFacts(db, orgId, f, span, span.bounds);
   const backlog = await backlogParts(db, orgId, f, span);
   const replies = await repliesByMember(db, orgId, f, span);
   const surveys = await surveysByDay(
@@ -124,10 +141,12 @@ type Facts = Awaited<ReturnType<typeof readFacts>>;
 interface Frame {
   periods: ReportPeriod[];
   slot: (day: string | null) => number | undefined;
+  /** The period of a width_bucket against the periods' bounds (1: the first). */
+  bucket: (b: number | null) => number | undefined;
 }
 
 /** Volume per period, and the backlog at each period's end. */
-function volumeSection(facts: Facts, { periods, slot }: Frame): ReportAnswer["volume"] {
+function volumeSection(facts: Facts, { periods, bucket }: Frame): ReportAnswer["volume"] {
   const created = periods.map(emptyChannels);
   const solved = periods.map(emptyChannels);
   const add = (counts: ChannelCounts | undefined, t: TicketFact) => {
@@ -136,8 +155,8 @@ function volumeSection(facts: Facts, { periods, slot }: Frame): ReportAnswer["vo
     counts.total++;
   };
   for (const t of facts.tickets) {
-    add(created[slot(t.created_day) ?? -1], t);
-    add(solved[slot(t.solved_day) ?? -1], t);
+    add(created[bucket(t.created_bucket) ?? -1], t);
+    add(solved[bucket(t.solved_bucket) ?? -1], t);
   }
   const backlogAt = (lastDay: string) => {
     let open = 0;
@@ -177,7 +196,7 @@ interface Measured {
   resBusiness: number | null;
 }
 
-function measure(facts: Facts, timezone: string, { slot }: Frame): Measured[] {
+function measure(facts: Facts, timezone: string, { bucket }: Frame): Measured[] {
   const instants: Date[] = [];
   for (const t of facts.tickets) {
     instants.push(new Date(t.created));
@@ -187,12 +206,14 @@ function measure(facts: Facts, timezone: string, { slot }: Frame): Measured[] {
   const business = businessCounter(facts.config.window, timezone, instants);
   return facts.tickets.map((t) => {
     const created = new Date(t.created);
-    const responded = t.responded_day === null || t.responded === null ? null : new Date(t.responded);
-    const solved = t.solved_day === null || t.solved === null ? null : new Date(t.solved);
+    const respondedSlot = bucket(t.responded_bucket);
+    const solvedSlot = bucket(t.solved_bucket);
+    const responded = respondedSlot === undefined || t.responded === null ? null : new Date(t.responded);
+    const solved = solvedSlot === undefined || t.solved === null ? null : new Date(t.solved);
     return {
       assignee: t.assignee_id,
-      respondedSlot: slot(t.responded_day),
-      solvedSlot: slot(t.solved_day),
+      respondedSlot,
+      solvedSlot,
       fr: responded ? (responded.getTime() - created.getTime()) / MINUTE : null,
       frBusiness: responded ? business(created, responded) : null,
       res: solved ? (solved.getTime() - created.getTime()) / MINUTE : null,
@@ -219,14 +240,29 @@ function resolutions(measured: Measured[], keep: (m: Measured) => boolean) {
   );
 }
 
+/** Groups items by a key, in one pass. */
+function groupBy<T, K>(items: T[], key: (item: T) => K | undefined): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    if (k === undefined) continue;
+    const list = groups.get(k);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
 function speedSection(measured: Measured[], { periods }: Frame): ReportAnswer["speed"] {
+  const responded = groupBy(measured, (m) => m.respondedSlot);
+  const solved = groupBy(measured, (m) => m.solvedSlot);
   return {
     first_response: firstResponses(measured, () => true),
     resolution: resolutions(measured, () => true),
     rows: periods.map((p, i) => ({
       period: p.start,
-      first_response: firstResponses(measured, (m) => m.respondedSlot === i),
-      resolution: resolutions(measured, (m) => m.solvedSlot === i),
+      first_response: firstResponses(responded.get(i) ?? [], () => true),
+      resolution: resolutions(solved.get(i) ?? [], () => true),
     })),
   };
 }
@@ -251,7 +287,7 @@ function slaOf(tickets: TicketFact[], at: Date) {
     due: number;
   }[] = [];
   for (const t of tickets) {
-    if (t.created_day === null) continue;
+    if (t.created_bucket === null || t.created_dow === null) continue;
     const row = counts.get(t.priority);
     if (!row) continue;
     const fr = dueOutcome(t.first_response_due, t.responded, at.getTime());
@@ -392,18 +428,27 @@ function satisfactionAndAssistant(facts: Facts, names: Map<string, string>, { pe
 }
 
 /** Agents: the active team (only the one filtered by, if any), and anyone else the range's figures name. */
-function agentsSection(facts: Facts, measured: Measured[], names: Map<string, string>, agent: string | undefined) {
+function agentsSection(
+  facts: Facts,
+  measured: Measured[],
+  names: Map<string, string>,
+  agent: string | undefined,
+  { bucket }: Frame,
+) {
   const repliesOf = new Map(facts.replies.map((r) => [r.user_id, r.n]));
   const solvedOf = new Map<string, number>();
   for (const t of facts.tickets) {
-    if (t.solved_day !== null && t.assignee_id) solvedOf.set(t.assignee_id, (solvedOf.get(t.assignee_id) ?? 0) + 1);
+    if (bucket(t.solved_bucket) !== undefined && t.assignee_id) {
+      solvedOf.set(t.assignee_id, (solvedOf.get(t.assignee_id) ?? 0) + 1);
+    }
   }
   const csatOf = new Map(agentScores(facts).map((r) => [r.agent_id, r]));
   const named = new Set([...repliesOf.keys(), ...solvedOf.keys(), ...csatOf.keys()]);
+  const byAssignee = groupBy(measured, (m) => m.assignee ?? undefined);
   return facts.members
     .filter((m) => (m.status === "active" && (!agent || m.id === agent)) || named.has(m.id))
     .map((m): ReportAnswer["agents"][number] => {
-      const fr = firstResponses(measured, (x) => x.assignee === m.id);
+      const fr = firstResponses(byAssignee.get(m.id) ?? [], () => true);
       const scores = csatOf.get(m.id) ?? { good: 0, bad: 0 };
       return {
         agent_id: m.id,
@@ -420,10 +465,10 @@ function agentsSection(facts: Facts, measured: Measured[], names: Map<string, st
 }
 
 /** Tags, most used first, with their counts per period. */
-function tagsSection(facts: Facts, { periods, slot }: Frame): ReportAnswer["tags"] {
+function tagsSection(facts: Facts, { periods, bucket }: Frame): ReportAnswer["tags"] {
   const rows = new Map<string, number[]>();
   for (const t of facts.tickets) {
-    const i = slot(t.created_day);
+    const i = bucket(t.created_bucket);
     if (i === undefined) continue;
     for (const tag of t.tags) {
       let counts = rows.get(tag);
@@ -449,10 +494,19 @@ function heatmap(rows: { dow: number; hour: number; n: number }[]): number[][] {
 }
 
 export async function buildReport(ctx: Ctx, q: ReportQuery): Promise<ReportAnswer> {
-  const span = await spanOf(ctx.db, ctx.orgId, q);
-  const facts = await readFacts(ctx, q, span);
   const { periods, indexOfDay } = periodsOf(q.from, q.to, q.group);
-  const frame: Frame = { periods, slot: (day) => (day === null ? undefined : indexOfDay.get(day)) };
+  const span = await spanOf(
+    ctx.db,
+    ctx.orgId,
+    q,
+    periods.map((p) => p.start),
+  );
+  const facts = await readFacts(ctx, q, span);
+  const frame: Frame = {
+    periods,
+    slot: (day) => (day === null ? undefined : indexOfDay.get(day)),
+    bucket: (b) => (b !== null && b >= 1 && b <= periods.length ? b - 1 : undefined),
+  };
   const names = new Map(facts.members.map((m) => [m.id, `${m.first_name} ${m.last_name}`.trim()]));
   const measured = measure(facts, span.timezone, frame);
   return {
@@ -465,7 +519,7 @@ export async function buildReport(ctx: Ctx, q: ReportQuery): Promise<ReportAnswe
     speed: speedSection(measured, frame),
     sla: slaSection(facts),
     ...satisfactionAndAssistant(facts, names, frame),
-    agents: agentsSection(facts, measured, names, q.agent),
+    agents: agentsSection(facts, measured, names, q.agent, frame),
     tags: tagsSection(facts, frame),
     busiest_hours: {
       tickets: heatmap(

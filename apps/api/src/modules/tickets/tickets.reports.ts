@@ -59,43 +59,61 @@ export interface TicketFact {
   solved: number | null;
   first_response_due: number | null;
   resolution_due: number | null;
-  /** Days (in the time zone) when they fall in the range, else null; with the weekday (0: Sunday) and hour created. */
-  created_day: string | null;
-  responded_day: string | null;
-  solved_day: string | null;
+  /**
+   * Which period of the report they fall in: width_bucket against the periods' bounds (1 is the first period; 0,
+   * null, or past the last: outside the range). Cheaper per row than working out a day in the time zone.
+   */
+  created_bucket: number | null;
+  responded_bucket: number | null;
+  solved_bucket: number | null;
+  /** The weekday (0: Sunday) and hour of the creation in the time zone, when created in the range. */
   created_dow: number | null;
   created_hour: number | null;
 }
 
 /**
  * Every ticket that passes the filters and was created, first answered or last solved in the range, one row each, for
- * the reports to count every ticket figure from (volume, speed, SLA, solves per agent, tags, busiest hours) in one
- * read: three index ranges, each of the organization's own.
+ * the reports to count every ticket figure from (volume, speed, SLA, solves per agent, tags, busiest hours). Two
+ * reads: the tickets created in the range, off tickets_org_created_report_idx alone (it includes every column used
+ * here, so the wide rows are not read); then the fewer created before it and answered or solved in it.
  */
-export function ticketFacts(db: Queryable, orgId: string, f: TicketReportFilter, span: ReportSpan) {
+export async function ticketFacts(
+  db: Queryable,
+  orgId: string,
+  f: TicketReportFilter,
+  span: ReportSpan,
+  /** The instants the report's periods start at, and the range's end. */
+  bounds: string[],
+) {
   const ms = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
-  const inRange = (column: SQL) => sql`case when ${inSpan(column, span)} then ${dayOf(column, span)} end`;
+  const edges = sql`array[${sql.join(
+    bounds.map((b) => sql`${b}::timestamptz`),
+    sql`, `,
+  )}]`;
+  const bucket = (column: SQL) => sql`width_bucket(${column}, ${edges})`;
   const local = sql`(t.created_at at time zone ${span.timezone})`;
   const solved = sql`case when t.status in ${DONE} then t.solved_at end`;
-  return queryRows<TicketFact>(
+  const columns = (createdInRange: boolean) =>
+    sql`t.id, t.ticket_number as number, t.source, t.priority, t.assignee_id, t.tags,
+        ${ms(sql`t.created_at`)} as created, ${ms(sql`t.first_responded_at`)} as responded,
+        ${ms(solved)} as solved, ${ms(sql`t.first_response_due_at`)} as first_response_due,
+        ${ms(sql`t.resolution_due_at`)} as resolution_due,
+        ${createdInRange ? bucket(sql`t.created_at`) : sql`null::int`} as created_bucket,
+        ${bucket(sql`t.first_responded_at`)} as responded_bucket, ${bucket(solved)} as solved_bucket,
+        ${createdInRange ? sql`extract(dow from ${local})::int` : sql`null::int`} as created_dow,
+        ${createdInRange ? sql`extract(hour from ${local})::int` : sql`null::int`} as created_hour`;
+  const created = await queryRows<TicketFact>(
     db,
-    sql`select t.id, t.ticket_number as number, t.source, t.priority, t.assignee_id, t.tags,
-               ${ms(sql`t.created_at`)} as created, ${ms(sql`t.first_responded_at`)} as responded,
-               ${ms(solved)} as solved, ${ms(sql`t.first_response_due_at`)} as first_response_due,
-               ${ms(sql`t.resolution_due_at`)} as resolution_due,
-               ${inRange(sql`t.created_at`)} as created_day, ${inRange(sql`t.first_responded_at`)} as responded_day,
-               ${inRange(solved)} as solved_day,
-               case when ${inSpan(sql`t.created_at`, span)} then extract(dow from ${local})::int end as created_dow,
-               case when ${inSpan(sql`t.created_at`, span)} then extract(hour from ${local})::int end as created_hour
-        from ${tickets} t
-        where ${matching(orgId, f)} and t.id in (
-          select r.id from ${tickets} r where r.organization_id = ${orgId} and ${inSpan(sql`r.created_at`, span)}
-          union
-          select r.id from ${tickets} r where r.organization_id = ${orgId} and r.status in ${DONE} and ${inSpan(sql`r.solved_at`, span)}
-          union
-          select r.id from ${tickets} r
-          where r.organization_id = ${orgId} and r.first_responded_at is not null and ${inSpan(sql`r.first_responded_at`, span)})`,
+    sql`select ${columns(true)} from ${tickets} t where ${matching(orgId, f)} and ${inSpan(sql`t.created_at`, span)}`,
   );
+  const earlier = await queryRows<TicketFact>(
+    db,
+    sql`select ${columns(false)} from ${tickets} t
+        where ${matching(orgId, f)} and t.created_at < ${span.start}::timestamptz
+          and ((t.status in ${DONE} and ${inSpan(sql`t.solved_at`, span)})
+               or (t.first_responded_at is not null and ${inSpan(sql`t.first_responded_at`, span)}))`,
+  );
+  return earlier.length === 0 ? created : [...created, ...earlier];
 }
 
 /** Tickets' numbers and subjects, by id (the few a report lists). */
@@ -105,7 +123,7 @@ export async function ticketSubjects(db: Queryable, orgId: string, ids: string[]
     db,
     sql`select t.id, t.subject from ${tickets} t
         where t.organization_id = ${orgId}
-          and t.id in (select v::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) v)`,
+          and t.id = any(${`{${ids.join(",")}}`}::uuid[])`,
   );
   return new Map(rows.map((r) => [r.id, r.subject]));
 }
