@@ -20,6 +20,7 @@ const PUBLIC: [path: string, heading: RegExp | string][] = [
 
 const SIGNED_IN: [path: string, heading: string][] = [
   ["/dashboard", "Dashboard"],
+  ["/reports", "Reports"],
   ["/tickets", "Tickets"],
   ["/chat", "Live Chat"],
   ["/ai-assistant", "AI Assistant"],

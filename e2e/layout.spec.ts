@@ -3,6 +3,7 @@ import { DEMO, signIn } from "./support.ts";
 
 const NAV = [
   ["Dashboard", "/dashboard"],
+  ["Reports", "/reports"],
   ["Tickets", "/tickets"],
   ["Live Chat", "/chat"],
   ["AI Assistant", "/ai-assistant"],
@@ -13,7 +14,7 @@ const NAV = [
   ["Settings", "/settings"],
 ] as const;
 
-test("the sidebar's nine items each open their screen", async ({ page }) => {
+test("the sidebar's ten items each open their screen", async ({ page }) => {
   await signIn(page, DEMO.email, DEMO.password);
   await expect(page).toHaveURL(/\/dashboard$/);
   const nav = page.getByRole("navigation").first();

@@ -43,6 +43,7 @@ import { organizationRoutes } from "./modules/organizations/organizations.routes
 import { portalRoutes } from "./modules/portal/portal.routes.ts";
 import { privacyRoutes } from "./modules/privacy/privacy.routes.ts";
 import { customerExportFiles } from "./modules/privacy/privacy.service.ts";
+import { reportsRoutes } from "./modules/reports/reports.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { ticketParts } from "./modules/tickets/tickets.service.ts";
@@ -259,6 +260,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(privacyRoutes);
   await app.register(portalRoutes);
   await app.register(csatRoutes);
+  await app.register(reportsRoutes);
   // A ticket's detail shows its customer's rating, read by the csat module (tickets may not import it).
   ticketParts.rating = ratingOfTicket;
   await app.register(attachmentRoutes);

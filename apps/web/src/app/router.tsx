@@ -58,6 +58,10 @@ const appLayout: Lazy = async () => ({ Component: (await import("./layouts/app-l
 const dashboard: Lazy = async () => ({
   Component: (await import("../features/dashboard/routes/dashboard-route.tsx")).DashboardRoute,
 });
+// Its charts (recharts) come with it, in its own chunks: no first visit downloads them.
+const reports: Lazy = async () => ({
+  Component: (await import("../features/reports/routes/reports-route.tsx")).ReportsRoute,
+});
 const ticketsList: Lazy = async () => ({
   Component: (await import("../features/tickets/routes/tickets-list-route.tsx")).TicketsListRoute,
 });
@@ -199,6 +203,7 @@ export const routes: RouteObject[] = [
             ErrorBoundary: RouteErrorBoundary,
             children: [
               page("/dashboard", dashboard),
+              page("/reports", reports),
               page("/tickets", ticketsList),
               page("/tickets/new", newTicket),
               page("/tickets/:ticketId", ticketDetail),

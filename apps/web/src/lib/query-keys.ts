@@ -43,3 +43,9 @@ export const chatKeys = {
   messages: (id: string) => [...chatKeys.all, "messages", id] as const,
   stats: () => [...chatKeys.all, "stats"] as const,
 };
+
+/** GET /reports: one answer per query (range, grouping, filters). */
+export const reportKeys = {
+  all: ["reports"] as const,
+  report: (params: object) => [...reportKeys.all, "report", params] as const,
+};

@@ -88,10 +88,20 @@ export const tickets = pgTable(
     // *_sla_row_level_security.sql: its INCLUDE (status, priority, assignee_id), which Drizzle cannot declare, lets a
     // filtered list be read off the index alone (docs/decisions/2026-11-25-sla-in-the-list.md).
     index("tickets_org_created_idx").on(t.organizationId, t.createdAt),
+    // The reports read the tickets created in a range off tickets_org_created_report_idx (migration
+    // *_report_covering_index.sql): (organization_id, created_at) INCLUDE every column a report counts.
     index("tickets_org_contact_updated_idx")
       .on(t.organizationId, t.contactId, t.updatedAt.desc())
       .where(sql`${t.contactId} is not null`),
     index("tickets_org_status_solved_idx").on(t.organizationId, t.status, t.solvedAt),
+    // Reports: the open backlog now, by creation time (modules/tickets/tickets.reports.ts).
+    index("tickets_org_open_created_idx")
+      .on(t.organizationId, t.createdAt)
+      .where(sql`${t.status} in ('open', 'pending')`),
+    // Reports: the tickets first answered in a range.
+    index("tickets_org_first_responded_idx")
+      .on(t.organizationId, t.firstRespondedAt)
+      .where(sql`${t.firstRespondedAt} is not null`),
     // The organization's own words: ticket_org_words (migration 0006) prefixes each lexeme with the organization, so
     // a search reads only its organization's entries of the index instead of every tenant's.
     index("tickets_org_words_idx").using("gin", sql`ticket_org_words(${t.organizationId}, ${t.searchVector})`),
@@ -146,7 +156,13 @@ export const ticketComments = pgTable(
     isPublic: boolean("is_public").notNull().default(true),
     createdAt: createdAt(),
   },
-  (t) => [index("ticket_comments_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt)],
+  (t) => [
+    index("ticket_comments_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt),
+    // Reports: the team's public replies written in a range.
+    index("ticket_comments_org_team_replies_idx")
+      .on(t.organizationId, t.createdAt)
+      .where(sql`${t.isPublic} and ${t.authorId} is not null`),
+  ],
 );
 
 export const ticketEvents = pgTable(
@@ -168,5 +184,9 @@ export const ticketEvents = pgTable(
     toValue: text("to_value"),
     createdAt: createdAt(),
   },
-  (t) => [index("ticket_events_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt)],
+  (t) => [
+    index("ticket_events_org_ticket_idx").on(t.organizationId, t.ticketId, t.createdAt),
+    // Reports: the status changes since a moment (the backlog at each period's end).
+    index("ticket_events_org_status_created_idx").on(t.organizationId, t.createdAt).where(sql`${t.type} = 'status'`),
+  ],
 );

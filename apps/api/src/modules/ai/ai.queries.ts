@@ -157,6 +157,33 @@ export async function loadUnanswered(db: Queryable, orgId: string, days: number)
     .limit(UNANSWERED_ROWS);
 }
 
+/**
+ * The questions customers asked between two instants (start included) that the assistant could not answer, by the
+ * same rule as loadUnanswered (handed off but not on request, low confidence, or a thumbs down), whether or not the
+ * team has dealt with them since: the reports' history. The staff's test console is left out.
+ */
+export async function unansweredBetween(db: Queryable, orgId: string, start: string, end: string) {
+  return db
+    .select({ question: aiAnswers.question, handoff: aiAnswers.handoff, createdAt: aiAnswers.createdAt })
+    .from(aiAnswers)
+    .where(
+      and(
+        eq(aiAnswers.organizationId, orgId),
+        gte(aiAnswers.createdAt, sql`${start}::timestamptz`),
+        sql`${aiAnswers.createdAt} < ${end}::timestamptz`,
+        ne(aiAnswers.channel, "console"),
+        ne(aiAnswers.provider, "handoff-request"),
+        or(
+          eq(aiAnswers.handoff, true),
+          sql`${aiAnswers.confidence} < ${LOW_CONFIDENCE}`,
+          eq(aiAnswers.feedback, "down"),
+        ),
+      ),
+    )
+    .orderBy(desc(aiAnswers.createdAt))
+    .limit(UNANSWERED_ROWS);
+}
+
 /** The team dealt with these logged questions: they leave the list, remembering the article they went to. */
 export async function markReviewed(db: Queryable, orgId: string, ids: string[], articleId: string): Promise<number> {
   if (ids.length === 0) return 0;

@@ -13,6 +13,7 @@ import { and, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { auditLog } from "../../db/schema/audit.ts";
 import { verifyChain } from "../../platform/audit.ts";
+import { csvLine } from "../../platform/csv.ts";
 import type { ExecuteSql } from "../../platform/db.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 
@@ -95,16 +96,6 @@ const CSV_HEADER = [
   "Details",
 ];
 
-/**
- * One CSV cell: quoted, quotes doubled; a value a spreadsheet would run as a formula (starting with =, +, -, @, a tab
- * or a carriage return) gets a leading apostrophe.
- */
-function cell(value: string | null): string {
-  const text = value ?? "";
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return `"${safe.replaceAll('"', '""')}"`;
-}
-
 /** The filtered entries as CSV (newest first, at most AUDIT_CSV_MAX), with a header row. */
 export async function entriesCsv(ctx: Ctx, f: Filters): Promise<string> {
   const rows = await ctx.db
@@ -113,10 +104,10 @@ export async function entriesCsv(ctx: Ctx, f: Filters): Promise<string> {
     .where(and(...conditions(ctx, f)))
     .orderBy(desc(auditLog.id))
     .limit(AUDIT_CSV_MAX);
-  const lines = [CSV_HEADER.map(cell).join(",")];
+  const lines = [csvLine(CSV_HEADER)];
   for (const r of rows) {
     lines.push(
-      [
+      csvLine([
         r.createdAt.toISOString(),
         r.actorType,
         r.actorId,
@@ -128,12 +119,10 @@ export async function entriesCsv(ctx: Ctx, f: Filters): Promise<string> {
         r.objectLabel,
         r.address,
         JSON.stringify(r.details),
-      ]
-        .map(cell)
-        .join(","),
+      ]),
     );
   }
-  return `${lines.join("\r\n")}\r\n`;
+  return lines.join("");
 }
 
 export const verify = (ctx: Ctx): Promise<AuditVerifyAnswer> => verifyChain(ctx.db, ctx.orgId);

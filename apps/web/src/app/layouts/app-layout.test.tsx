@@ -8,7 +8,7 @@ const signedIn = {
 };
 
 describe("app layout", () => {
-  it("lists the nine sections in order and marks the current one", async () => {
+  it("lists the ten sections in order and marks the current one", async () => {
     storeSession();
     mockApi(signedIn);
     renderApp("/knowledge-base/42/edit");
@@ -19,6 +19,7 @@ describe("app layout", () => {
     const links = within(nav).getAllByRole("link");
     expect(links.map((l) => l.textContent)).toEqual([
       "Dashboard",
+      "Reports",
       "Tickets",
       "Live Chat",
       "AI Assistant",
@@ -83,6 +84,15 @@ describe("app layout", () => {
       within(nav)
         .getAllByRole("link")
         .map((l) => l.textContent),
-    ).toEqual(["Dashboard", "Tickets", "Live Chat", "AI Assistant", "Knowledge Base", "Automation", "Users"]);
+    ).toEqual([
+      "Dashboard",
+      "Reports",
+      "Tickets",
+      "Live Chat",
+      "AI Assistant",
+      "Knowledge Base",
+      "Automation",
+      "Users",
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import {
   BookOpen,
   Bot,
+  ChartColumn,
   CreditCard,
   LayoutDashboard,
   type LucideIcon,
@@ -19,9 +20,11 @@ export interface NavItem {
   adminOnly?: boolean;
 }
 
-/** The nine sidebar entries, in the spec's order; agents see six. */
+/** The ten sidebar entries, in the spec's order (Reports after Dashboard: issue 31); agents see eight. */
 export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Dashboard", to: "/dashboard", icon: LayoutDashboard },
+  // Agents and admins alike (issue 31); read-only.
+  { label: "Reports", to: "/reports", icon: ChartColumn },
   { label: "Tickets", to: "/tickets", icon: Ticket },
   { label: "Live Chat", to: "/chat", icon: MessagesSquare },
   { label: "AI Assistant", to: "/ai-assistant", icon: Bot },

@@ -1,0 +1,3 @@
+CREATE INDEX "ticket_comments_org_team_replies_idx" ON "ticket_comments" USING btree ("organization_id","created_at") WHERE "ticket_comments"."is_public" and "ticket_comments"."author_id" is not null;--> statement-breakpoint
+CREATE INDEX "ticket_events_org_status_created_idx" ON "ticket_events" USING btree ("organization_id","created_at") WHERE "ticket_events"."type" = 'status';--> statement-breakpoint
+CREATE INDEX "tickets_org_first_responded_idx" ON "tickets" USING btree ("organization_id","first_responded_at") WHERE "tickets"."first_responded_at" is not null;

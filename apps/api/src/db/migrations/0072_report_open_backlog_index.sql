@@ -1,0 +1,1 @@
+CREATE INDEX "tickets_org_open_created_idx" ON "tickets" USING btree ("organization_id","created_at") WHERE "tickets"."status" in ('open', 'pending');

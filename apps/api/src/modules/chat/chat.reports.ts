@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import { chatSessions } from "../../db/schema/chat.ts";
+import { type Queryable, queryRows } from "../../platform/db.ts";
+
+/**
+ * Live chat figures for the reports (docs/reports.md), in the caller's transaction: chats by the day (in the time
+ * zone) they started, start included and end not; agent: only the chats assigned to that member.
+ */
+
+const assignedTo = (agent: string | undefined) => (agent ? sql`and c.assigned_agent_id = ${agent}` : sql``);
+
+/**
+ * Per day: chats started; resolved by the assistant alone (resolved_by_ai, set at close); handed off to a person;
+ * and the visitors' "How did we do?" answers, split by who resolved the chat.
+ */
+export function chatsByDay(
+  db: Queryable,
+  orgId: string,
+  agent: string | undefined,
+  start: string,
+  end: string,
+  timezone: string,
+) {
+  return queryRows<{
+    day: string;
+    chats: number;
+    resolved_by_ai: number;
+    handed_off: number;
+    ai_good: number;
+    ai_bad: number;
+    people_good: number;
+    people_bad: number;
+  }>(
+    db,
+    sql`select to_char(c.started_at at time zone ${timezone}, 'YYYY-MM-DD') as day, count(*)::int as chats,
+               count(*) filter (where c.resolved_by_ai)::int as resolved_by_ai,
+               count(c.handed_off_at)::int as handed_off,
+               count(*) filter (where c.resolved_by_ai and c.rating = 'good')::int as ai_good,
+               count(*) filter (where c.resolved_by_ai and c.rating = 'bad')::int as ai_bad,
+               count(*) filter (where not c.resolved_by_ai and c.rating = 'good')::int as people_good,
+               count(*) filter (where not c.resolved_by_ai and c.rating = 'bad')::int as people_bad
+        from ${chatSessions} c
+        where c.organization_id = ${orgId} and c.started_at >= ${start}::timestamptz and c.started_at < ${end}::timestamptz
+          ${assignedTo(agent)}
+        group by 1`,
+  );
+}
+
+/** Chats started per weekday (0: Sunday) and hour, in the time zone. */
+export function chatsByHour(
+  db: Queryable,
+  orgId: string,
+  agent: string | undefined,
+  start: string,
+  end: string,
+  timezone: string,
+) {
+  return queryRows<{ dow: number; hour: number; n: number }>(
+    db,
+    sql`select extract(dow from c.started_at at time zone ${timezone})::int as dow,
+               extract(hour from c.started_at at time zone ${timezone})::int as hour, count(*)::int as n
+        from ${chatSessions} c
+        where c.organization_id = ${orgId} and c.started_at >= ${start}::timestamptz and c.started_at < ${end}::timestamptz
+          ${assignedTo(agent)}
+        group by 1, 2`,
+  );
+}
