@@ -110,7 +110,7 @@ async function readFacts(ctx: Ctx, q: ReportQuery, span: ReportSpan & { bounds: 
   const chats = chatsCount(q);
   const config = await loadConfig(ctx);
   const tickets = await ticketFacts(db, orgId, f, span, span.bounds);
-  const backlog = await backlogParts(db, orgId, f, span);
+  const backlog = await backlogParts(db, orgId, f, span, span.bounds);
   const replies = await repliesByMember(db, orgId, f, span);
   const surveys = await surveysByDay(
     db,
@@ -158,13 +158,13 @@ function volumeSection(facts: Facts, { periods, bucket }: Frame): ReportAnswer["
     add(created[bucket(t.created_bucket) ?? -1], t);
     add(solved[bucket(t.solved_bucket) ?? -1], t);
   }
-  const backlogAt = (lastDay: string) => {
+  // The end of period i is bound i + 1: tickets created by then have a bucket of at most i + 1, and a change after
+  // it a bucket above i + 1.
+  const backlogAt = (i: number) => {
     let open = 0;
-    for (const o of facts.backlog.open) if (o.created_day === null || o.created_day <= lastDay) open += o.n;
+    for (const o of facts.backlog.open) if (o.created_bucket <= i + 1) open += o.n;
     for (const c of facts.backlog.changes) {
-      const after = c.changed_day === null || c.changed_day > lastDay;
-      const existed = c.created_day === null || c.created_day <= lastDay;
-      if (after && existed) open -= c.delta;
+      if (c.changed_bucket > i + 1 && c.created_bucket <= i + 1) open -= c.delta;
     }
     return open;
   };
@@ -180,7 +180,7 @@ function volumeSection(facts: Facts, { periods, bucket }: Frame): ReportAnswer["
       period: p.start,
       created: created[i] ?? emptyChannels(),
       solved: solved[i] ?? emptyChannels(),
-      backlog: backlogAt(p.end),
+      backlog: backlogAt(i),
     })),
   };
 }

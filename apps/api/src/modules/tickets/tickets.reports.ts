@@ -7,7 +7,7 @@ import { type Queryable, queryRows } from "../../platform/db.ts";
 /**
  * The tickets' figures the reports read (modules/reports, docs/reports.md), each in the caller's transaction. A span is
  * the report's range as instants (start included, end not) and the organization's time zone, which days and hours
- * are read in; days come back as YYYY-MM-DD. Filters apply to tickets as they are now.
+ * are read in. Filters apply to tickets as they are now.
  */
 
 export interface TicketReportFilter {
@@ -42,7 +42,6 @@ export const filteredTicketIds = (orgId: string, f: TicketReportFilter): SQL =>
 
 const inSpan = (column: SQL, span: ReportSpan) =>
   sql`${column} >= ${span.start}::timestamptz and ${column} < ${span.end}::timestamptz`;
-const dayOf = (column: SQL, span: ReportSpan) => sql`to_char(${column} at time zone ${span.timezone}, 'YYYY-MM-DD')`;
 
 /** A ticket the range's figures count, as numbers (instants in epoch milliseconds). */
 export interface TicketFact {
@@ -86,11 +85,7 @@ export async function ticketFacts(
   bounds: string[],
 ) {
   const ms = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
-  const edges = sql`array[${sql.join(
-    bounds.map((b) => sql`${b}::timestamptz`),
-    sql`, `,
-  )}]`;
-  const bucket = (column: SQL) => sql`width_bucket(${column}, ${edges})`;
+  const bucket = (column: SQL) => bucketOf(column, bounds);
   const local = sql`(t.created_at at time zone ${span.timezone})`;
   const solved = sql`case when t.status in ${DONE} then t.solved_at end`;
   const columns = (createdInRange: boolean) =>
@@ -128,27 +123,42 @@ export async function ticketSubjects(db: Queryable, orgId: string, ids: string[]
   return new Map(rows.map((r) => [r.id, r.subject]));
 }
 
+/** width_bucket of a column against the report's period bounds (see TicketFact). */
+function bucketOf(column: SQL, bounds: string[]): SQL {
+  const edges = sql`array[${sql.join(
+    bounds.map((b) => sql`${b}::timestamptz`),
+    sql`, `,
+  )}]`;
+  return sql`width_bucket(${column}, ${edges})`;
+}
+
 /**
- * What the backlog at the end of each day is worked out from, one pass over the range's status changes instead of
- * a count per day: the tickets open now by the day they were created (null: before the range), and the status changes
- * since the range began by their day (null: after the range) and their ticket's creation day, each as +1 (into open
- * or pending), -1 (out of them) summed. The backlog at a day's end is then the tickets open now created by then,
- * less the changes after it to tickets created by then.
+ * What the backlog at the end of each period is worked out from, one pass over the range's status changes instead of
+ * a count per period: the tickets open now by the period they were created in, and the status changes since the
+ * range began by their period and their ticket's creation period (both as width_bucket against the periods' bounds:
+ * 0 before the range, past the last period after it), each as +1 (into open or pending) or -1 (out of them), summed.
+ * The backlog at a period's end is then the tickets open now created by then, less the changes after it to tickets
+ * created by then.
  */
-export async function backlogParts(db: Queryable, orgId: string, f: TicketReportFilter, span: ReportSpan) {
-  const created = sql`case when t.created_at < ${span.start}::timestamptz then null else ${dayOf(sql`t.created_at`, span)} end`;
+export async function backlogParts(
+  db: Queryable,
+  orgId: string,
+  f: TicketReportFilter,
+  span: ReportSpan,
+  bounds: string[],
+) {
+  const created = bucketOf(sql`t.created_at`, bounds);
   // One statement after the other: a transaction's statements run one at a time anyway.
-  const open = await queryRows<{ created_day: string | null; n: number }>(
+  const open = await queryRows<{ created_bucket: number; n: number }>(
     db,
-    sql`select ${created} as created_day, count(*)::int as n
+    sql`select ${created} as created_bucket, count(*)::int as n
           from ${tickets} t where ${matching(orgId, f)} and t.status in ${OPEN} and t.created_at < ${span.end}::timestamptz
           group by 1`,
   );
-  const changes = await queryRows<{ changed_day: string | null; created_day: string | null; delta: number }>(
+  const changes = await queryRows<{ changed_bucket: number; created_bucket: number; delta: number }>(
     db,
-    sql`select case when e.created_at >= ${span.end}::timestamptz then null else ${dayOf(sql`e.created_at`, span)} end as changed_day,
-                 ${created} as created_day,
-                 sum((e.to_value in ${OPEN})::int - (e.from_value in ${OPEN})::int)::int as delta
+    sql`select ${bucketOf(sql`e.created_at`, bounds)} as changed_bucket, ${created} as created_bucket,
+               sum((e.to_value in ${OPEN})::int - (e.from_value in ${OPEN})::int)::int as delta
           from ${ticketEvents} e join ${tickets} t on t.organization_id = e.organization_id and t.id = e.ticket_id
           where e.organization_id = ${orgId} and e.type = 'status' and e.created_at >= ${span.start}::timestamptz
             and t.created_at < ${span.end}::timestamptz and ${matching(orgId, f)}
