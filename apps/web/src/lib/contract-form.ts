@@ -10,7 +10,7 @@ import { applyFieldErrors, type ServerFields } from "./form-errors.ts";
  */
 export function useContractForm<Input extends FieldValues, Output extends FieldValues>(
   schema: z.ZodType<Output, Input>,
-  defaultValues: DefaultValues<Input>,
+  defaultValues: NoInfer<DefaultValues<Input>>,
 ) {
   const form = useForm<Input, unknown, Output>({ resolver: zodResolver(schema), defaultValues });
   const submit = (
