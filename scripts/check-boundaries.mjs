@@ -208,7 +208,6 @@ const UNPORTED_FORMS = new Set(
     "email/components/mailbox-form.tsx",
     "kb/components/category-field.tsx",
     "portal/components/ticket-view.tsx",
-    "users/components/invite-form.tsx",
   ].map((f) => `apps/web/src/features/${f}`),
 );
 
