@@ -201,7 +201,6 @@ const UNPORTED_FORMS = new Set(
     "auth/components/two-factor-step.tsx",
     "automation/components/canned-replies-manager.tsx",
     "automation/components/sla-targets.tsx",
-    "billing/components/billing-details-form.tsx",
     "billing/components/current-subscription.tsx",
     "billing/components/test-payment-form.tsx",
     "contacts/components/customer-data-panel.tsx",
