@@ -199,8 +199,6 @@ const UNPORTED_FORMS = new Set(
     "auth/components/security-cards.tsx",
     "auth/components/two-factor-setup.tsx",
     "auth/components/two-factor-step.tsx",
-    "automation/components/canned-replies-manager.tsx",
-    "automation/components/sla-targets.tsx",
     "billing/components/current-subscription.tsx",
     "billing/components/test-payment-form.tsx",
     "contacts/components/customer-data-panel.tsx",
