@@ -201,9 +201,7 @@ const UNPORTED_FORMS = new Set(
     "auth/components/two-factor-step.tsx",
     "billing/components/current-subscription.tsx",
     "billing/components/test-payment-form.tsx",
-    "contacts/components/customer-data-panel.tsx",
     "email/components/mailbox-form.tsx",
-    "kb/components/category-field.tsx",
     "portal/components/ticket-view.tsx",
   ].map((f) => `apps/web/src/features/${f}`),
 );
