@@ -196,9 +196,6 @@ const FORM_EXCEPTIONS = new Map([
 /** Rule 7: forms still on useState (issue 28); port one and take it off (a listed file that passes must leave). */
 const UNPORTED_FORMS = new Set(
   [
-    "auth/components/security-cards.tsx",
-    "auth/components/two-factor-setup.tsx",
-    "auth/components/two-factor-step.tsx",
     "billing/components/current-subscription.tsx",
     "billing/components/test-payment-form.tsx",
     "email/components/mailbox-form.tsx",
