@@ -198,7 +198,6 @@ const UNPORTED_FORMS = new Set(
   [
     "billing/components/current-subscription.tsx",
     "billing/components/test-payment-form.tsx",
-    "email/components/mailbox-form.tsx",
     "portal/components/ticket-view.tsx",
   ].map((f) => `apps/web/src/features/${f}`),
 );
