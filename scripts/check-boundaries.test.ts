@@ -135,14 +135,11 @@ describe("check-boundaries catches each rule's planted violation", () => {
         "apps/web/src/features/tickets/contract-form.tsx": `import { useContractForm } from "../../lib/contract-form.ts";\n${form}`,
         "apps/web/src/features/kb/components/search-box.tsx": form,
         "apps/web/src/features/tickets/state-form.test.tsx": form,
-        // Listed as not ported, but ported: it must leave the list.
-        "apps/web/src/features/users/components/invite-form.tsx": `import { useForm } from "react-hook-form";\n${form}`,
       }),
     );
     expect(found.sort()).toEqual([
       expect.stringContaining("features/tickets/copy.tsx: calls sonner's toast.error"),
       expect.stringContaining("features/tickets/state-form.tsx: holds a <form> without react-hook-form"),
-      expect.stringContaining("features/users/components/invite-form.tsx: is a react-hook-form form now"),
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Rule, RuleRun } from "@cove/contract/automation.ts";
 import { emptyTargets } from "@cove/contract/sla.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
 
@@ -330,8 +330,10 @@ describe("the automation screen", () => {
     await user.click(within(item).getByRole("button", { name: "Edit Refunds to billing" }));
     const form = await screen.findByRole("form", { name: "Edit Rule" });
     await user.click(within(form).getByRole("button", { name: "Save Rule" }));
-    expect(await within(form).findByLabelText("Condition 1 value")).toHaveAccessibleDescription(
-      "A condition's value must be at most 500 characters",
+    await waitFor(() =>
+      expect(within(form).getByLabelText("Condition 1 value")).toHaveAccessibleDescription(
+        "A condition's value must be at most 500 characters",
+      ),
     );
     expect(within(form).getByLabelText("Action 2 assignee")).toHaveAccessibleDescription(
       "assign_ticket needs an assignee_id: a member's id or round_robin",

@@ -442,7 +442,9 @@ describe("invoices and billing details", () => {
     await user.clear(country);
     await user.type(country, "G");
     await user.click(within(section).getByRole("button", { name: "Save billing details" }));
-    expect(country).toHaveAccessibleDescription("Country must be a two-letter country code, such as US or GB");
+    await waitFor(() =>
+      expect(country).toHaveAccessibleDescription("Country must be a two-letter country code, such as US or GB"),
+    );
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === "PUT")).toBe(false);
 
     await user.type(country, "B");
