@@ -13,7 +13,11 @@
 //     files of apps/ and packages/ (type-only imports aside: they vanish at build). The cycles that predate this rule
 //     are listed in KNOWN_CYCLES; the list may only shrink (a listed cycle that is gone must leave it);
 //  6. the chat widget (apps/widget), which every page of a customer's website loads, imports its own files and the
-//     contract, nothing else (no other app, no library: its budget is 25 KB gzip).
+//     contract, nothing else (no other app, no library: its budget is 25 KB gzip);
+//  7. the web has one way to do two everyday things (CODE_STYLE.md, "Web"): an error toast goes through
+//     lib/toast-error.ts (no other file calls sonner's toast.error), and a form in a feature is a react-hook-form
+//     form (it imports react-hook-form, or lib/contract-form.ts which wraps it). The exceptions are in FORM_EXCEPTIONS,
+//     each with its reason.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -177,6 +181,40 @@ function widgetProblem(file, spec) {
   return spec.startsWith("@cove/contract/") ? null : "the chat widget imports a library: it must stay small";
 }
 
+/** Rule 7: feature files whose <form> is not react-hook-form's, on purpose. */
+const FORM_EXCEPTIONS = new Map([
+  ["apps/web/src/features/chat/components/send-box.tsx", "a single-input live box: it sends and clears as you chat"],
+  ["apps/web/src/features/kb/components/search-box.tsx", "a single-input live box: it searches as you type"],
+  [
+    "apps/web/src/features/ai/components/assistant-chat.tsx",
+    "a single-input live box: the test chat with the assistant",
+  ],
+  ["apps/web/src/features/tickets/components/ticket-filters.tsx", "a single-input live box: it filters as you type"],
+  ["apps/web/src/features/billing/components/stripe-payment-form.tsx", "Stripe Elements holds the card's fields"],
+  [
+    "apps/web/src/features/billing/components/test-payment-form.tsx",
+    "stands in for Stripe Elements in test mode: the card's fields stay in the page and the test provider checks them",
+  ],
+]);
+
+const TOAST_HOME = "apps/web/src/lib/toast-error.ts";
+const imports = (text, spec) => new RegExp(`from\\s*["']${spec}["']`).test(text);
+
+/** Rule 7's problems with a web file, as texts. */
+function oneWayProblems(file, text) {
+  if (!file.startsWith("apps/web/src/")) return [];
+  const found = [];
+  if (file !== TOAST_HOME && imports(text, "sonner") && /\btoast\.error\s*\(/.test(text)) {
+    found.push("calls sonner's toast.error: use toastError (lib/toast-error.ts)");
+  }
+  const form = file.startsWith("apps/web/src/features/") && file.endsWith(".tsx") && !isTest(file);
+  if (form && /<form[\s>]/.test(text) && !FORM_EXCEPTIONS.has(file)) {
+    const hookForm = imports(text, "react-hook-form") || imports(text, "(?:\\.\\./)+lib/contract-form\\.ts");
+    if (!hookForm) found.push("holds a <form> without react-hook-form: use useContractForm (lib/contract-form.ts)");
+  }
+  return found;
+}
+
 /**
  * Cycles that predate rule 5 (issue 28 removes them as modules get one front door each). A new cycle fails the check;
  * so does a listed one that no longer exists, so this list only shrinks.
@@ -301,6 +339,7 @@ for (const top of ["packages", "apps"]) {
       if (why) found.push(`${rel(file)}: ${spec}: ${why}`);
     }
     for (const why of rawSqlProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
+    for (const why of oneWayProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
   }
 }
 

@@ -122,4 +122,24 @@ describe("check-boundaries catches each rule's planted violation", () => {
       expect.stringContaining("apps/widget/src/widget.ts: lodash: the chat widget imports a library"),
     ]);
   });
+
+  it("a web file calling sonner's toast.error, and a feature's <form> without react-hook-form", () => {
+    const form = "export const F = () => <form onSubmit={save}><input /></form>;";
+    const found = check(
+      tree({
+        "apps/web/src/lib/toast-error.ts": 'import { toast } from "sonner";\nexport const e = () => toast.error("x");',
+        "apps/web/src/features/tickets/copy.tsx": 'import { toast } from "sonner";\ntoast.error("Copy failed");',
+        "apps/web/src/features/tickets/ok-toast.tsx": 'import { toast } from "sonner";\ntoast.success("Copied");',
+        "apps/web/src/features/tickets/state-form.tsx": `import { useState } from "react";\n${form}`,
+        "apps/web/src/features/tickets/hook-form.tsx": `import { useForm } from "react-hook-form";\n${form}`,
+        "apps/web/src/features/tickets/contract-form.tsx": `import { useContractForm } from "../../lib/contract-form.ts";\n${form}`,
+        "apps/web/src/features/kb/components/search-box.tsx": form,
+        "apps/web/src/features/tickets/state-form.test.tsx": form,
+      }),
+    );
+    expect(found.sort()).toEqual([
+      expect.stringContaining("features/tickets/copy.tsx: calls sonner's toast.error"),
+      expect.stringContaining("features/tickets/state-form.tsx: holds a <form> without react-hook-form"),
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { SessionItem } from "@cove/contract/security.ts";
 import { Laptop } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
@@ -9,6 +9,7 @@ import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import {
   useCodeAction,
@@ -17,7 +18,7 @@ import {
   useSignOutSessions,
   useTwoFactorStatus,
 } from "../api/security.api.ts";
-import { checkCode, RecoveryCodes, TwoFactorSetup } from "./two-factor-setup.tsx";
+import { codeForm, RecoveryCodes, TwoFactorSetup } from "./two-factor-setup.tsx";
 
 /** A small form asking for a current code before a change (new recovery codes, turning it off). */
 function CodeForm({
@@ -35,14 +36,18 @@ function CodeForm({
   onSubmit: (code: string, fail: (message: string) => void) => void;
   onCancel: () => void;
 }) {
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<string | undefined>();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = checkCode(code);
-    setError(problem);
-    if (!problem) onSubmit(code, setError);
-  };
+  const {
+    register,
+    setError,
+    submit: onValid,
+    formState: { errors },
+  } = useContractForm(codeForm, { code: "" });
+  const submit = onValid(
+    ["code"],
+    async ({ code }) => onSubmit(code, (message) => setError("code", { message })),
+    // onSubmit reports its own failures through fail; anything else is said here.
+    (error) => setError("code", { message: errorText(error, "Please try again.") }),
+  );
   return (
     <form onSubmit={submit} noValidate aria-label={label} className="space-y-3">
       <TextField
@@ -50,9 +55,8 @@ function CodeForm({
         autoComplete="one-time-code"
         inputMode="numeric"
         maxLength={20}
-        value={code}
-        onChange={(e) => setCode(e.target.value)}
-        error={error}
+        error={errors.code?.message}
+        {...register("code")}
       />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" variant={tone} pending={pending}>

@@ -1,19 +1,24 @@
-import { CODE_MESSAGE, type TwoFactorSetupAnswer } from "@cove/contract/security.ts";
+import { CODE_MESSAGE, type TwoFactorSetupAnswer, totpCodeField } from "@cove/contract/security.ts";
 import { Copy, Download } from "lucide-react";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
+import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useCodeAction, useStartTwoFactor } from "../api/security.api.ts";
 
-/** A code typed into a field: 6 digits once spaces and dashes are dropped, else the message to show. */
-export function checkCode(value: string): string | undefined {
-  return /^\d{6}$/.test(value.replace(/[\s-]/g, "")) ? undefined : CODE_MESSAGE;
-}
+/**
+ * A code field checked with the contract's rule (6 digits once spaces and dashes are dropped) and sent as typed: the
+ * server drops them itself.
+ */
+export const codeForm = z.object({
+  code: z.string().refine((value) => totpCodeField.safeParse(value).success, CODE_MESSAGE),
+});
 
 /** The recovery codes, shown once: to copy or download, with a word on keeping them. */
 export function RecoveryCodes({
@@ -70,18 +75,17 @@ export function RecoveryCodes({
 
 function ConfirmCode({ setup, onEnabled }: { setup: TwoFactorSetupAnswer; onEnabled: (codes: string[]) => void }) {
   const enable = useCodeAction("enable");
-  const [code, setCode] = useState("");
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = checkCode(code);
-    setFieldError(problem);
-    if (problem) return;
-    enable.mutate(code, {
-      onSuccess: ({ recoveryCodes }) => onEnabled(recoveryCodes),
-      onError: (error) => setFieldError(errorText(error, "Two-factor sign-in could not be turned on")),
-    });
-  };
+  const {
+    register,
+    setError,
+    submit,
+    formState: { errors },
+  } = useContractForm(codeForm, { code: "" });
+  const onSubmit = submit(
+    ["code"],
+    async ({ code }) => onEnabled((await enable.mutateAsync(code)).recoveryCodes),
+    (error) => setError("code", { message: errorText(error, "Two-factor sign-in could not be turned on") }),
+  );
   return (
     <div className="space-y-5">
       <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
@@ -111,9 +115,8 @@ function ConfirmCode({ setup, onEnabled }: { setup: TwoFactorSetupAnswer; onEnab
           autoComplete="one-time-code"
           inputMode="numeric"
           maxLength={20}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          error={fieldError}
+          error={errors.code?.message}
+          {...register("code")}
         />
         <Button type="submit" pending={enable.isPending}>
           {enable.isPending ? "Checking…" : "Turn on two-factor sign-in"}

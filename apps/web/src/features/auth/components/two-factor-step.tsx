@@ -1,13 +1,22 @@
-import { CODE_MESSAGE, RECOVERY_CODE_MESSAGE } from "@cove/contract/security.ts";
-import { type FormEvent, useState } from "react";
+import { CODE_MESSAGE, RECOVERY_CODE_MESSAGE, recoveryCodeField, totpCodeField } from "@cove/contract/security.ts";
+import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 
 const linkButton =
   "rounded-sm text-sm font-medium text-indigo-600 underline-offset-2 hover:text-indigo-500 hover:underline";
+
+/** Which kind of code is asked for, and the code as typed (checked with the contract's rule for that kind). */
+const stepForm = z.object({ recovery: z.boolean(), code: z.string() }).superRefine(({ recovery, code }, check) => {
+  const field = recovery ? recoveryCodeField : totpCodeField;
+  if (!field.safeParse(code).success) {
+    check.addIssue({ code: "custom", path: ["code"], message: recovery ? RECOVERY_CODE_MESSAGE : CODE_MESSAGE });
+  }
+});
 
 /**
  * The second step of signing in to an account with two-factor sign-in: a code from the authenticator app, or one of
@@ -15,40 +24,29 @@ const linkButton =
  */
 export function TwoFactorStep({ challenge, onRestart }: { challenge: string; onRestart: () => void }) {
   const { completeLogin } = useAuth();
-  const [recovery, setRecovery] = useState(false);
-  const [value, setValue] = useState("");
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const {
+    register,
+    watch,
+    reset,
+    setValue,
+    setError,
+    submit,
+    formState: { errors, isSubmitting: pending },
+  } = useContractForm(stepForm, { recovery: false, code: "" });
+  const recovery = watch("recovery");
+  const serverError = errors.root?.message;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setServerError(null);
-    const typed = value.replace(/[\s-]/g, "");
-    const valid = recovery ? /^[a-z0-9]{12}$/i.test(typed) : /^\d{6}$/.test(typed);
-    if (!valid) {
-      setFieldError(recovery ? RECOVERY_CODE_MESSAGE : CODE_MESSAGE);
-      return;
-    }
-    setFieldError(undefined);
-    setPending(true);
-    try {
-      // On success the guest-only gate moves the user on, as after a password.
-      await completeLogin(recovery ? { challenge, recoveryCode: value } : { challenge, code: value });
-    } catch (error) {
-      setServerError(errorText(error, "Sign-in failed"));
-      setValue("");
-    } finally {
-      setPending(false);
-    }
-  };
-
-  const switchKind = () => {
-    setRecovery(!recovery);
-    setValue("");
-    setFieldError(undefined);
-    setServerError(null);
-  };
+  const onSubmit = submit(
+    [],
+    // On success the guest-only gate moves the user on, as after a password.
+    ({ code }) => completeLogin(recovery ? { challenge, recoveryCode: code } : { challenge, code }),
+    (error) => {
+      setValue("code", "");
+      setError("root", { message: errorText(error, "Sign-in failed") });
+    },
+  );
+  // The other kind of code starts afresh: nothing typed, no message.
+  const switchKind = () => reset({ recovery: !recovery, code: "" });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Two-factor sign-in">
@@ -67,9 +65,8 @@ export function TwoFactorStep({ challenge, onRestart }: { challenge: string; onR
         spellCheck={false}
         autoCapitalize="none"
         maxLength={recovery ? 40 : 20}
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
-        error={fieldError}
+        error={errors.code?.message}
+        {...register("code")}
       />
       <Button type="submit" pending={pending} className="w-full">
         {pending ? "Checking…" : "Verify and sign in"}

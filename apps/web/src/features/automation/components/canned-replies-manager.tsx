@@ -1,14 +1,17 @@
-import type { CannedReply } from "@cove/contract/canned-replies.ts";
+import { type CannedReply, cannedReplyBody } from "@cove/contract/canned-replies.ts";
 import { Pencil, Trash2 } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
-import { FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useCannedReplies, useDeleteCannedReply, useSaveCannedReply } from "../api/automation.api.ts";
+
+const EMPTY = { title: "", body: "" };
 
 /** Canned replies, kept by admins: a list with edit and delete, and a form that adds or changes one. */
 /** readOnly: an agent reads the list; adding, editing and deleting are for admins. */
@@ -17,29 +20,25 @@ export function CannedRepliesManager({ readOnly = false }: { readOnly?: boolean 
   const save = useSaveCannedReply();
   const remove = useDeleteCannedReply();
   const [editing, setEditing] = useState<string | null>(null);
-  const [title, setTitle] = useState("");
-  const [body, setBody] = useState("");
-  const [error, setError] = useState<string>();
   const [deleting, setDeleting] = useState<CannedReply | null>(null);
+  const form = useContractForm(cannedReplyBody, EMPTY);
+  const errors = form.formState.errors;
+  const bodyError = errors.body?.message;
 
   const reset = () => {
     setEditing(null);
-    setTitle("");
-    setBody("");
-    setError(undefined);
+    form.reset(EMPTY);
   };
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(undefined);
-    try {
-      await save.mutateAsync({ id: editing, body: { title, body } });
+  const submit = form.submit(
+    ["title", "body"],
+    async (body) => {
+      await save.mutateAsync({ id: editing, body });
       toast.success(editing ? "Canned reply saved" : "Canned reply added");
       reset();
-    } catch (err) {
-      setError(errorText(err, "The canned reply could not be saved."));
-    }
-  }
+    },
+    (err) => form.setError("root", { message: errorText(err, "The canned reply could not be saved.") }),
+  );
 
   async function confirmDelete() {
     if (!deleting) return;
@@ -80,8 +79,7 @@ export function CannedRepliesManager({ readOnly = false }: { readOnly?: boolean 
                     aria-label={`Edit ${c.title}`}
                     onClick={() => {
                       setEditing(c.id);
-                      setTitle(c.title);
-                      setBody(c.body);
+                      form.reset({ title: c.title, body: c.body });
                     }}
                   >
                     <Pencil className="size-4" aria-hidden="true" />
@@ -105,17 +103,18 @@ export function CannedRepliesManager({ readOnly = false }: { readOnly?: boolean 
           aria-label={editing ? "Edit canned reply" : "Add a canned reply"}
           className="mt-3 space-y-3"
         >
-          <TextField label="Title" maxLength={120} value={title} onChange={(e) => setTitle(e.target.value)} />
-          <FieldShell id="canned-body" label="Reply text">
+          <TextField label="Title" maxLength={120} error={errors.title?.message} {...form.register("title")} />
+          <FieldShell id="canned-body" label="Reply text" error={bodyError}>
             <textarea
               id="canned-body"
               rows={3}
               className={inputClasses}
-              value={body}
-              onChange={(e) => setBody(e.target.value)}
+              aria-invalid={bodyError ? true : undefined}
+              aria-describedby={describedBy("canned-body", undefined, bodyError)}
+              {...form.register("body")}
             />
           </FieldShell>
-          {error && <Alert>{error}</Alert>}
+          {errors.root?.message && <Alert>{errors.root.message}</Alert>}
           <div className="flex justify-end gap-2">
             {editing && (
               <Button type="button" variant="secondary" onClick={reset}>

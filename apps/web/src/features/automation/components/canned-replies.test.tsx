@@ -51,6 +51,10 @@ describe("canned replies", () => {
     });
     const { user } = renderApp("/automation");
     const add = await screen.findByRole("form", { name: "Add a canned reply" });
+    await user.click(within(add).getByRole("button", { name: "Add canned reply" }));
+    expect(await within(add).findByText("Title is required")).toBeInTheDocument();
+    expect(within(add).getByLabelText("Reply text")).toHaveAccessibleDescription("Reply is required");
+    expect(calls(fetchMock).some((c) => c.startsWith("POST"))).toBe(false);
     await user.type(within(add).getByLabelText("Title"), "Refunds");
     await user.type(within(add).getByLabelText("Reply text"), "Refunds take a week.");
     await user.click(within(add).getByRole("button", { name: "Add canned reply" }));

@@ -1,20 +1,34 @@
 import { SLA_HOURS_MAX, type SlaTarget, type SlaTargetsAnswer, WEEKDAY_NAMES } from "@cove/contract/sla.ts";
-import { type FormEvent, useState } from "react";
+import { TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
 import { toast } from "sonner";
+import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { useSaveSlaTargets, useSlaTargets } from "../api/automation.api.ts";
 
 const PRIORITY_NAMES = { low: "Low", normal: "Normal", high: "High", urgent: "Urgent" } as const;
 
-interface Row {
-  priority: SlaTarget["priority"];
-  first: string;
-  resolution: string;
-  business: boolean;
-}
+/**
+ * The targets as typed (empty: no target). The server checks them with the contract's rules and says what is wrong
+ * above the button: the table has no room for a message per cell.
+ */
+const slaForm = z.object({
+  rows: z.array(
+    z.object({
+      priority: z.enum(TICKET_PRIORITIES),
+      first: z.string(),
+      resolution: z.string(),
+      business: z.boolean(),
+    }),
+  ),
+  days: z.array(z.number()),
+  opens: z.string(),
+  closes: z.string(),
+});
+type Row = z.infer<typeof slaForm>["rows"][number];
 
 const toRow = (t: SlaTarget): Row => ({
   priority: t.priority,
@@ -40,18 +54,25 @@ export function SlaTargets({ readOnly = false }: { readOnly?: boolean }) {
 
 function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; readOnly: boolean }) {
   const save = useSaveSlaTargets();
-  const [rows, setRows] = useState(() => initial.targets.map(toRow));
-  const [days, setDays] = useState(initial.business_hours.days);
-  const [opens, setOpens] = useState(initial.business_hours.opens);
-  const [closes, setCloses] = useState(initial.business_hours.closes);
-  const [error, setError] = useState<string>();
-  const set = (i: number, change: Partial<Row>) =>
-    setRows((r) => r.map((row, j) => (j === i ? { ...row, ...change } : row)));
+  const {
+    register,
+    watch,
+    setValue,
+    setError,
+    submit,
+    formState: { errors },
+  } = useContractForm(slaForm, {
+    rows: initial.targets.map(toRow),
+    days: initial.business_hours.days,
+    opens: initial.business_hours.opens,
+    closes: initial.business_hours.closes,
+  });
+  const days = watch("days");
+  const error = errors.root?.message;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(undefined);
-    try {
+  const onSubmit = submit(
+    [],
+    async ({ rows, days, opens, closes }) => {
       await save.mutateAsync({
         targets: rows.map((r) => ({
           priority: r.priority,
@@ -62,10 +83,9 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
         business_hours: { days, opens, closes },
       });
       toast.success("SLA targets saved");
-    } catch (err) {
-      setError(errorText(err, "The SLA targets could not be saved."));
-    }
-  }
+    },
+    (err) => setError("root", { message: errorText(err, "The SLA targets could not be saved.") }),
+  );
 
   return (
     <section aria-labelledby="sla-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
@@ -76,7 +96,7 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
         Hours to the first public reply and to the solve, per priority, in calendar hours or in your business hours
         below ({initial.timezone}, the time zone of Settings). Leave a field empty for no target.
       </p>
-      <form onSubmit={submit} noValidate aria-label="SLA targets" className="mt-3 space-y-3">
+      <form onSubmit={onSubmit} noValidate aria-label="SLA targets" className="mt-3 space-y-3">
         <fieldset disabled={readOnly} className="space-y-3">
           <table className="w-full text-left text-sm">
             <thead className="text-xs text-slate-500">
@@ -88,7 +108,7 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
               </tr>
             </thead>
             <tbody>
-              {rows.map((row, i) => {
+              {initial.targets.map((row, i) => {
                 const name = PRIORITY_NAMES[row.priority];
                 return (
                   <tr key={row.priority}>
@@ -101,8 +121,7 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
                         step="any"
                         aria-label={`${name} first response hours`}
                         className={inputClasses}
-                        value={row.first}
-                        onChange={(e) => set(i, { first: e.target.value })}
+                        {...register(`rows.${i}.first`)}
                       />
                     </td>
                     <td className="py-1 pr-3">
@@ -113,8 +132,7 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
                         step="any"
                         aria-label={`${name} resolution hours`}
                         className={inputClasses}
-                        value={row.resolution}
-                        onChange={(e) => set(i, { resolution: e.target.value })}
+                        {...register(`rows.${i}.resolution`)}
                       />
                     </td>
                     <td className="py-1">
@@ -122,8 +140,7 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
                         type="checkbox"
                         aria-label={`${name} in business hours`}
                         className="size-4 rounded border-slate-300 text-indigo-600"
-                        checked={row.business}
-                        onChange={(e) => set(i, { business: e.target.checked })}
+                        {...register(`rows.${i}.business`)}
                       />
                     </td>
                   </tr>
@@ -141,7 +158,10 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
                     className="size-4 rounded border-slate-300 text-indigo-600"
                     checked={days.includes(day)}
                     onChange={(e) =>
-                      setDays(e.target.checked ? [...days, day].sort((a, b) => a - b) : days.filter((d) => d !== day))
+                      setValue(
+                        "days",
+                        e.target.checked ? [...days, day].sort((a, b) => a - b) : days.filter((d) => d !== day),
+                      )
                     }
                   />
                   {WEEKDAY_NAMES[day]}
@@ -151,21 +171,11 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
             <div className="flex flex-wrap gap-4">
               <label className="flex items-center gap-2 text-sm text-slate-700">
                 Opens
-                <input
-                  type="time"
-                  className={`${inputClasses} w-32`}
-                  value={opens}
-                  onChange={(e) => setOpens(e.target.value)}
-                />
+                <input type="time" className={`${inputClasses} w-32`} {...register("opens")} />
               </label>
               <label className="flex items-center gap-2 text-sm text-slate-700">
                 Closes
-                <input
-                  type="time"
-                  className={`${inputClasses} w-32`}
-                  value={closes}
-                  onChange={(e) => setCloses(e.target.value)}
-                />
+                <input type="time" className={`${inputClasses} w-32`} {...register("closes")} />
               </label>
             </div>
           </fieldset>

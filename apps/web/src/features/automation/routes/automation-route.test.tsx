@@ -1,7 +1,7 @@
 import type { Rule, RuleRun } from "@cove/contract/automation.ts";
 import { emptyTargets } from "@cove/contract/sla.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
 
@@ -263,6 +263,83 @@ describe("the automation screen", () => {
     expect(await within(form).findByRole("alert")).toHaveTextContent(
       "Action 2: the assignee must be an active member of your team",
     );
+  });
+
+  it("edits a rule's rows: removes a condition, adds one and a comment action, drops an action; sends the rows", async () => {
+    storeSession();
+    const fetchMock = api([refunds], {
+      [`PUT /api/automation/rules/${refunds.id}`]: () => json(200, { rule: refunds }),
+    });
+    const { user } = renderApp("/automation");
+    const item = await screen.findByRole("listitem", { name: "Refunds to billing" });
+    await user.click(within(item).getByRole("button", { name: "Edit Refunds to billing" }));
+    const form = await screen.findByRole("form", { name: "Edit Rule" });
+    await user.click(within(form).getByRole("button", { name: "Remove condition 1" }));
+    expect(within(form).getByText("No conditions: the rule runs on every such event.")).toBeInTheDocument();
+    await user.click(within(form).getByRole("button", { name: "Add condition" }));
+    await user.selectOptions(within(form).getByLabelText("Condition 1 field"), "ticket.priority");
+    await user.selectOptions(within(form).getByLabelText("Condition 1 value"), "Urgent");
+    await user.click(within(form).getByRole("button", { name: "Add action" }));
+    await user.selectOptions(within(form).getByLabelText("Action 3"), "add_comment");
+    await user.type(within(form).getByLabelText("Action 3 comment"), "Hello {{{{ticket.requester_name}}");
+    await user.click(within(form).getByRole("checkbox", { name: "Public reply (the customer sees it)" }));
+    await user.click(within(form).getByRole("button", { name: "Remove action 1" }));
+    expect(within(form).getByLabelText("Action 1")).toHaveValue("assign_ticket");
+    expect(within(form).getByLabelText("Action 2")).toHaveValue("add_comment");
+    await user.click(within(form).getByRole("checkbox", { name: "Activate this rule immediately" }));
+    await user.click(within(form).getByRole("button", { name: "Save Rule" }));
+    await screen.findByText("Rule updated");
+    expect(bodyOf(fetchMock, "PUT", `/automation/rules/${refunds.id}`)).toEqual({
+      name: "Refunds to billing",
+      description: "Tag refund requests",
+      triggerConditions: {
+        event: "ticket_created",
+        after: null,
+        match: "all",
+        conditions: [{ field: "ticket.priority", operator: "equals", value: "urgent" }],
+      },
+      actions: [
+        { type: "assign_ticket", assignee_id: priya.id },
+        { type: "add_comment", comment: "Hello {{ticket.requester_name}}", is_public: true },
+      ],
+      isActive: false,
+    });
+  });
+
+  it("puts the server's per-field messages under their inputs, not in an alert", async () => {
+    storeSession();
+    api([refunds], {
+      [`PUT /api/automation/rules/${refunds.id}`]: () =>
+        json(400, {
+          error: "A condition's value must be at most 500 characters",
+          code: "VALIDATION_ERROR",
+          details: [
+            {
+              path: "triggerConditions.conditions.0.value",
+              message: "A condition's value must be at most 500 characters",
+            },
+            {
+              path: "actions.1.assignee_id",
+              message: "assign_ticket needs an assignee_id: a member's id or round_robin",
+            },
+          ],
+        }),
+    });
+    const { user } = renderApp("/automation");
+    const item = await screen.findByRole("listitem", { name: "Refunds to billing" });
+    await user.click(within(item).getByRole("button", { name: "Edit Refunds to billing" }));
+    const form = await screen.findByRole("form", { name: "Edit Rule" });
+    await user.click(within(form).getByRole("button", { name: "Save Rule" }));
+    await waitFor(() =>
+      expect(within(form).getByLabelText("Condition 1 value")).toHaveAccessibleDescription(
+        "A condition's value must be at most 500 characters",
+      ),
+    );
+    expect(within(form).getByLabelText("Action 2 assignee")).toHaveAccessibleDescription(
+      "assign_ticket needs an assignee_id: a member's id or round_robin",
+    );
+    expect(within(form).getByLabelText("Condition 1 value")).toHaveAttribute("aria-invalid", "true");
+    expect(within(form).queryByRole("alert")).not.toBeInTheDocument();
   });
 
   it("shows a rule's run log", async () => {

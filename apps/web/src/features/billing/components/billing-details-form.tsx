@@ -1,15 +1,21 @@
-import type { BillingDetails } from "@cove/contract/billing-account.ts";
-import { type FormEvent, useState } from "react";
+import { type BillingDetails, type BillingDetailsBody, billingDetailsBody } from "@cove/contract/billing-account.ts";
 import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { useBillingDetails, useSaveBillingDetails } from "../api/billing.api.ts";
 
 export const DETAILS_SAVED = "Billing details saved.";
 
-const FIELDS: { name: keyof BillingDetails; label: string; max: number; hint?: string; autoComplete?: string }[] = [
+const FIELDS: {
+  name: keyof BillingDetails & keyof BillingDetailsBody;
+  label: string;
+  max: number;
+  hint?: string;
+  autoComplete?: string;
+}[] = [
   { name: "name", label: "Billing name", max: 200, hint: "The company name invoices are addressed to." },
   { name: "address_line1", label: "Address", max: 200, autoComplete: "address-line1" },
   { name: "address_line2", label: "Address line 2", max: 200, autoComplete: "address-line2" },
@@ -29,33 +35,8 @@ const FIELDS: { name: keyof BillingDetails; label: string; max: number; hint?: s
 /** Who the invoices are addressed to: printed on every invoice's PDF. */
 export function BillingDetailsForm() {
   const details = useBillingDetails();
-  const save = useSaveBillingDetails();
-  const [error, setError] = useState<string | null>(null);
   if (!details.data) return null;
   const { saved, details: current } = details.data;
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const value = (name: keyof BillingDetails) => String(data.get(name) ?? "");
-    setError(null);
-    try {
-      await save.mutateAsync({
-        name: value("name"),
-        address_line1: value("address_line1"),
-        address_line2: value("address_line2"),
-        city: value("city"),
-        region: value("region"),
-        postal_code: value("postal_code"),
-        country: value("country"),
-        tax_id: value("tax_id"),
-      });
-      toast.success(DETAILS_SAVED);
-    } catch (err) {
-      setError(errorText(err, "Failed to save the billing details"));
-    }
-  }
-
   return (
     <section aria-labelledby="billing-details" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <h2 id="billing-details" className="text-sm font-semibold text-slate-900">
@@ -67,30 +48,56 @@ export function BillingDetailsForm() {
           : "Printed on every invoice. Until you save them, invoices show your organization's name and your card's billing address."}
       </p>
       {/* Keyed by what was loaded, so a reload after saving shows the saved values. */}
-      <form key={JSON.stringify(current)} onSubmit={onSubmit} noValidate className="mt-4 grid gap-4 sm:grid-cols-2">
-        {FIELDS.map((f) => (
-          <TextField
-            key={f.name}
-            label={f.label}
-            name={f.name}
-            defaultValue={current[f.name] ?? ""}
-            maxLength={f.max}
-            hint={f.hint}
-            autoComplete={f.autoComplete}
-            required={f.name === "name"}
-          />
-        ))}
-        {error && (
-          <div className="sm:col-span-2">
-            <Alert>{error}</Alert>
-          </div>
-        )}
-        <div className="flex justify-end sm:col-span-2">
-          <Button type="submit" pending={save.isPending}>
-            Save billing details
-          </Button>
-        </div>
-      </form>
+      <DetailsForm key={JSON.stringify(current)} current={current} />
     </section>
+  );
+}
+
+function DetailsForm({ current }: { current: BillingDetails }) {
+  const save = useSaveBillingDetails();
+  const {
+    register,
+    setError,
+    submit,
+    formState: { errors },
+  } = useContractForm(
+    billingDetailsBody,
+    Object.fromEntries(FIELDS.map((f) => [f.name, current[f.name] ?? ""])) as Record<keyof BillingDetails, string>,
+  );
+
+  const onSubmit = submit(
+    FIELDS.map((f) => f.name),
+    async (body) => {
+      await save.mutateAsync(body);
+      toast.success(DETAILS_SAVED);
+    },
+    (err) => setError("root", { message: errorText(err, "Failed to save the billing details") }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="mt-4 grid gap-4 sm:grid-cols-2">
+      {FIELDS.map((f) => (
+        <TextField
+          key={f.name}
+          label={f.label}
+          maxLength={f.max}
+          hint={f.hint}
+          autoComplete={f.autoComplete}
+          required={f.name === "name"}
+          error={errors[f.name]?.message}
+          {...register(f.name)}
+        />
+      ))}
+      {errors.root?.message && (
+        <div className="sm:col-span-2">
+          <Alert>{errors.root.message}</Alert>
+        </div>
+      )}
+      <div className="flex justify-end sm:col-span-2">
+        <Button type="submit" pending={save.isPending}>
+          Save billing details
+        </Button>
+      </div>
+    </form>
   );
 }

@@ -1,4 +1,4 @@
-import type { SubscriptionAnswer } from "@cove/contract/billing.ts";
+import { changePlanBody, type SubscriptionAnswer } from "@cove/contract/billing.ts";
 import type { PlanChangePreview } from "@cove/contract/billing-account.ts";
 import { PLAN_IDS, PLANS, type PlanId } from "@cove/contract/constants.ts";
 import { clsx } from "clsx";
@@ -8,6 +8,7 @@ import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import {
   fetchPlanChangePreview,
   useCancelSubscription,
@@ -29,9 +30,7 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
   const sub = data.subscription;
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [cardOpen, setCardOpen] = useState(false);
-  const [plan, setPlan] = useState<PlanId>(data.plan);
   const [preview, setPreview] = useState<PlanChangePreview | null>(null);
-  const [previewing, setPreviewing] = useState(false);
   const cancel = useCancelSubscription();
   const resume = useResumeSubscription();
   const changePlan = useChangePlan();
@@ -47,18 +46,6 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
     } catch (error) {
       toastBillingFailure(CANCEL_FAILED, error);
       setConfirmCancel(false);
-    }
-  }
-
-  /** A change of plan is confirmed first, with what it does to the money (the server's proration). */
-  async function askPlanChange() {
-    setPreviewing(true);
-    try {
-      setPreview(await fetchPlanChangePreview(plan));
-    } catch (error) {
-      toastBillingFailure(CHANGE_PLAN_FAILED, error);
-    } finally {
-      setPreviewing(false);
     }
   }
 
@@ -139,27 +126,7 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
         </div>
       </div>
 
-      {!sub.cancel_at_period_end && (
-        <form
-          className="mt-5 flex flex-col gap-3 border-t border-slate-100 pt-4 sm:flex-row sm:items-end"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void askPlanChange();
-          }}
-        >
-          <div className="sm:w-64">
-            <SelectField
-              label="Change plan"
-              value={plan}
-              onChange={(e) => setPlan(e.target.value as PlanId)}
-              options={PLAN_IDS.map((id) => ({ value: id, label: `${PLANS[id].name} ($${PLANS[id].price}/month)` }))}
-            />
-          </div>
-          <Button type="submit" variant="secondary" disabled={plan === data.plan} pending={previewing}>
-            Change plan
-          </Button>
-        </form>
-      )}
+      {!sub.cancel_at_period_end && <ChangePlanForm current={data.plan} onPreview={setPreview} />}
 
       <ConfirmDialog
         open={confirmCancel}
@@ -193,5 +160,38 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
         />
       </PaymentDialog>
     </section>
+  );
+}
+
+/** A change of plan is confirmed first, with what it does to the money (the server's proration): onPreview gets it. */
+function ChangePlanForm({ current, onPreview }: { current: PlanId; onPreview: (preview: PlanChangePreview) => void }) {
+  const {
+    register,
+    watch,
+    submit,
+    formState: { isSubmitting },
+  } = useContractForm(changePlanBody, { plan: current });
+  const plan = watch("plan");
+  const onSubmit = submit(
+    [],
+    async (body) => onPreview(await fetchPlanChangePreview(body.plan)),
+    (error) => toastBillingFailure(CHANGE_PLAN_FAILED, error),
+  );
+  return (
+    <form
+      className="mt-5 flex flex-col gap-3 border-t border-slate-100 pt-4 sm:flex-row sm:items-end"
+      onSubmit={onSubmit}
+    >
+      <div className="sm:w-64">
+        <SelectField
+          label="Change plan"
+          options={PLAN_IDS.map((id) => ({ value: id, label: `${PLANS[id].name} ($${PLANS[id].price}/month)` }))}
+          {...register("plan")}
+        />
+      </div>
+      <Button type="submit" variant="secondary" disabled={plan === current} pending={isSubmitting}>
+        Change plan
+      </Button>
+    </form>
   );
 }

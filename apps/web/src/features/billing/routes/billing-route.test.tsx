@@ -428,4 +428,29 @@ describe("invoices and billing details", () => {
     });
     expect(section).toHaveTextContent("Printed on every invoice.");
   });
+
+  it("checks the billing details with the contract's rules before sending, and shows the server's beside their fields", async () => {
+    storeSession();
+    const message = "Tax ID contains an invalid character";
+    const fetchMock = api({
+      "PUT /api/billing/details": () =>
+        json(400, { error: message, code: "VALIDATION_ERROR", details: [{ path: "tax_id", message }] }),
+    });
+    const { user } = renderApp("/billing");
+    const section = await screen.findByRole("region", { name: "Billing details" });
+    const country = within(section).getByLabelText(/Country code/);
+    await user.clear(country);
+    await user.type(country, "G");
+    await user.click(within(section).getByRole("button", { name: "Save billing details" }));
+    await waitFor(() =>
+      expect(country).toHaveAccessibleDescription("Country must be a two-letter country code, such as US or GB"),
+    );
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "PUT")).toBe(false);
+
+    await user.type(country, "B");
+    await user.type(within(section).getByLabelText(/Tax ID/), "GB1");
+    await user.click(within(section).getByRole("button", { name: "Save billing details" }));
+    await waitFor(() => expect(within(section).getByLabelText(/Tax ID/)).toHaveAccessibleDescription(message));
+    expect(within(section).queryByRole("alert")).not.toBeInTheDocument();
+  });
 });

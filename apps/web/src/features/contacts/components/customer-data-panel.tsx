@@ -1,4 +1,4 @@
-import { type Contact, ERASED_CONTACT_NAME } from "@cove/contract/contacts.ts";
+import { type Contact, ERASED_CONTACT_NAME, eraseContactBody } from "@cove/contract/contacts.ts";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -6,6 +6,7 @@ import { ExportControls } from "../../../components/export-controls.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import {
   downloadContactExport,
   useContactExport,
@@ -93,9 +94,26 @@ function EraseDialog({
   onOpenChange: (open: boolean) => void;
   contact: Contact;
 }) {
-  const [typed, setTyped] = useState("");
-  const [error, setError] = useState<string | undefined>();
   const erase = useEraseContact(contact.id);
+  const {
+    register,
+    watch,
+    setError,
+    reset,
+    submit,
+    formState: { errors },
+  } = useContractForm(eraseContactBody, { confirmEmail: "" });
+  const typed = watch("confirmEmail");
+  const onErase = submit(
+    ["confirmEmail"],
+    async ({ confirmEmail }) => {
+      await erase.mutateAsync(confirmEmail);
+      toast.success("The customer was erased.");
+      onOpenChange(false);
+      reset();
+    },
+    (err) => setError("confirmEmail", { message: errorText(err, "Failed to erase the customer") }),
+  );
   // A chat visitor who gave no email is confirmed by their name (the API does the same).
   const expected = contact.email ?? contact.name;
   const what = contact.email ? "email" : "name";
@@ -106,10 +124,7 @@ function EraseDialog({
       onOpenChange={(next) => {
         if (erase.isPending) return;
         onOpenChange(next);
-        if (!next) {
-          setTyped("");
-          setError(undefined);
-        }
+        if (!next) reset();
       }}
     >
       <Dialog.Portal>
@@ -125,28 +140,13 @@ function EraseDialog({
             Their live chats, files, survey answers and portal sign-ins are deleted, and their tickets show "
             {ERASED_CONTACT_NAME}". Type <strong className="break-all">{expected}</strong> to confirm.
           </Dialog.Description>
-          <form
-            className="mt-4 space-y-4"
-            onSubmit={async (e) => {
-              e.preventDefault();
-              setError(undefined);
-              try {
-                await erase.mutateAsync(typed);
-                toast.success("The customer was erased.");
-                onOpenChange(false);
-                setTyped("");
-              } catch (err) {
-                setError(errorText(err, "Failed to erase the customer"));
-              }
-            }}
-          >
+          <form className="mt-4 space-y-4" onSubmit={onErase}>
             <TextField
               label={contact.email ? "Customer's email" : "Customer's name"}
-              value={typed}
-              onChange={(e) => setTyped(e.target.value)}
               autoComplete="off"
               spellCheck={false}
-              error={error}
+              error={errors.confirmEmail?.message}
+              {...register("confirmEmail")}
             />
             <p className="sr-only" aria-live="polite">
               {typed && !matches ? `This is not the customer's ${what} yet.` : ""}

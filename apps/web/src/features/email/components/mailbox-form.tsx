@@ -1,15 +1,21 @@
-import type { Mailbox } from "@cove/contract/mailboxes.ts";
-import { type FormEvent, useState } from "react";
+import { connectMailboxBody, type Mailbox, updateMailboxBody } from "@cove/contract/mailboxes.ts";
 import { toast } from "sonner";
+import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
-import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { useConnectMailbox, useUpdateMailbox } from "../api/mailboxes.api.ts";
 
 /** The fields that show a message of their own. */
-const FIELDS = ["host", "port", "user", "password", "folder"] as const;
+const FIELDS = ["host", "port", "tls", "user", "password", "folder"] as const;
+
+/** The port as typed (digits), checked and sent as the contract's number. */
+const port = z.string().transform(Number).pipe(connectMailboxBody.shape.port);
+const connectForm = connectMailboxBody.extend({ port });
+const updateForm = updateMailboxBody.extend({ port });
 
 /**
  * Connect a mailbox over IMAP, or change a connected one's sign-in (then an empty password keeps the saved one).
@@ -18,34 +24,40 @@ const FIELDS = ["host", "port", "user", "password", "folder"] as const;
 export function MailboxForm({ mailbox, onDone }: { mailbox?: Mailbox; onDone: () => void }) {
   const connect = useConnectMailbox();
   const update = useUpdateMailbox();
-  const [host, setHost] = useState(mailbox?.host ?? "");
-  const [port, setPort] = useState(String(mailbox?.port ?? 993));
-  const [tls, setTls] = useState(mailbox?.tls ?? true);
-  const [user, setUser] = useState(mailbox?.user ?? "");
-  const [password, setPassword] = useState("");
-  const [folder, setFolder] = useState(mailbox?.folder ?? "INBOX");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [problem, setProblem] = useState<string | null>(null);
+  const {
+    register,
+    getValues,
+    setValue,
+    setError,
+    submit,
+    formState: { errors: fieldErrors },
+  } = useContractForm(mailbox ? updateForm : connectForm, {
+    host: mailbox?.host ?? "",
+    port: String(mailbox?.port ?? 993),
+    tls: mailbox?.tls ?? true,
+    user: mailbox?.user ?? "",
+    password: "",
+    folder: mailbox?.folder ?? "INBOX",
+  });
+  const errors = Object.fromEntries(FIELDS.map((f) => [f, fieldErrors[f]?.message])) as Record<
+    (typeof FIELDS)[number],
+    string | undefined
+  >;
+  const problem = fieldErrors.root?.message;
   const pending = connect.isPending || update.isPending;
+  const portInput = register("port");
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setErrors({});
-    setProblem(null);
-    const body = { host: host.trim(), port: Number(port), tls, user: user.trim(), password, folder: folder.trim() };
-    try {
+  // One message per failure: on the field it is about (a refused password...), else above the form.
+  const onSubmit = submit(
+    FIELDS,
+    async (body) => {
       if (mailbox) await update.mutateAsync({ id: mailbox.id, body });
-      else await connect.mutateAsync(body);
+      else await connect.mutateAsync({ ...body, password: body.password ?? "" });
       toast.success(mailbox ? "Mailbox updated: the import goes on" : "Mailbox connected: the import has started");
       onDone();
-    } catch (error) {
-      // One message per failure: on the field it is about (a refused password...), else above the form.
-      const onFields =
-        error instanceof ApiError ? error.details.filter((d) => (FIELDS as readonly string[]).includes(d.path)) : [];
-      if (onFields.length > 0) setErrors(Object.fromEntries(onFields.map((d) => [d.path, d.message])));
-      else setProblem(errorText(error, "The mailbox could not be saved"));
-    }
-  }
+    },
+    (error) => setError("root", { message: errorText(error, "The mailbox could not be saved") }),
+  );
 
   return (
     <form
@@ -58,30 +70,33 @@ export function MailboxForm({ mailbox, onDone }: { mailbox?: Mailbox; onDone: ()
       <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
         <TextField
           label="Server"
-          value={host}
-          onChange={(e) => setHost(e.target.value)}
           maxLength={253}
           placeholder="imap.example.com"
           autoComplete="off"
           error={errors.host}
+          {...register("host")}
         />
         <TextField
           label="Port"
           inputMode="numeric"
-          value={port}
-          onChange={(e) => setPort(e.target.value.replace(/\D/g, "").slice(0, 5))}
           error={errors.port}
+          {...portInput}
+          onChange={(e) => {
+            e.target.value = e.target.value.replace(/\D/g, "").slice(0, 5);
+            return portInput.onChange(e);
+          }}
         />
       </div>
       <label className="flex items-start gap-3">
         <input
           type="checkbox"
           className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
-          checked={tls}
-          onChange={(e) => {
-            setTls(e.target.checked);
-            if (port === "993" || port === "143") setPort(e.target.checked ? "993" : "143");
-          }}
+          {...register("tls", {
+            onChange: (e) => {
+              const typed = getValues("port");
+              if (typed === "993" || typed === "143") setValue("port", e.target.checked ? "993" : "143");
+            },
+          })}
         />
         <span>
           <span className="block text-sm font-medium text-slate-800">Use TLS</span>
@@ -93,17 +108,14 @@ export function MailboxForm({ mailbox, onDone }: { mailbox?: Mailbox; onDone: ()
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           label="User name"
-          value={user}
-          onChange={(e) => setUser(e.target.value)}
           maxLength={320}
           autoComplete="off"
           placeholder="support@example.com"
           error={errors.user}
+          {...register("user")}
         />
         <PasswordField
           label="Password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
           maxLength={1000}
           autoComplete="new-password"
           hint={
@@ -112,15 +124,15 @@ export function MailboxForm({ mailbox, onDone }: { mailbox?: Mailbox; onDone: ()
               : "For Gmail and Outlook, an app password. Kept encrypted; never shown again."
           }
           error={errors.password}
+          {...register("password")}
         />
       </div>
       <TextField
         label="Folder"
-        value={folder}
-        onChange={(e) => setFolder(e.target.value)}
         maxLength={200}
         hint="INBOX, or another folder such as Support."
         error={errors.folder}
+        {...register("folder")}
       />
       <div className="flex justify-end gap-2">
         <Button type="button" variant="secondary" onClick={onDone} disabled={pending}>

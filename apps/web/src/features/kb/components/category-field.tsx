@@ -1,4 +1,4 @@
-import type { Category } from "@cove/contract/kb.ts";
+import { type Category, createCategoryBody } from "@cove/contract/kb.ts";
 import { Plus } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -6,6 +6,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { useCreateCategory } from "../api/kb.mutations.ts";
 
 interface CategoryFieldProps {
@@ -18,27 +19,27 @@ interface CategoryFieldProps {
 /** Pick a category, or name a new one right here (it is created at once and selected). */
 export function CategoryField({ categories, value, onChange, disabled }: CategoryFieldProps) {
   const [adding, setAdding] = useState(false);
-  const [name, setName] = useState("");
-  const [error, setError] = useState<string>();
   const createCategory = useCreateCategory();
+  const {
+    register,
+    setError,
+    clearErrors,
+    reset,
+    submit,
+    formState: { errors },
+  } = useContractForm(createCategoryBody, { name: "" });
 
-  async function add() {
-    const trimmed = name.trim();
-    if (trimmed === "") {
-      setError("Category name is required");
-      return;
-    }
-    try {
-      const category = await createCategory.mutateAsync({ name: trimmed });
+  const add = submit(
+    ["name"],
+    async (body) => {
+      const category = await createCategory.mutateAsync(body);
       onChange(category.id);
       toast.success(`Category "${category.name}" created`);
       setAdding(false);
-      setName("");
-      setError(undefined);
-    } catch (err) {
-      setError(errorText(err, "The category could not be created. Please try again."));
-    }
-  }
+      reset();
+    },
+    (err) => setError("name", { message: errorText(err, "The category could not be created. Please try again.") }),
+  );
 
   const options = [{ value: "", label: "No category" }, ...categories.map((c) => ({ value: c.id, label: c.name }))];
   return (
@@ -66,11 +67,10 @@ export function CategoryField({ categories, value, onChange, disabled }: Categor
           <legend className="sr-only">New category</legend>
           <TextField
             label="New category name"
-            value={name}
             maxLength={60}
             autoFocus
-            error={error}
-            onChange={(e) => setName(e.target.value)}
+            error={errors.name?.message}
+            {...register("name")}
             onKeyDown={(e) => {
               if (e.key === "Enter") {
                 e.preventDefault();
@@ -90,7 +90,7 @@ export function CategoryField({ categories, value, onChange, disabled }: Categor
               variant="ghost"
               onClick={() => {
                 setAdding(false);
-                setError(undefined);
+                clearErrors();
               }}
             >
               Cancel

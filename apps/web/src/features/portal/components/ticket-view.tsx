@@ -1,8 +1,8 @@
 import { type Attachment, portalAttachmentPath } from "@cove/contract/attachments.ts";
-import type { CustomerComment, CustomerTicketDetail } from "@cove/contract/portal.ts";
+import { type CustomerComment, type CustomerTicketDetail, portalReplyBody } from "@cove/contract/portal.ts";
 import { clsx } from "clsx";
 import { ArrowLeft, FileQuestion } from "lucide-react";
-import { useCallback, useId, useState } from "react";
+import { useCallback, useId } from "react";
 import { AttachmentList, type FetchFile } from "../../../components/attachment-list.tsx";
 import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
@@ -10,6 +10,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { fetchFile } from "../../../lib/uploads.ts";
 import { formatDateTime, PriorityBadge, StatusBadge } from "../../tickets/index.ts";
@@ -147,12 +148,23 @@ function Rating({ ticket }: { ticket: CustomerTicketDetail }) {
   return <SatisfactionForm satisfaction={ticket.satisfaction} onRate={(body) => rate.mutateAsync(body)} />;
 }
 
+/** The customer's reply, checked with the contract's rule for a comment; its files go alongside. */
+const replyForm = portalReplyBody.pick({ body: true });
+
 function ReplyBox({ ticket }: { ticket: CustomerTicketDetail }) {
   const id = useId();
   const reply = useReplyToMyTicket(ticket.id);
   const { token } = usePortal();
-  const [body, setBody] = useState("");
   const files = useFileUploads({ url: "/api/portal/attachments", token });
+  const {
+    register,
+    watch,
+    reset,
+    submit,
+    formState: { errors },
+  } = useContractForm(replyForm, { body: "" });
+  const body = watch("body");
+  const bodyError = errors.body?.message;
   if (ticket.status === "closed") {
     return (
       <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">
@@ -160,25 +172,21 @@ function ReplyBox({ ticket }: { ticket: CustomerTicketDetail }) {
       </p>
     );
   }
-  async function send() {
-    if (body.trim() === "") return;
-    try {
-      await reply.mutateAsync({ body, ...(files.ids.length > 0 ? { attachment_ids: files.ids } : {}) });
-      setBody("");
+  const send = submit(
+    ["body"],
+    async (values) => {
+      await reply.mutateAsync({ ...values, ...(files.ids.length > 0 ? { attachment_ids: files.ids } : {}) });
+      reset();
       files.clear();
-    } catch (error) {
-      toastError(error, "Failed to add comment. Please try again.");
-    }
-  }
+    },
+    (error) => toastError(error, "Failed to add comment. Please try again."),
+  );
   return (
     <form
       aria-label="Reply"
       className="space-y-3 rounded-lg border border-slate-200 bg-white p-4"
       {...files.dropProps}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void send();
-      }}
+      onSubmit={send}
     >
       <label htmlFor={id} className="block text-sm font-medium text-slate-700">
         Your reply
@@ -186,11 +194,17 @@ function ReplyBox({ ticket }: { ticket: CustomerTicketDetail }) {
       <textarea
         id={id}
         rows={4}
-        value={body}
-        onChange={(e) => setBody(e.target.value)}
         onPaste={files.onPaste}
         className={`${inputClasses} resize-y`}
+        aria-invalid={bodyError ? true : undefined}
+        aria-describedby={bodyError ? `${id}-error` : undefined}
+        {...register("body")}
       />
+      {bodyError && (
+        <p id={`${id}-error`} className="text-sm text-red-600">
+          {bodyError}
+        </p>
+      )}
       <UploadList files={files} label="Files of this reply" />
       <AttachFilesButton files={files} />
       <div className="flex flex-wrap items-center justify-between gap-3">

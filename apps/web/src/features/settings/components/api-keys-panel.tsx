@@ -1,12 +1,13 @@
-import { API_KEY_SCOPES, type ApiKey, type ApiKeyScope } from "@cove/contract/settings.ts";
+import { API_KEY_SCOPES, type ApiKey, type ApiKeyScope, createApiKeyBody } from "@cove/contract/settings.ts";
 import { Copy, KeyRound } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "../api/settings.api.ts";
 
@@ -19,21 +20,26 @@ export function ApiKeysPanel() {
   const keys = useApiKeys();
   const create = useCreateApiKey();
   const revoke = useRevokeApiKey();
-  const [name, setName] = useState("");
-  const [scope, setScope] = useState<ApiKeyScope>("read");
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const {
+    register,
+    watch,
+    setValue,
+    submit,
+    formState: { errors },
+  } = useContractForm(createApiKeyBody, { name: "", scope: "read" });
+  const name = watch("name");
 
-  async function onCreate(event: FormEvent) {
-    event.preventDefault();
-    try {
-      const answer = await create.mutateAsync({ name, scope });
+  const onCreate = submit(
+    ["name", "scope"],
+    async (body) => {
+      const answer = await create.mutateAsync(body);
       setCreated({ name: answer.api_key.name, token: answer.token });
-      setName("");
-    } catch (error) {
-      toastError(error, "Failed to create API key");
-    }
-  }
+      setValue("name", "");
+    },
+    (error) => toastError(error, "Failed to create API key"),
+  );
 
   return (
     <div className="space-y-5">
@@ -55,16 +61,16 @@ export function ApiKeysPanel() {
         <div className="grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
           <TextField
             label="Key name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
             maxLength={80}
             placeholder="e.g. Zapier"
             required
+            error={errors.name?.message}
+            {...register("name")}
           />
           <SelectField
             label="Scope"
-            value={scope}
-            onChange={(e) => setScope(e.target.value as ApiKeyScope)}
+            error={errors.scope?.message}
+            {...register("scope")}
             options={API_KEY_SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] }))}
           />
           <Button type="submit" pending={create.isPending} disabled={name.trim() === ""}>

@@ -1,3 +1,4 @@
+import { deleteOrganizationBody } from "@cove/contract/settings.ts";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
 import { useNavigate } from "react-router";
@@ -6,6 +7,7 @@ import { ExportControls } from "../../../components/export-controls.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { clearSession } from "../../../lib/session-storage.ts";
 import { downloadExport, useDeleteOrganization, useLatestExport, useStartExport } from "../api/settings.api.ts";
 
@@ -67,10 +69,26 @@ function DeleteDialog({
   onOpenChange: (open: boolean) => void;
   organizationName: string;
 }) {
-  const [typed, setTyped] = useState("");
-  const [error, setError] = useState<string | undefined>();
   const remove = useDeleteOrganization();
   const navigate = useNavigate();
+  const {
+    register,
+    watch,
+    setError,
+    submit,
+    formState: { errors },
+  } = useContractForm(deleteOrganizationBody, { confirm: "" });
+  const typed = watch("confirm");
+  const onDelete = submit(
+    ["confirm"],
+    async ({ confirm }) => {
+      const { message } = await remove.mutateAsync(confirm);
+      toast.success(message);
+      clearSession();
+      navigate("/login", { replace: true });
+    },
+    (err) => setError("confirm", { message: errorText(err, "Failed to delete the organization") }),
+  );
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !remove.isPending && onOpenChange(next)}>
       <Dialog.Portal>
@@ -84,27 +102,12 @@ function DeleteDialog({
             Everything is deleted for everyone: tickets, articles, team, settings. Type{" "}
             <strong>{organizationName}</strong> to confirm.
           </Dialog.Description>
-          <form
-            className="mt-4 space-y-4"
-            onSubmit={async (e) => {
-              e.preventDefault();
-              setError(undefined);
-              try {
-                const { message } = await remove.mutateAsync(typed);
-                toast.success(message);
-                clearSession();
-                navigate("/login", { replace: true });
-              } catch (err) {
-                setError(errorText(err, "Failed to delete the organization"));
-              }
-            }}
-          >
+          <form className="mt-4 space-y-4" onSubmit={onDelete}>
             <TextField
               label="Organization name"
-              value={typed}
-              onChange={(e) => setTyped(e.target.value)}
               autoComplete="off"
-              error={error}
+              error={errors.confirm?.message}
+              {...register("confirm")}
             />
             <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
               <Dialog.Close asChild>

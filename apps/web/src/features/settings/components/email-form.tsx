@@ -1,34 +1,43 @@
-import type { EmailSettings } from "@cove/contract/settings.ts";
-import { type FormEvent, useId, useState } from "react";
+import { type EmailSettings, updateEmailBody } from "@cove/contract/settings.ts";
+import { useId } from "react";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useUpdateEmail } from "../api/settings.api.ts";
 import { SETTINGS_FAILED, SETTINGS_SAVED } from "./general-form.tsx";
+
+const FIELDS = ["sender_name", "reply_to", "signature"] as const;
+/** The contract's body, with the acknowledgement always sent (the box is always there). */
+const emailForm = updateEmailBody.extend({ acknowledge: updateEmailBody.shape.acknowledge.unwrap() });
 
 /** Settings > Email Settings: how outgoing mail is signed, and whether new tickets by email are acknowledged. */
 export function EmailForm({ settings }: { settings: EmailSettings }) {
   const id = useId();
   const update = useUpdateEmail();
-  const [senderName, setSenderName] = useState(settings.sender_name);
-  const [replyTo, setReplyTo] = useState(settings.reply_to ?? "");
-  const [signature, setSignature] = useState(settings.signature);
-  const [acknowledge, setAcknowledge] = useState(settings.acknowledge);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const {
+    register,
+    submit,
+    formState: { errors },
+  } = useContractForm(emailForm, {
+    sender_name: settings.sender_name,
+    reply_to: settings.reply_to ?? "",
+    signature: settings.signature,
+    acknowledge: settings.acknowledge,
+  });
+  const signatureError = errors.signature?.message;
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setErrors({});
-    try {
-      await update.mutateAsync({ sender_name: senderName, reply_to: replyTo.trim(), signature, acknowledge });
+  // One message per failure: beside the field it is about, else the toast (the spec's text, the server's beneath).
+  const onSubmit = submit(
+    FIELDS,
+    async (values) => {
+      // No reply-to is sent as empty text, as before (the contract reads it as none).
+      await update.mutateAsync({ ...values, reply_to: values.reply_to ?? "" });
       toast.success(SETTINGS_SAVED);
-    } catch (error) {
-      if (error instanceof ApiError) setErrors(Object.fromEntries(error.details.map((d) => [d.path, d.message])));
-      toastError(error, SETTINGS_FAILED);
-    }
-  }
+    },
+    (error) => toastError(error, SETTINGS_FAILED),
+  );
 
   return (
     <form
@@ -38,18 +47,15 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
     >
       <TextField
         label="Sender name"
-        value={senderName}
-        onChange={(e) => setSenderName(e.target.value)}
         maxLength={120}
         placeholder="Acme Support"
         hint="Shown as who the mail is from. Empty: your organization's name."
-        error={errors.sender_name}
+        error={errors.sender_name?.message}
+        {...register("sender_name")}
       />
       <TextField
         label="Reply-to address"
         type="email"
-        value={replyTo}
-        onChange={(e) => setReplyTo(e.target.value)}
         maxLength={254}
         placeholder="support@example.com"
         hint={
@@ -57,30 +63,30 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
             ? "Used only without an inbound address: replies to Cove's emails go back to their ticket."
             : "Where customers' replies go."
         }
-        error={errors.reply_to}
+        error={errors.reply_to?.message}
+        {...register("reply_to")}
       />
       <FieldShell
         id={`${id}-signature`}
         label="Signature"
         hint="Added below every reply sent by email."
-        error={errors.signature}
+        error={signatureError}
       >
         <textarea
           id={`${id}-signature`}
-          value={signature}
-          onChange={(e) => setSignature(e.target.value)}
           maxLength={2000}
           rows={4}
-          aria-describedby={describedBy(`${id}-signature`, "hint", errors.signature)}
+          aria-invalid={signatureError ? true : undefined}
+          aria-describedby={describedBy(`${id}-signature`, "hint", signatureError)}
           className={inputClasses}
+          {...register("signature")}
         />
       </FieldShell>
       <label className="flex items-start gap-3">
         <input
           type="checkbox"
           className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
-          checked={acknowledge}
-          onChange={(e) => setAcknowledge(e.target.checked)}
+          {...register("acknowledge")}
         />
         <span>
           <span className="block text-sm font-medium text-slate-800">Acknowledge new tickets by email</span>

@@ -1,11 +1,18 @@
-import { DEFAULT_BRAND_COLOR, type GeneralSettings, LOGO_MAX_BYTES, LOGO_TYPES } from "@cove/contract/settings.ts";
-import { type ChangeEvent, type FormEvent, useId, useMemo, useState } from "react";
+import {
+  DEFAULT_BRAND_COLOR,
+  type GeneralSettings,
+  LOGO_MAX_BYTES,
+  LOGO_TYPES,
+  updateGeneralBody,
+} from "@cove/contract/settings.ts";
+import { type ChangeEvent, useId, useMemo } from "react";
 import { toast } from "sonner";
+import { z } from "zod";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useUpdateGeneral } from "../api/settings.api.ts";
 
@@ -13,6 +20,16 @@ export const SETTINGS_SAVED = "Settings saved";
 export const SETTINGS_FAILED = "Failed to save settings";
 /** The fields that show a message of their own. */
 const FIELDS = ["name", "slug", "brand_color", "logo"] as const;
+
+const general = updateGeneralBody.shape;
+/** The contract's fields, all present; logo: undefined unchanged, null removed, a data URL a new logo. */
+const generalForm = z.object({
+  name: general.name.unwrap(),
+  slug: general.slug.unwrap(),
+  timezone: general.timezone.unwrap(),
+  brand_color: general.brand_color.unwrap(),
+  logo: general.logo,
+});
 
 function timeZones(current: string): string[] {
   const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"];
@@ -32,55 +49,67 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
   const id = useId();
   const update = useUpdateGeneral();
   const { refreshUser } = useAuth();
-  const [name, setName] = useState(settings.name);
-  const [slug, setSlug] = useState(settings.slug);
-  const [timezone, setTimezone] = useState(settings.timezone);
-  const [color, setColor] = useState(settings.brand_color || DEFAULT_BRAND_COLOR);
-  // undefined: unchanged; null: removed; a data URL: a new logo.
-  const [logo, setLogo] = useState<string | null | undefined>(undefined);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useContractForm(generalForm, {
+    name: settings.name,
+    slug: settings.slug,
+    timezone: settings.timezone,
+    brand_color: settings.brand_color || DEFAULT_BRAND_COLOR,
+    logo: undefined,
+  });
+  const {
+    register,
+    watch,
+    setValue,
+    setError,
+    clearErrors,
+    formState: { errors: fieldErrors },
+  } = form;
+  const errors = {
+    name: fieldErrors.name?.message,
+    slug: fieldErrors.slug?.message,
+    brand_color: fieldErrors.brand_color?.message,
+    logo: fieldErrors.logo?.message,
+  };
   const zones = useMemo(() => timeZones(settings.timezone), [settings.timezone]);
-  const preview = logo === undefined ? settings.logo_url : logo;
+  const logoValue = watch("logo");
+  const color = watch("brand_color");
+  const preview = logoValue === undefined ? settings.logo_url : logoValue;
   const origin = settings.help_center_url.slice(0, settings.help_center_url.length - settings.slug.length);
+  const slugInput = register("slug");
 
   async function onLogo(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
     event.target.value = "";
     if (!file) return;
     if (!(LOGO_TYPES as readonly string[]).includes(file.type)) {
-      setErrors((e) => ({ ...e, logo: "The logo must be a PNG, JPEG or WebP image" }));
+      setError("logo", { message: "The logo must be a PNG, JPEG or WebP image" });
       return;
     }
     if (file.size > LOGO_MAX_BYTES) {
-      setErrors((e) => ({ ...e, logo: `The logo must be at most ${LOGO_MAX_BYTES / 1024} KB` }));
+      setError("logo", { message: `The logo must be at most ${LOGO_MAX_BYTES / 1024} KB` });
       return;
     }
-    setErrors(({ logo: _, ...rest }) => rest);
-    setLogo(await readFile(file));
+    clearErrors("logo");
+    setValue("logo", await readFile(file), { shouldDirty: true });
   }
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setErrors({});
-    try {
+  // One message per failure: beside the field it is about, else the toast (the spec's text, the server's beneath).
+  const onSubmit = form.submit(
+    FIELDS,
+    async (values) => {
       await update.mutateAsync({
-        name,
-        timezone,
-        brand_color: color,
-        ...(slug !== settings.slug ? { slug } : {}),
-        ...(logo !== undefined ? { logo } : {}),
+        name: values.name,
+        timezone: values.timezone,
+        brand_color: values.brand_color,
+        ...(values.slug !== settings.slug ? { slug: values.slug } : {}),
+        ...(values.logo !== undefined ? { logo: values.logo } : {}),
       });
-      setLogo(undefined);
+      setValue("logo", undefined);
       toast.success(SETTINGS_SAVED);
-      if (name !== settings.name) await refreshUser();
-    } catch (error) {
-      // One message per failure: beside the field it is about, else the toast (the spec's text, the server's beneath).
-      const onFields =
-        error instanceof ApiError ? error.details.filter((d) => (FIELDS as readonly string[]).includes(d.path)) : [];
-      if (onFields.length > 0) setErrors(Object.fromEntries(onFields.map((d) => [d.path, d.message])));
-      else toastError(error, SETTINGS_FAILED);
-    }
-  }
+      if (values.name !== settings.name) await refreshUser();
+    },
+    (error) => toastError(error, SETTINGS_FAILED),
+  );
 
   return (
     <form
@@ -88,14 +117,7 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
       noValidate
       className="space-y-5 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
     >
-      <TextField
-        label="Organization name"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        maxLength={120}
-        required
-        error={errors.name}
-      />
+      <TextField label="Organization name" maxLength={120} required error={errors.name} {...register("name")} />
       <FieldShell
         id={`${id}-slug`}
         label="Help center address"
@@ -108,8 +130,11 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
           </span>
           <input
             id={`${id}-slug`}
-            value={slug}
-            onChange={(e) => setSlug(e.target.value.toLowerCase())}
+            {...slugInput}
+            onChange={(e) => {
+              e.target.value = e.target.value.toLowerCase();
+              return slugInput.onChange(e);
+            }}
             maxLength={60}
             aria-invalid={errors.slug ? true : undefined}
             aria-describedby={describedBy(`${id}-slug`, "hint", errors.slug)}
@@ -119,8 +144,7 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
       </FieldShell>
       <SelectField
         label="Time zone"
-        value={timezone}
-        onChange={(e) => setTimezone(e.target.value)}
+        {...register("timezone")}
         options={zones.map((z) => ({ value: z, label: z.replaceAll("_", " ") }))}
         hint="Used for “today” on the dashboard, the monthly ticket count and dates in mail."
       />
@@ -135,17 +159,16 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
             type="color"
             aria-label="Pick a brand colour"
             value={/^#[0-9a-f]{6}$/i.test(color) ? color : DEFAULT_BRAND_COLOR}
-            onChange={(e) => setColor(e.target.value)}
+            onChange={(e) => setValue("brand_color", e.target.value, { shouldDirty: true })}
             className="h-10 w-14 cursor-pointer rounded-md border border-slate-300 bg-white"
           />
           <input
             id={`${id}-color`}
-            value={color}
-            onChange={(e) => setColor(e.target.value)}
             maxLength={7}
             aria-invalid={errors.brand_color ? true : undefined}
             aria-describedby={describedBy(`${id}-color`, "hint", errors.brand_color)}
             className={`${inputClasses} w-32 font-mono`}
+            {...register("brand_color")}
           />
         </div>
       </FieldShell>
@@ -165,7 +188,7 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
           </div>
           <input id={`${id}-logo`} type="file" accept={LOGO_TYPES.join(",")} onChange={onLogo} className="text-sm" />
           {preview && (
-            <Button variant="ghost" size="sm" onClick={() => setLogo(null)}>
+            <Button variant="ghost" size="sm" onClick={() => setValue("logo", null, { shouldDirty: true })}>
               Remove logo
             </Button>
           )}

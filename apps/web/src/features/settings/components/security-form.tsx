@@ -1,13 +1,22 @@
 import type { TwoFactorPolicy } from "@cove/contract/constants.ts";
-import type { SecuritySettings } from "@cove/contract/security.ts";
-import { type FormEvent, useState } from "react";
+import { type SecuritySettings, updateSecurityBody } from "@cove/contract/security.ts";
 import { toast } from "sonner";
+import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { useUpdateSecurity } from "../api/security.api.ts";
 import { SETTINGS_FAILED, SETTINGS_SAVED } from "./general-form.tsx";
 
+const policyOf = (admins: boolean, everyone: boolean): TwoFactorPolicy =>
+  everyone ? "everyone" : admins ? "admins" : "off";
+
+/** The two boxes, read as the contract's policy: everyone includes the admins. */
+const securityForm = z
+  .object({ admins: z.boolean(), everyone: z.boolean() })
+  .transform(({ admins, everyone }) => ({ twoFactorPolicy: policyOf(admins, everyone) }))
+  .pipe(updateSecurityBody);
 const checkbox = "mt-0.5 size-4 rounded border-slate-300 accent-indigo-600";
 
 /**
@@ -16,21 +25,27 @@ const checkbox = "mt-0.5 size-4 rounded border-slate-300 accent-indigo-600";
  */
 export function SecurityForm({ settings }: { settings: SecuritySettings }) {
   const update = useUpdateSecurity();
-  const [admins, setAdmins] = useState(settings.twoFactorPolicy !== "off");
-  const [everyone, setEveryone] = useState(settings.twoFactorPolicy === "everyone");
-  const [error, setError] = useState<string | null>(null);
-  const policy: TwoFactorPolicy = everyone ? "everyone" : admins ? "admins" : "off";
+  const {
+    watch,
+    setValue,
+    setError,
+    submit,
+    formState: { errors },
+  } = useContractForm(securityForm, {
+    admins: settings.twoFactorPolicy !== "off",
+    everyone: settings.twoFactorPolicy === "everyone",
+  });
+  const [admins, everyone] = watch(["admins", "everyone"]);
+  const error = errors.root?.message;
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    try {
-      await update.mutateAsync({ twoFactorPolicy: policy });
+  const onSubmit = submit(
+    [],
+    async (body) => {
+      await update.mutateAsync(body);
       toast.success(SETTINGS_SAVED);
-    } catch (failure) {
-      setError(errorText(failure, SETTINGS_FAILED));
-    }
-  }
+    },
+    (failure) => setError("root", { message: errorText(failure, SETTINGS_FAILED) }),
+  );
 
   return (
     <form
@@ -53,7 +68,7 @@ export function SecurityForm({ settings }: { settings: SecuritySettings }) {
           className={checkbox}
           checked={admins || everyone}
           disabled={everyone}
-          onChange={(e) => setAdmins(e.target.checked)}
+          onChange={(e) => setValue("admins", e.target.checked)}
         />
         <span>Require two-factor sign-in for admins</span>
       </label>
@@ -62,12 +77,16 @@ export function SecurityForm({ settings }: { settings: SecuritySettings }) {
           type="checkbox"
           className={checkbox}
           checked={everyone}
-          onChange={(e) => setEveryone(e.target.checked)}
+          onChange={(e) => setValue("everyone", e.target.checked)}
         />
         <span>Require two-factor sign-in for everyone</span>
       </label>
       <div className="flex justify-end">
-        <Button type="submit" pending={update.isPending} disabled={policy === settings.twoFactorPolicy}>
+        <Button
+          type="submit"
+          pending={update.isPending}
+          disabled={policyOf(admins, everyone) === settings.twoFactorPolicy}
+        >
           {update.isPending ? "Saving…" : "Save changes"}
         </Button>
       </div>

@@ -1,4 +1,5 @@
 import {
+  createWebhookBody,
   type DeliveryEvent,
   SLACK_EVENTS,
   WEBHOOK_EVENTS,
@@ -6,13 +7,13 @@ import {
   type WebhookKind,
 } from "@cove/contract/webhooks.ts";
 import { Copy, Webhook as WebhookIcon } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
 import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import {
   useCreateWebhook,
@@ -62,7 +63,11 @@ const TEXT: Record<WebhookKind, { title: string; intro: string; urlLabel: string
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" }) : "";
 
-function EventChoices(props: { kind: WebhookKind; value: DeliveryEvent[]; onChange: (v: DeliveryEvent[]) => void }) {
+function EventChoices(props: {
+  kind: WebhookKind;
+  value: readonly DeliveryEvent[];
+  onChange: (v: DeliveryEvent[]) => void;
+}) {
   const list: readonly DeliveryEvent[] = props.kind === "slack" ? SLACK_EVENTS : WEBHOOK_EVENTS;
   return (
     <fieldset>
@@ -267,34 +272,62 @@ function EndpointRow({ webhook, onSecret }: { webhook: Webhook; onSecret: (secre
   );
 }
 
+const webhookForm = createWebhookBody.pick({ url: true, events: true });
+
+/** Adds an endpoint: its URL and the events it gets. A refusal about either is said beside the URL. */
+function AddEndpointForm({ kind, onSecret }: { kind: WebhookKind; onSecret: (secret: string) => void }) {
+  const text = TEXT[kind];
+  const create = useCreateWebhook();
+  const {
+    register,
+    watch,
+    setValue,
+    submit,
+    formState: { errors },
+  } = useContractForm(webhookForm, {
+    url: "",
+    events: kind === "slack" ? [...SLACK_EVENTS] : ["ticket.created"],
+  });
+  const [url, events] = watch(["url", "events"]);
+
+  // One message per failure: beside the field it is about (the URL, the events), else the toast.
+  const onCreate = submit(
+    ["url", "events"],
+    async (values) => {
+      const answer = await create.mutateAsync({ kind, ...values, enabled: true });
+      if (kind === "webhook") onSecret(answer.secret);
+      setValue("url", "");
+      toast.success(kind === "slack" ? "Slack connected" : "Webhook added");
+    },
+    (err) => toastError(err, kind === "slack" ? "Failed to connect Slack" : "Failed to add the webhook"),
+  );
+
+  return (
+    <form onSubmit={onCreate} noValidate className="space-y-3">
+      <TextField
+        label={text.urlLabel}
+        type="url"
+        placeholder={text.placeholder}
+        maxLength={2000}
+        error={errors.url?.message ?? errors.events?.message}
+        required
+        {...register("url")}
+      />
+      <EventChoices kind={kind} value={events} onChange={(v) => setValue("events", v)} />
+      <Button type="submit" pending={create.isPending} disabled={url.trim() === "" || events.length === 0}>
+        {text.add}
+      </Button>
+    </form>
+  );
+}
+
 /** Settings > Integrations: a section of webhooks (kind webhook) or of Slack channels (kind slack). */
 export function WebhooksPanel({ kind }: { kind: WebhookKind }) {
   const text = TEXT[kind];
   const all = useWebhooks();
-  const create = useCreateWebhook();
-  const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<DeliveryEvent[]>(kind === "slack" ? [...SLACK_EVENTS] : ["ticket.created"]);
-  const [error, setError] = useState<string | undefined>();
   const [secret, setSecret] = useState<string | null>(null);
   const headingId = useId();
   const mine = all.data?.webhooks.filter((w) => w.kind === kind) ?? [];
-
-  async function onCreate(event: FormEvent) {
-    event.preventDefault();
-    setError(undefined);
-    try {
-      const answer = await create.mutateAsync({ kind, url, events, enabled: true });
-      if (kind === "webhook") setSecret(answer.secret);
-      setUrl("");
-      toast.success(kind === "slack" ? "Slack connected" : "Webhook added");
-    } catch (err) {
-      // One message per failure: beside the field it is about (the URL, the events), else the toast.
-      const onField =
-        err instanceof ApiError ? err.details.find((d) => d.path === "url" || d.path === "events") : undefined;
-      if (onField) setError(onField.message);
-      else toastError(err, kind === "slack" ? "Failed to connect Slack" : "Failed to add the webhook");
-    }
-  }
 
   return (
     <section
@@ -307,22 +340,7 @@ export function WebhooksPanel({ kind }: { kind: WebhookKind }) {
         </h2>
         <p className="mt-1 text-sm text-slate-600">{text.intro}</p>
       </div>
-      <form onSubmit={onCreate} noValidate className="space-y-3">
-        <TextField
-          label={text.urlLabel}
-          type="url"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          placeholder={text.placeholder}
-          maxLength={2000}
-          error={error}
-          required
-        />
-        <EventChoices kind={kind} value={events} onChange={setEvents} />
-        <Button type="submit" pending={create.isPending} disabled={url.trim() === "" || events.length === 0}>
-          {text.add}
-        </Button>
-      </form>
+      <AddEndpointForm kind={kind} onSecret={setSecret} />
       {secret && <SecretShown secret={secret} onDone={() => setSecret(null)} />}
       {all.isError ? (
         <Alert>Failed to load integrations</Alert>

@@ -1,5 +1,5 @@
 import type { GeneralSettings } from "@cove/contract/settings.ts";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 
@@ -40,6 +40,30 @@ describe("Settings > General", () => {
     expect(await screen.findByText(message)).toBeInTheDocument();
     expect(field).toHaveAccessibleDescription(expect.stringContaining(message));
     expect(screen.getAllByText(message)).toHaveLength(1);
+    expect(screen.queryByText("Failed to save settings")).not.toBeInTheDocument();
+  });
+
+  it("a help center address the server refuses is said beside its field, and the name is checked before sending", async () => {
+    const message = "That help center address is taken";
+    const fetchMock = signedIn(() =>
+      json(409, { error: message, code: "SLUG_TAKEN", details: [{ path: "slug", message }] }),
+    );
+    const { user } = renderApp("/settings");
+    const name = await screen.findByLabelText(/Organization name/);
+    await user.clear(name);
+    await user.click(screen.getByRole("button", { name: "Save changes" }));
+    expect(await screen.findByText("Organization name is required")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "PUT")).toBe(false);
+
+    await user.type(name, "Engines");
+    const slug = screen.getByLabelText("Help center address");
+    await user.clear(slug);
+    await user.type(slug, "Babbage");
+    expect(slug).toHaveValue("babbage");
+    await user.click(screen.getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(slug).toHaveAccessibleDescription(message));
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === "PUT");
+    expect(JSON.parse(String(put?.[1]?.body))).toMatchObject({ name: "Engines", slug: "babbage" });
     expect(screen.queryByText("Failed to save settings")).not.toBeInTheDocument();
   });
 
