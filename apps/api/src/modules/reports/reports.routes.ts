@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { errorSchema } from "@cove/contract/errors.ts";
 import { REPORT_SECTIONS, reportAnswer, reportQuery, reportTable } from "@cove/contract/reports.ts";
+import contentDisposition from "content-disposition";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -16,7 +17,7 @@ const csvAnswer = z.string().describe("CSV (text/csv)");
 
 const csvHeaders = (name: string, q: { from: string; to: string }) => ({
   "content-type": "text/csv; charset=utf-8",
-  "content-disposition": `attachment; filename="${name}-${q.from}-to-${q.to}.csv"`,
+  "content-disposition": contentDisposition(`${name}-${q.from}-to-${q.to}.csv`),
   "cache-control": "no-store",
 });
 
