@@ -59,10 +59,13 @@ import { createEventBus, scheduleOutboxPurge } from "./platform/events.ts";
 import { registerIdempotency, scheduleIdempotencyPurge } from "./platform/idempotency.ts";
 import { createJobs, type JobsOptions } from "./platform/jobs.ts";
 import { cleanText, registerJsonBody } from "./platform/json-body.ts";
+import { registerLifecycle } from "./platform/lifecycle.ts";
 import { withLogSerializers } from "./platform/logging.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
+import { createMetrics, registerMetrics } from "./platform/metrics.ts";
 import { openApiTransform, SECURITY_SCHEMES } from "./platform/openapi.ts";
 import { registerRealtime } from "./platform/realtime.ts";
+import { registerRequestId, requestIdOf } from "./platform/request-id.ts";
 import { createSecrets } from "./platform/secrets.ts";
 import { registerSecurityHeaders } from "./platform/security-headers.ts";
 import { attachEventBus } from "./platform/tenancy.ts";
@@ -93,6 +96,8 @@ export interface AppOptions {
   webhooks?: Omit<WebhooksOptions, "secrets" | "publicUrl">;
   /** The built web app to serve; apps/web/dist when absent (tests give a build of their own). */
   webDist?: string;
+  /** The bearer token of GET /metrics (METRICS_TOKEN); /metrics answers 404 when absent. */
+  metricsToken?: string;
 }
 
 /** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
@@ -132,16 +137,24 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     trustProxy: opts.trustProxy ?? false,
     routerOptions: { maxParamLength: 200 },
-    genReqId: () => crypto.randomUUID(),
+    // The load balancer's X-Request-Id when it is a sane one, else one of Cove's own (platform/request-id.ts).
+    genReqId: requestIdOf,
     frameworkErrors: frameworkError,
+    // A request that reaches a closing instance is still served (draining: platform/lifecycle.ts, main.ts).
+    return503OnClosing: false,
     clientErrorHandler: clientError,
   });
   registerJsonBody(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("db", opts.database.db);
-  app.decorate("mailer", createMailer(opts.mail, app.log));
-  app.decorate("jobs", createJobs(opts.database, app.mailer, app.log, opts.jobs));
+  const metrics = createMetrics({ defaultMetrics: Boolean(opts.metricsToken) });
+  app.decorate("metrics", metrics);
+  app.decorate("mailer", createMailer(opts.mail, app.log, metrics));
+  app.decorate("jobs", createJobs(opts.database, app.mailer, app.log, opts.jobs, metrics));
+  metrics.countWaitingJobs(() => app.jobs.waiting());
+  const { poolCounts } = opts.database;
+  if (poolCounts) metrics.countPool(poolCounts);
   const events = createEventBus(app.log);
   app.decorate("events", events);
   attachEventBus(opts.database.db, events);
@@ -173,6 +186,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  registerRequestId(app);
+  registerLifecycle(app);
+  registerMetrics(app, metrics, opts.metricsToken);
   const payments = createPayments(app, opts.payments ?? { provider: "test" });
   // First of the onRequest hooks: every answer carries the headers, a 401 from access control among them.
   registerSecurityHeaders(app, payments.provider.kind === "stripe" ? STRIPE_SOURCES : {});
@@ -229,7 +245,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
   app.decorate("realtime", await registerRealtime(app, { database: opts.database, bus: events, authenticator }));
 
-  await app.register(healthRoutes, { kind: opts.database.kind });
+  await app.register(healthRoutes, { kind: opts.database.kind, migrationsBehind: opts.database.migrationsBehind });
   // One key seals every stored secret: mailbox passwords, members' TOTP secrets, webhook signing secrets.
   const secrets = createSecrets(opts.mailboxes?.secretsKey ?? randomBytes(32));
   await app.register(authRoutes, {

@@ -14,7 +14,10 @@ import type { AiConfig, PaymentConfig } from "../src/platform/config.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
 import { DEFAULT_JOBS_SCHEMA } from "../src/platform/jobs.ts";
 
-/** With TEST_DATABASE_URL the suite runs on that PostgreSQL (migrated once in global-setup), else on in-memory PGlite. */
+/**
+ * With TEST_DATABASE_URL the suite runs on that PostgreSQL (migrated once in global-setup), else on in-memory PGlite.
+ * With TEST_DATABASE_DIRECT_URL too, TEST_DATABASE_URL is a pooler in transaction mode (PgBouncer) in front of it.
+ */
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export interface TestApp {
@@ -31,6 +34,8 @@ export async function createTestApp(
     smtpUrl?: string;
     mailRetryDelaySeconds?: number;
     mailRetryLimit?: number;
+    /** How long stopping the queue waits for running jobs before handing them back (the shutdown grace). */
+    jobsStopTimeoutMs?: number;
     ai?: AiConfig;
     answerCacheBytes?: number;
     /** Runs after the app is built and before it is ready: to register event handlers of the test's own. */
@@ -47,10 +52,14 @@ export async function createTestApp(
     webDist?: string;
     /** Outgoing webhooks: private hosts, short retries, a resolver of the test's own. */
     webhooks?: AppOptions["webhooks"];
+    /** GET /metrics' bearer token (absent: /metrics answers 404). */
+    metricsToken?: string;
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
-  const database = url ? await openDatabase({ kind: "postgres", url }) : await embeddedTestDatabase();
+  const database = url
+    ? await openDatabase({ kind: "postgres", url, directUrl: process.env.TEST_DATABASE_DIRECT_URL })
+    : await embeddedTestDatabase();
   const outboxDir = mkdtempSync(path.join(tmpdir(), "cove-outbox-"));
   // Test files share one PostgreSQL database and run at once: each app gets its own queue tables, so a worker never
   // takes another app's jobs (and sends them through another test's mail server).
@@ -66,6 +75,7 @@ export async function createTestApp(
     jobs: {
       schema: jobsSchema,
       pollingIntervalSeconds: 0.5,
+      stopTimeoutMs: opts.jobsStopTimeoutMs,
       mailRetry: { retryDelaySeconds: opts.mailRetryDelaySeconds ?? 1, retryLimit: opts.mailRetryLimit },
     },
     ai: opts.ai,
@@ -77,6 +87,7 @@ export async function createTestApp(
     attachmentLimits: opts.attachmentLimits,
     webDist: opts.webDist,
     webhooks: opts.webhooks,
+    metricsToken: opts.metricsToken,
   });
   opts.setup?.(app);
   await app.ready();

@@ -39,6 +39,11 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
+  /** Straight to PostgreSQL when DATABASE_URL is a pooler (PgBouncer, transaction mode): LISTEN, session locks. */
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
   PUBLIC_URL: z.url("must be a URL such as https://help.example.com").optional(),
   SEED_DEMO: boolFromEnv.default(true),
   SMTP_URL: z
@@ -72,6 +77,22 @@ const envSchema = z.object({
   /** Webhooks to loopback, private, link-local or metadata addresses, and over http (off: https to the internet only). */
   WEBHOOKS_ALLOW_PRIVATE_HOSTS: boolFromEnv.default(false),
   TRUST_PROXY: boolFromEnv.default(false),
+  /** After SIGTERM: how long /api/ready answers 503 while every request is still served (the load balancer's notice). */
+  DRAIN_DELAY_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(0, "must be between 0 and 300000")
+    .max(300_000, "must be between 0 and 300000")
+    .default(5_000),
+  /** Then: how long requests in flight and running jobs may take to finish before they are cut off (jobs: retried). */
+  SHUTDOWN_GRACE_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(1_000, "must be between 1000 and 600000")
+    .max(600_000, "must be between 1000 and 600000")
+    .default(25_000),
+  /** The bearer token a Prometheus scraper sends to GET /metrics; unset: /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (openssl rand -hex 32)").optional(),
   /** Unset: info in production, warn otherwise (a terminal shows problems, not one line per request). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   /** Unset: json in production (one object per line, for a log collector), pretty otherwise (for a person). */
@@ -153,6 +174,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_DIRECT_URL, or DATABASE_URL when unset (no pooler in between). */
+  databaseDirectUrl: string | undefined;
   publicUrl: string;
   seedDemo: boolean;
   smtpUrl: string | undefined;
@@ -170,6 +193,11 @@ export type Config = {
   logLevel: string;
   logFormat: "pretty" | "json";
   trustProxy: boolean;
+  /** After SIGTERM: readiness 503 for drainDelayMs, then up to shutdownGraceMs for requests and jobs to finish. */
+  drainDelayMs: number;
+  shutdownGraceMs: number;
+  /** GET /metrics' bearer token (METRICS_TOKEN); /metrics answers 404 without one. */
+  metricsToken: string | undefined;
   ai: AiConfig;
   /** Memory for cached answers, in bytes; 0: off. */
   answerCacheBytes: number;
@@ -198,6 +226,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(e.AI_MODEL ? [] : ["  AI_MODEL: required when AI_PROVIDER is openai"]),
     ];
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join("\n")}`);
+  }
+  if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      "Invalid configuration:\n  DATABASE_DIRECT_URL: set it with DATABASE_URL (the pooler's address), or not at all",
+    );
   }
   if (e.INBOUND_SMTP_PORT !== undefined && !e.INBOUND_DOMAIN) {
     throw new ConfigError(
@@ -242,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     seedDemo: e.SEED_DEMO,
     smtpUrl: e.SMTP_URL,
@@ -255,6 +289,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "production" ? "info" : "warn"),
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "pretty"),
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
+    drainDelayMs: e.DRAIN_DELAY_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     ai,
     answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
     payments,

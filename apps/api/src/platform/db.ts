@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -42,13 +43,40 @@ export interface Database {
    * (notifications sent meanwhile were missed). Resolves to a function that stops listening.
    */
   listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+  /**
+   * How many of the migrations this build carries the database has not applied (0: current). Migrations a newer
+   * instance applied that this build does not know do not count: they are written to be tolerated (expand/contract,
+   * docs/deploy.md). Fails when the database does not answer.
+   */
+  migrationsBehind(): Promise<number>;
+  /**
+   * Runs work while holding the advisory lock named key (PostgreSQL, on a connection of its own), so instances starting
+   * at once take turns at it; on the embedded database (one process) it simply runs.
+   */
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
+  /** The request pool's connections at work and queries waiting for one (PostgreSQL; PGlite has one connection). */
+  poolCounts?(): { inUse: number; waiting: number };
   close(): Promise<void>;
 }
 
 export type DatabaseTarget =
-  | { kind: "postgres"; url: string }
+  | {
+      kind: "postgres";
+      /** Request traffic: PostgreSQL itself, or a pooler in front of it (PgBouncer in transaction mode). */
+      url: string;
+      /**
+       * A connection straight to PostgreSQL, for what must keep one session: LISTEN, the session-level advisory locks
+       * of migrating and starting the job queue. url when absent. When it differs from url, requests are taken to go
+       * through a transaction pooler: statements are not prepared under names (a name lives in one server session).
+       */
+      directUrl?: string;
+      /** Tests: migrate with these migrations instead of the bundled ones (an older build's, say). */
+      migrationsFolder?: string;
+    }
   | {
       kind: "embedded";
+      /** Tests: migrate with these migrations instead of the bundled ones (an older build's, say). */
+      migrationsFolder?: string;
       /** null: in memory. */
       dir: string | null;
       /**
@@ -67,19 +95,54 @@ function migrationsFolder(): string {
   return found;
 }
 
+/** The hashes of the migrations this build carries, read once (drizzle records each applied one by its hash). */
+let bundledHashes: string[] | null = null;
+function bundledMigrationHashes(): string[] {
+  bundledHashes ??= readMigrationFiles({ migrationsFolder: migrationsFolder() }).map((m) => m.hash);
+  return bundledHashes;
+}
+
+/** Drizzle's record of applied migrations (its default schema and table on both databases). */
+const APPLIED_MIGRATIONS = `select hash from drizzle.__drizzle_migrations`;
+
+async function countBehind(executeSql: ExecuteSql): Promise<number> {
+  const bundled = bundledMigrationHashes();
+  let applied: Set<string>;
+  try {
+    applied = new Set((await executeSql(APPLIED_MIGRATIONS)).rows.map((r) => String(r.hash)));
+  } catch (err) {
+    // 42P01, 3F000: no table or schema of applied migrations: nothing was applied.
+    const code = (err as { code?: string }).code;
+    if (code === "42P01" || code === "3F000") return bundled.length;
+    throw err;
+  }
+  return bundled.filter((hash) => !applied.has(hash)).length;
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  const folder = migrationsFolder();
+  const folder = target.migrationsFolder ?? migrationsFolder();
   if (target.kind === "postgres") {
+    const directUrl = target.directUrl ?? target.url;
+    await migrateLocked(directUrl, folder);
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     const db = drizzleNodePg(pool);
-    await migrateNodePg(db, { migrationsFolder: folder });
+    if (directUrl !== target.url) unnamedStatements.add((db as unknown as DrizzleInternals).dialect);
     const executeSql: ExecuteSql = async (text, values) => {
       const result = await pool.query(text, values);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     };
     const listen: Database["listen"] = (channel, onMessage, onReconnect) =>
-      listenOnPostgres(target.url, channel, onMessage, onReconnect);
-    return { db, kind: "postgres", executeSql, listen, close: () => pool.end() };
+      listenOnPostgres(directUrl, channel, onMessage, onReconnect);
+    return {
+      db,
+      kind: "postgres",
+      executeSql,
+      listen,
+      migrationsBehind: () => countBehind(executeSql),
+      exclusive: (key, work) => withSessionLock(directUrl, key, () => work()),
+      poolCounts: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
+      close: () => pool.end(),
+    };
   }
   let client: PGlite;
   if (target.dir) {
@@ -98,7 +161,44 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       if (!client.closed) await stop();
     };
   };
-  return { db, kind: "embedded", executeSql: pgliteExecutor(client), listen, close: () => client.close() };
+  const executeSql = pgliteExecutor(client);
+  return {
+    db,
+    kind: "embedded",
+    executeSql,
+    listen,
+    migrationsBehind: () => countBehind(executeSql),
+    exclusive: (_key, work) => work(),
+    close: () => client.close(),
+  };
+}
+
+/**
+ * Runs work while this process holds a session-level advisory lock named key, on a connection of its own (given to
+ * work), so instances doing the same at the same time take turns. Ending the connection releases the lock whatever
+ * happens in between.
+ */
+async function withSessionLock<T>(url: string, key: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock(hashtextextended($1, 0))", [key]);
+    const result = await work(client);
+    await client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [key]);
+    return result;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Instances started at once on one database migrate it once: they take turns (an advisory lock), and the later ones
+ * find nothing left to apply. (The embedded database has one process per data directory: platform/data-dir-lock.ts.)
+ */
+function migrateLocked(url: string, folder: string): Promise<void> {
+  return withSessionLock(url, "cove:migrations", (client) =>
+    migrateNodePg(drizzleNodePg(client), { migrationsFolder: folder }),
+  );
 }
 
 /** An embedded database's data directory, migrated and empty, to start in-memory databases from (openDatabase). */
@@ -227,6 +327,13 @@ interface DrizzleInternals {
 const preparedOnPglite = new WeakMap<object, Map<string, Promise<unknown>>>();
 
 /**
+ * The dialects of PostgreSQL handles whose requests go through a transaction pooler (PgBouncer): a prepared statement's
+ * name belongs to one server session, and the pooler hands each transaction whichever session is free, so there
+ * statements are sent unnamed (parsed each time).
+ */
+const unnamedStatements = new WeakSet<object>();
+
+/**
  * queryRows for the statements every request runs: each is prepared once per connection under a name derived from
  * its text, and then only executed, because planning them costs about as much as running them on PostgreSQL, and
  * several times more on the embedded database (PostgreSQL compiled to WebAssembly). On PostgreSQL the name goes with
@@ -237,6 +344,7 @@ export async function preparedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
   const built = dialect.sqlToQuery(query);
   const name = `cove_${createHash("sha1").update(built.sql).digest("hex").slice(0, 24)}`;
   if (typeof session.client.exec !== "function") {
+    if (unnamedStatements.has(dialect)) return queryRows<T>(db, query);
     return (await session.prepareQuery(built, undefined, name, false).execute()).rows as T[];
   }
   let prepared = preparedOnPglite.get(dialect);

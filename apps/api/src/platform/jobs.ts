@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import PgBoss from "pg-boss";
 import { CONTACT_ROLE, type Database, type Queryable, REQUEST_ROLE } from "./db.ts";
 import type { Mailer, MailMessage } from "./mail.ts";
+import type { Metrics } from "./metrics.ts";
 
 /**
  * Background jobs on pg-boss, in the application's own database (PGlite or PostgreSQL): work that must not hold up
@@ -49,6 +50,8 @@ export interface Jobs {
   send<T extends object>(db: Queryable, queue: JobQueue<T>, data: T): Promise<void>;
   /** Sends an email from a worker, retrying while the mail server refuses or cannot be reached. */
   sendMail(db: Queryable, message: MailMessage): Promise<void>;
+  /** Jobs created or waiting for a retry and not yet taken, by queue (every queue with a worker here, 0 included). */
+  waiting(): Promise<Record<string, number>>;
   start(): Promise<void>;
   /** Stops taking jobs and waits (up to a few seconds) for the running ones; unfinished ones are retried later. */
   stop(): Promise<void>;
@@ -58,6 +61,8 @@ export interface JobsOptions {
   /** The PostgreSQL schema of the queue's tables; tests sharing one database each use their own. */
   schema?: string;
   pollingIntervalSeconds?: number;
+  /** How long stop() waits for running jobs before handing them back to the queue (failed, so retried); 30 s. */
+  stopTimeoutMs?: number;
   /** Overrides the mail queue's retry timing (tests use short waits). */
   mailRetry?: Partial<Pick<JobQueue<MailMessage>, "retryLimit" | "retryDelaySeconds">>;
 }
@@ -114,6 +119,7 @@ export function createJobs(
   mailer: Mailer,
   log: FastifyBaseLogger,
   options: JobsOptions = {},
+  metrics?: Pick<Metrics, "jobFailed">,
 ): Jobs {
   const schema = options.schema ?? DEFAULT_JOBS_SCHEMA;
   if (!SAFE_SCHEMA.test(schema)) throw new Error(`Invalid job queue schema name: ${schema}`);
@@ -168,17 +174,8 @@ export function createJobs(
     }
   }
 
-  async function runStart() {
-    const instance = new PgBoss({
-      db: { executeSql: queueSql },
-      schema,
-      migrate: true,
-      supervise: true,
-      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
-      // Cron only when a feature asked for a schedule (billing's lifecycle jobs do).
-      schedule: schedules.size > 0,
-    });
-    instance.on("error", (err) => log.error({ err }, "job queue error"));
+  /** pg-boss's tables (migrated by start), the request roles' rights on them, and every queue with its settings. */
+  async function prepareQueues(instance: PgBoss): Promise<void> {
     await instance.start();
     // Requests enqueue inside their tenant transaction, as the request role: it may add jobs and read queue settings,
     // and read back only the new job's id, never other jobs' data.
@@ -190,7 +187,7 @@ export function createJobs(
          GRANT INSERT, SELECT (id) ON ${schema}.job TO ${role};`,
       );
     }
-    for (const { queue, handler } of workers.values()) {
+    for (const { queue } of workers.values()) {
       const settings = {
         retryLimit: queue.retryLimit,
         retryDelay: queue.retryDelaySeconds,
@@ -199,6 +196,24 @@ export function createJobs(
       };
       await retryConcurrent(() => instance.createQueue(queue.name, { name: queue.name, ...settings }));
       await retryConcurrent(() => instance.updateQueue(queue.name, { name: queue.name, ...settings }));
+    }
+  }
+
+  async function runStart() {
+    const instance = new PgBoss({
+      db: { executeSql: queueSql },
+      schema,
+      migrate: true,
+      supervise: true,
+      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
+      // Cron only when a feature asked for a schedule (billing's lifecycle jobs do).
+      schedule: schedules.size > 0,
+    });
+    instance.on("error", (err) => log.error({ err }, "job queue error"));
+    // Instances starting at once on a new database take turns at creating the queue's tables and queues: at the same
+    // time they wait on each other's catalog locks and retry for longer than one after the other takes.
+    await database.exclusive(`cove:jobs-start:${schema}`, () => prepareQueues(instance));
+    for (const { queue, handler } of workers.values()) {
       const cron = schedules.get(queue.name);
       if (cron) await instance.schedule(queue.name, cron, {}, { tz: "UTC" });
       let workerId = "";
@@ -214,12 +229,13 @@ export function createJobs(
             await handler(job.data, attempt);
           } catch (err) {
             const message = err instanceof Error ? err.message : String(err);
-            if (attempt.last)
+            if (attempt.last) {
+              metrics?.jobFailed(queue.name);
               log.error(
                 { job: job.id, queue: queue.name, attempt: attempt.number, err: message },
                 "job failed for good",
               );
-            else
+            } else
               log.warn(
                 { job: job.id, queue: queue.name, attempt: attempt.number, err: message },
                 "job failed, will retry",
@@ -252,6 +268,20 @@ export function createJobs(
 
     sendMail: (db, message) => jobs.send(db, mailQueue, message),
 
+    async waiting() {
+      const counts: Record<string, number> = Object.fromEntries([...workers.keys()].map((name) => [name, 0]));
+      if (!boss) return counts;
+      // pg-boss's states are an enum in this order: created, retry, active, completed, cancelled, failed.
+      const { rows } = await queueSql(
+        `SELECT name, count(*)::int AS n FROM ${schema}.job WHERE state < 'active' GROUP BY name`,
+      );
+      for (const row of rows) {
+        const name = String(row.name);
+        if (name in counts) counts[name] = Number(row.n);
+      }
+      return counts;
+    },
+
     start() {
       stopped = false;
       starting ??= runStart();
@@ -266,7 +296,8 @@ export function createJobs(
       // Graceful: the handlers at work finish first (pg-boss would otherwise give up on them after the timeout, and
       // their completion would then reach a closed pool or, in tests, a dropped schema). A handler is short (a mail, a
       // webhook, a batch of an import); half a minute is the bound a process manager's stop usually allows.
-      await running?.stop({ graceful: true, timeout: 30_000, close: false });
+      // Those still running then are failed by pg-boss ("shut down while active"): retried, by this instance or another.
+      await running?.stop({ graceful: true, timeout: options.stopTimeoutMs ?? 30_000, close: false });
       if (running) stopped = true;
     },
   };
