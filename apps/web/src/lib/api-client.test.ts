@@ -51,7 +51,17 @@ describe("apiRequest", () => {
     answer(new Response("<html>Bad gateway</html>", { status: 502 }));
     const error = await failure(apiRequest("/trial/status", { schema: messageAnswer }));
 
-    expect(error).toMatchObject({ status: 502, code: "HTTP_ERROR", fromServer: false });
+    expect(error).toMatchObject({ status: 502, code: "HTTP_ERROR", fromServer: false, requestId: null });
+  });
+
+  it("keeps the id the server logged the request under, from its answer or its header", async () => {
+    answer(json(500, { error: "Something went wrong on our side", code: "INTERNAL", requestId: "req-123" }));
+    const logged = await failure(apiRequest("/tickets", { schema: messageAnswer }));
+    expect(logged).toMatchObject({ status: 500, requestId: "req-123" });
+
+    answer(new Response("<html>Bad gateway</html>", { status: 502, headers: { "x-request-id": "lb-456" } }));
+    const fromBalancer = await failure(apiRequest("/tickets", { schema: messageAnswer }));
+    expect(fromBalancer.requestId).toBe("lb-456");
   });
 
   it("sends the stored token and ends the session when the server rejects it", async () => {

@@ -17,6 +17,8 @@ export class ApiError extends Error {
   readonly details: ApiErrorDetail[];
   /** True when `message` is the server's own human text (spec: show it, else the screen's fallback). */
   readonly fromServer: boolean;
+  /** The id the server logged the request under (its answer's requestId or X-Request-Id), when it answered. */
+  readonly requestId: string | null;
 
   constructor(init: {
     status: number;
@@ -24,6 +26,7 @@ export class ApiError extends Error {
     message: string;
     details?: ApiErrorDetail[];
     fromServer: boolean;
+    requestId?: string | null;
   }) {
     super(init.message);
     this.name = "ApiError";
@@ -31,6 +34,7 @@ export class ApiError extends Error {
     this.code = init.code;
     this.details = init.details ?? [];
     this.fromServer = init.fromServer;
+    this.requestId = init.requestId ?? null;
   }
 }
 
@@ -123,6 +127,7 @@ async function send<T>(path: string, options: ApiRequestOptions<T>): Promise<T> 
         message: parsed.data.error,
         details: parsed.data.details,
         fromServer: true,
+        requestId: parsed.data.requestId ?? response.headers.get("x-request-id"),
       });
     }
     throw new ApiError({
@@ -130,6 +135,7 @@ async function send<T>(path: string, options: ApiRequestOptions<T>): Promise<T> 
       code: "HTTP_ERROR",
       message: `The server could not complete the request (HTTP ${response.status}).`,
       fromServer: false,
+      requestId: response.headers.get("x-request-id"),
     });
   }
 

@@ -9,13 +9,22 @@ import { forgetErrorToast, rememberErrorToast } from "./error-toasts.ts";
  * screen dismisses it (error-toasts.ts).
  */
 export function toastError(error: unknown, title: string, detail?: string): void {
-  const description = error instanceof ApiError ? error.message : detail;
+  const description = error instanceof ApiError ? withReference(error) : detail;
   const id = toast.error(title, {
     description: description === title ? undefined : description,
     onDismiss: (t) => forgetErrorToast(t.id),
     onAutoClose: (t) => forgetErrorToast(t.id),
   });
   rememberErrorToast(id, (shownId) => toast.dismiss(shownId));
+}
+
+/**
+ * A failure the server did not expect (5xx) carries the id it was logged under, so support finds the log line from a
+ * customer's screenshot.
+ */
+function withReference(error: ApiError): string {
+  if (error.status < 500 || !error.requestId) return error.message;
+  return `${error.message} Reference: ${error.requestId}`;
 }
 
 /**
