@@ -47,6 +47,11 @@ function problem(file, target) {
     return "the platform imports a module";
   }
   const web = "apps/web/src/";
+  // Features and the shared parts never import where they are put together (app/, pages/).
+  const assembly = /^apps\/web\/src\/(app|pages)\//;
+  if (/^apps\/web\/src\/(features|lib|components)\//.test(file) && assembly.test(target)) {
+    return `imports ${target.slice(web.length).split("/")[0]}/, where features are put together: move what it needs to lib/`;
+  }
   if (!file.startsWith(web) || !target.startsWith(`${web}features/`)) return null;
   const [, feature, ...rest] = target.slice(web.length).split("/");
   const inside = file.slice(web.length).split("/");

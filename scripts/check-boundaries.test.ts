@@ -79,6 +79,22 @@ describe("check-boundaries catches each rule's planted violation", () => {
     ]);
   });
 
+  it("a feature or a shared lib/ file importing app/ or pages/", () => {
+    const found = check(
+      tree({
+        "apps/web/src/app/provider.tsx": "export const provider = 1;",
+        "apps/web/src/pages/home.tsx": "export const home = 1;",
+        "apps/web/src/features/tickets/list.tsx": 'import { provider } from "../../app/provider.tsx";',
+        "apps/web/src/lib/api.ts": 'import { home } from "../pages/home.tsx";',
+        "apps/web/src/app/router.tsx": 'import { home } from "../pages/home.tsx";',
+      }),
+    );
+    expect(found).toEqual([
+      expect.stringContaining("features/tickets/list.tsx: ../../app/provider.tsx: imports app/"),
+      expect.stringContaining("lib/api.ts: ../pages/home.tsx: imports pages/"),
+    ]);
+  });
+
   it("a module using another module's tables, by import and by raw SQL", () => {
     const found = check(
       tree({

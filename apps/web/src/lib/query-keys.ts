@@ -1,5 +1,5 @@
 /**
- * The query keys that more than one part of the app reads or refreshes: the realtime updates (app/live-updates.ts),
+ * The query keys that more than one part of the app reads or refreshes: the realtime updates (lib/live-updates.ts),
  * the dashboard and the screens that own the data. Each family starts with one word, so one invalidation can reach
  * all of it.
  */

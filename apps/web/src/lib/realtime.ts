@@ -9,7 +9,7 @@ import type { Viewer } from "@cove/contract/realtime.ts";
  * while it was away are not replayed, their changes are read afresh. It says so only once the server has taken its
  * subscriptions again (the pong to a ping sent after them: the server handles a socket's frames in order), so a
  * change committed between that refetch and the subscriptions cannot slip through both. It knows no query library:
- * app/realtime-provider.tsx turns its events into query updates.
+ * lib/realtime-provider.tsx turns its events into query updates.
  */
 
 export type LiveStatus = "connecting" | "live" | "offline";

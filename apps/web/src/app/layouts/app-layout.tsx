@@ -3,7 +3,7 @@ import { Logo } from "../../components/ui/logo.tsx";
 import { ReadOnlyNotice } from "../../features/trial/components/read-only-notice.tsx";
 import { useAuth } from "../../lib/auth.ts";
 import { SessionQueryProvider } from "../../lib/query-provider.tsx";
-import { RealtimeProvider } from "../realtime-provider.tsx";
+import { RealtimeProvider } from "../../lib/realtime-provider.tsx";
 import { SidebarNav } from "./sidebar-nav.tsx";
 import { TopBar } from "./top-bar.tsx";
 

@@ -1,6 +1,6 @@
 import { WifiOff } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useLiveStatus } from "../realtime-provider.tsx";
+import { useLiveStatus } from "../../lib/realtime-provider.tsx";
 
 /** Says so when live updates are off (the connection dropped and is being restored); nothing while they work. */
 export function LiveIndicator() {

@@ -3,10 +3,10 @@ import { RefreshCw } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
-import { usePresence } from "../../../app/realtime-provider.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { usePresence } from "../../../lib/realtime-provider.tsx";
 import {
   useChatFiles,
   useChatToTicket,

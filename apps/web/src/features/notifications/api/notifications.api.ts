@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
 import { notificationsKey } from "../../../lib/query-keys.ts";
 
-/** The bell's list and unread count; new notifications arrive over the realtime socket (app/live-updates.ts). */
+/** The bell's list and unread count; new notifications arrive over the realtime socket (lib/live-updates.ts). */
 export function useNotifications() {
   return useQuery({
     queryKey: notificationsKey,

@@ -8,8 +8,8 @@ import {
   organizationStatsKey,
   teamKey,
   ticketKeys,
-} from "../lib/query-keys.ts";
-import type { LiveEvent } from "../lib/realtime.ts";
+} from "./query-keys.ts";
+import type { LiveEvent } from "./realtime.ts";
 
 /**
  * What each event makes out of date on screen. Events carry ids, not rows: the queries they touch are invalidated,

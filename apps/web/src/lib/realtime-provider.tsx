@@ -2,9 +2,9 @@ import { meAnswer } from "@cove/contract/auth.ts";
 import type { Viewer } from "@cove/contract/realtime.ts";
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
-import { apiRequest } from "../lib/api-client.ts";
-import { connectRealtime, type LiveStatus, type RealtimeConnection } from "../lib/realtime.ts";
+import { apiRequest } from "./api-client.ts";
 import { createLiveUpdates } from "./live-updates.ts";
+import { connectRealtime, type LiveStatus, type RealtimeConnection } from "./realtime.ts";
 
 const RealtimeContext = createContext<RealtimeConnection | null>(null);
 

@@ -1,7 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it, vi } from "vitest";
-import type { LiveEvent } from "../lib/realtime.ts";
 import { createLiveUpdates, staleQueries } from "./live-updates.ts";
+import type { LiveEvent } from "./realtime.ts";
 
 const TICKET = "5c0d1f3a-8b2e-4c7d-9e1f-2a3b4c5d6e7f";
 const event = (id: number, type: LiveEvent["type"], data: Record<string, unknown> = {}): LiveEvent => ({
