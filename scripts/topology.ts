@@ -187,96 +187,217 @@ export interface Topology {
 
 const BIN = { haproxy: "/usr/sbin/haproxy", pgbouncer: "/usr/sbin/pgbouncer", prometheus: "/usr/bin/prometheus" };
 
+/** What the parts share while starting: the temporary directory, and how to stop what has started (in reverse). */
+interface Context {
+  dir: string;
+  stops: (() => Promise<void>)[];
+}
+
+const template = (name: string) => readFileSync(path.join(DEPLOY, name), "utf8");
+
+async function adminQuery(server: URL, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: server.toString() });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database (dropped on stop), and PgBouncer in front of it from deploy/pgbouncer.ini. */
+async function startDatabase(ctx: Context, server: URL) {
+  const name = `cove_ops_deploy_topology_${process.pid}_${randomBytes(3).toString("hex")}`;
+  await adminQuery(server, `CREATE DATABASE ${name}`);
+  ctx.stops.push(() => adminQuery(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  const directUrl = new URL(server);
+  directUrl.pathname = `/${name}`;
+
+  const port = await freePort();
+  const dir = path.join(ctx.dir, "pgbouncer");
+  mkdirSync(dir);
+  const userlist = path.join(dir, "userlist.txt");
+  writeFileSync(userlist, `"${decodeURIComponent(server.username || "postgres")}" ""\n`);
+  const ini = path.join(dir, "pgbouncer.ini");
+  writeFileSync(
+    ini,
+    fill(template("pgbouncer.ini"), {
+      DATABASE: name,
+      PG_HOST: server.hostname,
+      PG_PORT: server.port || "5432",
+      LISTEN_ADDR: "127.0.0.1",
+      LISTEN_PORT: String(port),
+      RUN_DIR: dir,
+      LOG_FILE: path.join(dir, "pgbouncer.log"),
+      // The local PostgreSQL of a trial run trusts local connections; a real one uses scram-sha-256.
+      AUTH_TYPE: "trust",
+      AUTH_FILE: userlist,
+    }),
+  );
+  const args = [ini];
+  // PgBouncer refuses to run as root: as root, it runs as postgres, which must write its files in there.
+  if (process.getuid?.() === 0) {
+    const uid = Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout.trim());
+    if (Number.isInteger(uid) && uid > 0) chownSync(dir, uid, -1);
+    args.unshift("-u", "postgres");
+  }
+  const bouncer = start("pgbouncer", BIN.pgbouncer, args, { log: path.join(ctx.dir, "pgbouncer.out") });
+  ctx.stops.push(() => stopProcess(bouncer, "SIGINT"));
+  const pooledUrl = new URL(directUrl);
+  pooledUrl.host = `127.0.0.1:${port}`;
+  await waitFor("PgBouncer", async () => {
+    const client = new pg.Client({ connectionString: pooledUrl.toString() });
+    await client.connect();
+    await client.query("SELECT 1");
+    await client.end();
+    return true;
+  });
+  return { name, directUrl: directUrl.toString(), pooledUrl: pooledUrl.toString() };
+}
+
+/** Whether an instance is ready: /api/ready answers 200 (before the app had it: /api/health answers). */
+async function instanceReady(instance: Instance): Promise<boolean> {
+  const ready = await fetch(`${instance.url}/api/ready`, { signal: AbortSignal.timeout(2000) });
+  await ready.arrayBuffer();
+  if (ready.status === 200) return true;
+  return ready.status === 404 && (await answers(`${instance.url}/api/health`));
+}
+
+/** Starts one instance as cove@<port>.service would, with the shared settings, and waits until it is ready. */
+async function launchInstance(ctx: Context, instance: Instance, env: Record<string, string | undefined>) {
+  const unit = readUnit(instance.port);
+  // The unit's paths are a server's (/var/lib/cove/<port>, /opt/cove): here the temporary directory and the repository.
+  const dataDir = path.join(ctx.dir, `data-${instance.port}`);
+  mkdirSync(dataDir, { recursive: true });
+  const [command, ...args] = unit.command;
+  const running = start(instance.name, command === "/usr/bin/node" ? process.execPath : (command as string), args, {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...unit.env,
+      ...env,
+      PORT: String(instance.port),
+      DATA_DIR: dataDir,
+    },
+    log: instance.log,
+  });
+  instance.running = running;
+  const exitedEarly = running.exited.then(async (code) => {
+    await sleep(100);
+    const tail = existsSync(instance.log) ? readFileSync(instance.log, "utf8").split("\n").slice(-25).join("\n") : "";
+    throw new Error(`${instance.name} exited (${code}) while starting:\n${tail}`);
+  });
+  exitedEarly.catch(() => {});
+  await Promise.race([
+    exitedEarly,
+    waitFor(`${instance.name} (port ${instance.port})`, () => instanceReady(instance), 120_000),
+  ]);
+}
+
+/** HAProxy from deploy/haproxy.cfg, in front of the instances; answers its status page's address. */
+async function startHaproxy(
+  ctx: Context,
+  port: number,
+  instances: Instance[],
+  env: Record<string, string | undefined>,
+) {
+  const statsPort = await freePort();
+  const limitMb = Number(env.ATTACHMENT_MAX_FILE_MB ?? 5);
+  const servers: Record<string, string> = {};
+  for (let i = 1; i <= 3; i++) {
+    const instance = instances[i - 1];
+    // Fewer instances than the file's three example lines: the rest are disabled.
+    servers[`INSTANCE_${i}`] = instance ? `127.0.0.1:${instance.port}` : "127.0.0.1:1 disabled";
+  }
+  let config = fill(template("haproxy.cfg"), {
+    LOG_TARGET: "stdout format raw local0",
+    LISTEN: `127.0.0.1:${port}`,
+    STATS_LISTEN: `127.0.0.1:${statsPort}`,
+    BODY_LIMIT_BYTES: String(limitMb * 1024 * 1024 + 256 * 1024),
+    ...servers,
+  });
+  // More instances than the file's three example lines: one more line each, like the others.
+  for (const instance of instances.slice(3)) {
+    config = config.replace(
+      /( {4}server cove3 [^\n]*\n)/,
+      `$1    server ${instance.name} 127.0.0.1:${instance.port} check\n`,
+    );
+  }
+  const file = path.join(ctx.dir, "haproxy.cfg");
+  writeFileSync(file, config);
+  const check = spawnSync(BIN.haproxy, ["-c", "-q", "-f", file], { encoding: "utf8" });
+  if (check.status !== 0) throw new Error(`haproxy.cfg is not valid:\n${check.stderr}${check.stdout}`);
+  const haproxy = start("haproxy", BIN.haproxy, ["-db", "-f", file], { log: path.join(ctx.dir, "haproxy.log") });
+  ctx.stops.push(() => stopProcess(haproxy));
+  return `http://127.0.0.1:${statsPort}/`;
+}
+
+/** Prometheus from deploy/prometheus.yml, scraping every instance; answers its address. */
+async function startPrometheus(ctx: Context, instances: Instance[], metricsToken: string) {
+  const port = await freePort();
+  const dir = path.join(ctx.dir, "prometheus");
+  mkdirSync(dir);
+  const tokenFile = path.join(dir, "metrics-token");
+  writeFileSync(tokenFile, metricsToken, { mode: 0o600 });
+  const file = path.join(dir, "prometheus.yml");
+  writeFileSync(
+    file,
+    fill(template("prometheus.yml"), {
+      SCRAPE_INTERVAL: "2s",
+      METRICS_TOKEN_FILE: tokenFile,
+      COVE_TARGETS: instances.map((i) => `"127.0.0.1:${i.port}"`).join(", "),
+    }),
+  );
+  const args = [
+    `--config.file=${file}`,
+    `--storage.tsdb.path=${path.join(dir, "data")}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+  ];
+  const prometheus = start("prometheus", BIN.prometheus, args, { log: path.join(ctx.dir, "prometheus.log") });
+  ctx.stops.push(() => stopProcess(prometheus));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor("Prometheus", () => answers(`${url}/-/ready`));
+  return url;
+}
+
+/** HAProxy's view of one server, from its status page's CSV: "UP", "DOWN", "MAINT", ... */
+async function serverStatus(statsUrl: string, instance: Instance): Promise<string> {
+  const res = await fetch(`${statsUrl};csv`, { signal: AbortSignal.timeout(2000) });
+  const rows = (await res.text()).split("\n").map((line) => line.split(","));
+  const header = (rows[0] ?? []).map((h) => h.replace(/^# /, ""));
+  const row = rows.find((r) => r[0] === "cove" && r[1] === instance.name);
+  return row?.[header.indexOf("status")] ?? "missing";
+}
+
 export async function startTopology(opts: TopologyOptions = {}): Promise<Topology> {
-  const count = opts.instances ?? 3;
   for (const [name, bin] of Object.entries(BIN)) {
     if (!existsSync(bin)) throw new Error(`${name} is not installed (${bin}): apt-get install ${name}`);
   }
-  const main = path.join(ROOT, "apps/api/dist/main.js");
-  if (!existsSync(main)) throw new Error("The app is not built: run npm run build first.");
-
-  const dir = mkdtempSync(path.join(tmpdir(), "cove-topology-"));
-  // PgBouncer refuses to run as root; as root, it runs as postgres, which must read its files in here.
-  chmodSync(dir, 0o755);
-  const processes: Running[] = [];
-  const stops: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error(err));
-    stops.length = 0;
-    rmSync(dir, { recursive: true, force: true });
+  if (!existsSync(path.join(ROOT, "apps/api/dist/main.js")))
+    throw new Error("The app is not built: run npm run build first.");
+  const ctx: Context = { dir: mkdtempSync(path.join(tmpdir(), "cove-topology-")), stops: [] };
+  // Readable by PgBouncer's user (postgres) when run as root.
+  chmodSync(ctx.dir, 0o755);
+  const stop = async () => {
+    for (const next of ctx.stops.reverse()) await next().catch((err: unknown) => console.error(err));
+    ctx.stops.length = 0;
+    rmSync(ctx.dir, { recursive: true, force: true });
   };
-
   try {
-    const pgUrl = new URL(opts.pgUrl ?? process.env.TOPOLOGY_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
-    const dbName = `cove_ops_deploy_topology_${process.pid}_${randomBytes(3).toString("hex")}`;
-    const admin = async (text: string) => {
-      const client = new pg.Client({ connectionString: pgUrl.toString() });
-      await client.connect();
-      try {
-        await client.query(text);
-      } finally {
-        await client.end();
-      }
-    };
-    await admin(`CREATE DATABASE ${dbName}`);
-    stops.push(() => admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
-    const user = decodeURIComponent(pgUrl.username || "postgres");
-    const directUrl = new URL(pgUrl);
-    directUrl.pathname = `/${dbName}`;
-
-    // PgBouncer, from deploy/pgbouncer.ini.
-    const bouncerPort = await freePort();
-    const bouncerDir = path.join(dir, "pgbouncer");
-    mkdirSync(bouncerDir);
-    const userlist = path.join(bouncerDir, "userlist.txt");
-    writeFileSync(userlist, `"${user}" ""\n`);
-    const bouncerIni = path.join(bouncerDir, "pgbouncer.ini");
-    writeFileSync(
-      bouncerIni,
-      fill(readFileSync(path.join(DEPLOY, "pgbouncer.ini"), "utf8"), {
-        DATABASE: dbName,
-        PG_HOST: pgUrl.hostname,
-        PG_PORT: pgUrl.port || "5432",
-        LISTEN_ADDR: "127.0.0.1",
-        LISTEN_PORT: String(bouncerPort),
-        RUN_DIR: bouncerDir,
-        LOG_FILE: path.join(bouncerDir, "pgbouncer.log"),
-        // The local PostgreSQL of a trial run trusts local connections; a real one uses scram-sha-256.
-        AUTH_TYPE: "trust",
-        AUTH_FILE: userlist,
-      }),
-    );
-    const bouncerArgs = [bouncerIni];
-    if (process.getuid?.() === 0) {
-      const postgres = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
-      const uid = Number(postgres.stdout.trim());
-      if (Number.isInteger(uid) && uid > 0) chownSync(bouncerDir, uid, -1);
-      bouncerArgs.unshift("-u", "postgres");
-    }
-    const bouncer = start("pgbouncer", BIN.pgbouncer, bouncerArgs, { log: path.join(dir, "pgbouncer.out") });
-    processes.push(bouncer);
-    stops.push(() => stopProcess(bouncer, "SIGINT"));
-    const pooledUrl = new URL(directUrl);
-    pooledUrl.host = `127.0.0.1:${bouncerPort}`;
-    await waitFor("PgBouncer", async () => {
-      const client = new pg.Client({ connectionString: pooledUrl.toString() });
-      await client.connect();
-      await client.query("SELECT 1");
-      await client.end();
-      return true;
-    });
+    const server = new URL(opts.pgUrl ?? process.env.TOPOLOGY_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+    const database = await startDatabase(ctx, server);
 
     // The instances' shared settings, from deploy/cove.env.
     const metricsToken = randomBytes(24).toString("hex");
-    const haproxyPort = await freePort();
-    const url = `http://127.0.0.1:${haproxyPort}`;
-    const envFile = path.join(dir, "cove.env");
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const envFile = path.join(ctx.dir, "cove.env");
     writeFileSync(
       envFile,
-      fill(readFileSync(path.join(DEPLOY, "cove.env"), "utf8"), {
+      fill(template("cove.env"), {
         HOST: "127.0.0.1",
-        DATABASE_URL: pooledUrl.toString(),
-        DATABASE_DIRECT_URL: directUrl.toString(),
+        DATABASE_URL: database.pooledUrl,
+        DATABASE_DIRECT_URL: database.directUrl,
         SECRETS_KEY: randomBytes(32).toString("hex"),
         PUBLIC_URL: url,
         SEED_DEMO: "false",
@@ -289,180 +410,64 @@ export async function startTopology(opts: TopologyOptions = {}): Promise<Topolog
         INBOUND_DOMAIN: "",
       }),
     );
-    const shared = parseEnvFile(readFileSync(envFile, "utf8"));
+    const env = { ...parseEnvFile(readFileSync(envFile, "utf8")), ...opts.env };
 
     const instances: Instance[] = [];
-    for (let index = 1; index <= count; index++) {
-      const port = await freePort();
+    for (let index = 1; index <= (opts.instances ?? 3); index++) {
+      const instancePort = await freePort();
       instances.push({
         index,
         name: `cove${index}`,
-        port,
-        url: `http://127.0.0.1:${port}`,
-        log: path.join(dir, `cove-${port}.log`),
+        port: instancePort,
+        url: `http://127.0.0.1:${instancePort}`,
+        log: path.join(ctx.dir, `cove-${instancePort}.log`),
         running: null,
       });
     }
-
-    const startInstance = async (instance: Instance, extra: Record<string, string> = {}) => {
-      const unit = readUnit(instance.port);
-      // The unit's paths are a server's (/var/lib/cove/<port>, /opt/cove): here they live in the temporary directory
-      // and the repository.
-      const dataDir = path.join(dir, `data-${instance.port}`);
-      mkdirSync(dataDir, { recursive: true });
-      const env = {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ...shared,
-        ...unit.env,
-        DATA_DIR: dataDir,
-        ...opts.env,
-        ...extra,
-      };
-      const [command, ...args] = unit.command;
-      const running = start(instance.name, command === "/usr/bin/node" ? process.execPath : (command as string), args, {
-        env,
-        cwd: ROOT,
-        log: instance.log,
-      });
-      instance.running = running;
-      processes.push(running);
-      const exitedEarly = running.exited.then(async (code) => {
-        await sleep(100);
-        const tail = existsSync(instance.log)
-          ? readFileSync(instance.log, "utf8").split("\n").slice(-25).join("\n")
-          : "";
-        throw new Error(`${instance.name} exited (${code}) while starting:\n${tail}`);
-      });
-      await Promise.race([
-        exitedEarly,
-        waitFor(
-          `${instance.name} (port ${instance.port})`,
-          async () => {
-            const ready = await fetch(`${instance.url}/api/ready`, { signal: AbortSignal.timeout(2000) });
-            await ready.arrayBuffer();
-            if (ready.status === 200) return true;
-            // Before the app has /api/ready, its liveness check.
-            return ready.status === 404 && (await answers(`${instance.url}/api/health`));
-          },
-          120_000,
-        ),
-      ]);
-      exitedEarly.catch(() => {});
-    };
-    stops.push(async () => {
+    ctx.stops.push(async () => {
       await Promise.all(instances.map((i) => stopProcess(i.running, "SIGTERM", 30_000)));
     });
-
     if (opts.demo) {
       const [first, ...rest] = instances as [Instance, ...Instance[]];
-      await startInstance(first, { SEED_DEMO: "true" });
-      await Promise.all(rest.map((i) => startInstance(i)));
+      await launchInstance(ctx, first, { ...env, SEED_DEMO: "true" });
+      await Promise.all(rest.map((i) => launchInstance(ctx, i, env)));
     } else if (opts.oneByOne) {
-      for (const instance of instances) await startInstance(instance);
+      for (const instance of instances) await launchInstance(ctx, instance, env);
     } else {
       // All at once, as after a reboot: the migration lock lets one migrate while the others wait.
-      await Promise.all(instances.map((i) => startInstance(i)));
+      await Promise.all(instances.map((i) => launchInstance(ctx, i, env)));
     }
 
-    // HAProxy, from deploy/haproxy.cfg.
-    const statsPort = await freePort();
-    const limitMb = Number(opts.env?.ATTACHMENT_MAX_FILE_MB ?? process.env.ATTACHMENT_MAX_FILE_MB ?? 5);
-    const servers: Record<string, string> = {};
-    for (let i = 1; i <= 3; i++) {
-      const instance = instances[i - 1];
-      servers[`INSTANCE_${i}`] = instance ? `127.0.0.1:${instance.port}` : "127.0.0.1:1 disabled";
-    }
-    let haproxyCfg = fill(readFileSync(path.join(DEPLOY, "haproxy.cfg"), "utf8"), {
-      LOG_TARGET: "stdout format raw local0",
-      LISTEN: `127.0.0.1:${haproxyPort}`,
-      STATS_LISTEN: `127.0.0.1:${statsPort}`,
-      BODY_LIMIT_BYTES: String(limitMb * 1024 * 1024 + 256 * 1024),
-      ...servers,
-    });
-    // More instances than the file's three example lines: one more line each, like the others.
-    for (const instance of instances.slice(3)) {
-      haproxyCfg = haproxyCfg.replace(
-        /( {4}server cove3 [^\n]*\n)/,
-        `$1    server ${instance.name} 127.0.0.1:${instance.port} check\n`,
-      );
-    }
-    const haproxyFile = path.join(dir, "haproxy.cfg");
-    writeFileSync(haproxyFile, haproxyCfg);
-    const check = spawnSync(BIN.haproxy, ["-c", "-q", "-f", haproxyFile], { encoding: "utf8" });
-    if (check.status !== 0) throw new Error(`haproxy.cfg is not valid:\n${check.stderr}${check.stdout}`);
-    const haproxy = start("haproxy", BIN.haproxy, ["-db", "-f", haproxyFile], { log: path.join(dir, "haproxy.log") });
-    processes.push(haproxy);
-    stops.push(() => stopProcess(haproxy));
-    const statsUrl = `http://127.0.0.1:${statsPort}/`;
-
-    const serverStatus = async (instance: Instance) => {
-      const res = await fetch(`${statsUrl};csv`, { signal: AbortSignal.timeout(2000) });
-      const rows = (await res.text()).split("\n").map((line) => line.split(","));
-      const header = (rows[0] ?? []).map((h) => h.replace(/^# /, ""));
-      const status = header.indexOf("status");
-      const row = rows.find((r) => r[0] === "cove" && r[1] === instance.name);
-      return row?.[status] ?? "missing";
-    };
+    const statsUrl = await startHaproxy(ctx, port, instances, env);
     const waitForStatus = (instance: Instance, status: "UP" | "DOWN", timeoutMs = 30_000) =>
       waitFor(
         `HAProxy seeing ${instance.name} ${status}`,
-        async () => (await serverStatus(instance)).startsWith(status),
+        async () => (await serverStatus(statsUrl, instance)).startsWith(status),
         timeoutMs,
       );
     for (const instance of instances) await waitForStatus(instance, "UP");
-
-    // Prometheus, from deploy/prometheus.yml.
-    const promPort = await freePort();
-    const promDir = path.join(dir, "prometheus");
-    mkdirSync(promDir);
-    const tokenFile = path.join(promDir, "metrics-token");
-    writeFileSync(tokenFile, metricsToken, { mode: 0o600 });
-    const promFile = path.join(promDir, "prometheus.yml");
-    writeFileSync(
-      promFile,
-      fill(readFileSync(path.join(DEPLOY, "prometheus.yml"), "utf8"), {
-        SCRAPE_INTERVAL: "2s",
-        METRICS_TOKEN_FILE: tokenFile,
-        COVE_TARGETS: instances.map((i) => `"127.0.0.1:${i.port}"`).join(", "),
-      }),
-    );
-    const prometheus = start(
-      "prometheus",
-      BIN.prometheus,
-      [
-        `--config.file=${promFile}`,
-        `--storage.tsdb.path=${path.join(promDir, "data")}`,
-        `--web.listen-address=127.0.0.1:${promPort}`,
-      ],
-      { log: path.join(dir, "prometheus.log") },
-    );
-    processes.push(prometheus);
-    stops.push(() => stopProcess(prometheus));
-    const prometheusUrl = `http://127.0.0.1:${promPort}`;
-    await waitFor("Prometheus", () => answers(`${prometheusUrl}/-/ready`));
+    const prometheusUrl = await startPrometheus(ctx, instances, metricsToken);
 
     return {
-      dir,
+      dir: ctx.dir,
       url,
       statsUrl,
       prometheusUrl,
-      database: { name: dbName, directUrl: directUrl.toString(), pooledUrl: pooledUrl.toString() },
+      database,
       metricsToken,
       instances,
-      startInstance: (instance) => startInstance(instance),
+      startInstance: (instance) => launchInstance(ctx, instance, env),
       stopInstance: async (instance, signal = "SIGTERM") => {
-        const running = instance.running;
-        if (!running) return "not running";
-        running.child.kill(signal);
-        return running.exited;
+        if (!instance.running) return "not running";
+        instance.running.child.kill(signal);
+        return instance.running.exited;
       },
-      serverStatus,
+      serverStatus: (instance) => serverStatus(statsUrl, instance),
       waitForStatus,
-      stop: stopAll,
+      stop,
     };
   } catch (err) {
-    await stopAll();
+    await stop();
     throw err;
   }
 }
