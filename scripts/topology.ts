@@ -26,7 +26,8 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const DEPLOY = path.join(ROOT, "deploy");
+/** deploy/, or a copy of it to try edits on (COVE_DEPLOY_DIR). */
+const DEPLOY = process.env.COVE_DEPLOY_DIR ? path.resolve(process.env.COVE_DEPLOY_DIR) : path.join(ROOT, "deploy");
 
 /** A template of deploy/ with every {{NAME}} replaced; a placeholder left unfilled is a mistake in this script. */
 export function fill(template: string, values: Record<string, string>): string {
