@@ -62,6 +62,7 @@ import { withLogSerializers } from "./platform/logging.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
 import { openApiTransform, SECURITY_SCHEMES } from "./platform/openapi.ts";
 import { registerRealtime } from "./platform/realtime.ts";
+import { registerRequestId, requestIdOf } from "./platform/request-id.ts";
 import { createSecrets } from "./platform/secrets.ts";
 import { registerSecurityHeaders } from "./platform/security-headers.ts";
 import { attachEventBus } from "./platform/tenancy.ts";
@@ -131,7 +132,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     trustProxy: opts.trustProxy ?? false,
     routerOptions: { maxParamLength: 200 },
-    genReqId: () => crypto.randomUUID(),
+    // The load balancer's X-Request-Id when it is a sane one, else one of Cove's own (platform/request-id.ts).
+    genReqId: requestIdOf,
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
   });
@@ -172,6 +174,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  registerRequestId(app);
   const payments = createPayments(app, opts.payments ?? { provider: "test" });
   // First of the onRequest hooks: every answer carries the headers, a 401 from access control among them.
   registerSecurityHeaders(app, payments.provider.kind === "stripe" ? STRIPE_SOURCES : {});

@@ -82,7 +82,11 @@ describe("POST /api/auth/register", () => {
     const first = await registerOrg(t.app);
     const res = await post("/api/auth/register", registration({ email: first.user.email.toUpperCase() }));
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: "An account with this email already exists", code: "EMAIL_TAKEN" });
+    expect(res.json()).toEqual({
+      error: "An account with this email already exists",
+      code: "EMAIL_TAKEN",
+      requestId: expect.any(String),
+    });
   });
 
   it("names every missing field and keeps the spec's password message", async () => {
@@ -129,8 +133,12 @@ describe("POST /api/auth/login", () => {
     const unknown = await post("/api/auth/login", { email: `nobody-${unique()}@example.com`, password: "whatever1" });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ error: "Invalid email or password", code: "INVALID_CREDENTIALS" });
-    expect(unknown.json()).toEqual(wrong.json());
+    expect(wrong.json()).toEqual({
+      error: "Invalid email or password",
+      code: "INVALID_CREDENTIALS",
+      requestId: expect.any(String),
+    });
+    expect(unknown.json()).toEqual({ ...wrong.json(), requestId: unknown.headers["x-request-id"] });
   });
 
   it("keeps a session 12 hours, or 30 days with Remember me", async () => {

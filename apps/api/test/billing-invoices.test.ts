@@ -253,7 +253,7 @@ describe("invoice PDFs (GET /api/billing/invoices/:id/pdf)", () => {
 
     const other = await pdf(b.token, a.invoice.id);
     expect(other.statusCode).toBe(404);
-    expect(other.json()).toEqual({ error: "Invoice not found", code: "NOT_FOUND" });
+    expect(other.json()).toEqual({ error: "Invoice not found", code: "NOT_FOUND", requestId: expect.any(String) });
     expect(other.body).not.toContain(a.invoice.number ?? "?");
     for (const id of ["not-an-id", "00000000-0000-4000-8000-000000000000"]) {
       expect((await pdf(a.token, id)).statusCode).toBe(404);

@@ -290,6 +290,7 @@ describe("trial -> expired -> read-only -> subscribed", () => {
       code: "READ_ONLY",
       error:
         "Your free trial has ended, so your organization is read-only: you can still sign in, read and export your data. An admin can subscribe on the Billing page to make changes again.",
+      requestId: expect.any(String),
     });
     expect((await call(token, "GET", "/api/tickets")).statusCode).toBe(200);
     expect((await call(token, "GET", "/api/tickets/stats/overview")).statusCode).toBe(200);

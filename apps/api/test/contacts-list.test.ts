@@ -97,7 +97,7 @@ describe("the contacts list for staff", () => {
     for (const id of [eve.id, "nope", "00000000-0000-0000-0000-000000000000"]) {
       const theirs = await get(other.token, `/api/contacts/${id}`);
       expect(theirs.statusCode).toBe(404);
-      expect(theirs.json()).toEqual({ error: "Contact not found", code: "NOT_FOUND" });
+      expect(theirs.json()).toEqual({ error: "Contact not found", code: "NOT_FOUND", requestId: expect.any(String) });
     }
     expect(((await get(other.token, "/api/contacts")).json() as ContactListAnswer).contacts).toEqual([]);
 

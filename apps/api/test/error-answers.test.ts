@@ -91,10 +91,14 @@ function send(route: Route, opts: { url?: string; payload?: string; anonymous?: 
   });
 }
 
-/** An error answer in the API's one shape: {error, code, details?} with a human message, nothing else. */
+/**
+ * An error answer in the API's one shape: {error, code, details?, requestId?} with a human message, nothing else. Only
+ * what Node's HTTP parser refuses before there is a request has no requestId.
+ */
 function expectErrorShape(body: string, status: number) {
   const parsed = JSON.parse(body) as Record<string, unknown>;
-  expect(Object.keys(parsed).filter((k) => !["error", "code", "details"].includes(k))).toEqual([]);
+  expect(Object.keys(parsed).filter((k) => !["error", "code", "details", "requestId"].includes(k))).toEqual([]);
+  if ("requestId" in parsed) expect(parsed.requestId).toMatch(/^[0-9a-f-]{36}$/);
   expect(typeof parsed.error).toBe("string");
   expect(parsed.code).toMatch(/^[A-Z_]+$/);
   expect(status).toBeGreaterThanOrEqual(400);
@@ -151,7 +155,11 @@ describe("signed-in routes called without a session", () => {
           problems.push(`${route.method} ${route.path} ${payload}: ${res.statusCode}`);
           continue;
         }
-        expect(res.json()).toEqual({ error: "Your session has ended. Please sign in again.", code: "UNAUTHORIZED" });
+        expect(res.json()).toEqual({
+          error: "Your session has ended. Please sign in again.",
+          code: "UNAUTHORIZED",
+          requestId: expect.any(String),
+        });
         // Refused before the route, it still carries the security headers every answer has.
         expect(res.headers["content-security-policy"]).toContain("object-src 'none'");
       }
@@ -328,10 +336,14 @@ describe("what the HTTP layer answers itself", () => {
     expect(JSON.parse(bad.body)).toEqual({
       error: "The address is not valid: it has a broken %-escape.",
       code: "BAD_REQUEST",
+      requestId: expect.any(String),
     });
     const garbage = await raw("HELLO THERE\r\n\r\n");
     expect(garbage.status).toBe(400);
-    expect(JSON.parse(garbage.body)).toEqual({ error: "The request is not valid HTTP.", code: "BAD_REQUEST" });
+    expect(JSON.parse(garbage.body)).toEqual({
+      error: "The request is not valid HTTP.",
+      code: "BAD_REQUEST",
+    });
   });
 
   it("answers an unknown API path and method with 404 in the same shape", async () => {

@@ -242,7 +242,7 @@ describe("GET /api/kb/articles/:id", () => {
     for (const id of [theirs.id, crypto.randomUUID(), "not-an-id", "1%27%20or%201=1"]) {
       const res = await call(a, "GET", `/api/kb/articles/${id}`);
       expect(res.statusCode, id).toBe(404);
-      expect(res.json()).toEqual({ error: "Article not found", code: "NOT_FOUND" });
+      expect(res.json()).toEqual({ error: "Article not found", code: "NOT_FOUND", requestId: expect.any(String) });
     }
   });
 });
@@ -391,7 +391,11 @@ describe("categories", () => {
     await category(org, "Returns");
     const again = await call(org, "POST", "/api/kb/categories", { name: "  RETURNS " });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: 'A category named "RETURNS" already exists.', code: "CONFLICT" });
+    expect(again.json()).toEqual({
+      error: 'A category named "RETURNS" already exists.',
+      code: "CONFLICT",
+      requestId: expect.any(String),
+    });
     // Names that slug alike still get their own address.
     expect((await category(org, "Returns!")).slug).toBe("returns-2");
     // Another organization may use the same name.

@@ -43,6 +43,52 @@ describe("request logs", () => {
   });
 });
 
+describe("request ids", () => {
+  const logOf = (id: string) =>
+    lines.map((line) => JSON.parse(line) as { reqId?: string; msg?: string }).filter((entry) => entry.reqId === id);
+
+  it("keep the load balancer's X-Request-Id: answered in the header, the error body and every log line", async () => {
+    const id = "haproxy-7f3a:00c1_1732881234.5";
+    const res = await t.app.inject({ method: "GET", url: "/api/no-such-thing", headers: { "x-request-id": id } });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers["x-request-id"]).toBe(id);
+    expect(res.json()).toEqual({
+      error: "There is no API endpoint GET /api/no-such-thing",
+      code: "NOT_FOUND",
+      requestId: id,
+    });
+    // The request's lines (it came in, it was answered), each with the id.
+    expect(logOf(id).map((entry) => entry.msg)).toEqual(["incoming request", "request completed"]);
+  });
+
+  it("make one when none is sent, the same in the header, the body and the log", async () => {
+    const res = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: "x" } });
+    expect(res.statusCode).toBe(400);
+    const id = res.headers["x-request-id"];
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.json().requestId).toBe(id);
+    expect(logOf(String(id)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("replace one that is too long or could break a log line or a header", async () => {
+    for (const sent of ["a".repeat(129), "two words", 'quote"d', "<script>", "tab\there", ""]) {
+      const res = await t.app.inject({ method: "GET", url: "/api/health", headers: { "x-request-id": sent } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const longest = "b".repeat(128);
+    const kept = await t.app.inject({ method: "GET", url: "/api/health", headers: { "x-request-id": longest } });
+    expect(kept.headers["x-request-id"]).toBe(longest);
+  });
+
+  it("reach an answer the router refuses before any hook runs", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/tickets/%E0%A4%A", headers: { "x-request-id": "r-1" } });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers["x-request-id"]).toBe("r-1");
+    expect(res.json().requestId).toBe("r-1");
+  });
+});
+
 describe("redactUrl", () => {
   it("redacts secret parameters however they are written, and leaves the rest", () => {
     expect(redactUrl("/tickets?status=open&page=2")).toBe("/tickets?status=open&page=2");

@@ -79,7 +79,7 @@ describe("the notification bell", () => {
     for (const stranger of [a.token, b.token]) {
       const res = await call(stranger, "POST", `/api/notifications/${first.id}/read`);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: "Notification not found", code: "NOT_FOUND" });
+      expect(res.json()).toEqual({ error: "Notification not found", code: "NOT_FOUND", requestId: expect.any(String) });
     }
     expect((await bell(b.token)).notifications).toEqual([]);
     expect((await call(agent.token, "POST", "/api/notifications/nonsense/read")).statusCode).toBe(404);

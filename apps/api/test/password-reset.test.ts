@@ -105,6 +105,7 @@ describe("forgot and reset password", () => {
     expect(again.json()).toEqual({
       error: "This password reset link is invalid or has expired. Please request a new one.",
       code: "INVALID_TOKEN",
+      requestId: expect.any(String),
     });
   });
 
@@ -122,6 +123,7 @@ describe("forgot and reset password", () => {
     const invalid = {
       error: "This password reset link is invalid or has expired. Please request a new one.",
       code: "INVALID_TOKEN",
+      requestId: expect.any(String),
     };
     expect((await check("no-such-token")).json()).toEqual(invalid);
     expect((await check("")).statusCode).toBe(400);

@@ -262,6 +262,7 @@ describe("files in the customer portal", () => {
     expect(big.json()).toEqual({
       error: "The file is too large: a file can be at most 4 KB.",
       code: "PAYLOAD_TOO_LARGE",
+      requestId: expect.any(String),
     });
     const staffBig = await upload(
       org.token,

@@ -40,7 +40,11 @@ describe("the demo customer portal (/customer-portal)", () => {
   it("says plainly when the install has no demo organization", async () => {
     const res = await t.app.inject({ method: "POST", url: "/api/portal/demo-session" });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: "The demo customer portal is not set up on this server.", code: "NOT_FOUND" });
+    expect(res.json()).toEqual({
+      error: "The demo customer portal is not set up on this server.",
+      code: "NOT_FOUND",
+      requestId: expect.any(String),
+    });
   });
 
   it("signs visitors in as the demo customer on real data, and start-up puts its data back", async () => {

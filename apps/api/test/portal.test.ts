@@ -122,7 +122,7 @@ describe("signing in to the portal with an emailed link", () => {
     for (const slug of ["no-such-org", "under_score", "ACME"]) {
       const res = await askForLink(t, slug, email);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: "Portal not found", code: "NOT_FOUND" });
+      expect(res.json()).toEqual({ error: "Portal not found", code: "NOT_FOUND", requestId: expect.any(String) });
     }
     expect((await askForLink(t, org.slug, "not an email")).statusCode).toBe(400);
     const info = await t.app.inject({ method: "GET", url: `/api/public/${org.slug}/portal` });
@@ -145,6 +145,7 @@ describe("signing in to the portal with an emailed link", () => {
     expect(refused[0]?.json()).toEqual({
       error: "Too many sign-in links were asked for. Please wait 15 minutes and try again.",
       code: "RATE_LIMITED",
+      requestId: expect.any(String),
     });
     // Another address still may not flood that email.
     expect((await askForLink(t, org.slug, known)).statusCode).toBe(429);
@@ -182,7 +183,10 @@ describe("signing in to the portal with an emailed link", () => {
     );
     // Signing out of the portal is a customer's route too: a staff token is refused the same way, and stays signed in.
     const staffSignOut = await call(org.token, "POST", "/api/portal/sign-out");
-    expect([staffSignOut.statusCode, staffSignOut.json()]).toEqual([403, staffOnPortal.json()]);
+    expect([staffSignOut.statusCode, staffSignOut.json()]).toEqual([
+      403,
+      { ...staffOnPortal.json(), requestId: staffSignOut.headers["x-request-id"] },
+    ]);
     expect((await call(org.token, "GET", "/api/auth/me")).statusCode).toBe(200);
     expect((await call(token, "POST", "/api/portal/sign-out")).statusCode).toBe(200);
     const after = await call(token, "GET", "/api/portal/me");

@@ -257,7 +257,7 @@ describe("read-only mode on the public channels", () => {
         headers: "staff" in r ? bearer(token) : {},
       });
       expect(res.statusCode, `${r.url}: ${res.body}`).toBe(402);
-      expect(res.json()).toEqual({ code: "READ_ONLY", error: PUBLIC_READ_ONLY });
+      expect(res.json()).toEqual({ code: "READ_ONLY", error: PUBLIC_READ_ONLY, requestId: expect.any(String) });
     }
     // Nothing was written: no chat, no contact for the new address, the vote and the answer not counted.
     const [written] = await queryRows<{ chats: number; contacts: number; helpful: number; rated: number }>(

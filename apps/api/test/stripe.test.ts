@@ -108,7 +108,11 @@ describe("PAYMENT_PROVIDER=stripe (the stripe SDK against a local server that sp
   it("shows Stripe's decline message", async () => {
     const { token, res } = await subscribed("4000000000000002");
     expect(res.statusCode).toBe(402);
-    expect(res.json()).toEqual({ code: "PAYMENT_FAILED", error: "Your card was declined." });
+    expect(res.json()).toEqual({
+      code: "PAYMENT_FAILED",
+      error: "Your card was declined.",
+      requestId: expect.any(String),
+    });
     expect((await subscription(t.app, token)).status).toBe("trialing");
   });
 

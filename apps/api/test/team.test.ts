@@ -122,7 +122,11 @@ describe("POST /api/users/invite", () => {
     for (const email of [first.email, admin.user.email, first.email.toUpperCase()]) {
       const res = await call(admin, "POST", "/api/users/invite", person({ email }));
       expect(res.statusCode, email).toBe(409);
-      expect(res.json()).toEqual({ error: "An account with this email already exists", code: "EMAIL_TAKEN" });
+      expect(res.json()).toEqual({
+        error: "An account with this email already exists",
+        code: "EMAIL_TAKEN",
+        requestId: expect.any(String),
+      });
     }
     expect((await listUsers(admin)).users).toHaveLength(2);
   });
@@ -217,7 +221,11 @@ describe("roles on the server", () => {
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: "Only an administrator can do this.", code: "FORBIDDEN" });
+      expect(res.json()).toEqual({
+        error: "Only an administrator can do this.",
+        code: "FORBIDDEN",
+        requestId: expect.any(String),
+      });
     }
     const list = await listUsers(admin);
     expect(list.users.find((u) => u.id === agent.user.id)?.role).toBe("agent");
@@ -332,7 +340,7 @@ describe("another organization", () => {
         await call(stranger, "DELETE", `/api/users/${id}`),
       ]) {
         expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ error: "User not found", code: "NOT_FOUND" });
+        expect(res.json()).toEqual({ error: "User not found", code: "NOT_FOUND", requestId: expect.any(String) });
       }
     }
     const theirs = await listUsers(stranger);
@@ -418,6 +426,7 @@ describe("accepting an invitation", () => {
     expect(twice.json()).toEqual({
       error: "This invitation has already been used. Sign in with your email and password.",
       code: "INVITATION_USED",
+      requestId: expect.any(String),
     });
   });
 

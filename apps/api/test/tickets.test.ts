@@ -238,7 +238,7 @@ describe("GET /api/tickets/:id", () => {
     for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid", mine.id]) {
       const res = await call(b, "GET", `/api/tickets/${id}`);
       expect(res.statusCode, id).toBe(404);
-      expect(res.json()).toEqual({ error: "Ticket not found", code: "NOT_FOUND" });
+      expect(res.json()).toEqual({ error: "Ticket not found", code: "NOT_FOUND", requestId: expect.any(String) });
     }
   });
 });

@@ -93,6 +93,7 @@ describe("uploads at once", () => {
         expect(fromSame.json()).toEqual({
           code: "RATE_LIMITED",
           error: `Too many files are being uploaded at once: at most ${UPLOADS_AT_ONCE_PER_ADDRESS} at a time. Try again when one has finished.`,
+          requestId: expect.any(String),
         });
       }
     }

@@ -53,6 +53,8 @@ export const errorSchema = z.object({
   error: z.string(),
   code: z.string(),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** The request's id (its X-Request-Id): the line of the server's log that tells what happened to it. */
+  requestId: z.string().optional(),
 });
 
 export type ErrorBody = z.infer<typeof errorSchema>;

@@ -252,7 +252,11 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
     if (reply.statusCode >= 400 || !req.principal || req.principal.verified) return payload;
     req.log.error({ route: req.routeOptions.url }, "answered without checking the session");
     reply.code(500).header("content-type", "application/json; charset=utf-8");
-    return JSON.stringify({ error: "Something went wrong on our side. Please try again.", code: "INTERNAL_ERROR" });
+    return JSON.stringify({
+      error: "Something went wrong on our side. Please try again.",
+      code: "INTERNAL_ERROR",
+      requestId: req.id,
+    });
   });
 }
 

@@ -3,6 +3,7 @@ import type { Socket } from "node:net";
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from "@cove/contract/errors.ts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
+import { REQUEST_ID_HEADER } from "./request-id.ts";
 
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -63,28 +64,33 @@ function toBody(err: FastifyError): { status: number; body: ErrorBody } {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const { status, body } = toBody(err);
-    if (status >= 500) req.log.error({ err, reqId: req.id }, "request failed");
-    return reply.status(status).send(body);
+    if (status >= 500) req.log.error({ err }, "request failed");
+    // The request's id, also in its log lines and X-Request-Id: a screenshot of the error finds what happened.
+    return reply.status(status).send({ ...body, requestId: req.id });
   });
 }
 
 const bodyOf = (code: ErrorCode, error: string): ErrorBody => ({ error, code });
 
 /**
- * Errors Fastify's router raises before any route runs (Fastify's frameworkErrors), in the API's {error, code} shape:
+ * Errors Fastify's router raises before any route runs (Fastify's frameworkErrors), in the API's error shape:
  * an address with a broken %-escape is a bad request; a path segment past the router's length limit is an id or slug
  * of nothing, so it is not found, as any malformed id is (platform/ids.ts).
  */
-export function frameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+export function frameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  // No hook has run for such a request: its id goes on the answer here.
+  const answer = (status: number, body: ErrorBody) =>
+    void reply
+      .code(status)
+      .header(REQUEST_ID_HEADER, req.id)
+      .send({ ...body, requestId: req.id });
   if (err.code === "FST_ERR_MAX_PARAM_LENGTH") {
-    void reply.code(404).send(bodyOf("NOT_FOUND", "Not found: nothing has an address like this one."));
-    return;
+    return answer(404, bodyOf("NOT_FOUND", "Not found: nothing has an address like this one."));
   }
   if (err.code === "FST_ERR_BAD_URL") {
-    void reply.code(400).send(bodyOf("BAD_REQUEST", "The address is not valid: it has a broken %-escape."));
-    return;
+    return answer(400, bodyOf("BAD_REQUEST", "The address is not valid: it has a broken %-escape."));
   }
-  void reply.code(400).send(bodyOf("BAD_REQUEST", "The request could not be routed."));
+  answer(400, bodyOf("BAD_REQUEST", "The request could not be routed."));
 }
 
 /**
