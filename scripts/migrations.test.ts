@@ -25,7 +25,7 @@ const CONTRACTING: [RegExp, string][] = [
 ];
 
 /** The contracting statements of a migration that does not declare itself a contract. */
-export function contractions(sql: string): string[] {
+function contractions(sql: string): string[] {
   if (/^\s*--\s*contract:\s*\S/i.test(sql)) return [];
   const found: string[] = [];
   for (const statement of sql.replace(/--[^\n]*/g, "").split(/;|--> statement-breakpoint/)) {
