@@ -58,6 +58,7 @@ import { createEventBus, scheduleOutboxPurge } from "./platform/events.ts";
 import { registerIdempotency, scheduleIdempotencyPurge } from "./platform/idempotency.ts";
 import { createJobs, type JobsOptions } from "./platform/jobs.ts";
 import { cleanText, registerJsonBody } from "./platform/json-body.ts";
+import { registerLifecycle } from "./platform/lifecycle.ts";
 import { withLogSerializers } from "./platform/logging.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
 import { openApiTransform, SECURITY_SCHEMES } from "./platform/openapi.ts";
@@ -175,6 +176,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerRequestId(app);
+  registerLifecycle(app);
   const payments = createPayments(app, opts.payments ?? { provider: "test" });
   // First of the onRequest hooks: every answer carries the headers, a 401 from access control among them.
   registerSecurityHeaders(app, payments.provider.kind === "stripe" ? STRIPE_SOURCES : {});
@@ -231,7 +233,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
   app.decorate("realtime", await registerRealtime(app, { database: opts.database, bus: events, authenticator }));
 
-  await app.register(healthRoutes, { kind: opts.database.kind });
+  await app.register(healthRoutes, { kind: opts.database.kind, migrationsBehind: opts.database.migrationsBehind });
   // One key seals every stored secret: mailbox passwords, members' TOTP secrets, webhook signing secrets.
   const secrets = createSecrets(opts.mailboxes?.secretsKey ?? randomBytes(32));
   await app.register(authRoutes, {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -42,13 +43,26 @@ export interface Database {
    * (notifications sent meanwhile were missed). Resolves to a function that stops listening.
    */
   listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+  /**
+   * How many of the migrations this build carries the database has not applied (0: current). Migrations a newer
+   * instance applied that this build does not know do not count: they are written to be tolerated (expand/contract,
+   * docs/deploy.md). Fails when the database does not answer.
+   */
+  migrationsBehind(): Promise<number>;
   close(): Promise<void>;
 }
 
 export type DatabaseTarget =
-  | { kind: "postgres"; url: string }
+  | {
+      kind: "postgres";
+      url: string;
+      /** Tests: migrate with these migrations instead of the bundled ones (an older build's, say). */
+      migrationsFolder?: string;
+    }
   | {
       kind: "embedded";
+      /** Tests: migrate with these migrations instead of the bundled ones (an older build's, say). */
+      migrationsFolder?: string;
       /** null: in memory. */
       dir: string | null;
       /**
@@ -67,8 +81,32 @@ function migrationsFolder(): string {
   return found;
 }
 
+/** The hashes of the migrations this build carries, read once (drizzle records each applied one by its hash). */
+let bundledHashes: string[] | null = null;
+function bundledMigrationHashes(): string[] {
+  bundledHashes ??= readMigrationFiles({ migrationsFolder: migrationsFolder() }).map((m) => m.hash);
+  return bundledHashes;
+}
+
+/** Drizzle's record of applied migrations (its default schema and table on both databases). */
+const APPLIED_MIGRATIONS = `select hash from drizzle.__drizzle_migrations`;
+
+async function countBehind(executeSql: ExecuteSql): Promise<number> {
+  const bundled = bundledMigrationHashes();
+  let applied: Set<string>;
+  try {
+    applied = new Set((await executeSql(APPLIED_MIGRATIONS)).rows.map((r) => String(r.hash)));
+  } catch (err) {
+    // 42P01, 3F000: no table or schema of applied migrations: nothing was applied.
+    const code = (err as { code?: string }).code;
+    if (code === "42P01" || code === "3F000") return bundled.length;
+    throw err;
+  }
+  return bundled.filter((hash) => !applied.has(hash)).length;
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  const folder = migrationsFolder();
+  const folder = target.migrationsFolder ?? migrationsFolder();
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     const db = drizzleNodePg(pool);
@@ -79,7 +117,14 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     };
     const listen: Database["listen"] = (channel, onMessage, onReconnect) =>
       listenOnPostgres(target.url, channel, onMessage, onReconnect);
-    return { db, kind: "postgres", executeSql, listen, close: () => pool.end() };
+    return {
+      db,
+      kind: "postgres",
+      executeSql,
+      listen,
+      migrationsBehind: () => countBehind(executeSql),
+      close: () => pool.end(),
+    };
   }
   let client: PGlite;
   if (target.dir) {
@@ -98,7 +143,15 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       if (!client.closed) await stop();
     };
   };
-  return { db, kind: "embedded", executeSql: pgliteExecutor(client), listen, close: () => client.close() };
+  const executeSql = pgliteExecutor(client);
+  return {
+    db,
+    kind: "embedded",
+    executeSql,
+    listen,
+    migrationsBehind: () => countBehind(executeSql),
+    close: () => client.close(),
+  };
 }
 
 /** An embedded database's data directory, migrated and empty, to start in-memory databases from (openDatabase). */

@@ -78,19 +78,17 @@ const bodyOf = (code: ErrorCode, error: string): ErrorBody => ({ error, code });
  * of nothing, so it is not found, as any malformed id is (platform/ids.ts).
  */
 export function frameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const [status, body]: [number, ErrorBody] =
+    err.code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? [404, bodyOf("NOT_FOUND", "Not found: nothing has an address like this one.")]
+      : err.code === "FST_ERR_BAD_URL"
+        ? [400, bodyOf("BAD_REQUEST", "The address is not valid: it has a broken %-escape.")]
+        : [400, bodyOf("BAD_REQUEST", "The request could not be routed.")];
   // No hook has run for such a request: its id goes on the answer here.
-  const answer = (status: number, body: ErrorBody) =>
-    void reply
-      .code(status)
-      .header(REQUEST_ID_HEADER, req.id)
-      .send({ ...body, requestId: req.id });
-  if (err.code === "FST_ERR_MAX_PARAM_LENGTH") {
-    return answer(404, bodyOf("NOT_FOUND", "Not found: nothing has an address like this one."));
-  }
-  if (err.code === "FST_ERR_BAD_URL") {
-    return answer(400, bodyOf("BAD_REQUEST", "The address is not valid: it has a broken %-escape."));
-  }
-  answer(400, bodyOf("BAD_REQUEST", "The request could not be routed."));
+  void reply
+    .code(status)
+    .header(REQUEST_ID_HEADER, req.id)
+    .send({ ...body, requestId: req.id });
 }
 
 /**
