@@ -53,7 +53,11 @@ function endpoints(token: string, tickets: string[]): Endpoint[] {
 }
 
 async function measure(instances: number): Promise<LoadResult[]> {
-  const topology = await startTopology({ instances, env: { AI_SENTENCE_ENCODER: "false", LOG_LEVEL: "warn" } });
+  const topology = await startTopology({
+    instances,
+    oneByOne: true,
+    env: { AI_SENTENCE_ENCODER: "false", LOG_LEVEL: "warn" },
+  });
   try {
     const port = Number(new URL(topology.url).port);
     const { token, tickets } = await seed(topology);
