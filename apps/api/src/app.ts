@@ -61,6 +61,7 @@ import { cleanText, registerJsonBody } from "./platform/json-body.ts";
 import { registerLifecycle } from "./platform/lifecycle.ts";
 import { withLogSerializers } from "./platform/logging.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
+import { createMetrics, registerMetrics } from "./platform/metrics.ts";
 import { openApiTransform, SECURITY_SCHEMES } from "./platform/openapi.ts";
 import { registerRealtime } from "./platform/realtime.ts";
 import { registerRequestId, requestIdOf } from "./platform/request-id.ts";
@@ -94,6 +95,8 @@ export interface AppOptions {
   webhooks?: Omit<WebhooksOptions, "secrets" | "publicUrl">;
   /** The built web app to serve; apps/web/dist when absent (tests give a build of their own). */
   webDist?: string;
+  /** The bearer token of GET /metrics (METRICS_TOKEN); /metrics answers 404 when absent. */
+  metricsToken?: string;
 }
 
 /** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
@@ -142,8 +145,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("db", opts.database.db);
-  app.decorate("mailer", createMailer(opts.mail, app.log));
-  app.decorate("jobs", createJobs(opts.database, app.mailer, app.log, opts.jobs));
+  const metrics = createMetrics({ defaultMetrics: Boolean(opts.metricsToken) });
+  app.decorate("metrics", metrics);
+  app.decorate("mailer", createMailer(opts.mail, app.log, metrics));
+  app.decorate("jobs", createJobs(opts.database, app.mailer, app.log, opts.jobs, metrics));
+  metrics.countWaitingJobs(() => app.jobs.waiting());
+  const { poolCounts } = opts.database;
+  if (poolCounts) metrics.countPool(poolCounts);
   const events = createEventBus(app.log);
   app.decorate("events", events);
   attachEventBus(opts.database.db, events);
@@ -177,6 +185,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerRequestId(app);
   registerLifecycle(app);
+  registerMetrics(app, metrics, opts.metricsToken);
   const payments = createPayments(app, opts.payments ?? { provider: "test" });
   // First of the onRequest hooks: every answer carries the headers, a 401 from access control among them.
   registerSecurityHeaders(app, payments.provider.kind === "stripe" ? STRIPE_SOURCES : {});

@@ -34,6 +34,7 @@ async function main() {
     publicUrl: config.publicUrl,
     logger,
     trustProxy: config.trustProxy,
+    metricsToken: config.metricsToken,
     ai: config.ai,
     answerCacheBytes: config.answerCacheBytes,
     payments: config.payments,

@@ -47,6 +47,8 @@ export async function createTestApp(
     webDist?: string;
     /** Outgoing webhooks: private hosts, short retries, a resolver of the test's own. */
     webhooks?: AppOptions["webhooks"];
+    /** GET /metrics' bearer token (absent: /metrics answers 404). */
+    metricsToken?: string;
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
@@ -77,6 +79,7 @@ export async function createTestApp(
     attachmentLimits: opts.attachmentLimits,
     webDist: opts.webDist,
     webhooks: opts.webhooks,
+    metricsToken: opts.metricsToken,
   });
   opts.setup?.(app);
   await app.ready();

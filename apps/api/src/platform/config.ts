@@ -72,6 +72,8 @@ const envSchema = z.object({
   /** Webhooks to loopback, private, link-local or metadata addresses, and over http (off: https to the internet only). */
   WEBHOOKS_ALLOW_PRIVATE_HOSTS: boolFromEnv.default(false),
   TRUST_PROXY: boolFromEnv.default(false),
+  /** The bearer token a Prometheus scraper sends to GET /metrics; unset: /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (openssl rand -hex 32)").optional(),
   /** Unset: info in production, warn otherwise (a terminal shows problems, not one line per request). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   /** Unset: json in production (one object per line, for a log collector), pretty otherwise (for a person). */
@@ -170,6 +172,8 @@ export type Config = {
   logLevel: string;
   logFormat: "pretty" | "json";
   trustProxy: boolean;
+  /** GET /metrics' bearer token (METRICS_TOKEN); /metrics answers 404 without one. */
+  metricsToken: string | undefined;
   ai: AiConfig;
   /** Memory for cached answers, in bytes; 0: off. */
   answerCacheBytes: number;
@@ -255,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "production" ? "info" : "warn"),
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "pretty"),
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
     ai,
     answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
     payments,

@@ -49,6 +49,8 @@ export interface Database {
    * docs/deploy.md). Fails when the database does not answer.
    */
   migrationsBehind(): Promise<number>;
+  /** The request pool's connections at work and queries waiting for one (PostgreSQL; PGlite has one connection). */
+  poolCounts?(): { inUse: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -123,6 +125,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       executeSql,
       listen,
       migrationsBehind: () => countBehind(executeSql),
+      poolCounts: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     };
   }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import PgBoss from "pg-boss";
 import { CONTACT_ROLE, type Database, type Queryable, REQUEST_ROLE } from "./db.ts";
 import type { Mailer, MailMessage } from "./mail.ts";
+import type { Metrics } from "./metrics.ts";
 
 /**
  * Background jobs on pg-boss, in the application's own database (PGlite or PostgreSQL): work that must not hold up
@@ -49,6 +50,8 @@ export interface Jobs {
   send<T extends object>(db: Queryable, queue: JobQueue<T>, data: T): Promise<void>;
   /** Sends an email from a worker, retrying while the mail server refuses or cannot be reached. */
   sendMail(db: Queryable, message: MailMessage): Promise<void>;
+  /** Jobs created or waiting for a retry and not yet taken, by queue (every queue with a worker here, 0 included). */
+  waiting(): Promise<Record<string, number>>;
   start(): Promise<void>;
   /** Stops taking jobs and waits (up to a few seconds) for the running ones; unfinished ones are retried later. */
   stop(): Promise<void>;
@@ -104,6 +107,7 @@ export function createJobs(
   mailer: Mailer,
   log: FastifyBaseLogger,
   options: JobsOptions = {},
+  metrics?: Pick<Metrics, "jobFailed">,
 ): Jobs {
   const schema = options.schema ?? DEFAULT_JOBS_SCHEMA;
   if (!SAFE_SCHEMA.test(schema)) throw new Error(`Invalid job queue schema name: ${schema}`);
@@ -203,12 +207,13 @@ export function createJobs(
             await handler(job.data, attempt);
           } catch (err) {
             const message = err instanceof Error ? err.message : String(err);
-            if (attempt.last)
+            if (attempt.last) {
+              metrics?.jobFailed(queue.name);
               log.error(
                 { job: job.id, queue: queue.name, attempt: attempt.number, err: message },
                 "job failed for good",
               );
-            else
+            } else
               log.warn(
                 { job: job.id, queue: queue.name, attempt: attempt.number, err: message },
                 "job failed, will retry",
@@ -240,6 +245,20 @@ export function createJobs(
     },
 
     sendMail: (db, message) => jobs.send(db, mailQueue, message),
+
+    async waiting() {
+      const counts: Record<string, number> = Object.fromEntries([...workers.keys()].map((name) => [name, 0]));
+      if (!boss) return counts;
+      // pg-boss's states are an enum in this order: created, retry, active, completed, cancelled, failed.
+      const { rows } = await queueSql(
+        `SELECT name, count(*)::int AS n FROM ${schema}.job WHERE state < 'active' GROUP BY name`,
+      );
+      for (const row of rows) {
+        const name = String(row.name);
+        if (name in counts) counts[name] = Number(row.n);
+      }
+      return counts;
+    },
 
     start() {
       stopped = false;

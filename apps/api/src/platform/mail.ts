@@ -59,7 +59,30 @@ function envelopeOf(from: string, m: MailMessage) {
   };
 }
 
-export function createMailer(opts: MailConfig, log: FastifyBaseLogger): Mailer {
+/** What the mailer counts (platform/metrics.ts): each message sent, each attempt that failed. */
+export interface MailCounts {
+  mailSent(): void;
+  mailFailed(): void;
+}
+
+export function createMailer(opts: MailConfig, log: FastifyBaseLogger, counts?: MailCounts): Mailer {
+  const mailer = transportMailer(opts, log);
+  if (!counts) return mailer;
+  return {
+    async send(m) {
+      try {
+        await mailer.send(m);
+      } catch (err) {
+        counts.mailFailed();
+        throw err;
+      }
+      counts.mailSent();
+    },
+    close: () => mailer.close(),
+  };
+}
+
+function transportMailer(opts: MailConfig, log: FastifyBaseLogger): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {

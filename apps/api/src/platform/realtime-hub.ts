@@ -123,8 +123,9 @@ export class RealtimeHub implements Realtime {
     return this.specs.get(topic.split(":")[0] ?? "");
   }
 
-  /** Sends a committed event to this instance's sockets that follow one of its topics and may see it. */
-  fanOut(event: DomainEvent): void {
+  /** Sends a committed event to this instance's sockets that follow one of its topics and may see it; answers how many. */
+  fanOut(event: DomainEvent): number {
+    let sent = 0;
     for (const to of this.routes.get(event.type) ?? []) {
       for (const { topic, kinds } of to(event)) {
         const key = `${event.organization_id}|${topic}`;
@@ -133,6 +134,7 @@ export class RealtimeHub implements Realtime {
           if (!kind || (kinds && !kinds.includes(kind))) continue;
           const clientTopic = conn.topics.get(key);
           if (!clientTopic) continue;
+          sent++;
           send(conn.socket, {
             type: "event",
             topic: clientTopic,
@@ -147,5 +149,6 @@ export class RealtimeHub implements Realtime {
         }
       }
     }
+    return sent;
   }
 }

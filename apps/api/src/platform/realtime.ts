@@ -35,7 +35,10 @@ export async function registerRealtime(
   const sessions = new SessionWatch(hub.conns, database, app.log);
   const frames = new FrameHandler(hub, presence, authenticator, database);
 
-  bus.listen((event) => hub.fanOut(event));
+  bus.listen((event) => {
+    if (hub.fanOut(event) > 0) app.metrics.eventDelivered(event.occurred_at);
+  });
+  app.metrics.countSockets(() => hub.conns.size);
   // Deactivations and role changes end sockets at once rather than at the next periodic check.
   bus.listen((event) => {
     if (event.type === "member.changed") void sessions.check();

@@ -60,7 +60,10 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       const orgId = principal?.orgId ?? (await findDemoOrganization(app.db))?.id;
       if (!orgId) throw new AppError("DEMO_UNAVAILABLE", DEMO_UNAVAILABLE);
       const channel = principal ? "console" : "demo";
-      return service.answerQuestion({ db: app.db, orgId, provider: opts.provider, channel }, req.body);
+      return service.answerQuestion(
+        { db: app.db, orgId, provider: opts.provider, channel, metrics: app.metrics },
+        req.body,
+      );
     },
   });
 

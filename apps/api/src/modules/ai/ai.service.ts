@@ -17,6 +17,7 @@ import { KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
 import type { z } from "zod";
 import type { Db } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
+import type { Metrics } from "../../platform/metrics.ts";
 import { type Ctx, withSystem, withVisitor } from "../../platform/tenancy.ts";
 import { publishedArticles } from "../kb/kb.queries.ts";
 import { createArticle, getArticle, updateArticle } from "../kb/kb.service.ts";
@@ -53,6 +54,8 @@ export interface AskCtx {
   orgId: string;
   provider: AiProvider;
   channel: Channel;
+  /** Counts each answer as answered or handed off (cove_ai_answers_total). */
+  metrics?: Pick<Metrics, "aiAnswer">;
 }
 
 const toAnswer = (d: Draft, answerId?: string): AiResponseAnswer => ({
@@ -90,7 +93,10 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
       ),
     };
   });
-  if (!state.enabled || !index) return toAnswer(handoffDraft(REPLIES.disabled, 0, "disabled"));
+  if (!state.enabled || !index) {
+    ctx.metrics?.aiAnswer("handed_off");
+    return toAnswer(handoffDraft(REPLIES.disabled, 0, "disabled"));
+  }
   // Outside the transaction: no connection is held while the encoder works.
   const readings = await reading(index);
   const candidates = findCandidates(index, state.orgSlug, question.message, question.conversation, readings);
@@ -122,6 +128,7 @@ export async function answerQuestion(ctx: AskCtx, question: Question): Promise<A
       latencyMs: Math.round(performance.now() - started),
     }),
   );
+  ctx.metrics?.aiAnswer(draft.handoff ? "handed_off" : "answered");
   return toAnswer(draft, answerId);
 }
 

@@ -79,7 +79,7 @@ async function signedInCustomer(req: FastifyRequest): Promise<{ customer: Contac
  */
 export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provider: AiProvider }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const deps = { db: app.db, provider: opts.provider };
+  const deps = { db: app.db, provider: opts.provider, metrics: app.metrics };
 
   // The widget runs on the organization's own website: its calls come from another origin, with a bearer token and
   // never a cookie, so any origin may make them.

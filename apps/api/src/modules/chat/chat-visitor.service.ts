@@ -19,6 +19,7 @@ import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import { chatMarkdownHtml } from "../../platform/markdown.ts";
+import type { Metrics } from "../../platform/metrics.ts";
 import { type ContactPrincipal, type TenantCtx, withContact, withSystem } from "../../platform/tenancy.ts";
 import { savedGreeting, saveFeedback } from "../ai/ai.queries.ts";
 import { answerQuestion } from "../ai/ai.service.ts";
@@ -46,6 +47,8 @@ const TURNS_FOR_AI = 10;
 export interface ChatDeps {
   db: Db;
   provider: AiProvider;
+  /** Counts the assistant's answers (cove_ai_answers_total). */
+  metrics?: Pick<Metrics, "aiAnswer">;
 }
 
 type HandoffReason = EventData<"chat.handed_off">["reason"];
@@ -188,7 +191,7 @@ async function askAssistant(deps: ChatDeps, orgId: string, id: string, text: str
       conversationTurns(ctx.db, orgId, id, TURNS_FOR_AI + 1),
     );
     const answer = await answerQuestion(
-      { db: deps.db, orgId, provider: deps.provider, channel: "chat" },
+      { db: deps.db, orgId, provider: deps.provider, channel: "chat", metrics: deps.metrics },
       { message: text, conversation: conversation.slice(0, -1) },
     );
     const reason: HandoffReason | null = !answer.handoff

@@ -18,7 +18,13 @@ import type { Secrets } from "../../platform/secrets.ts";
 import { DEFAULT_TIMEOUT_MS, type Resolver, systemResolver } from "./webhooks.http.ts";
 import { SOURCE_EVENTS } from "./webhooks.payloads.ts";
 import * as service from "./webhooks.service.ts";
-import { createWorker, RETRY_SCHEDULE_SECONDS, schedulePurge } from "./webhooks.worker.ts";
+import {
+  createWorker,
+  pendingDeliveries,
+  RETRY_SCHEDULE_SECONDS,
+  schedulePurge,
+  WEBHOOKS_QUEUE_LABEL,
+} from "./webhooks.worker.ts";
 
 export interface WebhooksOptions {
   secrets: Secrets;
@@ -58,7 +64,9 @@ export async function registerWebhooks(root: FastifyInstance, opts: WebhooksOpti
     retrySchedule: opts.retrySchedule ?? RETRY_SCHEDULE_SECONDS,
     pollMs: opts.pollMs ?? 1000,
     batchSize: 50,
+    metrics: root.metrics,
   });
+  root.metrics.countWaitingJobs(async () => ({ [WEBHOOKS_QUEUE_LABEL]: await pendingDeliveries(root.db) }));
   const deps: service.WebhooksDeps = { secrets: opts.secrets, outbound, wake: () => worker.wake() };
   root.decorate("webhooksWorker", worker);
   root.events.onInTransaction(SOURCE_EVENTS, service.enqueueDeliveries);

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, queryRows } from "../../platform/db.ts";
 import type { JobQueue, Jobs } from "../../platform/jobs.ts";
+import type { Metrics } from "../../platform/metrics.ts";
 import type { Secrets } from "../../platform/secrets.ts";
 import { type OutboundOptions, type PostResult, postJson } from "./webhooks.http.ts";
 import type { DeliveryPayload } from "./webhooks.payloads.ts";
@@ -28,6 +29,20 @@ export interface WorkerOptions {
   retrySchedule: readonly number[];
   pollMs: number;
   batchSize: number;
+  /** Counts deliveries that failed at every retry (cove_jobs_failed_total{queue="webhooks"}). */
+  metrics?: Pick<Metrics, "jobFailed">;
+}
+
+/** The queue name the webhooks worker's deliveries have in the job metrics. */
+export const WEBHOOKS_QUEUE_LABEL = "webhooks";
+
+/** Deliveries due now or later, not yet done (cove_jobs_waiting{queue="webhooks"}), of every organization. */
+export async function pendingDeliveries(db: Db): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from webhook_deliveries where status = 'pending'`,
+  );
+  return row?.n ?? 0;
 }
 
 interface Claimed {
@@ -189,6 +204,7 @@ export function createWorker(db: Db, jobs: Jobs, log: FastifyBaseLogger, opts: W
     for (const [i, outcome] of outcomes.entries()) {
       const d = claimed[i];
       if (outcome.status === "failed" && d) {
+        opts.metrics?.jobFailed(WEBHOOKS_QUEUE_LABEL);
         await turnOff(d).catch((err: unknown) => log.error({ err, webhook: d.webhook_id }, "webhook not turned off"));
       }
     }
