@@ -1,11 +1,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { findCandidates } from "../src/modules/ai/candidates.ts";
 import { CALIBRATION, confidenceOf, interpolate } from "../src/modules/ai/confidence.ts";
 import { asksForPerson } from "../src/modules/ai/handoff-request.ts";
-import { INDEX_CACHE_LIMITS, indexCacheSize, organizationIndex } from "../src/modules/ai/index-cache.ts";
+import {
+  INDEX_CACHE_LIMITS,
+  indexCacheSize,
+  limitIndexCache,
+  organizationIndex,
+} from "../src/modules/ai/index-cache.ts";
 import { excerpt, plainText, splitPassages, splitSentences } from "../src/modules/ai/passages.ts";
 import { buildIndex, type KbArticle, queryTerms, search, unitScores } from "../src/modules/ai/retrieval.ts";
 import { parsePackageHead, wordVectors } from "../src/modules/ai/word-vectors.ts";
@@ -207,7 +212,10 @@ describe("confidence", () => {
 });
 
 describe("index cache", () => {
+  afterEach(() => limitIndexCache(INDEX_CACHE_LIMITS));
+
   it("reuses an organization's index until its articles change, and keeps at most the configured organizations", async () => {
+    limitIndexCache({ organizations: 3, units: INDEX_CACHE_LIMITS.units });
     let loads = 0;
     const load = async () => {
       loads++;
@@ -220,18 +228,32 @@ describe("index cache", () => {
     expect(changed).not.toBe(first);
     expect(loads).toBe(2);
 
-    const limit = INDEX_CACHE_LIMITS.organizations;
-    INDEX_CACHE_LIMITS.organizations = 3;
-    try {
-      for (const org of ["org-b", "org-c", "org-d"]) await organizationIndex(org, "s", load);
-      expect(indexCacheSize().organizations).toBe(3);
-      // org-a was used least recently, so it went first and is built again.
-      const before = loads;
-      await organizationIndex("org-a", "2|t2", load);
-      expect(loads).toBe(before + 1);
-    } finally {
-      INDEX_CACHE_LIMITS.organizations = limit;
-    }
+    for (const org of ["org-b", "org-c"]) await organizationIndex(org, "s", load);
+    // Asked again, org-a is the most recently used: org-b goes first when org-d arrives.
+    expect(await organizationIndex("org-a", "2|t2", load)).toBe(changed);
+    await organizationIndex("org-d", "s", load);
+    expect(indexCacheSize().organizations).toBe(3);
+    const before = loads;
+    await organizationIndex("org-a", "2|t2", load);
+    expect(loads).toBe(before);
+    await organizationIndex("org-b", "s", load);
+    expect(loads).toBe(before + 1);
+  });
+
+  it("keeps at most the configured units, and an index larger than them alone", async () => {
+    const two = articles.slice(0, 2);
+    const units = (await organizationIndex("org-u1", "s", async () => two)).units.length;
+    limitIndexCache({ organizations: 10, units: units * 2 });
+    for (const org of ["org-u1", "org-u2", "org-u3"]) await organizationIndex(org, "s", async () => two);
+    expect(indexCacheSize()).toEqual({ organizations: 2, units: units * 2 });
+    await organizationIndex("org-big", "s", async () => articles);
+    expect(indexCacheSize()).toEqual({ organizations: 1, units: units * 2 });
+    let loads = 0;
+    await organizationIndex("org-big", "s", async () => {
+      loads++;
+      return articles;
+    });
+    expect(loads).toBe(0);
   });
 });
 

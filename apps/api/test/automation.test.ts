@@ -33,7 +33,7 @@ const runsOf = async (token: string, ruleId: string) => {
 
 const stats = async (token: string) => (await call(token, "GET", "/api/automation/stats")).json();
 
-describe("the rules API (spec section 7)", () => {
+describe("the rules API (docs/product.md, API calls)", () => {
   it("creates, lists, edits, pauses with only isActive and deletes, in the spec's shape", async () => {
     const org = await registerOrg(t.app);
     const res = await call(org.token, "POST", "/api/automation/rules", {

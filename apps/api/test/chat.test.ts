@@ -174,7 +174,7 @@ describe("a visitor's chat, answered by the assistant first", () => {
   });
 });
 
-describe("the agent's calls (spec section 7)", () => {
+describe("the agent's calls (docs/product.md, API calls)", () => {
   it("closes a session with the spec's text; a closed one takes no more messages from either side", async () => {
     const chat = await startChat(shop);
     const closed = await call(shop.token, "PUT", `/api/chat/sessions/${chat.session.id}`, { status: "closed" });
@@ -602,9 +602,20 @@ describe("the widget", () => {
     expect(String(preflight.headers["access-control-allow-headers"])).toContain("authorization");
     // The rating is a PUT: a browser asks first.
     expect(String(preflight.headers["access-control-allow-methods"]).split(/,\s*/)).toEqual(["GET", "POST", "PUT"]);
+    // Only the widget's paths: another origin's preflight for a staff route is not answered.
+    const staff = await t.app.inject({
+      method: "OPTIONS",
+      url: "/api/tickets",
+      headers: { origin: "https://shop.example", "access-control-request-method": "GET" },
+    });
+    expect(staff.statusCode).toBe(404);
+    expect(staff.headers["access-control-allow-origin"]).toBeUndefined();
     const look = await call(null, "GET", `/api/public/${slug}/chat/widget`);
     expect(look.statusCode).toBe(200);
     expect(look.headers["access-control-allow-origin"]).toBe("*");
+    const tickets = await call(shop.token, "GET", "/api/tickets");
+    expect(tickets.statusCode).toBe(200);
+    expect(tickets.headers["access-control-allow-origin"]).toBeUndefined();
     expect(look.json()).toEqual({
       name: expect.any(String),
       brand_color: expect.stringMatching(/^#[0-9a-f]{6}$/i),

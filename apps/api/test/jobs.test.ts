@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { UserListItem } from "@cove/contract/users.ts";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
 import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
@@ -101,6 +102,24 @@ describe("mail through the job queue", () => {
     expect(smtp.inbox.filter((m) => m.to.includes(ghost))).toHaveLength(0);
     expect((await jobRows(ghost)).rows).toHaveLength(0);
   });
+
+  it("sends the mail of an instance that died holding its job, within about a minute", async () => {
+    const orphan = `orphan-${unique()}@example.com`;
+    // The job as a killed instance leaves it: taken (active) over a minute ago, never finished.
+    await t.database.db.transaction(async (tx) => {
+      await t.app.jobs.sendMail(tx, { to: orphan, subject: "Held by a dead instance", text: "z" });
+      await tx.execute(
+        sql.raw(
+          `update ${t.jobsSchema}.job set state = 'active', started_on = now() - interval '2 minutes' where data->>'to' = '${orphan}'`,
+        ),
+      );
+    });
+    const [mail] = await smtp.waitFor(1, (m) => m.to.includes(orphan), 45_000);
+    expect(mail?.decoded).toContain("z");
+    expect(await jobOnceIn("completed", orphan)).toEqual([
+      expect.objectContaining({ state: "completed", retry_count: 1 }),
+    ]);
+  }, 60_000);
 
   it("serves many requests at once while the worker runs, without deadlock on one connection", async () => {
     const admin = await registerOrg(t.app);

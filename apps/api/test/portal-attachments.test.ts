@@ -1,6 +1,7 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
 import type { CustomerTicketDetail } from "@cove/contract/portal.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
+import contentDisposition from "content-disposition";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOrCreateContact, startContactSession } from "../src/modules/contacts/contacts.service.ts";
@@ -87,9 +88,7 @@ describe("files in the customer portal", () => {
     expect(reply.statusCode, reply.body).toBe(201);
     const commentId = reply.json().comment.id as string;
     const download = await portalFile(ana.token, ticket.id, program.id);
-    expect(download.headers["content-disposition"]).toBe(
-      `attachment; filename="photo.png"; filename*=UTF-8''photo.png`,
-    );
+    expect(download.headers["content-disposition"]).toBe('attachment; filename="photo.png"');
     expect(download.headers["content-type"]).toBe("application/octet-stream");
 
     const staff = await staffTicket(org.token, ticket.id);
@@ -244,9 +243,9 @@ describe("files in the customer portal", () => {
       const res = await portalFile(ana.token, ticket.id, file.id);
       expect(res.statusCode).toBe(200);
       const header = String(res.headers["content-disposition"]);
-      // RFC 6266 / 5987: a plain fallback, and the exact name in attr-chars and %-escapes only.
-      expect(header).toMatch(/^inline; filename="[\x20-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9%!#$&+\-.^_`|~]+$/);
-      expect(decodeURIComponent(header.slice(header.indexOf("UTF-8''") + 7))).toBe(file.filename);
+      // RFC 6266 / 5987: a Latin-1 name as it is, any other beside a plain fallback in attr-chars and %-escapes.
+      expect(header).toMatch(/^inline; filename="[\x20-\xff]*"(; filename\*=UTF-8''[A-Za-z0-9%!#$&+\-.^_`|~]+)?$/);
+      expect(contentDisposition.parse(header).parameters.filename).toBe(file.filename);
     }
   });
 

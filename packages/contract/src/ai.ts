@@ -29,7 +29,7 @@ export const conversationTurn = z.object({
 });
 export type ConversationTurn = z.infer<typeof conversationTurn>;
 
-/** POST /api/chat/ai-response (spec section 7): the message, the customer's plan, and optionally the turns before. */
+/** POST /api/chat/ai-response (docs/product.md, "API calls"): the message, the customer's plan, and optionally the turns before. */
 export const aiResponseBody = z.object({
   message,
   customerInfo: z

@@ -5,7 +5,7 @@ import { CSAT_RATINGS } from "./csat.ts";
 import { textRequired } from "./messages.ts";
 
 /**
- * Live chat (spec section 2 Live chat, section 3 chat entities, section 4 chat session status, section 7 chat calls):
+ * Live chat (docs/product.md, "Screens" Live chat, section 3 chat entities, section 4 chat session status, section 7 chat calls):
  * a visitor on the organization's own website chats through the widget; the AI assistant answers first and hands off
  * to a person, who answers in the same conversation from /chat. Paths and fields of section 7 are kept as they are.
  */
@@ -167,11 +167,11 @@ export const chatMessageAnswer = z.object({ message: chatMessageSchema });
 // Any id that is not one of the organization's (or the visitor's) sessions, malformed ones included, is not found.
 export const chatIdParams = z.object({ id: z.string() });
 
-/** POST /chat/sessions/{id}/messages (spec section 7). */
+/** POST /chat/sessions/{id}/messages (docs/product.md, "API calls"). */
 export const sendChatMessageBody = z.object({ message: chatMessageText });
 export type SendChatMessageBody = z.input<typeof sendChatMessageBody>;
 
-/** PUT /chat/sessions/{id} (spec section 7): only closing is a change an agent makes here. */
+/** PUT /chat/sessions/{id} (docs/product.md, "API calls"): only closing is a change an agent makes here. */
 export const updateChatSessionBody = z.object({
   status: z.literal("closed", { error: "Status must be closed" }),
 });
@@ -185,7 +185,7 @@ export const chatTicketAnswer = z.object({
 });
 export type ChatTicketAnswer = z.infer<typeof chatTicketAnswer>;
 
-/** The four stat cards (spec section 2); avg_response_seconds is the real average time to a person's first reply. */
+/** The four stat cards (docs/product.md, "Screens"); avg_response_seconds is the real average time to a person's first reply. */
 export const chatStatsAnswer = z.object({
   active_chats: z.number().int(),
   closed_today: z.number().int(),

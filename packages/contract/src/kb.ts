@@ -4,6 +4,7 @@ import { cursorParam, pageParam } from "./pagination.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import "./messages.ts";
 import { requiredText } from "./auth.ts";
+import { isUuid } from "./ids.ts";
 import { paginationSchema } from "./tickets.ts";
 
 export const KB_ARTICLE_STATUSES = ["draft", "published"] as const;
@@ -21,7 +22,6 @@ export const KB_SEARCH_MAX = 200;
 export const HELP_SEARCH_LIMIT = 20;
 
 const noNul = (s: string) => !s.includes("\u0000");
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The help center's addresses; the AI assistant cites the article one, so they never change shape. */
 export const helpCenterPath = (orgSlug: string) => `/help/${encodeURIComponent(orgSlug)}`;
@@ -96,7 +96,7 @@ export const articleListQuery = z.object({
   /** A category id, or "none" for articles without a category. */
   category_id: z
     .string()
-    .refine((v) => v === "none" || UUID.test(v), "category_id must be a category id or none")
+    .refine((v) => v === "none" || isUuid(v), "category_id must be a category id or none")
     .optional(),
   status: status.optional(),
 });

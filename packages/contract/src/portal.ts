@@ -85,7 +85,7 @@ export const updatePortalMeBody = z.object({
 });
 export type UpdatePortalMeBody = z.input<typeof updatePortalMeBody>;
 
-/** A ticket as its customer sees it (spec section 3: customer ticket), with its number. */
+/** A ticket as its customer sees it (docs/product.md, "Records": customer ticket), with its number. */
 export const customerTicketSchema = z.object({
   id: z.uuid(),
   ticket_number: z.number().int(),

@@ -3,6 +3,7 @@ import { attachmentIds, attachmentSchema } from "./attachments.ts";
 import { requiredText } from "./auth.ts";
 import { CSAT_RATINGS } from "./csat.ts";
 import { COMMENT_EMAIL_STATUSES, INTERNATIONAL_EMAIL } from "./email.ts";
+import { isUuid } from "./ids.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import { textRequired } from "./messages.ts";
 import { cursorParam, type Pagination, pageParam, paginationSchema } from "./pagination.ts";
@@ -22,7 +23,6 @@ export const TAG_MAX = 40;
 export const TAGS_PER_TICKET_MAX = 20;
 
 const noNul = (s: string) => !s.includes("\u0000");
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Long free text (descriptions, comments): kept exactly as typed apart from surrounding whitespace. */
 const longText = (label: string, max: number) =>
@@ -75,7 +75,7 @@ export type SlaKind = (typeof SLA_KINDS)[number];
 export const ticketDueSchema = z.object({ kind: z.enum(SLA_KINDS), due_at: z.string() });
 export type TicketDue = z.infer<typeof ticketDueSchema>;
 
-/** A ticket as lists show it (spec section 3), plus assignee_id and solved_at. */
+/** A ticket as lists show it (docs/product.md, "Records"), plus assignee_id and solved_at. */
 export const ticketSummarySchema = z.object({
   id: z.uuid(),
   ticket_number: z.number().int(),
@@ -137,7 +137,7 @@ export const ticketListQuery = z.object({
   /** unassigned, me, or a user id. */
   assignee_id: z
     .string()
-    .refine((v) => v === "unassigned" || v === "me" || UUID.test(v), "assignee_id must be unassigned, me, or a user id")
+    .refine((v) => v === "unassigned" || v === "me" || isUuid(v), "assignee_id must be unassigned, me, or a user id")
     .optional(),
   search: z.string().trim().max(200, "Search must be at most 200 characters").optional(),
   /**

@@ -4,7 +4,7 @@ import "./messages.ts";
 import { emailField, requiredText } from "./auth.ts";
 import { PLAN_IDS, ROLES, USER_STATUSES } from "./constants.ts";
 
-/** The team as the list shows it (spec section 3, User list form). */
+/** The team as the list shows it (docs/product.md, "Records", User list form). */
 export const userListItem = z.object({
   id: z.uuid(),
   first_name: z.string(),

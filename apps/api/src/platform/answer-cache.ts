@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { LRUCache } from "lru-cache";
 import { dataVersions } from "../db/schema/answer-cache.ts";
 import { adminsOnly, enrolmentRequired, sessionEnded } from "./auth.ts";
 import type { Db, Queryable } from "./db.ts";
@@ -29,42 +30,25 @@ export interface AnswerCache {
 const MAX_SHARE = 1 / 16;
 
 export function createAnswerCache(maxBytes: number): AnswerCache {
-  // Maps iterate in insertion order; a hit moves its entry to the end, so the first entry is the least recently used.
-  const entries = new Map<string, Buffer>();
-  let bytes = 0;
+  if (maxBytes <= 0) return { enabled: false, get: () => undefined, set: () => {}, stats: () => ZERO };
+  const entries = new LRUCache<string, Buffer>({
+    maxSize: maxBytes,
+    maxEntrySize: maxBytes * MAX_SHARE,
+    sizeCalculation: (body, key) => key.length * 2 + body.byteLength,
+  });
   let stored = 0;
-  const sizeOf = (key: string, body: Buffer) => key.length * 2 + body.byteLength;
-
   return {
-    enabled: maxBytes > 0,
-    get(key) {
-      const body = entries.get(key);
-      if (body) {
-        entries.delete(key);
-        entries.set(key, body);
-      }
-      return body;
-    },
+    enabled: true,
+    get: (key) => entries.get(key),
     set(key, body) {
-      const size = sizeOf(key, body);
-      if (maxBytes <= 0 || size > maxBytes * MAX_SHARE) return;
-      const previous = entries.get(key);
-      if (previous) {
-        bytes -= sizeOf(key, previous);
-        entries.delete(key);
-      }
       entries.set(key, body);
-      bytes += size;
-      stored++;
-      for (const [oldest, old] of entries) {
-        if (bytes <= maxBytes) break;
-        entries.delete(oldest);
-        bytes -= sizeOf(oldest, old);
-      }
+      if (entries.has(key)) stored++;
     },
-    stats: () => ({ entries: entries.size, bytes, stored }),
+    stats: () => ({ entries: entries.size, bytes: entries.calculatedSize, stored }),
   };
 }
+
+const ZERO = { entries: 0, bytes: 0, stored: 0 };
 
 /** A route's part of the key: what, besides the organization's data, its answer depends on. */
 export interface AnswerCacheConfig {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import type { AuditAction, AuditActorType } from "@cove/contract/audit.ts";
 import type { ActorRef } from "@cove/contract/events.ts";
+import { isUuid } from "@cove/contract/ids.ts";
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { auditLog } from "../db/schema/audit.ts";
@@ -66,7 +67,7 @@ const ACTOR_TYPES: Record<ActorRef["kind"], AuditActorType> = {
 };
 
 async function nameOf(db: Queryable, type: AuditActorType, id: string): Promise<string> {
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+  const uuid = isUuid(id);
   let query = null;
   if (uuid && type === "member")
     query = sql`select trim(first_name || ' ' || last_name) as name from users where id = ${id}`;

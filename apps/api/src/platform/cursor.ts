@@ -1,3 +1,4 @@
+import { UUID_PATTERN } from "@cove/contract/ids.ts";
 import { type SQL, sql } from "drizzle-orm";
 import { AppError } from "./errors.ts";
 
@@ -35,7 +36,7 @@ const SHAPES: Record<string, RegExp> = {
   timestamptz: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}(:\d{2})?)$/,
   integer: /^-?\d{1,10}$/,
   real: /^-?(\d+(\.\d+)?([eE][+-]?\d+)?|Infinity|NaN)$/,
-  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  uuid: UUID_PATTERN,
 };
 
 /** The values of a cursor this list gave out, or a 400 (another list's, another order's, or not a cursor). */

@@ -67,14 +67,24 @@ export interface JobsOptions {
 
 export const DEFAULT_JOBS_SCHEMA = "pgboss";
 
-/** Mail: 8 retries from 10 s with backoff spread over about 40 minutes, enough to ride out a mail server restart. */
+/**
+ * Mail: 8 retries from 10 s with backoff spread over about 40 minutes, enough to ride out a mail server restart. A
+ * send cannot outlast its job (the SMTP timeouts in mail.ts end it within 40 s), so a job still active after a minute
+ * belongs to an instance that died, and another takes it over (MAINTENANCE_SECONDS).
+ */
 const MAIL_QUEUE: JobQueue<MailMessage> = {
   name: "send-mail",
   retryLimit: 8,
   retryDelaySeconds: 10,
   retryBackoff: true,
-  expireInSeconds: 5 * 60,
+  expireInSeconds: 60,
 };
+
+/**
+ * How often each instance looks for jobs whose instance died with them (past their queue's expiry) and hands them
+ * back to the queue: a crashed instance's mail is sent by another within about a minute and a quarter.
+ */
+const MAINTENANCE_SECONDS = 15;
 
 const SAFE_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -168,6 +178,7 @@ export function createJobs(
       schema,
       migrate: true,
       supervise: true,
+      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
       // Cron only when a feature asked for a schedule (billing's lifecycle jobs do).
       schedule: schedules.size > 0,
     });

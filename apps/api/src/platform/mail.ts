@@ -84,7 +84,13 @@ export function createMailer(opts: MailConfig, log: FastifyBaseLogger, counts?: 
 
 function transportMailer(opts: MailConfig, log: FastifyBaseLogger): Mailer {
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+    // A send ends within 40 s whatever the server does, before its job expires (jobs.ts: MAIL_QUEUE).
+    const transport = nodemailer.createTransport({
+      url: opts.smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
     return {
       async send(m) {
         await transport.sendMail(envelopeOf(opts.from, m));

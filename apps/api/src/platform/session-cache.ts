@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Principal } from "./tenancy.ts";
 
 /** How long a resolved session is reused without looking it up again; every tenant transaction still checks it. */
@@ -16,7 +17,8 @@ interface Entry {
  * user with that role (tenancy.ts). A revoked session, a deactivated user or a changed role take effect at once.
  */
 export function createSessionCache(now: () => number = Date.now) {
-  const entries = new Map<string, Entry>();
+  // Least recently used sessions go first past the bound; each is kept until its expiry or the minute, if sooner.
+  const entries = new LRUCache<string, Entry>({ max: MAX_ENTRIES });
   return {
     get(hash: string): Principal | null {
       const entry = entries.get(hash);
@@ -28,10 +30,6 @@ export function createSessionCache(now: () => number = Date.now) {
       return { ...entry.principal, verified: false };
     },
     set(hash: string, principal: Principal, expiresAt: Date): void {
-      if (entries.size >= MAX_ENTRIES) {
-        // Maps keep insertion order: the first entries are the oldest.
-        for (const key of [...entries.keys()].slice(0, MAX_ENTRIES / 10)) entries.delete(key);
-      }
       const { verified: _, ...claims } = principal;
       entries.set(hash, {
         principal: claims,

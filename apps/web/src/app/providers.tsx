@@ -11,7 +11,7 @@ const Toaster = lazy(async () => ({ default: (await import("sonner")).Toaster })
 const TOAST_OFFSET = { top: 80, right: 24 } as const;
 const TOAST_MOBILE_OFFSET = { top: 80, left: 16, right: 16 } as const;
 
-/** App-wide context. The query cache is per session: see query-provider.tsx. */
+/** App-wide context. The query cache is per session: see lib/query-provider.tsx. */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <AuthProvider>

@@ -145,7 +145,7 @@ async function send<T>(path: string, options: ApiRequestOptions<T>): Promise<T> 
   return parsed.data;
 }
 
-/** The server's human text when there is one, else the screen's fallback (spec section 8). */
+/** The server's human text when there is one, else the screen's fallback (docs/product.md, "Messages"). */
 export function errorText(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.fromServer ? error.message : fallback;
 }

@@ -2,7 +2,7 @@ import type { SessionUser } from "@cove/contract/auth.ts";
 import { ROLES } from "@cove/contract/constants.ts";
 
 /**
- * The signed-in session (token + user) lives in localStorage so it survives reloads (spec section 4). This module is
+ * The signed-in session (token + user) lives in localStorage so it survives reloads (docs/product.md, "States"). This module is
  * the only place that touches that key; React reads it through useSyncExternalStore, the API client reads the token.
  */
 export interface StoredSession {

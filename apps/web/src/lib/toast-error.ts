@@ -5,10 +5,11 @@ import { forgetErrorToast, rememberErrorToast } from "./error-toasts.ts";
 /**
  * Every error toast: the screen's text says what failed (the spec's message, e.g. "Profile update failed") and is the
  * title; the server's reason, or why the call got no answer (offline...), is the description beneath it, so neither
- * hides the other. Leaving the screen dismisses it (error-toasts.ts).
+ * hides the other. A failure found on the page itself (no call made) gives its own reason as `detail`. Leaving the
+ * screen dismisses it (error-toasts.ts).
  */
-export function toastError(error: unknown, title: string): void {
-  const description = error instanceof ApiError ? error.message : undefined;
+export function toastError(error: unknown, title: string, detail?: string): void {
+  const description = error instanceof ApiError ? error.message : detail;
   const id = toast.error(title, {
     description: description === title ? undefined : description,
     onDismiss: (t) => forgetErrorToast(t.id),

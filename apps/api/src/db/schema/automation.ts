@@ -21,7 +21,7 @@ import { tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
 /**
- * An organization's automation rules (spec section 3): on a ticket event, when the conditions hold, do the actions.
+ * An organization's automation rules (docs/product.md, "Records"): on a ticket event, when the conditions hold, do the actions.
  * Conditions and actions are stored as the contract validated them (packages/contract/src/automation.ts); position
  * is the order the admin set, in which the rules of one event run.
  */

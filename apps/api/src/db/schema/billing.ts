@@ -8,7 +8,7 @@ import { organizations } from "./organizations.ts";
  * An organization's account at the payment provider and its subscription, as last read from the provider. The
  * effective plan and status are on organizations (plan, subscription_status); this holds what the provider knows and
  * the dates that decide read-only mode. Only the card's brand, last 4 digits and expiry and the billing address are
- * kept (spec section 1: privacy policy).
+ * kept (docs/product.md, "What Cove does": privacy policy).
  */
 export const subscriptions = pgTable(
   "subscriptions",

@@ -11,7 +11,7 @@ import { tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
 /**
- * A live chat (spec section 3): a visitor, who is a contact with a visitor session, talking to the assistant and then
+ * A live chat (docs/product.md, "Records"): a visitor, who is a contact with a visitor session, talking to the assistant and then
  * to a person. The visitor's name and email are what they typed in the pre-chat form, unverified: they are kept on the
  * session, never used to find an existing contact (that would hand a stranger someone else's portal rows).
  */

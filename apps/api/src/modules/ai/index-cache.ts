@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { buildIndex, type KbArticle, type SearchIndex } from "./retrieval.ts";
 import { within } from "./sentence-encoder.ts";
 import { encodeIndex, type VectorStore } from "./sentences.ts";
@@ -22,14 +23,20 @@ interface Entry {
 /** Settles when the sentence encoder has read an index's units, or cannot. */
 const encoding = new WeakMap<SearchIndex, Promise<number | null>>();
 
-const entries = new Map<string, Entry>();
-let unitsHeld = 0;
+function newCache(limits: typeof INDEX_CACHE_LIMITS) {
+  return new LRUCache<string, Entry>({
+    max: limits.organizations,
+    maxSize: limits.units,
+    // An index larger than the whole budget still counts as the budget: it is kept, alone.
+    sizeCalculation: (entry) => Math.min(Math.max(entry.index.units.length, 1), limits.units),
+  });
+}
 
-function evict(orgId: string): void {
-  const entry = entries.get(orgId);
-  if (!entry) return;
-  entries.delete(orgId);
-  unitsHeld -= entry.index.units.length;
+let entries = newCache(INDEX_CACHE_LIMITS);
+
+/** Sets the bounds, forgetting every index held (tests use small ones). */
+export function limitIndexCache(limits: typeof INDEX_CACHE_LIMITS): void {
+  entries = newCache(limits);
 }
 
 /**
@@ -43,33 +50,21 @@ export async function organizationIndex(
   store?: VectorStore,
 ): Promise<SearchIndex> {
   const cached = entries.get(orgId);
-  if (cached && cached.stamp === stamp) {
-    // Map keeps insertion order: re-inserting marks the entry as most recently used.
-    entries.delete(orgId);
-    entries.set(orgId, cached);
-    return cached.index;
-  }
+  if (cached && cached.stamp === stamp) return cached.index;
   const loaded = await load();
   // Another question may have built this index meanwhile; else the latest index before it lends its vectors.
-  const current = entries.get(orgId);
+  const current = entries.peek(orgId);
   if (current && current.stamp === stamp) return current.index;
   const index = buildIndex(loaded, wordVectors());
-  evict(orgId);
   entries.set(orgId, { stamp, index });
-  unitsHeld += index.units.length;
   // The previous index of this knowledge base and the store lend the vectors of every unit they have. Encoding
   // stops once this index is replaced or evicted: its successor takes over what it had done.
-  const wanted = () => entries.get(orgId)?.index === index;
+  const wanted = () => entries.peek(orgId)?.index === index;
   const encoded = encodeIndex(index, { previous: current?.index, wanted, store }).catch((err: unknown) => {
     process.emitWarning(`Sentence vectors not computed: ${(err as Error).message}`);
     return null;
   });
   encoding.set(index, encoded);
-  for (const oldest of entries.keys()) {
-    if (entries.size <= INDEX_CACHE_LIMITS.organizations && unitsHeld <= INDEX_CACHE_LIMITS.units) break;
-    if (oldest === orgId) continue;
-    evict(oldest);
-  }
   return index;
 }
 
@@ -88,15 +83,15 @@ export async function sentencesReady(index: SearchIndex, waitMs: number): Promis
  * store); null when it has none, or the encoder was unavailable or stopped.
  */
 export async function indexEncoded(orgId: string): Promise<number | null> {
-  const entry = entries.get(orgId);
+  const entry = entries.peek(orgId);
   return entry ? (encoding.get(entry.index) ?? null) : null;
 }
 
 /** Drops an organization's index at once (the fingerprint would catch the change on the next question anyway). */
 export function forgetOrganizationIndex(orgId: string): void {
-  evict(orgId);
+  entries.delete(orgId);
 }
 
 export function indexCacheSize(): { organizations: number; units: number } {
-  return { organizations: entries.size, units: unitsHeld };
+  return { organizations: entries.size, units: entries.calculatedSize };
 }

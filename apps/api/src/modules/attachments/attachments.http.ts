@@ -4,11 +4,11 @@ import {
   UPLOADS_AT_ONCE_PER_ADDRESS,
   UPLOADS_AT_ONCE_PER_ORGANIZATION,
 } from "@cove/contract/attachment-limits.ts";
+import contentDisposition from "content-disposition";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sessionEnded } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
 import {
-  contentDisposition,
   dropUpload,
   isInlineImage,
   type StoredUpload,
@@ -183,7 +183,7 @@ export function sendFile(reply: FastifyReply, file: { filename: string; contentT
   const inline = isInlineImage(file.contentType);
   return reply
     .header("content-type", file.contentType)
-    .header("content-disposition", contentDisposition(inline ? "inline" : "attachment", file.filename))
+    .header("content-disposition", contentDisposition(file.filename, { type: inline ? "inline" : "attachment" }))
     .header("cache-control", "private, max-age=300")
     .send(file.bytes);
 }

@@ -99,17 +99,6 @@ export function safeFilename(name: string | undefined): string {
   return cleaned || "attachment";
 }
 
-/** Content-Disposition with a plain fallback name and the exact one (RFC 6266 / 5987). */
-export function contentDisposition(kind: "inline" | "attachment", filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/[\\"]/g, "_");
-  // RFC 5987's attr-char has no ' ( ) *, which encodeURIComponent leaves as they are.
-  const exact = encodeURIComponent(filename).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${exact}`;
-}
-
 /** Stores a file of a ticket (pending: uploaded for a reply still being written); answers it without its bytes. */
 export async function putAttachment(
   db: Queryable,

@@ -6,6 +6,7 @@ import {
   auditVerifyAnswer,
 } from "@cove/contract/audit.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
+import contentDisposition from "content-disposition";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -59,7 +60,7 @@ export async function auditRoutes(fastify: FastifyInstance, opts: { executeSql: 
       const day = new Date().toISOString().slice(0, 10);
       return reply
         .header("content-type", "text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="audit-log-${day}.csv"`)
+        .header("content-disposition", contentDisposition(`audit-log-${day}.csv`))
         .header("cache-control", "no-store")
         .send(csv);
     },

@@ -32,7 +32,7 @@ const team = { access: "authenticated" } as const;
 const params = idParams;
 const ruleId = (id: string) => recordId("Rule", id);
 
-/** The rules (spec section 7) with their run log and the screen's figures; the engine runs them on ticket events. */
+/** The rules (docs/product.md, "API calls") with their run log and the screen's figures; the engine runs them on ticket events. */
 export async function automationRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // SLA due times first, so the rules of a ticket's creation already see them stored.

@@ -38,7 +38,7 @@ const ruleColumns = {
 };
 type RuleRow = Pick<typeof automationRules.$inferSelect, keyof typeof ruleColumns>;
 
-/** The rule as spec section 3 returns it. */
+/** The rule as docs/product.md, "Records" returns it. */
 function toRule(row: RuleRow): Rule {
   return {
     id: row.id,

@@ -15,6 +15,7 @@ import {
   planChangePreviewQuery,
 } from "@cove/contract/billing-account.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
+import contentDisposition from "content-disposition";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -155,7 +156,7 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { payments: 
       const doc = await inTenant(app, req, (ctx) => billing.invoiceDocument(ctx, req.params.id));
       return reply
         .type("application/pdf")
-        .header("content-disposition", `attachment; filename="${invoiceFileName(doc)}"`)
+        .header("content-disposition", contentDisposition(invoiceFileName(doc)))
         .header("cache-control", "private, no-store")
         .send(renderInvoicePdf(doc));
     },

@@ -92,7 +92,7 @@ export interface PaymentProvider {
   verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<ProviderEvent>;
 }
 
-/** The provider refused the card or the payment: its own message goes to the person (spec section 8). */
+/** The provider refused the card or the payment: its own message goes to the person (docs/product.md, "Messages"). */
 export const paymentFailed = (message: string | undefined) =>
   new AppError("PAYMENT_FAILED", message && message.length > 0 ? message : "Payment failed");
 

@@ -16,6 +16,7 @@ import {
   widgetLookAnswer,
 } from "@cove/contract/chat.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
+import cors from "@fastify/cors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -73,6 +74,15 @@ async function signedInCustomer(req: FastifyRequest): Promise<{ customer: Contac
   return { customer: found, token };
 }
 
+/** What the widget calls: its script and the public chat API of an organization. */
+const WIDGET_PATH = /^\/(widget\.js|api\/public\/[^/]+\/chat\/)/;
+const WIDGET_CORS = {
+  origin: "*",
+  methods: ["GET", "POST", "PUT"],
+  allowedHeaders: ["authorization", "content-type"],
+  maxAge: 600,
+};
+
 /**
  * The visitor's side of live chat, called by the widget on the organization's own website
  * (docs/decisions/2026-11-25-live-chat.md): start a chat, read it, write in it. Also serves the widget's script.
@@ -82,23 +92,15 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
   const deps = { db: app.db, provider: opts.provider, metrics: app.metrics };
 
   // The widget runs on the organization's own website: its calls come from another origin, with a bearer token and
-  // never a cookie, so any origin may make them.
+  // never a cookie, so any origin may make them. The library answers preflights for the widget's paths only (a
+  // preflight for any other path is not found, and no staff route carries these headers).
+  await fastify.register(cors, {
+    delegator: (req, done) => done(null, WIDGET_PATH.test(req.url) ? WIDGET_CORS : { origin: false }),
+  });
   fastify.addHook("onRequest", async (_req, reply) => {
-    reply.header("access-control-allow-origin", "*");
     reply.header("cross-origin-resource-policy", "cross-origin");
   });
   fileBody(fastify);
-  app.options("/api/public/:orgSlug/chat/*", {
-    config: { access: "public" },
-    schema: { hide: true },
-    handler: (_req, reply) =>
-      reply
-        .status(204)
-        .header("access-control-allow-methods", "GET, POST, PUT")
-        .header("access-control-allow-headers", "authorization, content-type")
-        .header("access-control-max-age", "600")
-        .send(),
-  });
 
   app.get("/widget.js", {
     config: { access: "public" },

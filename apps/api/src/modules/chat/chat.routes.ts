@@ -31,7 +31,7 @@ const tags = ["live chat"];
 const access = "authenticated" as const;
 const chatFileParams = z.object({ id: z.string(), fileId: z.string() });
 
-/** The agent's side of live chat (spec section 7 chat calls, and /chat's take and figures). */
+/** The agent's side of live chat (docs/product.md, "API calls" chat calls, and /chat's take and figures). */
 export async function chatRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   registerChatTopics(fastify);

@@ -1,5 +1,6 @@
 import { originalEmailAnswer, ticketEmailsAnswer, unfiledMailAnswer } from "@cove/contract/email.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
+import contentDisposition from "content-disposition";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -65,7 +66,7 @@ export async function emailRoutes(fastify: FastifyInstance, opts: EmailChannelOp
       // A download, never a page: the text is whatever a stranger sent.
       return reply
         .header("content-type", "text/plain; charset=utf-8")
-        .header("content-disposition", `attachment; filename="message-${req.params.id}.eml"`)
+        .header("content-disposition", contentDisposition(`message-${req.params.id}.eml`))
         .send(raw);
     },
   });

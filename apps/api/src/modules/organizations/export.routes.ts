@@ -1,5 +1,6 @@
 import { errorSchema } from "@cove/contract/errors.ts";
 import { dataExportAnswer, exportParams } from "@cove/contract/settings.ts";
+import contentDisposition from "content-disposition";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -52,7 +53,7 @@ export async function exportRoutes(
       const file = await inTenant(app, req, (ctx) => exports.exportFile(ctx, req.params.id));
       return reply
         .header("content-type", "application/zip")
-        .header("content-disposition", `attachment; filename="${file.filename}"`)
+        .header("content-disposition", contentDisposition(file.filename))
         .header("cache-control", "no-store")
         .send(file.bytes);
     },

@@ -1,6 +1,7 @@
 import { eraseContactAnswer, eraseContactBody } from "@cove/contract/contacts.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import { dataExportAnswer } from "@cove/contract/settings.ts";
+import contentDisposition from "content-disposition";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -62,7 +63,7 @@ export async function privacyRoutes(fastify: FastifyInstance) {
       const file = await inTenant(app, req, (ctx) => privacy.customerExportFile(ctx, id, req.params.exportId));
       return reply
         .header("content-type", "application/zip")
-        .header("content-disposition", `attachment; filename="${file.filename}"`)
+        .header("content-disposition", contentDisposition(file.filename))
         .header("cache-control", "no-store")
         .send(file.bytes);
     },

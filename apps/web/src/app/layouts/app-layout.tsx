@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 import { Logo } from "../../components/ui/logo.tsx";
 import { ReadOnlyNotice } from "../../features/trial/components/read-only-notice.tsx";
 import { useAuth } from "../../lib/auth.ts";
-import { SessionQueryProvider } from "../query-provider.tsx";
+import { SessionQueryProvider } from "../../lib/query-provider.tsx";
 import { RealtimeProvider } from "../realtime-provider.tsx";
 import { SidebarNav } from "./sidebar-nav.tsx";
 import { TopBar } from "./top-bar.tsx";

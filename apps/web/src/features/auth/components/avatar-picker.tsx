@@ -56,18 +56,18 @@ export function AvatarPicker() {
     if (input.current) input.current.value = "";
     if (!file) return;
     if (!file.type.startsWith("image/")) {
-      toast.error("Profile update failed", { description: "Choose a picture file (PNG, JPEG or WebP)." });
+      toastError(null, "Profile update failed", "Choose a picture file (PNG, JPEG or WebP).");
       return;
     }
     let dataUrl: string;
     try {
       dataUrl = await toSquareDataUrl(file);
     } catch {
-      toast.error("Profile update failed", { description: "This picture could not be read. Try another one." });
+      toastError(null, "Profile update failed", "This picture could not be read. Try another one.");
       return;
     }
     if (dataUrl.length > (AVATAR_MAX_BYTES * 4) / 3) {
-      toast.error("Profile update failed", { description: "This picture is too large, even scaled down." });
+      toastError(null, "Profile update failed", "This picture is too large, even scaled down.");
       return;
     }
     await save(dataUrl, "Profile picture updated");

@@ -7,6 +7,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { toastError } from "../../../lib/toast-error.ts";
 import { useCodeAction, useStartTwoFactor } from "../api/security.api.ts";
 
 /** A code typed into a field: 6 digits once spaces and dashes are dropped, else the message to show. */
@@ -30,7 +31,7 @@ export function RecoveryCodes({
       await navigator.clipboard.writeText(text);
       toast.success("Recovery codes copied");
     } catch {
-      toast.error("Could not copy: select the codes and copy them yourself.");
+      toastError(null, "Could not copy: select the codes and copy them yourself.");
     }
   };
   const download = () => {

@@ -1,6 +1,6 @@
 import { Navigate, useNavigate } from "react-router";
-import { SessionQueryProvider } from "../../../app/query-provider.tsx";
 import { useAuth } from "../../../lib/auth.ts";
+import { SessionQueryProvider } from "../../../lib/query-provider.tsx";
 import { AuthShell } from "../components/auth-shell.tsx";
 import { TwoFactorSetup } from "../components/two-factor-setup.tsx";
 

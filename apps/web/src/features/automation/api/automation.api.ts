@@ -68,7 +68,7 @@ export function useCreateRule() {
   );
 }
 
-/** The edit form sends every field; pause/activate sends only isActive (spec section 4). */
+/** The edit form sends every field; pause/activate sends only isActive (docs/product.md, "States"). */
 export function useUpdateRule() {
   return useRuleMutation(
     async ({ id, body }: { id: string; body: UpdateRuleBody }) =>

@@ -109,7 +109,7 @@ function draftOf(rule: Rule | null): Draft {
   };
 }
 
-/** The rule as spec section 7 sends it: name, description, triggerConditions, actions, isActive. */
+/** The rule as docs/product.md, "API calls" sends it: name, description, triggerConditions, actions, isActive. */
 function bodyOf(draft: Draft): CreateRuleBody {
   return {
     name: draft.name,

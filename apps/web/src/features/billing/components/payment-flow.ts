@@ -1,7 +1,7 @@
 import type { SubscribeAnswer } from "@cove/contract/billing.ts";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
 
-/** A card provider's refusal, with its own words (spec section 8: shown inline). */
+/** A card provider's refusal, with its own words (docs/product.md, "Messages": shown inline). */
 export class CardError extends Error {}
 
 /**
@@ -27,7 +27,7 @@ export async function runPayment(steps: {
     answer = await steps.submit(paymentMethodId);
   } catch (error) {
     // Shown once, in the form the person is looking at: a refused card in the provider's words, anything else as
-    // the server's text, else the call's own fallback (spec section 8).
+    // the server's text, else the call's own fallback (docs/product.md, "Messages").
     if (error instanceof ApiError && error.code === "PAYMENT_FAILED") return error.message;
     return errorText(error, steps.failure);
   }

@@ -2,7 +2,7 @@ import { PLAN_IDS, PLANS, type PlanId } from "@cove/contract/constants.ts";
 import { clsx } from "clsx";
 import { Check } from "lucide-react";
 
-/** The three plans (spec section 9), "/month" as the billing page says; a card is a button that selects it. */
+/** The three plans (docs/product.md, "Plans and the trial"), "/month" as the billing page says; a card is a button that selects it. */
 export function PlanCards({
   selected,
   current,

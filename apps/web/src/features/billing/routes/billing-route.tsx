@@ -18,7 +18,7 @@ export const BACKEND_ISSUE_TEXT =
 export const SUBSCRIBED = "Subscription created successfully!";
 export const SUBSCRIBE_FAILED = "Failed to create subscription";
 
-/** /billing (admins): the subscription when there is one, else the plans and the card form (spec section 2). */
+/** /billing (admins): the subscription when there is one, else the plans and the card form (docs/product.md, "Screens"). */
 export function BillingRoute() {
   const subscription = useSubscription();
   const subscribe = useSubscribe();

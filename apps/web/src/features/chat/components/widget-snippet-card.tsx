@@ -4,6 +4,7 @@ import { Copy } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { apiRequest } from "../../../lib/api-client.ts";
+import { toastError } from "../../../lib/toast-error.ts";
 
 /** The one tag a website adds to show the chat (docs/decisions/2026-11-25-live-chat.md). */
 export function widgetSnippet(origin: string, slug: string, color: string | null): string {
@@ -28,7 +29,7 @@ export function WidgetSnippetCard({ slug }: { slug: string }) {
       await navigator.clipboard.writeText(snippet);
       toast.success("Snippet copied");
     } catch {
-      toast.error("Copy failed: select the snippet and copy it yourself.");
+      toastError(null, "Copy failed: select the snippet and copy it yourself.");
     }
   };
   return (

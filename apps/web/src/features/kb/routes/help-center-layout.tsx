@@ -3,8 +3,8 @@ import { helpCenterPath } from "@cove/contract/kb.ts";
 import { LifeBuoy } from "lucide-react";
 import type { CSSProperties } from "react";
 import { Link, Outlet, useParams } from "react-router";
-import { SessionQueryProvider } from "../../../app/query-provider.tsx";
 import { FullPageSpinner } from "../../../components/ui/spinner.tsx";
+import { SessionQueryProvider } from "../../../lib/query-provider.tsx";
 import { useBranding } from "../../settings/index.ts";
 import { useHelpCenter } from "../api/kb.queries.ts";
 

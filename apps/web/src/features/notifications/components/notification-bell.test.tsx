@@ -3,7 +3,7 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createQueryClient } from "../../../app/query-provider.tsx";
+import { createQueryClient } from "../../../lib/query-provider.tsx";
 import { calls, json, mockApi, storeSession } from "../../../test/render-app.tsx";
 import { NotificationBell } from "./notification-bell.tsx";
 

@@ -1,8 +1,8 @@
 import { messageAnswer } from "@cove/contract/auth.ts";
 import type { PortalSessionAnswer } from "@cove/contract/portal.ts";
 import { type ReactNode, useCallback, useMemo } from "react";
-import { SessionQueryProvider } from "../../../app/query-provider.tsx";
 import { apiRequest } from "../../../lib/api-client.ts";
+import { SessionQueryProvider } from "../../../lib/query-provider.tsx";
 import { usePortalMe } from "../api/portal.queries.ts";
 import { PortalContext, type PortalContextValue, usePortal } from "../api/portal-context.ts";
 import { clearPortalSession, type PortalScope } from "../api/portal-session.ts";

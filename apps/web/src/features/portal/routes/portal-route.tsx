@@ -1,9 +1,9 @@
 import { portalSessionAnswer } from "@cove/contract/portal.ts";
 import { useEffect, useMemo, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
-import { SessionQueryProvider } from "../../../app/query-provider.tsx";
 import { FullPageSpinner } from "../../../components/ui/spinner.tsx";
 import { apiRequest, errorText } from "../../../lib/api-client.ts";
+import { SessionQueryProvider } from "../../../lib/query-provider.tsx";
 import { usePortalInfo } from "../api/portal-public.queries.ts";
 import { type PortalScope, savePortalSession, usePortalSession } from "../api/portal-session.ts";
 import { PortalFrame } from "../components/portal-frame.tsx";

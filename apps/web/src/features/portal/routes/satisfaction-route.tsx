@@ -2,9 +2,9 @@ import { CSAT_RATINGS, type CsatRating, type RateBody, satisfactionSchema } from
 import { portalPath } from "@cove/contract/portal.ts";
 import { Link, useParams, useSearchParams } from "react-router";
 import { z } from "zod";
-import { SessionQueryProvider } from "../../../app/query-provider.tsx";
 import { FullPageSpinner } from "../../../components/ui/spinner.tsx";
 import { apiRequest } from "../../../lib/api-client.ts";
+import { SessionQueryProvider } from "../../../lib/query-provider.tsx";
 import { usePortalInfo, useSurvey } from "../api/portal-public.queries.ts";
 import { PortalFrame } from "../components/portal-frame.tsx";
 import { PortalUnavailable } from "../components/portal-unavailable.tsx";

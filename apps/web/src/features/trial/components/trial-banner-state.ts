@@ -12,7 +12,7 @@ export interface TrialBannerState {
 }
 
 /**
- * What the banner says and how urgent it looks (spec section 4): the trial's days, and Cove's account states beyond
+ * What the banner says and how urgent it looks (docs/product.md, "States"): the trial's days, and Cove's account states beyond
  * it (read-only, a failed payment's grace period, a canceled subscription); null when there is nothing to say.
  */
 export function trialBannerState(

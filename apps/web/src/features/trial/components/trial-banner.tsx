@@ -20,7 +20,7 @@ const toneClasses: Record<TrialBannerTone, string> = {
 export const ASK_AN_ADMIN = "Ask an admin to upgrade your plan.";
 
 /**
- * The trial banner (spec section 4), and the account's state after the trial: read-only, a failed payment, a canceled
+ * The trial banner (docs/product.md, "States"), and the account's state after the trial: read-only, a failed payment, a canceled
  * subscription. Admins upgrade from it; agents, who cannot pay, are told to ask an admin.
  */
 export function TrialBanner() {

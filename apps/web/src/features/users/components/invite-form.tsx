@@ -6,7 +6,7 @@ import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
-import { toastErrorWithReason } from "../../../lib/toast-error.ts";
+import { toastError, toastErrorWithReason } from "../../../lib/toast-error.ts";
 import { useInviteUser } from "../api/users.api.ts";
 import { ROLE_LABELS } from "./user-format.ts";
 
@@ -30,7 +30,7 @@ export function InviteForm({ onClose }: { onClose: () => void }) {
     const missing = (["email", "firstName", "lastName"] as const).filter((f) => values[f].trim() === "");
     if (missing.length > 0) {
       setErrors(Object.fromEntries(missing.map((f) => [f, "Required"])));
-      toast.error("Please fill in all required fields");
+      toastError(null, "Please fill in all required fields");
       return;
     }
     try {

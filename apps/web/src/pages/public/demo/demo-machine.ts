@@ -1,5 +1,5 @@
 /**
- * The setup demo's state machine (spec section 4): idle -> running on Start (elapsed reset to 0) -> finished when the
+ * The setup demo's state machine (docs/product.md, "States"): idle -> running on Start (elapsed reset to 0) -> finished when the
  * elapsed time reaches the total; Reset returns to idle from anywhere. While running, every tick (TICK_MS) adds one
  * second of demo time, so the four demo minutes play in 12 real seconds.
  */

@@ -4,7 +4,7 @@ import { Container } from "../site/section.tsx";
 import { SiteLink } from "../site/site-nav.tsx";
 import { HeroPreview } from "./hero-preview.tsx";
 
-// The three marketing claims of the product (spec section 1).
+// The three marketing claims of the product (docs/product.md, "What Cove does").
 const CLAIMS = [
   { figure: "5 min", label: "to set up your help desk" },
   { figure: "~50%", label: "lower cost than traditional help desk platforms" },
