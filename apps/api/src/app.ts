@@ -139,6 +139,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // The load balancer's X-Request-Id when it is a sane one, else one of Cove's own (platform/request-id.ts).
     genReqId: requestIdOf,
     frameworkErrors: frameworkError,
+    // A request that reaches a closing instance is still served (draining: platform/lifecycle.ts, main.ts).
+    return503OnClosing: false,
     clientErrorHandler: clientError,
   });
   registerJsonBody(app);

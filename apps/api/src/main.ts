@@ -33,6 +33,8 @@ async function main() {
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, "outbox") },
     publicUrl: config.publicUrl,
     logger,
+    // The running jobs get the same grace as requests; those still running then are handed back to the queue.
+    jobs: { stopTimeoutMs: config.shutdownGraceMs },
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
     ai: config.ai,
@@ -88,16 +90,28 @@ async function main() {
         })
       : null;
 
+  // Draining (docs/deploy.md, "Restarts"): /api/ready answers 503 at once while every request is still served, for
+  // DRAIN_DELAY_MS, so the load balancer sees it and sends new work elsewhere; then the server stops accepting
+  // connections, finishes the requests in flight (up to SHUTDOWN_GRACE_MS), closes its sockets with 1001 (the browsers
+  // reconnect through the load balancer and refetch), hands its running jobs back to the queue, and exits 0.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info(`${signal} received, shutting down`);
+    app.log.info(`${signal} received: draining for ${config.drainDelayMs} ms, then shutting down`);
+    app.lifecycle.drain();
+    await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
+    const grace = setTimeout(() => {
+      app.log.warn(`requests still running after ${config.shutdownGraceMs} ms: closing their connections`);
+      app.server.closeAllConnections();
+    }, config.shutdownGraceMs);
+    grace.unref();
     try {
       await receiver?.close();
       await app.close();
       await database.close();
     } finally {
+      clearTimeout(grace);
       unlock();
       process.exit(0);
     }

@@ -72,7 +72,8 @@ export class ChatApi {
 
 /**
  * The chat's live updates over Cove's socket: any change to the chat (refetched through the API) and who of the team
- * is typing. A dropped socket comes back after a growing, jittered wait; what was missed is fetched on "ready".
+ * is typing. A dropped socket (a server restarting closes it with 1001) comes back after a growing, jittered wait; what
+ * was missed is fetched once the subscription is confirmed, so no change falls between that read and the subscription.
  */
 export class ChatFollow {
   private socket: WebSocket | null = null;
@@ -96,8 +97,7 @@ export class ChatFollow {
       if (frame.type === "ready") {
         this.retryMs = 1000;
         ws.send(JSON.stringify({ type: "subscribe", topic: `chat_session:${stored.sessionId}` }));
-        this.on.changed();
-      } else if (frame.type === "event") {
+      } else if (frame.type === "subscribed" || frame.type === "event") {
         this.on.changed();
       } else if (frame.type === "presence") {
         const viewers = (frame as { viewers?: { name: string; typing: boolean }[] }).viewers ?? [];

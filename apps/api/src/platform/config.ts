@@ -72,6 +72,20 @@ const envSchema = z.object({
   /** Webhooks to loopback, private, link-local or metadata addresses, and over http (off: https to the internet only). */
   WEBHOOKS_ALLOW_PRIVATE_HOSTS: boolFromEnv.default(false),
   TRUST_PROXY: boolFromEnv.default(false),
+  /** After SIGTERM: how long /api/ready answers 503 while every request is still served (the load balancer's notice). */
+  DRAIN_DELAY_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(0, "must be between 0 and 300000")
+    .max(300_000, "must be between 0 and 300000")
+    .default(5_000),
+  /** Then: how long requests in flight and running jobs may take to finish before they are cut off (jobs: retried). */
+  SHUTDOWN_GRACE_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(1_000, "must be between 1000 and 600000")
+    .max(600_000, "must be between 1000 and 600000")
+    .default(25_000),
   /** The bearer token a Prometheus scraper sends to GET /metrics; unset: /metrics answers 404. */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (openssl rand -hex 32)").optional(),
   /** Unset: info in production, warn otherwise (a terminal shows problems, not one line per request). */
@@ -172,6 +186,9 @@ export type Config = {
   logLevel: string;
   logFormat: "pretty" | "json";
   trustProxy: boolean;
+  /** After SIGTERM: readiness 503 for drainDelayMs, then up to shutdownGraceMs for requests and jobs to finish. */
+  drainDelayMs: number;
+  shutdownGraceMs: number;
   /** GET /metrics' bearer token (METRICS_TOKEN); /metrics answers 404 without one. */
   metricsToken: string | undefined;
   ai: AiConfig;
@@ -260,6 +277,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "pretty"),
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
+    drainDelayMs: e.DRAIN_DELAY_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     ai,
     answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
     payments,

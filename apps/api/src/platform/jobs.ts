@@ -61,6 +61,8 @@ export interface JobsOptions {
   /** The PostgreSQL schema of the queue's tables; tests sharing one database each use their own. */
   schema?: string;
   pollingIntervalSeconds?: number;
+  /** How long stop() waits for running jobs before handing them back to the queue (failed, so retried); 30 s. */
+  stopTimeoutMs?: number;
   /** Overrides the mail queue's retry timing (tests use short waits). */
   mailRetry?: Partial<Pick<JobQueue<MailMessage>, "retryLimit" | "retryDelaySeconds">>;
 }
@@ -285,7 +287,8 @@ export function createJobs(
       // Graceful: the handlers at work finish first (pg-boss would otherwise give up on them after the timeout, and
       // their completion would then reach a closed pool or, in tests, a dropped schema). A handler is short (a mail, a
       // webhook, a batch of an import); half a minute is the bound a process manager's stop usually allows.
-      await running?.stop({ graceful: true, timeout: 30_000, close: false });
+      // Those still running then are failed by pg-boss ("shut down while active"): retried, by this instance or another.
+      await running?.stop({ graceful: true, timeout: options.stopTimeoutMs ?? 30_000, close: false });
       if (running) stopped = true;
     },
   };

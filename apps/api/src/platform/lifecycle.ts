@@ -30,5 +30,10 @@ declare module "fastify" {
 export function registerLifecycle(app: FastifyInstance): Lifecycle {
   const lifecycle = createLifecycle();
   app.decorate("lifecycle", lifecycle);
+  // Once draining, every answer asks its client (the load balancer, a browser) not to reuse the connection, so what it
+  // sends next opens a connection that reaches another instance. Requests that still arrive are served, not refused.
+  app.addHook("onRequest", async (_req, reply) => {
+    if (lifecycle.draining) reply.header("connection", "close");
+  });
   return lifecycle;
 }

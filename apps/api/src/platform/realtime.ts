@@ -60,6 +60,17 @@ export async function registerRealtime(
     bus.deliver(read);
   };
 
+  let stopEvents: (() => Promise<void>) | null = null;
+  let stopPresence: (() => Promise<void>) | null = null;
+  // Before the websocket plugin's own preClose (hooks run in the order they were added), which would close every
+  // socket without a code: each socket is told the server is going away (1001) and comes back elsewhere.
+  app.addHook("preClose", async () => {
+    presence.stop();
+    sessions.stop();
+    for (const conn of hub.conns) close(conn, CLOSE.goingAway, "The server is restarting. Reconnect.");
+    await stopEvents?.();
+    await stopPresence?.();
+  });
   await app.register(websocket, { options: { maxPayload: REALTIME_LIMITS.maxFrameBytes } });
   app.get(
     REALTIME_PATH,
@@ -72,20 +83,11 @@ export async function registerRealtime(
   const resync = () => {
     for (const conn of hub.conns) close(conn, CLOSE.goingAway, "Live updates were interrupted. Reconnect.");
   };
-  let stopEvents: (() => Promise<void>) | null = null;
-  let stopPresence: (() => Promise<void>) | null = null;
   app.addHook("onReady", async () => {
     stopEvents = await database.listen(EVENTS_CHANNEL, (payload) => void onAnnouncement(payload), resync);
     stopPresence = await database.listen(PRESENCE_CHANNEL, (payload) => presence.receive(payload));
     presence.start();
     sessions.start();
-  });
-  app.addHook("preClose", async () => {
-    presence.stop();
-    sessions.stop();
-    for (const conn of hub.conns) close(conn, CLOSE.goingAway, "The server is restarting. Reconnect.");
-    await stopEvents?.();
-    await stopPresence?.();
   });
   return hub;
 }

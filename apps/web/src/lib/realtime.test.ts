@@ -42,9 +42,33 @@ describe("the realtime connection", () => {
     expect(second).not.toBe(first);
     second.accept();
     second.receive({ type: "ready", actor: { kind: "staff", id: "u" } });
-    expect(second.sent).toContainEqual({ type: "subscribe", topic: "ticket:abc" });
+    // Subscribed again, then a ping: the screens refetch once its pong says the subscriptions are in place.
+    expect(second.sent.slice(1)).toEqual([{ type: "subscribe", topic: "ticket:abc" }, { type: "ping" }]);
+    expect(onReconnected).not.toHaveBeenCalled();
+    second.receive({ type: "pong" });
+    expect(onReconnected).toHaveBeenCalledTimes(1);
+    second.receive({ type: "pong" });
     expect(onReconnected).toHaveBeenCalledTimes(1);
     expect(conn.status()).toBe("live");
+    conn.close();
+  });
+
+  it("comes back within a second when the server goes away (1001, a restart), and refetches", async () => {
+    vi.useFakeTimers();
+    const onReconnected = vi.fn();
+    const conn = connectRealtime({ token: "tok", url: "ws://test/api/realtime", onReconnected });
+    conn.follow("tickets");
+    const first = FakeWebSocket.latest();
+    first.accept();
+    first.receive({ type: "ready", actor: { kind: "staff", id: "u" } });
+    first.close(1001, "The server is restarting. Reconnect.");
+    await vi.advanceTimersByTimeAsync(700);
+    const second = FakeWebSocket.latest();
+    expect(second).not.toBe(first);
+    second.accept();
+    second.receive({ type: "ready", actor: { kind: "staff", id: "u" } });
+    second.receive({ type: "pong" });
+    expect(onReconnected).toHaveBeenCalledTimes(1);
     conn.close();
   });
 

@@ -4,9 +4,12 @@ import type { Viewer } from "@cove/contract/realtime.ts";
 /**
  * The browser's end of the realtime socket (/api/realtime): one connection per signed-in session. It signs in with
  * the session's token in its first frame, keeps the topics the screens ask for, reconnects with a growing wait when
- * the connection drops, and says when it has come back, so that what is on screen can be fetched again (events sent
- * while it was away are not replayed). It knows no query library: app/realtime-provider.tsx turns its events into
- * query updates.
+ * the connection drops (a server shutting down closes it with 1001: it comes back through the load balancer to
+ * another instance), and says when it has come back, so that what is on screen can be fetched again: events sent
+ * while it was away are not replayed, their changes are read afresh. It says so only once the server has taken its
+ * subscriptions again (the pong to a ping sent after them: the server handles a socket's frames in order), so a
+ * change committed between that refetch and the subscriptions cannot slip through both. It knows no query library:
+ * app/realtime-provider.tsx turns its events into query updates.
  */
 
 export type LiveStatus = "connecting" | "live" | "offline";
@@ -63,6 +66,8 @@ export function connectRealtime(options: RealtimeOptions): RealtimeConnection {
   let status: LiveStatus = "connecting";
   let ready = false;
   let everReady = false;
+  /** Back after a drop: waiting for the pong that follows the subscriptions, to say so. */
+  let resyncing = false;
   let closed = false;
   let attempt = 0;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -90,8 +95,15 @@ export function connectRealtime(options: RealtimeOptions): RealtimeConnection {
       attempt = 0;
       for (const topic of follows.keys()) sendFrame({ type: "subscribe", topic });
       setStatus("live");
-      if (everReady) options.onReconnected?.();
+      if (everReady) {
+        resyncing = true;
+        sendFrame({ type: "ping" });
+      }
       everReady = true;
+    } else if (frame.type === "pong") {
+      if (!resyncing) return;
+      resyncing = false;
+      options.onReconnected?.();
     } else if (frame.type === "event" && frame.event && frame.topic) {
       for (const l of eventListeners) l(frame.event, frame.topic);
     } else if (frame.type === "presence" && frame.topic && frame.viewers) {
@@ -118,6 +130,7 @@ export function connectRealtime(options: RealtimeOptions): RealtimeConnection {
       if (socket !== next) return;
       socket = null;
       ready = false;
+      resyncing = false;
       if (pingTimer) clearInterval(pingTimer);
       pingTimer = null;
       if (closed) return;
