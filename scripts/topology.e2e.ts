@@ -22,7 +22,7 @@ beforeAll(async () => {
     // Three instances and a browser on a small machine: the assistant's sentence encoder stays off.
     env: { AI_SENTENCE_ENCODER: "false", LOG_LEVEL: "warn" },
     oneByOne: true,
-    drainDelayMs: 3000,
+    oneByOne: true, drainDelayMs: 3000,
     shutdownGraceMs: 10_000,
   });
   const id = Date.now().toString(36);
