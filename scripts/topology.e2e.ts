@@ -21,8 +21,7 @@ beforeAll(async () => {
   topology = await startTopology({
     // Three instances and a browser on a small machine: the assistant's sentence encoder stays off.
     env: { AI_SENTENCE_ENCODER: "false", LOG_LEVEL: "warn" },
-    oneByOne: true,
-    oneByOne: true, drainDelayMs: 3000,
+    drainDelayMs: 3000,
     shutdownGraceMs: 10_000,
   });
   const id = Date.now().toString(36);
