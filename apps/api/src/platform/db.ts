@@ -49,6 +49,11 @@ export interface Database {
    * docs/deploy.md). Fails when the database does not answer.
    */
   migrationsBehind(): Promise<number>;
+  /**
+   * Runs work while holding the advisory lock named key (PostgreSQL, on a connection of its own), so instances starting
+   * at once take turns at it; on the embedded database (one process) it simply runs.
+   */
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
   /** The request pool's connections at work and queries waiting for one (PostgreSQL; PGlite has one connection). */
   poolCounts?(): { inUse: number; waiting: number };
   close(): Promise<void>;
@@ -110,9 +115,9 @@ async function countBehind(executeSql: ExecuteSql): Promise<number> {
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const folder = target.migrationsFolder ?? migrationsFolder();
   if (target.kind === "postgres") {
+    await migrateLocked(target.url, folder);
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     const db = drizzleNodePg(pool);
-    await migrateNodePg(db, { migrationsFolder: folder });
     const executeSql: ExecuteSql = async (text, values) => {
       const result = await pool.query(text, values);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
@@ -125,6 +130,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       executeSql,
       listen,
       migrationsBehind: () => countBehind(executeSql),
+      exclusive: (key, work) => withSessionLock(target.url, key, () => work()),
       poolCounts: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     };
@@ -153,8 +159,37 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     executeSql,
     listen,
     migrationsBehind: () => countBehind(executeSql),
+    exclusive: (_key, work) => work(),
     close: () => client.close(),
   };
+}
+
+/**
+ * Runs work while this process holds a session-level advisory lock named key, on a connection of its own (given to
+ * work), so instances doing the same at the same time take turns. Ending the connection releases the lock whatever
+ * happens in between.
+ */
+async function withSessionLock<T>(url: string, key: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock(hashtextextended($1, 0))", [key]);
+    const result = await work(client);
+    await client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [key]);
+    return result;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Instances started at once on one database migrate it once: they take turns (an advisory lock), and the later ones
+ * find nothing left to apply. (The embedded database has one process per data directory: platform/data-dir-lock.ts.)
+ */
+function migrateLocked(url: string, folder: string): Promise<void> {
+  return withSessionLock(url, "cove:migrations", (client) =>
+    migrateNodePg(drizzleNodePg(client), { migrationsFolder: folder }),
+  );
 }
 
 /** An embedded database's data directory, migrated and empty, to start in-memory databases from (openDatabase). */

@@ -174,17 +174,8 @@ export function createJobs(
     }
   }
 
-  async function runStart() {
-    const instance = new PgBoss({
-      db: { executeSql: queueSql },
-      schema,
-      migrate: true,
-      supervise: true,
-      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
-      // Cron only when a feature asked for a schedule (billing's lifecycle jobs do).
-      schedule: schedules.size > 0,
-    });
-    instance.on("error", (err) => log.error({ err }, "job queue error"));
+  /** pg-boss's tables (migrated by start), the request roles' rights on them, and every queue with its settings. */
+  async function prepareQueues(instance: PgBoss): Promise<void> {
     await instance.start();
     // Requests enqueue inside their tenant transaction, as the request role: it may add jobs and read queue settings,
     // and read back only the new job's id, never other jobs' data.
@@ -196,7 +187,7 @@ export function createJobs(
          GRANT INSERT, SELECT (id) ON ${schema}.job TO ${role};`,
       );
     }
-    for (const { queue, handler } of workers.values()) {
+    for (const { queue } of workers.values()) {
       const settings = {
         retryLimit: queue.retryLimit,
         retryDelay: queue.retryDelaySeconds,
@@ -205,6 +196,24 @@ export function createJobs(
       };
       await retryConcurrent(() => instance.createQueue(queue.name, { name: queue.name, ...settings }));
       await retryConcurrent(() => instance.updateQueue(queue.name, { name: queue.name, ...settings }));
+    }
+  }
+
+  async function runStart() {
+    const instance = new PgBoss({
+      db: { executeSql: queueSql },
+      schema,
+      migrate: true,
+      supervise: true,
+      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
+      // Cron only when a feature asked for a schedule (billing's lifecycle jobs do).
+      schedule: schedules.size > 0,
+    });
+    instance.on("error", (err) => log.error({ err }, "job queue error"));
+    // Instances starting at once on a new database take turns at creating the queue's tables and queues: at the same
+    // time they wait on each other's catalog locks and retry for longer than one after the other takes.
+    await database.exclusive(`cove:jobs-start:${schema}`, () => prepareQueues(instance));
+    for (const { queue, handler } of workers.values()) {
       const cron = schedules.get(queue.name);
       if (cron) await instance.schedule(queue.name, cron, {}, { tz: "UTC" });
       let workerId = "";
