@@ -257,7 +257,7 @@ describe("Cove behind HAProxy, 3 instances on PgBouncer", () => {
   });
 
   it("kill -9 of one instance under load fails only the requests in flight on it, and its queued mail is sent by the others", {
-    timeout: 180_000,
+    timeout: 240_000,
   }, async () => {
     const load = new Load(topology.url, 4);
     await sleep(3000);
@@ -279,7 +279,7 @@ describe("Cove behind HAProxy, 3 instances on PgBouncer", () => {
     // over by the others.
     await expect
       .poll(() => load.comments.filter((c) => mailsMentioning(c.body) === 0).map((c) => c.body), {
-        timeout: 90_000,
+        timeout: 150_000,
         interval: 2000,
       })
       .toEqual([]);
