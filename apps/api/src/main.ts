@@ -20,7 +20,7 @@ async function main() {
   const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
   const database = await openDatabase(
     config.databaseUrl
-      ? { kind: "postgres", url: config.databaseUrl }
+      ? { kind: "postgres", url: config.databaseUrl, directUrl: config.databaseDirectUrl }
       : { kind: "embedded", dir: path.join(config.dataDir, "db") },
   );
   const logger = {

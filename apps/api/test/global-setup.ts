@@ -19,7 +19,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    const database = await openDatabase({ kind: "postgres", url });
+    const database = await openDatabase({ kind: "postgres", url, directUrl: process.env.TEST_DATABASE_DIRECT_URL });
     await database.close();
   }
   const dir = mkdtempSync(path.join(tmpdir(), "cove-test-template-"));

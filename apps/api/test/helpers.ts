@@ -14,7 +14,10 @@ import type { AiConfig, PaymentConfig } from "../src/platform/config.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
 import { DEFAULT_JOBS_SCHEMA } from "../src/platform/jobs.ts";
 
-/** With TEST_DATABASE_URL the suite runs on that PostgreSQL (migrated once in global-setup), else on in-memory PGlite. */
+/**
+ * With TEST_DATABASE_URL the suite runs on that PostgreSQL (migrated once in global-setup), else on in-memory PGlite.
+ * With TEST_DATABASE_DIRECT_URL too, TEST_DATABASE_URL is a pooler in transaction mode (PgBouncer) in front of it.
+ */
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export interface TestApp {
@@ -52,7 +55,9 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
-  const database = url ? await openDatabase({ kind: "postgres", url }) : await embeddedTestDatabase();
+  const database = url
+    ? await openDatabase({ kind: "postgres", url, directUrl: process.env.TEST_DATABASE_DIRECT_URL })
+    : await embeddedTestDatabase();
   const outboxDir = mkdtempSync(path.join(tmpdir(), "cove-outbox-"));
   // Test files share one PostgreSQL database and run at once: each app gets its own queue tables, so a worker never
   // takes another app's jobs (and sends them through another test's mail server).

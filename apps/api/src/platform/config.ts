@@ -39,6 +39,11 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
+  /** Straight to PostgreSQL when DATABASE_URL is a pooler (PgBouncer, transaction mode): LISTEN, session locks. */
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
   PUBLIC_URL: z.url("must be a URL such as https://help.example.com").optional(),
   SEED_DEMO: boolFromEnv.default(true),
   SMTP_URL: z
@@ -169,6 +174,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_DIRECT_URL, or DATABASE_URL when unset (no pooler in between). */
+  databaseDirectUrl: string | undefined;
   publicUrl: string;
   seedDemo: boolean;
   smtpUrl: string | undefined;
@@ -220,6 +227,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ];
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join("\n")}`);
   }
+  if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      "Invalid configuration:\n  DATABASE_DIRECT_URL: set it with DATABASE_URL (the pooler's address), or not at all",
+    );
+  }
   if (e.INBOUND_SMTP_PORT !== undefined && !e.INBOUND_DOMAIN) {
     throw new ConfigError(
       "Invalid configuration:\n  INBOUND_DOMAIN: required when INBOUND_SMTP_PORT is set (the domain of the inbound addresses)",
@@ -263,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     seedDemo: e.SEED_DEMO,
     smtpUrl: e.SMTP_URL,

@@ -62,7 +62,14 @@ export interface Database {
 export type DatabaseTarget =
   | {
       kind: "postgres";
+      /** Request traffic: PostgreSQL itself, or a pooler in front of it (PgBouncer in transaction mode). */
       url: string;
+      /**
+       * A connection straight to PostgreSQL, for what must keep one session: LISTEN, the session-level advisory locks
+       * of migrating and starting the job queue. url when absent. When it differs from url, requests are taken to go
+       * through a transaction pooler: statements are not prepared under names (a name lives in one server session).
+       */
+      directUrl?: string;
       /** Tests: migrate with these migrations instead of the bundled ones (an older build's, say). */
       migrationsFolder?: string;
     }
@@ -115,22 +122,24 @@ async function countBehind(executeSql: ExecuteSql): Promise<number> {
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const folder = target.migrationsFolder ?? migrationsFolder();
   if (target.kind === "postgres") {
-    await migrateLocked(target.url, folder);
+    const directUrl = target.directUrl ?? target.url;
+    await migrateLocked(directUrl, folder);
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     const db = drizzleNodePg(pool);
+    if (directUrl !== target.url) unnamedStatements.add((db as unknown as DrizzleInternals).dialect);
     const executeSql: ExecuteSql = async (text, values) => {
       const result = await pool.query(text, values);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     };
     const listen: Database["listen"] = (channel, onMessage, onReconnect) =>
-      listenOnPostgres(target.url, channel, onMessage, onReconnect);
+      listenOnPostgres(directUrl, channel, onMessage, onReconnect);
     return {
       db,
       kind: "postgres",
       executeSql,
       listen,
       migrationsBehind: () => countBehind(executeSql),
-      exclusive: (key, work) => withSessionLock(target.url, key, () => work()),
+      exclusive: (key, work) => withSessionLock(directUrl, key, () => work()),
       poolCounts: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     };
@@ -318,6 +327,13 @@ interface DrizzleInternals {
 const preparedOnPglite = new WeakMap<object, Map<string, Promise<unknown>>>();
 
 /**
+ * The dialects of PostgreSQL handles whose requests go through a transaction pooler (PgBouncer): a prepared statement's
+ * name belongs to one server session, and the pooler hands each transaction whichever session is free, so there
+ * statements are sent unnamed (parsed each time).
+ */
+const unnamedStatements = new WeakSet<object>();
+
+/**
  * queryRows for the statements every request runs: each is prepared once per connection under a name derived from
  * its text, and then only executed, because planning them costs about as much as running them on PostgreSQL, and
  * several times more on the embedded database (PostgreSQL compiled to WebAssembly). On PostgreSQL the name goes with
@@ -328,6 +344,7 @@ export async function preparedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
   const built = dialect.sqlToQuery(query);
   const name = `cove_${createHash("sha1").update(built.sql).digest("hex").slice(0, 24)}`;
   if (typeof session.client.exec !== "function") {
+    if (unnamedStatements.has(dialect)) return queryRows<T>(db, query);
     return (await session.prepareQuery(built, undefined, name, false).execute()).rows as T[];
   }
   let prepared = preparedOnPglite.get(dialect);
