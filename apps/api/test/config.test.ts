@@ -36,6 +36,39 @@ describe("loadConfig", () => {
     expect(loadConfig({ NODE_ENV: "test" }).payments).toEqual({ provider: "test" });
   });
 
+  it("reads the running-several-instances settings: metrics token, draining times, the direct database address", () => {
+    const defaults = loadConfig({});
+    expect([defaults.metricsToken, defaults.drainDelayMs, defaults.shutdownGraceMs]).toEqual([
+      undefined,
+      5_000,
+      25_000,
+    ]);
+    const set = loadConfig({
+      METRICS_TOKEN: "0123456789abcdef0123",
+      DRAIN_DELAY_MS: "0",
+      SHUTDOWN_GRACE_MS: "60000",
+      DATABASE_URL: "postgres://cove@pgbouncer:6432/cove",
+      DATABASE_DIRECT_URL: "postgres://cove@db:5432/cove",
+    });
+    expect(set).toMatchObject({
+      metricsToken: "0123456789abcdef0123",
+      drainDelayMs: 0,
+      shutdownGraceMs: 60_000,
+      databaseUrl: "postgres://cove@pgbouncer:6432/cove",
+      databaseDirectUrl: "postgres://cove@db:5432/cove",
+    });
+    // No pooler: the direct address is the only one.
+    expect(loadConfig({ DATABASE_URL: "postgres://cove@db/cove" }).databaseDirectUrl).toBe("postgres://cove@db/cove");
+    expect(configError({ METRICS_TOKEN: "short" }).message).toContain("METRICS_TOKEN: must be at least 16 characters");
+    expect(configError({ DRAIN_DELAY_MS: "soon" }).message).toContain(
+      "DRAIN_DELAY_MS: must be a number of milliseconds",
+    );
+    expect(configError({ SHUTDOWN_GRACE_MS: "10" }).message).toContain("SHUTDOWN_GRACE_MS: must be between 1000");
+    expect(configError({ DATABASE_DIRECT_URL: "postgres://cove@db/cove" }).message).toContain(
+      "DATABASE_DIRECT_URL: set it with DATABASE_URL",
+    );
+  });
+
   it("starts with safe defaults when nothing is set", () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);

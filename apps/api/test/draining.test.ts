@@ -17,7 +17,18 @@ import { connectRealtime } from "./support/realtime-client.ts";
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const MAIN = path.join(ROOT, "apps/api/src/main.ts");
 const DRAIN_DELAY_MS = 2_000;
-const COVE_VARIABLES = ["NODE_ENV", "PORT", "HOST", "DATA_DIR", "DATABASE_URL", "TEST_DATABASE_URL", "SMTP_URL"];
+const COVE_VARIABLES = [
+  "NODE_ENV",
+  "PORT",
+  "HOST",
+  "DATA_DIR",
+  "DATABASE_URL",
+  "DATABASE_DIRECT_URL",
+  "TEST_DATABASE_URL",
+  "TEST_DATABASE_DIRECT_URL",
+  "SMTP_URL",
+  "METRICS_TOKEN",
+];
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];

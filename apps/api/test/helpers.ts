@@ -34,6 +34,8 @@ export async function createTestApp(
     smtpUrl?: string;
     mailRetryDelaySeconds?: number;
     mailRetryLimit?: number;
+    /** How long stopping the queue waits for running jobs before handing them back (the shutdown grace). */
+    jobsStopTimeoutMs?: number;
     ai?: AiConfig;
     answerCacheBytes?: number;
     /** Runs after the app is built and before it is ready: to register event handlers of the test's own. */
@@ -73,6 +75,7 @@ export async function createTestApp(
     jobs: {
       schema: jobsSchema,
       pollingIntervalSeconds: 0.5,
+      stopTimeoutMs: opts.jobsStopTimeoutMs,
       mailRetry: { retryDelaySeconds: opts.mailRetryDelaySeconds ?? 1, retryLimit: opts.mailRetryLimit },
     },
     ai: opts.ai,

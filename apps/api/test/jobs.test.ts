@@ -25,8 +25,8 @@ beforeEach(() => {
   smtp.refuseNext(0);
 });
 
-const inviteAs = (token: string, email: string) =>
-  t.app.inject({
+const inviteAs = (token: string, email: string, app = t) =>
+  app.app.inject({
     method: "POST",
     url: "/api/users/invite",
     headers: bearer(token),
@@ -134,6 +134,32 @@ describe("mail through the job queue", () => {
     expect(results.map((r) => r.statusCode)).toEqual([...emails.map(() => 201), ...emails.map(() => 200)]);
     const delivered = await smtp.waitFor(emails.length, (m) => emails.some((e) => m.to.includes(e)), 30_000);
     expect(delivered).toHaveLength(emails.length);
+  });
+});
+
+describe("when the instance shuts down while a job runs", () => {
+  it("waits the grace period, then hands the job back to the queue for a retry (by this instance or another)", async () => {
+    const stopping = await createTestApp({ smtpUrl: smtp.url, mailRetryDelaySeconds: 1, jobsStopTimeoutMs: 1_000 });
+    try {
+      const admin = await registerOrg(stopping.app);
+      const email = `handed-back-${unique()}@example.com`;
+      smtp.hold();
+      expect((await inviteAs(admin.token, email, stopping)).statusCode).toBe(201);
+      // The worker has the message and waits on the mail server.
+      expect((await jobOnceIn("active", email, stopping))[0]?.state).toBe("active");
+      await stopping.app.jobs.stop();
+      // Failed back as pg-boss does on a graceful stop's timeout: waiting for its retry, which any instance may take.
+      const { rows } = await stopping.database.executeSql(
+        `select state, output::text as message from ${stopping.jobsSchema}.job where data->>'to' = $1`,
+        [email],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.state).toBe("retry");
+      expect(String(rows[0]?.message)).toContain("pg-boss shut down while active");
+    } finally {
+      smtp.release();
+      await stopping.close();
+    }
   });
 });
 
