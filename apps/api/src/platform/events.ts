@@ -141,7 +141,9 @@ export function createEventBus(log: FastifyBaseLogger): EventBus {
         retryLimit: options.retryLimit ?? 5,
         retryDelaySeconds: options.retryDelaySeconds ?? 5,
         retryBackoff: true,
-        expireInSeconds: 5 * 60,
+        // The handlers send one email each (SMTP ends a send within 40 s, mail.ts): a job still active after a
+        // minute belongs to an instance that died, and another takes it over (jobs.ts, MAINTENANCE_SECONDS).
+        expireInSeconds: 60,
       };
       durable.push({ types: new Set(types), queue });
       pendingWorkers.push({ queue, handler: handler as DurableHandler<EventType> });
