@@ -98,9 +98,11 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info(`${signal} received: draining for ${config.drainDelayMs} ms, then shutting down`);
+    // Ctrl-C at a terminal (SIGINT) is someone waiting at it: no load balancer to tell, so no delay.
+    const delay = signal === "SIGTERM" ? config.drainDelayMs : 0;
+    app.log.info(`${signal} received: draining for ${delay} ms, then shutting down`);
     app.lifecycle.drain();
-    await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
+    await new Promise((resolve) => setTimeout(resolve, delay));
     const grace = setTimeout(() => {
       app.log.warn(`requests still running after ${config.shutdownGraceMs} ms: closing their connections`);
       app.server.closeAllConnections();
