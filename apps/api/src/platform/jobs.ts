@@ -63,6 +63,8 @@ export interface JobsOptions {
   pollingIntervalSeconds?: number;
   /** How long stop() waits for running jobs before handing them back to the queue (failed, so retried); 30 s. */
   stopTimeoutMs?: number;
+  /** Overrides the heartbeat, the expiry and the maintenance interval on PostgreSQL (tests use short ones). */
+  liveness?: { heartbeatSeconds: number; expirySeconds: number; maintenanceSeconds: number };
   /** Overrides the mail queue's retry timing (tests use short waits). */
   mailRetry?: Partial<Pick<JobQueue<MailMessage>, "retryLimit" | "retryDelaySeconds">>;
 }
@@ -87,6 +89,16 @@ const MAIL_QUEUE: JobQueue<MailMessage> = {
  * back to the queue: a crashed instance's mail is sent by another within about a minute and a quarter.
  */
 const MAINTENANCE_SECONDS = 15;
+
+/**
+ * On PostgreSQL, where several instances share the queue, a running job's instance says so every HEARTBEAT_SECONDS
+ * by moving the job's start time to where its expiry falls LIVE_EXPIRY_SECONDS ahead (its queue's expireInSeconds
+ * stays the bound on how long it may run, which pg-boss also enforces in the worker). So a dead instance's jobs, an
+ * import or a rule run as much as a mail, pass their expiry within a minute of its last beat and another instance
+ * takes them over at its next maintenance. The embedded database has one instance (the data-dir lock): no beats.
+ */
+const HEARTBEAT_SECONDS = 15;
+const LIVE_EXPIRY_SECONDS = 60;
 
 const SAFE_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -124,6 +136,11 @@ export function createJobs(
   const schema = options.schema ?? DEFAULT_JOBS_SCHEMA;
   if (!SAFE_SCHEMA.test(schema)) throw new Error(`Invalid job queue schema name: ${schema}`);
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
+  const liveness = options.liveness ?? {
+    heartbeatSeconds: HEARTBEAT_SECONDS,
+    expirySeconds: LIVE_EXPIRY_SECONDS,
+    maintenanceSeconds: MAINTENANCE_SECONDS,
+  };
   const mailQueue: JobQueue<MailMessage> = {
     ...MAIL_QUEUE,
     retryLimit: options.mailRetry?.retryLimit ?? MAIL_QUEUE.retryLimit,
@@ -199,13 +216,27 @@ export function createJobs(
     }
   }
 
+  /** While a job runs, keeps its expiry liveness.expirySeconds ahead: it expires only once this instance is gone. */
+  function heartbeat(queueName: string, jobId: string): NodeJS.Timeout {
+    const beat = () =>
+      queueSql(
+        `UPDATE ${schema}.job SET started_on = now() - expire_in + make_interval(secs => $3)
+         WHERE name = $1 AND id = $2 AND state = 'active'`,
+        [queueName, jobId, liveness.expirySeconds],
+      ).catch((err: unknown) => log.warn({ err, job: jobId }, "job heartbeat not recorded"));
+    void beat();
+    const timer = setInterval(beat, liveness.heartbeatSeconds * 1000);
+    timer.unref();
+    return timer;
+  }
+
   async function runStart() {
     const instance = new PgBoss({
       db: { executeSql: queueSql },
       schema,
       migrate: true,
       supervise: true,
-      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
+      maintenanceIntervalSeconds: liveness.maintenanceSeconds,
       // Cron only when a feature asked for a schedule (billing's lifecycle jobs do).
       schedule: schedules.size > 0,
     });
@@ -225,6 +256,7 @@ export function createJobs(
           // pg-boss waits a polling interval after every fetch; while jobs keep coming, fetch the next one at once.
           instance.notifyWorker(workerId);
           const attempt = { jobId: job.id, number: job.retryCount + 1, last: job.retryCount >= job.retryLimit };
+          const beat = database.kind === "postgres" ? heartbeat(queue.name, job.id) : null;
           try {
             await handler(job.data, attempt);
           } catch (err) {
@@ -241,6 +273,8 @@ export function createJobs(
                 "job failed, will retry",
               );
             throw err;
+          } finally {
+            if (beat) clearInterval(beat);
           }
         },
       );
