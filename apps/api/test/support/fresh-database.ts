@@ -23,6 +23,17 @@ export async function freshPostgresDatabase(name: string): Promise<{ url: string
       const client = new pg.Client({ connectionString: base });
       await client.connect();
       try {
+        // Connections the test just closed may still be saying goodbye: wait for them rather than cutting them (a cut
+        // connection raises an error in the process that owned it). Only connections left open are cut.
+        for (let attempt = 0; attempt < 50; attempt++) {
+          try {
+            await client.query(`DROP DATABASE IF EXISTS ${safe}`);
+            return;
+          } catch (err) {
+            if ((err as { code?: string }).code !== "55006") throw err;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
         await client.query(`DROP DATABASE IF EXISTS ${safe} WITH (FORCE)`);
       } finally {
         await client.end();
