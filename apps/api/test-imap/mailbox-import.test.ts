@@ -365,7 +365,7 @@ describe("another organization", () => {
         ...(payload ? { payload } : {}),
       });
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(404);
-      expect(res.json()).toEqual({ error: "Mailbox not found", code: "NOT_FOUND" });
+      expect(res.json()).toEqual({ error: "Mailbox not found", code: "NOT_FOUND", requestId: expect.any(String) });
     }
     expect((await mailbox(mine.id)).status).toBe(mine.status);
 
