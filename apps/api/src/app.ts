@@ -131,6 +131,32 @@ export const DEFAULT_ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
 
 const BODY_LIMIT = 1024 * 1024;
 
+/** The OpenAPI document (each operation's access and errors from platform/openapi.ts) and its viewer at /api/docs. */
+async function registerApiDocs(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Cove API",
+        version: "0.1.0",
+        description: [
+          "The help desk's API. Every error answer is {error, code, details?}; each operation lists its codes.",
+          "Who may call an operation is in its description and in x-cove-access (public, customer, member, admin,",
+          "api_key:read, api_key:read_write). API keys: at most 300 requests a minute on Growth and 1,000 on Business,",
+          "with RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every answer, and 429 with Retry-After.",
+          "A POST sent with an Idempotency-Key header (up to 255 printable characters) by a member or an API key runs",
+          "once: the same request again within 24 hours gets the first answer back (Idempotent-Replayed: true), the",
+          "same key with another request answers 422, and a repeat while the first still runs answers 409. Lists that",
+          "page answer pagination.next_cursor: pass it as cursor for the rows after the last one shown.",
+        ].join(" "),
+      },
+      // Each operation says which of these it takes, and who may call it (platform/openapi.ts).
+      components: { securitySchemes: SECURITY_SCHEMES },
+    },
+    transform: openApiTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: withLogSerializers(opts.logger ?? false),
@@ -221,28 +247,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     req.body = body.value;
   });
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: "Cove API",
-        version: "0.1.0",
-        description: [
-          "The help desk's API. Every error answer is {error, code, details?}; each operation lists its codes.",
-          "Who may call an operation is in its description and in x-cove-access (public, customer, member, admin,",
-          "api_key:read, api_key:read_write). API keys: at most 300 requests a minute on Growth and 1,000 on Business,",
-          "with RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every answer, and 429 with Retry-After.",
-          "A POST sent with an Idempotency-Key header (up to 255 printable characters) by a member or an API key runs",
-          "once: the same request again within 24 hours gets the first answer back (Idempotent-Replayed: true), the",
-          "same key with another request answers 422, and a repeat while the first still runs answers 409. Lists that",
-          "page answer pagination.next_cursor: pass it as cursor for the rows after the last one shown.",
-        ].join(" "),
-      },
-      // Each operation says which of these it takes, and who may call it (platform/openapi.ts).
-      components: { securitySchemes: SECURITY_SCHEMES },
-    },
-    transform: openApiTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+  await registerApiDocs(app);
   app.decorate("realtime", await registerRealtime(app, { database: opts.database, bus: events, authenticator }));
 
   await app.register(healthRoutes, { kind: opts.database.kind, migrationsBehind: opts.database.migrationsBehind });

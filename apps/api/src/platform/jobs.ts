@@ -84,6 +84,15 @@ const MAIL_QUEUE: JobQueue<MailMessage> = {
   expireInSeconds: 60,
 };
 
+/** The mail queue with the retry timing a test chose. */
+function mailQueueWith(retry: JobsOptions["mailRetry"]): JobQueue<MailMessage> {
+  return {
+    ...MAIL_QUEUE,
+    retryLimit: retry?.retryLimit ?? MAIL_QUEUE.retryLimit,
+    retryDelaySeconds: retry?.retryDelaySeconds ?? MAIL_QUEUE.retryDelaySeconds,
+  };
+}
+
 /**
  * How often each instance looks for jobs whose instance died with them (past their queue's expiry) and hands them
  * back to the queue: a crashed instance's mail is sent by another within about a minute and a quarter.
@@ -99,6 +108,11 @@ const MAINTENANCE_SECONDS = 15;
  */
 const HEARTBEAT_SECONDS = 15;
 const LIVE_EXPIRY_SECONDS = 60;
+const LIVENESS: Required<JobsOptions>["liveness"] = {
+  heartbeatSeconds: HEARTBEAT_SECONDS,
+  expirySeconds: LIVE_EXPIRY_SECONDS,
+  maintenanceSeconds: MAINTENANCE_SECONDS,
+};
 
 const SAFE_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -126,6 +140,50 @@ function executorFor(db: Queryable): PgBoss.Db {
   };
 }
 
+/**
+ * Runs work again when another instance was doing the same at once: a concurrent grant ("tuple concurrently updated"),
+ * or two instances creating one queue's partition, which can deadlock (40P01) or find it created under them; the
+ * second attempt sees the queue there.
+ */
+async function retryConcurrent<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      const concurrent =
+        (code === "XX000" && /concurrently updated/.test(String(err))) ||
+        code === "40P01" ||
+        code === "23505" ||
+        code === "42P07";
+      if (!concurrent || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
+    }
+  }
+}
+
+/** A failed attempt: a warning while retries remain, an error (and the failed-jobs metric) after the last one. */
+function logFailure(
+  log: FastifyBaseLogger,
+  queue: string,
+  attempt: JobAttempt,
+  err: unknown,
+  metrics?: Pick<Metrics, "jobFailed">,
+): void {
+  const fields = {
+    job: attempt.jobId,
+    queue,
+    attempt: attempt.number,
+    err: err instanceof Error ? err.message : String(err),
+  };
+  if (!attempt.last) {
+    log.warn(fields, "job failed, will retry");
+    return;
+  }
+  metrics?.jobFailed(queue);
+  log.error(fields, "job failed for good");
+}
+
 export function createJobs(
   database: Database,
   mailer: Mailer,
@@ -136,16 +194,8 @@ export function createJobs(
   const schema = options.schema ?? DEFAULT_JOBS_SCHEMA;
   if (!SAFE_SCHEMA.test(schema)) throw new Error(`Invalid job queue schema name: ${schema}`);
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
-  const liveness = options.liveness ?? {
-    heartbeatSeconds: HEARTBEAT_SECONDS,
-    expirySeconds: LIVE_EXPIRY_SECONDS,
-    maintenanceSeconds: MAINTENANCE_SECONDS,
-  };
-  const mailQueue: JobQueue<MailMessage> = {
-    ...MAIL_QUEUE,
-    retryLimit: options.mailRetry?.retryLimit ?? MAIL_QUEUE.retryLimit,
-    retryDelaySeconds: options.mailRetry?.retryDelaySeconds ?? MAIL_QUEUE.retryDelaySeconds,
-  };
+  const liveness = options.liveness ?? LIVENESS;
+  const mailQueue = mailQueueWith(options.mailRetry);
   const workers = new Map<string, { queue: JobQueue<object>; handler: JobHandler<object> }>();
   const schedules = new Map<string, string>();
   let boss: PgBoss | null = null;
@@ -162,46 +212,21 @@ export function createJobs(
     return database.executeSql(text, values);
   };
 
-  /**
-   * Instances starting at once grant the same privileges at once, and PostgreSQL refuses the second concurrent change
-   * of one catalog row ("tuple concurrently updated"): the grant is simply tried again.
-   */
-  async function grantWithRetry(text: string): Promise<void> {
-    await retryConcurrent(() => database.executeSql(text));
-  }
-
-  /**
-   * The same for creating a queue: two instances creating one queue's partition at once can deadlock (40P01) or find
-   * it created under them; the second attempt sees the queue there.
-   */
-  async function retryConcurrent<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work();
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        const concurrent =
-          (code === "XX000" && /concurrently updated/.test(String(err))) ||
-          code === "40P01" ||
-          code === "23505" ||
-          code === "42P07";
-        if (!concurrent || attempt >= 5) throw err;
-        await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
-      }
-    }
-  }
-
   /** pg-boss's tables (migrated by start), the request roles' rights on them, and every queue with its settings. */
   async function prepareQueues(instance: PgBoss): Promise<void> {
     await instance.start();
     // Requests enqueue inside their tenant transaction, as the request role: it may add jobs and read queue settings,
     // and read back only the new job's id, never other jobs' data.
     // A contact's transactions (the portal, the chat widget) enqueue the jobs of the events they emit the same way.
+    // Instances starting at once grant at once, and PostgreSQL refuses the second concurrent change of one catalog row
+    // ("tuple concurrently updated"): the grant is tried again.
     for (const role of [REQUEST_ROLE, CONTACT_ROLE]) {
-      await grantWithRetry(
-        `GRANT USAGE ON SCHEMA ${schema} TO ${role};
+      await retryConcurrent(() =>
+        database.executeSql(
+          `GRANT USAGE ON SCHEMA ${schema} TO ${role};
          GRANT SELECT ON ${schema}.queue TO ${role};
          GRANT INSERT, SELECT (id) ON ${schema}.job TO ${role};`,
+        ),
       );
     }
     for (const { queue } of workers.values()) {
@@ -260,18 +285,7 @@ export function createJobs(
           try {
             await handler(job.data, attempt);
           } catch (err) {
-            const message = err instanceof Error ? err.message : String(err);
-            if (attempt.last) {
-              metrics?.jobFailed(queue.name);
-              log.error(
-                { job: job.id, queue: queue.name, attempt: attempt.number, err: message },
-                "job failed for good",
-              );
-            } else
-              log.warn(
-                { job: job.id, queue: queue.name, attempt: attempt.number, err: message },
-                "job failed, will retry",
-              );
+            logFailure(log, queue.name, attempt, err, metrics);
             throw err;
           } finally {
             if (beat) clearInterval(beat);

@@ -4,6 +4,7 @@ import { AppError } from "../../platform/errors.ts";
 import {
   badSignature,
   type PaymentProvider,
+  type ProviderCard,
   type ProviderInvoice,
   type ProviderSubscription,
   paymentFailed,
@@ -42,6 +43,53 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
   } catch (err) {
     translate(err);
   }
+}
+
+/** The card a payment method holds, as billing keeps it; any other kind of method is refused. */
+function toCard(method: Stripe.PaymentMethod): ProviderCard {
+  const card = method.card;
+  if (!card) throw paymentFailed("Only cards are accepted.");
+  const address = method.billing_details.address;
+  return {
+    brand: card.brand,
+    last4: card.last4,
+    expMonth: card.exp_month,
+    expYear: card.exp_year,
+    billingName: method.billing_details.name,
+    billingAddress: address
+      ? {
+          line1: address.line1,
+          line2: address.line2,
+          city: address.city,
+          state: address.state,
+          postal_code: address.postal_code,
+          country: address.country,
+        }
+      : null,
+  };
+}
+
+/** A Stripe invoice as billing keeps it (id is the one asked for, should Stripe leave it out). */
+function toInvoice(i: Stripe.Invoice, id: string): ProviderInvoice {
+  return {
+    id: i.id ?? id,
+    customerId: idOf(i.customer) ?? "",
+    subscriptionId: idOf(i.parent?.subscription_details?.subscription ?? null),
+    number: i.number,
+    amountDue: i.amount_due,
+    amountPaid: i.amount_paid,
+    currency: i.currency,
+    status: i.status ?? "draft",
+    created: new Date(i.created * 1000),
+    periodStart: fromUnix(i.period_start),
+    periodEnd: fromUnix(i.period_end),
+    url: i.hosted_invoice_url ?? null,
+    // The first page of lines comes with the invoice; that is every line of a one-plan subscription's invoice.
+    lines: (i.lines?.data ?? []).map((line) => ({
+      description: line.description ?? "Cove subscription",
+      amount: line.amount,
+    })),
+  };
 }
 
 export function createStripeProvider(config: StripeConfig): PaymentProvider {
@@ -119,26 +167,7 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
       call(async () => {
         const method = await stripe.paymentMethods.attach(paymentMethodId, { customer: customerId });
         await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: method.id } });
-        const card = method.card;
-        if (!card) throw paymentFailed("Only cards are accepted.");
-        const address = method.billing_details.address;
-        return {
-          brand: card.brand,
-          last4: card.last4,
-          expMonth: card.exp_month,
-          expYear: card.exp_year,
-          billingName: method.billing_details.name,
-          billingAddress: address
-            ? {
-                line1: address.line1,
-                line2: address.line2,
-                city: address.city,
-                state: address.state,
-                postal_code: address.postal_code,
-                country: address.country,
-              }
-            : null,
-        };
+        return toCard(method);
       }),
 
     createSubscription: ({ orgId, customerId, plan, paymentMethodId }) =>
@@ -198,29 +227,7 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
         for (const invoice of open.data) if (invoice.id) await stripe.invoices.pay(invoice.id);
       }),
 
-    retrieveInvoice: (id) =>
-      call(async (): Promise<ProviderInvoice> => {
-        const i = await stripe.invoices.retrieve(id);
-        return {
-          id: i.id ?? id,
-          customerId: idOf(i.customer) ?? "",
-          subscriptionId: idOf(i.parent?.subscription_details?.subscription ?? null),
-          number: i.number,
-          amountDue: i.amount_due,
-          amountPaid: i.amount_paid,
-          currency: i.currency,
-          status: i.status ?? "draft",
-          created: new Date(i.created * 1000),
-          periodStart: fromUnix(i.period_start),
-          periodEnd: fromUnix(i.period_end),
-          url: i.hosted_invoice_url ?? null,
-          // The first page of lines comes with the invoice; that is every line of a one-plan subscription's invoice.
-          lines: (i.lines?.data ?? []).map((line) => ({
-            description: line.description ?? "Cove subscription",
-            amount: line.amount,
-          })),
-        };
-      }),
+    retrieveInvoice: (id) => call(async () => toInvoice(await stripe.invoices.retrieve(id), id)),
 
     async verifyWebhook(rawBody, headers) {
       const header = headers["stripe-signature"];

@@ -17,7 +17,7 @@ import {
 } from "@cove/contract/chat.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import cors from "@fastify/cors";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bearerToken, sessionEnded } from "../../platform/auth.ts";
@@ -83,6 +83,25 @@ const WIDGET_CORS = {
   maxAge: 600,
 };
 
+/** The widget's script, compressed when the browser takes it, and a 304 when the browser's copy is current. */
+async function serveWidgetScript(req: FastifyRequest, reply: FastifyReply) {
+  const script = await widgetScript();
+  // Its address is in every customer's website, so it cannot carry a hash: browsers keep it for 10 minutes, then
+  // use it while they check for a new one (a 304 when unchanged), so a fix reaches every site within a visit or two.
+  reply
+    .header("content-type", "text/javascript; charset=utf-8")
+    .header("cache-control", "public, max-age=600, stale-while-revalidate=86400")
+    .header("etag", script.etag)
+    .header("vary", "accept-encoding");
+  const known = String(req.headers["if-none-match"] ?? "")
+    .split(",")
+    .map((tag) => tag.trim().replace(/^W\//, ""));
+  if (known.includes(script.etag) || known.includes("*")) return reply.code(304).send();
+  const encoding = acceptedEncoding(req.headers["accept-encoding"]);
+  if (encoding) return reply.header("content-encoding", encoding).send(script[encoding]);
+  return reply.send(script.body);
+}
+
 /**
  * The visitor's side of live chat, called by the widget on the organization's own website
  * (docs/decisions/2026-11-25-live-chat.md): start a chat, read it, write in it. Also serves the widget's script.
@@ -105,23 +124,7 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
   app.get("/widget.js", {
     config: { access: "public" },
     schema: { hide: true },
-    handler: async (req, reply) => {
-      const script = await widgetScript();
-      // Its address is in every customer's website, so it cannot carry a hash: browsers keep it for 10 minutes, then
-      // use it while they check for a new one (a 304 when unchanged), so a fix reaches every site within a visit or two.
-      reply
-        .header("content-type", "text/javascript; charset=utf-8")
-        .header("cache-control", "public, max-age=600, stale-while-revalidate=86400")
-        .header("etag", script.etag)
-        .header("vary", "accept-encoding");
-      const known = String(req.headers["if-none-match"] ?? "")
-        .split(",")
-        .map((tag) => tag.trim().replace(/^W\//, ""));
-      if (known.includes(script.etag) || known.includes("*")) return reply.code(304).send();
-      const encoding = acceptedEncoding(req.headers["accept-encoding"]);
-      if (encoding) return reply.header("content-encoding", encoding).send(script[encoding]);
-      return reply.send(script.body);
-    },
+    handler: serveWidgetScript,
   });
 
   app.get("/api/public/:orgSlug/chat/widget", {

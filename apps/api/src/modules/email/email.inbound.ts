@@ -228,6 +228,30 @@ function keptAttachments(
   return { kept, left: files.length - kept.length };
 }
 
+/** What the ticket's text ends with when files were left out: how many, and the limits that left them out. */
+function leftOutNote(left: number, limits: AttachmentLimits): string {
+  if (left === 0) return "";
+  return `\n\n[${left} attachment${left === 1 ? " was" : "s were"} not kept: at most ${limits.max_files} files of ${formatBytes(limits.max_file_bytes)} each, ${formatBytes(limits.max_message_bytes)} in all.]`;
+}
+
+/** A message's text; an HTML-only one (its HTML inside a multipart, where the parser makes no text) from its HTML. */
+function textOf(parsed: ParsedMail): string {
+  return (
+    clean(parsed.text ?? "") ||
+    (typeof parsed.html === "string" ? clean(textOfHtml(parsed.html, MAX_HTML_TO_PARSE)) : "")
+  );
+}
+
+/** Whether the organization already received a message with this Message-ID (the sender sent it again). */
+async function alreadyReceived(tx: Tx, orgId: string, messageId: string): Promise<boolean> {
+  const [seen] = await queryRows<{ id: string }>(
+    tx,
+    sql`select id from email_messages where organization_id = ${orgId} and direction = 'in'
+          and message_id = ${messageId}`,
+  );
+  return seen !== undefined;
+}
+
 /** Reads a message; null when it cannot be read at all. */
 async function parse(raw: Buffer): Promise<ParsedMail | null> {
   try {
@@ -294,14 +318,7 @@ export async function receiveMail(
   try {
     return await withSystem(db, orgId, "email", async (system) => {
       const tx = system.db;
-      if (messageId) {
-        const [seen] = await queryRows<{ id: string }>(
-          tx,
-          sql`select id from email_messages where organization_id = ${orgId} and direction = 'in'
-                and message_id = ${messageId}`,
-        );
-        if (seen) return filed(tx, { result: "duplicate" }, opts);
-      }
+      if (messageId && (await alreadyReceived(tx, orgId, messageId))) return filed(tx, { result: "duplicate" }, opts);
       const recent = opts.history ? 0 : await liveMailFrom(tx, orgId, sender);
       if (opts.deferAbove !== undefined && recent >= opts.deferAbove) {
         // Nothing is kept: the sending server keeps the message and tries again later.
@@ -323,16 +340,10 @@ export async function receiveMail(
         ? { memberId: null, ticket: undefined }
         : await findThread(tx, orgId, sender, references, number);
       const name = clean(from?.name ?? "") || sender;
-      // An HTML-only message (its HTML inside a multipart, where the parser makes no text of it) is read from its HTML.
-      const text =
-        clean(parsed.text ?? "") ||
-        (typeof parsed.html === "string" ? clean(textOfHtml(parsed.html, MAX_HTML_TO_PARSE)) : "");
+      const text = textOf(parsed);
       const limits = mail.attachmentLimits ?? DEFAULT_ATTACHMENT_LIMITS;
       const files = keptAttachments(parsed, limits);
-      const note =
-        files.left > 0
-          ? `\n\n[${files.left} attachment${files.left === 1 ? " was" : "s were"} not kept: at most ${limits.max_files} files of ${formatBytes(limits.max_file_bytes)} each, ${formatBytes(limits.max_message_bytes)} in all.]`
-          : "";
+      const note = leftOutNote(files.left, limits);
       const as = async (actor: ActorRef): Promise<TenantCtx> => ({
         orgId,
         actor,
