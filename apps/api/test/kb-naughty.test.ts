@@ -1,4 +1,4 @@
-import type { Article, Category } from "@cove/contract/kb.ts";
+import type { Article, ArticleListAnswer, Category, HelpSearchAnswer } from "@cove/contract/kb.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
 
@@ -36,6 +36,10 @@ function fit(s: string, max: number): string {
 // Hundreds of writes and reads per test: room for a busy 2-core machine.
 const HEAVY = { timeout: 180_000 };
 
+/** The articles this file wrote in its organization (ids, and the published ones' slugs): a search finds only these. */
+const ours = new Set<string>();
+const ourSlugs = new Set<string>();
+
 describe("the knowledge base takes naughty strings as typed", () => {
   it("as title and body: stored and read back unchanged (the title trimmed), or a clear 400", HEAVY, async () => {
     for (const s of naughty) {
@@ -43,7 +47,9 @@ describe("the knowledge base takes naughty strings as typed", () => {
       expect(res.statusCode, show(s)).toBeLessThan(500);
       if (res.statusCode === 201) {
         const created = res.json().article as Article;
+        ours.add(created.id);
         const read = (await call(org, "GET", `/api/kb/articles/${created.id}`)).json().article as Article;
+        ourSlugs.add(read.slug);
         expect(read.title, show(s)).toBe(fit(s, 200).trim());
         expect(read.body, show(s)).toBe(s);
         // Letters and digits of any script (with their marks) and dashes: nothing invisible, no punctuation.
@@ -70,6 +76,7 @@ describe("the knowledge base takes naughty strings as typed", () => {
       const batch = naughty.slice(i, i + 20).map((s) => fit(s, 300));
       const res = await call(org, "POST", "/api/kb/articles", { title: `Phrasings ${i}`, questions: batch });
       expect(res.statusCode, res.body).toBe(201);
+      ours.add(res.json().article.id);
       const seen = new Set<string>();
       const expected = batch
         .map((s) => s.trim())
@@ -107,31 +114,58 @@ describe("the knowledge base takes naughty strings as typed", () => {
     expect(created.length).toBeGreaterThan(naughty.length * 0.8);
   });
 
-  it("as searches, staff and public: never a server error", HEAVY, async () => {
+  it("as searches, staff and public: the organization's own articles, or a clear 400", HEAVY, async () => {
+    // Another organization publishes an article of each title too: a search never shows one of them.
+    const other = await registerOrg(t.app);
+    for (const s of naughty) {
+      const title = `${fit(s, 150)} elsewhere`;
+      const res = await call(other, "POST", "/api/kb/articles", { title, body: s, status: "published" });
+      expect([201, 400], show(s)).toContain(res.statusCode);
+    }
+    let staffFound = 0;
+    let publicFound = 0;
     for (const s of naughty) {
       const q = encodeURIComponent(fit(s, 200));
       const staff = await call(org, "GET", `/api/kb/articles?search=${q}`);
-      expect(staff.statusCode, show(s)).toBeLessThan(500);
-      if (staff.statusCode !== 200) expect(staff.statusCode, show(s)).toBe(400);
+      if (staff.statusCode === 200) {
+        const { articles } = staff.json() as ArticleListAnswer;
+        for (const article of articles) expect(ours.has(article.id), show(s)).toBe(true);
+        if (articles.length > 0) staffFound++;
+      } else expect([staff.statusCode, staff.json().error], show(s)).toEqual([400, expect.any(String)]);
       const pub = await t.app.inject({
         method: "GET",
         url: `/api/public/${org.user.organizationSlug}/kb/search?q=${q}`,
         remoteAddress: nextAddress(),
       });
-      expect(pub.statusCode, show(s)).toBeLessThan(500);
-      if (pub.statusCode !== 200) expect(pub.statusCode, show(s)).toBe(400);
+      if (pub.statusCode === 200) {
+        const { results } = pub.json() as HelpSearchAnswer;
+        for (const result of results) expect(ourSlugs.has(result.slug), show(s)).toBe(true);
+        if (results.length > 0) publicFound++;
+      } else expect([pub.statusCode, pub.json().error], show(s)).toEqual([400, expect.any(String)]);
     }
+    // Most strings hold a word some title of this organization holds (the titles are the same strings): found.
+    expect(staffFound).toBeGreaterThan(naughty.length / 4);
+    expect(publicFound).toBeGreaterThan(naughty.length / 4);
   });
 
-  it("as help center addresses: a 404, never a server error", async () => {
+  it("as help center addresses: a 404, or the organization's own article of that address", async () => {
     for (const s of naughty.slice(0, 200)) {
-      const slug = encodeURIComponent(fit(s, 150));
+      const slug = fit(s, 150);
       const res = await t.app.inject({
         method: "GET",
-        url: `/api/public/${org.user.organizationSlug}/kb/articles/${slug}`,
+        url: `/api/public/${org.user.organizationSlug}/kb/articles/${encodeURIComponent(slug)}`,
         remoteAddress: nextAddress(),
       });
-      expect(res.statusCode, show(s)).toBeLessThan(500);
+      if (res.statusCode === 200) {
+        // A string that is itself an article's address ("undefined", "null", a word): that article.
+        expect(ourSlugs.has(slug), show(s)).toBe(true);
+        expect(res.json().article.slug, show(s)).toBe(slug);
+      } else
+        expect(res.json(), show(s)).toEqual({
+          error: expect.any(String),
+          code: "NOT_FOUND",
+          requestId: expect.any(String),
+        });
     }
   });
 });
