@@ -8,9 +8,9 @@ import { kbArticles, kbCategories } from "./schema/kb.ts";
 
 /**
  * The demo shop's help center, written for Acme Outdoor Co., one Markdown file per article in demo-kb/ (a front matter
- * of title, category, optional status, counts and the questions it answers; then the body). The policies are one set and every article agrees with it
- * (and with the demo tickets): the AI assistant answers the public demo from these, so a contradiction here would
- * become a wrong answer there.
+ * of title, category, optional status, counts and the questions it answers; then the body). The policies are one set
+ * and every article agrees with it (and with the demo tickets): the AI assistant answers the public demo from these,
+ * so a contradiction here would become a wrong answer there.
  *
  * - Shipping (US): orders placed by 2 p.m. ET on a business day ship that day. Standard 3-5 business days, $5.95, free
  *   over $50; Expedited 2 business days, $12.95; Overnight next business day, $24.95 (order by 12 p.m. ET).
