@@ -26,6 +26,7 @@ import {
   findDueTimes,
   noteFirstResponse,
   openTicketsAfter,
+  refreshBusinessMinutes,
   writeDueTimes,
 } from "../tickets/tickets.due.ts";
 import { findTicketRow, firstTeamReplyAt } from "../tickets/tickets.queries.ts";
@@ -44,6 +45,8 @@ const OPEN: readonly string[] = ["open", "pending"];
 const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
 /** Open tickets whose due times one transaction works out again. */
 const RECOMPUTE_BATCH = 500;
+/** Answered or solved tickets whose stored business minutes one transaction works out again. */
+const MINUTES_BATCH = 2000;
 
 /** Business hours as the computation reads them: working days and minutes since midnight. */
 export interface OpeningWindow {
@@ -399,7 +402,8 @@ async function requestRecompute(ctx: TenantCtx, jobs: Jobs): Promise<void> {
 /**
  * Works out the due times of an organization's open and pending tickets again, RECOMPUTE_BATCH tickets per
  * transaction in ticket-number order, each batch with the settings as they are then (so a change made meanwhile is
- * never overwritten by older settings); then the request is removed, unless a newer one came meanwhile.
+ * never overwritten by older settings), then the stored business minutes of its answered and solved tickets (the
+ * reports'); then the request is removed, unless a newer one came meanwhile.
  */
 export async function recomputeDueTimes(db: Db, orgId: string): Promise<number> {
   const [request] = await withSystem(db, orgId, "sla", (ctx) =>
@@ -432,6 +436,14 @@ export async function recomputeDueTimes(db: Db, orgId: string): Promise<number> 
     changed += batch.changed;
     after = batch.last;
     if (batch.count < RECOMPUTE_BATCH) break;
+  }
+  // The reports' business minutes of every answered or solved ticket, open or not, under the hours as they are now.
+  for (after = 0; ; ) {
+    const batch = await withSystem(db, orgId, "sla", (ctx) =>
+      refreshBusinessMinutes(ctx.db, orgId, after, MINUTES_BATCH),
+    );
+    after = batch.last;
+    if (batch.count < MINUTES_BATCH) break;
   }
   if (request) {
     await withSystem(db, orgId, "sla", (ctx) =>
