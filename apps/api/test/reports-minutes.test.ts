@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  addHours,
   businessMinutesCounter,
   DEFAULT_WINDOW,
   type OpeningWindow,
@@ -154,6 +155,38 @@ describe("Business minutes stored on tickets", () => {
       const inDatabase = res.rows.map((r) => round(Number(r.m)));
       const inNode = pairs.map(([a, b]) => round(counted(window, "Europe/Berlin", new Date(a), new Date(b))));
       expect(inDatabase).toEqual(inNode);
+      // And a due time SLA works out (addHours) is that many business hours away, past midnight too. (Not for the
+      // window inside the hour the autumn change repeats: addHours, reading wall clocks, opens it twice that night.)
+      if (window.opens === 2 * 60 + 30) continue;
+      for (const s of [...starts, ...autumn]) {
+        const start = new Date(s);
+        const due = addHours(start, 5.5, window, "Europe/Berlin");
+        expect(round(counted(window, "Europe/Berlin", start, due))).toBe(330);
+      }
     }
+  });
+
+  it("follow business hours that span midnight, in the report's speed figures", async () => {
+    const admin = await registerOrg(t.app);
+    const put = await call(admin.token, "PUT", "/api/automation/sla", {
+      targets: [],
+      business_hours: { days: [1, 2, 3, 4, 5], opens: "22:00", closes: "06:00" },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    await runSlaRecomputes(t.database.db);
+    // UTC. Created Fri 2026-03-27 23:00, answered Mon 03-30 23:00 (3 days; Friday's night 7 h, Monday's 1 h),
+    // solved Tue 03-31 05:00 (3 days 6 hours; Monday's night until then: 7 h, so 14 h).
+    const ticket = await createTicket(t.app, admin.token, { subject: "Night shift" });
+    await exec(
+      "update tickets set created_at = $2, first_responded_at = $3, solved_at = $4, status = 'solved' where id = $1",
+      [ticket.id, "2026-03-27T23:00:00Z", "2026-03-30T23:00:00Z", "2026-03-31T05:00:00Z"],
+    );
+    expect(await stored(ticket.id)).toMatchObject({ fr: 480, res: 840 });
+    const res = await call(admin.token, "GET", "/api/reports?from=2026-03-27&to=2026-03-31");
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().speed).toMatchObject({
+      first_response: { count: 1, median_minutes: 3 * 24 * 60, median_business_minutes: 480 },
+      resolution: { count: 1, median_minutes: 3 * 24 * 60 + 6 * 60, median_business_minutes: 840 },
+    });
   });
 });

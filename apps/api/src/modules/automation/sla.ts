@@ -197,9 +197,23 @@ function localParts(at: number, timeZone: string) {
 }
 
 /**
- * start plus hours, counted in business hours (window: the working days and opening hours in timeZone) or, with
- * window false, in calendar hours. Closed time is skipped to the opening time or an hour at a time, so a change of
- * clocks (DST) is read as it happens.
+ * The minute of the day an instant's opening window closes at (1440: midnight, where a window that runs past it goes
+ * on in the next day's early hours), or null when closed then. A window whose closing time is not after its opening
+ * time runs past midnight: its early hours belong to the day before, a working day or not as that day is.
+ */
+function closesAt(window: OpeningWindow, weekday: number, minuteOfDay: number): number | null {
+  const workday = window.days.includes(weekday);
+  if (window.closes > window.opens) {
+    return workday && minuteOfDay >= window.opens && minuteOfDay < window.closes ? window.closes : null;
+  }
+  if (workday && minuteOfDay >= window.opens) return 24 * 60;
+  return minuteOfDay < window.closes && window.days.includes((weekday + 6) % 7) ? window.closes : null;
+}
+
+/**
+ * start plus hours, counted in business hours (window: the working days and opening hours in timeZone, past midnight
+ * when it closes before it opens) or, with window false, in calendar hours. Closed time is skipped to the opening
+ * time or an hour at a time, so a change of clocks (DST) is read as it happens.
  */
 export function addHours(start: Date, hours: number, window: OpeningWindow | false, timeZone: string): Date {
   if (!window) return new Date(start.getTime() + hours * 3_600_000);
@@ -208,8 +222,9 @@ export function addHours(start: Date, hours: number, window: OpeningWindow | fal
   for (let guard = 0; left > 0 && guard < 500_000; guard++) {
     const { weekday, minuteOfDay, minute, second } = localParts(at, timeZone);
     const workday = window.days.includes(weekday);
-    if (workday && minuteOfDay >= window.opens && minuteOfDay < window.closes) {
-      const step = Math.min(left, window.closes - minuteOfDay - second / 60);
+    const closes = closesAt(window, weekday, minuteOfDay);
+    if (closes !== null) {
+      const step = Math.min(left, closes - minuteOfDay - second / 60);
       at += step * MINUTE;
       left -= step;
     } else if (workday && minuteOfDay < window.opens) {
