@@ -246,7 +246,8 @@ const loadAverage = () =>
 
 /**
  * Downloads a CSV, timing its first byte and its end; samples the app's resident memory every 20 ms meanwhile, and
- * every 250 ms its heap and resident memory right after a full collection (what the stream holds, not garbage).
+ * every second its heap and resident memory right after a full collection (what the stream holds, not garbage; each
+ * collection pauses the app, so these downloads take longer than without).
  */
 async function download(port: number, pathname: string, child: ChildProcess): Promise<Download> {
   const pid = child.pid ?? 0;
@@ -269,7 +270,7 @@ async function download(port: number, pathname: string, child: ChildProcess): Pr
       samples++;
       sampling = false;
     });
-  }, 250);
+  }, 1000);
   const stop = () => {
     clearInterval(sampler);
     clearInterval(gcSampler);
