@@ -36,9 +36,9 @@ describe("SLA", () => {
     expect(screen.queryByRole("region", { name: "SLA" })).not.toBeInTheDocument();
   });
 
-  it("lets an admin set the targets per priority and the business hours", async () => {
-    storeSession();
-    const fetchMock = mockApi({
+  /** The automation screen's answers, the SLA targets saved as sent. */
+  const mockSlaScreen = () =>
+    mockApi({
       "GET /api/auth/me": () => json(200, { user: testUser }),
       "GET /api/trial/status": () => json(200, trialAnswer),
       "GET /api/users": () => json(200, { users: [me] }),
@@ -47,6 +47,10 @@ describe("SLA", () => {
       "GET /api/automation/sla": () => json(200, slaAnswer),
       "PUT /api/automation/sla": (init) => json(200, { ...slaAnswer, ...JSON.parse(String(init?.body)) }),
     });
+
+  it("lets an admin set the targets per priority and the business hours", async () => {
+    storeSession();
+    const fetchMock = mockSlaScreen();
     const { user } = renderApp("/automation");
     const form = await screen.findByRole("form", { name: "SLA targets" });
     await user.type(within(form).getByLabelText("Urgent first response hours"), "1");
@@ -80,15 +84,7 @@ describe("SLA", () => {
 
   it("saves business hours that run past midnight, and says how they count", async () => {
     storeSession();
-    const fetchMock = mockApi({
-      "GET /api/auth/me": () => json(200, { user: testUser }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
-      "GET /api/users": () => json(200, { users: [me] }),
-      "GET /api/automation/rules": () => json(200, { rules: [] }),
-      "GET /api/automation/stats": () => json(200, { total_rules: 0, active_rules: 0, executions_today: 0 }),
-      "GET /api/automation/sla": () => json(200, slaAnswer),
-      "PUT /api/automation/sla": (init) => json(200, { ...slaAnswer, ...JSON.parse(String(init?.body)) }),
-    });
+    const fetchMock = mockSlaScreen();
     const { user } = renderApp("/automation");
     const form = await screen.findByRole("form", { name: "SLA targets" });
     expect(within(form).getByText(/closing time before the opening time runs past midnight/)).toBeInTheDocument();
