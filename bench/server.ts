@@ -22,10 +22,17 @@ export type ServerMessage =
   | { type: "ready"; port: number; orgId: string; adminId: string; ticketIds: string[]; seedSeconds: number | null }
   | { type: "failed"; error: string };
 
+/** The answer to "gc": the process's memory in bytes right after a full collection (started with --expose-gc). */
+export interface MemoryMessage {
+  type: "memory";
+  rss: number;
+  heapUsed: number;
+}
+
 /** How many tickets of the largest organization the detail endpoint cycles through. */
 const DETAIL_SAMPLE = 500;
 
-function send(message: ServerMessage): void {
+function send(message: ServerMessage | MemoryMessage): void {
   process.send?.(message);
 }
 
@@ -84,6 +91,11 @@ async function main(): Promise<void> {
   };
   process.on("message", (message) => {
     if (message === "stop") void close();
+    if (message === "gc") {
+      globalThis.gc?.();
+      const m = process.memoryUsage();
+      send({ type: "memory", rss: m.rss, heapUsed: m.heapUsed });
+    }
   });
   process.on("disconnect", () => void close());
 

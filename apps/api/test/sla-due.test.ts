@@ -200,8 +200,10 @@ describe("business hours", () => {
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().business_hours).toEqual({ days: [1, 2, 6], opens: "08:30", closes: "18:00" });
     const bad: [object, string][] = [
-      [{ days: [1], opens: "17:00", closes: "09:00" }, "Closing time must be after opening time"],
-      [{ days: [1], opens: "09:00", closes: "09:00" }, "Closing time must be after opening time"],
+      [
+        { days: [1], opens: "09:00", closes: "09:00" },
+        "Closing time must differ from opening time (a closing time before it runs past midnight)",
+      ],
       [{ days: [], opens: "09:00", closes: "17:00" }, "Choose at least one working day"],
       [{ days: [1, 1], opens: "09:00", closes: "17:00" }, "Each working day only once"],
       [
@@ -234,6 +236,35 @@ describe("business hours", () => {
     // Another organization keeps the default.
     const other = await registerOrg(t.app);
     expect((await call(other.token, "GET", "/api/automation/sla")).json().business_hours.opens).toBe("09:00");
+  });
+
+  it("take business hours that span midnight, counted from each working day's evening into the next morning", async () => {
+    const org = await registerOrg(t.app);
+    const put = await call(org.token, "PUT", "/api/automation/sla", {
+      targets: [{ priority: "high", first_response_hours: 9, resolution_hours: 2, business_hours: true }],
+      business_hours: { days: [1, 2, 3, 4, 5], opens: "22:00", closes: "06:00" },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json().business_hours).toEqual({ days: [1, 2, 3, 4, 5], opens: "22:00", closes: "06:00" });
+    const ticket = await createTicket(org.token, "high");
+    // Created Fri 2026-03-27 23:00 (UTC, the organization's zone) and worked out again.
+    await t.database.executeSql("update tickets set created_at = $2 where id = $1", [
+      ticket.id,
+      "2026-03-27T23:00:00Z",
+    ]);
+    await t.database.executeSql("insert into sla_recomputes (organization_id) values ($1) on conflict do nothing", [
+      org.user.organizationId,
+    ]);
+    await runSlaRecomputes(t.database.db);
+    const [row] = (
+      await t.database.executeSql("select first_response_due_at, resolution_due_at from tickets where id = $1", [
+        ticket.id,
+      ])
+    ).rows as { first_response_due_at: Date | string; resolution_due_at: Date | string }[];
+    // Friday's night to Sat 06:00 is 7 hours; no Saturday or Sunday night; Monday's night opens at 22:00: 2 more.
+    expect(new Date(row?.first_response_due_at ?? 0).toISOString()).toBe("2026-03-31T00:00:00.000Z");
+    // 2 hours: Fri 23:00 -> Sat 01:00, in Friday's night.
+    expect(new Date(row?.resolution_due_at ?? 0).toISOString()).toBe("2026-03-28T01:00:00.000Z");
   });
 });
 

@@ -40,7 +40,10 @@ const WEEKDAY_NUMBER = "Each day must be a weekday number from 0 (Sunday) to 6 (
 /** Minutes since midnight of an "HH:MM" time. */
 export const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
-/** An organization's working days and hours, in its time zone (closing after opening, on the same day). */
+/**
+ * An organization's working days and hours, in its time zone. A closing time before the opening time runs past
+ * midnight: 22:00-06:00 on Friday is Friday 22:00 to Saturday 06:00 (docs/reports.md, "Business hours").
+ */
 export const businessHoursSchema = z
   .strictObject({
     days: z
@@ -54,8 +57,8 @@ export const businessHoursSchema = z
     opens: clockTime("Opening time"),
     closes: clockTime("Closing time"),
   })
-  .refine((h) => minutesOf(h.closes) > minutesOf(h.opens), {
-    message: "Closing time must be after opening time",
+  .refine((h) => minutesOf(h.closes) !== minutesOf(h.opens), {
+    message: "Closing time must differ from opening time (a closing time before it runs past midnight)",
     path: ["closes"],
   });
 export type BusinessHours = z.output<typeof businessHoursSchema>;

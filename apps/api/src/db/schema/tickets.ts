@@ -52,6 +52,13 @@ export const tickets = pgTable(
     firstResponseDueAt: timestamp("first_response_due_at", { withTimezone: true }),
     resolutionDueAt: timestamp("resolution_due_at", { withTimezone: true }),
     firstRespondedAt: timestamp("first_responded_at", { withTimezone: true }),
+    /**
+     * Reports (docs/reports.md): business minutes from creation to the first response and to the (last) solve, in the
+     * organization's business hours and time zone. Kept by a trigger whenever those instants change (migration
+     * *_ticket_business_minutes.sql) and worked out again by the sla-recompute job when the hours or the zone change.
+     */
+    firstResponseBusinessMinutes: doublePrecision("first_response_business_minutes"),
+    resolutionBusinessMinutes: doublePrecision("resolution_business_minutes"),
     slaDueAt: timestamp("sla_due_at", { withTimezone: true }).generatedAlwaysAs(
       sql`case when status in ('open', 'pending') then case when first_responded_at is null and first_response_due_at is not null then first_response_due_at else resolution_due_at end end`,
     ),
@@ -88,8 +95,8 @@ export const tickets = pgTable(
     // *_sla_row_level_security.sql: its INCLUDE (status, priority, assignee_id), which Drizzle cannot declare, lets a
     // filtered list be read off the index alone (docs/decisions/2026-11-25-sla-in-the-list.md).
     index("tickets_org_created_idx").on(t.organizationId, t.createdAt),
-    // The reports read the tickets created in a range off tickets_org_created_report_idx (migration
-    // *_report_covering_index.sql): (organization_id, created_at) INCLUDE every column a report counts.
+    // The reports read the tickets created in a range off tickets_org_created_minutes_idx (migration
+    // *_ticket_business_minutes_trigger.sql): (organization_id, created_at) INCLUDE every column a report counts.
     index("tickets_org_contact_updated_idx")
       .on(t.organizationId, t.contactId, t.updatedAt.desc())
       .where(sql`${t.contactId} is not null`),

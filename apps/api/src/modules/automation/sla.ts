@@ -26,6 +26,7 @@ import {
   findDueTimes,
   noteFirstResponse,
   openTicketsAfter,
+  refreshBusinessMinutes,
   writeDueTimes,
 } from "../tickets/tickets.due.ts";
 import { findTicketRow, firstTeamReplyAt } from "../tickets/tickets.queries.ts";
@@ -44,6 +45,8 @@ const OPEN: readonly string[] = ["open", "pending"];
 const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
 /** Open tickets whose due times one transaction works out again. */
 const RECOMPUTE_BATCH = 500;
+/** Answered or solved tickets whose stored business minutes one transaction works out again. */
+const MINUTES_BATCH = 2000;
 
 /** Business hours as the computation reads them: working days and minutes since midnight. */
 export interface OpeningWindow {
@@ -194,9 +197,23 @@ function localParts(at: number, timeZone: string) {
 }
 
 /**
- * start plus hours, counted in business hours (window: the working days and opening hours in timeZone) or, with
- * window false, in calendar hours. Closed time is skipped to the opening time or an hour at a time, so a change of
- * clocks (DST) is read as it happens.
+ * The minute of the day an instant's opening window closes at (1440: midnight, where a window that runs past it goes
+ * on in the next day's early hours), or null when closed then. A window whose closing time is not after its opening
+ * time runs past midnight: its early hours belong to the day before, a working day or not as that day is.
+ */
+function closesAt(window: OpeningWindow, weekday: number, minuteOfDay: number): number | null {
+  const workday = window.days.includes(weekday);
+  if (window.closes > window.opens) {
+    return workday && minuteOfDay >= window.opens && minuteOfDay < window.closes ? window.closes : null;
+  }
+  if (workday && minuteOfDay >= window.opens) return 24 * 60;
+  return minuteOfDay < window.closes && window.days.includes((weekday + 6) % 7) ? window.closes : null;
+}
+
+/**
+ * start plus hours, counted in business hours (window: the working days and opening hours in timeZone, past midnight
+ * when it closes before it opens) or, with window false, in calendar hours. Closed time is skipped to the opening
+ * time or an hour at a time, so a change of clocks (DST) is read as it happens.
  */
 export function addHours(start: Date, hours: number, window: OpeningWindow | false, timeZone: string): Date {
   if (!window) return new Date(start.getTime() + hours * 3_600_000);
@@ -205,8 +222,9 @@ export function addHours(start: Date, hours: number, window: OpeningWindow | fal
   for (let guard = 0; left > 0 && guard < 500_000; guard++) {
     const { weekday, minuteOfDay, minute, second } = localParts(at, timeZone);
     const workday = window.days.includes(weekday);
-    if (workday && minuteOfDay >= window.opens && minuteOfDay < window.closes) {
-      const step = Math.min(left, window.closes - minuteOfDay - second / 60);
+    const closes = closesAt(window, weekday, minuteOfDay);
+    if (closes !== null) {
+      const step = Math.min(left, closes - minuteOfDay - second / 60);
       at += step * MINUTE;
       left -= step;
     } else if (workday && minuteOfDay < window.opens) {
@@ -399,7 +417,8 @@ async function requestRecompute(ctx: TenantCtx, jobs: Jobs): Promise<void> {
 /**
  * Works out the due times of an organization's open and pending tickets again, RECOMPUTE_BATCH tickets per
  * transaction in ticket-number order, each batch with the settings as they are then (so a change made meanwhile is
- * never overwritten by older settings); then the request is removed, unless a newer one came meanwhile.
+ * never overwritten by older settings), then the stored business minutes of its answered and solved tickets (the
+ * reports'); then the request is removed, unless a newer one came meanwhile.
  */
 export async function recomputeDueTimes(db: Db, orgId: string): Promise<number> {
   const [request] = await withSystem(db, orgId, "sla", (ctx) =>
@@ -432,6 +451,14 @@ export async function recomputeDueTimes(db: Db, orgId: string): Promise<number> 
     changed += batch.changed;
     after = batch.last;
     if (batch.count < RECOMPUTE_BATCH) break;
+  }
+  // The reports' business minutes of every answered or solved ticket, open or not, under the hours as they are now.
+  for (after = 0; ; ) {
+    const batch = await withSystem(db, orgId, "sla", (ctx) =>
+      refreshBusinessMinutes(ctx.db, orgId, after, MINUTES_BATCH),
+    );
+    after = batch.last;
+    if (batch.count < MINUTES_BATCH) break;
   }
   if (request) {
     await withSystem(db, orgId, "sla", (ctx) =>

@@ -7,8 +7,9 @@ import {
   type ReportPeriod,
   type reportQuery,
   TICKET_CSV_COLUMNS,
+  type TimeStats,
 } from "@cove/contract/reports.ts";
-import { TICKET_PRIORITIES, TICKET_SOURCES } from "@cove/contract/tickets.ts";
+import { TICKET_PRIORITIES, TICKET_SOURCES, type TicketPriority } from "@cove/contract/tickets.ts";
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import { now } from "../../platform/clock.ts";
@@ -17,7 +18,6 @@ import { type Queryable, queryRows } from "../../platform/db.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { unansweredBetween } from "../ai/ai.queries.ts";
 import { groupQuestions } from "../ai/unanswered.ts";
-import { businessMinutesCounter, loadConfig, type OpeningWindow } from "../automation/sla.ts";
 import { chatsByDay, chatsByHour } from "../chat/chat.reports.ts";
 import { ratingsOfTickets, surveysByDay } from "../csat/csat.reports.ts";
 import {
@@ -27,13 +27,13 @@ import {
   type ReportSpan,
   repliesByMember,
   type TicketExportRow,
-  type TicketFact,
+  type TicketFigure,
   type TicketReportFilter,
   ticketExportPage,
-  ticketFacts,
+  ticketFigures,
   ticketSubjects,
 } from "../tickets/tickets.reports.ts";
-import { percent, periodsOf, round1, timeStats } from "./reports.periods.ts";
+import { percent, periodsOf, round1 } from "./reports.periods.ts";
 
 /**
  * Reports (issue 31; every figure defined in docs/reports.md): one answer with every section, read through the owning
@@ -86,19 +86,6 @@ const chatsCount = (q: ReportQuery) => !q.priority && !q.tag && (!q.channel || q
 
 const emptyChannels = (): ChannelCounts => ({ web: 0, email: 0, chat: 0, portal: 0, api: 0, total: 0 });
 
-/** Business minutes between instants, over the earliest and latest instants given. */
-function businessCounter(window: OpeningWindow, timezone: string, instants: Date[]) {
-  if (instants.length === 0) return () => 0;
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  for (const d of instants) {
-    const t = d.getTime();
-    if (t < min) min = t;
-    if (t > max) max = t;
-  }
-  return businessMinutesCounter(window, timezone, new Date(min), new Date(max));
-}
-
 /**
  * Everything a report is worked out from, read through the owning modules in the request's transaction (one statement
  * after another: a transaction runs them one at a time anyway).
@@ -108,8 +95,7 @@ async function readFacts(ctx: Ctx, q: ReportQuery, span: ReportSpan & { bounds: 
   const f = filterOf(q);
   const filtered = Boolean(q.channel || q.agent || q.priority || q.tag);
   const chats = chatsCount(q);
-  const config = await loadConfig(ctx);
-  const tickets = await ticketFacts(db, orgId, f, span, span.bounds);
+  const figures = await ticketFigures(db, orgId, f, span, span.bounds, now(), REPORT_BREACHED_MAX);
   const backlog = await backlogParts(db, orgId, f, span, span.bounds);
   const replies = await repliesByMember(db, orgId, f, span);
   const surveys = await surveysByDay(
@@ -127,13 +113,13 @@ async function readFacts(ctx: Ctx, q: ReportQuery, span: ReportSpan & { bounds: 
     db,
     sql`select id, first_name, last_name, email, status from users where organization_id = ${orgId}`,
   );
-  const sla = slaOf(tickets, now());
+  const breached = figures.find((r) => r.kind === "breached");
   const subjects = await ticketSubjects(
     db,
     orgId,
-    sla.breached.map((b) => b.id),
+    (breached?.list ?? []).map((b) => b.id),
   );
-  return { config, tickets, backlog, replies, surveys, chatDays, chatHours, asked, members, sla, subjects };
+  return { figures, backlog, replies, surveys, chatDays, chatHours, asked, members, subjects };
 }
 type Facts = Awaited<ReturnType<typeof readFacts>>;
 
@@ -149,14 +135,13 @@ interface Frame {
 function volumeSection(facts: Facts, { periods, bucket }: Frame): ReportAnswer["volume"] {
   const created = periods.map(emptyChannels);
   const solved = periods.map(emptyChannels);
-  const add = (counts: ChannelCounts | undefined, t: TicketFact) => {
-    if (!counts) return;
-    counts[t.source]++;
-    counts.total++;
-  };
-  for (const t of facts.tickets) {
-    add(created[bucket(t.created_bucket) ?? -1], t);
-    add(solved[bucket(t.solved_bucket) ?? -1], t);
+  for (const r of facts.figures) {
+    if (r.kind !== "created" && r.kind !== "solved") continue;
+    const counts = (r.kind === "created" ? created : solved)[bucket(r.a) ?? -1];
+    const source = TICKET_SOURCES.find((c) => c === r.key);
+    if (!counts || !source) continue;
+    counts[source] += r.n;
+    counts.total += r.n;
   }
   // The end of period i is bound i + 1: tickets created by then have a bucket of at most i + 1, and a change after
   // it a bucket above i + 1.
@@ -185,131 +170,62 @@ function volumeSection(facts: Facts, { periods, bucket }: Frame): ReportAnswer["
   };
 }
 
-/** A ticket's first response and resolution in calendar and business minutes, with the periods they count in. */
-interface Measured {
-  assignee: string | null;
-  respondedSlot: number | undefined;
-  solvedSlot: number | undefined;
-  fr: number | null;
-  frBusiness: number | null;
-  res: number | null;
-  resBusiness: number | null;
-}
-
-function measure(facts: Facts, timezone: string, { bucket }: Frame): Measured[] {
-  const instants: Date[] = [];
-  for (const t of facts.tickets) {
-    instants.push(new Date(t.created));
-    if (t.responded !== null) instants.push(new Date(t.responded));
-    if (t.solved !== null) instants.push(new Date(t.solved));
-  }
-  const business = businessCounter(facts.config.window, timezone, instants);
-  return facts.tickets.map((t) => {
-    const created = new Date(t.created);
-    const respondedSlot = bucket(t.responded_bucket);
-    const solvedSlot = bucket(t.solved_bucket);
-    const responded = respondedSlot === undefined || t.responded === null ? null : new Date(t.responded);
-    const solved = solvedSlot === undefined || t.solved === null ? null : new Date(t.solved);
-    return {
-      assignee: t.assignee_id,
-      respondedSlot,
-      solvedSlot,
-      fr: responded ? (responded.getTime() - created.getTime()) / MINUTE : null,
-      frBusiness: responded ? business(created, responded) : null,
-      res: solved ? (solved.getTime() - created.getTime()) / MINUTE : null,
-      resBusiness: solved ? business(created, solved) : null,
-    };
-  });
-}
-
-/** First responses made in the range (and kept), as figures. */
-function firstResponses(measured: Measured[], keep: (m: Measured) => boolean) {
-  const kept = measured.filter((m) => m.respondedSlot !== undefined && m.fr !== null && keep(m));
-  return timeStats(
-    kept.map((m) => m.fr ?? 0),
-    kept.map((m) => m.frBusiness ?? 0),
-  );
-}
-
-/** Solves made in the range (and kept), as figures. */
-function resolutions(measured: Measured[], keep: (m: Measured) => boolean) {
-  const kept = measured.filter((m) => m.solvedSlot !== undefined && m.res !== null && keep(m));
-  return timeStats(
-    kept.map((m) => m.res ?? 0),
-    kept.map((m) => m.resBusiness ?? 0),
-  );
-}
-
-/** Groups items by a key, in one pass. */
-function groupBy<T, K>(items: T[], key: (item: T) => K | undefined): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    if (k === undefined) continue;
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
-}
-
-function speedSection(measured: Measured[], { periods }: Frame): ReportAnswer["speed"] {
-  const responded = groupBy(measured, (m) => m.respondedSlot);
-  const solved = groupBy(measured, (m) => m.solvedSlot);
+/** Times as the report shows them, from a group the database counted (none: no such group, nothing counted). */
+function timesOf(r: TicketFigure | undefined): TimeStats {
+  const r1 = (v: number | null | undefined) => (v === null || v === undefined ? null : round1(v));
   return {
-    first_response: firstResponses(measured, () => true),
-    resolution: resolutions(measured, () => true),
-    rows: periods.map((p, i) => ({
+    count: r?.n ?? 0,
+    median_minutes: r1(r?.m50),
+    p90_minutes: r1(r?.m90),
+    median_business_minutes: r1(r?.b50),
+    p90_business_minutes: r1(r?.b90),
+  };
+}
+
+/** The figures of a kind by their period (undefined: the whole range), and by key. */
+function figuresOf(facts: Facts, kind: TicketFigure["kind"], { bucket }: Frame) {
+  const byPeriod = new Map<number | undefined, TicketFigure>();
+  const byKey = new Map<string, TicketFigure>();
+  for (const r of facts.figures) {
+    if (r.kind !== kind) continue;
+    if (r.key !== null) byKey.set(r.key, r);
+    else if (r.a === null) byPeriod.set(undefined, r);
+    else {
+      const i = bucket(r.a);
+      if (i !== undefined) byPeriod.set(i, r);
+    }
+  }
+  return { byPeriod, byKey };
+}
+
+function speedSection(facts: Facts, frame: Frame): ReportAnswer["speed"] {
+  const responded = figuresOf(facts, "first_response", frame).byPeriod;
+  const solved = figuresOf(facts, "resolution", frame).byPeriod;
+  return {
+    first_response: timesOf(responded.get(undefined)),
+    resolution: timesOf(solved.get(undefined)),
+    rows: frame.periods.map((p, i) => ({
       period: p.start,
-      first_response: firstResponses(responded.get(i) ?? [], () => true),
-      resolution: resolutions(solved.get(i) ?? [], () => true),
+      first_response: timesOf(responded.get(i)),
+      resolution: timesOf(solved.get(i)),
     })),
   };
 }
 
-/** A due time against when it was done: met, missed (late, or not done and past due at `at`), or neither yet. */
-function dueOutcome(due: number | null, done: number | null, at: number): "met" | "missed" | null {
-  if (due === null) return null;
-  if (done !== null) return done <= due ? "met" : "missed";
-  return due < at ? "missed" : null;
-}
-
-/** SLA per priority over the tickets created in the range with a target, and the missed ones by due time. */
-function slaOf(tickets: TicketFact[], at: Date) {
-  const counts = new Map<TicketFact["priority"], Record<"fr" | "res", { met: number; missed: number }>>(
-    TICKET_PRIORITIES.map((p) => [p, { fr: { met: 0, missed: 0 }, res: { met: 0, missed: 0 } }]),
-  );
-  const breached: {
-    id: string;
-    number: number;
-    priority: TicketFact["priority"];
-    kind: "first_response" | "resolution";
-    due: number;
-  }[] = [];
-  for (const t of tickets) {
-    if (t.created_bucket === null || t.created_dow === null) continue;
-    const row = counts.get(t.priority);
-    if (!row) continue;
-    const fr = dueOutcome(t.first_response_due, t.responded, at.getTime());
-    const res = dueOutcome(t.resolution_due, t.solved, at.getTime());
-    if (fr) row.fr[fr]++;
-    if (res) row.res[res]++;
-    const base = { id: t.id, number: t.number, priority: t.priority };
-    if (fr === "missed") breached.push({ ...base, kind: "first_response", due: t.first_response_due ?? 0 });
-    if (res === "missed") breached.push({ ...base, kind: "resolution", due: t.resolution_due ?? 0 });
-  }
-  breached.sort((a, b) => a.due - b.due || a.number - b.number || a.kind.localeCompare(b.kind));
-  return { counts, breached: breached.slice(0, REPORT_BREACHED_MAX), total: breached.length };
-}
-
-function slaSection(facts: Facts): ReportAnswer["sla"] {
-  const share = (c: { met: number; missed: number }) => ({ ...c, share: percent(c.met, c.met + c.missed) });
+function slaSection(facts: Facts, frame: Frame): ReportAnswer["sla"] {
+  const share = (met: number | null | undefined, missed: number | null | undefined) => ({
+    met: met ?? 0,
+    missed: missed ?? 0,
+    share: percent(met ?? 0, (met ?? 0) + (missed ?? 0)),
+  });
+  const counts = figuresOf(facts, "sla", frame).byKey;
+  const breached = facts.figures.find((r) => r.kind === "breached");
   return {
-    priorities: TICKET_PRIORITIES.map((priority) => {
-      const c = facts.sla.counts.get(priority) ?? { fr: { met: 0, missed: 0 }, res: { met: 0, missed: 0 } };
-      return { priority, first_response: share(c.fr), resolution: share(c.res) };
+    priorities: TICKET_PRIORITIES.map((priority: TicketPriority) => {
+      const c = counts.get(priority);
+      return { priority, first_response: share(c?.m50, c?.m90), resolution: share(c?.b50, c?.b90) };
     }),
-    breached: facts.sla.breached.map((b) => ({
+    breached: (breached?.list ?? []).map((b) => ({
       id: b.id,
       number: b.number,
       subject: facts.subjects.get(b.id) ?? "",
@@ -317,7 +233,7 @@ function slaSection(facts: Facts): ReportAnswer["sla"] {
       kind: b.kind,
       due_at: new Date(b.due).toISOString(),
     })),
-    breached_total: facts.sla.total,
+    breached_total: breached?.n ?? 0,
   };
 }
 
@@ -428,34 +344,23 @@ function satisfactionAndAssistant(facts: Facts, names: Map<string, string>, { pe
 }
 
 /** Agents: the active team (only the one filtered by, if any), and anyone else the range's figures name. */
-function agentsSection(
-  facts: Facts,
-  measured: Measured[],
-  names: Map<string, string>,
-  agent: string | undefined,
-  { bucket }: Frame,
-) {
+function agentsSection(facts: Facts, names: Map<string, string>, agent: string | undefined, frame: Frame) {
   const repliesOf = new Map(facts.replies.map((r) => [r.user_id, r.n]));
-  const solvedOf = new Map<string, number>();
-  for (const t of facts.tickets) {
-    if (bucket(t.solved_bucket) !== undefined && t.assignee_id) {
-      solvedOf.set(t.assignee_id, (solvedOf.get(t.assignee_id) ?? 0) + 1);
-    }
-  }
+  const solvedOf = figuresOf(facts, "solved_agent", frame).byKey;
+  const responsesOf = figuresOf(facts, "first_response_agent", frame).byKey;
   const csatOf = new Map(agentScores(facts).map((r) => [r.agent_id, r]));
   const named = new Set([...repliesOf.keys(), ...solvedOf.keys(), ...csatOf.keys()]);
-  const byAssignee = groupBy(measured, (m) => m.assignee ?? undefined);
   return facts.members
     .filter((m) => (m.status === "active" && (!agent || m.id === agent)) || named.has(m.id))
     .map((m): ReportAnswer["agents"][number] => {
-      const fr = firstResponses(byAssignee.get(m.id) ?? [], () => true);
+      const fr = timesOf(responsesOf.get(m.id));
       const scores = csatOf.get(m.id) ?? { good: 0, bad: 0 };
       return {
         agent_id: m.id,
         name: names.get(m.id) ?? "",
         email: m.email,
         replies: repliesOf.get(m.id) ?? 0,
-        solved: solvedOf.get(m.id) ?? 0,
+        solved: solvedOf.get(m.id)?.n ?? 0,
         median_first_response_minutes: fr.median_minutes,
         median_first_response_business_minutes: fr.median_business_minutes,
         csat: { good: scores.good, bad: scores.bad, score: csatScore(scores.good, scores.bad) },
@@ -467,17 +372,15 @@ function agentsSection(
 /** Tags, most used first, with their counts per period. */
 function tagsSection(facts: Facts, { periods, bucket }: Frame): ReportAnswer["tags"] {
   const rows = new Map<string, number[]>();
-  for (const t of facts.tickets) {
-    const i = bucket(t.created_bucket);
-    if (i === undefined) continue;
-    for (const tag of t.tags) {
-      let counts = rows.get(tag);
-      if (!counts) {
-        counts = periods.map(() => 0);
-        rows.set(tag, counts);
-      }
-      counts[i] = (counts[i] ?? 0) + 1;
+  for (const r of facts.figures) {
+    const i = bucket(r.a);
+    if (r.kind !== "tag" || r.key === null || i === undefined) continue;
+    let counts = rows.get(r.key);
+    if (!counts) {
+      counts = periods.map(() => 0);
+      rows.set(r.key, counts);
     }
+    counts[i] = (counts[i] ?? 0) + r.n;
   }
   return [...rows.entries()]
     .map(([tag, counts]) => ({ tag, total: counts.reduce((a, b) => a + b, 0), counts }))
@@ -508,7 +411,6 @@ export async function buildReport(ctx: Ctx, q: ReportQuery): Promise<ReportAnswe
     bucket: (b) => (b !== null && b >= 1 && b <= periods.length ? b - 1 : undefined),
   };
   const names = new Map(facts.members.map((m) => [m.id, `${m.first_name} ${m.last_name}`.trim()]));
-  const measured = measure(facts, span.timezone, frame);
   return {
     from: q.from,
     to: q.to,
@@ -516,15 +418,15 @@ export async function buildReport(ctx: Ctx, q: ReportQuery): Promise<ReportAnswe
     timezone: span.timezone,
     periods,
     volume: volumeSection(facts, frame),
-    speed: speedSection(measured, frame),
-    sla: slaSection(facts),
+    speed: speedSection(facts, frame),
+    sla: slaSection(facts, frame),
     ...satisfactionAndAssistant(facts, names, frame),
-    agents: agentsSection(facts, measured, names, q.agent, frame),
+    agents: agentsSection(facts, names, q.agent, frame),
     tags: tagsSection(facts, frame),
     busiest_hours: {
       tickets: heatmap(
-        facts.tickets.flatMap((t) =>
-          t.created_dow === null || t.created_hour === null ? [] : [{ dow: t.created_dow, hour: t.created_hour, n: 1 }],
+        facts.figures.flatMap((r) =>
+          r.kind === "hour" && r.a !== null && r.b !== null ? [{ dow: r.a, hour: r.b, n: r.n }] : [],
         ),
       ),
       chats: heatmap(facts.chatHours),
@@ -557,19 +459,18 @@ export async function ticketsCsv(run: InTenant, q: ReportQuery): Promise<AsyncIt
   const at = now();
   const first = await run(async (ctx) => {
     const span = await spanOf(ctx.db, ctx.orgId, q);
-    const config = await loadConfig(ctx);
-    return { span, window: config.window, lines: await pageLines(ctx, span, config.window, null) };
+    return { span, lines: await pageLines(ctx, span, null) };
   });
-  const { span, window } = first;
+  const { span } = first;
 
-  async function pageLines(ctx: Ctx, s: ReportSpan, w: OpeningWindow, after: ExportCursor | null) {
+  async function pageLines(ctx: Ctx, s: ReportSpan, after: ExportCursor | null) {
     const rows = await ticketExportPage(ctx.db, ctx.orgId, f, s, after, EXPORT_PAGE);
     const ratings = await ratingsOfTickets(
       ctx.db,
       ctx.orgId,
       rows.map((r) => r.id),
     );
-    return { rows, text: linesOf(rows, ratings, w, s.timezone, at) };
+    return { rows, text: linesOf(rows, ratings, at) };
   }
 
   return (async function* lines() {
@@ -580,26 +481,15 @@ export async function ticketsCsv(run: InTenant, q: ReportQuery): Promise<AsyncIt
       const last = page.rows.at(-1);
       if (page.rows.length < EXPORT_PAGE || !last) return;
       const cursor = { createdAt: last.created_key, number: last.ticket_number };
-      page = await run((ctx) => pageLines(ctx, span, window, cursor));
+      page = await run((ctx) => pageLines(ctx, span, cursor));
     }
   })();
 }
 
-function linesOf(
-  rows: TicketExportRow[],
-  ratings: Map<string, string>,
-  window: OpeningWindow,
-  timezone: string,
-  at: Date,
-): string {
-  const instants = rows.flatMap((r) =>
-    [r.created_at, r.first_responded_at, r.solved_at].flatMap((v) => (v === null ? [] : [asDate(v)])),
-  );
-  const business = businessCounter(window, timezone, instants);
+function linesOf(rows: TicketExportRow[], ratings: Map<string, string>, at: Date): string {
   const minutes = (from: Date | string, to: Date | string | null) =>
     to === null ? "" : String(round1((asDate(to).getTime() - asDate(from).getTime()) / MINUTE));
-  const businessMinutes = (from: Date | string, to: Date | string | null) =>
-    to === null ? "" : String(round1(business(asDate(from), asDate(to))));
+  const stored = (value: number | null) => (value === null ? "" : String(round1(value)));
   let text = "";
   for (const r of rows) {
     text += csvLine([
@@ -614,10 +504,10 @@ function linesOf(
       iso(r.created_at),
       iso(r.first_responded_at),
       minutes(r.created_at, r.first_responded_at),
-      businessMinutes(r.created_at, r.first_responded_at),
+      stored(r.first_response_business_minutes),
       iso(r.solved_at),
       minutes(r.created_at, r.solved_at),
-      businessMinutes(r.created_at, r.solved_at),
+      stored(r.resolution_business_minutes),
       r.reopened_count,
       metCell(r.first_response_due_at, r.first_responded_at, at),
       metCell(r.resolution_due_at, r.solved_at, at),

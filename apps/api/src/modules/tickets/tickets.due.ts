@@ -138,3 +138,34 @@ export function ticketsWaiting(orgId: string, wait: TicketWait): SQL {
 /** A scalar subquery: a ticket's number (null when it is gone), for a list of what happened to tickets. */
 export const ticketNumberOf = (orgId: string, ticketId: SQLWrapper) =>
   sql`(select t.ticket_number from ${tickets} t where t.organization_id = ${orgId} and t.id = ${ticketId})`;
+
+/**
+ * Works out again the stored business minutes (first response, solve: the reports' figures, kept by a trigger as the
+ * instants are written; migration *_ticket_business_minutes_trigger.sql) of the organization's answered or solved
+ * tickets numbered after `after`, `limit` of them, under its business hours and time zone as they are now. Only the
+ * rows whose minutes change are written.
+ */
+export async function refreshBusinessMinutes(db: Queryable, orgId: string, after: number, limit: number) {
+  const minutes = (end: SQL) => sql`organization_business_minutes(t.organization_id, t.created_at, ${end})`;
+  const [row] = await queryRows<{ count: number; last: number | null; changed: number }>(
+    db,
+    sql`with batch as (
+          select id, ticket_number from ${tickets}
+          where organization_id = ${orgId} and ticket_number > ${after}
+            and (first_responded_at is not null or solved_at is not null)
+          order by ticket_number limit ${limit}),
+        worked as (
+          select t.id, ${minutes(sql`t.first_responded_at`)} as fr, ${minutes(sql`t.solved_at`)} as res
+          from ${tickets} t join batch b on b.id = t.id
+          where t.organization_id = ${orgId}),
+        written as (
+          update ${tickets} t set first_response_business_minutes = w.fr, resolution_business_minutes = w.res
+          from worked w
+          where t.organization_id = ${orgId} and t.id = w.id
+            and (t.first_response_business_minutes, t.resolution_business_minutes) is distinct from (w.fr, w.res)
+          returning 1)
+        select (select count(*) from batch)::int as count, (select max(ticket_number) from batch) as last,
+               (select count(*) from written)::int as changed`,
+  );
+  return { count: row?.count ?? 0, last: row?.last ?? after, changed: row?.changed ?? 0 };
+}

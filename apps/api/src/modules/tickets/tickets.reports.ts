@@ -43,72 +43,158 @@ export const filteredTicketIds = (orgId: string, f: TicketReportFilter): SQL =>
 const inSpan = (column: SQL, span: ReportSpan) =>
   sql`${column} >= ${span.start}::timestamptz and ${column} < ${span.end}::timestamptz`;
 
-/** A ticket the range's figures count, as numbers (instants in epoch milliseconds). */
-export interface TicketFact {
+/**
+ * One group of a report's ticket figures, counted in the database (kind says which; docs/reports.md defines each):
+ * - created, solved: tickets created (solved last) in period `a`, of channel `key`, `n` of them;
+ * - first_response, resolution: the first responses (last solves) made in period `a` (null: the whole range), of the
+ *   tickets of assignee `key` when kind ends in _agent: `n` of them and the median and 90th percentile of their
+ *   calendar minutes (m50, m90) and business minutes (b50, b90);
+ * - sla: the tickets created in the range of priority `key` whose first-response due time was met (m50) or missed
+ *   (m90), and their resolution due time met (b50) or missed (b90);
+ * - breached: `n` due times missed, the first REPORT_BREACHED_MAX of them (by due time) in `list`;
+ * - tag: tickets created in period `a` with tag `key`; hour: tickets created on weekday `a` (0: Sunday) at hour `b`
+ *   of the time zone.
+ * Periods are width_bucket against the periods' bounds (1: the first).
+ */
+export interface TicketFigure {
+  kind:
+    | "created"
+    | "solved"
+    | "first_response"
+    | "resolution"
+    | "first_response_agent"
+    | "solved_agent"
+    | "sla"
+    | "breached"
+    | "tag"
+    | "hour";
+  a: number | null;
+  b: number | null;
+  key: string | null;
+  n: number;
+  m50: number | null;
+  m90: number | null;
+  b50: number | null;
+  b90: number | null;
+  list: BreachedDue[] | null;
+}
+
+/** A due time missed: the ticket, which due time, and when it was (epoch milliseconds). */
+export interface BreachedDue {
   id: string;
   number: number;
-  source: TicketSource;
   priority: TicketPriority;
-  assignee_id: string | null;
-  tags: string[];
-  created: number;
-  /** The team's first public reply. */
-  responded: number | null;
-  /** The last solve, when solved or closed now. */
-  solved: number | null;
-  first_response_due: number | null;
-  resolution_due: number | null;
-  /**
-   * Which period of the report they fall in: width_bucket against the periods' bounds (1 is the first period; 0,
-   * null, or past the last: outside the range). Cheaper per row than working out a day in the time zone.
-   */
-  created_bucket: number | null;
-  responded_bucket: number | null;
-  solved_bucket: number | null;
-  /** The weekday (0: Sunday) and hour of the creation in the time zone, when created in the range. */
-  created_dow: number | null;
-  created_hour: number | null;
+  kind: "first_response" | "resolution";
+  due: number;
 }
 
 /**
- * Every ticket that passes the filters and was created, first answered or last solved in the range, one row each, for
- * the reports to count every ticket figure from (volume, speed, SLA, solves per agent, tags, busiest hours). Two
- * reads: the tickets created in the range, off tickets_org_created_report_idx alone (it includes every column used
- * here, so the wide rows are not read); then the fewer created before it and answered or solved in it.
+ * Every ticket figure of a report (volume, speed, SLA, solves per agent, tags, busiest hours) in one statement, so
+ * the database sends groups, not tickets: the tickets that pass the filters and were created in the range (off the
+ * covering index tickets_org_created_minutes_idx alone), with the fewer created before it and first answered or last
+ * solved in it, are read once into a materialized set and grouped from there. Business minutes are the ones stored on
+ * each ticket (migration *_ticket_business_minutes_trigger.sql). `at`: the instant a due time not done yet is missed
+ * by.
  */
-export async function ticketFacts(
+export async function ticketFigures(
   db: Queryable,
   orgId: string,
   f: TicketReportFilter,
   span: ReportSpan,
   /** The instants the report's periods start at, and the range's end. */
   bounds: string[],
+  at: Date,
+  breachedMax: number,
 ) {
-  const ms = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
+  const last = bounds.length - 1;
   const bucket = (column: SQL) => bucketOf(column, bounds);
   const local = sql`(t.created_at at time zone ${span.timezone})`;
   const solved = sql`case when t.status in ${DONE} then t.solved_at end`;
+  const minutes = (end: SQL) => sql`extract(epoch from ${end} - t.created_at)::float8 / 60`;
   const columns = (createdInRange: boolean) =>
-    sql`t.id, t.ticket_number as number, t.source, t.priority, t.assignee_id, t.tags,
-        ${ms(sql`t.created_at`)} as created, ${ms(sql`t.first_responded_at`)} as responded,
-        ${ms(solved)} as solved, ${ms(sql`t.first_response_due_at`)} as first_response_due,
-        ${ms(sql`t.resolution_due_at`)} as resolution_due,
+    sql`t.id, t.ticket_number, t.source, t.priority, t.assignee_id, t.tags,
         ${createdInRange ? bucket(sql`t.created_at`) : sql`null::int`} as created_bucket,
         ${bucket(sql`t.first_responded_at`)} as responded_bucket, ${bucket(solved)} as solved_bucket,
-        ${createdInRange ? sql`extract(dow from ${local})::int` : sql`null::int`} as created_dow,
-        ${createdInRange ? sql`extract(hour from ${local})::int` : sql`null::int`} as created_hour`;
-  const created = await queryRows<TicketFact>(
+        ${minutes(sql`t.first_responded_at`)} as fr, t.first_response_business_minutes as fr_business,
+        ${minutes(solved)} as res, case when t.status in ${DONE} then t.resolution_business_minutes end as res_business,
+        ${createdInRange ? sql`extract(dow from ${local})::int` : sql`null::int`} as dow,
+        ${createdInRange ? sql`extract(hour from ${local})::int` : sql`null::int`} as hour,
+        ${dueOutcome(sql`t.first_response_due_at`, sql`t.first_responded_at`, at)} as fr_due,
+        ${dueOutcome(sql`t.resolution_due_at`, solved, at)} as res_due,
+        t.first_response_due_at, t.resolution_due_at`;
+  const inPeriods = (column: SQL) => sql`${column} between 1 and ${last}`;
+  // Both quantiles of a value from one sort of it.
+  const times = (value: SQL, business: SQL) =>
+    sql`(percentile_cont(array[0.5, 0.9]) within group (order by ${value}))[1],
+        (percentile_cont(array[0.5, 0.9]) within group (order by ${value}))[2],
+        (percentile_cont(array[0.5, 0.9]) within group (order by ${business}))[1],
+        (percentile_cont(array[0.5, 0.9]) within group (order by ${business}))[2]`;
+  const count = (kind: string, a: SQL, b: SQL, key: SQL, where: SQL, from = sql`x`) =>
+    sql`select ${kind}::text as kind, ${a} as a, ${b} as b, ${key} as key, count(*)::int as n, null::float8 as m50,
+               null::float8 as m90, null::float8 as b50, null::float8 as b90, null::jsonb as list
+        from ${from} where ${where} group by 2, 3, 4`;
+  // The range's tickets (a few tens of thousands of narrow rows) and the groups' sorts fit in memory instead of
+  // temporary files; for this transaction only.
+  await db.execute(sql`set local work_mem = '64MB'`);
+  return queryRows<TicketFigure>(
     db,
-    sql`select ${columns(true)} from ${tickets} t where ${matching(orgId, f)} and ${inSpan(sql`t.created_at`, span)}`,
+    sql`with x as materialized (
+          select ${columns(true)} from ${tickets} t
+          where ${matching(orgId, f)} and ${inSpan(sql`t.created_at`, span)}
+          union all
+          select ${columns(false)} from ${tickets} t
+          where ${matching(orgId, f)} and t.created_at < ${span.start}::timestamptz
+            and ((t.status in ${DONE} and ${inSpan(sql`t.solved_at`, span)})
+                 or (t.first_responded_at is not null and ${inSpan(sql`t.first_responded_at`, span)}))),
+        missed as (
+          select id, ticket_number, priority, 'first_response' as kind, first_response_due_at as due
+          from x where created_bucket is not null and fr_due = 'missed'
+          union all
+          select id, ticket_number, priority, 'resolution', resolution_due_at
+          from x where created_bucket is not null and res_due = 'missed')
+        ${count("created", sql`created_bucket`, sql`null::int`, sql`source::text`, inPeriods(sql`created_bucket`))}
+        union all
+        ${count("solved", sql`solved_bucket`, sql`null::int`, sql`source::text`, inPeriods(sql`solved_bucket`))}
+        union all
+        ${count("solved_agent", sql`null::int`, sql`null::int`, sql`assignee_id::text`, sql`${inPeriods(sql`solved_bucket`)} and assignee_id is not null`)}
+        union all
+        select 'first_response', responded_bucket, null::int, null::text, count(*)::int, ${times(sql`fr`, sql`fr_business`)},
+               null::jsonb
+        from x where ${inPeriods(sql`responded_bucket`)} group by grouping sets ((responded_bucket), ())
+        union all
+        select 'first_response_agent', null::int, null::int, assignee_id::text, count(*)::int,
+               ${times(sql`fr`, sql`fr_business`)}, null::jsonb
+        from x where ${inPeriods(sql`responded_bucket`)} and assignee_id is not null group by assignee_id
+        union all
+        select 'resolution', solved_bucket, null::int, null::text, count(*)::int, ${times(sql`res`, sql`res_business`)},
+               null::jsonb
+        from x where ${inPeriods(sql`solved_bucket`)} group by grouping sets ((solved_bucket), ())
+        union all
+        select 'sla', null::int, null::int, priority::text, count(*)::int,
+               count(*) filter (where fr_due = 'met')::float8, count(*) filter (where fr_due = 'missed')::float8,
+               count(*) filter (where res_due = 'met')::float8, count(*) filter (where res_due = 'missed')::float8,
+               null::jsonb
+        from x where created_bucket is not null group by priority
+        union all
+        select 'breached', null::int, null::int, null::text, (select count(*)::int from missed),
+               null::float8, null::float8, null::float8, null::float8,
+               (select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'number', m.ticket_number,
+                         'priority', m.priority, 'kind', m.kind, 'due', (extract(epoch from m.due) * 1000)::float8)
+                       order by m.due, m.ticket_number, m.kind), '[]'::jsonb)
+                from (select * from missed order by due, ticket_number, kind limit ${breachedMax}) m)
+        union all
+        ${count("tag", sql`created_bucket`, sql`null::int`, sql`tag`, inPeriods(sql`created_bucket`), sql`x, unnest(x.tags) as tag`)}
+        union all
+        ${count("hour", sql`dow`, sql`hour`, sql`null::text`, sql`created_bucket is not null`)}
+        `,
   );
-  const earlier = await queryRows<TicketFact>(
-    db,
-    sql`select ${columns(false)} from ${tickets} t
-        where ${matching(orgId, f)} and t.created_at < ${span.start}::timestamptz
-          and ((t.status in ${DONE} and ${inSpan(sql`t.solved_at`, span)})
-               or (t.first_responded_at is not null and ${inSpan(sql`t.first_responded_at`, span)}))`,
-  );
-  return earlier.length === 0 ? created : [...created, ...earlier];
+}
+
+/** Whether a due time was met (done by it), missed (done late, or not done and past due at `at`), or neither. */
+function dueOutcome(due: SQL, done: SQL, at: Date): SQL {
+  return sql`case when ${due} is null then null
+                  when ${done} is not null then case when ${done} <= ${due} then 'met' else 'missed' end
+                  when ${due} < ${at.toISOString()}::timestamptz then 'missed' end`;
 }
 
 /** Tickets' numbers and subjects, by id (the few a report lists). */
@@ -125,11 +211,8 @@ export async function ticketSubjects(db: Queryable, orgId: string, ids: string[]
 
 /** width_bucket of a column against the report's period bounds (see TicketFact). */
 function bucketOf(column: SQL, bounds: string[]): SQL {
-  const edges = sql`array[${sql.join(
-    bounds.map((b) => sql`${b}::timestamptz`),
-    sql`, `,
-  )}]`;
-  return sql`width_bucket(${column}, ${edges})`;
+  // One array parameter (ISO instants have no commas), not one parameter per bound.
+  return sql`width_bucket(${column}, ${`{${bounds.join(",")}}`}::timestamptz[])`;
 }
 
 /**
@@ -197,6 +280,9 @@ export interface TicketExportRow {
   solved_at: Date | string | null;
   first_response_due_at: Date | string | null;
   resolution_due_at: Date | string | null;
+  /** Stored on the ticket (migration *_ticket_business_minutes_trigger.sql); the resolution's when solved now. */
+  first_response_business_minutes: number | null;
+  resolution_business_minutes: number | null;
   reopened_count: number;
   /** created_at as PostgreSQL prints it (microseconds kept), for the next page's cursor. */
   created_key: string;
@@ -226,7 +312,8 @@ export function ticketExportPage(
     sql`select t.id, t.ticket_number, t.subject, t.source, t.status, t.priority, t.requester_email,
                u.email as assignee_email, t.tags, t.created_at, t.created_at::text as created_key, t.first_responded_at,
                case when t.status in ${DONE} then t.solved_at end as solved_at,
-               t.first_response_due_at, t.resolution_due_at,
+               t.first_response_due_at, t.resolution_due_at, t.first_response_business_minutes,
+               case when t.status in ${DONE} then t.resolution_business_minutes end as resolution_business_minutes,
                (select count(*)::int from ${ticketEvents} e
                 where e.organization_id = t.organization_id and e.ticket_id = t.id and e.type = 'status'
                   and e.from_value in ${DONE} and e.to_value in ${OPEN}) as reopened_count

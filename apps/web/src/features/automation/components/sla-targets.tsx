@@ -178,6 +178,10 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
                 <input type="time" className={`${inputClasses} w-32`} {...register("closes")} />
               </label>
             </div>
+            <p className="text-xs text-slate-500">
+              A closing time before the opening time runs past midnight: 22:00 to 06:00 on Friday is Friday night until
+              Saturday 06:00.
+            </p>
           </fieldset>
         </fieldset>
         {error && <Alert>{error}</Alert>}

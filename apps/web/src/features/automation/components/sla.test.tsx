@@ -36,9 +36,9 @@ describe("SLA", () => {
     expect(screen.queryByRole("region", { name: "SLA" })).not.toBeInTheDocument();
   });
 
-  it("lets an admin set the targets per priority and the business hours", async () => {
-    storeSession();
-    const fetchMock = mockApi({
+  /** The automation screen's answers, the SLA targets saved as sent. */
+  const mockSlaScreen = () =>
+    mockApi({
       "GET /api/auth/me": () => json(200, { user: testUser }),
       "GET /api/trial/status": () => json(200, trialAnswer),
       "GET /api/users": () => json(200, { users: [me] }),
@@ -47,6 +47,10 @@ describe("SLA", () => {
       "GET /api/automation/sla": () => json(200, slaAnswer),
       "PUT /api/automation/sla": (init) => json(200, { ...slaAnswer, ...JSON.parse(String(init?.body)) }),
     });
+
+  it("lets an admin set the targets per priority and the business hours", async () => {
+    storeSession();
+    const fetchMock = mockSlaScreen();
     const { user } = renderApp("/automation");
     const form = await screen.findByRole("form", { name: "SLA targets" });
     await user.type(within(form).getByLabelText("Urgent first response hours"), "1");
@@ -76,5 +80,29 @@ describe("SLA", () => {
       business_hours: false,
     });
     expect(body.business_hours).toEqual({ days: [1, 2, 3, 4, 6], opens: "08:30", closes: "17:00" });
+  });
+
+  it("saves business hours that run past midnight, and says how they count", async () => {
+    storeSession();
+    const fetchMock = mockSlaScreen();
+    const { user } = renderApp("/automation");
+    const form = await screen.findByRole("form", { name: "SLA targets" });
+    expect(within(form).getByText(/closing time before the opening time runs past midnight/)).toBeInTheDocument();
+    for (const [label, time] of [
+      ["Opens", "22:00"],
+      ["Closes", "06:00"],
+    ] as const) {
+      const input = within(form).getByLabelText(label);
+      await user.clear(input);
+      await user.type(input, time);
+    }
+    await user.click(within(form).getByRole("button", { name: "Save SLA targets" }));
+    await screen.findByText("SLA targets saved");
+    const sent = fetchMock.mock.calls.find(([, init]) => init?.method === "PUT");
+    expect(JSON.parse(String(sent?.[1]?.body)).business_hours).toEqual({
+      days: [1, 2, 3, 4, 5],
+      opens: "22:00",
+      closes: "06:00",
+    });
   });
 });
