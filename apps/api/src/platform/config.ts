@@ -21,8 +21,8 @@ const megabytes = (min: number, max: number) =>
     .min(min, `must be between ${min} and ${max}`)
     .max(max, `must be between ${min} and ${max}`);
 
-/** AI_ENCODER_WAIT_MS unset: a knowledge base of a hundred sentences is encoded in time after a restart or an edit. */
-export const AI_ENCODER_WAIT_MS_DEFAULT = 1000;
+/** AI_ENCODER_WAIT_MS unset: a question never waits for its knowledge base's sentence vectors (tests set it). */
+export const AI_ENCODER_WAIT_MS_DEFAULT = 0;
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -109,7 +109,10 @@ const envSchema = z.object({
     .default(10_000),
   /** The embedded assistant's sentence encoder (modules/ai/sentence-encoder.ts); false: words and word vectors only. */
   AI_SENTENCE_ENCODER: boolFromEnv.default(true),
-  /** How long a question waits for its knowledge base's sentence vectors before it is answered without them. */
+  /**
+   * How long a question may wait for its knowledge base's sentence vectors to be complete; 0: never, it is answered
+   * with those there are (tests and benchmarks set it, so their figures never depend on timing).
+   */
   AI_ENCODER_WAIT_MS: z.coerce
     .number({ error: "must be a number of milliseconds" })
     .int("must be a whole number of milliseconds")

@@ -33,7 +33,7 @@ export interface ConfidenceSignals {
  */
 export function signalsOf(
   query: { coverage: number; words: number; sentence?: Float32Array | null },
-  hit: { absolute: { best: number; score: number; rival: number } } | undefined,
+  hit: { absolute: { best: number; score: number; rival: number }; pending?: boolean } | undefined,
 ): ConfidenceSignals {
   return {
     best: hit?.absolute.best ?? 0,
@@ -41,7 +41,8 @@ export function signalsOf(
     second: hit?.absolute.rival ?? 0,
     coverage: query.coverage,
     words: query.words,
-    sentences: Boolean(query.sentence),
+    // An article still being encoded was scored from its words: the words' calibration reads it.
+    sentences: Boolean(query.sentence) && !hit?.pending,
   };
 }
 

@@ -22,6 +22,23 @@ interface Entry {
 
 /** Settles when the sentence encoder has read an index's units, or cannot. */
 const encoding = new WeakMap<SearchIndex, Promise<number | null>>();
+/**
+ * Settles once an index has the vectors that could be lent by its predecessor or read back from the store (a
+ * database read, not the encoder's work), or has none to get.
+ */
+const lending = new WeakMap<SearchIndex, Promise<void>>();
+
+/**
+ * How questions were read since the process started: with every unit's sentence vector, with those of the articles
+ * not being encoded (the rest from words), or from words alone; and how many waited for an index's vectors (only
+ * with AI_ENCODER_WAIT_MS set: tests and benchmarks). What a test of "no wait after an edit" reads.
+ */
+const readCounts = { encoded: 0, partly: 0, words: 0, waited: 0 };
+export type SentenceReading = "encoded" | "partly" | "words";
+
+export function sentenceReadings(): Readonly<typeof readCounts> {
+  return { ...readCounts };
+}
 
 function newCache(limits: typeof INDEX_CACHE_LIMITS) {
   return new LRUCache<string, Entry>({
@@ -60,22 +77,40 @@ export async function organizationIndex(
   // The previous index of this knowledge base and the store lend the vectors of every unit they have. Encoding
   // stops once this index is replaced or evicted: its successor takes over what it had done.
   const wanted = () => entries.peek(orgId)?.index === index;
-  const encoded = encodeIndex(index, { previous: current?.index, wanted, store }).catch((err: unknown) => {
-    process.emitWarning(`Sentence vectors not computed: ${(err as Error).message}`);
-    return null;
-  });
+  let lent = () => {};
+  lending.set(
+    index,
+    new Promise((resolve) => {
+      lent = resolve;
+    }),
+  );
+  const encoded = encodeIndex(index, { previous: current?.index, wanted, store, lent })
+    .catch((err: unknown) => {
+      process.emitWarning(`Sentence vectors not computed: ${(err as Error).message}`);
+      return null;
+    })
+    .finally(lent);
   encoding.set(index, encoded);
   return index;
 }
 
 /**
- * Waits until the index has its sentence vectors or `waitMs` has passed, whichever is first: a question is then
- * answered with what the index has. Never waits for an index built elsewhere (the benchmarks encode their own).
+ * What a question is read with: the vectors the index has once those lent or read back are attached (a database
+ * read, bounded by `lendMs`), never waiting for the encoder; only with `waitMs` above 0 (AI_ENCODER_WAIT_MS: tests and
+ * benchmarks) does it wait that long for the rest. Never waits for an index built elsewhere (the benchmarks encode
+ * their own).
  */
-export async function sentencesReady(index: SearchIndex, waitMs: number): Promise<void> {
+export async function sentencesReady(index: SearchIndex, waitMs: number, lendMs = waitMs): Promise<SentenceReading> {
+  const lent = lending.get(index);
+  if (lent && !index.sentences) await within(lent, lendMs, undefined);
   const encoded = encoding.get(index);
-  if (index.sentences || !encoded || waitMs <= 0) return;
-  await within(encoded, waitMs, null);
+  if (encoded && waitMs > 0 && (!index.sentences || index.sentences.pending > 0)) {
+    readCounts.waited++;
+    await within(encoded, waitMs, null);
+  }
+  const reading = !index.sentences ? "words" : index.sentences.pending > 0 ? "partly" : "encoded";
+  readCounts[reading]++;
+  return reading;
 }
 
 /**

@@ -168,6 +168,8 @@ export interface Hit {
    * what confidence reads. Equal to `score` and `best` without the encoder.
    */
   absolute: { score: number; best: number; rival: number };
+  /** The index has sentence vectors but not yet the article's best unit's (it was just added or edited). */
+  pending: boolean;
 }
 
 const tf = (n: number) => 1 + Math.log(n);
@@ -539,7 +541,8 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
     const words = (lex * lw + sem * semShare) / (lw + semShare);
     let value = words;
     let plain = words;
-    if (sentence && index.sentences) {
+    // A unit not encoded yet (its article was just added or edited) is read from its words alone meanwhile.
+    if (sentence && index.sentences && (index.sentences.norms[id] ?? 0) > 0) {
       const meaning = sentenceSimilarity(index.sentences, id, sentence);
       const ws = RETRIEVAL.sentenceWeight;
       value = (1 - ws) * words + ws * Math.max(0, meaning.centred);
@@ -586,6 +589,7 @@ export function search(index: SearchIndex, scores: UnitScores, limit = 5): Hit[]
       lexical: lexical[entry.unit] ?? 0,
       semantic: semantic[entry.unit] ?? 0,
       absolute: { score: own.score, best: absolute[own.unit] ?? 0, rival },
+      pending: index.sentences !== null && (index.sentences.norms[own.unit] ?? 0) === 0,
     });
   });
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);

@@ -26,6 +26,11 @@ export interface SentenceVectors {
   centredNorms: Float32Array;
   /** The centre's squared length. */
   centreSquared: number;
+  /**
+   * How many units have no vector yet (a zero row): their article was added or edited a moment ago and their texts
+   * are still being encoded. Retrieval reads them from their words meanwhile; 0 once the index is complete.
+   */
+  pending: number;
 }
 
 const D = SENTENCE_DIMENSIONS;
@@ -126,16 +131,20 @@ function quantize(rows: Float32Array, count: number, centred: boolean[], article
   const centreSquared = dotRows(centre, centre);
   const centreDots = new Float32Array(count);
   const centredNorms = new Float32Array(count);
+  let pending = 0;
   for (let id = 0; id < count; id++) {
     const norm = norms[id] ?? 0;
-    if (norm === 0) continue;
+    if (norm === 0) {
+      pending++;
+      continue;
+    }
     let dot = 0;
     for (let d = 0; d < D; d++) dot += (values[id * D + d] ?? 0) * (centre[d] ?? 0);
     const centreDot = dot / norm;
     centreDots[id] = centreDot;
     centredNorms[id] = Math.sqrt(Math.max(0, 1 - 2 * centreDot + centreSquared));
   }
-  return { values, norms, centre, centreDots, centredNorms, centreSquared };
+  return { values, norms, centre, centreDots, centredNorms, centreSquared, pending };
 }
 
 /** Unit `id`'s vector back as unit-length floats (to reuse it in a rebuilt index). */
@@ -146,9 +155,9 @@ function row(vectors: SentenceVectors, id: number): Float32Array | null {
 }
 
 /**
- * Gives the index its sentence vectors: `rows` holds one unit-length row per unit, in the index's order. The
- * whole-article unit (whose text would be the whole article, slow to encode and diluted) gets the normalised mean
- * of its article's other units.
+ * Gives the index its sentence vectors: `rows` holds one unit-length row per unit, in the index's order (a zero row
+ * for a unit not encoded yet). The whole-article unit (whose text would be the whole article, slow to encode and
+ * diluted) gets the normalised mean of its article's other units that have one.
  */
 export function attachSentenceVectors(index: SearchIndex, rows: Float32Array): void {
   const sums = new Map<number, Float32Array>();
@@ -193,28 +202,34 @@ export interface EncodeOptions {
   wanted?: () => boolean;
   /** Vectors stored earlier are read from it, and the ones encoded now are saved to it (in the background). */
   store?: VectorStore;
+  /**
+   * Called once the vectors that could be lent or read back are attached (or there were none), before anything is
+   * encoded: from then on a question is answered with them, never waiting for the encoder.
+   */
+  lent?: () => void;
 }
+
+/** While an index's missing texts are encoded, its vectors are attached again after every this many of them. */
+const ATTACH_EVERY = 64;
 
 /**
  * Encodes the index's units and attaches their vectors. A unit's vector comes from the previous index of the same
  * knowledge base when it had (or, replaced halfway, had already encoded) the same text, else from the store, else
  * from the encoder: editing one article re-encodes that article's units only, however often articles change, and a
- * restart encodes nothing that was stored. Resolves how many texts were encoded, or null (the index stays without
- * sentence vectors) when the encoder is unavailable or the index is no longer wanted: its work stops and its
- * successor takes over what it had done.
+ * restart encodes nothing that was stored. What was lent or read back is attached at once, so questions are answered
+ * with it while the rest is encoded (those units are read from their words meanwhile); the texts the previous index
+ * did not have (an edit) are encoded first, at the encoder's edit priority, and the vectors are attached again as
+ * they come. Resolves how many texts were encoded, or null when the encoder is unavailable or the index is no longer
+ * wanted: its work stops and its successor takes over what it had done.
  */
 export async function encodeIndex(index: SearchIndex, options: EncodeOptions = {}): Promise<number | null> {
-  const { previous, wanted, store } = options;
-  if (!sentenceEncoderAvailable()) return null;
+  const { previous, wanted, store, lent } = options;
+  if (!sentenceEncoderAvailable()) {
+    lent?.();
+    return null;
+  }
   const rows = new Float32Array(index.units.length * D);
-  const known = new Map<string, Float32Array>();
-  if (previous?.sentences) {
-    const { sentences } = previous;
-    previous.texts.forEach((text, id) => {
-      const vector = text ? row(sentences, id) : null;
-      if (text && vector) known.set(text, vector);
-    });
-  } else if (previous) for (const [text, vector] of encodedSoFar.get(previous) ?? []) known.set(text, vector);
+  const known = lentRows(previous);
   const keys = store ? index.texts.map((text) => (text ? vectorKey(text) : "")) : [];
   const stored = store ? await loadStored(store) : new Map<string, Int8Array>();
   const missing: number[] = [];
@@ -225,26 +240,59 @@ export async function encodeIndex(index: SearchIndex, options: EncodeOptions = {
     if (reused) rows.set(reused, id * D);
     else missing.push(id);
   });
+  if (missing.length > 0 && missing.length < index.texts.filter(Boolean).length) attachSentenceVectors(index, rows);
+  lent?.();
   if (missing.length > 0) {
-    const texts = missing.map((id) => index.texts[id] ?? "");
     const soFar = new Map(known);
     encodedSoFar.set(index, soFar);
-    const encoded = await encodeSentences(texts, "index", {
-      wanted,
-      progress: (first, chunk) => {
-        for (let k = 0; k * D < chunk.length; k++) soFar.set(texts[first + k] ?? "", chunk.slice(k * D, (k + 1) * D));
-      },
-    });
-    // Kept when the work stopped: a successor built later still finds what was done.
-    if (!encoded) return null;
+    // An edit's texts (new to the previous index) first, at edit priority; then what a start left to do.
+    const had = new Set(previous?.texts ?? []);
+    const edited = previous ? missing.filter((id) => !had.has(index.texts[id] ?? "")) : [];
+    const rest = previous ? missing.filter((id) => had.has(index.texts[id] ?? "")) : missing;
+    let since = 0;
+    for (const [ids, priority] of [
+      [edited, "edit"],
+      [rest, "index"],
+    ] as const) {
+      if (ids.length === 0) continue;
+      const texts = ids.map((id) => index.texts[id] ?? "");
+      const encoded = await encodeSentences(texts, priority, {
+        wanted,
+        progress: (first, chunk) => {
+          for (let k = 0; k * D < chunk.length; k++) {
+            const row = chunk.slice(k * D, (k + 1) * D);
+            soFar.set(texts[first + k] ?? "", row);
+            rows.set(row, (ids[first + k] ?? 0) * D);
+          }
+          since += chunk.length / D;
+          if (since >= ATTACH_EVERY) {
+            since = 0;
+            attachSentenceVectors(index, rows);
+          }
+        },
+      });
+      // Kept when the work stopped: a successor built later still finds what was done.
+      if (!encoded) return null;
+    }
     encodedSoFar.delete(index);
-    missing.forEach((id, k) => {
-      rows.set(encoded.subarray(k * D, (k + 1) * D), id * D);
-    });
   }
   attachSentenceVectors(index, rows);
   if (store) saveStored(store, index, keys, stored);
   return missing.length;
+}
+
+/** The rows the previous index of the knowledge base lends, by text: its vectors, or what it had encoded so far. */
+function lentRows(previous: SearchIndex | null | undefined): Map<string, Float32Array> {
+  const known = new Map<string, Float32Array>();
+  if (!previous) return known;
+  const { sentences } = previous;
+  if (sentences)
+    previous.texts.forEach((text, id) => {
+      const vector = text ? row(sentences, id) : null;
+      if (text && vector) known.set(text, vector);
+    });
+  for (const [text, vector] of encodedSoFar.get(previous) ?? []) known.set(text, vector);
+  return known;
 }
 
 async function loadStored(store: VectorStore): Promise<Map<string, Int8Array>> {
