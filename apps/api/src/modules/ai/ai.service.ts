@@ -37,7 +37,7 @@ import { asksForPerson } from "./handoff-request.ts";
 import { indexEncoded, organizationIndex, sentencesReady } from "./index-cache.ts";
 import { type AiProvider, type Draft, handoffDraft, REPLIES } from "./provider.ts";
 import type { SearchIndex } from "./retrieval.ts";
-import { encoderWaitMs, encodeSentences, questionWaitMs, SENTENCE_DIMENSIONS, within } from "./sentence-encoder.ts";
+import { encoderWaitMs, encodeTexts, questionWaitMs, within } from "./sentence-encoder.ts";
 import type { VectorStore } from "./sentences.ts";
 import { reviewSuggestion } from "./suggestions.ts";
 import { groupQuestions, sameWording } from "./unanswered.ts";
@@ -165,16 +165,18 @@ const vectorStore = (db: Db, orgId: string): VectorStore => ({
 function startReading(texts: string[], priority: "question" | "index"): (index: SearchIndex) => Promise<Readings> {
   const started = performance.now();
   const deadline = started + questionWaitMs();
-  const encoding = encodeSentences(texts, priority).then((rows) => {
-    const out = new Map<string, Float32Array | null>();
-    texts.forEach((text, k) => {
-      out.set(text, rows ? rows.slice(k * SENTENCE_DIMENSIONS, (k + 1) * SENTENCE_DIMENSIONS) : null);
-    });
-    return out;
-  });
+  const encoding = encodeTexts(texts, priority);
   return async (index) => {
     await sentencesReady(index, started + encoderWaitMs() - performance.now(), deadline - performance.now());
-    return within(encoding, deadline - performance.now(), new Map());
+    const encoded = await within(encoding, deadline - performance.now(), null);
+    const out = new Map<string, Float32Array | null>();
+    // Only vectors of the encoder that made the index's are compared with them (the other may have stood in).
+    if (!encoded || encoded.encoder !== index.sentences?.encoder) return out;
+    const d = encoded.dimensions;
+    texts.forEach((text, k) => {
+      out.set(text, encoded.rows.slice(k * d, (k + 1) * d));
+    });
+    return out;
   };
 }
 

@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import { buildIndex, type KbArticle, type SearchIndex } from "./retrieval.ts";
-import { within } from "./sentence-encoder.ts";
+import { activeEncoder, within } from "./sentence-encoder.ts";
 import { encodeIndex, type VectorStore } from "./sentences.ts";
 import { wordVectors } from "./word-vectors.ts";
 
@@ -66,14 +66,17 @@ export async function organizationIndex(
   load: () => Promise<KbArticle[]>,
   store?: VectorStore,
 ): Promise<SearchIndex> {
+  // A change of encoder (the embeddings endpoint put aside after a failure, or back) is a new index too: its vectors
+  // are the other encoder's, and the two are never mixed.
+  const key = `${stamp}\n${activeEncoder() ?? ""}`;
   const cached = entries.get(orgId);
-  if (cached && cached.stamp === stamp) return cached.index;
+  if (cached && cached.stamp === key) return cached.index;
   const loaded = await load();
   // Another question may have built this index meanwhile; else the latest index before it lends its vectors.
   const current = entries.peek(orgId);
-  if (current && current.stamp === stamp) return current.index;
+  if (current && current.stamp === key) return current.index;
   const index = buildIndex(loaded, wordVectors());
-  entries.set(orgId, { stamp, index });
+  entries.set(orgId, { stamp: key, index });
   // The previous index of this knowledge base and the store lend the vectors of every unit they have. Encoding
   // stops once this index is replaced or evicted: its successor takes over what it had done.
   const wanted = () => entries.peek(orgId)?.index === index;
@@ -120,6 +123,11 @@ export async function sentencesReady(index: SearchIndex, waitMs: number, lendMs 
 export async function indexEncoded(orgId: string): Promise<number | null> {
   const entry = entries.peek(orgId);
   return entry ? (encoding.get(entry.index) ?? null) : null;
+}
+
+/** The encoder that made the organization's cached index's vectors (null: none yet, or no index). */
+export function indexEncoder(orgId: string): string | null {
+  return entries.peek(orgId)?.index.sentences?.encoder ?? null;
 }
 
 /** Drops an organization's index at once (the fingerprint would catch the change on the next question anyway). */

@@ -139,6 +139,8 @@ export interface QueryTerms {
   vector: Float32Array | null;
   /** The sentence encoder's vector of the question, when both it and the index's are there (else null). */
   sentence: Float32Array | null;
+  /** The encoder that made that vector and the index's (null without one): confidence has a calibration for each. */
+  encoder: string | null;
   /** How much of the question's weight the knowledge base has words for (0..1). */
   coverage: number;
   /** How many words of the question say what it is about (not stop words). */
@@ -475,10 +477,17 @@ export function queryTerms(
     }
   }
   const vector = index.vectors ? meaningVector(text, index.vectors, index.common) : null;
+  // A vector of another length than the index's is another encoder's: never compared (ai.service.ts filters too).
+  const useSentence =
+    index.sentences !== null &&
+    sentence !== null &&
+    sentence.length === index.sentences.dimensions &&
+    RETRIEVAL.sentenceWeight > 0;
   return {
     terms,
     vector,
-    sentence: index.sentences && sentence && RETRIEVAL.sentenceWeight > 0 ? sentence : null,
+    sentence: useSentence ? sentence : null,
+    encoder: useSentence ? (index.sentences?.encoder ?? null) : null,
     coverage: total > 0 ? known / total : 0,
     words: contentWords(text).length,
     topic,

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { AI_ENCODER_WAIT_MS_DEFAULT } from "../../platform/config.ts";
+import { encodeAtEndpoint, endpointEncoderName, endpointUsable } from "./embeddings-endpoint.ts";
 
 /**
  * A sentence encoder: Google's Universal Sentence Encoder (lite), 512 dimensions, whose weights ship in the
@@ -181,7 +182,7 @@ export interface IndexWork {
   /** False once the work is no longer needed (its index was replaced): it stops before the next chunk. */
   wanted?: () => boolean;
   /** Each chunk's rows as they come, from text `first` on (kept, so work stopped halfway is not lost). */
-  progress?: (first: number, rows: Float32Array) => void;
+  progress?: (first: number, rows: Float32Array, dimensions: number) => void;
 }
 
 /**
@@ -202,9 +203,51 @@ export async function encodeSentences(
     const chunk = await enqueue(texts.slice(i, i + INDEX_CHUNK), priority);
     if (!chunk) return null;
     out.set(chunk, i * SENTENCE_DIMENSIONS);
-    work.progress?.(i, chunk);
+    work.progress?.(i, chunk, SENTENCE_DIMENSIONS);
   }
   return out;
+}
+
+/** Texts' vectors with the encoder that made them: vectors of two encoders are never compared. */
+export interface Encoded {
+  encoder: string;
+  dimensions: number;
+  /** Unit-length rows, one per text (an empty text's row is zeros). */
+  rows: Float32Array;
+}
+
+/**
+ * The encoder new work goes to: the configured embeddings endpoint (embeddings-endpoint.ts) unless a recent failure
+ * put it aside, else the embedded one; null when neither can be used.
+ */
+export function activeEncoder(): string | null {
+  const endpoint = endpointUsable();
+  if (endpoint) return endpointEncoderName(endpoint);
+  return sentenceEncoderAvailable() ? SENTENCE_ENCODER_NAME : null;
+}
+
+/**
+ * The texts' vectors from `encoder` (an index's work: all its vectors come from one encoder, so a failure answers
+ * null rather than another encoder's), or, without one, from the active encoder, the embedded one standing in when
+ * the endpoint fails (a question: answered at once either way, its vector compared only with an index's of the same
+ * encoder). A question waits for the endpoint at most questionWaitMs.
+ */
+export async function encodeTexts(
+  texts: string[],
+  priority: Priority,
+  work: IndexWork = {},
+  encoder: string | null = null,
+): Promise<Encoded | null> {
+  const endpoint = endpointUsable();
+  const chosen = encoder ?? activeEncoder();
+  if (endpoint && chosen === endpointEncoderName(endpoint)) {
+    const timeout = priority === "question" ? Math.min(endpoint.timeoutMs, questionWaitMs()) : endpoint.timeoutMs;
+    const got = await encodeAtEndpoint(endpoint, texts, timeout, work.progress, work.wanted);
+    if (got) return { encoder: chosen, ...got };
+    if (encoder) return null;
+  } else if (encoder && encoder !== SENTENCE_ENCODER_NAME) return null;
+  const rows = await encodeSentences(texts, priority, work);
+  return rows ? { encoder: SENTENCE_ENCODER_NAME, dimensions: SENTENCE_DIMENSIONS, rows } : null;
 }
 
 /** Starts the thread (about half a second) before the first question needs it; nothing when the encoder is off. */

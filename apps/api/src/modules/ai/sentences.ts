@@ -1,18 +1,20 @@
 import { createHash } from "node:crypto";
+import { embeddingsEndpoint, encoderMark, endpointDimensions, endpointEncoderName } from "./embeddings-endpoint.ts";
 import type { SearchIndex } from "./retrieval.ts";
-import {
-  encodeSentences,
-  SENTENCE_DIMENSIONS,
-  SENTENCE_ENCODER_NAME,
-  sentenceEncoderAvailable,
-} from "./sentence-encoder.ts";
+import { activeEncoder, encodeTexts, SENTENCE_DIMENSIONS, SENTENCE_ENCODER_NAME } from "./sentence-encoder.ts";
 
 /**
- * An index's sentence vectors, one row of SENTENCE_DIMENSIONS per unit, stored as bytes: each row scaled so its
+ * An index's sentence vectors, one row of `dimensions` per unit, stored as bytes: each row scaled so its
  * largest component is 127, with the length of the scaled row kept beside it. Half a kilobyte a unit instead of two,
  * and a cosine that differs from the full-precision one by less than 0.01.
  */
 export interface SentenceVectors {
+  /**
+   * The encoder that made every row (sentence-encoder.ts, activeEncoder): a question's vector is compared with them
+   * only when the same encoder made it (ai.service.ts, startReading), never another's.
+   */
+  encoder: string;
+  dimensions: number;
   values: Int8Array;
   norms: Float32Array;
   /**
@@ -32,8 +34,6 @@ export interface SentenceVectors {
    */
   pending: number;
 }
-
-const D = SENTENCE_DIMENSIONS;
 
 /**
  * How much of the knowledge base's mean vector is taken away: n / (n + SHRINK) for n articles. With one article the
@@ -58,6 +58,7 @@ export function sentenceQuery(vectors: SentenceVectors, vector: Float32Array): S
 
 function dotRows(a: Float32Array, b: Float32Array): number {
   let sum = 0;
+  const D = Math.min(a.length, b.length);
   for (let d = 0; d < D; d++) sum += (a[d] ?? 0) * (b[d] ?? 0);
   return sum;
 }
@@ -77,7 +78,7 @@ export interface SentenceMatch {
 export function sentenceSimilarity(vectors: SentenceVectors, id: number, query: SentenceQuery): SentenceMatch {
   const norm = vectors.norms[id] ?? 0;
   if (norm === 0) return { plain: 0, centred: 0 };
-  const { values } = vectors;
+  const { values, dimensions: D } = vectors;
   const q = query.vector;
   const offset = id * D;
   let sum = 0;
@@ -91,6 +92,7 @@ export function sentenceSimilarity(vectors: SentenceVectors, id: number, query: 
 
 /** One row as bytes, scaled so its largest component is 127 (all zeros for a zero row). */
 function quantizeRow(row: Float32Array): Int8Array {
+  const D = row.length;
   const out = new Int8Array(D);
   let max = 0;
   for (let d = 0; d < D; d++) max = Math.max(max, Math.abs(row[d] ?? 0));
@@ -100,6 +102,7 @@ function quantizeRow(row: Float32Array): Int8Array {
 
 /** Bytes back as a unit-length row, or null for a zero row. */
 function unitRow(bytes: Int8Array): Float32Array | null {
+  const D = bytes.length;
   let sq = 0;
   for (let d = 0; d < D; d++) sq += (bytes[d] ?? 0) ** 2;
   const norm = Math.sqrt(sq);
@@ -110,7 +113,14 @@ function unitRow(bytes: Int8Array): Float32Array | null {
  * The rows as bytes, with the centre: the mean of the rows of `centred` units (titles, phrasings and sentences, not
  * the whole-article units, which are means themselves), shrunk by the number of articles.
  */
-function quantize(rows: Float32Array, count: number, centred: boolean[], articles: number): SentenceVectors {
+function quantize(
+  rows: Float32Array,
+  count: number,
+  centred: boolean[],
+  articles: number,
+  encoder: { name: string; dimensions: number },
+): SentenceVectors {
+  const D = encoder.dimensions;
   const values = new Int8Array(count * D);
   const norms = new Float32Array(count);
   const centre = new Float32Array(D);
@@ -144,12 +154,23 @@ function quantize(rows: Float32Array, count: number, centred: boolean[], article
     centreDots[id] = centreDot;
     centredNorms[id] = Math.sqrt(Math.max(0, 1 - 2 * centreDot + centreSquared));
   }
-  return { values, norms, centre, centreDots, centredNorms, centreSquared, pending };
+  return {
+    encoder: encoder.name,
+    dimensions: D,
+    values,
+    norms,
+    centre,
+    centreDots,
+    centredNorms,
+    centreSquared,
+    pending,
+  };
 }
 
 /** Unit `id`'s vector back as unit-length floats (to reuse it in a rebuilt index). */
 function row(vectors: SentenceVectors, id: number): Float32Array | null {
   const norm = vectors.norms[id] ?? 0;
+  const D = vectors.dimensions;
   if (norm === 0) return null;
   return Float32Array.from(vectors.values.subarray(id * D, (id + 1) * D), (v) => v / norm);
 }
@@ -159,7 +180,12 @@ function row(vectors: SentenceVectors, id: number): Float32Array | null {
  * for a unit not encoded yet). The whole-article unit (whose text would be the whole article, slow to encode and
  * diluted) gets the normalised mean of its article's other units that have one.
  */
-export function attachSentenceVectors(index: SearchIndex, rows: Float32Array): void {
+export function attachSentenceVectors(
+  index: SearchIndex,
+  rows: Float32Array,
+  encoder = { name: SENTENCE_ENCODER_NAME, dimensions: SENTENCE_DIMENSIONS },
+): void {
+  const D = encoder.dimensions;
   const sums = new Map<number, Float32Array>();
   index.units.forEach((unit, id) => {
     if (unit.kind === "article") return;
@@ -175,15 +201,15 @@ export function attachSentenceVectors(index: SearchIndex, rows: Float32Array): v
     if (norm > 0) for (let d = 0; d < D; d++) rows[id * D + d] = (sum[d] ?? 0) / norm;
   });
   const centred = index.units.map((unit) => unit.kind !== "article");
-  index.sentences = quantize(rows, index.units.length, centred, index.articles.length);
+  index.sentences = quantize(rows, index.units.length, centred, index.articles.length, encoder);
 }
 
-/** The rows encoded so far of indexes not (yet) fully encoded, by text: a rebuild reuses them. */
-const encodedSoFar = new WeakMap<SearchIndex, Map<string, Float32Array>>();
+/** The rows encoded so far of indexes not (yet) fully encoded, by text, with their encoder: a rebuild reuses them. */
+const encodedSoFar = new WeakMap<SearchIndex, { encoder: string; rows: Map<string, Float32Array> }>();
 
 /**
  * Where a knowledge base's vectors are kept between restarts and shared between instances (the database: table
- * ai_sentence_vectors), by key: a hash of the encoder's name and the text.
+ * ai_sentence_vectors), by key (vectorKey). A row's length is its dimension.
  */
 export interface VectorStore {
   /** Every vector stored for the knowledge base. */
@@ -192,8 +218,25 @@ export interface VectorStore {
   save(added: ReadonlyMap<string, Int8Array>, stale: readonly string[]): Promise<void>;
 }
 
-export const vectorKey = (text: string): string =>
-  createHash("sha256").update(`${SENTENCE_ENCODER_NAME}\n${text}`).digest("base64url");
+/**
+ * A text's key: a hash of the encoder's name and the text. The embedded encoder's keys are as they always were; an
+ * embeddings endpoint's model's start with a mark of its name and a dot, so each encoder's stale vectors are told
+ * apart, and those of a model no longer configured are dropped.
+ */
+export const vectorKey = (text: string, encoder = SENTENCE_ENCODER_NAME): string => {
+  const hash = createHash("sha256").update(`${encoder}\n${text}`).digest("base64url");
+  return encoder === SENTENCE_ENCODER_NAME ? hash : `${encoderMark(encoder)}.${hash}`;
+};
+
+/** The mark a stored key's encoder has ("" for the embedded encoder's). */
+const markOf = (key: string) => key.slice(0, Math.max(0, key.indexOf(".")));
+
+/** The dimension of the encoder's vectors, when known before any is read (the embedded one; a model once it answered). */
+function knownDimensions(encoder: string): number | undefined {
+  if (encoder === SENTENCE_ENCODER_NAME) return SENTENCE_DIMENSIONS;
+  const endpoint = embeddingsEndpoint();
+  return endpoint && endpointEncoderName(endpoint) === encoder ? endpointDimensions(endpoint) : undefined;
+}
 
 export interface EncodeOptions {
   /** The previous index of the same knowledge base: it lends the vectors of every unit that did not change. */
@@ -224,27 +267,32 @@ const ATTACH_EVERY = 64;
  */
 export async function encodeIndex(index: SearchIndex, options: EncodeOptions = {}): Promise<number | null> {
   const { previous, wanted, store, lent } = options;
-  if (!sentenceEncoderAvailable()) {
+  const encoder = activeEncoder();
+  if (!encoder) {
     lent?.();
     return null;
   }
-  const rows = new Float32Array(index.units.length * D);
-  const known = lentRows(previous);
-  const keys = store ? index.texts.map((text) => (text ? vectorKey(text) : "")) : [];
+  const known = lentRows(previous, encoder);
+  const keys = store ? index.texts.map((text) => (text ? vectorKey(text, encoder) : "")) : [];
   const stored = store ? await loadStored(store) : new Map<string, Int8Array>();
+  // A row of another dimension than the model's (a model changed under the same name) is encoded again.
+  let dimensions = knownDimensions(encoder);
+  const fits = (v: { length: number }) => (dimensions ??= v.length) === v.length;
+  const have: (Float32Array | undefined)[] = [];
   const missing: number[] = [];
   index.texts.forEach((text, id) => {
     if (!text) return;
     const bytes = stored.get(keys[id] ?? "");
-    const reused = known.get(text) ?? (bytes ? unitRow(bytes) : null);
-    if (reused) rows.set(reused, id * D);
+    const reused = known.get(text) ?? (bytes && fits(bytes) ? unitRow(bytes) : null);
+    if (reused && fits(reused)) have[id] = reused;
     else missing.push(id);
   });
-  if (missing.length > 0 && missing.length < index.texts.filter(Boolean).length) attachSentenceVectors(index, rows);
+  const attach = () => attachRows(index, have, encoder);
+  if (missing.length > 0 && missing.length < index.texts.filter(Boolean).length) attach();
   lent?.();
   if (missing.length > 0) {
     const soFar = new Map(known);
-    encodedSoFar.set(index, soFar);
+    encodedSoFar.set(index, { encoder, rows: soFar });
     // An edit's texts (new to the previous index) first, at edit priority; then what a start left to do.
     const had = new Set(previous?.texts ?? []);
     const edited = previous ? missing.filter((id) => !had.has(index.texts[id] ?? "")) : [];
@@ -256,42 +304,54 @@ export async function encodeIndex(index: SearchIndex, options: EncodeOptions = {
     ] as const) {
       if (ids.length === 0) continue;
       const texts = ids.map((id) => index.texts[id] ?? "");
-      const encoded = await encodeSentences(texts, priority, {
-        wanted,
-        progress: (first, chunk) => {
-          for (let k = 0; k * D < chunk.length; k++) {
-            const row = chunk.slice(k * D, (k + 1) * D);
-            soFar.set(texts[first + k] ?? "", row);
-            rows.set(row, (ids[first + k] ?? 0) * D);
-          }
-          since += chunk.length / D;
-          if (since >= ATTACH_EVERY) {
-            since = 0;
-            attachSentenceVectors(index, rows);
-          }
-        },
-      });
+      const progress = (first: number, chunk: Float32Array, D: number) => {
+        for (let k = 0; k * D < chunk.length; k++) {
+          const row = chunk.slice(k * D, (k + 1) * D);
+          soFar.set(texts[first + k] ?? "", row);
+          have[ids[first + k] ?? 0] = row;
+        }
+        since += chunk.length / D;
+        if (since >= ATTACH_EVERY) {
+          since = 0;
+          attach();
+        }
+      };
       // Kept when the work stopped: a successor built later still finds what was done.
-      if (!encoded) return null;
+      if (!(await encodeTexts(texts, priority, { wanted, progress }, encoder))) return null;
     }
     encodedSoFar.delete(index);
   }
-  attachSentenceVectors(index, rows);
+  attach();
   if (store) saveStored(store, index, keys, stored);
   return missing.length;
 }
 
-/** The rows the previous index of the knowledge base lends, by text: its vectors, or what it had encoded so far. */
-function lentRows(previous: SearchIndex | null | undefined): Map<string, Float32Array> {
+/** Attaches the rows there are (a unit without one gets a zero row: it is read from its words meanwhile). */
+function attachRows(index: SearchIndex, have: (Float32Array | undefined)[], encoder: string): void {
+  const dimensions = have.find(Boolean)?.length;
+  if (!dimensions) return;
+  const rows = new Float32Array(index.units.length * dimensions);
+  have.forEach((row, id) => {
+    if (row) rows.set(row, id * dimensions);
+  });
+  attachSentenceVectors(index, rows, { name: encoder, dimensions });
+}
+
+/**
+ * The rows the previous index of the knowledge base lends, by text: its vectors, or what it had encoded so far, when
+ * they were made by `encoder` (after a change of encoder nothing is lent).
+ */
+function lentRows(previous: SearchIndex | null | undefined, encoder: string): Map<string, Float32Array> {
   const known = new Map<string, Float32Array>();
   if (!previous) return known;
   const { sentences } = previous;
-  if (sentences)
+  if (sentences?.encoder === encoder)
     previous.texts.forEach((text, id) => {
       const vector = text ? row(sentences, id) : null;
       if (text && vector) known.set(text, vector);
     });
-  for (const [text, vector] of encodedSoFar.get(previous) ?? []) known.set(text, vector);
+  const soFar = encodedSoFar.get(previous);
+  if (soFar?.encoder === encoder) for (const [text, vector] of soFar.rows) known.set(text, vector);
   return known;
 }
 
@@ -308,12 +368,17 @@ async function loadStored(store: VectorStore): Promise<Map<string, Int8Array>> {
 function saveStored(store: VectorStore, index: SearchIndex, keys: string[], stored: Map<string, Int8Array>): void {
   const sentences = index.sentences;
   if (!sentences) return;
+  const D = sentences.dimensions;
   const added = new Map<string, Int8Array>();
   keys.forEach((key, id) => {
     if (key && !stored.has(key)) added.set(key, sentences.values.slice(id * D, (id + 1) * D));
   });
   const current = new Set(keys);
-  const stale = [...stored.keys()].filter((key) => !current.has(key));
+  // Another encoder's vectors are its own to drop, as long as it is the embedded one or the configured model's.
+  const own = markOf(keys.find(Boolean) ?? "");
+  const endpoint = embeddingsEndpoint();
+  const kept = new Set(["", ...(endpoint ? [encoderMark(endpointEncoderName(endpoint))] : [])]);
+  const stale = [...stored.keys()].filter((key) => (markOf(key) === own ? !current.has(key) : !kept.has(markOf(key))));
   if (added.size === 0 && stale.length === 0) return;
   store.save(added, stale).catch((err: unknown) => {
     process.emitWarning(
