@@ -277,7 +277,10 @@ export async function encodeIndex(index: SearchIndex, options: EncodeOptions = {
   const stored = store ? await loadStored(store) : new Map<string, Int8Array>();
   // A row of another dimension than the model's (a model changed under the same name) is encoded again.
   let dimensions = knownDimensions(encoder);
-  const fits = (v: { length: number }) => (dimensions ??= v.length) === v.length;
+  const fits = (v: { length: number }) => {
+    dimensions ??= v.length;
+    return dimensions === v.length;
+  };
   const have: (Float32Array | undefined)[] = [];
   const missing: number[] = [];
   index.texts.forEach((text, id) => {
