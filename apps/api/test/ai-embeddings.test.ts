@@ -6,28 +6,17 @@ import { loadEncoderCalibration, writeEncoderCalibration } from "../src/modules/
 import { forgetOrganizationIndex, indexEncoded, indexEncoder } from "../src/modules/ai/index-cache.ts";
 import { buildIndex, type KbArticle, queryTerms, search, unitScores } from "../src/modules/ai/retrieval.ts";
 import { encodeTexts, SENTENCE_DIMENSIONS, SENTENCE_ENCODER_NAME } from "../src/modules/ai/sentence-encoder.ts";
-import { encodeIndex, type VectorStore, vectorKey } from "../src/modules/ai/sentences.ts";
+import { encodeIndex, vectorKey } from "../src/modules/ai/sentences.ts";
 import { wordVectors } from "../src/modules/ai/word-vectors.ts";
 import { loadConfig } from "../src/platform/config.ts";
 import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 import { type EmbeddingsServer, startEmbeddingsServer } from "./support/embeddings-server.ts";
 import { addArticle, askAssistant, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
+import { memoryStore } from "./support/memory-vector-store.ts";
 
 const articles: KbArticle[] = SHOP_ARTICLES.map((a, i) => ({ ...a, id: `a${i}`, questions: [] }));
 const MODEL = "local-embed";
 const ENCODER = `embeddings:${MODEL}`;
-
-function memoryStore(): VectorStore & { rows: Map<string, Int8Array> } {
-  const rows = new Map<string, Int8Array>();
-  return {
-    rows,
-    load: async () => new Map(rows),
-    save: async (added, stale) => {
-      for (const [key, v] of added) if (!rows.has(key)) rows.set(key, v);
-      for (const key of stale) rows.delete(key);
-    },
-  };
-}
 
 let server: EmbeddingsServer;
 beforeAll(async () => {

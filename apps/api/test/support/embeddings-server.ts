@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "./chat-completions-server.ts";
 
 /**
  * A local HTTP server that speaks the OpenAI embeddings protocol (POST /v1/embeddings: `{ model, input: string[] }`
@@ -21,14 +22,6 @@ export interface EmbeddingsServer {
   slowMs: number;
   close(): Promise<void>;
 }
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 
 /** The word's fixed direction: components from its hash, in [-1, 1]. */
 function direction(word: string, dimensions: number): number[] {
