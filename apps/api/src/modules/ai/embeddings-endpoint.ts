@@ -119,6 +119,20 @@ async function requestBatch(endpoint: EmbeddingsEndpoint, texts: string[], timeo
   return rows;
 }
 
+/**
+ * One batch, sent again once when the connection failed before any answer: a kept-alive connection the server (or a
+ * proxy) closed while idle fails the next request so, and the calibration command's long pauses between batches
+ * met it every time. A timeout or an answer is never retried.
+ */
+async function requestOnce(endpoint: EmbeddingsEndpoint, texts: string[], timeoutMs: number): Promise<number[][]> {
+  try {
+    return await requestBatch(endpoint, texts, timeoutMs);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return requestBatch(endpoint, texts, timeoutMs);
+  }
+}
+
 /** Unit-length rows of `texts` (an empty text's row is zeros), one Float32Array; null when a batch failed. */
 export async function encodeAtEndpoint(
   endpoint: EmbeddingsEndpoint,
@@ -137,7 +151,7 @@ export async function encodeAtEndpoint(
     let vectors: number[][] = [];
     try {
       if (present.length > 0)
-        vectors = await requestBatch(
+        vectors = await requestOnce(
           endpoint,
           present.map(([t]) => t),
           timeoutMs,
