@@ -2,6 +2,7 @@ import path from "node:path";
 import { buildApp } from "./app.ts";
 import { DEMO_LOGIN, seedDemo } from "./db/seed.ts";
 import { prepareAssistant } from "./modules/ai/ai.service.ts";
+import { loadEncoderCalibration } from "./modules/ai/encoder-calibration.ts";
 import { startSentenceEncoder } from "./modules/ai/sentence-encoder.ts";
 import { wordVectors } from "./modules/ai/word-vectors.ts";
 import { lexicon } from "./modules/ai/wordnet.ts";
@@ -62,6 +63,14 @@ async function main() {
   wordVectors();
   lexicon();
   startSentenceEncoder();
+  if (config.embeddings) {
+    const { model, calibrationFile } = config.embeddings;
+    const calibration = loadEncoderCalibration(calibrationFile, model);
+    if (calibration !== "loaded")
+      app.log.warn(
+        `The confidence calibration of ${model} is ${calibration === "missing" ? "not fitted yet" : calibration === "other-model" ? "another model's" : "unreadable"} (${calibrationFile}): the embedded encoder's is used until \`npm run ai:calibrate\` fits it (docs/deploy.md)`,
+      );
+  }
   const seeded = config.seedDemo ? await seedDemo(database.db) : false;
   // The demo customer of /customer-portal is shared by every visitor: it starts from the same tickets each time.
   if (config.seedDemo) await resetDemoCustomer(database.db);

@@ -11,19 +11,7 @@ import { queryRows } from "../src/platform/db.ts";
 import { withTenant } from "../src/platform/tenancy.ts";
 import { createTestApp, registerOrg, type TestApp } from "./helpers.ts";
 import { addArticle, askAssistant, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
-
-/** A store in memory, as the database keeps it: by key. */
-function memoryStore(): VectorStore & { rows: Map<string, Int8Array> } {
-  const rows = new Map<string, Int8Array>();
-  return {
-    rows,
-    load: async () => new Map(rows),
-    save: async (added, stale) => {
-      for (const [key, v] of added) if (!rows.has(key)) rows.set(key, v);
-      for (const key of stale) rows.delete(key);
-    },
-  };
-}
+import { memoryStore } from "./support/memory-vector-store.ts";
 
 const shopArticles = SHOP_ARTICLES.map((a, i) => ({ ...a, id: `a${i}`, questions: [] }));
 const D = SENTENCE_DIMENSIONS;

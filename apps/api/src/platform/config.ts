@@ -21,8 +21,8 @@ const megabytes = (min: number, max: number) =>
     .min(min, `must be between ${min} and ${max}`)
     .max(max, `must be between ${min} and ${max}`);
 
-/** AI_ENCODER_WAIT_MS unset: a knowledge base of a hundred sentences is encoded in time after a restart or an edit. */
-export const AI_ENCODER_WAIT_MS_DEFAULT = 1000;
+/** AI_ENCODER_WAIT_MS unset: a question never waits for its knowledge base's sentence vectors (tests set it). */
+export const AI_ENCODER_WAIT_MS_DEFAULT = 0;
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -109,13 +109,28 @@ const envSchema = z.object({
     .default(10_000),
   /** The embedded assistant's sentence encoder (modules/ai/sentence-encoder.ts); false: words and word vectors only. */
   AI_SENTENCE_ENCODER: boolFromEnv.default(true),
-  /** How long a question waits for its knowledge base's sentence vectors before it is answered without them. */
+  /**
+   * How long a question may wait for its knowledge base's sentence vectors to be complete; 0: never, it is answered
+   * with those there are (tests and benchmarks set it, so their figures never depend on timing).
+   */
   AI_ENCODER_WAIT_MS: z.coerce
     .number({ error: "must be a number of milliseconds" })
     .int("must be a whole number of milliseconds")
     .min(0, "must be between 0 and 600000")
     .max(600_000, "must be between 0 and 600000")
     .default(AI_ENCODER_WAIT_MS_DEFAULT),
+  /** An OpenAI-compatible embeddings endpoint as the sentence encoder (modules/ai/embeddings-endpoint.ts). */
+  AI_EMBEDDINGS_URL: z.url("must be a URL such as http://localhost:11434/v1").optional(),
+  AI_EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
+  AI_EMBEDDINGS_KEY: z.string().min(1).optional(),
+  AI_EMBEDDINGS_TIMEOUT_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(100, "must be between 100 and 120000")
+    .max(120_000, "must be between 100 and 120000")
+    .default(10_000),
+  /** Where `npm run ai:calibrate` writes the model's calibration and the app reads it (default: in DATA_DIR). */
+  AI_EMBEDDINGS_CALIBRATION: z.string().min(1).optional(),
   PAYMENT_PROVIDER: z.enum(["test", "stripe"], { error: "use test or stripe" }).default("test"),
   STRIPE_SECRET_KEY: z
     .string()
@@ -199,6 +214,11 @@ export type Config = {
   /** GET /metrics' bearer token (METRICS_TOKEN); /metrics answers 404 without one. */
   metricsToken: string | undefined;
   ai: AiConfig;
+  /**
+   * The embeddings endpoint's model and the file of its calibration, when AI_EMBEDDINGS_URL is set (the encoder
+   * itself reads AI_EMBEDDINGS_* as the sentence encoder reads AI_SENTENCE_ENCODER).
+   */
+  embeddings: { model: string; calibrationFile: string } | null;
   /** Memory for cached answers, in bytes; 0: off. */
   answerCacheBytes: number;
   payments: PaymentConfig;
@@ -226,6 +246,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(e.AI_MODEL ? [] : ["  AI_MODEL: required when AI_PROVIDER is openai"]),
     ];
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join("\n")}`);
+  }
+  if (Boolean(e.AI_EMBEDDINGS_URL) !== Boolean(e.AI_EMBEDDINGS_MODEL)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${e.AI_EMBEDDINGS_URL ? "AI_EMBEDDINGS_MODEL: required when AI_EMBEDDINGS_URL is set (the model to ask for, such as nomic-embed-text)" : "AI_EMBEDDINGS_URL: required when AI_EMBEDDINGS_MODEL is set (the endpoint's address, such as http://localhost:11434/v1)"}`,
+    );
   }
   if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
     throw new ConfigError(
@@ -293,6 +318,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainDelayMs: e.DRAIN_DELAY_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     ai,
+    embeddings:
+      e.AI_EMBEDDINGS_URL && e.AI_EMBEDDINGS_MODEL
+        ? {
+            model: e.AI_EMBEDDINGS_MODEL,
+            calibrationFile: path.resolve(
+              e.AI_EMBEDDINGS_CALIBRATION ?? path.join(e.DATA_DIR, "embeddings-calibration.json"),
+            ),
+          }
+        : null,
     answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
     payments,
     registrationsPerHour: e.REGISTRATIONS_PER_HOUR,

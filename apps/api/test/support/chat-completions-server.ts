@@ -32,7 +32,7 @@ export interface ChatCompletionsServer {
   close(): Promise<void>;
 }
 
-const readBody = (req: IncomingMessage) =>
+export const readBody = (req: IncomingMessage) =>
   new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

@@ -37,7 +37,7 @@ import { asksForPerson } from "./handoff-request.ts";
 import { indexEncoded, organizationIndex, sentencesReady } from "./index-cache.ts";
 import { type AiProvider, type Draft, handoffDraft, REPLIES } from "./provider.ts";
 import type { SearchIndex } from "./retrieval.ts";
-import { encoderWaitMs, encodeSentences, SENTENCE_DIMENSIONS, within } from "./sentence-encoder.ts";
+import { encoderWaitMs, encodeTexts, questionWaitMs, within } from "./sentence-encoder.ts";
 import type { VectorStore } from "./sentences.ts";
 import { reviewSuggestion } from "./suggestions.ts";
 import { groupQuestions, sameWording } from "./unanswered.ts";
@@ -157,22 +157,26 @@ const vectorStore = (db: Db, orgId: string): VectorStore => ({
 });
 
 /**
- * Starts encoding the texts at once, on the encoder's thread, and gives a function that waits for them and for the
- * index's own sentence vectors. Both waits share one deadline (AI_ENCODER_WAIT_MS from now): past it, what is not
- * ready is left out, and the texts are read from their words alone rather than keeping anyone waiting.
+ * Starts encoding the texts at once, on the encoder's thread, and gives a function that waits for them (up to
+ * questionWaitMs from now) and takes the index's sentence vectors as they are: a unit not encoded yet is read from
+ * its words, and so are the texts when their own vectors are late, rather than keeping anyone waiting
+ * (AI_ENCODER_WAIT_MS, set by tests and benchmarks only, waits that long for the index's too).
  */
 function startReading(texts: string[], priority: "question" | "index"): (index: SearchIndex) => Promise<Readings> {
-  const deadline = performance.now() + encoderWaitMs();
-  const encoding = encodeSentences(texts, priority).then((rows) => {
+  const started = performance.now();
+  const deadline = started + questionWaitMs();
+  const encoding = encodeTexts(texts, priority);
+  return async (index) => {
+    await sentencesReady(index, started + encoderWaitMs() - performance.now(), deadline - performance.now());
+    const encoded = await within(encoding, deadline - performance.now(), null);
     const out = new Map<string, Float32Array | null>();
+    // Only vectors of the encoder that made the index's are compared with them (the other may have stood in).
+    if (!encoded || encoded.encoder !== index.sentences?.encoder) return out;
+    const d = encoded.dimensions;
     texts.forEach((text, k) => {
-      out.set(text, rows ? rows.slice(k * SENTENCE_DIMENSIONS, (k + 1) * SENTENCE_DIMENSIONS) : null);
+      out.set(text, encoded.rows.slice(k * d, (k + 1) * d));
     });
     return out;
-  });
-  return async (index) => {
-    await sentencesReady(index, deadline - performance.now());
-    return within(encoding, deadline - performance.now(), new Map());
   };
 }
 

@@ -25,6 +25,8 @@ export interface ConfidenceSignals {
    * way has its own calibration.
    */
   sentences?: boolean;
+  /** The encoder whose similarity the scores include, when they do: an embeddings model may have its own calibration. */
+  encoder?: string | null;
 }
 
 /**
@@ -32,8 +34,8 @@ export interface ConfidenceSignals {
  * plain cosine, not the centred one that ranks articles) and that of the best other article.
  */
 export function signalsOf(
-  query: { coverage: number; words: number; sentence?: Float32Array | null },
-  hit: { absolute: { best: number; score: number; rival: number } } | undefined,
+  query: { coverage: number; words: number; sentence?: Float32Array | null; encoder?: string | null },
+  hit: { absolute: { best: number; score: number; rival: number }; pending?: boolean } | undefined,
 ): ConfidenceSignals {
   return {
     best: hit?.absolute.best ?? 0,
@@ -41,7 +43,9 @@ export function signalsOf(
     second: hit?.absolute.rival ?? 0,
     coverage: query.coverage,
     words: query.words,
-    sentences: Boolean(query.sentence),
+    // An article still being encoded was scored from its words: the words' calibration reads it.
+    sentences: Boolean(query.sentence) && !hit?.pending,
+    encoder: query.encoder ?? null,
   };
 }
 
@@ -124,8 +128,22 @@ export const CALIBRATION_WITH_SENTENCES: Calibration = {
   shortCaps: [0.96, 0.97],
 };
 
+/** Calibrations fitted for an embeddings endpoint's model (`npm run ai:calibrate`), by encoder name. */
+const encoderCalibrations = new Map<string, Calibration>();
+
+/** Scores with this encoder's similarity are read with this calibration (encoder-calibration.ts loads it at start). */
+export function useEncoderCalibration(encoder: string, calibration: Calibration | null): void {
+  if (calibration) encoderCalibrations.set(encoder, calibration);
+  else encoderCalibrations.delete(encoder);
+}
+
+/**
+ * The calibration for the way a question was scored: words alone, the embedded encoder, or an embeddings model with
+ * a calibration of its own (one not refitted yet is read with the embedded encoder's, the nearest there is).
+ */
 export function calibrationFor(s: ConfidenceSignals): Calibration {
-  return s.sentences ? CALIBRATION_WITH_SENTENCES : CALIBRATION;
+  if (!s.sentences) return CALIBRATION;
+  return (s.encoder ? encoderCalibrations.get(s.encoder) : undefined) ?? CALIBRATION_WITH_SENTENCES;
 }
 
 export function confidenceOf(s: ConfidenceSignals, c: Calibration = calibrationFor(s)): number {

@@ -139,6 +139,8 @@ export interface QueryTerms {
   vector: Float32Array | null;
   /** The sentence encoder's vector of the question, when both it and the index's are there (else null). */
   sentence: Float32Array | null;
+  /** The encoder that made that vector and the index's (null without one): confidence has a calibration for each. */
+  encoder: string | null;
   /** How much of the question's weight the knowledge base has words for (0..1). */
   coverage: number;
   /** How many words of the question say what it is about (not stop words). */
@@ -168,6 +170,8 @@ export interface Hit {
    * what confidence reads. Equal to `score` and `best` without the encoder.
    */
   absolute: { score: number; best: number; rival: number };
+  /** The index has sentence vectors but not yet the article's best unit's (it was just added or edited). */
+  pending: boolean;
 }
 
 const tf = (n: number) => 1 + Math.log(n);
@@ -473,10 +477,17 @@ export function queryTerms(
     }
   }
   const vector = index.vectors ? meaningVector(text, index.vectors, index.common) : null;
+  // A vector of another length than the index's is another encoder's: never compared (ai.service.ts filters too).
+  const useSentence =
+    index.sentences !== null &&
+    sentence !== null &&
+    sentence.length === index.sentences.dimensions &&
+    RETRIEVAL.sentenceWeight > 0;
   return {
     terms,
     vector,
-    sentence: index.sentences && sentence && RETRIEVAL.sentenceWeight > 0 ? sentence : null,
+    sentence: useSentence ? sentence : null,
+    encoder: useSentence ? (index.sentences?.encoder ?? null) : null,
     coverage: total > 0 ? known / total : 0,
     words: contentWords(text).length,
     topic,
@@ -539,7 +550,8 @@ export function unitScores(index: SearchIndex, query: QueryTerms): UnitScores {
     const words = (lex * lw + sem * semShare) / (lw + semShare);
     let value = words;
     let plain = words;
-    if (sentence && index.sentences) {
+    // A unit not encoded yet (its article was just added or edited) is read from its words alone meanwhile.
+    if (sentence && index.sentences && (index.sentences.norms[id] ?? 0) > 0) {
       const meaning = sentenceSimilarity(index.sentences, id, sentence);
       const ws = RETRIEVAL.sentenceWeight;
       value = (1 - ws) * words + ws * Math.max(0, meaning.centred);
@@ -586,6 +598,7 @@ export function search(index: SearchIndex, scores: UnitScores, limit = 5): Hit[]
       lexical: lexical[entry.unit] ?? 0,
       semantic: semantic[entry.unit] ?? 0,
       absolute: { score: own.score, best: absolute[own.unit] ?? 0, rival },
+      pending: index.sentences !== null && (index.sentences.norms[own.unit] ?? 0) === 0,
     });
   });
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { AI_ENCODER_WAIT_MS_DEFAULT } from "../../platform/config.ts";
+import { encodeAtEndpoint, endpointEncoderName, endpointUsable } from "./embeddings-endpoint.ts";
 
 /**
  * A sentence encoder: Google's Universal Sentence Encoder (lite), 512 dimensions, whose weights ship in the
@@ -9,9 +10,10 @@ import { AI_ENCODER_WAIT_MS_DEFAULT } from "../../platform/config.ts";
  * arrive" lands near "how long does shipping take" where averaged word vectors do not (2026-11-25-sentence-encoder.md).
  *
  * It runs in one worker thread, started on first use: the backend computes synchronously, and a knowledge base's
- * sentences take seconds to encode. Work is queued there, a question's before any index work, and index work goes in
- * small chunks, so a question waits behind at most one chunk. Without the package, or when the thread fails, every
- * call answers null and retrieval runs without it (a warning, no failure).
+ * sentences take seconds to encode. Work is queued there, a question's before any index work, an edit's texts before
+ * a whole knowledge base's (after a start or an eviction), and index work goes in small chunks, so a question waits
+ * behind at most one chunk and an edit behind one chunk of another knowledge base's. Without the package, or when the
+ * thread fails, every call answers null and retrieval runs without it (a warning, no failure).
  */
 export const SENTENCE_DIMENSIONS = 512;
 /**
@@ -30,16 +32,26 @@ const WAIT_ENV = "AI_ENCODER_WAIT_MS";
 const INDEX_CHUNK = 8;
 
 /**
- * How long a question waits for its knowledge base's sentences to be encoded (after a restart or an article change)
- * before it is answered without them: a knowledge base of a hundred sentences is ready in time; a larger one answers
- * from words alone for the few seconds it takes. AI_ENCODER_WAIT_MS overrides it (tests wait for it to be ready, so
- * their answers never depend on timing).
+ * How long a question may wait for its knowledge base's sentence vectors to be complete (after a restart or an
+ * article change): none by default, it is answered at once with the vectors there are, and the units still being
+ * encoded are read from their words (docs/decisions/2026-11-29-no-wait-and-embeddings-endpoint.md). Tests and the
+ * benchmarks set AI_ENCODER_WAIT_MS high, so their answers never depend on timing.
  */
 export function encoderWaitMs(): number {
   // Validated at start (platform/config.ts); a script that does not load the configuration gets the default.
   const raw = process.env[WAIT_ENV];
   const value = raw ? Number(raw) : Number.NaN;
   return Number.isFinite(value) && value >= 0 ? value : AI_ENCODER_WAIT_MS_DEFAULT;
+}
+
+/**
+ * How long a question waits for its own vector: the encoder reads it before any index work (tens of milliseconds;
+ * half a second more when the thread starts), and AI_ENCODER_WAIT_MS lengthens it (never shortens it).
+ */
+export const QUESTION_WAIT_MS = 1000;
+
+export function questionWaitMs(): number {
+  return Math.max(QUESTION_WAIT_MS, encoderWaitMs());
 }
 
 /** The promise's value, or `fallback` when it takes longer than `ms` (the encoder's work goes on regardless). */
@@ -55,7 +67,8 @@ export async function within<T>(promise: Promise<T>, ms: number, fallback: T): P
   }
 }
 
-type Priority = "question" | "index";
+/** Question first, then the texts an edit added, then a whole knowledge base's (after a start, an eviction). */
+export type Priority = "question" | "edit" | "index";
 
 interface Job {
   texts: string[];
@@ -65,7 +78,8 @@ interface Job {
 let worker: Worker | null = null;
 let disabled: boolean | undefined;
 let nextId = 1;
-const queues: Record<Priority, Job[]> = { question: [], index: [] };
+const queues: Record<Priority, Job[]> = { question: [], edit: [], index: [] };
+let paused = false;
 let inFlight: { id: number; job: Job } | null = null;
 
 /** Whether the encoder can be used: not switched off, and its packages are installed. */
@@ -100,10 +114,14 @@ function fail(reason: string): void {
     disabled = true;
   } else process.emitWarning(`Sentence encoder thread failed (${reason}); it starts again on the next text`);
   // What was waiting is answered from words; what comes next goes to a new thread (or, once off, gets null).
-  const pending = [...(inFlight ? [inFlight.job] : []), ...(disabled ? [...queues.question, ...queues.index] : [])];
+  const pending = [
+    ...(inFlight ? [inFlight.job] : []),
+    ...(disabled ? [...queues.question, ...queues.edit, ...queues.index] : []),
+  ];
   inFlight = null;
   if (disabled) {
     queues.question = [];
+    queues.edit = [];
     queues.index = [];
   }
   for (const job of pending) job.resolve(null);
@@ -140,7 +158,7 @@ function start(): Worker {
 
 function pump(): void {
   if (inFlight || disabled) return;
-  const job = queues.question.shift() ?? queues.index.shift();
+  const job = queues.question.shift() ?? (paused ? undefined : (queues.edit.shift() ?? queues.index.shift()));
   if (!job) {
     // Idle: the thread must not keep a finished script (a benchmark, a test) alive.
     worker?.unref();
@@ -164,12 +182,12 @@ export interface IndexWork {
   /** False once the work is no longer needed (its index was replaced): it stops before the next chunk. */
   wanted?: () => boolean;
   /** Each chunk's rows as they come, from text `first` on (kept, so work stopped halfway is not lost). */
-  progress?: (first: number, rows: Float32Array) => void;
+  progress?: (first: number, rows: Float32Array, dimensions: number) => void;
 }
 
 /**
  * Unit-length vectors of the texts, one row of SENTENCE_DIMENSIONS each (an empty text's row is zeros), or null when
- * the encoder is unavailable or the work was stopped. Questions go before index work.
+ * the encoder is unavailable or the work was stopped. Questions go before an edit's texts, and those before the rest.
  */
 export async function encodeSentences(
   texts: string[],
@@ -182,17 +200,71 @@ export async function encodeSentences(
   const out = new Float32Array(texts.length * SENTENCE_DIMENSIONS);
   for (let i = 0; i < texts.length; i += INDEX_CHUNK) {
     if (work.wanted && !work.wanted()) return null;
-    const chunk = await enqueue(texts.slice(i, i + INDEX_CHUNK), "index");
+    const chunk = await enqueue(texts.slice(i, i + INDEX_CHUNK), priority);
     if (!chunk) return null;
     out.set(chunk, i * SENTENCE_DIMENSIONS);
-    work.progress?.(i, chunk);
+    work.progress?.(i, chunk, SENTENCE_DIMENSIONS);
   }
   return out;
+}
+
+/** Texts' vectors with the encoder that made them: vectors of two encoders are never compared. */
+export interface Encoded {
+  encoder: string;
+  dimensions: number;
+  /** Unit-length rows, one per text (an empty text's row is zeros). */
+  rows: Float32Array;
+}
+
+/**
+ * The encoder new work goes to: the configured embeddings endpoint (embeddings-endpoint.ts) unless a recent failure
+ * put it aside, else the embedded one; null when neither can be used.
+ */
+export function activeEncoder(): string | null {
+  const endpoint = endpointUsable();
+  if (endpoint) return endpointEncoderName(endpoint);
+  return sentenceEncoderAvailable() ? SENTENCE_ENCODER_NAME : null;
+}
+
+/**
+ * The texts' vectors from `encoder` (an index's work: all its vectors come from one encoder, so a failure answers
+ * null rather than another encoder's), or, without one, from the active encoder, the embedded one standing in when
+ * the endpoint fails (a question: answered at once either way, its vector compared only with an index's of the same
+ * encoder). A question waits for the endpoint at most questionWaitMs.
+ */
+export async function encodeTexts(
+  texts: string[],
+  priority: Priority,
+  work: IndexWork = {},
+  encoder: string | null = null,
+): Promise<Encoded | null> {
+  const endpoint = endpointUsable();
+  const chosen = encoder ?? activeEncoder();
+  if (endpoint && chosen === endpointEncoderName(endpoint)) {
+    const timeout = priority === "question" ? Math.min(endpoint.timeoutMs, questionWaitMs()) : endpoint.timeoutMs;
+    const got = await encodeAtEndpoint(endpoint, texts, timeout, work.progress, work.wanted);
+    if (got) return { encoder: chosen, ...got };
+    if (encoder) return null;
+  } else if (encoder && encoder !== SENTENCE_ENCODER_NAME) return null;
+  const rows = await encodeSentences(texts, priority, work);
+  return rows ? { encoder: SENTENCE_ENCODER_NAME, dimensions: SENTENCE_DIMENSIONS, rows } : null;
 }
 
 /** Starts the thread (about half a second) before the first question needs it; nothing when the encoder is off. */
 export function startSentenceEncoder(): void {
   void encodeSentences(["Hello"], "question");
+}
+
+/**
+ * Holds every index chunk not yet started (questions still go) until the returned function is called: tests ask
+ * questions while an edit is known to be still encoding. Nothing in the application pauses it.
+ */
+export function pauseIndexWork(): () => void {
+  paused = true;
+  return () => {
+    paused = false;
+    pump();
+  };
 }
 
 /** The running thread, if any (tests stop it to check that the encoder starts a new one). */

@@ -1,0 +1,111 @@
+import { createHash } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readBody } from "./chat-completions-server.ts";
+
+/**
+ * A local HTTP server that speaks the OpenAI embeddings protocol (POST /v1/embeddings: `{ model, input: string[] }`
+ * in, `{ data: [{ index, embedding }], model, usage }` out), standing in for Ollama or OpenAI in tests and the
+ * calibration command's own check. Its "model" is simple and predictable: each word (lower-cased, its last "s" off)
+ * adds a fixed pseudo-random direction, so texts sharing words are near and others far. Other behaviours reproduce a
+ * bad day: slowness, a 500, an answer that is not JSON, one of the wrong dimension.
+ */
+export type EmbeddingsBehaviour = "answer" | "slow" | "error" | "not-json" | "wrong-dimension";
+
+export interface EmbeddingsServer {
+  /** Base URL to configure as AI_EMBEDDINGS_URL, e.g. http://127.0.0.1:PORT/v1. */
+  url: string;
+  /** Each request's model, number of inputs and authorization header. */
+  requests: { model: string; inputs: number; authorization: string | undefined }[];
+  behaviour: EmbeddingsBehaviour;
+  dimensions: number;
+  slowMs: number;
+  close(): Promise<void>;
+}
+
+/** The word's fixed direction: components from its hash, in [-1, 1]. */
+function direction(word: string, dimensions: number): number[] {
+  const out: number[] = [];
+  for (let block = 0; out.length < dimensions; block++) {
+    const bytes = createHash("sha256").update(`${block}:${word}`).digest();
+    for (const b of bytes) if (out.length < dimensions) out.push(b / 127.5 - 1);
+  }
+  return out;
+}
+
+export function embed(text: string, dimensions: number): number[] {
+  const sum = new Array<number>(dimensions).fill(0);
+  for (const raw of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    const word = raw.length > 3 ? raw.replace(/s$/, "") : raw;
+    direction(word, dimensions).forEach((v, d) => {
+      sum[d] = (sum[d] ?? 0) + v;
+    });
+  }
+  return sum;
+}
+
+export async function startEmbeddingsServer(
+  opts: { apiKey?: string; dimensions?: number } = {},
+): Promise<EmbeddingsServer> {
+  const state: EmbeddingsServer = {
+    url: "",
+    requests: [],
+    behaviour: "answer",
+    dimensions: opts.dimensions ?? 64,
+    slowMs: 2_000,
+    close: async () => {},
+  };
+  const server = createServer(async (req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== "POST" || req.url !== "/v1/embeddings") {
+      return send(404, { error: { message: "Unknown route", type: "invalid_request_error" } });
+    }
+    let body: { model?: string; input?: unknown };
+    try {
+      body = JSON.parse(await readBody(req)) as typeof body;
+    } catch {
+      return send(400, { error: { message: "Invalid JSON", type: "invalid_request_error" } });
+    }
+    const input = Array.isArray(body.input) ? body.input.map(String) : [];
+    state.requests.push({ model: body.model ?? "", inputs: input.length, authorization: req.headers.authorization });
+    if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+      return send(401, { error: { message: "Incorrect API key provided", type: "invalid_request_error" } });
+    }
+    if (!body.model || input.length === 0 || input.some((t) => t.length === 0)) {
+      return send(400, { error: { message: "model and non-empty input are required", type: "invalid_request_error" } });
+    }
+    const data = input.map((text, index) => ({
+      object: "embedding",
+      index,
+      embedding: embed(
+        text,
+        state.behaviour === "wrong-dimension" && index > 0 ? state.dimensions + 1 : state.dimensions,
+      ),
+    }));
+    const answer = { object: "list", data, model: body.model, usage: { prompt_tokens: 0, total_tokens: 0 } };
+    switch (state.behaviour) {
+      case "error":
+        return send(500, { error: { message: "The server had an error", type: "server_error" } });
+      case "not-json":
+        res.writeHead(200, { "content-type": "text/html" });
+        return res.end("<html>Bad gateway</html>");
+      case "slow":
+        await new Promise((r) => setTimeout(r, state.slowMs));
+        return res.destroyed ? undefined : send(200, answer);
+      default:
+        return send(200, answer);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  state.url = `http://127.0.0.1:${port}/v1`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
