@@ -136,6 +136,8 @@ export const aiSettings = z.object({
   handoff_threshold: z.number(),
   greeting: z.string(),
   tone: z.enum(AI_TONES),
+  /** Questions the team answered with an article join it at once, without an admin's review (docs/product.md). */
+  learn_automatically: z.boolean(),
   updated_at: z.string().nullable(),
 });
 export type AiSettings = z.infer<typeof aiSettings>;
@@ -159,6 +161,7 @@ export const updateAiSettingsBody = z
       .optional(),
     greeting: aiGreeting.optional(),
     tone: z.enum(AI_TONES, { error: `Tone must be one of ${AI_TONES.join(", ")}` }).optional(),
+    learn_automatically: z.boolean({ error: "Accept automatically must be true or false" }).optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), "Change at least one setting");
 export type UpdateAiSettingsBody = z.input<typeof updateAiSettingsBody>;
@@ -195,7 +198,8 @@ export const questionSuggestion = z.object({
   id: z.uuid(),
   question: z.string(),
   source: z.enum(SUGGESTION_SOURCES),
-  article: z.object({ id: z.uuid(), title: z.string() }),
+  /** The article, with how many example questions it has (at most KB_QUESTIONS_MAX: a full one takes no more). */
+  article: z.object({ id: z.uuid(), title: z.string(), questions: z.number().int() }),
   created_at: z.string(),
 });
 export type QuestionSuggestion = z.infer<typeof questionSuggestion>;
@@ -204,3 +208,33 @@ export type QuestionSuggestionsAnswer = z.infer<typeof questionSuggestionsAnswer
 export const suggestionReviewedAnswer = z.object({ message: z.string() });
 /** The pending suggestions shown at most (newest first). */
 export const SUGGESTIONS_SHOWN = 50;
+
+export const SUGGESTION_ACTIONS = ["accept", "dismiss"] as const;
+
+/** POST /api/ai/suggestions/review: accept or dismiss several pending suggestions at once. */
+export const reviewSuggestionsBody = z.object({
+  ids: z
+    .array(z.uuid({ error: "Each suggestion id must be an id from the list" }), { error: "Ids must be a list" })
+    .min(1, "Choose at least one suggestion")
+    .max(SUGGESTIONS_SHOWN, `Choose at most ${SUGGESTIONS_SHOWN} suggestions`),
+  action: z.enum(SUGGESTION_ACTIONS, { error: `Action must be one of ${SUGGESTION_ACTIONS.join(", ")}` }),
+});
+export type ReviewSuggestionsBody = z.input<typeof reviewSuggestionsBody>;
+
+/**
+ * What a review did: accepted (now example questions), dismissed, and left pending with the reason (their article is
+ * full); near-duplicates of a question the article already has are dismissed and counted apart.
+ */
+export const suggestionsReviewedAnswer = z.object({
+  accepted: z.number().int(),
+  duplicates: z.number().int(),
+  dismissed: z.number().int(),
+  kept: z.array(z.object({ id: z.uuid(), question: z.string(), reason: z.string() })),
+  message: z.string(),
+});
+export type SuggestionsReviewedAnswer = z.infer<typeof suggestionsReviewedAnswer>;
+
+/** POST /api/ai/unanswered/not-covered: a person says no article covers these questions (docs/product.md). */
+export const notCoveredBody = z.object({ questions: unansweredQuestions });
+export type NotCoveredBody = z.input<typeof notCoveredBody>;
+export const notCoveredAnswer = z.object({ reviewed: z.number().int() });

@@ -8,8 +8,12 @@ import {
   aiUnansweredAnswer,
   attachUnansweredBody,
   newArticleFromUnansweredBody,
+  notCoveredAnswer,
+  notCoveredBody,
   questionSuggestionsAnswer,
+  reviewSuggestionsBody,
   suggestionReviewedAnswer,
+  suggestionsReviewedAnswer,
   unansweredReviewedAnswer,
   updateAiSettingsBody,
 } from "@cove/contract/ai.ts";
@@ -22,6 +26,7 @@ import { AppError } from "../../platform/errors.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { findDemoOrganization } from "../demo/demo.queries.ts";
 import * as service from "./ai.service.ts";
+import { acceptOne, reviewSuggestions } from "./learning.ts";
 import type { AiProvider } from "./provider.ts";
 import { listSuggestions } from "./suggestions.ts";
 
@@ -131,6 +136,19 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
     },
   });
 
+  app.post("/api/ai/unanswered/not-covered", {
+    config: { access: "admin" },
+    schema: {
+      tags: ["ai"],
+      summary: "Say that no article covers these unanswered questions (administrators)",
+      description:
+        "They leave the list and count as questions the assistant should hand off (the threshold's history).",
+      body: notCoveredBody,
+      response: { 200: notCoveredAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, (ctx) => service.markNotCovered(ctx, req.body)),
+  });
+
   app.get("/api/ai/suggestions", {
     config: { access: "authenticated" },
     schema: {
@@ -149,7 +167,22 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       params: idParams,
       response: { 200: suggestionReviewedAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.acceptSuggestion(ctx, recordId("Suggestion", req.params.id))),
+    handler: (req) => inTenant(app, req, (ctx) => acceptOne(ctx, recordId("Suggestion", req.params.id))),
+  });
+
+  app.post("/api/ai/suggestions/review", {
+    config: { access: "admin" },
+    schema: {
+      tags: ["ai"],
+      summary: "Accept or dismiss several suggested questions at once (administrators)",
+      description:
+        "Every id must be a pending suggestion of the organization, or nothing is done (404). Accepting skips a " +
+        "near-duplicate of a question its article already has (it is dismissed) and keeps pending one whose article " +
+        "is full (KB_QUESTIONS_MAX example questions), saying so.",
+      body: reviewSuggestionsBody,
+      response: { 200: suggestionsReviewedAnswer, ...errors },
+    },
+    handler: (req) => inTenant(app, req, (ctx) => reviewSuggestions(ctx, req.body)),
   });
 
   app.post("/api/ai/suggestions/:id/dismiss", {

@@ -8,6 +8,7 @@ const settings: AiSettings = {
   handoff_threshold: 0.5,
   greeting: "Hello from Analytical Engines! How can I help?",
   tone: "friendly",
+  learn_automatically: false,
   updated_at: null,
 };
 

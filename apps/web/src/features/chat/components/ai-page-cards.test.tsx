@@ -9,6 +9,7 @@ const settings: AiSettings = {
   handoff_threshold: 0.5,
   greeting: "Hello!",
   tone: "friendly",
+  learn_automatically: false,
   updated_at: null,
 };
 
