@@ -2,9 +2,9 @@ import { AI_UNANSWERED_DAYS, type ReviewSuggestionsBody, type SuggestionsReviewe
 import { KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { aiQuestionSuggestions } from "../../db/schema/ai.ts";
-import { kbArticles } from "../../db/schema/kb.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+import { lockArticleQuestions, saveArticleQuestions } from "../kb/kb.queries.ts";
 import { loadUnanswered, markReviewed } from "./ai.queries.ts";
 import { jaccard, keyTerms, sameWording } from "./unanswered.ts";
 
@@ -38,11 +38,7 @@ export const fullArticle = (title: string) =>
  * assistant's index picks the new questions up on the next question.
  */
 export async function learnQuestions(ctx: TenantCtx, articleId: string, questions: string[]) {
-  const [article] = await ctx.db
-    .select({ title: kbArticles.title, questions: kbArticles.questions, status: kbArticles.status })
-    .from(kbArticles)
-    .where(and(eq(kbArticles.organizationId, ctx.orgId), eq(kbArticles.id, articleId)))
-    .for("update");
+  const article = await lockArticleQuestions(ctx.db, ctx.orgId, articleId);
   if (!article) throw notFound("Article");
   const merged = [...article.questions];
   const outcomes: Learned[] = questions.map((q) => {
@@ -52,10 +48,7 @@ export async function learnQuestions(ctx: TenantCtx, articleId: string, question
     return "added";
   });
   if (merged.length > article.questions.length) {
-    await ctx.db
-      .update(kbArticles)
-      .set({ questions: merged, updatedAt: new Date() })
-      .where(and(eq(kbArticles.organizationId, ctx.orgId), eq(kbArticles.id, articleId)));
+    await saveArticleQuestions(ctx.db, ctx.orgId, articleId, merged);
     await ctx.emit("kb.article_changed", {
       article_id: articleId,
       change: "updated",

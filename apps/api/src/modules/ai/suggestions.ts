@@ -6,14 +6,13 @@ import {
 } from "@cove/contract/ai.ts";
 import type { DomainEvent } from "@cove/contract/events.ts";
 import { helpCenterPath, KB_QUESTION_MAX } from "@cove/contract/kb.ts";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { aiQuestionSuggestions, aiSettings } from "../../db/schema/ai.ts";
-import { kbArticles } from "../../db/schema/kb.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { messageWithQuestion } from "../chat/chat.queries.ts";
-import { findPublishedBySlug } from "../kb/kb.queries.ts";
+import { articleQuestionCounts, findPublishedBySlug } from "../kb/kb.queries.ts";
 import { findComment, findTicketRow } from "../tickets/tickets.queries.ts";
 import { acceptPending, nearDuplicate } from "./learning.ts";
 
@@ -111,23 +110,18 @@ export async function listSuggestions(ctx: Ctx): Promise<QuestionSuggestionsAnsw
       question: aiQuestionSuggestions.question,
       source: aiQuestionSuggestions.source,
       articleId: aiQuestionSuggestions.articleId,
-      title: kbArticles.title,
-      questions: sql<number>`cardinality(${kbArticles.questions})`.mapWith(Number),
       createdAt: aiQuestionSuggestions.createdAt,
     })
     .from(aiQuestionSuggestions)
-    .innerJoin(
-      kbArticles,
-      and(eq(kbArticles.id, aiQuestionSuggestions.articleId), eq(kbArticles.organizationId, ctx.orgId)),
-    )
     .where(and(eq(aiQuestionSuggestions.organizationId, ctx.orgId), eq(aiQuestionSuggestions.state, "pending")))
     .orderBy(desc(aiQuestionSuggestions.createdAt), desc(aiQuestionSuggestions.id))
     .limit(SUGGESTIONS_SHOWN);
+  const articles = await articleQuestionCounts(ctx.db, ctx.orgId, [...new Set(rows.map((r) => r.articleId))]);
   const suggestions: QuestionSuggestion[] = rows.map((r) => ({
     id: r.id,
     question: r.question,
     source: r.source,
-    article: { id: r.articleId, title: r.title, questions: r.questions },
+    article: { id: r.articleId, title: "", questions: 0, ...articles.get(r.articleId) },
     created_at: r.createdAt.toISOString(),
   }));
   return { suggestions };
