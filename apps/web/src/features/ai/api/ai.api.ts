@@ -10,8 +10,12 @@ import {
   aiStatsAnswer,
   aiUnansweredAnswer,
   type NewArticleFromUnansweredBody,
+  type NotCoveredBody,
+  notCoveredAnswer,
   questionSuggestionsAnswer,
+  type ReviewSuggestionsBody,
   suggestionReviewedAnswer,
+  suggestionsReviewedAnswer,
   type UpdateAiSettingsBody,
   unansweredReviewedAnswer,
 } from "@cove/contract/ai.ts";
@@ -85,6 +89,30 @@ export function useReviewSuggestion() {
         void queryClient.invalidateQueries({ queryKey: ["kb"] });
       }
     },
+  });
+}
+
+/** Accept or dismiss several suggestions at once (POST /api/ai/suggestions/review). */
+export function useReviewSuggestions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ReviewSuggestionsBody) =>
+      apiRequest("/ai/suggestions/review", { method: "POST", body, schema: suggestionsReviewedAnswer }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: aiKeys.suggestions() });
+      void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() });
+      void queryClient.invalidateQueries({ queryKey: ["kb"] });
+    },
+  });
+}
+
+/** Say no article covers a group of unanswered questions: it leaves the list. */
+export function useMarkNotCovered() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NotCoveredBody) =>
+      apiRequest("/ai/unanswered/not-covered", { method: "POST", body, schema: notCoveredAnswer }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() }),
   });
 }
 
