@@ -138,6 +138,8 @@ export const aiSettings = z.object({
   tone: z.enum(AI_TONES),
   /** Questions the team answered with an article join it at once, without an admin's review (docs/product.md). */
   learn_automatically: z.boolean(),
+  /** The proposed hand-off threshold is applied on its own once enough questions are labelled (docs/product.md). */
+  threshold_automatic: z.boolean(),
   updated_at: z.string().nullable(),
 });
 export type AiSettings = z.infer<typeof aiSettings>;
@@ -162,6 +164,7 @@ export const updateAiSettingsBody = z
     greeting: aiGreeting.optional(),
     tone: z.enum(AI_TONES, { error: `Tone must be one of ${AI_TONES.join(", ")}` }).optional(),
     learn_automatically: z.boolean({ error: "Accept automatically must be true or false" }).optional(),
+    threshold_automatic: z.boolean({ error: "Adjust automatically must be true or false" }).optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), "Change at least one setting");
 export type UpdateAiSettingsBody = z.input<typeof updateAiSettingsBody>;
@@ -238,3 +241,41 @@ export type SuggestionsReviewedAnswer = z.infer<typeof suggestionsReviewedAnswer
 export const notCoveredBody = z.object({ questions: unansweredQuestions });
 export type NotCoveredBody = z.input<typeof notCoveredBody>;
 export const notCoveredAnswer = z.object({ reviewed: z.number().int() });
+
+/** The share of answerable questions an admin may accept to see handed off, as a fraction. */
+const falseHandoffTarget = z.coerce
+  .number({ error: "The target must be a number between 0.01 and 0.5" })
+  .min(0.01, "The target must be a number between 0.01 and 0.5")
+  .max(0.5, "The target must be a number between 0.01 and 0.5");
+
+/** GET /api/ai/threshold: the proposal for this target (default: the one last applied, 0.1 at first). */
+export const thresholdQuery = z.object({ target: falseHandoffTarget.optional() });
+/** POST /api/ai/threshold/apply: apply the proposal for this target. */
+export const applyThresholdBody = z.object({ target: falseHandoffTarget });
+export type ApplyThresholdBody = z.input<typeof applyThresholdBody>;
+
+/** What a threshold does on the organization's labelled questions: the shares of each kind handed off. */
+export const thresholdPoint = z.object({
+  threshold: z.number(),
+  answerable_handed_off: z.number(),
+  /** Null when no question is marked not covered. */
+  uncovered_handed_off: z.number().nullable(),
+});
+
+export const thresholdProposal = z.object({
+  target: z.number(),
+  current: z.number(),
+  automatic: z.boolean(),
+  labelled: z.object({ answerable: z.number().int(), uncovered: z.number().int() }),
+  /** Answerable labelled questions needed before a threshold is proposed. */
+  minimum: z.number().int(),
+  /** Labelled questions needed before "adjust automatically" applies one. */
+  automatic_from: z.number().int(),
+  /** Null with too little history: the threshold stays as it is. */
+  proposed: z.number().nullable(),
+  at_proposed: thresholdPoint.nullable(),
+  at_current: thresholdPoint,
+  curve: z.array(thresholdPoint),
+  message: z.string(),
+});
+export type ThresholdProposal = z.infer<typeof thresholdProposal>;

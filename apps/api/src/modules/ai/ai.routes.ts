@@ -6,6 +6,7 @@ import {
   aiSettingsAnswer,
   aiStatsAnswer,
   aiUnansweredAnswer,
+  applyThresholdBody,
   attachUnansweredBody,
   newArticleFromUnansweredBody,
   notCoveredAnswer,
@@ -14,6 +15,8 @@ import {
   reviewSuggestionsBody,
   suggestionReviewedAnswer,
   suggestionsReviewedAnswer,
+  thresholdProposal,
+  thresholdQuery,
   unansweredReviewedAnswer,
   updateAiSettingsBody,
 } from "@cove/contract/ai.ts";
@@ -29,6 +32,7 @@ import * as service from "./ai.service.ts";
 import { acceptOne, reviewSuggestions } from "./learning.ts";
 import type { AiProvider } from "./provider.ts";
 import { listSuggestions } from "./suggestions.ts";
+import { applyProposal, thresholdProposal as proposeFor } from "./threshold.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 429: errorSchema };
 
@@ -212,6 +216,32 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       response: { 200: aiSettingsAnswer, ...errors },
     },
     handler: async (req) => ({ settings: await inTenant(app, req, (ctx) => service.updateSettings(ctx, req.body)) }),
+  });
+
+  app.get("/api/ai/threshold", {
+    config: { access: "authenticated" },
+    schema: {
+      tags: ["ai"],
+      summary: "The hand-off threshold proposed from the organization's labelled questions, with its trade-off",
+      description:
+        "The highest threshold that hands off at most `target` of the questions an article covered (default: the " +
+        "target last applied), with the shares of answerable and uncovered questions each threshold hands off. " +
+        "With too little history `proposed` is null and the message says so.",
+      querystring: thresholdQuery,
+      response: { 200: thresholdProposal, ...errors },
+    },
+    handler: (req) => inTenant(app, req, (ctx) => proposeFor(ctx, req.query.target)),
+  });
+
+  app.post("/api/ai/threshold/apply", {
+    config: { access: "admin" },
+    schema: {
+      tags: ["ai"],
+      summary: "Apply the proposed hand-off threshold for a target (administrators)",
+      body: applyThresholdBody,
+      response: { 200: thresholdProposal, ...errors },
+    },
+    handler: (req) => inTenant(app, req, (ctx) => applyProposal(ctx, req.body.target)),
   });
 
   app.get("/api/ai/stats", {

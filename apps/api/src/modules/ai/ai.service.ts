@@ -305,6 +305,7 @@ export async function getSettings(ctx: Ctx): Promise<AiSettings> {
     greeting: state.greeting,
     tone: state.tone,
     learn_automatically: state.learnAutomatically,
+    threshold_automatic: state.thresholdAutomatic,
     updated_at: state.settingsUpdatedAt?.toISOString() ?? null,
   };
 }
@@ -316,6 +317,7 @@ export async function updateSettings(ctx: Ctx, input: z.output<typeof updateAiSe
     ...(input.greeting !== undefined ? { greeting: input.greeting } : {}),
     ...(input.tone !== undefined ? { tone: input.tone } : {}),
     ...(input.learn_automatically !== undefined ? { learnAutomatically: input.learn_automatically } : {}),
+    ...(input.threshold_automatic !== undefined ? { thresholdAutomatic: input.threshold_automatic } : {}),
   });
   return getSettings(ctx);
 }

@@ -6,6 +6,7 @@ import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { lockArticleQuestions, saveArticleQuestions } from "../kb/kb.queries.ts";
 import { loadUnanswered, markReviewed } from "./ai.queries.ts";
+import { applyIfAutomatic } from "./threshold.ts";
 import { jaccard, keyTerms, sameWording } from "./unanswered.ts";
 
 /**
@@ -69,7 +70,10 @@ export async function reviewUnanswered(
 ): Promise<number> {
   const rows = await loadUnanswered(ctx.db, ctx.orgId, AI_UNANSWERED_DAYS);
   const ids = rows.filter((r) => questions.some((q) => sameWording(q, r.question))).map((r) => r.id);
-  return markReviewed(ctx.db, ctx.orgId, ids, outcome);
+  const reviewed = await markReviewed(ctx.db, ctx.orgId, ids, outcome);
+  // New labels: with "adjust automatically" on, the threshold follows them.
+  await applyIfAutomatic(ctx);
+  return reviewed;
 }
 
 type SuggestionState = "accepted" | "dismissed";

@@ -9,6 +9,7 @@ const settings: AiSettings = {
   greeting: "Hello from Analytical Engines! How can I help?",
   tone: "friendly",
   learn_automatically: false,
+  threshold_automatic: false,
   updated_at: null,
 };
 

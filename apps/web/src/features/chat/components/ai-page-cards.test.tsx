@@ -10,6 +10,7 @@ const settings: AiSettings = {
   greeting: "Hello!",
   tone: "friendly",
   learn_automatically: false,
+  threshold_automatic: false,
   updated_at: null,
 };
 
