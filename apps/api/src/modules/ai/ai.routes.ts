@@ -6,17 +6,8 @@ import {
   aiSettingsAnswer,
   aiStatsAnswer,
   aiUnansweredAnswer,
-  applyThresholdBody,
   attachUnansweredBody,
   newArticleFromUnansweredBody,
-  notCoveredAnswer,
-  notCoveredBody,
-  questionSuggestionsAnswer,
-  reviewSuggestionsBody,
-  suggestionReviewedAnswer,
-  suggestionsReviewedAnswer,
-  thresholdProposal,
-  thresholdQuery,
   unansweredReviewedAnswer,
   updateAiSettingsBody,
 } from "@cove/contract/ai.ts";
@@ -26,15 +17,11 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant, optionalPrincipal } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
-import { idParams, recordId } from "../../platform/ids.ts";
 import { findDemoOrganization } from "../demo/demo.queries.ts";
 import * as service from "./ai.service.ts";
-import { acceptOne, reviewSuggestions } from "./learning.ts";
 import type { AiProvider } from "./provider.ts";
-import { listSuggestions } from "./suggestions.ts";
-import { applyProposal, thresholdProposal as proposeFor } from "./threshold.ts";
 
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 429: errorSchema };
+export const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 429: errorSchema };
 
 /** Public (signed-out) questions per address: enough for a person trying the demo, not for a script. */
 export const PUBLIC_ASKS_PER_MINUTE = 20;
@@ -140,67 +127,6 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
     },
   });
 
-  app.post("/api/ai/unanswered/not-covered", {
-    config: { access: "admin" },
-    schema: {
-      tags: ["ai"],
-      summary: "Say that no article covers these unanswered questions (administrators)",
-      description:
-        "They leave the list and count as questions the assistant should hand off (the threshold's history).",
-      body: notCoveredBody,
-      response: { 200: notCoveredAnswer, ...errors },
-    },
-    handler: (req) => inTenant(app, req, (ctx) => service.markNotCovered(ctx, req.body)),
-  });
-
-  app.get("/api/ai/suggestions", {
-    config: { access: "authenticated" },
-    schema: {
-      tags: ["ai"],
-      summary: "Example questions suggested by agents' replies that linked an article",
-      response: { 200: questionSuggestionsAnswer, ...errors },
-    },
-    handler: (req) => inTenant(app, req, listSuggestions),
-  });
-
-  app.post("/api/ai/suggestions/:id/accept", {
-    config: { access: "admin" },
-    schema: {
-      tags: ["ai"],
-      summary: "Add a suggested question to its article's example questions (administrators)",
-      params: idParams,
-      response: { 200: suggestionReviewedAnswer, ...errors },
-    },
-    handler: (req) => inTenant(app, req, (ctx) => acceptOne(ctx, recordId("Suggestion", req.params.id))),
-  });
-
-  app.post("/api/ai/suggestions/review", {
-    config: { access: "admin" },
-    schema: {
-      tags: ["ai"],
-      summary: "Accept or dismiss several suggested questions at once (administrators)",
-      description:
-        "Every id must be a pending suggestion of the organization, or nothing is done (404). Accepting skips a " +
-        "near-duplicate of a question its article already has (it is dismissed) and keeps pending one whose article " +
-        "is full (KB_QUESTIONS_MAX example questions), saying so.",
-      body: reviewSuggestionsBody,
-      response: { 200: suggestionsReviewedAnswer, ...errors },
-    },
-    handler: (req) => inTenant(app, req, (ctx) => reviewSuggestions(ctx, req.body)),
-  });
-
-  app.post("/api/ai/suggestions/:id/dismiss", {
-    config: { access: "admin" },
-    schema: {
-      tags: ["ai"],
-      summary: "Dismiss a suggested question (administrators)",
-      params: idParams,
-      response: { 200: suggestionReviewedAnswer, ...errors },
-    },
-    handler: (req) =>
-      inTenant(app, req, (ctx) => service.dismissSuggestion(ctx, recordId("Suggestion", req.params.id))),
-  });
-
   app.get("/api/ai/settings", {
     config: { access: "authenticated" },
     schema: { tags: ["ai"], summary: "The assistant's settings", response: { 200: aiSettingsAnswer, ...errors } },
@@ -216,32 +142,6 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       response: { 200: aiSettingsAnswer, ...errors },
     },
     handler: async (req) => ({ settings: await inTenant(app, req, (ctx) => service.updateSettings(ctx, req.body)) }),
-  });
-
-  app.get("/api/ai/threshold", {
-    config: { access: "authenticated" },
-    schema: {
-      tags: ["ai"],
-      summary: "The hand-off threshold proposed from the organization's labelled questions, with its trade-off",
-      description:
-        "The highest threshold that hands off at most `target` of the questions an article covered (default: the " +
-        "target last applied), with the shares of answerable and uncovered questions each threshold hands off. " +
-        "With too little history `proposed` is null and the message says so.",
-      querystring: thresholdQuery,
-      response: { 200: thresholdProposal, ...errors },
-    },
-    handler: (req) => inTenant(app, req, (ctx) => proposeFor(ctx, req.query.target)),
-  });
-
-  app.post("/api/ai/threshold/apply", {
-    config: { access: "admin" },
-    schema: {
-      tags: ["ai"],
-      summary: "Apply the proposed hand-off threshold for a target (administrators)",
-      body: applyThresholdBody,
-      response: { 200: thresholdProposal, ...errors },
-    },
-    handler: (req) => inTenant(app, req, (ctx) => applyProposal(ctx, req.body.target)),
   });
 
   app.get("/api/ai/stats", {
