@@ -16,6 +16,7 @@ import {
   type ReviewSuggestionsBody,
   suggestionReviewedAnswer,
   suggestionsReviewedAnswer,
+  thresholdProposal,
   type UpdateAiSettingsBody,
   unansweredReviewedAnswer,
 } from "@cove/contract/ai.ts";
@@ -29,6 +30,7 @@ export const aiKeys = {
   stats: () => [...aiKeys.all, "stats"] as const,
   unanswered: () => [...aiKeys.all, "unanswered"] as const,
   suggestions: () => [...aiKeys.all, "suggestions"] as const,
+  threshold: (target: number) => [...aiKeys.all, "threshold", target] as const,
 };
 
 /** POST /api/chat/ai-feedback: thumbs up or down on an answer. Anonymous: an answer of the public demo. */
@@ -113,6 +115,25 @@ export function useMarkNotCovered() {
     mutationFn: (body: NotCoveredBody) =>
       apiRequest("/ai/unanswered/not-covered", { method: "POST", body, schema: notCoveredAnswer }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() }),
+  });
+}
+
+/** The hand-off threshold proposed from the organization's labelled questions for a target share of false hand-offs. */
+export function useThresholdProposal(target: number) {
+  return useQuery({
+    queryKey: aiKeys.threshold(target),
+    queryFn: ({ signal }) =>
+      apiRequest(`/ai/threshold?target=${encodeURIComponent(target)}`, { schema: thresholdProposal, signal }),
+  });
+}
+
+/** Apply the proposal: the assistant's threshold becomes it. */
+export function useApplyThreshold() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (target: number) =>
+      apiRequest("/ai/threshold/apply", { method: "POST", body: { target }, schema: thresholdProposal }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: aiKeys.all }),
   });
 }
 
