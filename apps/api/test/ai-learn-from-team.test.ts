@@ -14,6 +14,7 @@ import {
   registerOrg,
   type TestApp,
 } from "./helpers.ts";
+import { articleLink, suggestionReads } from "./support/suggestions.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -37,19 +38,8 @@ const SHIPPING = {
 /** A customer's question in words no article uses. */
 const ASKED = "the jumper is too small can i get my money";
 
-const link = (org: Org, slug: string) => `http://cove.test/help/${org.user.organizationSlug}/articles/${slug}`;
-
-async function suggestions(org: Org): Promise<QuestionSuggestion[]> {
-  const res = await call(org, "GET", "/api/ai/suggestions");
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().suggestions;
-}
-
-async function questionsOf(org: Org, articleId: string): Promise<string[]> {
-  const res = await call(org, "GET", `/api/kb/articles/${articleId}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().article.questions;
-}
+const link = articleLink;
+const { suggestions, questionsOf } = suggestionReads(() => t.app);
 
 async function ask(org: Org, message: string): Promise<AiResponseAnswer> {
   const res = await call(org, "POST", "/api/chat/ai-response", { message });
