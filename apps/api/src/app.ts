@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { aiRoutes } from "./modules/ai/ai.routes.ts";
 import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
+import { learningRoutes } from "./modules/ai/learning.routes.ts";
 import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
 import { registerSuggestionHandlers } from "./modules/ai/suggestions.ts";
 import { attachmentRoutes } from "./modules/attachments/attachments.routes.ts";
@@ -297,6 +298,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(demoRoutes);
   const provider = ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider;
   await app.register(aiRoutes, { provider });
+  await app.register(learningRoutes);
   await app.register(chatRoutes);
   await app.register(chatPublicRoutes, { provider });
   await app.register(onboardingRoutes);

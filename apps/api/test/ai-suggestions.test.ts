@@ -14,6 +14,7 @@ import {
   type TestApp,
   xssPayloads,
 } from "./helpers.ts";
+import { articleLink, suggestionReads } from "./support/suggestions.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -33,19 +34,8 @@ async function shipping(org: Org, overrides: Record<string, unknown> = {}) {
   });
 }
 
-const link = (org: Org, slug: string) => `http://cove.test/help/${org.user.organizationSlug}/articles/${slug}`;
-
-async function suggestions(org: Org): Promise<QuestionSuggestion[]> {
-  const res = await call(org, "GET", "/api/ai/suggestions");
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().suggestions;
-}
-
-async function questionsOf(org: Org, articleId: string): Promise<string[]> {
-  const res = await call(org, "GET", `/api/kb/articles/${articleId}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().article.questions;
-}
+const link = articleLink;
+const { suggestions, questionsOf } = suggestionReads(() => t.app);
 
 async function startChat(org: Org, question: string) {
   const base = `/api/public/${org.user.organizationSlug}/chat/sessions`;

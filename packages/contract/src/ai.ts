@@ -136,6 +136,10 @@ export const aiSettings = z.object({
   handoff_threshold: z.number(),
   greeting: z.string(),
   tone: z.enum(AI_TONES),
+  /** Questions the team answered with an article join it at once, without an admin's review (docs/product.md). */
+  learn_automatically: z.boolean(),
+  /** The proposed hand-off threshold is applied on its own once enough questions are labelled (docs/product.md). */
+  threshold_automatic: z.boolean(),
   updated_at: z.string().nullable(),
 });
 export type AiSettings = z.infer<typeof aiSettings>;
@@ -159,6 +163,8 @@ export const updateAiSettingsBody = z
       .optional(),
     greeting: aiGreeting.optional(),
     tone: z.enum(AI_TONES, { error: `Tone must be one of ${AI_TONES.join(", ")}` }).optional(),
+    learn_automatically: z.boolean({ error: "Accept automatically must be true or false" }).optional(),
+    threshold_automatic: z.boolean({ error: "Adjust automatically must be true or false" }).optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), "Change at least one setting");
 export type UpdateAiSettingsBody = z.input<typeof updateAiSettingsBody>;
@@ -195,7 +201,8 @@ export const questionSuggestion = z.object({
   id: z.uuid(),
   question: z.string(),
   source: z.enum(SUGGESTION_SOURCES),
-  article: z.object({ id: z.uuid(), title: z.string() }),
+  /** The article, with how many example questions it has (at most KB_QUESTIONS_MAX: a full one takes no more). */
+  article: z.object({ id: z.uuid(), title: z.string(), questions: z.number().int() }),
   created_at: z.string(),
 });
 export type QuestionSuggestion = z.infer<typeof questionSuggestion>;
@@ -204,3 +211,71 @@ export type QuestionSuggestionsAnswer = z.infer<typeof questionSuggestionsAnswer
 export const suggestionReviewedAnswer = z.object({ message: z.string() });
 /** The pending suggestions shown at most (newest first). */
 export const SUGGESTIONS_SHOWN = 50;
+
+export const SUGGESTION_ACTIONS = ["accept", "dismiss"] as const;
+
+/** POST /api/ai/suggestions/review: accept or dismiss several pending suggestions at once. */
+export const reviewSuggestionsBody = z.object({
+  ids: z
+    .array(z.uuid({ error: "Each suggestion id must be an id from the list" }), { error: "Ids must be a list" })
+    .min(1, "Choose at least one suggestion")
+    .max(SUGGESTIONS_SHOWN, `Choose at most ${SUGGESTIONS_SHOWN} suggestions`),
+  action: z.enum(SUGGESTION_ACTIONS, { error: `Action must be one of ${SUGGESTION_ACTIONS.join(", ")}` }),
+});
+export type ReviewSuggestionsBody = z.input<typeof reviewSuggestionsBody>;
+
+/**
+ * What a review did: accepted (now example questions), dismissed, and left pending with the reason (their article is
+ * full); near-duplicates of a question the article already has are dismissed and counted apart.
+ */
+export const suggestionsReviewedAnswer = z.object({
+  accepted: z.number().int(),
+  duplicates: z.number().int(),
+  dismissed: z.number().int(),
+  kept: z.array(z.object({ id: z.uuid(), question: z.string(), reason: z.string() })),
+  message: z.string(),
+});
+export type SuggestionsReviewedAnswer = z.infer<typeof suggestionsReviewedAnswer>;
+
+/** POST /api/ai/unanswered/not-covered: a person says no article covers these questions (docs/product.md). */
+export const notCoveredBody = z.object({ questions: unansweredQuestions });
+export type NotCoveredBody = z.input<typeof notCoveredBody>;
+export const notCoveredAnswer = z.object({ reviewed: z.number().int() });
+
+/** The share of answerable questions an admin may accept to see handed off, as a fraction. */
+const falseHandoffTarget = z.coerce
+  .number({ error: "The target must be a number between 0.01 and 0.5" })
+  .min(0.01, "The target must be a number between 0.01 and 0.5")
+  .max(0.5, "The target must be a number between 0.01 and 0.5");
+
+/** GET /api/ai/threshold: the proposal for this target (default: the one last applied, 0.1 at first). */
+export const thresholdQuery = z.object({ target: falseHandoffTarget.optional() });
+/** POST /api/ai/threshold/apply: apply the proposal for this target. */
+export const applyThresholdBody = z.object({ target: falseHandoffTarget });
+export type ApplyThresholdBody = z.input<typeof applyThresholdBody>;
+
+/** What a threshold does on the organization's labelled questions: the shares of each kind handed off. */
+export const thresholdPoint = z.object({
+  threshold: z.number(),
+  answerable_handed_off: z.number(),
+  /** Null when no question is marked not covered. */
+  uncovered_handed_off: z.number().nullable(),
+});
+
+export const thresholdProposal = z.object({
+  target: z.number(),
+  current: z.number(),
+  automatic: z.boolean(),
+  labelled: z.object({ answerable: z.number().int(), uncovered: z.number().int() }),
+  /** Answerable labelled questions needed before a threshold is proposed. */
+  minimum: z.number().int(),
+  /** Labelled questions needed before "adjust automatically" applies one. */
+  automatic_from: z.number().int(),
+  /** Null with too little history: the threshold stays as it is. */
+  proposed: z.number().nullable(),
+  at_proposed: thresholdPoint.nullable(),
+  at_current: thresholdPoint,
+  curve: z.array(thresholdPoint),
+  message: z.string(),
+});
+export type ThresholdProposal = z.infer<typeof thresholdProposal>;

@@ -26,6 +26,12 @@ export const aiSettings = pgTable("ai_settings", {
   handoffThreshold: real("handoff_threshold").notNull().default(0.5),
   greeting: text("greeting").notNull().default("Hi! I'm the virtual assistant. How can I help you today?"),
   tone: text("tone", { enum: AI_TONES }).notNull().default("friendly"),
+  /** Suggested example questions join their article without an admin's review (docs/product.md, "Learning"). */
+  learnAutomatically: boolean("learn_automatically").notNull().default(false),
+  /** The share of answerable questions the admin accepts to see handed off, for the proposed threshold. */
+  falseHandoffTarget: real("false_handoff_target").notNull().default(0.1),
+  /** The proposed threshold is applied on its own once enough questions are labelled. */
+  thresholdAutomatic: boolean("threshold_automatic").notNull().default(false),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -53,6 +59,8 @@ export const aiAnswers = pgTable(
      */
     reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
     reviewedArticleId: uuid("reviewed_article_id").references(() => kbArticles.id, { onDelete: "set null" }),
+    /** A person said no article covers this question: a label for the organization's hand-off threshold. */
+    notCovered: boolean("not_covered").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index("ai_answers_org_created_idx").on(t.organizationId, t.createdAt)],

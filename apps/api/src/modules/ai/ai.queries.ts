@@ -11,7 +11,20 @@ export const DEFAULT_SETTINGS = {
   handoffThreshold: 0.5,
   greeting: "Hi! I'm the virtual assistant. How can I help you today?",
   tone: "friendly" as AiTone,
+  learnAutomatically: false,
+  falseHandoffTarget: 0.1,
+  thresholdAutomatic: false,
 };
+
+export type SettingsChanges = Partial<{
+  enabled: boolean;
+  handoffThreshold: number;
+  greeting: string;
+  tone: AiTone;
+  learnAutomatically: boolean;
+  falseHandoffTarget: number;
+  thresholdAutomatic: boolean;
+}>;
 
 export interface AssistantState {
   orgSlug: string;
@@ -19,6 +32,9 @@ export interface AssistantState {
   handoffThreshold: number;
   greeting: string;
   tone: AiTone;
+  learnAutomatically: boolean;
+  falseHandoffTarget: number;
+  thresholdAutomatic: boolean;
   settingsUpdatedAt: Date | null;
   /** Changes whenever a published article is added, edited, unpublished or deleted. */
   articlesStamp: string;
@@ -36,11 +52,15 @@ export async function loadAssistantState(db: Queryable, orgId: string): Promise<
     handoff_threshold: number | null;
     greeting: string | null;
     tone: AiTone | null;
+    learn_automatically: boolean | null;
+    false_handoff_target: number | null;
+    threshold_automatic: boolean | null;
     updated_at: Date | string | null;
     stamp: string;
   }>(
     db,
-    sql`select o.slug, s.enabled, s.handoff_threshold, s.greeting, s.tone, s.updated_at, k.stamp
+    sql`select o.slug, s.enabled, s.handoff_threshold, s.greeting, s.tone, s.learn_automatically,
+               s.false_handoff_target, s.threshold_automatic, s.updated_at, k.stamp
         from ${organizations} o
         left join ${aiSettings} s on s.organization_id = o.id
         cross join lateral (${publishedArticlesStamp(sql`o.id`)}) k
@@ -53,6 +73,9 @@ export async function loadAssistantState(db: Queryable, orgId: string): Promise<
     handoffThreshold: row.handoff_threshold ?? DEFAULT_SETTINGS.handoffThreshold,
     greeting: row.greeting ?? DEFAULT_SETTINGS.greeting,
     tone: row.tone ?? DEFAULT_SETTINGS.tone,
+    learnAutomatically: row.learn_automatically ?? DEFAULT_SETTINGS.learnAutomatically,
+    falseHandoffTarget: row.false_handoff_target ?? DEFAULT_SETTINGS.falseHandoffTarget,
+    thresholdAutomatic: row.threshold_automatic ?? DEFAULT_SETTINGS.thresholdAutomatic,
     settingsUpdatedAt: row.updated_at === null ? null : new Date(row.updated_at),
     articlesStamp: row.stamp,
   };
@@ -67,11 +90,7 @@ export async function savedGreeting(db: Queryable, orgId: string): Promise<strin
   return row?.greeting ?? null;
 }
 
-export async function saveSettings(
-  db: Queryable,
-  orgId: string,
-  changes: Partial<{ enabled: boolean; handoffThreshold: number; greeting: string; tone: AiTone }>,
-): Promise<void> {
+export async function saveSettings(db: Queryable, orgId: string, changes: SettingsChanges): Promise<void> {
   await db
     .insert(aiSettings)
     .values({ organizationId: orgId, ...DEFAULT_SETTINGS, ...changes, updatedAt: new Date() })
@@ -184,12 +203,23 @@ export async function unansweredBetween(db: Queryable, orgId: string, start: str
     .limit(UNANSWERED_ROWS);
 }
 
-/** The team dealt with these logged questions: they leave the list, remembering the article they went to. */
-export async function markReviewed(db: Queryable, orgId: string, ids: string[], articleId: string): Promise<number> {
+/**
+ * The team dealt with these logged questions: they leave the list, remembering the article they went to, or that no
+ * article covers them.
+ */
+export async function markReviewed(
+  db: Queryable,
+  orgId: string,
+  ids: string[],
+  outcome: { articleId: string } | { notCovered: true },
+): Promise<number> {
   if (ids.length === 0) return 0;
   const rows = await db
     .update(aiAnswers)
-    .set({ reviewedAt: new Date(), reviewedArticleId: articleId })
+    .set({
+      reviewedAt: new Date(),
+      ...("articleId" in outcome ? { reviewedArticleId: outcome.articleId } : { notCovered: true }),
+    })
     .where(and(eq(aiAnswers.organizationId, orgId), inArray(aiAnswers.id, ids)))
     .returning({ id: aiAnswers.id });
   return rows.length;

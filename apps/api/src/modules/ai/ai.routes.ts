@@ -8,8 +8,6 @@ import {
   aiUnansweredAnswer,
   attachUnansweredBody,
   newArticleFromUnansweredBody,
-  questionSuggestionsAnswer,
-  suggestionReviewedAnswer,
   unansweredReviewedAnswer,
   updateAiSettingsBody,
 } from "@cove/contract/ai.ts";
@@ -19,13 +17,11 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant, optionalPrincipal } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
-import { idParams, recordId } from "../../platform/ids.ts";
 import { findDemoOrganization } from "../demo/demo.queries.ts";
 import * as service from "./ai.service.ts";
 import type { AiProvider } from "./provider.ts";
-import { listSuggestions } from "./suggestions.ts";
 
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 429: errorSchema };
+export const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 429: errorSchema };
 
 /** Public (signed-out) questions per address: enough for a person trying the demo, not for a script. */
 export const PUBLIC_ASKS_PER_MINUTE = 20;
@@ -129,39 +125,6 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       const created = await inTenant(app, req, (ctx) => service.newArticleFromUnanswered(ctx, req.body));
       return reply.code(201).send(created);
     },
-  });
-
-  app.get("/api/ai/suggestions", {
-    config: { access: "authenticated" },
-    schema: {
-      tags: ["ai"],
-      summary: "Example questions suggested by agents' replies that linked an article",
-      response: { 200: questionSuggestionsAnswer, ...errors },
-    },
-    handler: (req) => inTenant(app, req, listSuggestions),
-  });
-
-  app.post("/api/ai/suggestions/:id/accept", {
-    config: { access: "admin" },
-    schema: {
-      tags: ["ai"],
-      summary: "Add a suggested question to its article's example questions (administrators)",
-      params: idParams,
-      response: { 200: suggestionReviewedAnswer, ...errors },
-    },
-    handler: (req) => inTenant(app, req, (ctx) => service.acceptSuggestion(ctx, recordId("Suggestion", req.params.id))),
-  });
-
-  app.post("/api/ai/suggestions/:id/dismiss", {
-    config: { access: "admin" },
-    schema: {
-      tags: ["ai"],
-      summary: "Dismiss a suggested question (administrators)",
-      params: idParams,
-      response: { 200: suggestionReviewedAnswer, ...errors },
-    },
-    handler: (req) =>
-      inTenant(app, req, (ctx) => service.dismissSuggestion(ctx, recordId("Suggestion", req.params.id))),
   });
 
   app.get("/api/ai/settings", {

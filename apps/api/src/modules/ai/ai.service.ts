@@ -10,6 +10,7 @@ import {
   type aiResponseBody,
   type attachUnansweredBody,
   type newArticleFromUnansweredBody,
+  type notCoveredBody,
   type UnansweredReviewedAnswer,
   type updateAiSettingsBody,
 } from "@cove/contract/ai.ts";
@@ -27,7 +28,6 @@ import {
   loadSentenceVectors,
   loadUnanswered,
   logAnswer,
-  markReviewed,
   saveFeedback,
   saveSentenceVectors,
   saveSettings,
@@ -35,11 +35,11 @@ import {
 import { findCandidates, type Readings, readingsOf } from "./candidates.ts";
 import { asksForPerson } from "./handoff-request.ts";
 import { indexEncoded, organizationIndex, sentencesReady } from "./index-cache.ts";
+import { reviewSuggestions, reviewUnanswered } from "./learning.ts";
 import { type AiProvider, type Draft, handoffDraft, REPLIES } from "./provider.ts";
 import type { SearchIndex } from "./retrieval.ts";
 import { encoderWaitMs, encodeTexts, questionWaitMs, within } from "./sentence-encoder.ts";
 import type { VectorStore } from "./sentences.ts";
-import { reviewSuggestion } from "./suggestions.ts";
 import { groupQuestions, sameWording } from "./unanswered.ts";
 
 export type Channel = AiChannel;
@@ -252,13 +252,6 @@ export async function withClosestArticles({
   };
 }
 
-/** The logged, not yet reviewed, unanswered questions with one of these wordings leave the list for the article. */
-async function review(ctx: Ctx, questions: string[], articleId: string): Promise<number> {
-  const rows = await loadUnanswered(ctx.db, ctx.orgId, AI_UNANSWERED_DAYS);
-  const ids = rows.filter((r) => questions.some((q) => sameWording(q, r.question))).map((r) => r.id);
-  return markReviewed(ctx.db, ctx.orgId, ids, articleId);
-}
-
 /**
  * A group's questions become example questions of an existing article (its alternative phrasings), so the next
  * customer who asks that way gets it. Another organization's article is not found.
@@ -277,19 +270,17 @@ export async function attachUnanswered(
     );
   }
   if (merged.length > article.questions.length) await updateArticle(ctx, article.id, { questions: merged });
-  const reviewed = await review(ctx, input.questions, article.id);
+  const reviewed = await reviewUnanswered(ctx, input.questions, { articleId: article.id });
   return { article: { id: article.id, title: article.title }, reviewed };
 }
 
-/** Accepts a suggested example question: it joins its article's questions (and leaves the unanswered list). */
-export async function acceptSuggestion(ctx: Ctx, id: string): Promise<{ message: string }> {
-  const { question, articleId } = await reviewSuggestion(ctx, id, "accepted");
-  const { article } = await attachUnanswered(ctx, { article_id: articleId, questions: [question] });
-  return { message: `"${question}" is now an example question of "${article.title}".` };
+/** A person says no article covers these questions: they leave the list, labelled for the threshold (threshold.ts). */
+export async function markNotCovered(ctx: Ctx, input: z.output<typeof notCoveredBody>): Promise<{ reviewed: number }> {
+  return { reviewed: await reviewUnanswered(ctx, input.questions, { notCovered: true }) };
 }
 
 export async function dismissSuggestion(ctx: Ctx, id: string): Promise<{ message: string }> {
-  await reviewSuggestion(ctx, id, "dismissed");
+  await reviewSuggestions(ctx, { ids: [id], action: "dismiss" });
   return { message: "Suggestion dismissed." };
 }
 
@@ -305,7 +296,7 @@ export async function newArticleFromUnanswered(
     questions: input.questions,
     status: "draft",
   });
-  const reviewed = await review(ctx, input.questions, article.id);
+  const reviewed = await reviewUnanswered(ctx, input.questions, { articleId: article.id });
   return { article: { id: article.id, title: article.title }, reviewed };
 }
 
@@ -317,6 +308,8 @@ export async function getSettings(ctx: Ctx): Promise<AiSettings> {
     handoff_threshold: state.handoffThreshold,
     greeting: state.greeting,
     tone: state.tone,
+    learn_automatically: state.learnAutomatically,
+    threshold_automatic: state.thresholdAutomatic,
     updated_at: state.settingsUpdatedAt?.toISOString() ?? null,
   };
 }
@@ -327,6 +320,8 @@ export async function updateSettings(ctx: Ctx, input: z.output<typeof updateAiSe
     ...(input.handoff_threshold !== undefined ? { handoffThreshold: input.handoff_threshold } : {}),
     ...(input.greeting !== undefined ? { greeting: input.greeting } : {}),
     ...(input.tone !== undefined ? { tone: input.tone } : {}),
+    ...(input.learn_automatically !== undefined ? { learnAutomatically: input.learn_automatically } : {}),
+    ...(input.threshold_automatic !== undefined ? { thresholdAutomatic: input.threshold_automatic } : {}),
   });
   return getSettings(ctx);
 }

@@ -6,16 +6,15 @@ import {
 } from "@cove/contract/ai.ts";
 import type { DomainEvent } from "@cove/contract/events.ts";
 import { helpCenterPath, KB_QUESTION_MAX } from "@cove/contract/kb.ts";
-import { and, desc, eq, sql } from "drizzle-orm";
-import { aiQuestionSuggestions } from "../../db/schema/ai.ts";
+import { and, desc, eq } from "drizzle-orm";
+import { aiQuestionSuggestions, aiSettings } from "../../db/schema/ai.ts";
 import { organizations } from "../../db/schema/organizations.ts";
-import { notFound } from "../../platform/errors.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 import { messageWithQuestion } from "../chat/chat.queries.ts";
-import { articleTitles, findPublishedBySlug } from "../kb/kb.queries.ts";
+import { articleQuestionCounts, findPublishedBySlug } from "../kb/kb.queries.ts";
 import { findComment, findTicketRow } from "../tickets/tickets.queries.ts";
-import { sameWording } from "./unanswered.ts";
+import { acceptPending, nearDuplicate } from "./learning.ts";
 
 /**
  * Learning from the team: when an agent answers a customer (a public reply on a ticket, a message in a live chat) with
@@ -66,23 +65,44 @@ async function suggest(ctx: EventContext, answer: string, asked: string, source:
   const question = asked.replace(/\s+/g, " ").trim();
   if (question.length < 3 || question.length > KB_QUESTION_MAX) return;
   const [org] = await ctx.db
-    .select({ slug: organizations.slug })
+    .select({ slug: organizations.slug, learn: aiSettings.learnAutomatically })
     .from(organizations)
+    .leftJoin(aiSettings, eq(aiSettings.organizationId, organizations.id))
     .where(eq(organizations.id, ctx.orgId));
   if (!org) return;
   for (const slug of linkedArticleSlugs(answer, org.slug)) {
     const article = await findPublishedBySlug(ctx.db, ctx.orgId, slug);
     if (!article) continue;
-    if (sameWording(article.title, question) || article.questions.some((q) => sameWording(q, question))) continue;
+    if (nearDuplicate(article.title, question) || article.questions.some((q) => nearDuplicate(q, question))) continue;
+    if ((await pendingQuestions(ctx, article.id)).some((q) => nearDuplicate(q, question))) continue;
     // Suggested once per article and wording (whatever became of it): the unique index keeps repeats out.
-    await ctx.db
+    const [added] = await ctx.db
       .insert(aiQuestionSuggestions)
       .values({ organizationId: ctx.orgId, articleId: article.id, question, source, sourceId })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ id: aiQuestionSuggestions.id });
+    // "Accept automatically": the question joins its article now, as Cove's own change; at the article's limit it
+    // stays pending for an admin (learning.ts).
+    if (added && org.learn)
+      await acceptPending(ctx.asSystem("assistant"), [{ ...added, question, articleId: article.id }]);
   }
 }
 
-/** The pending suggestions, newest first. */
+async function pendingQuestions(ctx: EventContext, articleId: string): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ question: aiQuestionSuggestions.question })
+    .from(aiQuestionSuggestions)
+    .where(
+      and(
+        eq(aiQuestionSuggestions.organizationId, ctx.orgId),
+        eq(aiQuestionSuggestions.articleId, articleId),
+        eq(aiQuestionSuggestions.state, "pending"),
+      ),
+    );
+  return rows.map((r) => r.question);
+}
+
+/** The pending suggestions, newest first, each with its article and how many example questions that has. */
 export async function listSuggestions(ctx: Ctx): Promise<QuestionSuggestionsAnswer> {
   const rows = await ctx.db
     .select({
@@ -96,30 +116,13 @@ export async function listSuggestions(ctx: Ctx): Promise<QuestionSuggestionsAnsw
     .where(and(eq(aiQuestionSuggestions.organizationId, ctx.orgId), eq(aiQuestionSuggestions.state, "pending")))
     .orderBy(desc(aiQuestionSuggestions.createdAt), desc(aiQuestionSuggestions.id))
     .limit(SUGGESTIONS_SHOWN);
-  const titles = await articleTitles(ctx.db, ctx.orgId, [...new Set(rows.map((r) => r.articleId))]);
+  const articles = await articleQuestionCounts(ctx.db, ctx.orgId, [...new Set(rows.map((r) => r.articleId))]);
   const suggestions: QuestionSuggestion[] = rows.map((r) => ({
     id: r.id,
     question: r.question,
     source: r.source,
-    article: { id: r.articleId, title: titles.get(r.articleId) ?? "" },
+    article: { id: r.articleId, title: "", questions: 0, ...articles.get(r.articleId) },
     created_at: r.createdAt.toISOString(),
   }));
   return { suggestions };
-}
-
-/** Marks a pending suggestion reviewed; another organization's, an unknown or an already reviewed one is not found. */
-export async function reviewSuggestion(ctx: Ctx, id: string, state: "accepted" | "dismissed") {
-  const [row] = await ctx.db
-    .update(aiQuestionSuggestions)
-    .set({ state, reviewedAt: sql`now()` })
-    .where(
-      and(
-        eq(aiQuestionSuggestions.organizationId, ctx.orgId),
-        eq(aiQuestionSuggestions.id, id),
-        eq(aiQuestionSuggestions.state, "pending"),
-      ),
-    )
-    .returning({ question: aiQuestionSuggestions.question, articleId: aiQuestionSuggestions.articleId });
-  if (!row) throw notFound("Suggestion");
-  return row;
 }

@@ -22,12 +22,12 @@ export interface QuestionGroup {
 export const SAME_QUESTION = 0.5;
 
 /** The words that make a question what it is: stems of its content words ("Where's my parcel?" -> parcel). */
-function keyTerms(question: string): Set<string> {
+export function keyTerms(question: string): Set<string> {
   const content = contentWords(question);
   return new Set((content.length > 0 ? content : words(question)).map(stem));
 }
 
-function jaccard(a: Set<string>, b: Set<string>): number {
+export function jaccard(a: Set<string>, b: Set<string>): number {
   if (a.size === 0 && b.size === 0) return 1;
   let shared = 0;
   for (const t of a) if (b.has(t)) shared++;

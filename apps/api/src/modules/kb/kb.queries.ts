@@ -216,6 +216,38 @@ export async function articleTitles(db: Queryable, orgId: string, ids: string[])
   return new Map(rows.map((r) => [r.id, r.title]));
 }
 
+/** Some of the organization's articles' titles and how many example questions each has, by id. */
+export async function articleQuestionCounts(db: Queryable, orgId: string, ids: string[]) {
+  if (ids.length === 0) return new Map<string, { title: string; questions: number }>();
+  const rows = await db
+    .select({
+      id: kbArticles.id,
+      title: kbArticles.title,
+      questions: sql<number>`cardinality(${kbArticles.questions})`,
+    })
+    .from(kbArticles)
+    .where(and(eq(kbArticles.organizationId, orgId), inArray(kbArticles.id, ids)));
+  return new Map(rows.map((r) => [r.id, { title: r.title, questions: Number(r.questions) }]));
+}
+
+/** An article's title, status and example questions, locked until the transaction ends (questions are added to). */
+export async function lockArticleQuestions(db: Queryable, orgId: string, id: string) {
+  const [row] = await db
+    .select({ title: kbArticles.title, questions: kbArticles.questions, status: kbArticles.status })
+    .from(kbArticles)
+    .where(and(eq(kbArticles.organizationId, orgId), eq(kbArticles.id, id)))
+    .for("update");
+  return row;
+}
+
+/** Replaces an article's example questions (a change of the article: its index stamp moves). */
+export async function saveArticleQuestions(db: Queryable, orgId: string, id: string, questions: string[]) {
+  await db
+    .update(kbArticles)
+    .set({ questions, updatedAt: new Date() })
+    .where(and(eq(kbArticles.organizationId, orgId), eq(kbArticles.id, id)));
+}
+
 /** How many articles the organization has published (the getting-started checklist). */
 export async function publishedArticleCount(db: Queryable, orgId: string): Promise<number> {
   const [row] = await db

@@ -10,8 +10,13 @@ import {
   aiStatsAnswer,
   aiUnansweredAnswer,
   type NewArticleFromUnansweredBody,
+  type NotCoveredBody,
+  notCoveredAnswer,
   questionSuggestionsAnswer,
+  type ReviewSuggestionsBody,
   suggestionReviewedAnswer,
+  suggestionsReviewedAnswer,
+  thresholdProposal,
   type UpdateAiSettingsBody,
   unansweredReviewedAnswer,
 } from "@cove/contract/ai.ts";
@@ -25,6 +30,7 @@ export const aiKeys = {
   stats: () => [...aiKeys.all, "stats"] as const,
   unanswered: () => [...aiKeys.all, "unanswered"] as const,
   suggestions: () => [...aiKeys.all, "suggestions"] as const,
+  threshold: (target: number) => [...aiKeys.all, "threshold", target] as const,
 };
 
 /** POST /api/chat/ai-feedback: thumbs up or down on an answer. Anonymous: an answer of the public demo. */
@@ -85,6 +91,49 @@ export function useReviewSuggestion() {
         void queryClient.invalidateQueries({ queryKey: ["kb"] });
       }
     },
+  });
+}
+
+/** Accept or dismiss several suggestions at once (POST /api/ai/suggestions/review). */
+export function useReviewSuggestions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ReviewSuggestionsBody) =>
+      apiRequest("/ai/suggestions/review", { method: "POST", body, schema: suggestionsReviewedAnswer }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: aiKeys.suggestions() });
+      void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() });
+      void queryClient.invalidateQueries({ queryKey: ["kb"] });
+    },
+  });
+}
+
+/** Say no article covers a group of unanswered questions: it leaves the list. */
+export function useMarkNotCovered() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NotCoveredBody) =>
+      apiRequest("/ai/unanswered/not-covered", { method: "POST", body, schema: notCoveredAnswer }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() }),
+  });
+}
+
+/** The hand-off threshold proposed from the organization's labelled questions for a target share of false hand-offs. */
+export function useThresholdProposal(target: number) {
+  return useQuery({
+    queryKey: aiKeys.threshold(target),
+    queryFn: ({ signal }) =>
+      apiRequest(`/ai/threshold?target=${encodeURIComponent(target)}`, { schema: thresholdProposal, signal }),
+  });
+}
+
+/** Apply the proposal: the assistant's threshold becomes it. */
+export function useApplyThreshold() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (target: number) =>
+      apiRequest("/ai/threshold/apply", { method: "POST", body: { target }, schema: thresholdProposal }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: aiKeys.all }),
   });
 }
 

@@ -26,6 +26,7 @@ const formSchema = z.object({
   threshold: z.number().min(0).max(100),
   greeting: aiGreeting,
   tone: z.enum(AI_TONES),
+  learn: z.boolean(),
 });
 type FormValues = z.infer<typeof formSchema>;
 
@@ -34,6 +35,7 @@ const toForm = (s: AiSettings): FormValues => ({
   threshold: Math.round(s.handoff_threshold * 100),
   greeting: s.greeting,
   tone: s.tone,
+  learn: s.learn_automatically,
 });
 
 /** On/off, the hand-off threshold, the greeting and the tone. Administrators change them; agents see them. */
@@ -58,6 +60,7 @@ export function AssistantSettingsForm({ settings, canEdit }: { settings: AiSetti
         handoff_threshold: values.threshold / 100,
         greeting: values.greeting,
         tone: values.tone,
+        learn_automatically: values.learn,
       });
       toast.success(SETTINGS_SAVED);
     } catch (error) {
@@ -140,6 +143,22 @@ export function AssistantSettingsForm({ settings, canEdit }: { settings: AiSetti
             />
           </div>
         </FieldShell>
+        <label className="flex items-start gap-3">
+          <input
+            type="checkbox"
+            className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
+            {...register("learn")}
+          />
+          <span>
+            <span className="block text-sm font-medium text-slate-800">
+              Accept questions your team answered automatically
+            </span>
+            <span className="block text-xs text-slate-500">
+              When an agent answers a question with a link to an article, the question becomes one of that article's
+              example questions at once, without waiting for review here.
+            </span>
+          </span>
+        </label>
       </fieldset>
       {canEdit && (
         <div className="flex justify-end">

@@ -1,9 +1,10 @@
 import type { QuestionSuggestion } from "@cove/contract/ai.ts";
+import { KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { toastError } from "../../../lib/toast-error.ts";
-import { useReviewSuggestion, useSuggestions } from "../api/ai.api.ts";
+import { useReviewSuggestion, useReviewSuggestions, useSuggestions } from "../api/ai.api.ts";
 
 export const REVIEW_FAILED = "The suggestion could not be saved";
 
@@ -14,17 +15,37 @@ export const REVIEW_FAILED = "The suggestion could not be saved";
  */
 export function SuggestedQuestions({ canEdit }: { canEdit: boolean }) {
   const list = useSuggestions();
+  const bulk = useReviewSuggestions();
   if (!list.data || list.data.suggestions.length === 0) return null;
+  const all = list.data.suggestions;
+  // One click for the whole list; the answer says what was added, skipped as a near-duplicate, or kept (full article).
+  const acceptAll = () =>
+    bulk.mutate(
+      { ids: all.map((s) => s.id), action: "accept" },
+      {
+        onSuccess: (done) => toast.success(done.message),
+        onError: (error) => toastError(error, REVIEW_FAILED),
+      },
+    );
   return (
     <section aria-labelledby="suggested-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="suggested-title" className="text-base font-semibold text-slate-900">
-        Suggested by your team
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="suggested-title" className="text-base font-semibold text-slate-900">
+          Suggested by your team
+        </h2>
+        {canEdit && all.length > 1 && (
+          <Button size="sm" onClick={acceptAll} pending={bulk.isPending}>
+            Add all {all.length} to their articles
+          </Button>
+        )}
+      </div>
       <p className="mt-1 max-w-3xl text-sm text-slate-600">
         Your agents answered these questions with a link to an article.
         {canEdit
           ? " Accept one and the assistant will answer that question with the article next time."
-          : " An administrator can add them to the articles."}
+          : " An administrator can add them to the articles."}{" "}
+        A question like one the article already has is skipped; an article holds at most {KB_QUESTIONS_MAX} example
+        questions, and a suggestion for a full one waits here until one is removed in the article's editor.
       </p>
       <ul className="mt-4 divide-y divide-slate-100">
         {list.data.suggestions.map((s) => (
@@ -59,6 +80,11 @@ function SuggestionRow({ suggestion, canEdit }: { suggestion: QuestionSuggestion
           </Link>{" "}
           in a {suggestion.source === "chat" ? "live chat" : "ticket"}
         </p>
+        {suggestion.article.questions >= KB_QUESTIONS_MAX && (
+          <p className="text-sm text-amber-700">
+            This article has {KB_QUESTIONS_MAX} example questions, the most it can have.
+          </p>
+        )}
       </div>
       {canEdit && (
         <div className="flex shrink-0 gap-2">

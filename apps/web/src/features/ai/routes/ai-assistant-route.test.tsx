@@ -8,6 +8,8 @@ const settings: AiSettings = {
   handoff_threshold: 0.5,
   greeting: "Hello from Analytical Engines! How can I help?",
   tone: "friendly",
+  learn_automatically: false,
+  threshold_automatic: false,
   updated_at: null,
 };
 
@@ -163,7 +165,7 @@ describe("AI Assistant page", () => {
     expect(within(card).getByText(/Test console questions are not counted \(4 questions/)).toBeInTheDocument();
   });
 
-  it("lets an admin change the threshold, greeting and tone", async () => {
+  it("lets an admin change the threshold, greeting and tone, and accept the team's questions automatically", async () => {
     let saved: unknown;
     signedIn({
       "PUT /api/ai/settings": (init) => {
@@ -181,9 +183,16 @@ describe("AI Assistant page", () => {
     await user.clear(greeting);
     await user.type(greeting, "Hi there");
     await user.selectOptions(within(form).getByRole("combobox", { name: "Tone" }), "concise");
+    await user.click(within(form).getByRole("checkbox", { name: /Accept questions your team answered automatically/ }));
     await user.click(within(form).getByRole("button", { name: "Save settings" }));
     expect(await screen.findByText("AI assistant settings saved")).toBeInTheDocument();
-    expect(saved).toEqual({ enabled: true, handoff_threshold: 0.7, greeting: "Hi there", tone: "concise" });
+    expect(saved).toEqual({
+      enabled: true,
+      handoff_threshold: 0.7,
+      greeting: "Hi there",
+      tone: "concise",
+      learn_automatically: true,
+    });
   });
 
   it("refuses a blank greeting before calling the server", async () => {
@@ -286,9 +295,46 @@ describe("Suggested by your team", () => {
     id: "5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d",
     question: "Do you deliver to Norway?",
     source: "chat" as const,
-    article: { id: SHIPPING_ID, title: "International shipping" },
+    article: { id: SHIPPING_ID, title: "International shipping", questions: 2 },
     created_at: "2026-11-24T10:00:00.000Z",
   };
+
+  it("adds every suggestion in one click, says what was done, and marks a full article", async () => {
+    let left = [
+      suggestion,
+      {
+        ...suggestion,
+        id: "6b5c4d3e-2f1a-4b0c-9d8e-7f6a5b4c3d2e",
+        question: "Is shipping free?",
+        article: { ...suggestion.article, questions: 20 },
+      },
+    ];
+    const bodies: unknown[] = [];
+    signedIn({
+      "GET /api/ai/suggestions": () => json(200, { suggestions: left }),
+      "POST /api/ai/suggestions/review": (init) => {
+        bodies.push(JSON.parse(String(init?.body)));
+        left = left.filter((s) => s.id !== suggestion.id);
+        return json(200, {
+          accepted: 1,
+          duplicates: 0,
+          dismissed: 0,
+          kept: [{ id: left[0]?.id, question: "Is shipping free?", reason: "full" }],
+          message: "1 question added to their articles, 1 kept for later: their article is full.",
+        });
+      },
+    });
+    const { user } = renderApp("/ai-assistant");
+    const section = await screen.findByRole("region", { name: "Suggested by your team" });
+    expect(within(section).getByText(/has 20 example questions, the most it can have/)).toBeInTheDocument();
+    expect(within(section).getByText(/at most 20 example/)).toBeInTheDocument();
+    await user.click(within(section).getByRole("button", { name: "Add all 2 to their articles" }));
+    expect(
+      await screen.findByText("1 question added to their articles, 1 kept for later: their article is full."),
+    ).toBeInTheDocument();
+    expect(bodies).toEqual([{ ids: [suggestion.id, "6b5c4d3e-2f1a-4b0c-9d8e-7f6a5b4c3d2e"], action: "accept" }]);
+    await waitFor(() => expect(within(section).queryByText("“Do you deliver to Norway?”")).not.toBeInTheDocument());
+  });
 
   it("lets an admin add a question an agent answered with an article to that article, or dismiss it", async () => {
     let left = [

@@ -9,6 +9,7 @@ import { AssistantChat } from "../components/assistant-chat.tsx";
 import { AssistantSettingsForm } from "../components/assistant-settings-form.tsx";
 import { ResolutionCard } from "../components/resolution-card.tsx";
 import { SuggestedQuestions } from "../components/suggested-questions.tsx";
+import { ThresholdProposal } from "../components/threshold-proposal.tsx";
 import { UnansweredQuestions } from "../components/unanswered-questions.tsx";
 
 export const ASK_FAILED = "The assistant could not answer";
@@ -75,6 +76,7 @@ export function AiAssistantRoute() {
           {settings.data && <AssistantSettingsForm settings={settings.data} canEdit={user?.role === "admin"} />}
         </div>
       </div>
+      <ThresholdProposal canEdit={user?.role === "admin"} />
       <SuggestedQuestions canEdit={user?.role === "admin"} />
       <UnansweredQuestions canEdit={user?.role === "admin"} />
     </div>

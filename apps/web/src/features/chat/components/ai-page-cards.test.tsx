@@ -9,6 +9,8 @@ const settings: AiSettings = {
   handoff_threshold: 0.5,
   greeting: "Hello!",
   tone: "friendly",
+  learn_automatically: false,
+  threshold_automatic: false,
   updated_at: null,
 };
 

@@ -1,0 +1,152 @@
+import type { ThresholdProposal } from "@cove/contract/ai.ts";
+import { and, eq, gte, ne, notInArray, sql } from "drizzle-orm";
+import { aiAnswers, aiQuestionSuggestions } from "../../db/schema/ai.ts";
+import type { Queryable } from "../../platform/db.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
+import type { TenantCtx } from "../../platform/tenancy.ts";
+import { DEFAULT_SETTINGS, loadAssistantState, saveSettings } from "./ai.queries.ts";
+import { sameWording } from "./unanswered.ts";
+
+/**
+ * Each organization's own hand-off threshold (docs/product.md, "The assistant learns";
+ * docs/decisions/2026-11-29-assistant-learns.md), fitted on its labelled past questions: the confidence the assistant
+ * gave each when it was asked, and whether an article covered it.
+ */
+
+/** Below this many answerable labelled questions the default threshold stays (a proposal would be noise). */
+export const MIN_ANSWERABLE = 20;
+/** With "adjust automatically" on, the proposal is applied once this many questions are labelled. */
+export const AUTOMATIC_FROM = 50;
+/** How far back labelled questions are read. */
+export const HISTORY_DAYS = 180;
+
+export interface Labelled {
+  confidence: number;
+  /** True: an article covered it (it should have been answered); false: none did (it should have been handed off). */
+  answerable: boolean;
+}
+
+/** The share of each kind a threshold hands off (a question is handed off when its confidence is below it). */
+export function handedOffAt(labels: Labelled[], threshold: number) {
+  const share = (answerable: boolean) => {
+    const kind = labels.filter((l) => l.answerable === answerable);
+    return kind.length === 0 ? null : kind.filter((l) => l.confidence < threshold).length / kind.length;
+  };
+  return { threshold, answerable: share(true) ?? 0, uncovered: share(false) };
+}
+
+/**
+ * The highest threshold (most uncovered questions handed off) at which at most `target` of the answerable questions
+ * are handed off: with n answerable confidences sorted, k = floor(target * n) of them may fall below it, so it is the
+ * (k+1)-th smallest, rounded down to a hundredth (rounding down never hands off more). Null below MIN_ANSWERABLE.
+ */
+export function proposeThreshold(labels: Labelled[], target: number): number | null {
+  const answerable = labels
+    .filter((l) => l.answerable)
+    .map((l) => l.confidence)
+    .sort((a, b) => a - b);
+  if (answerable.length < MIN_ANSWERABLE) return null;
+  const k = Math.floor(target * answerable.length + 1e-9);
+  const at = answerable[k] ?? 1;
+  return Math.min(1, Math.max(0, Math.floor(at * 100 + 1e-9) / 100));
+}
+
+/**
+ * The organization's labelled questions: customers' questions (not the staff console's nor the demo's, nor requests for
+ * a person) of the last HISTORY_DAYS days. Not covered: a person said so. Answerable: a thumbs up, attached to an
+ * article from the unanswered list, or accepted as an article's example question after a person answered it with
+ * that article. A thumbs down alone says the answer did not help, not whether an article covers the question: unused.
+ */
+export async function labelledHistory(db: Queryable, orgId: string): Promise<Labelled[]> {
+  const rows = await db
+    .select({
+      question: aiAnswers.question,
+      confidence: aiAnswers.confidence,
+      feedback: aiAnswers.feedback,
+      reviewedArticleId: aiAnswers.reviewedArticleId,
+      notCovered: aiAnswers.notCovered,
+    })
+    .from(aiAnswers)
+    .where(
+      and(
+        eq(aiAnswers.organizationId, orgId),
+        gte(aiAnswers.createdAt, sql`now() - make_interval(days => ${HISTORY_DAYS})`),
+        notInArray(aiAnswers.channel, ["console", "demo"]),
+        ne(aiAnswers.provider, "handoff-request"),
+      ),
+    );
+  const learned = await db
+    .select({ question: aiQuestionSuggestions.question })
+    .from(aiQuestionSuggestions)
+    .where(and(eq(aiQuestionSuggestions.organizationId, orgId), eq(aiQuestionSuggestions.state, "accepted")));
+  return rows.flatMap((r): Labelled[] => {
+    if (r.notCovered) return [{ confidence: r.confidence, answerable: false }];
+    const answerable =
+      r.feedback === "up" || r.reviewedArticleId !== null || learned.some((l) => sameWording(l.question, r.question));
+    return answerable ? [{ confidence: r.confidence, answerable: true }] : [];
+  });
+}
+
+const CURVE = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8];
+const pct = (share: number) => `${Math.round(share * 100)}%`;
+
+/** The proposal for a target share of false hand-offs, with the trade-off on the organization's own questions. */
+export async function thresholdProposal(ctx: TenantCtx, target?: number): Promise<ThresholdProposal> {
+  const state = await loadAssistantState(ctx.db, ctx.orgId);
+  if (!state) throw notFound("Organization");
+  // The saved target is a PostgreSQL real: read back as the hundredth it was.
+  const goal = target ?? Math.round(state.falseHandoffTarget * 100) / 100;
+  const labels = await labelledHistory(ctx.db, ctx.orgId);
+  const answerable = labels.filter((l) => l.answerable).length;
+  const proposed = proposeThreshold(labels, goal);
+  const point = (threshold: number) => {
+    const at = handedOffAt(labels, threshold);
+    return { threshold, answerable_handed_off: at.answerable, uncovered_handed_off: at.uncovered };
+  };
+  let message: string;
+  if (proposed === null) {
+    message = `Only ${answerable} of your customers' questions are labelled as answerable; with fewer than ${MIN_ANSWERABLE} the assistant keeps the default threshold (${DEFAULT_SETTINGS.handoffThreshold}) or the one you set.`;
+  } else {
+    const at = point(proposed);
+    message =
+      `At ${proposed.toFixed(2)}: ${pct(at.answerable_handed_off)} of answerable questions handed off` +
+      (at.uncovered_handed_off === null
+        ? " (no question is marked not covered yet)."
+        : `, ${pct(at.uncovered_handed_off)} of uncovered ones handed off.`);
+  }
+  return {
+    target: goal,
+    current: state.handoffThreshold,
+    automatic: state.thresholdAutomatic,
+    labelled: { answerable, uncovered: labels.length - answerable },
+    minimum: MIN_ANSWERABLE,
+    automatic_from: AUTOMATIC_FROM,
+    proposed,
+    at_proposed: proposed === null ? null : point(proposed),
+    at_current: point(state.handoffThreshold),
+    curve: CURVE.map(point),
+    message,
+  };
+}
+
+/** Applies the proposal (and remembers the target); too little history is a 400 that says so. */
+export async function applyProposal(ctx: TenantCtx, target: number): Promise<ThresholdProposal> {
+  const proposal = await thresholdProposal(ctx, target);
+  if (proposal.proposed === null) throw new AppError("BAD_REQUEST", proposal.message);
+  await saveSettings(ctx.db, ctx.orgId, { handoffThreshold: proposal.proposed, falseHandoffTarget: target });
+  return thresholdProposal(ctx, target);
+}
+
+/**
+ * With "adjust automatically" on and at least AUTOMATIC_FROM labelled questions, the proposal for the saved target is
+ * applied: called after each review that labels questions (accepting suggestions, attaching, marking not covered).
+ */
+export async function applyIfAutomatic(ctx: TenantCtx): Promise<void> {
+  const state = await loadAssistantState(ctx.db, ctx.orgId);
+  if (!state?.thresholdAutomatic) return;
+  const labels = await labelledHistory(ctx.db, ctx.orgId);
+  const proposed = labels.length >= AUTOMATIC_FROM ? proposeThreshold(labels, state.falseHandoffTarget) : null;
+  if (proposed !== null && proposed !== state.handoffThreshold) {
+    await saveSettings(ctx.db, ctx.orgId, { handoffThreshold: proposed });
+  }
+}

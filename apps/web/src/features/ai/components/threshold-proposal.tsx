@@ -1,0 +1,74 @@
+import { applyThresholdBody } from "@cove/contract/ai.ts";
+import { useId } from "react";
+import { toast } from "sonner";
+import { z } from "zod";
+import { Button } from "../../../components/ui/button.tsx";
+import { FieldShell, inputClasses } from "../../../components/ui/text-field.tsx";
+import { useContractForm } from "../../../lib/contract-form.ts";
+import { toastError } from "../../../lib/toast-error.ts";
+import { useApplyThreshold, useThresholdProposal } from "../api/ai.api.ts";
+
+export const APPLY_FAILED = "The threshold could not be applied";
+const TARGETS = [0.05, 0.1, 0.15, 0.2, 0.3];
+const form = z.object({ target: applyThresholdBody.shape.target });
+const pct = (share: number | null) => (share === null ? "n/a" : `${Math.round(share * 100)}%`);
+
+/**
+ * "Your own hand-off threshold": the threshold fitted on the organization's labelled questions for the share of
+ * answerable questions the admin accepts to see handed off, with what it does on past questions
+ * (docs/decisions/2026-11-29-assistant-learns.md). Admins apply it; agents see it.
+ */
+export function ThresholdProposal({ canEdit }: { canEdit: boolean }) {
+  const id = useId();
+  const apply = useApplyThreshold();
+  const { register, watch, submit } = useContractForm(form, { target: 0.1 });
+  const target = Number(watch("target"));
+  const proposal = useThresholdProposal(target);
+  const p = proposal.data;
+  const onSubmit = submit(
+    ["target"],
+    async (values) => {
+      const done = await apply.mutateAsync(values.target);
+      toast.success(`Hand-off threshold set to ${done.proposed?.toFixed(2)}`);
+    },
+    (error) => toastError(error, APPLY_FAILED),
+  );
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby={`${id}-title`}
+      className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
+      <h2 id={`${id}-title`} className="text-sm font-semibold text-slate-900">
+        Your own hand-off threshold
+      </h2>
+      <FieldShell id={`${id}-target`} label="Answerable questions you accept to see handed off">
+        <select id={`${id}-target`} className={inputClasses} {...register("target", { setValueAs: Number })}>
+          {TARGETS.map((t) => (
+            <option key={t} value={t}>
+              At most {Math.round(t * 100)}%
+            </option>
+          ))}
+        </select>
+      </FieldShell>
+      {p && (
+        <div className="space-y-1 text-sm text-slate-700">
+          <p>{p.message}</p>
+          <p className="text-xs text-slate-500">
+            From {p.labelled.answerable} answerable and {p.labelled.uncovered} uncovered questions of your customers.
+            Now, at {p.current.toFixed(2)}: {pct(p.at_current.answerable_handed_off)} of answerable and{" "}
+            {pct(p.at_current.uncovered_handed_off)} of uncovered questions handed off.
+          </p>
+        </div>
+      )}
+      {canEdit && (
+        <div className="flex justify-end">
+          <Button type="submit" size="sm" pending={apply.isPending} disabled={!p || p.proposed === null}>
+            Apply {p?.proposed != null ? p.proposed.toFixed(2) : "threshold"}
+          </Button>
+        </div>
+      )}
+    </form>
+  );
+}
