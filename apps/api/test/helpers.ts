@@ -200,6 +200,20 @@ export async function registerOrg(app: FastifyInstance, overrides: Partial<Regis
   return { ...(res.json() as AuthAnswer), password: body.password };
 }
 
+export type Org = Awaited<ReturnType<typeof registerOrg>>;
+
+/**
+ * An organization registered for the whole file once its app is built (`const shop = orgForFile(t)`): its admin's
+ * session, filled in before the first test.
+ */
+export function orgForFile(t: TestApp): Org {
+  const org = {} as Org;
+  beforeAll(async () => {
+    Object.assign(org, await registerOrg(t.app));
+  });
+  return org;
+}
+
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
