@@ -9,7 +9,7 @@ import { insertMessage } from "../src/modules/chat/chat.queries.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { chatMarkdownHtml } from "../src/platform/markdown.ts";
 import { withSystem } from "../src/platform/tenancy.ts";
-import { client, type Org, orgForFile, type registerOrg, testAppForFile } from "./helpers.ts";
+import { client, type Org, orgForFile, testAppForFile } from "./helpers.ts";
 import { addArticle, demoOrganization, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
 
 /*

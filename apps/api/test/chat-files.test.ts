@@ -1,6 +1,6 @@
 import type { ChatMessage, StartChatAnswer, VisitorConversationAnswer } from "@cove/contract/chat.ts";
 import { describe, expect, it } from "vitest";
-import { client, naughtySample, type Org, orgForFile, type registerOrg, testAppForFile } from "./helpers.ts";
+import { client, naughtySample, type Org, orgForFile, testAppForFile } from "./helpers.ts";
 import { PNG, uploader } from "./support/files.ts";
 
 const t = testAppForFile({ attachmentLimits: { max_file_bytes: 4096, max_message_bytes: 8192, max_files: 3 } });

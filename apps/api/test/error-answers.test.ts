@@ -4,7 +4,6 @@
  */
 import { randomUUID } from "node:crypto";
 import net from "node:net";
-import type { AuthAnswer } from "@cove/contract/auth.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findOrCreateContact, startContactSession } from "../src/modules/contacts/contacts.service.ts";
 import { withSystem } from "../src/platform/tenancy.ts";

@@ -1,7 +1,7 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
 import type { Article, HelpArticleAnswer } from "@cove/contract/kb.ts";
 import { describe, expect, it } from "vitest";
-import { addMember, client, naughtySample, type Org, orgForFile, type registerOrg, testAppForFile } from "./helpers.ts";
+import { addMember, client, naughtySample, type Org, orgForFile, testAppForFile } from "./helpers.ts";
 import { PNG, SMALL_LIMITS, uploader } from "./support/files.ts";
 
 const t = testAppForFile({ attachmentLimits: SMALL_LIMITS });
