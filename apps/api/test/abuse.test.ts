@@ -10,7 +10,7 @@ import type { AuthAnswer } from "@cove/contract/auth.ts";
 import { DEMO_UNAVAILABLE, REGISTRATIONS_PER_HOUR } from "@cove/contract/constants.ts";
 import { RESERVED_ORG_SLUGS } from "@cove/contract/slugs.ts";
 import type { UserListAnswer } from "@cove/contract/users.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { ELSEWHERE_REFUSALS_PER_HOUR, EMAIL_IN_ANOTHER_TEAM } from "../src/modules/users/invitations.service.ts";
 import {
@@ -19,21 +19,12 @@ import {
   embeddedTestDatabase,
   registerOrg,
   registration,
-  type TestApp,
+  testAppWithMail,
   unique,
 } from "./helpers.ts";
-import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
+import { linkToken } from "./smtp.ts";
 
-let smtp: TestSmtp;
-let t: TestApp;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const { t, smtp } = testAppWithMail();
 
 // Documentation-range IPv6 addresses, unique per run, so a re-run on the same database starts with a clean slate.
 const run = Math.floor(Math.random() * 0xffff).toString(16);

@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/platform/db.ts";
-import { client, createArticle, createTestApp, registerOrg, type TestApp, ticketFields } from "./helpers.ts";
-import { startSmtp, type TestSmtp } from "./smtp.ts";
+import { client, createArticle, registerOrg, testAppWithMail, ticketFields } from "./helpers.ts";
 import { portalSignIn } from "./support/portal.ts";
 
 /**
@@ -10,16 +9,7 @@ import { portalSignIn } from "./support/portal.ts";
  * exactly the rows walking it by page gives, in the same order, whatever ties and empty values its sort keys have;
  * rows added while a program walks it are neither repeated nor make it skip any.
  */
-let t: TestApp;
-let smtp: TestSmtp;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const { t, smtp } = testAppWithMail();
 
 type Session = { token: string };
 const call = client(() => t.app);

@@ -1,14 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { organizations } from "../src/db/schema/organizations.ts";
-import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, registerOrg, testAppForFile } from "./helpers.ts";
 
 /** The public API: an organization's keys (Settings > Integrations) act on its tickets, within their scope. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 async function key(adminToken: string, scope: "read" | "read_write", name = "Zapier") {
   const res = await t.app.inject({

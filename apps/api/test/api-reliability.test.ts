@@ -1,14 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { organizations } from "../src/db/schema/organizations.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp, ticketFields } from "./helpers.ts";
+import { addMember, bearer, registerOrg, testAppForFile, ticketFields } from "./helpers.ts";
 
 /** What a program calling the API relies on (issue 33, item 2): idempotent POSTs and per-key rate limits. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 async function apiKey(adminToken: string, scope: "read" | "read_write" = "read_write"): Promise<string> {
   const res = await t.app.inject({

@@ -1,18 +1,14 @@
 import type { AuthAnswer } from "@cove/contract/auth.ts";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessions } from "../src/db/schema/auth.ts";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { users } from "../src/db/schema/users.ts";
 import { hashToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { bearer, createTestApp, registerOrg, registration, type TestApp, unique } from "./helpers.ts";
+import { bearer, registerOrg, registration, testAppForFile, unique } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 // Sign-in failures are throttled per address, so each request comes from its own address unless a test says otherwise.
 // Documentation-range IPv6 addresses, unique per run, so a re-run on the same database starts with a clean slate.

@@ -1,17 +1,12 @@
 import type { Rule } from "@cove/contract/automation.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestApp, naughtyStrings, registerOrg, type TestApp } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { client, naughtyStrings, orgForFile, testAppForFile } from "./helpers.ts";
 
 const naughty = naughtyStrings();
 
-let t: TestApp;
-let org: Awaited<ReturnType<typeof registerOrg>>;
-beforeAll(async () => {
-  t = await createTestApp();
-  org = await registerOrg(t.app);
-});
-afterAll(() => t.close());
+const t = testAppForFile();
+const org = orgForFile(t);
 
 const call = client(() => t.app);
 

@@ -1,14 +1,10 @@
 import type { SlaTarget, TicketSlaAnswer } from "@cove/contract/sla.ts";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { addHours, DEFAULT_WINDOW } from "../src/modules/automation/sla.ts";
 import { setClock } from "../src/platform/clock.ts";
-import { addMember, client, createTestApp, createTicket as newTicket, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTicket as newTicket, registerOrg, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 afterEach(() => setClock(null));
 
 const HOUR = 3_600_000;

@@ -1,15 +1,11 @@
 import type { CreateRuleBody, Rule, RuleRun } from "@cove/contract/automation.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { runTimeRules } from "../src/modules/automation/automation.timers.ts";
 import { setClock } from "../src/platform/clock.ts";
-import { addMember, client, createTestApp, createTicket as newTicket, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTicket as newTicket, registerOrg, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 afterEach(() => setClock(null));
 
 const HOUR = 3_600_000;

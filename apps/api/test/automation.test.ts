@@ -1,14 +1,10 @@
 import type { CreateRuleBody, Rule, RuleRun } from "@cove/contract/automation.ts";
 import type { NotificationListAnswer } from "@cove/contract/notifications.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, client, createTestApp, createTicket, type Method, registerOrg, type TestApp } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { addMember, client, createTicket, type Method, registerOrg, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const call = client(() => t.app);
 

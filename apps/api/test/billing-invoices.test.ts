@@ -2,19 +2,15 @@ import { createHmac } from "node:crypto";
 import type { Invoice, SubscribeAnswer } from "@cove/contract/billing.ts";
 import type { BillingDetailsAnswer, PlanChangePreview } from "@cove/contract/billing-account.ts";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { TEST_SIGNATURE_HEADER } from "../src/modules/billing/test.provider.ts";
 import { now } from "../src/platform/clock.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, bearer, client, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, bearer, client, registerOrg, testAppForFile } from "./helpers.ts";
 import { clockAhead, clockAt, DAY, subscription, testCard } from "./support/billing.ts";
 import { pdfText } from "./support/pdf-text.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 afterEach(() => {
   clockAhead(0);
 });

@@ -1,18 +1,14 @@
 import { createHmac } from "node:crypto";
 import type { Invoice } from "@cove/contract/billing.ts";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { TEST_SIGNATURE_HEADER } from "../src/modules/billing/test.provider.ts";
 import { now } from "../src/platform/clock.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { bearer, registerOrg, testAppForFile, unique } from "./helpers.ts";
 import { clockAhead, subscription, testCard } from "./support/billing.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 afterEach(() => {
   clockAhead(0);
 });

@@ -1,18 +1,14 @@
 import type { Invoice, SubscribeAnswer } from "@cove/contract/billing.ts";
 import type { TrialStatus } from "@cove/contract/trial.ts";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { LIFECYCLE_CRON, LIFECYCLE_QUEUE } from "../src/modules/billing/lifecycle.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, client, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, registerOrg, testAppForFile } from "./helpers.ts";
 import { clockAhead, clockAt, subscription, testCard, waitForSubscription } from "./support/billing.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 afterEach(() => {
   clockAhead(0);
 });

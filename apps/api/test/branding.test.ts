@@ -4,11 +4,11 @@ import type { Ticket } from "@cove/contract/tickets.ts";
 import { eq } from "drizzle-orm";
 import { JSDOM } from "jsdom";
 import { simpleParser } from "mailparser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { organizationSettings } from "../src/db/schema/settings.ts";
 import { receiveMail } from "../src/modules/email/email.inbound.ts";
-import { client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
-import { type ReceivedMail, startSmtp, type TestSmtp } from "./smtp.ts";
+import { client, registerOrg, testAppWithMail, unique } from "./helpers.ts";
+import type { ReceivedMail } from "./smtp.ts";
 import { askForLink, portalSignIn } from "./support/portal.ts";
 
 /*
@@ -17,16 +17,7 @@ import { askForLink, portalSignIn } from "./support/portal.ts";
  */
 
 const DOMAIN = "in.cove.test";
-let t: TestApp;
-let smtp: TestSmtp;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url, email: { inboundDomain: DOMAIN, retryLimit: 1, retryDelaySeconds: 1 } });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const { t, smtp } = testAppWithMail({ email: { inboundDomain: DOMAIN, retryLimit: 1, retryDelaySeconds: 1 } });
 
 const call = client(() => t.app, { newAddressEachCall: true });
 

@@ -1,12 +1,8 @@
 import type { CannedReply } from "@cove/contract/canned-replies.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, client, createTestApp, naughtyStrings, registerOrg, type TestApp } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { addMember, client, naughtyStrings, registerOrg, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const call = client(() => t.app);
 

@@ -1,7 +1,7 @@
 import type { AiStatsAnswer, AiUnansweredAnswer } from "@cove/contract/ai.ts";
 import type { AnswerNode, ChatMessage, StartChatAnswer, VisitorConversationAnswer } from "@cove/contract/chat.ts";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { aiAnswers } from "../src/db/schema/ai.ts";
 import { chatMessages } from "../src/db/schema/chat.ts";
 import { answerNodes } from "../src/modules/chat/answer-nodes.ts";
@@ -9,7 +9,7 @@ import { insertMessage } from "../src/modules/chat/chat.queries.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { chatMarkdownHtml } from "../src/platform/markdown.ts";
 import { withSystem } from "../src/platform/tenancy.ts";
-import { client, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { client, type Org, orgForFile, testAppForFile } from "./helpers.ts";
 import { addArticle, demoOrganization, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
 
 /*
@@ -17,20 +17,14 @@ import { addArticle, demoOrganization, SHOP_ARTICLES } from "./support/kb-fixtur
  * Markdown as the help center renders articles, and rated by the visitor with "Was this helpful?" (issue 21).
  */
 
-let t: TestApp;
-type Org = Awaited<ReturnType<typeof registerOrg>>;
-let shop: Org;
-let other: Org;
-
+const t = testAppForFile();
+const shop = orgForFile(t);
+const other = orgForFile(t);
 beforeAll(async () => {
-  t = await createTestApp();
-  shop = await registerOrg(t.app);
-  other = await registerOrg(t.app);
   for (const org of [shop, other]) {
     for (const a of SHOP_ARTICLES) await addArticle(t, org.user.organizationId, a);
   }
 });
-afterAll(() => t.close());
 
 const call = client(() => t.app, { newAddressEachCall: true });
 const base = (org: Org) => `/api/public/${org.user.organizationSlug}/chat/sessions`;

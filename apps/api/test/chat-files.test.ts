@@ -1,19 +1,11 @@
 import type { ChatMessage, StartChatAnswer, VisitorConversationAnswer } from "@cove/contract/chat.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { client, naughtySample, type Org, orgForFile, testAppForFile } from "./helpers.ts";
 import { PNG, uploader } from "./support/files.ts";
 
-let t: TestApp;
-type Org = Awaited<ReturnType<typeof registerOrg>>;
-let shop: Org;
-let other: Org;
-
-beforeAll(async () => {
-  t = await createTestApp({ attachmentLimits: { max_file_bytes: 4096, max_message_bytes: 8192, max_files: 3 } });
-  shop = await registerOrg(t.app);
-  other = await registerOrg(t.app);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ attachmentLimits: { max_file_bytes: 4096, max_message_bytes: 8192, max_files: 3 } });
+const shop = orgForFile(t);
+const other = orgForFile(t);
 
 const PDF = Buffer.from("%PDF-1.4 the manual");
 

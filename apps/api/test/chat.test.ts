@@ -11,35 +11,30 @@ import {
 import type { NotificationListAnswer } from "@cove/contract/notifications.ts";
 import type { ServerFrame } from "@cove/contract/realtime.ts";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ticketUnansweredChats } from "../src/modules/chat/chat-unanswered.ts";
 import { hashToken, newContactToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
 import {
   addMember,
   client,
-  createTestApp,
   type Method,
   naughtyStrings,
   newAddress,
+  type Org,
+  orgForFile,
   registerOrg,
-  type TestApp,
+  testAppForFile,
 } from "./helpers.ts";
 import { addArticle, SHOP_ARTICLES } from "./support/kb-fixtures.ts";
 import { connectRealtime } from "./support/realtime-client.ts";
 
-let t: TestApp;
-type Org = Awaited<ReturnType<typeof registerOrg>>;
-let shop: Org;
-let other: Org;
-
+const t = testAppForFile();
+const shop = orgForFile(t);
+const other = orgForFile(t);
 beforeAll(async () => {
-  t = await createTestApp();
-  shop = await registerOrg(t.app);
-  other = await registerOrg(t.app);
   for (const a of SHOP_ARTICLES) await addArticle(t, shop.user.organizationId, a);
 });
-afterAll(() => t.close());
 
 const call = client(() => t.app, { newAddressEachCall: true });
 

@@ -7,17 +7,13 @@
 import type { Ticket } from "@cove/contract/tickets.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessions } from "../src/db/schema/auth.ts";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { hashToken, newToken } from "../src/platform/auth.ts";
-import { addMember, client, createTestApp, onPostgres, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, client, onPostgres, registerOrg, testAppForFile, unique } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const call = client(() => t.app);
 

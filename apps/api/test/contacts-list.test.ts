@@ -1,14 +1,10 @@
 import type { ContactAnswer, ContactListAnswer, TicketContactAnswer } from "@cove/contract/contacts.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contacts } from "../src/db/schema/contacts.ts";
-import { bearer, createTestApp, naughtySample, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { bearer, naughtySample, registerOrg, testAppForFile, unique } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const get = (token: string, url: string) => t.app.inject({ method: "GET", url, headers: bearer(token) });
 

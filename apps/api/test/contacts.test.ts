@@ -1,16 +1,12 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contacts } from "../src/db/schema/contacts.ts";
 import { tickets } from "../src/db/schema/tickets.ts";
 import { findOrCreateContact } from "../src/modules/contacts/contacts.service.ts";
 import { withSystem } from "../src/platform/tenancy.ts";
-import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, registerOrg, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const create = (token: string, requester_email: string, requester_name = "Ana Ruiz") =>
   t.app.inject({

@@ -3,35 +3,19 @@ import type { CustomerTicketDetail } from "@cove/contract/portal.ts";
 import type { ServerFrame } from "@cove/contract/realtime.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { csatSurveys } from "../src/db/schema/csat.ts";
 import { hashToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
-import {
-  addMember,
-  client,
-  createTestApp,
-  type Method,
-  naughtySample,
-  registerOrg,
-  type TestApp,
-  unique,
-} from "./helpers.ts";
-import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
+import { addMember, client, type Method, naughtySample, registerOrg, testAppWithMail, unique } from "./helpers.ts";
+import { linkToken } from "./smtp.ts";
 import { newIp, portalSignIn } from "./support/portal.ts";
 import { connectRealtime } from "./support/realtime-client.ts";
 
-let t: TestApp;
-let smtp: TestSmtp;
+const { t, smtp } = testAppWithMail();
 let base: string;
 beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
   base = await t.app.listen({ port: 0, host: "127.0.0.1" });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
 });
 
 const call = client(() => t.app);

@@ -3,7 +3,7 @@ import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
 import { ERASE_MISMATCH_EMAIL, ERASED_CONTACT_NAME } from "@cove/contract/contacts.ts";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { attachmentParts, attachments } from "../src/db/schema/attachments.ts";
 import { chatMessages, chatSessions } from "../src/db/schema/chat.ts";
 import { contactSessions, contacts } from "../src/db/schema/contacts.ts";
@@ -19,20 +19,15 @@ import {
   addComment,
   addMember,
   client,
-  createTestApp,
   createTicket,
   naughtySample,
   registerOrg,
-  type TestApp,
+  testAppForFile,
   unique,
   xssPayloads,
 } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const call = client(() => t.app);
 type Org = Awaited<ReturnType<typeof registerOrg>>;

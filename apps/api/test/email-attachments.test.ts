@@ -1,23 +1,13 @@
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { simpleParser } from "mailparser";
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { purgeStaleUploads } from "../src/modules/attachments/attachments.store.ts";
 import { receiveMail } from "../src/modules/email/email.inbound.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
-import { startSmtp, type TestSmtp } from "./smtp.ts";
+import { addMember, bearer, registerOrg, testAppWithMail, unique } from "./helpers.ts";
 import { EXE, PNG, uploader } from "./support/files.ts";
 
-let t: TestApp;
-let smtp: TestSmtp;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url, email: { inboundDomain: "in.cove.test" } });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const { t, smtp } = testAppWithMail({ email: { inboundDomain: "in.cove.test" } });
 
 const get = (token: string, url: string) => t.app.inject({ method: "GET", url, headers: bearer(token) });
 

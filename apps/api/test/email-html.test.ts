@@ -1,13 +1,9 @@
 import type { OriginalEmailAnswer, TicketEmail } from "@cove/contract/email.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { receiveMail } from "../src/modules/email/email.inbound.ts";
-import { client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { client, registerOrg, testAppForFile, unique } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ email: { inboundDomain: "in.cove.test" } });
-});
-afterAll(() => t.close());
+const t = testAppForFile({ email: { inboundDomain: "in.cove.test" } });
 
 const call = client(() => t.app);
 type Org = Awaited<ReturnType<typeof registerOrg>>;

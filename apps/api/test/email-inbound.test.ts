@@ -3,47 +3,16 @@ import path from "node:path";
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { simpleParser } from "mailparser";
 import nodemailer from "nodemailer";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { receiveMail } from "../src/modules/email/email.inbound.ts";
-import { type Receiver, startReceiver } from "../src/modules/email/email.receiver.ts";
-import { addMember, client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
-import { startSmtp, type TestSmtp } from "./smtp.ts";
+import { addMember, unique } from "./helpers.ts";
+import { INBOUND_DOMAIN, type InboundOrg, inboundMailForFile } from "./support/inbound-mail.ts";
 
-const DOMAIN = "in.cove.test";
+const DOMAIN = INBOUND_DOMAIN;
 const FIXTURES = path.join(import.meta.dirname, "fixtures/email");
-let t: TestApp;
-let smtp: TestSmtp;
-let receiver: Receiver;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url, email: { inboundDomain: DOMAIN, retryLimit: 1, retryDelaySeconds: 1 } });
-  receiver = await startReceiver({ db: t.database.db, domain: DOMAIN, port: 0, host: "127.0.0.1", log: t.app.log });
-});
-afterAll(async () => {
-  await receiver.close();
-  await t.close();
-  await smtp.close();
-});
+const { t, smtp, receiver, call, newOrg, ticketsOf } = inboundMailForFile();
 
-const call = client(() => t.app);
-
-async function newOrg() {
-  const org = await registerOrg(t.app);
-  return { token: org.token, id: org.user.organizationId, slug: org.user.organizationSlug };
-}
-type Org = Awaited<ReturnType<typeof newOrg>>;
-
-async function ticketsOf(org: Org): Promise<Ticket[]> {
-  const { rows } = await t.database.executeSql(
-    "select id from tickets where organization_id = $1 order by ticket_number",
-    [org.id],
-  );
-  const list: Ticket[] = [];
-  for (const row of rows as { id: string }[]) {
-    list.push((await call(org.token, "GET", `/api/tickets/${row.id}`)).json().ticket as Ticket);
-  }
-  return list;
-}
+type Org = InboundOrg;
 
 /** A plain message as a mail client writes it. */
 function message(m: {

@@ -7,57 +7,26 @@ import {
 } from "@cove/contract/email.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
 import nodemailer from "nodemailer";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { receiveMail } from "../src/modules/email/email.inbound.ts";
-import { type Receiver, startReceiver } from "../src/modules/email/email.receiver.ts";
-import { client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
-import { startSmtp, type TestSmtp } from "./smtp.ts";
+import { unique } from "./helpers.ts";
 import { PNG } from "./support/files.ts";
+import { INBOUND_DOMAIN, type InboundOrg, inboundMailForFile } from "./support/inbound-mail.ts";
 
 /**
  * Issue 29: what the inbound email channel accepts, it keeps. Mail goes through the real SMTP receiver (smtp-server)
  * from a real SMTP client (nodemailer); acknowledgements come back to a real SMTP server.
  */
 
-const DOMAIN = "in.cove.test";
+const DOMAIN = INBOUND_DOMAIN;
 const FIXTURES = path.join(import.meta.dirname, "fixtures/email");
-let t: TestApp;
-let smtp: TestSmtp;
-let receiver: Receiver;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url, email: { inboundDomain: DOMAIN, retryLimit: 1, retryDelaySeconds: 1 } });
-  receiver = await startReceiver({ db: t.database.db, domain: DOMAIN, port: 0, host: "127.0.0.1", log: t.app.log });
-});
-afterAll(async () => {
-  await receiver.close();
-  await t.close();
-  await smtp.close();
-});
-
-const call = client(() => t.app);
+const { t, smtp, receiver, call, newOrg, ticketsOf } = inboundMailForFile();
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
 const sender = () =>
   nodemailer.createTransport({ host: "127.0.0.1", port: receiver.port, secure: false, ignoreTLS: true, pool: true });
 
-async function newOrg() {
-  const org = await registerOrg(t.app);
-  return { token: org.token, id: org.user.organizationId, slug: org.user.organizationSlug };
-}
-type Org = Awaited<ReturnType<typeof newOrg>>;
+type Org = InboundOrg;
 const inbound = (org: Org) => `${org.slug}@${DOMAIN}`;
-
-async function ticketsOf(org: Org): Promise<Ticket[]> {
-  const { rows } = await t.database.executeSql(
-    "select id from tickets where organization_id = $1 order by ticket_number",
-    [org.id],
-  );
-  const list: Ticket[] = [];
-  for (const row of rows as { id: string }[]) {
-    list.push((await call(org.token, "GET", `/api/tickets/${row.id}`)).json().ticket as Ticket);
-  }
-  return list;
-}
 
 async function inboundRows(org: Org) {
   const { rows } = await t.database.executeSql(

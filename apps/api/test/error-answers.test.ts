@@ -4,27 +4,23 @@
  */
 import { randomUUID } from "node:crypto";
 import net from "node:net";
-import type { AuthAnswer } from "@cove/contract/auth.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { findOrCreateContact, startContactSession } from "../src/modules/contacts/contacts.service.ts";
 import { withSystem } from "../src/platform/tenancy.ts";
-import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, orgForFile, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-let admin: AuthAnswer;
 /** A customer of the admin's organization signed in to the portal: the token the portal's routes take. */
 let customerToken: string;
 let routes: Route[];
+const t = testAppForFile();
+const admin = orgForFile(t);
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await registerOrg(t.app);
   customerToken = await withSystem(t.database.db, admin.user.organizationId, "test", async (ctx) => {
     const contactId = await findOrCreateContact(ctx, { name: "Ana Ruiz", email: "ana@example.com" });
     return (await startContactSession(ctx, contactId, "portal", 3_600_000)).token;
   });
   routes = await readRoutes();
 });
-afterAll(() => t.close());
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 interface Route {

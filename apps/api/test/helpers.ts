@@ -5,7 +5,7 @@ import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
 import type { Article } from "@cove/contract/kb.ts";
 import type { Comment, Ticket } from "@cove/contract/tickets.ts";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { type AppOptions, buildApp } from "../src/app.ts";
 import { sessions } from "../src/db/schema/auth.ts";
 import { users } from "../src/db/schema/users.ts";
@@ -13,6 +13,7 @@ import { hashToken, newToken } from "../src/platform/auth.ts";
 import type { AiConfig, PaymentConfig } from "../src/platform/config.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
 import { DEFAULT_JOBS_SCHEMA } from "../src/platform/jobs.ts";
+import { startSmtp, type TestSmtp } from "./smtp.ts";
 
 /**
  * With TEST_DATABASE_URL the suite runs on that PostgreSQL (migrated once in global-setup), else on in-memory PGlite.
@@ -29,33 +30,33 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(
-  opts: {
-    smtpUrl?: string;
-    mailRetryDelaySeconds?: number;
-    mailRetryLimit?: number;
-    /** How long stopping the queue waits for running jobs before handing them back (the shutdown grace). */
-    jobsStopTimeoutMs?: number;
-    ai?: AiConfig;
-    answerCacheBytes?: number;
-    /** Runs after the app is built and before it is ready: to register event handlers of the test's own. */
-    setup?: (app: FastifyInstance) => void;
-    payments?: PaymentConfig;
-    logger?: AppOptions["logger"];
-    /** The email channel (an inbound domain, short retries). */
-    email?: AppOptions["email"];
-    /** Mailbox import: private hosts (a local Dovecot), batch size, claim length. */
-    mailboxes?: AppOptions["mailboxes"];
-    /** Files' limits (ATTACHMENT_* configuration). */
-    attachmentLimits?: AppOptions["attachmentLimits"];
-    /** A web build to serve (web.test.ts). */
-    webDist?: string;
-    /** Outgoing webhooks: private hosts, short retries, a resolver of the test's own. */
-    webhooks?: AppOptions["webhooks"];
-    /** GET /metrics' bearer token (absent: /metrics answers 404). */
-    metricsToken?: string;
-  } = {},
-): Promise<TestApp> {
+export interface TestAppOptions {
+  smtpUrl?: string;
+  mailRetryDelaySeconds?: number;
+  mailRetryLimit?: number;
+  /** How long stopping the queue waits for running jobs before handing them back (the shutdown grace). */
+  jobsStopTimeoutMs?: number;
+  ai?: AiConfig;
+  answerCacheBytes?: number;
+  /** Runs after the app is built and before it is ready: to register event handlers of the test's own. */
+  setup?: (app: FastifyInstance) => void;
+  payments?: PaymentConfig;
+  logger?: AppOptions["logger"];
+  /** The email channel (an inbound domain, short retries). */
+  email?: AppOptions["email"];
+  /** Mailbox import: private hosts (a local Dovecot), batch size, claim length. */
+  mailboxes?: AppOptions["mailboxes"];
+  /** Files' limits (ATTACHMENT_* configuration). */
+  attachmentLimits?: AppOptions["attachmentLimits"];
+  /** A web build to serve (web.test.ts). */
+  webDist?: string;
+  /** Outgoing webhooks: private hosts, short retries, a resolver of the test's own. */
+  webhooks?: AppOptions["webhooks"];
+  /** GET /metrics' bearer token (absent: /metrics answers 404). */
+  metricsToken?: string;
+}
+
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
   const database = url
     ? await openDatabase({ kind: "postgres", url, directUrl: process.env.TEST_DATABASE_DIRECT_URL })
@@ -103,6 +104,37 @@ export async function createTestApp(
       rmSync(outboxDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The app a test file runs against: `const t = testAppForFile()` at the top of the file builds it before the file's
+ * first test and closes it after the last; the object returned is filled in by then.
+ */
+export function testAppForFile(opts: TestAppOptions = {}): TestApp {
+  const t = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(t, await createTestApp(opts));
+  });
+  afterAll(() => t.close());
+  return t;
+}
+
+/**
+ * The same with a local SMTP server taking the app's mail (`const { t, smtp } = testAppWithMail()`): the server is
+ * started first and closed last.
+ */
+export function testAppWithMail(opts: Omit<TestAppOptions, "smtpUrl"> = {}): { t: TestApp; smtp: TestSmtp } {
+  const t = {} as TestApp;
+  const smtp = {} as TestSmtp;
+  beforeAll(async () => {
+    Object.assign(smtp, await startSmtp());
+    Object.assign(t, await createTestApp({ ...opts, smtpUrl: smtp.url }));
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+  return { t, smtp };
 }
 
 /**
@@ -166,6 +198,20 @@ export async function registerOrg(app: FastifyInstance, overrides: Partial<Regis
   });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   return { ...(res.json() as AuthAnswer), password: body.password };
+}
+
+export type Org = Awaited<ReturnType<typeof registerOrg>>;
+
+/**
+ * An organization registered for the whole file once its app is built (`const shop = orgForFile(t)`): its admin's
+ * session, filled in before the first test.
+ */
+export function orgForFile(t: TestApp): Org {
+  const org = {} as Org;
+  beforeAll(async () => {
+    Object.assign(org, await registerOrg(t.app));
+  });
+  return org;
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,25 +1,16 @@
 import { createRequire } from "node:module";
 import type { UserListItem } from "@cove/contract/users.ts";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
-import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
+import { beforeEach, describe, expect, it } from "vitest";
+import { bearer, createTestApp, registerOrg, testAppWithMail, unique } from "./helpers.ts";
+import { linkToken } from "./smtp.ts";
 
 /**
  * The job queue as a user of the team screen meets it: an invitation is answered at once, and its email arrives even
  * when the mail server is slow or refuses at first.
  */
 
-let smtp: TestSmtp;
-let t: TestApp;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url, mailRetryDelaySeconds: 1 });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const { t, smtp } = testAppWithMail({ mailRetryDelaySeconds: 1 });
 beforeEach(() => {
   smtp.release();
   smtp.refuseNext(0);

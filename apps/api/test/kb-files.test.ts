@@ -1,20 +1,12 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
 import type { Article, HelpArticleAnswer } from "@cove/contract/kb.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { addMember, client, naughtySample, type Org, orgForFile, testAppForFile } from "./helpers.ts";
 import { PNG, SMALL_LIMITS, uploader } from "./support/files.ts";
 
-let t: TestApp;
-type Org = Awaited<ReturnType<typeof registerOrg>>;
-let shop: Org;
-let other: Org;
-
-beforeAll(async () => {
-  t = await createTestApp({ attachmentLimits: SMALL_LIMITS });
-  shop = await registerOrg(t.app);
-  other = await registerOrg(t.app);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ attachmentLimits: SMALL_LIMITS });
+const shop = orgForFile(t);
+const other = orgForFile(t);
 
 const call = client(() => t.app, { newAddressEachCall: true });
 

@@ -1,17 +1,12 @@
 import type { Article, ArticleListAnswer, Category, HelpSearchAnswer } from "@cove/contract/kb.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { client, naughtySample, orgForFile, registerOrg, testAppForFile } from "./helpers.ts";
 
 // A sample end to end; all 515 go through the contract in naughty-schemas.test.ts.
 const naughty = naughtySample();
 
-let t: TestApp;
-let org: Awaited<ReturnType<typeof registerOrg>>;
-beforeAll(async () => {
-  t = await createTestApp();
-  org = await registerOrg(t.app);
-});
-afterAll(() => t.close());
+const t = testAppForFile();
+const org = orgForFile(t);
 
 const call = client(() => t.app);
 const show = (s: string) => JSON.stringify(s).slice(0, 80);

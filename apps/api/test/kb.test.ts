@@ -1,21 +1,14 @@
 import type { Article, ArticleListAnswer, Category } from "@cove/contract/kb.ts";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { kbArticles } from "../src/db/schema/kb.ts";
-import { addMember, client, createArticle, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
-
-let t: TestApp;
-let a: Session;
-let b: Session;
+import { addMember, client, createArticle, orgForFile, registerOrg, testAppForFile, unique } from "./helpers.ts";
 
 type Session = { token: string; user: { id: string; organizationId: string; organizationSlug: string } };
 
-beforeAll(async () => {
-  t = await createTestApp();
-  a = await registerOrg(t.app);
-  b = await registerOrg(t.app);
-});
-afterAll(() => t.close());
+const t = testAppForFile();
+const a = orgForFile(t);
+const b = orgForFile(t);
 
 const call = client(() => t.app);
 

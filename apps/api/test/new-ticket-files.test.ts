@@ -1,13 +1,9 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, client, createTestApp, naughtySample, registerOrg, type TestApp, ticketFields } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { addMember, client, naughtySample, registerOrg, testAppForFile, ticketFields } from "./helpers.ts";
 import { PNG, SMALL_LIMITS, uploader } from "./support/files.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ attachmentLimits: SMALL_LIMITS });
-});
-afterAll(() => t.close());
+const t = testAppForFile({ attachmentLimits: SMALL_LIMITS });
 
 const call = client(() => t.app);
 

@@ -1,18 +1,14 @@
 import type { NotificationListAnswer } from "@cove/contract/notifications.ts";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contactSessions, contacts } from "../src/db/schema/contacts.ts";
 import { ticketComments, tickets } from "../src/db/schema/tickets.ts";
 import { hashToken, newContactToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { withContact } from "../src/platform/tenancy.ts";
-import { addMember, client, createTestApp, createTicket as newTicket, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createTicket as newTicket, registerOrg, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const call = client(() => t.app);
 

@@ -1,13 +1,9 @@
 import type { OnboardingAnswer, OnboardingStepId } from "@cove/contract/onboarding.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { receiveMail } from "../src/modules/email/email.inbound.ts";
-import { addMember, client, createArticle, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, client, createArticle, registerOrg, testAppForFile, unique } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const call = client(() => t.app, { newAddressEachCall: true });
 type Org = Awaited<ReturnType<typeof registerOrg>>;

@@ -2,37 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { AuthAnswer } from "@cove/contract/auth.ts";
 import { eq } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { passwordResetTokens } from "../src/db/schema/auth.ts";
 import { hashToken } from "../src/platform/auth.ts";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
-
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on a free local port that keeps what it receives. */
-async function startSmtp() {
-  const inbox: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return { inbox, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { bearer, createTestApp, registerOrg, testAppWithMail, unique } from "./helpers.ts";
 
 /** The reset link of a message, after undoing the quoted-printable encoding a mail client would undo. */
 function resetToken(raw: string): string {
@@ -44,16 +17,7 @@ function resetToken(raw: string): string {
   return match[1];
 }
 
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let t: TestApp;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const { t, smtp } = testAppWithMail();
 beforeEach(() => {
   smtp.inbox.length = 0;
 });

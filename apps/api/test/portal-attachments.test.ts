@@ -3,18 +3,14 @@ import type { CustomerTicketDetail } from "@cove/contract/portal.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
 import contentDisposition from "content-disposition";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findOrCreateContact, startContactSession } from "../src/modules/contacts/contacts.service.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { withContact, withSystem } from "../src/platform/tenancy.ts";
-import { client, createTestApp, naughtySample, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { client, naughtySample, registerOrg, testAppForFile, unique } from "./helpers.ts";
 import { EXE, PNG, SMALL_LIMITS, uploader } from "./support/files.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ attachmentLimits: SMALL_LIMITS });
-});
-afterAll(() => t.close());
+const t = testAppForFile({ attachmentLimits: SMALL_LIMITS });
 
 const call = client(() => t.app);
 

@@ -1,22 +1,14 @@
 import type { ServerFrame } from "@cove/contract/realtime.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
-import { startSmtp, type TestSmtp } from "./smtp.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { client, registerOrg, testAppWithMail, unique } from "./helpers.ts";
 import { portalSignIn } from "./support/portal.ts";
 import { connectRealtime } from "./support/realtime-client.ts";
 
-let t: TestApp;
-let smtp: TestSmtp;
+const { t, smtp } = testAppWithMail();
 let base: string;
 beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
   base = await t.app.listen({ port: 0, host: "127.0.0.1" });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
 });
 
 const call = client(() => t.app);

@@ -1,8 +1,7 @@
 import type { CustomerTicketDetail } from "@cove/contract/portal.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, client, createTestApp, naughtySample, registerOrg, type TestApp, unique } from "./helpers.ts";
-import { startSmtp, type TestSmtp } from "./smtp.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bearer, client, naughtySample, registerOrg, testAppWithMail, unique } from "./helpers.ts";
 import { askForLink, newIp, portalSignIn } from "./support/portal.ts";
 
 // A sample end to end; all 515 go through the contract in naughty-schemas.test.ts.
@@ -15,23 +14,16 @@ const XSS = [
   `{{constructor.constructor('alert(1)')()}}`,
 ];
 
-let t: TestApp;
-let smtp: TestSmtp;
+const { t, smtp } = testAppWithMail();
 let staff: string;
 let customer: string;
 let slug: string;
 beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
   const org = await registerOrg(t.app);
   staff = org.token;
   const me = (await t.app.inject({ method: "GET", url: "/api/auth/me", headers: bearer(staff) })).json();
   slug = me.user.organizationSlug;
   customer = (await portalSignIn(t, smtp, slug, `naughty-${unique()}@example.com`)).token;
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
 });
 
 const call = client(() => t.app);

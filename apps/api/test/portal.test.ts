@@ -8,24 +8,14 @@ import {
 } from "@cove/contract/portal.ts";
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { portalSignInLinks } from "../src/db/schema/portal.ts";
 import { hashToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, client, createTestApp, type Method, registerOrg, type TestApp, unique } from "./helpers.ts";
-import { startSmtp, type TestSmtp } from "./smtp.ts";
+import { addMember, client, type Method, registerOrg, testAppWithMail, unique } from "./helpers.ts";
 import { askForLink, mailedLinkToken, newIp, portalSignIn, redeem } from "./support/portal.ts";
 
-let t: TestApp;
-let smtp: TestSmtp;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const { t, smtp } = testAppWithMail();
 
 const call = client(() => t.app);
 

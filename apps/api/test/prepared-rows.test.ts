@@ -3,17 +3,13 @@
  * literals (EXECUTE takes no protocol parameters), so every string must come back exactly as it went in.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { preparedRows, queryRows } from "../src/platform/db.ts";
-import { createTestApp, naughtyStrings, type TestApp } from "./helpers.ts";
+import { naughtyStrings, testAppForFile } from "./helpers.ts";
 
 const naughty = naughtyStrings().filter((s) => !s.includes("\u0000"));
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 describe("preparedRows", () => {
   it("reads every value back unchanged: naughty strings, quotes, backslashes, numbers, booleans, null, dates", async () => {

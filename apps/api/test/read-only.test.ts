@@ -1,6 +1,6 @@
 import { REPORT_SECTIONS } from "@cove/contract/reports.ts";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { DeclaredRoute } from "../src/app.ts";
 import { csatSurveys } from "../src/db/schema/csat.ts";
 import { portalSignInLinks } from "../src/db/schema/portal.ts";
@@ -10,16 +10,12 @@ import { receiveMail } from "../src/modules/email/email.inbound.ts";
 import { hashToken, newToken } from "../src/platform/auth.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { withSystem } from "../src/platform/tenancy.ts";
-import { addMember, bearer, createTestApp, createTicket, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, bearer, createTicket, registerOrg, testAppForFile } from "./helpers.ts";
 import { clockAhead } from "./support/billing.ts";
 import { addArticle } from "./support/kb-fixtures.ts";
 import { newIp } from "./support/portal.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 afterEach(() => {
   clockAhead(0);
 });

@@ -4,19 +4,15 @@
  */
 import { eq, sql } from "drizzle-orm";
 import Fastify from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessions } from "../src/db/schema/auth.ts";
 import { users } from "../src/db/schema/users.ts";
 import { createAuthenticator, registerAccessControl } from "../src/platform/auth.ts";
 import { registerErrorHandling } from "../src/platform/errors.ts";
 import { createSessionCache } from "../src/platform/session-cache.ts";
-import { addMember, bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, bearer, registerOrg, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const get = (token: string, url: string) => t.app.inject({ method: "GET", url, headers: bearer(token) });
 /** An admin-only route that changes nothing: an invitation to an address that is already taken answers 409. */

@@ -3,19 +3,15 @@ import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
 import type { ApiKey, CreateApiKeyAnswer, GeneralSettings } from "@cove/contract/settings.ts";
 import { eq, sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { LIFECYCLE_QUEUE } from "../src/modules/billing/lifecycle.ts";
 import { findApiKeyByHash } from "../src/modules/settings/api-keys.service.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, client, createTestApp, naughtySample, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, naughtySample, registerOrg, testAppForFile } from "./helpers.ts";
 import { clockAhead } from "./support/billing.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 afterEach(() => {
   clockAhead(0);
 });

@@ -1,25 +1,13 @@
 import type { Notification } from "@cove/contract/notifications.ts";
 import type { SlaTargetsAnswer } from "@cove/contract/sla.ts";
 import type { TicketListAnswer, TicketSummary } from "@cove/contract/tickets.ts";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { notifySlaDue } from "../src/modules/automation/sla.notices.ts";
 import { runSlaRecomputes } from "../src/modules/automation/sla.ts";
 import { setClock } from "../src/platform/clock.ts";
-import {
-  addMember,
-  client,
-  createTestApp,
-  naughtySample,
-  createTicket as newTicket,
-  registerOrg,
-  type TestApp,
-} from "./helpers.ts";
+import { addMember, client, naughtySample, createTicket as newTicket, registerOrg, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 afterEach(() => setClock(null));
 
 const HOUR = 3_600_000;

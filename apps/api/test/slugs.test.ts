@@ -5,14 +5,10 @@
 import type { AuthAnswer } from "@cove/contract/auth.ts";
 import type { Article, Category } from "@cove/contract/kb.ts";
 import { slugify } from "@cove/contract/slugs.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, newAddress, registerOrg, registration, type TestApp } from "./helpers.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bearer, newAddress, registerOrg, registration, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const article = (s: string) => slugify(s, { fallback: "article", max: 80 });
 

@@ -1,22 +1,19 @@
 import type { UserListAnswer, UserListItem } from "@cove/contract/users.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, naughtySample, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bearer, naughtySample, orgForFile, testAppForFile, unique } from "./helpers.ts";
 
 // A sample end to end; all 515 go through the contract in naughty-schemas.test.ts.
 const naughty = naughtySample();
 
-let t: TestApp;
-let admin: Awaited<ReturnType<typeof registerOrg>>;
+const t = testAppForFile();
+const admin = orgForFile(t);
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await registerOrg(t.app);
   // Every string becomes a member: no seat limit in the way.
   await t.database.executeSql(
     "update organizations set plan = 'business', subscription_status = 'active' where id = $1",
     [admin.user.organizationId],
   );
 });
-afterAll(() => t.close());
 
 /** What a name field keeps of s: surrounding whitespace trimmed (zod's trim), nothing else changed. */
 const kept = (s: string) => s.trim();

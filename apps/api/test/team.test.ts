@@ -1,22 +1,13 @@
 import type { AuthAnswer } from "@cove/contract/auth.ts";
 import type { UserListAnswer, UserListItem } from "@cove/contract/users.ts";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "../src/db/schema/auth.ts";
 import { organizations } from "../src/db/schema/organizations.ts";
-import { bearer, client, createTestApp, registerOrg, type TestApp, unique } from "./helpers.ts";
-import { linkToken, startSmtp, type TestSmtp } from "./smtp.ts";
+import { bearer, client, registerOrg, testAppWithMail, unique } from "./helpers.ts";
+import { linkToken } from "./smtp.ts";
 
-let smtp: TestSmtp;
-let t: TestApp;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const { t, smtp } = testAppWithMail();
 
 type Session = { token: string; user: AuthAnswer["user"] };
 const call = client(() => t.app);

@@ -1,22 +1,15 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessions } from "../src/db/schema/auth.ts";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { users } from "../src/db/schema/users.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { REQUEST_ROLE, withTenant } from "../src/platform/tenancy.ts";
-import { createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { orgForFile, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-let a: Awaited<ReturnType<typeof registerOrg>>;
-let b: Awaited<ReturnType<typeof registerOrg>>;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  a = await registerOrg(t.app);
-  b = await registerOrg(t.app);
-});
-afterAll(() => t.close());
+const t = testAppForFile();
+const a = orgForFile(t);
+const b = orgForFile(t);
 
 const as = (who: typeof a) => ({ orgId: who.user.organizationId, userId: who.user.id, role: who.user.role });
 

@@ -12,16 +12,12 @@ import {
   type TicketStats,
 } from "@cove/contract/tickets.ts";
 import { type SQL, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { toTsQuery } from "../src/modules/tickets/tickets.search.ts";
 import { queryRows } from "../src/platform/db.ts";
-import { addMember, client, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, registerOrg, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 type Session = Awaited<ReturnType<typeof registerOrg>>;
 const call = client(() => t.app);

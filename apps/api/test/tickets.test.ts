@@ -1,20 +1,13 @@
 import type { Ticket, TicketListAnswer, TicketStats } from "@cove/contract/tickets.ts";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { tickets } from "../src/db/schema/tickets.ts";
-import { addMember, client, createTestApp, createTicket, registerOrg, type TestApp, unique } from "./helpers.ts";
+import { addMember, client, createTicket, orgForFile, registerOrg, testAppForFile, unique } from "./helpers.ts";
 
-let t: TestApp;
-let a: Awaited<ReturnType<typeof registerOrg>>;
-let b: Awaited<ReturnType<typeof registerOrg>>;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  a = await registerOrg(t.app);
-  b = await registerOrg(t.app);
-});
-afterAll(() => t.close());
+const t = testAppForFile();
+const a = orgForFile(t);
+const b = orgForFile(t);
 
 type Session = typeof a;
 const call = client(() => t.app);

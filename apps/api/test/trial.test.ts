@@ -1,15 +1,11 @@
 import type { TrialStatus } from "@cove/contract/trial.ts";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { trialDaysRemaining } from "../src/modules/billing/trial.service.ts";
-import { bearer, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, registerOrg, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const status = async (token: string) => {
   const res = await t.app.inject({ method: "GET", url: "/api/trial/status", headers: bearer(token) });

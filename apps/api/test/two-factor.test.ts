@@ -3,23 +3,13 @@ import { LOGIN_MAX_FAILURES } from "@cove/contract/constants.ts";
 import type { SessionsAnswer, TwoFactorSetupAnswer } from "@cove/contract/security.ts";
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessions, twoFactor, twoFactorChallenges } from "../src/db/schema/auth.ts";
 import { users } from "../src/db/schema/users.ts";
 import { hashPassword } from "../src/modules/auth/passwords.ts";
-import { addMember, bearer, type Caller, client, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
-import { startSmtp, type TestSmtp } from "./smtp.ts";
+import { addMember, bearer, type Caller, client, registerOrg, testAppWithMail } from "./helpers.ts";
 
-let smtp: TestSmtp;
-let t: TestApp;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const { t, smtp } = testAppWithMail();
 
 const call = client(() => t.app);
 

@@ -4,19 +4,15 @@ import { UPLOADS_AT_ONCE_PER_ADDRESS, UPLOADS_AT_ONCE_PER_ORGANIZATION } from "@
 import type { StartChatAnswer } from "@cove/contract/chat.ts";
 import { sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findOrCreateContact, startContactSession } from "../src/modules/contacts/contacts.service.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { withSystem } from "../src/platform/tenancy.ts";
-import { bearer, client, createTestApp, createTicket, newAddress, registerOrg, type TestApp } from "./helpers.ts";
+import { bearer, client, createTicket, newAddress, registerOrg, testAppForFile } from "./helpers.ts";
 import { PNG, uploader } from "./support/files.ts";
 import { addArticle } from "./support/kb-fixtures.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const call = client(() => t.app, { newAddressEachCall: true });
 const upload = uploader(() => t.app);

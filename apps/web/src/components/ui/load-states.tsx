@@ -1,5 +1,5 @@
 import type { Pagination } from "@cove/contract/tickets.ts";
-import { ChevronLeft, ChevronRight } from "lucide-react";
+import { ChevronLeft, ChevronRight, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Alert } from "./alert.tsx";
 import { Button } from "./button.tsx";
@@ -84,5 +84,53 @@ export function Pager({
         </Button>
       </div>
     </nav>
+  );
+}
+
+interface EmptyListProps {
+  /** What the list holds ("articles"): "No articles match these filters". */
+  noun: string;
+  /** Filters or a search are on. */
+  filtered: boolean;
+  /** The list has rows, but not as many as this page number needs. */
+  pastTheEnd: boolean;
+  onClear: () => void;
+  onFirstPage: () => void;
+  /** A list with nothing in it yet: its icon, what it is for, and the way to make the first one. */
+  icon: LucideIcon;
+  emptyText: string;
+  emptyAction: ReactNode;
+  /** The box's outline goes where the list becomes a card (the list's own breakpoint) and its text's width. */
+  className: string;
+  textClassName: string;
+}
+
+/** An empty page of a filtered, paged list: past its end, nothing matching, or nothing yet; each with its way out. */
+export function EmptyList(props: EmptyListProps) {
+  const { noun, filtered, pastTheEnd, icon: Icon } = props;
+  const [title, text, action] = pastTheEnd
+    ? [
+        "This page is empty",
+        "The list is shorter than this page number.",
+        <Button key="first" variant="secondary" onClick={props.onFirstPage}>
+          Go to the first page
+        </Button>,
+      ]
+    : filtered
+      ? [
+          `No ${noun} match these filters`,
+          "Try other filters or a different search.",
+          <Button key="clear" variant="secondary" onClick={props.onClear}>
+            Clear filters
+          </Button>,
+        ]
+      : [`No ${noun} yet`, props.emptyText, props.emptyAction];
+  return (
+    <div className={props.className}>
+      <Icon className="size-8 text-slate-400" aria-hidden="true" />
+      <h2 className="text-base font-semibold text-slate-900">{title}</h2>
+      <p className={props.textClassName}>{text}</p>
+      {action}
+    </div>
   );
 }

@@ -12,6 +12,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
+import { TableHead } from "../../../components/ui/table-head.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { toastError } from "../../../lib/toast-error.ts";
 import { downloadAuditCsv, useAuditActors, useAuditLog, useVerifyAuditLog } from "../api/audit.api.ts";
@@ -129,25 +130,11 @@ function Entries({ entries }: { entries: AuditEntry[] }) {
         ))}
       </ul>
       <table className="hidden w-full text-left text-sm md:table">
-        <thead className="border-b border-slate-200 text-xs text-slate-500 uppercase">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Time
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Who
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Action
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Object
-            </th>
-            <th scope="col" className="py-2 font-medium">
-              Address
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          className="border-b border-slate-200 text-xs text-slate-500 uppercase"
+          cellClassName="py-2 pr-3 font-medium"
+          columns={["Time", "Who", "Action", "Object", { label: "Address", className: "py-2 font-medium" }]}
+        />
         <tbody className="divide-y divide-slate-100">
           {entries.map((e) => (
             <tr key={e.id} className="align-top">

@@ -1,5 +1,4 @@
 import { passwordField } from "@cove/contract/auth.ts";
-import { PASSWORD_MIN } from "@cove/contract/constants.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
@@ -9,19 +8,16 @@ import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
+import { NewPasswordFields, withPasswordConfirmation } from "./account-fields.tsx";
 
-const passwordForm = z
-  .object({
+const passwordForm = withPasswordConfirmation(
+  z.object({
     currentPassword: z.string().min(1, "Enter your current password"),
     newPassword: passwordField,
     confirmPassword: z.string(),
-  })
-  .refine((v) => v.newPassword === v.confirmPassword, {
-    message: "Passwords do not match",
-    path: ["confirmPassword"],
-    when: ({ value }) =>
-      typeof value === "object" && value !== null && "newPassword" in value && "confirmPassword" in value,
-  });
+  }),
+  "newPassword",
+);
 
 /** A new password needs the current one; every other session of the user ends, this one stays. */
 export function PasswordForm() {
@@ -58,19 +54,7 @@ export function PasswordForm() {
         {...register("currentPassword")}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <PasswordField
-          label="New password"
-          autoComplete="new-password"
-          hint={`Must be at least ${PASSWORD_MIN} characters`}
-          error={errors.newPassword?.message}
-          {...register("newPassword")}
-        />
-        <PasswordField
-          label="Confirm new password"
-          autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...register("confirmPassword")}
-        />
+        <NewPasswordFields label="New password" register={register} errors={errors} field="newPassword" />
       </div>
       <div className="flex justify-end">
         <Button type="submit" pending={isSubmitting}>

@@ -1,29 +1,20 @@
 import { registerBody } from "@cove/contract/auth.ts";
-import { PASSWORD_MIN } from "@cove/contract/constants.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
+import { NameFields, NewPasswordFields, withPasswordConfirmation } from "./account-fields.tsx";
 
 const FALLBACK = "Registration failed";
 const FIELDS = ["organizationName", "firstName", "lastName", "email", "password"] as const;
 
-const registerForm = registerBody
-  .extend({ confirmPassword: z.string() })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: "Passwords do not match",
-    path: ["confirmPassword"],
-    // Zod skips object refinements while other fields are invalid; the mismatch should show alongside those errors.
-    when: ({ value }) =>
-      typeof value === "object" && value !== null && "password" in value && "confirmPassword" in value,
-  });
+const registerForm = withPasswordConfirmation(registerBody.extend({ confirmPassword: z.string() }));
 
 export function RegisterForm() {
   const { register: createAccount } = useAuth();
@@ -68,20 +59,7 @@ export function RegisterForm() {
         error={errors.organizationName?.message}
         {...register("organizationName")}
       />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <TextField
-          label="First name"
-          autoComplete="given-name"
-          error={errors.firstName?.message}
-          {...register("firstName")}
-        />
-        <TextField
-          label="Last name"
-          autoComplete="family-name"
-          error={errors.lastName?.message}
-          {...register("lastName")}
-        />
-      </div>
+      <NameFields register={register} errors={errors} className="grid gap-5 sm:grid-cols-2" />
       <TextField
         label="Email address"
         type="email"
@@ -90,19 +68,7 @@ export function RegisterForm() {
         error={errors.email?.message}
         {...register("email")}
       />
-      <PasswordField
-        label="Password"
-        autoComplete="new-password"
-        hint={`Must be at least ${PASSWORD_MIN} characters`}
-        error={errors.password?.message}
-        {...register("password")}
-      />
-      <PasswordField
-        label="Confirm password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...register("confirmPassword")}
-      />
+      <NewPasswordFields register={register} errors={errors} field="password" />
       <Button type="submit" pending={isSubmitting} className="w-full">
         {isSubmitting ? "Creating your account…" : "Start free trial"}
       </Button>

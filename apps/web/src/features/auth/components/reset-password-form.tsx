@@ -1,5 +1,4 @@
 import { passwordField } from "@cove/contract/auth.ts";
-import { PASSWORD_MIN } from "@cove/contract/constants.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -8,22 +7,14 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { resetPasswordRequest, resetTokenCheckRequest } from "../api/auth.api.ts";
+import { NewPasswordFields, withPasswordConfirmation } from "./account-fields.tsx";
 
 const FALLBACK = "Password reset failed";
 
-const resetForm = z
-  .object({ password: passwordField, confirmPassword: z.string() })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: "Passwords do not match",
-    path: ["confirmPassword"],
-    // Show the mismatch even while the password itself is still too short.
-    when: ({ value }) =>
-      typeof value === "object" && value !== null && "password" in value && "confirmPassword" in value,
-  });
+const resetForm = withPasswordConfirmation(z.object({ password: passwordField, confirmPassword: z.string() }));
 
 export function RequestNewLink() {
   return (
@@ -102,19 +93,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
           <p>{failure.text}</p>
         </Alert>
       )}
-      <PasswordField
-        label="New password"
-        autoComplete="new-password"
-        hint={`Must be at least ${PASSWORD_MIN} characters`}
-        error={errors.password?.message}
-        {...register("password")}
-      />
-      <PasswordField
-        label="Confirm new password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...register("confirmPassword")}
-      />
+      <NewPasswordFields label="New password" register={register} errors={errors} field="password" />
       <Button type="submit" pending={isSubmitting} className="w-full">
         {isSubmitting ? "Saving…" : "Set new password"}
       </Button>

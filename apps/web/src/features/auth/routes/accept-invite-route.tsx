@@ -1,5 +1,4 @@
 import { type InvitationAnswer, passwordField, requiredText } from "@cove/contract/auth.ts";
-import { PASSWORD_MIN } from "@cove/contract/constants.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type ReactNode, useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -8,31 +7,25 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { invitationRequest } from "../api/auth.api.ts";
+import { NameFields, NewPasswordFields, withPasswordConfirmation } from "../components/account-fields.tsx";
 import { AuthShell } from "../components/auth-shell.tsx";
 
 const FALLBACK = "Could not accept the invitation";
 
-const acceptForm = z
-  .object({
+const acceptForm = withPasswordConfirmation(
+  z.object({
     firstName: requiredText("First name", 80),
     lastName: requiredText("Last name", 80),
     password: passwordField,
     confirmPassword: z.string(),
-  })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: "Passwords do not match",
-    path: ["confirmPassword"],
-    when: ({ value }) =>
-      typeof value === "object" && value !== null && "password" in value && "confirmPassword" in value,
-  });
+  }),
+);
 
 /** A link that can never work again (used, expired, revoked or mangled): say which, and what to do. */
 function DeadLink({ message, used }: { message: string; used: boolean }) {
@@ -85,33 +78,8 @@ function AcceptForm({ token, invitation }: { token: string; invitation: Invitati
         You are joining as {invitation.role === "admin" ? "an admin" : "an agent"}. You will sign in with{" "}
         <span className="font-medium break-all text-slate-900">{invitation.email}</span>.
       </p>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="First name"
-          autoComplete="given-name"
-          error={errors.firstName?.message}
-          {...register("firstName")}
-        />
-        <TextField
-          label="Last name"
-          autoComplete="family-name"
-          error={errors.lastName?.message}
-          {...register("lastName")}
-        />
-      </div>
-      <PasswordField
-        label="Password"
-        autoComplete="new-password"
-        hint={`Must be at least ${PASSWORD_MIN} characters`}
-        error={errors.password?.message}
-        {...register("password")}
-      />
-      <PasswordField
-        label="Confirm password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...register("confirmPassword")}
-      />
+      <NameFields register={register} errors={errors} />
+      <NewPasswordFields register={register} errors={errors} field="password" />
       <Button type="submit" pending={isSubmitting} className="w-full">
         {isSubmitting ? "Joining…" : "Join the team"}
       </Button>

@@ -8,6 +8,7 @@ import { TextField } from "../../../components/ui/text-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
+import { NameFields } from "../components/account-fields.tsx";
 import { AvatarPicker } from "../components/avatar-picker.tsx";
 import { PasswordForm } from "../components/password-form.tsx";
 import { SessionsCard, TwoFactorCard } from "../components/security-cards.tsx";
@@ -47,20 +48,7 @@ function NamesForm({ user }: { user: SessionUser }) {
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Your name" className="space-y-4">
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="First name"
-          autoComplete="given-name"
-          error={errors.firstName?.message}
-          {...register("firstName")}
-        />
-        <TextField
-          label="Last name"
-          autoComplete="family-name"
-          error={errors.lastName?.message}
-          {...register("lastName")}
-        />
-      </div>
+      <NameFields register={register} errors={errors} />
       <TextField label="Email" value={user.email} readOnly disabled hint="Your sign-in email cannot be changed here." />
       <div className="flex justify-end">
         <Button type="submit" pending={isSubmitting} disabled={!isDirty}>

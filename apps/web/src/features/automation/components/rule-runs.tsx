@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { TableHead } from "../../../components/ui/table-head.tsx";
 import { useRuleRuns } from "../api/automation.api.ts";
 import { EVENT_LABELS } from "./rule-format.ts";
 
@@ -21,14 +22,11 @@ export function RuleRuns({ ruleId }: { ruleId: string }) {
   if (list.length === 0) return <p className="mt-3 text-sm text-slate-600">This rule has not run yet.</p>;
   return (
     <table className="mt-3 w-full text-left text-sm" aria-label="Run log">
-      <thead className="text-xs text-slate-500">
-        <tr>
-          <th className="py-1 pr-3 font-medium">When</th>
-          <th className="py-1 pr-3 font-medium">Ticket</th>
-          <th className="py-1 pr-3 font-medium">Event</th>
-          <th className="py-1 font-medium">Outcome</th>
-        </tr>
-      </thead>
+      <TableHead
+        className="text-xs text-slate-500"
+        cellClassName="py-1 pr-3 font-medium"
+        columns={["When", "Ticket", "Event", { label: "Outcome", className: "py-1 font-medium" }]}
+      />
       <tbody className="divide-y divide-slate-100">
         {list.map((run) => (
           <tr key={run.id}>

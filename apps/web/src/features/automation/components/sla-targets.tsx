@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { TableHead } from "../../../components/ui/table-head.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -99,14 +100,16 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
       <form onSubmit={onSubmit} noValidate aria-label="SLA targets" className="mt-3 space-y-3">
         <fieldset disabled={readOnly} className="space-y-3">
           <table className="w-full text-left text-sm">
-            <thead className="text-xs text-slate-500">
-              <tr>
-                <th className="py-1 pr-3 font-medium">Priority</th>
-                <th className="py-1 pr-3 font-medium">First response (hours)</th>
-                <th className="py-1 pr-3 font-medium">Resolution (hours)</th>
-                <th className="py-1 font-medium">Business hours</th>
-              </tr>
-            </thead>
+            <TableHead
+              className="text-xs text-slate-500"
+              cellClassName="py-1 pr-3 font-medium"
+              columns={[
+                "Priority",
+                "First response (hours)",
+                "Resolution (hours)",
+                { label: "Business hours", className: "py-1 font-medium" },
+              ]}
+            />
             <tbody>
               {initial.targets.map((row, i) => {
                 const name = PRIORITY_NAMES[row.priority];

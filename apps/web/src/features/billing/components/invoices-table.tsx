@@ -1,6 +1,7 @@
 import { Download, ExternalLink } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
+import { TableHead } from "../../../components/ui/table-head.tsx";
 import { downloadInvoicePdf, useInvoices } from "../api/billing.api.ts";
 import { longDate, money } from "./billing-format.ts";
 import { toastBillingFailure } from "./billing-toast.ts";
@@ -20,18 +21,11 @@ export function InvoicesTable() {
       </h2>
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm">
-          <thead className="text-xs text-slate-500 uppercase">
-            <tr>
-              <th className="px-5 py-2 font-medium">Date</th>
-              <th className="px-5 py-2 font-medium">Invoice</th>
-              <th className="px-5 py-2 font-medium">Period</th>
-              <th className="px-5 py-2 font-medium">Amount</th>
-              <th className="px-5 py-2 font-medium">Status</th>
-              <th className="px-5 py-2 font-medium">
-                <span className="sr-only">PDF</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            className="text-xs text-slate-500 uppercase"
+            cellClassName="px-5 py-2 font-medium"
+            columns={["Date", "Invoice", "Period", "Amount", "Status", { label: "PDF", srOnly: true }]}
+          />
           <tbody className="divide-y divide-slate-100">
             {invoices.map((i) => (
               <tr key={i.id}>

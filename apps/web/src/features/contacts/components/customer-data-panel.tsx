@@ -1,9 +1,10 @@
 import { type Contact, ERASED_CONTACT_NAME, eraseContactBody } from "@cove/contract/contacts.ts";
-import * as Dialog from "@radix-ui/react-dialog";
+
 import { useState } from "react";
 import { toast } from "sonner";
 import { ExportControls } from "../../../components/export-controls.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { DialogActions, DialogShell } from "../../../components/ui/dialog-shell.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -119,51 +120,39 @@ function EraseDialog({
   const what = contact.email ? "email" : "name";
   const matches = typed.trim().toLowerCase() === expected.trim().toLowerCase();
   return (
-    <Dialog.Root
+    <DialogShell
       open={open}
       onOpenChange={(next) => {
-        if (erase.isPending) return;
         onOpenChange(next);
         if (!next) reset();
       }}
+      pending={erase.isPending}
+      title={`Erase ${contact.name}?`}
+      titleClassName="text-lg font-semibold break-words text-slate-900"
+      description={
+        <>
+          Their live chats, files, survey answers and portal sign-ins are deleted, and their tickets show "
+          {ERASED_CONTACT_NAME}". Type <strong className="break-all">{expected}</strong> to confirm.
+        </>
+      }
     >
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <Dialog.Content
-          role="alertdialog"
-          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl"
-        >
-          <Dialog.Title className="text-lg font-semibold break-words text-slate-900">
-            Erase {contact.name}?
-          </Dialog.Title>
-          <Dialog.Description className="mt-2 text-sm text-slate-600">
-            Their live chats, files, survey answers and portal sign-ins are deleted, and their tickets show "
-            {ERASED_CONTACT_NAME}". Type <strong className="break-all">{expected}</strong> to confirm.
-          </Dialog.Description>
-          <form className="mt-4 space-y-4" onSubmit={onErase}>
-            <TextField
-              label={contact.email ? "Customer's email" : "Customer's name"}
-              autoComplete="off"
-              spellCheck={false}
-              error={errors.confirmEmail?.message}
-              {...register("confirmEmail")}
-            />
-            <p className="sr-only" aria-live="polite">
-              {typed && !matches ? `This is not the customer's ${what} yet.` : ""}
-            </p>
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <Dialog.Close asChild>
-                <Button variant="secondary" disabled={erase.isPending}>
-                  Cancel
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" variant="danger" pending={erase.isPending} disabled={!matches}>
-                Erase forever
-              </Button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      <form className="mt-4 space-y-4" onSubmit={onErase}>
+        <TextField
+          label={contact.email ? "Customer's email" : "Customer's name"}
+          autoComplete="off"
+          spellCheck={false}
+          error={errors.confirmEmail?.message}
+          {...register("confirmEmail")}
+        />
+        <p className="sr-only" aria-live="polite">
+          {typed && !matches ? `This is not the customer's ${what} yet.` : ""}
+        </p>
+        <DialogActions pending={erase.isPending}>
+          <Button type="submit" variant="danger" pending={erase.isPending} disabled={!matches}>
+            Erase forever
+          </Button>
+        </DialogActions>
+      </form>
+    </DialogShell>
   );
 }

@@ -2,6 +2,7 @@ import { CONTACT_SEARCH_MAX } from "@cove/contract/contacts.ts";
 import { Users } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import { LoadError, Loading, Pager } from "../../../components/ui/load-states.tsx";
+import { TableHead } from "../../../components/ui/table-head.tsx";
 import { SearchBox } from "../../kb/index.ts";
 import { formatDate, formatRelative } from "../../tickets/index.ts";
 import { useContactList } from "../api/contacts.queries.ts";
@@ -63,22 +64,16 @@ export function ContactsRoute() {
         ) : (
           <div className={list.isPlaceholderData ? "opacity-60" : undefined}>
             <table className="w-full text-left text-sm">
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Contact
-                  </th>
-                  <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">
-                    Company
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Tickets
-                  </th>
-                  <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
-                    Last activity
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase"
+                cellClassName="px-4 py-3 font-medium"
+                columns={[
+                  "Contact",
+                  { label: "Company", className: "hidden px-4 py-3 font-medium md:table-cell" },
+                  "Tickets",
+                  { label: "Last activity", className: "hidden px-4 py-3 font-medium sm:table-cell" },
+                ]}
+              />
               <tbody className="divide-y divide-slate-100">
                 {list.data.contacts.map((c) => (
                   <tr key={c.id} className="hover:bg-slate-50">

@@ -1,6 +1,7 @@
 import type { CsatScore } from "@cove/contract/csat.ts";
 import { Smile } from "lucide-react";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { TableHead } from "../../../components/ui/table-head.tsx";
 import { useCsatStats } from "../api/csat.queries.ts";
 
 const percent = (score: number | null) => (score === null ? "—" : `${score}%`);
@@ -55,22 +56,11 @@ export function CsatCard() {
           {stats.data.agents.length > 0 && (
             <table className="mt-3 w-full text-sm">
               <caption className="sr-only">Satisfaction per agent</caption>
-              <thead className="text-left text-xs text-slate-500">
-                <tr>
-                  <th scope="col" className="py-1 font-medium">
-                    Agent
-                  </th>
-                  <th scope="col" className="py-1 text-right font-medium">
-                    Good
-                  </th>
-                  <th scope="col" className="py-1 text-right font-medium">
-                    Bad
-                  </th>
-                  <th scope="col" className="py-1 text-right font-medium">
-                    Score
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                className="text-left text-xs text-slate-500"
+                cellClassName="py-1 text-right font-medium"
+                columns={[{ label: "Agent", className: "py-1 font-medium" }, "Good", "Bad", "Score"]}
+              />
               <tbody className="divide-y divide-slate-100">
                 {stats.data.agents.map((a) => (
                   <tr key={a.agent_id ?? "none"}>

@@ -2,8 +2,8 @@ import { helpCenterPath, KB_PAGE_SIZE } from "@cove/contract/kb.ts";
 import { BookOpen, ExternalLink, Plus } from "lucide-react";
 import { useMemo } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
-import { Button, buttonClasses } from "../../../components/ui/button.tsx";
-import { LoadError, Loading, Pager } from "../../../components/ui/load-states.tsx";
+import { buttonClasses } from "../../../components/ui/button.tsx";
+import { EmptyList, LoadError, Loading, Pager } from "../../../components/ui/load-states.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { type ArticleListParams, useArticleList, useCategories } from "../api/kb.queries.ts";
 import { ArticleFilters } from "../components/article-filters.tsx";
@@ -80,6 +80,16 @@ export function KbListRoute() {
             pastTheEnd={list.data.pagination.total > 0}
             onClear={() => filter({ search: undefined, category_id: undefined, status: undefined })}
             onFirstPage={() => show({ ...params, page: 1 })}
+            noun="articles"
+            icon={BookOpen}
+            emptyText="Write down the answers to the questions your customers ask most. Once published, they appear in your help center and the AI assistant answers from them."
+            emptyAction={
+              <Link to="/knowledge-base/new" className={buttonClasses("primary")}>
+                Write your first article
+              </Link>
+            }
+            className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-16 text-center md:border-0"
+            textClassName="max-w-md text-sm text-slate-600"
           />
         ) : (
           <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
@@ -88,47 +98,6 @@ export function KbListRoute() {
           </div>
         )}
       </section>
-    </div>
-  );
-}
-
-interface EmptyListProps {
-  filtered: boolean;
-  pastTheEnd: boolean;
-  onClear: () => void;
-  onFirstPage: () => void;
-}
-
-function EmptyList({ filtered, pastTheEnd, onClear, onFirstPage }: EmptyListProps) {
-  const [title, text, action] = pastTheEnd
-    ? [
-        "This page is empty",
-        "The list is shorter than this page number.",
-        <Button key="first" variant="secondary" onClick={onFirstPage}>
-          Go to the first page
-        </Button>,
-      ]
-    : filtered
-      ? [
-          "No articles match these filters",
-          "Try other filters or a different search.",
-          <Button key="clear" variant="secondary" onClick={onClear}>
-            Clear filters
-          </Button>,
-        ]
-      : [
-          "No articles yet",
-          "Write down the answers to the questions your customers ask most. Once published, they appear in your help center and the AI assistant answers from them.",
-          <Link key="new" to="/knowledge-base/new" className={buttonClasses("primary")}>
-            Write your first article
-          </Link>,
-        ];
-  return (
-    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-16 text-center md:border-0">
-      <BookOpen className="size-8 text-slate-400" aria-hidden="true" />
-      <h2 className="text-base font-semibold text-slate-900">{title}</h2>
-      <p className="max-w-md text-sm text-slate-600">{text}</p>
-      {action}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
+import { TableHead } from "../../../components/ui/table-head.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -114,18 +115,11 @@ export function ApiKeysPanel() {
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
-              <thead className="text-xs text-slate-500 uppercase">
-                <tr>
-                  <th className="px-5 py-2 font-medium">Name</th>
-                  <th className="px-5 py-2 font-medium">Key</th>
-                  <th className="px-5 py-2 font-medium">Scope</th>
-                  <th className="px-5 py-2 font-medium">Created</th>
-                  <th className="px-5 py-2 font-medium">Last used</th>
-                  <th className="px-5 py-2 font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                className="text-xs text-slate-500 uppercase"
+                cellClassName="px-5 py-2 font-medium"
+                columns={["Name", "Key", "Scope", "Created", "Last used", { label: "Actions", srOnly: true }]}
+              />
               <tbody className="divide-y divide-slate-100">
                 {keys.data?.api_keys.map((k) => (
                   <tr key={k.id} className={k.revoked_at ? "text-slate-400" : undefined}>

@@ -1,10 +1,11 @@
 import { deleteOrganizationBody } from "@cove/contract/settings.ts";
-import * as Dialog from "@radix-ui/react-dialog";
+
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { ExportControls } from "../../../components/export-controls.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { DialogActions, DialogShell } from "../../../components/ui/dialog-shell.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -90,43 +91,36 @@ function DeleteDialog({
     (err) => setError("confirm", { message: errorText(err, "Failed to delete the organization") }),
   );
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !remove.isPending && onOpenChange(next)}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <Dialog.Content
-          role="alertdialog"
-          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl"
-        >
-          <Dialog.Title className="text-lg font-semibold text-slate-900">Delete {organizationName}?</Dialog.Title>
-          <Dialog.Description className="mt-2 text-sm text-slate-600">
-            Everything is deleted for everyone: tickets, articles, team, settings. Type{" "}
-            <strong>{organizationName}</strong> to confirm.
-          </Dialog.Description>
-          <form className="mt-4 space-y-4" onSubmit={onDelete}>
-            <TextField
-              label="Organization name"
-              autoComplete="off"
-              error={errors.confirm?.message}
-              {...register("confirm")}
-            />
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <Dialog.Close asChild>
-                <Button variant="secondary" disabled={remove.isPending}>
-                  Cancel
-                </Button>
-              </Dialog.Close>
-              <Button
-                type="submit"
-                variant="danger"
-                pending={remove.isPending}
-                disabled={typed.trim() !== organizationName}
-              >
-                Delete forever
-              </Button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <DialogShell
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={remove.isPending}
+      title={`Delete ${organizationName}?`}
+      description={
+        <>
+          Everything is deleted for everyone: tickets, articles, team, settings. Type{" "}
+          <strong>{organizationName}</strong> to confirm.
+        </>
+      }
+    >
+      <form className="mt-4 space-y-4" onSubmit={onDelete}>
+        <TextField
+          label="Organization name"
+          autoComplete="off"
+          error={errors.confirm?.message}
+          {...register("confirm")}
+        />
+        <DialogActions pending={remove.isPending}>
+          <Button
+            type="submit"
+            variant="danger"
+            pending={remove.isPending}
+            disabled={typed.trim() !== organizationName}
+          >
+            Delete forever
+          </Button>
+        </DialogActions>
+      </form>
+    </DialogShell>
   );
 }

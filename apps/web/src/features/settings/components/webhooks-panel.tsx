@@ -12,6 +12,7 @@ import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
+import { TableHead } from "../../../components/ui/table-head.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -126,18 +127,11 @@ function DeliveryLog({ webhook }: { webhook: Webhook }) {
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-xs">
-        <thead className="text-slate-500 uppercase">
-          <tr>
-            <th className="px-3 py-2 font-medium">Time</th>
-            <th className="px-3 py-2 font-medium">Event</th>
-            <th className="px-3 py-2 font-medium">Result</th>
-            <th className="px-3 py-2 font-medium">Duration</th>
-            <th className="px-3 py-2 font-medium">Answer</th>
-            <th className="px-3 py-2 font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          className="text-slate-500 uppercase"
+          cellClassName="px-3 py-2 font-medium"
+          columns={["Time", "Event", "Result", "Duration", "Answer", { label: "Actions", srOnly: true }]}
+        />
         <tbody className="divide-y divide-slate-100">
           {log.data.deliveries.map((d) => (
             <tr key={d.id}>

@@ -2,10 +2,8 @@ import { TICKET_PAGE_SIZE } from "@cove/contract/tickets.ts";
 import { Inbox, Plus, Users } from "lucide-react";
 import { useMemo } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
-import { Alert } from "../../../components/ui/alert.tsx";
-import { Button, buttonClasses } from "../../../components/ui/button.tsx";
-import { Pager } from "../../../components/ui/load-states.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { buttonClasses } from "../../../components/ui/button.tsx";
+import { EmptyList, LoadError, Loading, Pager } from "../../../components/ui/load-states.tsx";
 import { type TicketListParams, useTicketList } from "../api/tickets.queries.ts";
 import { TicketFilters } from "../components/ticket-filters.tsx";
 import { hasFilters, readListParams, withFilters, writeListParams } from "../components/ticket-list-params.ts";
@@ -54,25 +52,30 @@ export function TicketsListRoute() {
         className="overflow-hidden lg:rounded-lg lg:border lg:border-slate-200 lg:bg-white lg:shadow-sm"
       >
         {list.isPending ? (
-          <div className="flex justify-center py-16 text-indigo-600">
-            <Spinner className="size-6" label="Loading tickets" />
-          </div>
+          <Loading label="Loading tickets" />
         ) : list.isError ? (
-          <div className="space-y-3 p-4">
-            <Alert>
-              <p className="font-semibold">Error loading tickets</p>
-              <p>{list.error.message}</p>
-            </Alert>
-            <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadError
+            className="space-y-3 p-4"
+            title="Error loading tickets"
+            error={list.error}
+            onRetry={() => void list.refetch()}
+          />
         ) : list.data.tickets.length === 0 ? (
           <EmptyList
             filtered={hasFilters(params)}
             pastTheEnd={list.data.pagination.total > 0}
             onClear={clearFilters}
             onFirstPage={() => show({ ...params, page: 1 })}
+            noun="tickets"
+            icon={Inbox}
+            emptyText="Tickets from email, chat and the customer portal show up here. You can also create one yourself."
+            emptyAction={
+              <Link to="/tickets/new" className={buttonClasses("primary")}>
+                New Ticket
+              </Link>
+            }
+            className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-16 text-center lg:border-0"
+            textClassName="max-w-sm text-sm text-slate-600"
           />
         ) : (
           <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
@@ -81,47 +84,6 @@ export function TicketsListRoute() {
           </div>
         )}
       </section>
-    </div>
-  );
-}
-
-interface EmptyListProps {
-  filtered: boolean;
-  pastTheEnd: boolean;
-  onClear: () => void;
-  onFirstPage: () => void;
-}
-
-function EmptyList({ filtered, pastTheEnd, onClear, onFirstPage }: EmptyListProps) {
-  const [title, text, action] = pastTheEnd
-    ? [
-        "This page is empty",
-        "The list is shorter than this page number.",
-        <Button key="first" variant="secondary" onClick={onFirstPage}>
-          Go to the first page
-        </Button>,
-      ]
-    : filtered
-      ? [
-          "No tickets match these filters",
-          "Try other filters or a different search.",
-          <Button key="clear" variant="secondary" onClick={onClear}>
-            Clear filters
-          </Button>,
-        ]
-      : [
-          "No tickets yet",
-          "Tickets from email, chat and the customer portal show up here. You can also create one yourself.",
-          <Link key="new" to="/tickets/new" className={buttonClasses("primary")}>
-            New Ticket
-          </Link>,
-        ];
-  return (
-    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-16 text-center lg:border-0">
-      <Inbox className="size-8 text-slate-400" aria-hidden="true" />
-      <h2 className="text-base font-semibold text-slate-900">{title}</h2>
-      <p className="max-w-sm text-sm text-slate-600">{text}</p>
-      {action}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { Role } from "@cove/contract/constants.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
 import { clsx } from "clsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
+import { TableHead } from "../../../components/ui/table-head.tsx";
 import { MemberActions, RoleSelect } from "./member-actions.tsx";
 import { displayName, lastLogin, ROLE_LABELS, STATUS_LABELS } from "./user-format.ts";
 
@@ -33,27 +34,17 @@ export function TeamTable({ users, meId, canManage }: TeamTableProps) {
     // On a phone each member is a card (cells stack and name themselves), as tickets and articles are.
     <div className="p-3 sm:p-0">
       <table className="block w-full text-sm sm:table sm:min-w-full sm:divide-y sm:divide-slate-200">
-        <thead className="hidden bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase sm:table-header-group">
-          <tr>
-            <th scope="col" className="px-3 py-3 sm:px-4">
-              User
-            </th>
-            <th scope="col" className="px-3 py-3 sm:px-4">
-              Role
-            </th>
-            <th scope="col" className="px-3 py-3 sm:px-4">
-              Status
-            </th>
-            <th scope="col" className="px-3 py-3 sm:px-4 whitespace-nowrap">
-              Last Login
-            </th>
-            {canManage && (
-              <th scope="col" className="px-3 py-3 sm:px-4 text-right">
-                Actions
-              </th>
-            )}
-          </tr>
-        </thead>
+        <TableHead
+          className="hidden bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase sm:table-header-group"
+          cellClassName="px-3 py-3 sm:px-4"
+          columns={[
+            "User",
+            "Role",
+            "Status",
+            { label: "Last Login", className: "px-3 py-3 sm:px-4 whitespace-nowrap" },
+            ...(canManage ? [{ label: "Actions", className: "px-3 py-3 sm:px-4 text-right" }] : []),
+          ]}
+        />
         <tbody className="block space-y-3 sm:table-row-group sm:space-y-0 sm:divide-y sm:divide-slate-100 sm:bg-white">
           {users.map((u) => (
             <tr
