@@ -286,6 +286,8 @@ describe("assistant settings", () => {
       handoff_threshold: 0.5,
       greeting: "Hi! I'm the virtual assistant. How can I help you today?",
       tone: "friendly",
+      learn_automatically: false,
+      threshold_automatic: false,
       updated_at: null,
     });
     const res = await put(org.token, { handoff_threshold: 0.7, greeting: "  Welcome to Acme!  ", tone: "concise" });
