@@ -1,26 +1,22 @@
 import type { QuestionSuggestion } from "@cove/contract/ai.ts";
 import type { StartChatAnswer } from "@cove/contract/chat.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { linkedArticleSlugs } from "../src/modules/ai/suggestions.ts";
 import {
   addComment,
   addMember,
   client,
   createArticle,
-  createTestApp,
   createTicket,
   newAddress,
   registerOrg,
   type TestApp,
+  testAppForFile,
   xssPayloads,
 } from "./helpers.ts";
 import { articleLink, suggestionReads } from "./support/suggestions.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const call = client(() => t.app);
 type Org = Awaited<ReturnType<typeof registerOrg>>;

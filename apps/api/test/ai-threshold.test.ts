@@ -1,14 +1,10 @@
 import type { ThresholdProposal } from "@cove/contract/ai.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { aiAnswers, aiQuestionSuggestions } from "../src/db/schema/ai.ts";
 import { handedOffAt, type Labelled, proposeThreshold } from "../src/modules/ai/threshold.ts";
-import { addMember, client, createArticle, createTestApp, registerOrg, type TestApp } from "./helpers.ts";
+import { addMember, client, createArticle, registerOrg, type TestApp, testAppForFile } from "./helpers.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 const call = client(() => t.app);
 type Org = Awaited<ReturnType<typeof registerOrg>>;
 
