@@ -219,7 +219,9 @@ describe("entries for every security-relevant action", () => {
       await t.app.jobs.send(t.app.db, LIFECYCLE_QUEUE, {});
       await waitForSubscription(t.app, org.token, (x) => x.status === "past_due");
       // The status and its entry commit together: once the one shows, so does the other.
-      const changed = await entries(org, "&action=billing.status_changed");
+      // On PostgreSQL the test files share one database, and another file's app renews every due subscription at its
+      // own moved clock: a later change (past_due onwards) may follow. The failed renewal itself is recorded once.
+      const changed = (await entries(org, "&action=billing.status_changed")).filter((e) => e.details.from === "active");
       expect(changed).toHaveLength(1);
       expect(changed[0]).toMatchObject({
         actor: { type: "system", id: "payment-provider", name: "Payment provider" },
