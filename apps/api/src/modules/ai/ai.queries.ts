@@ -16,16 +16,6 @@ export const DEFAULT_SETTINGS = {
   thresholdAutomatic: false,
 };
 
-export type SettingsChanges = Partial<{
-  enabled: boolean;
-  handoffThreshold: number;
-  greeting: string;
-  tone: AiTone;
-  learnAutomatically: boolean;
-  falseHandoffTarget: number;
-  thresholdAutomatic: boolean;
-}>;
-
 export interface AssistantState {
   orgSlug: string;
   enabled: boolean;
@@ -39,6 +29,20 @@ export interface AssistantState {
   /** Changes whenever a published article is added, edited, unpublished or deleted. */
   articlesStamp: string;
 }
+
+/** What an admin may change: the settings part of the assistant's state. */
+export type SettingsChanges = Partial<
+  Pick<
+    AssistantState,
+    | "enabled"
+    | "handoffThreshold"
+    | "greeting"
+    | "tone"
+    | "learnAutomatically"
+    | "falseHandoffTarget"
+    | "thresholdAutomatic"
+  >
+>;
 
 /**
  * One round trip per question: the organization's slug, its assistant settings (defaults when never saved), and a
