@@ -1,5 +1,5 @@
 import type { SessionUser } from "@cove/contract/auth.ts";
-import { render } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { vi } from "vitest";
@@ -82,3 +82,18 @@ export const trialAnswer = {
     deletes_at: null,
   },
 };
+
+/**
+ * A modal dialog once it has finished opening: Radix first turns off pointer events on the page, then turns them back
+ * on for the dialog a render later. A click in between (a busy machine's timing, never a person's) would land on
+ * nothing, so this waits for the dialog to take clicks, as a person sees it.
+ */
+export async function findOpenDialog(role: "dialog" | "alertdialog", options?: { name?: string | RegExp }) {
+  const dialog = await screen.findByRole(role, options);
+  await waitFor(() => {
+    if (document.body.style.pointerEvents === "none" && dialog.style.pointerEvents !== "auto") {
+      throw new Error("The dialog does not take clicks yet");
+    }
+  });
+  return dialog;
+}

@@ -1,6 +1,15 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import {
+  calls,
+  findOpenDialog,
+  json,
+  mockApi,
+  renderApp,
+  storeSession,
+  testUser,
+  trialAnswer,
+} from "../../../test/render-app.tsx";
 
 const challenge = "c".repeat(43);
 const qrCode = `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg"></svg>')}`;
@@ -228,7 +237,7 @@ describe("the profile's security section", () => {
     expect(within(rows[0] as HTMLElement).queryByRole("button", { name: /Sign out/ })).toBeNull();
 
     await user.click(within(card).getByRole("button", { name: "Sign out Firefox on Windows" }));
-    const dialog = await screen.findByRole("alertdialog", { name: "Sign out this session?" });
+    const dialog = await findOpenDialog("alertdialog", { name: "Sign out this session?" });
     await user.click(within(dialog).getByRole("button", { name: "Sign out" }));
     expect(await screen.findByText("Signed out of that session.")).toBeInTheDocument();
     await waitFor(() => expect(within(card).getAllByRole("listitem")).toHaveLength(1));

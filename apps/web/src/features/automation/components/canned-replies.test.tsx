@@ -2,7 +2,16 @@ import type { CannedReply } from "@cove/contract/canned-replies.ts";
 import { emptyTargets } from "@cove/contract/sla.ts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import {
+  calls,
+  findOpenDialog,
+  json,
+  mockApi,
+  renderApp,
+  storeSession,
+  testUser,
+  trialAnswer,
+} from "../../../test/render-app.tsx";
 import { me, ticket } from "../../tickets/test/ticket-fixtures.ts";
 
 const shipping: CannedReply = {
@@ -74,7 +83,7 @@ describe("canned replies", () => {
     expect(JSON.parse(String(put?.[1]?.body))).toEqual({ title: "Shipping times", body: "Two days." });
 
     await user.click(within(item).getByRole("button", { name: "Delete Shipping times" }));
-    const dialog = await screen.findByRole("alertdialog");
+    const dialog = await findOpenDialog("alertdialog");
     expect(dialog).toHaveTextContent('Delete the canned reply "Shipping times"?');
     await user.click(within(dialog).getByRole("button", { name: "Delete" }));
     await screen.findByText('Canned reply "Shipping times" deleted');

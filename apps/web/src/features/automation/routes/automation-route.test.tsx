@@ -3,7 +3,16 @@ import { emptyTargets } from "@cove/contract/sla.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import {
+  calls,
+  findOpenDialog,
+  json,
+  mockApi,
+  renderApp,
+  storeSession,
+  testUser,
+  trialAnswer,
+} from "../../../test/render-app.tsx";
 
 const priya: UserListItem = {
   id: "5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -120,7 +129,7 @@ describe("the automation screen", () => {
     expect(bodyOf(fetchMock, "PUT", `/automation/rules/${refunds.id}`)).toEqual({ isActive: false });
 
     await user.click(within(item).getByRole("button", { name: "Delete Refunds to billing" }));
-    const dialog = await screen.findByRole("alertdialog");
+    const dialog = await findOpenDialog("alertdialog");
     expect(dialog).toHaveTextContent('Are you sure you want to delete the rule "Refunds to billing"?');
     expect(calls(fetchMock).some((c) => c.startsWith("DELETE"))).toBe(false);
     await user.click(within(dialog).getByRole("button", { name: "Delete" }));

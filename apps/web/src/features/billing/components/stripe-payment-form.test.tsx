@@ -1,6 +1,14 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import {
+  findOpenDialog,
+  json,
+  mockApi,
+  renderApp,
+  storeSession,
+  testUser,
+  trialAnswer,
+} from "../../../test/render-app.tsx";
 
 // Stripe.js cannot be reached from here (nor from a browser behind a blocker): its loader rejects.
 vi.mock("@stripe/stripe-js/pure", () => ({
@@ -29,7 +37,7 @@ describe("the Stripe card form", () => {
     });
     const { user } = renderApp("/billing");
     await user.click(await screen.findByRole("button", { name: /Choose Starter/ }));
-    const dialog = await screen.findByRole("dialog", { name: "Subscribe to Starter" });
+    const dialog = await findOpenDialog("dialog", { name: "Subscribe to Starter" });
     expect(await within(dialog).findByRole("alert")).toHaveTextContent(
       "The payment form could not load: Stripe could not be reached from this browser.",
     );

@@ -2,7 +2,16 @@ import type { SubscriptionAnswer } from "@cove/contract/billing.ts";
 import type { BillingDetailsAnswer, PlanChangePreview } from "@cove/contract/billing-account.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import {
+  calls,
+  findOpenDialog,
+  json,
+  mockApi,
+  renderApp,
+  storeSession,
+  testUser,
+  trialAnswer,
+} from "../../../test/render-app.tsx";
 
 const access = trialAnswer.access;
 const onTrial: SubscriptionAnswer = {
@@ -79,7 +88,7 @@ describe("/billing", () => {
     expect(plans).toHaveTextContent("$59/month");
     expect(plans).toHaveTextContent("$99/month");
     await user.click(within(plans).getByRole("button", { name: /Choose Business/ }));
-    const dialog = await screen.findByRole("dialog", { name: "Subscribe to Business" });
+    const dialog = await findOpenDialog("dialog", { name: "Subscribe to Business" });
     expect(within(dialog).getByRole("button", { name: "Cancel" })).toBeInTheDocument();
     expect(await within(dialog).findByRole("button", { name: "Subscribe" })).toBeEnabled();
   });
@@ -89,7 +98,7 @@ describe("/billing", () => {
     api({ "GET /api/billing/config": () => new Promise<Response>(() => {}) });
     const { user } = renderApp("/billing");
     await user.click(await screen.findByRole("button", { name: /Choose Starter/ }));
-    const dialog = await screen.findByRole("dialog", { name: "Subscribe to Starter" });
+    const dialog = await findOpenDialog("dialog", { name: "Subscribe to Starter" });
     expect(within(dialog).getByText("Loading payment form...")).toBeInTheDocument();
     expect(within(dialog).queryByRole("button", { name: "Subscribe" })).not.toBeInTheDocument();
   });
@@ -107,7 +116,7 @@ describe("/billing", () => {
     });
     const { user } = renderApp("/billing");
     await user.click(await screen.findByRole("button", { name: /Choose Growth/ }));
-    const dialog = await screen.findByRole("dialog", { name: "Subscribe to Growth" });
+    const dialog = await findOpenDialog("dialog", { name: "Subscribe to Growth" });
     await user.type(await within(dialog).findByLabelText("Card number"), "4242424242424242");
     await user.type(within(dialog).getByLabelText("Expiry (MM / YY)"), "12 / 34");
     await user.type(within(dialog).getByLabelText("CVC"), "123");
@@ -128,7 +137,7 @@ describe("/billing", () => {
     });
     const { user } = renderApp("/billing");
     await user.click(await screen.findByRole("button", { name: /Choose Starter/ }));
-    const dialog = await screen.findByRole("dialog", { name: "Subscribe to Starter" });
+    const dialog = await findOpenDialog("dialog", { name: "Subscribe to Starter" });
     await user.type(await within(dialog).findByLabelText("Card number"), "4000000000000002");
     await user.type(within(dialog).getByLabelText("Expiry (MM / YY)"), "12/34");
     await user.type(within(dialog).getByLabelText("CVC"), "123");
@@ -150,7 +159,7 @@ describe("/billing", () => {
     expect(current).toHaveTextContent("Next billing date");
     expect(current).toHaveTextContent("Visa ending in 4242");
     await user.click(within(current).getByRole("button", { name: "Cancel Subscription" }));
-    const confirm = await screen.findByRole("alertdialog", {
+    const confirm = await findOpenDialog("alertdialog", {
       name: "Are you sure you want to cancel your subscription?",
     });
     await user.click(within(confirm).getByRole("button", { name: "Cancel Subscription" }));
@@ -203,13 +212,13 @@ describe("Stripe.js under the test provider", () => {
     api();
     const { user } = renderApp("/billing");
     await user.click(await screen.findByRole("button", { name: /Choose Starter/ }));
-    const dialog = await screen.findByRole("dialog", { name: "Subscribe to Starter" });
+    const dialog = await findOpenDialog("dialog", { name: "Subscribe to Starter" });
     expect(await within(dialog).findByLabelText("Card number")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
     await user.click(screen.getByRole("link", { name: "Dashboard" }));
     const banner = await screen.findByRole("region", { name: "Trial status" });
     await user.click(within(banner).getByRole("button", { name: "Upgrade now" }));
-    const upgrade = await screen.findByRole("dialog", { name: "Upgrade to a paid plan" });
+    const upgrade = await findOpenDialog("dialog", { name: "Upgrade to a paid plan" });
     expect(await within(upgrade).findByLabelText("Card number")).toBeInTheDocument();
     expect(stripeScripts()).toHaveLength(0);
   });
@@ -234,7 +243,7 @@ describe("the trial on the Billing page", () => {
     const { user } = renderApp("/dashboard");
     const banner = await screen.findByRole("region", { name: "Trial status" });
     await user.click(within(banner).getByRole("button", { name: "Upgrade now" }));
-    const dialog = await screen.findByRole("dialog", { name: "Upgrade to a paid plan" });
+    const dialog = await findOpenDialog("dialog", { name: "Upgrade to a paid plan" });
     await user.type(await within(dialog).findByLabelText("Card number"), "4242424242424242");
     await user.type(within(dialog).getByLabelText("Expiry (MM / YY)"), "12 / 34");
     await user.type(within(dialog).getByLabelText("CVC"), "123");
@@ -280,7 +289,7 @@ describe("changing plan", () => {
     const current = await screen.findByRole("region", { name: "Current plan" });
     await user.selectOptions(within(current).getByLabelText("Change plan"), "business");
     await user.click(within(current).getByRole("button", { name: "Change plan" }));
-    const confirm = await screen.findByRole("alertdialog", { name: "Change to the Business plan?" });
+    const confirm = await findOpenDialog("alertdialog", { name: "Change to the Business plan?" });
     expect(confirm).toHaveTextContent(
       "Nothing is charged today. For the rest of the current period you pay the difference between Starter and Business: about $17.50, added to your next invoice, on March 17, 2030. From then on, Business is $99/month.",
     );
@@ -314,7 +323,7 @@ describe("changing plan", () => {
     const current = await screen.findByRole("region", { name: "Current plan" });
     await user.selectOptions(within(current).getByLabelText("Change plan"), "starter");
     await user.click(within(current).getByRole("button", { name: "Change plan" }));
-    const confirm = await screen.findByRole("alertdialog", { name: "Change to the Starter plan?" });
+    const confirm = await findOpenDialog("alertdialog", { name: "Change to the Starter plan?" });
     expect(confirm).toHaveTextContent(
       "Nothing is charged today. The unused part of your Business plan for the rest of the current period, about $35.00, is credited to your next invoice, on March 17, 2030. Any credit the invoice does not use goes to the one after it. From then on, Starter is $29/month.",
     );
@@ -353,7 +362,7 @@ describe("cancelling fails", () => {
     const { user } = renderApp("/billing");
     const current = await screen.findByRole("region", { name: "Current plan" });
     await user.click(within(current).getByRole("button", { name: "Cancel Subscription" }));
-    const confirm = await screen.findByRole("alertdialog", {
+    const confirm = await findOpenDialog("alertdialog", {
       name: "Are you sure you want to cancel your subscription?",
     });
     await user.click(within(confirm).getByRole("button", { name: "Cancel Subscription" }));

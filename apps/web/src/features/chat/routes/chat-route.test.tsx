@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { act } from "react";
 import { describe, expect, it } from "vitest";
 import { FakeWebSocket } from "../../../test/fake-websocket.ts";
-import { calls, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { calls, findOpenDialog, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 import { CONNECTION_BANNER } from "./chat-route.tsx";
 
 let seq = 0;
@@ -215,7 +215,7 @@ describe("/chat", () => {
     });
     const { user } = renderApp(`/chat?session=${current.id}`);
     await user.click(await screen.findByRole("button", { name: "Close" }));
-    const dialog = await screen.findByRole("alertdialog");
+    const dialog = await findOpenDialog("alertdialog");
     expect(dialog).toHaveTextContent("Are you sure you want to close this chat session?");
     await user.click(within(dialog).getByRole("button", { name: "Close session" }));
 

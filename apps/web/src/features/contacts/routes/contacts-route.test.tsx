@@ -1,7 +1,7 @@
 import type { Contact } from "@cove/contract/contacts.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { calls, findOpenDialog, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 import { ticket } from "../../tickets/test/ticket-fixtures.ts";
 
 function contact(overrides: Partial<Contact> = {}): Contact {
@@ -149,7 +149,7 @@ describe("contacts for staff", () => {
     const zone = await screen.findByRole("region", { name: "Danger zone" });
     expect(screen.getByRole("button", { name: "Export data" })).toBeInTheDocument();
     await user.click(within(zone).getByRole("button", { name: "Erase customer" }));
-    const dialog = await screen.findByRole("alertdialog", { name: "Erase Ana Ruiz?" });
+    const dialog = await findOpenDialog("alertdialog", { name: "Erase Ana Ruiz?" });
     const field = within(dialog).getByLabelText("Customer's email");
     const confirm = within(dialog).getByRole("button", { name: "Erase forever" });
     // Nothing can be erased until the email is typed.
@@ -183,7 +183,7 @@ describe("contacts for staff", () => {
     const { user } = renderApp(`/contacts/${id}`);
     const zone = await screen.findByRole("region", { name: "Danger zone" });
     await user.click(within(zone).getByRole("button", { name: "Erase customer" }));
-    const dialog = await screen.findByRole("alertdialog");
+    const dialog = await findOpenDialog("alertdialog");
     await user.type(within(dialog).getByLabelText("Customer's email"), "ANA@example.com");
     await user.click(within(dialog).getByRole("button", { name: "Erase forever" }));
     expect(

@@ -1,7 +1,7 @@
 import type { TicketEmail } from "@cove/contract/email.ts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { findOpenDialog, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 import { comment, me, ticket } from "../../tickets/test/ticket-fixtures.ts";
 import { emailDocument } from "./email-frame.ts";
 
@@ -51,7 +51,7 @@ describe("View original email on a ticket", () => {
     // The description did not come by email: no button there.
     expect(within(screen.getByRole("article", { name: "Description" })).queryByText("View original email")).toBeNull();
     await user.click(await within(item).findByRole("button", { name: "View original email" }));
-    const dialog = await screen.findByRole("dialog", { name: "Re: Broken lamp" });
+    const dialog = await findOpenDialog("dialog", { name: "Re: Broken lamp" });
     const frame = (await within(dialog).findByTitle("Original email")) as HTMLIFrameElement;
     expect(frame.getAttribute("sandbox")).toBe("allow-popups allow-popups-to-escape-sandbox");
     const doc = frame.getAttribute("srcdoc") ?? "";

@@ -1,7 +1,7 @@
 import type { Article } from "@cove/contract/kb.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { findOpenDialog, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 import { article, category, uuid } from "../test/kb-fixtures.ts";
 
 const shipping = category({ name: "Shipping & Delivery" });
@@ -147,13 +147,13 @@ describe("article editor: a new article", () => {
 
     await user.type(await screen.findByLabelText("Title"), "Half written");
     await user.click(screen.getByRole("link", { name: "Back to Knowledge Base" }));
-    const dialog = await screen.findByRole("alertdialog", { name: "Leave without saving?" });
+    const dialog = await findOpenDialog("alertdialog", { name: "Leave without saving?" });
     await user.click(within(dialog).getByRole("button", { name: "Keep editing" }));
     expect(router.state.location.pathname).toBe("/knowledge-base/new");
     expect(screen.getByLabelText("Title")).toHaveValue("Half written");
 
     await user.click(screen.getByRole("link", { name: "Back to Knowledge Base" }));
-    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Leave" }));
+    await user.click(within(await findOpenDialog("alertdialog")).getByRole("button", { name: "Leave" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/knowledge-base"));
   });
 });
@@ -213,13 +213,13 @@ describe("article editor: an existing article", () => {
     const { user, router } = renderApp(`/knowledge-base/${live.id}/edit`);
 
     await user.click(await screen.findByRole("button", { name: "Delete" }));
-    const dialog = await screen.findByRole("alertdialog", { name: "Delete article" });
+    const dialog = await findOpenDialog("alertdialog", { name: "Delete article" });
     expect(dialog).toHaveTextContent(`Are you sure you want to delete the article "${live.title}"?`);
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === "DELETE")).toBe(false);
 
     await user.click(screen.getByRole("button", { name: "Delete" }));
-    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Delete" }));
+    await user.click(within(await findOpenDialog("alertdialog")).getByRole("button", { name: "Delete" }));
     expect(await screen.findByText("Article deleted")).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe("/knowledge-base"));
   });

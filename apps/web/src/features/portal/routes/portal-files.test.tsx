@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FakeXhr } from "../../../test/fake-xhr.ts";
-import { json, mockApi, renderApp } from "../../../test/render-app.tsx";
+import { findOpenDialog, json, mockApi, renderApp } from "../../../test/render-app.tsx";
 import {
   customerComment,
   customerTicket,
@@ -114,7 +114,7 @@ describe("files in the customer portal", () => {
     });
     const { user } = renderApp("/portal/acme");
     await user.click(await screen.findByRole("button", { name: /Submit Ticket/ }));
-    const dialog = await screen.findByRole("dialog", { name: "Create Support Ticket" });
+    const dialog = await findOpenDialog("dialog", { name: "Create Support Ticket" });
     await user.type(within(dialog).getByLabelText("Subject"), "Torn tent");
     await user.type(within(dialog).getByLabelText("Description"), "See the photo.");
     await user.upload(

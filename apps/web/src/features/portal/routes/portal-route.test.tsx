@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getSession } from "../../../lib/session-storage.ts";
 import { FakeWebSocket } from "../../../test/fake-websocket.ts";
-import { calls, json, mockApi, renderApp } from "../../../test/render-app.tsx";
+import { calls, findOpenDialog, json, mockApi, renderApp } from "../../../test/render-app.tsx";
 import {
   customerComment,
   customerTicket,
@@ -164,7 +164,7 @@ describe("the customer portal", () => {
     });
     const { user, router } = renderApp("/portal/acme");
     await user.click(await screen.findByRole("button", { name: /Submit Ticket/ }));
-    const dialog = await screen.findByRole("dialog", { name: "Create Support Ticket" });
+    const dialog = await findOpenDialog("dialog", { name: "Create Support Ticket" });
     await user.click(within(dialog).getByRole("button", { name: "Submit Ticket" }));
     expect(await within(dialog).findByText("Subject is required")).toBeInTheDocument();
     expect(within(dialog).getByText("Description is required")).toBeInTheDocument();

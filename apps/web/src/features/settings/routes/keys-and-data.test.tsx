@@ -1,7 +1,7 @@
 import type { ApiKey, GeneralSettings } from "@cove/contract/settings.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { findOpenDialog, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 
 const key: ApiKey = {
   id: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
@@ -58,7 +58,7 @@ describe("Settings: API keys and deleting the organization", () => {
     });
     const { user } = renderApp("/settings");
     await user.click(await screen.findByRole("button", { name: "Delete organization" }));
-    const dialog = await screen.findByRole("alertdialog");
+    const dialog = await findOpenDialog("alertdialog");
     const confirm = within(dialog).getByRole("button", { name: "Delete forever" });
     expect(confirm).toBeDisabled();
     const field = within(dialog).getByLabelText("Organization name");

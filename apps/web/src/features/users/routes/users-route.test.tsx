@@ -1,7 +1,16 @@
 import type { UserListItem } from "@cove/contract/users.ts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import {
+  calls,
+  findOpenDialog,
+  json,
+  mockApi,
+  renderApp,
+  storeSession,
+  testUser,
+  trialAnswer,
+} from "../../../test/render-app.tsx";
 
 const grace: UserListItem = {
   id: "5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -143,18 +152,18 @@ describe("team members, as an admin", () => {
     const { user } = renderApp("/users");
     const row = await screen.findByRole("row", { name: "Grace Hopper" });
     await user.selectOptions(within(row).getByLabelText("Role of Grace Hopper"), "admin");
-    const dialog = await screen.findByRole("alertdialog", {
+    const dialog = await findOpenDialog("alertdialog", {
       name: "Are you sure you want to change this user's role to Admin?",
     });
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
     expect(calls(fetchMock).filter((c) => c.startsWith("PUT"))).toEqual([]);
 
     await user.selectOptions(within(row).getByLabelText("Role of Grace Hopper"), "admin");
-    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Change role" }));
+    await user.click(within(await findOpenDialog("alertdialog")).getByRole("button", { name: "Change role" }));
     expect(await screen.findByText("User updated successfully!")).toBeInTheDocument();
 
     await user.click(within(row).getByRole("button", { name: "Deactivate Grace Hopper" }));
-    const confirm = await screen.findByRole("alertdialog", { name: "Are you sure you want to deactivate this user?" });
+    const confirm = await findOpenDialog("alertdialog", { name: "Are you sure you want to deactivate this user?" });
     await user.click(within(confirm).getByRole("button", { name: "Deactivate" }));
     expect(await screen.findByText("User deactivated successfully!")).toBeInTheDocument();
     const bodies = fetchMock.mock.calls.filter(([, init]) => init?.method === "PUT").map(([, i]) => String(i?.body));
@@ -170,7 +179,7 @@ describe("team members, as an admin", () => {
     const { user } = renderApp("/users");
     const row = await screen.findByRole("row", { name: "Grace Hopper" });
     await user.click(within(row).getByRole("button", { name: "Deactivate Grace Hopper" }));
-    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Deactivate" }));
+    await user.click(within(await findOpenDialog("alertdialog")).getByRole("button", { name: "Deactivate" }));
     expect(await screen.findByText("Failed to deactivate user")).toBeInTheDocument();
   });
 
@@ -189,14 +198,14 @@ describe("team members, as an admin", () => {
     expect(within(mine).queryByRole("button", { name: /Reset two-factor/ })).toBeNull();
 
     await user.click(within(row).getByRole("button", { name: "Reset 2FA: Grace Hopper" }));
-    const reset = await screen.findByRole("alertdialog", { name: "Reset two-factor sign-in?" });
+    const reset = await findOpenDialog("alertdialog", { name: "Reset two-factor sign-in?" });
     await user.click(within(reset).getByRole("button", { name: "Reset" }));
     expect(
       await screen.findByText("Two-factor sign-in was reset. We emailed the member to let them know."),
     ).toBeInTheDocument();
 
     await user.click(within(row).getByRole("button", { name: "Sign out everywhere: Grace Hopper" }));
-    const signOut = await screen.findByRole("alertdialog", { name: "Sign this member out everywhere?" });
+    const signOut = await findOpenDialog("alertdialog", { name: "Sign this member out everywhere?" });
     await user.click(within(signOut).getByRole("button", { name: "Sign out" }));
     expect(await screen.findByText("Failed to sign out")).toBeInTheDocument();
     expect(calls(fetchMock).filter((c) => c.startsWith("POST") || c.startsWith("DELETE"))).toEqual([
