@@ -1,4 +1,4 @@
-import type { AiResponseAnswer, QuestionSuggestion, SuggestionsReviewedAnswer } from "@cove/contract/ai.ts";
+import type { AiResponseAnswer, SuggestionsReviewedAnswer } from "@cove/contract/ai.ts";
 import type { StartChatAnswer } from "@cove/contract/chat.ts";
 import { KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
 import { describe, expect, it } from "vitest";
@@ -11,7 +11,6 @@ import {
   createTicket,
   newAddress,
   registerOrg,
-  type TestApp,
   testAppForFile,
 } from "./helpers.ts";
 import { articleLink, suggestionReads } from "./support/suggestions.ts";

@@ -1,4 +1,3 @@
-import type { QuestionSuggestion } from "@cove/contract/ai.ts";
 import type { StartChatAnswer } from "@cove/contract/chat.ts";
 import { describe, expect, it } from "vitest";
 import { linkedArticleSlugs } from "../src/modules/ai/suggestions.ts";
@@ -10,7 +9,6 @@ import {
   createTicket,
   newAddress,
   registerOrg,
-  type TestApp,
   testAppForFile,
   xssPayloads,
 } from "./helpers.ts";

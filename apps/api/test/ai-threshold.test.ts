@@ -2,7 +2,7 @@ import type { ThresholdProposal } from "@cove/contract/ai.ts";
 import { describe, expect, it } from "vitest";
 import { aiAnswers, aiQuestionSuggestions } from "../src/db/schema/ai.ts";
 import { handedOffAt, type Labelled, proposeThreshold } from "../src/modules/ai/threshold.ts";
-import { addMember, client, createArticle, registerOrg, type TestApp, testAppForFile } from "./helpers.ts";
+import { addMember, client, createArticle, registerOrg, testAppForFile } from "./helpers.ts";
 
 const t = testAppForFile();
 const call = client(() => t.app);

@@ -186,7 +186,7 @@ describe("statements a worker sends after the queue stopped", () => {
       expect(text, command).not.toBe("");
       const result = notRun(text);
       // pg-boss maps it as parseInt(rows[0].count): no row would throw in the worker (an unhandled rejection).
-      expect(Number.parseInt(String(result.rows[0]?.count)), command).toBe(0);
+      expect(Number.parseInt(String(result.rows[0]?.count), 10), command).toBe(0);
     }
     const fetch = plans.fetchNextJob?.("pgboss");
     const fetched = notRun(typeof fetch === "string" ? fetch : String((fetch as unknown as () => string)?.()));

@@ -150,7 +150,7 @@ export function createAuthenticator(db: Db): Authenticator {
       const cached = fresh ? null : cache.get(hash);
       if (cached) return cached;
       const found = await resolver(db, hash);
-      if (!found || found.principal.kind !== "staff") {
+      if (found?.principal.kind !== "staff") {
         cache.delete(hash);
         return null;
       }
@@ -236,7 +236,7 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
     if (principal?.kind === "staff" && principal.enrolmentRequired && !principal.verified) {
       principal = await authenticator.authenticate(token, { fresh: true });
     }
-    if (!principal || principal.kind !== "staff") throw sessionEnded();
+    if (principal?.kind !== "staff") throw sessionEnded();
     if (principal.enrolmentRequired && !req.routeOptions.config?.duringEnrolment) throw enrolmentRequired();
     if (access === "admin" && principal.role !== "admin") throw adminsOnly();
     req.principal = principal;

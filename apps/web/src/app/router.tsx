@@ -7,7 +7,6 @@ import {
   ScrollRestoration,
   useLocation,
 } from "react-router";
-import type { PlaceholderHandle } from "../components/placeholder-page.tsx";
 import { FullPageSpinner } from "../components/ui/spinner.tsx";
 import { GuestOnly, RequireAdmin, RequireAuth } from "../features/auth/components/auth-gate.tsx";
 import { dismissErrorToasts } from "../lib/error-toasts.ts";
@@ -126,15 +125,6 @@ const automation: Lazy = async () => ({
 const settings: Lazy = async () => ({
   Component: (await import("../features/settings/routes/settings-route.tsx")).SettingsRoute,
 });
-
-const placeholderPage: Lazy = async () => ({
-  Component: (await import("../components/placeholder-page.tsx")).PlaceholderRoute,
-});
-
-/** A screen a later issue builds; until then it shows its title and a short notice. */
-function placeholder(path: string, title: string): RouteObject {
-  return { ...page(path, placeholderPage), handle: { title } satisfies PlaceholderHandle };
-}
 
 /** A leaf screen with its own error boundary, so one broken page never takes the layout down with it. */
 function page(path: string, lazy: Lazy): RouteObject {
