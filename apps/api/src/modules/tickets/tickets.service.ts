@@ -30,6 +30,7 @@ import {
   findTicketRow,
   listActivity,
   listComments,
+  ticketsCreatedSince,
   toComment,
   toTicketSummary,
 } from "./tickets.queries.ts";
@@ -161,7 +162,7 @@ export async function openTicket(
   if (me.contactId && origin.contactId !== me.contactId) throw new Error("a customer opens tickets as themselves");
   const seq = await nextTicketNumber(ctx);
   // Under that lock: the plan's tickets per month and read-only mode (modules/billing/limits.ts).
-  await assertTicketAllowed(ctx);
+  await assertTicketAllowed(ctx, (since, cap) => ticketsCreatedSince(ctx.orgId, since, cap));
   // The requester becomes (or is found as) one of the organization's contacts, so their tickets can be found together.
   const contactId =
     origin.contactId ?? (await findOrCreateContact(ctx, { name: input.requester_name, email: input.requester_email }));
