@@ -261,7 +261,6 @@ const KNOWN_CYCLES = new Set(
         "modules portal -> csat",
         "modules portal -> settings",
         "modules portal -> tickets",
-        "modules settings -> automation",
         "modules settings -> organizations",
         "modules tickets -> attachments",
         "modules tickets -> contacts",

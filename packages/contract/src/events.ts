@@ -115,6 +115,8 @@ export const EVENT_DATA = {
   "contact.created": z.object({ contact_id: id }),
   /** A ticket's SLA target passed (found by the automation-timers job; once per ticket, due time and kind). */
   "ticket.sla_breached": z.object({ ticket_id: id, kind: z.enum(["first_response", "resolution"]) }),
+  /** An admin changed the organization's time zone (business hours, SLA due times and reports are read in it). */
+  "organization.timezone_changed": z.object({ from: z.string(), to: z.string() }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;

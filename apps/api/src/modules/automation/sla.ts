@@ -372,9 +372,11 @@ async function storeDueTimes(db: Queryable, orgId: string, ticketId: string): Pr
 
 /**
  * In the ticket's own transaction: due times on creation and on a change of priority; the first public reply by a
- * member of the team (not a rule's, a customer's or an API key's) ends the wait for a first response.
+ * member of the team (not a rule's, a customer's or an API key's) ends the wait for a first response. A new time zone
+ * marks the open tickets for the sla-recompute work of the automation-timers job, which gives them due times in it.
  */
 export function registerSlaHandlers(bus: EventBus): void {
+  bus.onInTransaction(["organization.timezone_changed"], (ctx) => markForSlaRecompute(ctx.db, ctx.orgId));
   bus.onInTransaction(["ticket.created"], (ctx, event) => storeDueTimes(ctx.db, ctx.orgId, event.data.ticket_id));
   bus.onInTransaction(["ticket.updated"], async (ctx, event) => {
     // A reopened ticket was left out of recomputes while solved: it is held to the targets as they are now.

@@ -16,7 +16,6 @@ import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts
 import { AppError, notFound } from "../../platform/errors.ts";
 import { organizationBySlug } from "../../platform/organizations.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
-import { markForSlaRecompute } from "../automation/sla.ts";
 import { checkLogo, logoBytes } from "./logo.ts";
 
 const logoUrl = (slug: string, version: string | null, hasLogo: boolean) =>
@@ -106,9 +105,9 @@ export async function updateGeneral(
     }
   }
   if (input.timezone !== undefined && input.timezone !== current.timezone) {
-    // Business hours are read in the organization's time zone: the sla-recompute work of the automation-timers job
-    // gives open tickets their due times in the new one (modules/automation/sla.ts).
-    await markForSlaRecompute(ctx.db, ctx.orgId);
+    // Business hours are read in the organization's time zone: what depends on it reacts to the event, in this
+    // transaction (the SLA due times: modules/automation/sla.ts).
+    await ctx.emit("organization.timezone_changed", { from: current.timezone, to: input.timezone });
   }
   const branding: Partial<typeof organizationSettings.$inferInsert> = {};
   if (input.brand_color !== undefined) branding.brandColor = input.brand_color;
