@@ -265,7 +265,6 @@ const KNOWN_CYCLES = new Set(
         "modules tickets -> attachments",
         "modules tickets -> contacts",
         "modules tickets -> email",
-        "modules tickets -> settings",
       ]
     : [],
 );

@@ -11,6 +11,7 @@ import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
 import { learningRoutes } from "./modules/ai/learning.routes.ts";
 import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
 import { registerSuggestionHandlers } from "./modules/ai/suggestions.ts";
+import { apiKeyRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { attachmentRoutes } from "./modules/attachments/attachments.routes.ts";
 import { auditRoutes } from "./modules/audit/audit.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -263,6 +264,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(webhookRoutes, { payments });
   if (payments.test) await app.register(testProviderRoutes, { test: payments.test });
   scheduleLifecycle(app.jobs, { db: app.db, test: payments.test, eraseOrganization, purgeExports, log: app.log });
+  await app.register(apiKeyRoutes);
   await app.register(settingsRoutes, { payments, inboundDomain: opts.email?.inboundDomain?.toLowerCase() ?? null });
   await app.register(exportRoutes, {
     embedded: opts.database.kind === "embedded",

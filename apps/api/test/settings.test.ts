@@ -6,7 +6,7 @@ import { strFromU8, unzipSync } from "fflate";
 import { afterEach, describe, expect, it } from "vitest";
 import { organizations } from "../src/db/schema/organizations.ts";
 import { LIFECYCLE_QUEUE } from "../src/modules/billing/lifecycle.ts";
-import { findApiKeyByHash } from "../src/modules/settings/api-keys.service.ts";
+import { findApiKeyByHash } from "../src/modules/api-keys/api-keys.service.ts";
 import { queryRows } from "../src/platform/db.ts";
 import { addMember, client, naughtySample, registerOrg, testAppForFile } from "./helpers.ts";
 import { clockAhead } from "./support/billing.ts";

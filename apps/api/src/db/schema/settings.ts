@@ -1,8 +1,6 @@
-import { API_KEY_SCOPES, DEFAULT_BRAND_COLOR } from "@cove/contract/settings.ts";
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
+import { DEFAULT_BRAND_COLOR } from "@cove/contract/settings.ts";
+import { boolean, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations.ts";
-import { users } from "./users.ts";
 
 /** Branding and email settings: one row per organization, created on first change. */
 export const organizationSettings = pgTable("organization_settings", {
@@ -21,27 +19,3 @@ export const organizationSettings = pgTable("organization_settings", {
   emailAcknowledge: boolean("email_acknowledge").notNull().default(true),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
-
-/** Keys for the public API: the token is shown once; only its sha256 is stored. */
-export const apiKeys = pgTable(
-  "api_keys",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    scope: text("scope", { enum: API_KEY_SCOPES }).notNull(),
-    tokenHash: text("token_hash").notNull(),
-    /** The token's first characters, shown in the list. */
-    prefix: text("prefix").notNull(),
-    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
-    createdAt: createdAt(),
-    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
-    revokedAt: timestamp("revoked_at", { withTimezone: true }),
-  },
-  (t) => [
-    uniqueIndex("api_keys_token_hash_unique").on(t.tokenHash),
-    index("api_keys_org_created_idx").on(t.organizationId, t.createdAt),
-  ],
-);

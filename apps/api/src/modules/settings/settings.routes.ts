@@ -1,13 +1,8 @@
 import { billingMessage } from "@cove/contract/billing.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import {
-  apiKey,
-  apiKeyListAnswer,
-  apiKeyParams,
   branding,
   brandingParams,
-  createApiKeyAnswer,
-  createApiKeyBody,
   deleteOrganizationBody,
   emailSettings,
   generalSettings,
@@ -17,15 +12,14 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { API_KEY_PREFIX, inTenant } from "../../platform/auth.ts";
+import { inTenant } from "../../platform/auth.ts";
 import type { Payments } from "../billing/payments.ts";
-import * as keys from "./api-keys.service.ts";
 import { deleteOrganization } from "./delete-organization.service.ts";
 import * as settings from "./settings.service.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
 const tags = ["settings"];
-/** Settings, branding and API keys are for admins (docs/product.md, "Roles"). */
+/** Settings and branding are for admins (docs/product.md, "Roles"). */
 const admin = { access: "admin" } as const;
 
 /** inboundDomain: INBOUND_DOMAIN, for the organization's inbound address in Email Settings (null: none). */
@@ -33,15 +27,6 @@ export async function settingsRoutes(
   fastify: FastifyInstance,
   opts: { payments: Payments; inboundDomain: string | null },
 ) {
-  // Keys made here sign public API calls: the authenticator asks this module who a key's hash belongs to.
-  fastify.authenticator.register(API_KEY_PREFIX, async (db, hash) => {
-    const key = await keys.findApiKeyByHash(db, hash);
-    if (!key) return null;
-    return {
-      principal: { kind: "api_key", orgId: key.orgId, keyId: key.id, scope: key.scope, plan: key.plan, verified: true },
-      expiresAt: null,
-    };
-  });
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get("/api/settings/general", {
@@ -84,39 +69,6 @@ export async function settingsRoutes(
       response: { 200: emailSettings, ...errors },
     },
     handler: (req) => inTenant(app, req, (ctx) => settings.updateEmail(ctx, req.body, opts.inboundDomain)),
-  });
-
-  app.get("/api/settings/api-keys", {
-    config: admin,
-    schema: {
-      tags,
-      summary: "API keys for the public API (never their tokens)",
-      response: { 200: apiKeyListAnswer, ...errors },
-    },
-    handler: (req) => inTenant(app, req, keys.listApiKeys),
-  });
-
-  app.post("/api/settings/api-keys", {
-    config: admin,
-    schema: {
-      tags,
-      summary: "Create an API key: its token is in this answer only",
-      body: createApiKeyBody,
-      response: { 201: createApiKeyAnswer, ...errors },
-    },
-    handler: async (req, reply) =>
-      reply.status(201).send(await inTenant(app, req, (ctx) => keys.createApiKey(ctx, req.body))),
-  });
-
-  app.delete("/api/settings/api-keys/:id", {
-    config: admin,
-    schema: {
-      tags,
-      summary: "Revoke an API key: it stops working at once",
-      params: apiKeyParams,
-      response: { 200: z.object({ api_key: apiKey }), ...errors },
-    },
-    handler: (req) => inTenant(app, req, (ctx) => keys.revokeApiKey(ctx, req.params.id)),
   });
 
   app.delete("/api/organization", {

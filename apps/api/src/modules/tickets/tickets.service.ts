@@ -20,11 +20,11 @@ import { users } from "../../db/schema/users.ts";
 import type { Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
+import { apiKeyName } from "../api-keys/api-keys.service.ts";
 import { attachPending, listAttachments } from "../attachments/attachments.store.ts";
 import { assertWritable } from "../billing/access.ts";
 import { assertTicketAllowed } from "../billing/limits.ts";
 import { findContactCard, findOrCreateContact } from "../contacts/contacts.service.ts";
-import { apiKeyName } from "../settings/api-keys.service.ts";
 import {
   appendCommentWords,
   findTicketRow,
