@@ -23,8 +23,10 @@ import { createPayments } from "./modules/billing/payments.ts";
 import { testProviderRoutes } from "./modules/billing/test-provider.routes.ts";
 import { trialRoutes } from "./modules/billing/trial.routes.ts";
 import { webhookRoutes } from "./modules/billing/webhook.routes.ts";
+import { chatsOfContact } from "./modules/chat/chat.queries.ts";
 import { chatRoutes } from "./modules/chat/chat.routes.ts";
 import { chatPublicRoutes } from "./modules/chat/chat-public.routes.ts";
+import type { ContactRecords } from "./modules/contacts/contacts.queries.ts";
 import { contactRoutes } from "./modules/contacts/contacts.routes.ts";
 import { csatRoutes } from "./modules/csat/csat.routes.ts";
 import { ratingOfTicket } from "./modules/csat/csat.service.ts";
@@ -47,6 +49,12 @@ import { privacyRoutes } from "./modules/privacy/privacy.routes.ts";
 import { customerExportFiles } from "./modules/privacy/privacy.service.ts";
 import { reportsRoutes } from "./modules/reports/reports.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
+import {
+  contactIdOfTicket,
+  contactLastTicketAt,
+  contactTicketCount,
+  ticketsOfContact,
+} from "./modules/tickets/tickets.queries.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
 import { ticketParts } from "./modules/tickets/tickets.service.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
@@ -280,8 +288,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(automationRoutes);
   await app.register(kbRoutes);
   await app.register(kbPublicRoutes);
-  await app.register(contactRoutes);
-  await app.register(privacyRoutes);
+  // A customer's views show their tickets and chats: those modules build on contacts, so they are passed in here.
+  const contactRecords: ContactRecords = {
+    ticketCount: contactTicketCount,
+    lastTicketAt: contactLastTicketAt,
+    ticketsOf: ticketsOfContact,
+    contactOfTicket: contactIdOfTicket,
+    chatsOf: chatsOfContact,
+  };
+  await app.register(contactRoutes, { records: contactRecords });
+  await app.register(privacyRoutes, { records: contactRecords });
   await app.register(portalRoutes);
   await app.register(csatRoutes);
   await app.register(reportsRoutes);

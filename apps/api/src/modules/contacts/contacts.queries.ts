@@ -11,18 +11,35 @@ import {
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { after, cursorText, decodeCursor, encodeCursor, type SortKey } from "../../platform/cursor.ts";
-import { queryRows } from "../../platform/db.ts";
+import { type Queryable, queryRows } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
-import type { Ctx } from "../../platform/tenancy.ts";
-import { chatsOfContact } from "../chat/chat.queries.ts";
-import {
-  contactIdOfTicket,
-  contactLastTicketAt,
-  contactTicketCount,
-  ticketsOfContact,
-} from "../tickets/tickets.queries.ts";
+import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
 
 /** The organization's customers for staff: searchable by name, email and company, each with their tickets. */
+
+type Stamped<T> = Omit<T, "created_at" | "updated_at"> & { created_at: Date | string; updated_at: Date | string };
+
+/**
+ * What these views show of the records other modules own: a contact's tickets (tickets module) and chats (chat
+ * module). Tickets and chat build on contacts (their requesters and visitors are contacts), so contacts imports
+ * neither: app.ts passes their functions in.
+ */
+export interface ContactRecords {
+  /** Scalar subqueries: how many tickets the contact has, and when the latest of them changed. */
+  ticketCount: (orgId: SQL, contactId: SQL) => SQL;
+  lastTicketAt: (orgId: SQL, contactId: SQL) => SQL;
+  /** The contact's latest tickets, most recently changed first (but one, when except is given). */
+  ticketsOf: (
+    db: Queryable,
+    orgId: string,
+    contactId: string,
+    except: string | null,
+    limit: number,
+  ) => Promise<Stamped<ContactTicket>[]>;
+  /** The contact a ticket's requester is (null: none), or undefined when the organization has no such ticket. */
+  contactOfTicket: (db: Queryable, orgId: string, ticketId: string) => Promise<string | null | undefined>;
+  chatsOf: (ctx: Pick<TenantCtx, "orgId" | "db">, contactId: string) => Promise<ContactAnswer["chats"]>;
+}
 
 interface ContactRow {
   id: string;
@@ -48,14 +65,18 @@ const toContact = (r: ContactRow): Contact => ({
 });
 
 /** A contact's columns with their ticket count and latest activity (read off the contact's tickets index). */
-const contactColumns = sql`c.id, c.name, c.email, c.company, c.created_at,
-  ${contactTicketCount(sql`c.organization_id`, sql`c.id`)}::int as ticket_count,
-  ${contactLastTicketAt(sql`c.organization_id`, sql`c.id`)} as last_ticket_at`;
+const contactColumns = (records: ContactRecords) => sql`c.id, c.name, c.email, c.company, c.created_at,
+  ${records.ticketCount(sql`c.organization_id`, sql`c.id`)}::int as ticket_count,
+  ${records.lastTicketAt(sql`c.organization_id`, sql`c.id`)} as last_ticket_at`;
 
 /** A search's words as a LIKE pattern that matches them literally (% and _ typed by a person are not wildcards). */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export async function listContacts(ctx: Ctx, query: z.output<typeof contactListQuery>): Promise<ContactListAnswer> {
+export async function listContacts(
+  ctx: Ctx,
+  records: ContactRecords,
+  query: z.output<typeof contactListQuery>,
+): Promise<ContactListAnswer> {
   const limit = CONTACT_PAGE_SIZE;
   const search = query.search?.trim();
   let filter: SQL = sql``;
@@ -69,7 +90,7 @@ export async function listContacts(ctx: Ctx, query: z.output<typeof contactListQ
     : sql``;
   const rows = await queryRows<ContactRow & { cursor_created_at: string }>(
     ctx.db,
-    sql`select ${contactColumns}, ${cursorText(sql`c.created_at`)} as cursor_created_at,
+    sql`select ${contactColumns(records)}, ${cursorText(sql`c.created_at`)} as cursor_created_at,
           ${query.cursor ? sql`null::int` : sql`count(*) over ()::int`} as total
         from contacts c
         where c.organization_id = ${ctx.orgId}${filter}${start}
@@ -100,32 +121,40 @@ const CONTACT_ORDER: SortKey[] = [
   { column: sql`c.id`, type: "uuid", desc: true },
 ];
 
-async function ticketsOf(ctx: Ctx, contactId: string, except: string | null): Promise<ContactTicket[]> {
-  const rows = await ticketsOfContact(ctx.db, ctx.orgId, contactId, except, CONTACT_TICKETS_MAX);
+async function ticketsOf(
+  ctx: Ctx,
+  records: ContactRecords,
+  contactId: string,
+  except: string | null,
+): Promise<ContactTicket[]> {
+  const rows = await records.ticketsOf(ctx.db, ctx.orgId, contactId, except, CONTACT_TICKETS_MAX);
   return rows.map((r) => ({ ...r, created_at: iso(r.created_at), updated_at: iso(r.updated_at) }));
 }
 
-async function findContact(ctx: Ctx, id: string): Promise<Contact | null> {
+async function findContact(ctx: Ctx, records: ContactRecords, id: string): Promise<Contact | null> {
   const [row] = await queryRows<ContactRow>(
     ctx.db,
-    sql`select ${contactColumns} from contacts c where c.organization_id = ${ctx.orgId} and c.id = ${id}`,
+    sql`select ${contactColumns(records)} from contacts c where c.organization_id = ${ctx.orgId} and c.id = ${id}`,
   );
   return row ? toContact(row) : null;
 }
 
-export async function getContact(ctx: Ctx, id: string): Promise<ContactAnswer> {
-  const contact = await findContact(ctx, id);
+export async function getContact(ctx: Ctx, records: ContactRecords, id: string): Promise<ContactAnswer> {
+  const contact = await findContact(ctx, records, id);
   if (!contact) throw notFound("Contact");
-  // The contact's chats come through the chat module, which owns them.
-  const [tickets, chats] = await Promise.all([ticketsOf(ctx, id, null), chatsOfContact(ctx, id)]);
+  const [tickets, chats] = await Promise.all([ticketsOf(ctx, records, id, null), records.chatsOf(ctx, id)]);
   return { contact, tickets, chats };
 }
 
 /** The requester of a ticket as a contact, with their other tickets: what the ticket's side panel shows. */
-export async function contactOfTicket(ctx: Ctx, ticketId: string): Promise<TicketContactAnswer> {
-  const contactId = await contactIdOfTicket(ctx.db, ctx.orgId, ticketId);
+export async function contactOfTicket(
+  ctx: Ctx,
+  records: ContactRecords,
+  ticketId: string,
+): Promise<TicketContactAnswer> {
+  const contactId = await records.contactOfTicket(ctx.db, ctx.orgId, ticketId);
   if (contactId === undefined) throw notFound("Ticket");
-  const contact = contactId ? await findContact(ctx, contactId) : null;
+  const contact = contactId ? await findContact(ctx, records, contactId) : null;
   if (!contact) return { contact: null, other_tickets: [] };
-  return { contact, other_tickets: await ticketsOf(ctx, contact.id, ticketId) };
+  return { contact, other_tickets: await ticketsOf(ctx, records, contact.id, ticketId) };
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
+import type { ContactRecords } from "./contacts.queries.ts";
 import * as queries from "./contacts.queries.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
@@ -12,8 +13,11 @@ const tags = ["contacts"];
 const params = idParams;
 const uuidOr404 = (id: string, what: string) => recordId(what, id);
 
-/** The organization's customers, for staff (contacts never reach these routes: they admit staff only). */
-export async function contactRoutes(fastify: FastifyInstance) {
+/**
+ * The organization's customers, for staff (contacts never reach these routes: they admit staff only). records: the
+ * tickets' and chats' functions the views show (contacts.queries.ts, ContactRecords).
+ */
+export async function contactRoutes(fastify: FastifyInstance, { records }: { records: ContactRecords }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const access = "authenticated" as const;
 
@@ -25,7 +29,7 @@ export async function contactRoutes(fastify: FastifyInstance) {
       querystring: contactListQuery,
       response: { 200: contactListAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => queries.listContacts(ctx, req.query)),
+    handler: (req) => inTenant(app, req, (ctx) => queries.listContacts(ctx, records, req.query)),
   });
 
   app.get("/api/contacts/:id", {
@@ -36,7 +40,8 @@ export async function contactRoutes(fastify: FastifyInstance) {
       params,
       response: { 200: contactAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => queries.getContact(ctx, uuidOr404(req.params.id, "Contact"))),
+    handler: (req) =>
+      inTenant(app, req, (ctx) => queries.getContact(ctx, records, uuidOr404(req.params.id, "Contact"))),
   });
 
   app.get("/api/tickets/:id/contact", {
@@ -47,6 +52,7 @@ export async function contactRoutes(fastify: FastifyInstance) {
       params,
       response: { 200: ticketContactAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => queries.contactOfTicket(ctx, uuidOr404(req.params.id, "Ticket"))),
+    handler: (req) =>
+      inTenant(app, req, (ctx) => queries.contactOfTicket(ctx, records, uuidOr404(req.params.id, "Ticket"))),
   });
 }

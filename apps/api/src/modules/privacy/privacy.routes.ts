@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
+import type { ContactRecords } from "../contacts/contacts.queries.ts";
 import * as privacy from "./privacy.service.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
@@ -17,7 +18,7 @@ const downloadParams = z.object({ id: z.string(), exportId: z.string() });
  * A customer's data on request (admins): export it (a ZIP made in the background, like the organization's export) or
  * erase the customer. Both work while the organization is read-only: a customer's rights do not lapse with a plan.
  */
-export async function privacyRoutes(fastify: FastifyInstance) {
+export async function privacyRoutes(fastify: FastifyInstance, { records }: { records: ContactRecords }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const config = { access: "admin", allowedWhenReadOnly: true } as const;
 
@@ -80,7 +81,7 @@ export async function privacyRoutes(fastify: FastifyInstance) {
     },
     handler: async (req) => {
       const id = recordId("Contact", req.params.id);
-      return inTenant(app, req, (ctx) => privacy.eraseCustomer(ctx, id, req.body.confirmEmail));
+      return inTenant(app, req, (ctx) => privacy.eraseCustomer(ctx, records, id, req.body.confirmEmail));
     },
   });
 }

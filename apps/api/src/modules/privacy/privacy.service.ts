@@ -16,7 +16,7 @@ import type { Jobs } from "../../platform/jobs.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
 import { customerFiles, deleteCustomerFiles } from "../attachments/attachments.store.ts";
 import { chatIdsOfContact, customerChats, deleteChatsOfContact } from "../chat/chat.privacy.ts";
-import { getContact } from "../contacts/contacts.queries.ts";
+import { type ContactRecords, getContact } from "../contacts/contacts.queries.ts";
 import { anonymizeContact, endContactSessions, lockContactProfile } from "../contacts/contacts.service.ts";
 import { customerSurveyAnswers, deleteSurveysOfContact } from "../csat/csat.privacy.ts";
 import { forgetMailAddress } from "../email/email.privacy.ts";
@@ -120,7 +120,12 @@ const confirms = (typed: string, expected: string) =>
   typed.trim().length > 0 && typed.trim().toLowerCase() === expected.trim().toLowerCase();
 
 /** Erases a customer, in the caller's transaction (all of it, or nothing). */
-export async function eraseCustomer(ctx: Ctx, contactId: string, confirmEmail: string): Promise<EraseContactAnswer> {
+export async function eraseCustomer(
+  ctx: Ctx,
+  records: ContactRecords,
+  contactId: string,
+  confirmEmail: string,
+): Promise<EraseContactAnswer> {
   const contact = await contactOr404(ctx, contactId);
   // The public demo's customer is everyone's to try (portal-demo.ts resets them at each start): not erasable.
   const [org] = await ctx.db
@@ -151,7 +156,7 @@ export async function eraseCustomer(ctx: Ctx, contactId: string, confirmEmail: s
   await forgetCustomerInNotifications(ctx, { name: contact.name, ticketIds, chatIds }, ERASED_CONTACT_NAME);
   await dropContactExports(ctx, contactId);
   await anonymizeContact(ctx, contactId, ERASED_CONTACT_NAME);
-  const { contact: erased } = await getContact(ctx, contactId);
+  const { contact: erased } = await getContact(ctx, records, contactId);
   const counts = { tickets_anonymized: ticketIds.length, chats, files, surveys, sessions };
   // Last, as every audit entry is (its lock is the last one taken); it names nobody: the customer is gone.
   await audit(ctx, "contact.erased", { type: "contact", id: contactId, label: ERASED_CONTACT_NAME }, counts);
