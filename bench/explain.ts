@@ -5,6 +5,7 @@
  */
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { connectModules } from "../apps/api/src/app.ts";
 import type { Db } from "../apps/api/src/platform/db.ts";
 import { type Ctx, REQUEST_ROLE, withTenant } from "../apps/api/src/platform/tenancy.ts";
 
@@ -25,6 +26,8 @@ export async function explainAll(
   principal: { orgId: string; userId: string },
   cases: ExplainCase[],
 ): Promise<string> {
+  // The services run here without an app: give them what app.ts gives them (a ticket's files, rating...).
+  connectModules();
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   let recorded: Statement[] = [];
   const db: Db = drizzle(pool, {

@@ -13,6 +13,7 @@ import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
 import { registerSuggestionHandlers } from "./modules/ai/suggestions.ts";
 import { apiKeyRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { attachmentRoutes } from "./modules/attachments/attachments.routes.ts";
+import { attachPending, listAttachments } from "./modules/attachments/attachments.store.ts";
 import { auditRoutes } from "./modules/audit/audit.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { automationRoutes } from "./modules/automation/automation.routes.ts";
@@ -31,6 +32,7 @@ import { contactRoutes } from "./modules/contacts/contacts.routes.ts";
 import { csatRoutes } from "./modules/csat/csat.routes.ts";
 import { ratingOfTicket } from "./modules/csat/csat.service.ts";
 import { demoRoutes } from "./modules/demo/demo.routes.ts";
+import { commentEmailStatus } from "./modules/email/comment-email-status.ts";
 import type { EmailChannelOptions } from "./modules/email/email.handlers.ts";
 import { emailRoutes } from "./modules/email/email.routes.ts";
 import { mailboxRoutes } from "./modules/email/mailbox.routes.ts";
@@ -49,6 +51,7 @@ import { privacyRoutes } from "./modules/privacy/privacy.routes.ts";
 import { customerExportFiles } from "./modules/privacy/privacy.service.ts";
 import { reportsRoutes } from "./modules/reports/reports.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
+import { connectTicketParts } from "./modules/tickets/tickets.parts.ts";
 import {
   contactIdOfTicket,
   contactLastTicketAt,
@@ -56,7 +59,6 @@ import {
   ticketsOfContact,
 } from "./modules/tickets/tickets.queries.ts";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
-import { ticketParts } from "./modules/tickets/tickets.service.ts";
 import { userRoutes } from "./modules/users/users.routes.ts";
 import { registerWebhooks, type WebhooksOptions } from "./modules/webhooks/webhooks.routes.ts";
 import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.ts";
@@ -167,7 +169,21 @@ async function registerApiDocs(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
 }
 
+/**
+ * What modules get from the ones that build on them (and so cannot import): a ticket's files, emailed replies' delivery
+ * and rating. Called by buildApp; a script that calls ticket services without an app calls it first.
+ */
+export function connectModules(): void {
+  connectTicketParts({
+    listAttachments,
+    attachPending,
+    emailStatus: commentEmailStatus,
+    rating: ratingOfTicket,
+  });
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  connectModules();
   const app = Fastify({
     logger: withLogSerializers(opts.logger ?? false),
     bodyLimit: BODY_LIMIT,
@@ -301,8 +317,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(portalRoutes);
   await app.register(csatRoutes);
   await app.register(reportsRoutes);
-  // A ticket's detail shows its customer's rating, read by the csat module (tickets may not import it).
-  ticketParts.rating = ratingOfTicket;
   await app.register(attachmentRoutes);
   await app.register(emailRoutes, { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl });
   await app.register(mailboxRoutes, {

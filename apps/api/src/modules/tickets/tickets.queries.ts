@@ -6,7 +6,7 @@ import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.t
 import { users } from "../../db/schema/users.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import { contactHasEmail } from "../contacts/contacts.service.ts";
-import { commentEmailStatus } from "../email/comment-email-status.ts";
+import { ticketParts } from "./tickets.parts.ts";
 
 export const assignee = alias(users, "assignee");
 
@@ -168,10 +168,7 @@ export async function listComments(db: Queryable, orgId: string, ticketId: strin
       createdAt: ticketComments.createdAt,
       // A public reply emailed to the requester (modules/email): how its delivery stands.
       // (Columns named in full: drizzle writes a bare "id" here, which inside the subquery would mean m.id.)
-      emailStatus: sql<CommentEmailStatus | null>`${commentEmailStatus(
-        sql`"ticket_comments"."organization_id"`,
-        sql`"ticket_comments"."id"`,
-      )}`,
+      emailStatus: ticketParts.emailStatus(sql`"ticket_comments"."organization_id"`, sql`"ticket_comments"."id"`),
     })
     .from(ticketComments)
     .where(and(eq(ticketComments.organizationId, orgId), eq(ticketComments.ticketId, ticketId)))

@@ -7,7 +7,6 @@ import type {
   createTicketBody,
   Ticket,
   TicketPriority,
-  TicketRating,
   TicketSource,
   TicketStatus,
   updateTicketBody,
@@ -17,14 +16,13 @@ import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
-import type { Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { apiKeyName } from "../api-keys/api-keys.service.ts";
-import { attachPending, listAttachments } from "../attachments/attachments.store.ts";
 import { assertWritable } from "../billing/access.ts";
 import { assertTicketAllowed } from "../billing/limits.ts";
 import { findContactCard, findOrCreateContact } from "../contacts/contacts.service.ts";
+import { ticketParts } from "./tickets.parts.ts";
 import {
   appendCommentWords,
   findTicketRow,
@@ -34,14 +32,6 @@ import {
   toComment,
   toTicketSummary,
 } from "./tickets.queries.ts";
-
-/**
- * What another module adds to a ticket's detail, filled in by app.ts: the customer's rating comes from the csat module,
- * which builds on tickets and so cannot be imported from here (scripts/check-boundaries.mjs, no cycles).
- */
-export const ticketParts: {
-  rating: (db: Queryable, orgId: string, ticketId: string) => Promise<TicketRating | null>;
-} = { rating: async () => null };
 
 const ticketNotFound = () => notFound("Ticket");
 
@@ -91,7 +81,7 @@ export async function getTicket(ctx: TenantCtx, id: string): Promise<Ticket> {
   const [comments, activity, files, rating] = await Promise.all([
     listComments(ctx.db, ctx.orgId, id),
     listActivity(ctx.db, ctx.orgId, id),
-    listAttachments(ctx.db, ctx.orgId, id),
+    ticketParts.listAttachments(ctx.db, ctx.orgId, id),
     ticketParts.rating(ctx.db, ctx.orgId, id),
   ]);
   return { ...toTicketSummary(row), comments, activity, attachments: files, rating };
@@ -124,7 +114,7 @@ export async function createTicket(
   const userId = ctx.actor.kind === "staff" ? ctx.actor.id : null;
   if (input.attachment_ids?.length) {
     if (!userId) throw new AppError("BAD_REQUEST", "A file of this message was not found: upload it again.");
-    await attachPending(
+    await ticketParts.attachPending(
       ctx.db,
       ctx.orgId,
       { ticketId: id, commentId: null, userId },
@@ -318,7 +308,7 @@ export async function addComment(
   if (!comment) throw new Error("comment insert returned nothing");
   // A customer's files were uploaded before their ticket was chosen (portal uploads are theirs, not a ticket's).
   const contactId = ctx.actor.kind === "contact" ? ctx.actor.id : null;
-  await attachPending(
+  await ticketParts.attachPending(
     ctx.db,
     ctx.orgId,
     { ticketId, commentId: comment.id, contactId },
