@@ -45,7 +45,12 @@ async function shop(): Promise<Shop> {
 /** A visitor asks in the chat widget; the assistant answers (not a hand-off). The session and that answer. */
 async function answeredChat(org: Org, question = ASKED) {
   const base = `/api/public/${org.user.organizationSlug}/chat/sessions`;
-  const started = await t.app.inject({ method: "POST", url: base, payload: { name: "Lee" }, remoteAddress: newAddress() });
+  const started = await t.app.inject({
+    method: "POST",
+    url: base,
+    payload: { name: "Lee" },
+    remoteAddress: newAddress(),
+  });
   expect(started.statusCode, started.body).toBe(201);
   const chat = started.json() as StartChatAnswer;
   const said = await call(chat.token, "POST", `${base}/${chat.session.id}/messages`, { message: question });
@@ -154,7 +159,11 @@ describe("marking an assistant's answer wrong in the live chat", () => {
     const res = await call(org, "POST", markUrl(chat.sessionId, chat.answerId), { not_covered: true });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toContain("no article covers");
-    expect(await loggedOf(chat.answerId)).toMatchObject({ markedWrong: true, notCovered: true, reviewedArticleId: null });
+    expect(await loggedOf(chat.answerId)).toMatchObject({
+      markedWrong: true,
+      notCovered: true,
+      reviewedArticleId: null,
+    });
     expect((await labelled(org)).labelled).toEqual({ answerable: 0, uncovered: 1, wrong: 0 });
     expect(await suggestions(org)).toEqual([]);
   });

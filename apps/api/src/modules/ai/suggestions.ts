@@ -105,7 +105,13 @@ export async function suggestQuestion(
   if ((await pendingQuestions(ctx, article.id)).some((q) => nearDuplicate(q, question))) return "duplicate";
   const [added] = await ctx.db
     .insert(aiQuestionSuggestions)
-    .values({ organizationId: ctx.orgId, articleId: article.id, question, source: from.source, sourceId: from.sourceId })
+    .values({
+      organizationId: ctx.orgId,
+      articleId: article.id,
+      question,
+      source: from.source,
+      sourceId: from.sourceId,
+    })
     .onConflictDoNothing()
     .returning({ id: aiQuestionSuggestions.id });
   if (!added) return "duplicate";

@@ -39,7 +39,12 @@ export async function markWrongAnswer(
       said = `Marked wrong. The customer's question is longer than an example question may be (${KB_QUESTION_MAX} characters), so it was not suggested for "${article.title}".`;
     } else {
       const learn = await learnsAutomatically(ctx);
-      const outcome = await suggestQuestion(ctx, article, { question, source: "chat", sourceId: sessionId }, learn ? ctx : null);
+      const outcome = await suggestQuestion(
+        ctx,
+        article,
+        { question, source: "chat", sourceId: sessionId },
+        learn ? ctx : null,
+      );
       said = `Marked wrong. ${OUTCOMES[outcome](question, article.title)}`;
     }
   }

@@ -99,7 +99,9 @@ function QuestionGroupRow({
       { questions: group.questions },
       {
         onSuccess: () =>
-          toast.success(`“${group.question}” is marked as not covered by any article: the assistant should hand it off`),
+          toast.success(
+            `“${group.question}” is marked as not covered by any article: the assistant should hand it off`,
+          ),
         onError: (error) => toastError(error, NOT_COVERED_FAILED),
       },
     );

@@ -1,3 +1,4 @@
+import { type WrongAnswerBody, wrongAnswerAnswer } from "@cove/contract/ai.ts";
 import {
   CHAT_CLOSE_FAILED,
   CHAT_SEND_FAILED,
@@ -7,7 +8,6 @@ import {
   chatSessionAnswer,
   chatTicketAnswer,
 } from "@cove/contract/chat.ts";
-import { type WrongAnswerBody, wrongAnswerAnswer } from "@cove/contract/ai.ts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { toast } from "sonner";

@@ -380,7 +380,10 @@ describe("Wrong answer", () => {
         expect(url.searchParams.get("status")).toBe("published");
         const search = (url.searchParams.get("search") ?? "").toLowerCase();
         const found = ARTICLES.filter((a) => a.title.toLowerCase().includes(search));
-        return json(200, { articles: found, pagination: { page: 1, limit: 20, total: found.length, pages: 1, next_cursor: null } });
+        return json(200, {
+          articles: found,
+          pagination: { page: 1, limit: 20, total: found.length, pages: 1, next_cursor: null },
+        });
       },
       [`POST /api/chat/sessions/${current.id}/messages/${answer.id}/wrong-answer`]: (init) =>
         answerMark(JSON.parse(String(init?.body))),
