@@ -263,8 +263,25 @@ describe("questions no article covers", () => {
     await createArticle(t.app, org, SHIPPING);
     const question = "Do you sell gift cards?";
     expect((await ask(org, question)).handoff).toBe(true);
-    const theirs = await call(other, "POST", "/api/ai/unanswered/not-covered", { questions: [question] });
-    expect(theirs.json()).toEqual({ reviewed: 0 });
+    // Another organization's question is not found, alone or beside one of its own, and nothing is marked.
+    await createArticle(t.app, other, SHIPPING);
+    const theirOwn = "Can I pay in instalments?";
+    expect((await ask(other, theirOwn)).handoff).toBe(true);
+    for (const questions of [[question], [theirOwn, question]]) {
+      const theirs = await call(other, "POST", "/api/ai/unanswered/not-covered", { questions });
+      expect(theirs.statusCode, theirs.body).toBe(404);
+      expect(theirs.json().error).toMatch(/nanswered question not found/);
+      expect(theirs.body).not.toContain("gift");
+    }
+    const theirList = (await call(other, "GET", "/api/ai/unanswered")).json().groups;
+    expect(theirList.map((g: { question: string }) => g.question)).toEqual([theirOwn]);
+    expect((await call(other, "GET", "/api/ai/threshold")).json().labelled).toEqual({
+      answerable: 0,
+      uncovered: 0,
+      wrong: 0,
+    });
+    const stillListed = (await call(org, "GET", "/api/ai/unanswered")).json().groups;
+    expect(stillListed.map((g: { question: string }) => g.question)).toEqual([question]);
     const agent = await addMember(t.database, org.user.organizationId, { role: "agent" });
     expect((await call(agent, "POST", "/api/ai/unanswered/not-covered", { questions: [question] })).statusCode).toBe(
       403,
@@ -274,6 +291,9 @@ describe("questions no article covers", () => {
     expect(marked.json()).toEqual({ reviewed: 1 });
     const list = await call(org, "GET", "/api/ai/unanswered");
     expect(list.json().groups).toEqual([]);
+    // Once dealt with, it is no longer an unanswered question.
+    const again = await call(org, "POST", "/api/ai/unanswered/not-covered", { questions: [question] });
+    expect(again.statusCode).toBe(404);
     const bad = await call(org, "POST", "/api/ai/unanswered/not-covered", { questions: [] });
     expect(bad.statusCode).toBe(400);
   });

@@ -23,12 +23,21 @@ describe("the proposed threshold", () => {
     // Target 10% of 20: 2 may fall below; the 3rd smallest is 0.40. Below it: 0.30, 0.35 (2/20) and of the uncovered
     // 0.10, 0.20, 0.25, 0.38 (4/7).
     expect(proposeThreshold(FIXTURE, 0.1)).toBe(0.4);
-    expect(handedOffAt(FIXTURE, 0.4)).toEqual({ threshold: 0.4, answerable: 2 / 20, uncovered: 4 / 7 });
+    expect(handedOffAt(FIXTURE, 0.4)).toEqual({ threshold: 0.4, answerable: 2 / 20, uncovered: 4 / 7, wrong: null });
     // Target 20%: 4 may fall below; the 5th smallest is 0.52; uncovered below it: 6/7.
     expect(proposeThreshold(FIXTURE, 0.2)).toBe(0.52);
-    expect(handedOffAt(FIXTURE, 0.52)).toEqual({ threshold: 0.52, answerable: 4 / 20, uncovered: 6 / 7 });
+    expect(handedOffAt(FIXTURE, 0.52)).toEqual({ threshold: 0.52, answerable: 4 / 20, uncovered: 6 / 7, wrong: null });
     // 5%: 1 may fall below: the 2nd smallest, 0.35.
     expect(proposeThreshold(FIXTURE, 0.05)).toBe(0.35);
+  });
+
+  it("counts answers a person marked wrong apart: handing them off is right, and they do not move the proposal", () => {
+    // Three wrong answers given at 0.45, 0.55 and 0.7: at 0.4 none is handed off, at 0.52 one, at 0.6 two of three.
+    const wrong = [0.45, 0.55, 0.7].map((confidence) => ({ confidence, answerable: false, wrong: true }));
+    const history = [...FIXTURE, ...wrong];
+    expect(proposeThreshold(history, 0.1)).toBe(0.4);
+    expect(handedOffAt(history, 0.4)).toEqual({ threshold: 0.4, answerable: 2 / 20, uncovered: 4 / 7, wrong: 0 });
+    expect(handedOffAt(history, 0.6)).toEqual({ threshold: 0.6, answerable: 7 / 20, uncovered: 6 / 7, wrong: 2 / 3 });
   });
 
   it("keeps the default with fewer than 20 answerable questions", () => {
@@ -94,20 +103,21 @@ describe("GET /api/ai/threshold and POST /api/ai/threshold/apply", () => {
     expect(proposal).toMatchObject({
       target: 0.1,
       current: 0.5,
-      labelled: { answerable: 20, uncovered: 7 },
+      labelled: { answerable: 20, uncovered: 7, wrong: 0 },
       proposed: 0.4,
-      at_proposed: { threshold: 0.4, answerable_handed_off: 0.1, uncovered_handed_off: 4 / 7 },
+      at_proposed: { threshold: 0.4, answerable_handed_off: 0.1, uncovered_handed_off: 4 / 7, wrong_handed_off: null },
       message: "At 0.40: 10% of answerable questions handed off, 57% of uncovered ones handed off.",
     });
     expect(proposal.curve.find((p) => p.threshold === 0.5)).toEqual({
       threshold: 0.5,
       answerable_handed_off: 4 / 20,
       uncovered_handed_off: 5 / 7,
+      wrong_handed_off: null,
     });
 
     // Another organization sees its own (empty) history, and nothing of this one's.
     const theirs = (await call(other, "GET", "/api/ai/threshold")).json<ThresholdProposal>();
-    expect(theirs).toMatchObject({ labelled: { answerable: 0, uncovered: 0 }, proposed: null, current: 0.5 });
+    expect(theirs).toMatchObject({ labelled: { answerable: 0, uncovered: 0, wrong: 0 }, proposed: null, current: 0.5 });
     expect(theirs.message).toContain("keeps the default threshold");
     expect((await call(other, "POST", "/api/ai/threshold/apply", { target: 0.1 })).statusCode).toBe(400);
 

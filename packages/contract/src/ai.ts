@@ -242,6 +242,28 @@ export const notCoveredBody = z.object({ questions: unansweredQuestions });
 export type NotCoveredBody = z.input<typeof notCoveredBody>;
 export const notCoveredAnswer = z.object({ reviewed: z.number().int() });
 
+/**
+ * POST /api/chat/sessions/{id}/messages/{messageId}/wrong-answer: a person says the assistant's answer in a live chat
+ * was wrong, and names the published article that answers the customer's question, or says none does.
+ */
+export const wrongAnswerBody = z
+  .object({
+    article_id: z.uuid({ error: "Choose one of your published articles" }).optional(),
+    not_covered: z.literal(true, { error: "not_covered must be true" }).optional(),
+  })
+  .refine(
+    (b) => (b.article_id === undefined) !== (b.not_covered === undefined),
+    "Choose the article that answers the question, or say that no article covers it (one of the two)",
+  );
+export type WrongAnswerBody = z.output<typeof wrongAnswerBody>;
+/** Any text: an id that is not one of the organization's chats and answers, malformed ones included, is not found. */
+export const chatAnswerParams = z.object({ id: z.string(), messageId: z.string() });
+export const wrongAnswerAnswer = z.object({
+  /** What became of the customer's question (suggested, added, already there, not covered), in a sentence. */
+  message: z.string(),
+});
+export type WrongAnswerAnswer = z.infer<typeof wrongAnswerAnswer>;
+
 /** The share of answerable questions an admin may accept to see handed off, as a fraction. */
 const falseHandoffTarget = z.coerce
   .number({ error: "The target must be a number between 0.01 and 0.5" })
@@ -260,13 +282,15 @@ export const thresholdPoint = z.object({
   answerable_handed_off: z.number(),
   /** Null when no question is marked not covered. */
   uncovered_handed_off: z.number().nullable(),
+  /** Of the answers a person marked wrong (they should have been handed off); null when none is. */
+  wrong_handed_off: z.number().nullable(),
 });
 
 export const thresholdProposal = z.object({
   target: z.number(),
   current: z.number(),
   automatic: z.boolean(),
-  labelled: z.object({ answerable: z.number().int(), uncovered: z.number().int() }),
+  labelled: z.object({ answerable: z.number().int(), uncovered: z.number().int(), wrong: z.number().int() }),
   /** Answerable labelled questions needed before a threshold is proposed. */
   minimum: z.number().int(),
   /** Labelled questions needed before "adjust automatically" applies one. */

@@ -61,6 +61,11 @@ export const aiAnswers = pgTable(
     reviewedArticleId: uuid("reviewed_article_id").references(() => kbArticles.id, { onDelete: "set null" }),
     /** A person said no article covers this question: a label for the organization's hand-off threshold. */
     notCovered: boolean("not_covered").notNull().default(false),
+    /**
+     * A person marked the answer wrong (from the live chat): the assistant should have handed it off at its confidence,
+     * a label for the threshold. The right article is reviewed_article_id, or not_covered when none covers it.
+     */
+    markedWrong: boolean("marked_wrong").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index("ai_answers_org_created_idx").on(t.organizationId, t.createdAt)],

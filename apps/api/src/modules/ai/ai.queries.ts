@@ -229,6 +229,32 @@ export async function markReviewed(
   return rows.length;
 }
 
+/** A logged answer of the organization: the question it answered. */
+export async function loggedQuestion(db: Queryable, orgId: string, id: string) {
+  const [row] = await db
+    .select({ id: aiAnswers.id, question: aiAnswers.question })
+    .from(aiAnswers)
+    .where(and(eq(aiAnswers.organizationId, orgId), eq(aiAnswers.id, id)));
+  return row;
+}
+
+/**
+ * A person marked this logged answer wrong, naming the article that answers its question or saying none does: it
+ * leaves the unanswered list (if it was on it) and becomes a label for the threshold. A later mark replaces an earlier.
+ */
+export async function markAnswerWrong(
+  db: Queryable,
+  orgId: string,
+  id: string,
+  outcome: { articleId: string } | { notCovered: true },
+): Promise<void> {
+  const articleId = "articleId" in outcome ? outcome.articleId : null;
+  await db
+    .update(aiAnswers)
+    .set({ reviewedAt: new Date(), markedWrong: true, reviewedArticleId: articleId, notCovered: articleId === null })
+    .where(and(eq(aiAnswers.organizationId, orgId), eq(aiAnswers.id, id)));
+}
+
 /**
  * Counts of the last `days` days. Questions staff ask in the test console are counted apart: the resolution rate is
  * about customers.

@@ -10,7 +10,6 @@ import {
   type aiResponseBody,
   type attachUnansweredBody,
   type newArticleFromUnansweredBody,
-  type notCoveredBody,
   type UnansweredReviewedAnswer,
   type updateAiSettingsBody,
 } from "@cove/contract/ai.ts";
@@ -275,9 +274,6 @@ export async function attachUnanswered(
 }
 
 /** A person says no article covers these questions: they leave the list, labelled for the threshold (threshold.ts). */
-export async function markNotCovered(ctx: Ctx, input: z.output<typeof notCoveredBody>): Promise<{ reviewed: number }> {
-  return { reviewed: await reviewUnanswered(ctx, input.questions, { notCovered: true }) };
-}
 
 export async function dismissSuggestion(ctx: Ctx, id: string): Promise<{ message: string }> {
   await reviewSuggestions(ctx, { ids: [id], action: "dismiss" });

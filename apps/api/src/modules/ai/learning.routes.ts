@@ -1,5 +1,6 @@
 import {
   applyThresholdBody,
+  chatAnswerParams,
   notCoveredAnswer,
   notCoveredBody,
   questionSuggestionsAnswer,
@@ -8,6 +9,8 @@ import {
   suggestionsReviewedAnswer,
   thresholdProposal,
   thresholdQuery,
+  wrongAnswerAnswer,
+  wrongAnswerBody,
 } from "@cove/contract/ai.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -15,9 +18,10 @@ import { inTenant } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { errors } from "./ai.routes.ts";
 import * as service from "./ai.service.ts";
-import { acceptOne, reviewSuggestions } from "./learning.ts";
+import { acceptOne, markNotCovered, reviewSuggestions } from "./learning.ts";
 import { listSuggestions } from "./suggestions.ts";
 import { applyProposal, thresholdProposal as proposeFor } from "./threshold.ts";
+import { markWrongAnswer } from "./wrong-answer.ts";
 
 /**
  * The assistant learning each organization (docs/product.md, "The assistant learns"): suggested example questions
@@ -32,11 +36,33 @@ export async function learningRoutes(fastify: FastifyInstance) {
       tags: ["ai"],
       summary: "Say that no article covers these unanswered questions (administrators)",
       description:
-        "They leave the list and count as questions the assistant should hand off (the threshold's history).",
+        "They leave the list and count as questions the assistant should hand off (the threshold's history). Each " +
+        "must be one of the organization's unanswered questions, or nothing is marked (404).",
       body: notCoveredBody,
       response: { 200: notCoveredAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.markNotCovered(ctx, req.body)),
+    handler: (req) => inTenant(app, req, (ctx) => markNotCovered(ctx, req.body.questions)),
+  });
+
+  app.post("/api/chat/sessions/:id/messages/:messageId/wrong-answer", {
+    config: { access: "authenticated" },
+    schema: {
+      tags: ["ai"],
+      summary: "Mark an assistant's answer in a live chat as wrong, naming the right article or none",
+      description:
+        "`{ article_id }`: a published article of the organization that answers the customer's question, which " +
+        "becomes a suggested example question of it (added at once when the organization accepts automatically). " +
+        "`{ not_covered: true }`: no article covers it. Either way the answer counts for the hand-off threshold as a " +
+        "question that should have been handed off. Only an answer the assistant gave (one a visitor can rate) can " +
+        "be marked; any other message, chat or article is not found.",
+      params: chatAnswerParams,
+      body: wrongAnswerBody,
+      response: { 200: wrongAnswerAnswer, ...errors },
+    },
+    handler: (req) =>
+      inTenant(app, req, (ctx) =>
+        markWrongAnswer(ctx, { sessionId: req.params.id, messageId: req.params.messageId }, req.body),
+      ),
   });
 
   app.get("/api/ai/suggestions", {

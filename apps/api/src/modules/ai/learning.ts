@@ -76,6 +76,19 @@ export async function reviewUnanswered(
   return reviewed;
 }
 
+/**
+ * A person says no article covers these questions: each wording must be one of the organization's unanswered questions
+ * (not yet reviewed, of the last AI_UNANSWERED_DAYS days), or nothing is marked and the answer is 404, as for any
+ * record of another organization or of nobody. The matching logged questions leave the list, labelled not covered.
+ */
+export async function markNotCovered(ctx: TenantCtx, questions: string[]): Promise<{ reviewed: number }> {
+  const rows = await loadUnanswered(ctx.db, ctx.orgId, AI_UNANSWERED_DAYS);
+  if (!questions.every((q) => rows.some((r) => sameWording(q, r.question)))) {
+    throw notFound(questions.length === 1 ? "Unanswered question" : "Some unanswered question");
+  }
+  return { reviewed: await reviewUnanswered(ctx, questions, { notCovered: true }) };
+}
+
 type SuggestionState = "accepted" | "dismissed";
 
 async function setStates(ctx: TenantCtx, ids: string[], state: SuggestionState) {

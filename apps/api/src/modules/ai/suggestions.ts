@@ -10,9 +10,9 @@ import { and, desc, eq } from "drizzle-orm";
 import { aiQuestionSuggestions, aiSettings } from "../../db/schema/ai.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
-import type { Ctx } from "../../platform/tenancy.ts";
+import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
 import { messageWithQuestion } from "../chat/chat.queries.ts";
-import { articleQuestionCounts, findPublishedBySlug } from "../kb/kb.queries.ts";
+import { articleQuestionCounts, findPublished } from "../kb/kb.queries.ts";
 import { findComment, findTicketRow } from "../tickets/tickets.queries.ts";
 import { acceptPending, nearDuplicate } from "./learning.ts";
 
@@ -64,31 +64,68 @@ export function linkedArticleSlugs(text: string, orgSlug: string): string[] {
 async function suggest(ctx: EventContext, answer: string, asked: string, source: Source, sourceId: string) {
   const question = asked.replace(/\s+/g, " ").trim();
   if (question.length < 3 || question.length > KB_QUESTION_MAX) return;
+  const org = await learningOf(ctx);
+  if (!org) return;
+  for (const slug of linkedArticleSlugs(answer, org.slug)) {
+    const article = await findPublished(ctx.db, ctx.orgId, { slug });
+    if (!article) continue;
+    // "Accept automatically": the question joins its article now, as Cove's own change.
+    await suggestQuestion(ctx, article, { question, source, sourceId }, org.learn ? ctx.asSystem("assistant") : null);
+  }
+}
+
+async function learningOf(ctx: Pick<TenantCtx, "db" | "orgId">) {
   const [org] = await ctx.db
     .select({ slug: organizations.slug, learn: aiSettings.learnAutomatically })
     .from(organizations)
     .leftJoin(aiSettings, eq(aiSettings.organizationId, organizations.id))
     .where(eq(organizations.id, ctx.orgId));
-  if (!org) return;
-  for (const slug of linkedArticleSlugs(answer, org.slug)) {
-    const article = await findPublishedBySlug(ctx.db, ctx.orgId, slug);
-    if (!article) continue;
-    if (nearDuplicate(article.title, question) || article.questions.some((q) => nearDuplicate(q, question))) continue;
-    if ((await pendingQuestions(ctx, article.id)).some((q) => nearDuplicate(q, question))) continue;
-    // Suggested once per article and wording (whatever became of it): the unique index keeps repeats out.
-    const [added] = await ctx.db
-      .insert(aiQuestionSuggestions)
-      .values({ organizationId: ctx.orgId, articleId: article.id, question, source, sourceId })
-      .onConflictDoNothing()
-      .returning({ id: aiQuestionSuggestions.id });
-    // "Accept automatically": the question joins its article now, as Cove's own change; at the article's limit it
-    // stays pending for an admin (learning.ts).
-    if (added && org.learn)
-      await acceptPending(ctx.asSystem("assistant"), [{ ...added, question, articleId: article.id }]);
-  }
+  return org ? { slug: org.slug, learn: org.learn ?? false } : null;
 }
 
-async function pendingQuestions(ctx: EventContext, articleId: string): Promise<string[]> {
+/** What became of a question offered to an article as a candidate. */
+export type Suggested = "suggested" | "added" | "full" | "duplicate";
+
+/**
+ * The candidate path: the question becomes a pending suggestion of the article, unless it is a near-duplicate of the
+ * article's title, of one of its example questions or of a pending suggestion for it, or was suggested for it before
+ * (whatever became of it: the unique index keeps repeats out). With `acceptAs` (the organization accepts
+ * automatically) it joins the article at once; at the article's limit it stays pending for an admin (learning.ts).
+ */
+export async function suggestQuestion(
+  ctx: Pick<TenantCtx, "db" | "orgId">,
+  article: { id: string; title: string; questions: string[] },
+  from: { question: string; source: Source; sourceId: string },
+  acceptAs: TenantCtx | null,
+): Promise<Suggested> {
+  const { question } = from;
+  if (nearDuplicate(article.title, question) || article.questions.some((q) => nearDuplicate(q, question))) {
+    return "duplicate";
+  }
+  if ((await pendingQuestions(ctx, article.id)).some((q) => nearDuplicate(q, question))) return "duplicate";
+  const [added] = await ctx.db
+    .insert(aiQuestionSuggestions)
+    .values({
+      organizationId: ctx.orgId,
+      articleId: article.id,
+      question,
+      source: from.source,
+      sourceId: from.sourceId,
+    })
+    .onConflictDoNothing()
+    .returning({ id: aiQuestionSuggestions.id });
+  if (!added) return "duplicate";
+  if (!acceptAs) return "suggested";
+  const { accepted, kept } = await acceptPending(acceptAs, [{ ...added, question, articleId: article.id }]);
+  return accepted.length > 0 ? "added" : kept.length > 0 ? "full" : "duplicate";
+}
+
+/** The organization's choice: whether suggestions join their article without review. */
+export async function learnsAutomatically(ctx: Pick<TenantCtx, "db" | "orgId">): Promise<boolean> {
+  return (await learningOf(ctx))?.learn ?? false;
+}
+
+async function pendingQuestions(ctx: Pick<TenantCtx, "db" | "orgId">, articleId: string): Promise<string[]> {
   const rows = await ctx.db
     .select({ question: aiQuestionSuggestions.question })
     .from(aiQuestionSuggestions)

@@ -22,17 +22,31 @@ export const HISTORY_DAYS = 180;
 
 export interface Labelled {
   confidence: number;
-  /** True: an article covered it (it should have been answered); false: none did (it should have been handed off). */
+  /**
+   * True: an article covered it and the assistant's answer was not said to be wrong (it should have been answered);
+   * false: it should have been handed off.
+   */
   answerable: boolean;
+  /**
+   * Of those to hand off, why: true when a person marked the assistant's answer wrong (an article may cover the
+   * question, but the answer given at that confidence was not it); absent when no article covers it.
+   */
+  wrong?: boolean;
 }
 
-/** The share of each kind a threshold hands off (a question is handed off when its confidence is below it). */
+/**
+ * The share of each kind a threshold hands off (a question is handed off when its confidence is below it): answerable
+ * questions (false hand-offs), uncovered ones and wrongly answered ones (both rightly handed off).
+ */
 export function handedOffAt(labels: Labelled[], threshold: number) {
-  const share = (answerable: boolean) => {
-    const kind = labels.filter((l) => l.answerable === answerable);
-    return kind.length === 0 ? null : kind.filter((l) => l.confidence < threshold).length / kind.length;
+  const share = (kind: Labelled[]) =>
+    kind.length === 0 ? null : kind.filter((l) => l.confidence < threshold).length / kind.length;
+  return {
+    threshold,
+    answerable: share(labels.filter((l) => l.answerable)) ?? 0,
+    uncovered: share(labels.filter((l) => !l.answerable && !l.wrong)),
+    wrong: share(labels.filter((l) => !l.answerable && l.wrong)),
   };
-  return { threshold, answerable: share(true) ?? 0, uncovered: share(false) };
 }
 
 /**
@@ -53,9 +67,12 @@ export function proposeThreshold(labels: Labelled[], target: number): number | n
 
 /**
  * The organization's labelled questions: customers' questions (not the staff console's nor the demo's, nor requests for
- * a person) of the last HISTORY_DAYS days. Not covered: a person said so. Answerable: a thumbs up, attached to an
- * article from the unanswered list, or accepted as an article's example question after a person answered it with
- * that article. A thumbs down alone says the answer did not help, not whether an article covers the question: unused.
+ * a person) of the last HISTORY_DAYS days. Not covered: a person said so. Wrong: a person marked the assistant's answer
+ * wrong in the live chat (whatever article they then picked, and even once its wording joined that article, the
+ * confidence logged is the wrong answer's: at it the question should have been handed off). Answerable: a thumbs up,
+ * attached to an article from the unanswered list, or accepted as an article's example question after a person
+ * answered it with that article. A thumbs down alone says the answer did not help, not whether an article covers the
+ * question: unused.
  */
 export async function labelledHistory(db: Queryable, orgId: string): Promise<Labelled[]> {
   const rows = await db
@@ -65,6 +82,7 @@ export async function labelledHistory(db: Queryable, orgId: string): Promise<Lab
       feedback: aiAnswers.feedback,
       reviewedArticleId: aiAnswers.reviewedArticleId,
       notCovered: aiAnswers.notCovered,
+      markedWrong: aiAnswers.markedWrong,
     })
     .from(aiAnswers)
     .where(
@@ -81,6 +99,7 @@ export async function labelledHistory(db: Queryable, orgId: string): Promise<Lab
     .where(and(eq(aiQuestionSuggestions.organizationId, orgId), eq(aiQuestionSuggestions.state, "accepted")));
   return rows.flatMap((r): Labelled[] => {
     if (r.notCovered) return [{ confidence: r.confidence, answerable: false }];
+    if (r.markedWrong) return [{ confidence: r.confidence, answerable: false, wrong: true }];
     const answerable =
       r.feedback === "up" || r.reviewedArticleId !== null || learned.some((l) => sameWording(l.question, r.question));
     return answerable ? [{ confidence: r.confidence, answerable: true }] : [];
@@ -98,10 +117,16 @@ export async function thresholdProposal(ctx: TenantCtx, target?: number): Promis
   const goal = target ?? Math.round(state.falseHandoffTarget * 100) / 100;
   const labels = await labelledHistory(ctx.db, ctx.orgId);
   const answerable = labels.filter((l) => l.answerable).length;
+  const wrong = labels.filter((l) => l.wrong).length;
   const proposed = proposeThreshold(labels, goal);
   const point = (threshold: number) => {
     const at = handedOffAt(labels, threshold);
-    return { threshold, answerable_handed_off: at.answerable, uncovered_handed_off: at.uncovered };
+    return {
+      threshold,
+      answerable_handed_off: at.answerable,
+      uncovered_handed_off: at.uncovered,
+      wrong_handed_off: at.wrong,
+    };
   };
   let message: string;
   if (proposed === null) {
@@ -111,14 +136,15 @@ export async function thresholdProposal(ctx: TenantCtx, target?: number): Promis
     message =
       `At ${proposed.toFixed(2)}: ${pct(at.answerable_handed_off)} of answerable questions handed off` +
       (at.uncovered_handed_off === null
-        ? " (no question is marked not covered yet)."
-        : `, ${pct(at.uncovered_handed_off)} of uncovered ones handed off.`);
+        ? " (no question is marked not covered yet)"
+        : `, ${pct(at.uncovered_handed_off)} of uncovered ones handed off`) +
+      (at.wrong_handed_off === null ? "." : `, ${pct(at.wrong_handed_off)} of those answered wrongly handed off.`);
   }
   return {
     target: goal,
     current: state.handoffThreshold,
     automatic: state.thresholdAutomatic,
-    labelled: { answerable, uncovered: labels.length - answerable },
+    labelled: { answerable, uncovered: labels.length - answerable - wrong, wrong },
     minimum: MIN_ANSWERABLE,
     automatic_from: AUTOMATIC_FROM,
     proposed,

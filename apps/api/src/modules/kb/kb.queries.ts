@@ -192,16 +192,25 @@ export const publishedArticlesStamp = (orgId: SQL) => sql`
   from ${kbArticles} a
   where a.organization_id = ${orgId} and a.status = 'published'`;
 
-/** A published article found by its help-center address (its slug), for a module that met a link to it. */
-export async function findPublishedBySlug(
+/**
+ * A published article of the organization found by its help-center address (its slug), for a module that met a link
+ * to it, or by its id, for one a person picked.
+ */
+export async function findPublished(
   db: Queryable,
   orgId: string,
-  slug: string,
+  by: { slug: string } | { id: string },
 ): Promise<{ id: string; title: string; questions: string[] } | undefined> {
   const [row] = await db
     .select({ id: kbArticles.id, title: kbArticles.title, questions: kbArticles.questions })
     .from(kbArticles)
-    .where(and(eq(kbArticles.organizationId, orgId), eq(kbArticles.slug, slug), eq(kbArticles.status, "published")))
+    .where(
+      and(
+        eq(kbArticles.organizationId, orgId),
+        "slug" in by ? eq(kbArticles.slug, by.slug) : eq(kbArticles.id, by.id),
+        eq(kbArticles.status, "published"),
+      ),
+    )
     .limit(1);
   return row;
 }

@@ -108,13 +108,18 @@ export function useReviewSuggestions() {
   });
 }
 
-/** Say no article covers a group of unanswered questions: it leaves the list. */
+/** Say no article covers a group of unanswered questions: it leaves the list, and labels the threshold's history. */
 export function useMarkNotCovered() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: NotCoveredBody) =>
       apiRequest("/ai/unanswered/not-covered", { method: "POST", body, schema: notCoveredAnswer }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() });
+      // A new label: the proposal changes, and with "adjust automatically" on, so may the threshold.
+      void queryClient.invalidateQueries({ queryKey: [...aiKeys.all, "threshold"] });
+      void queryClient.invalidateQueries({ queryKey: aiKeys.settings() });
+    },
   });
 }
 

@@ -27,6 +27,7 @@ const formSchema = z.object({
   greeting: aiGreeting,
   tone: z.enum(AI_TONES),
   learn: z.boolean(),
+  adjust: z.boolean(),
 });
 type FormValues = z.infer<typeof formSchema>;
 
@@ -36,9 +37,13 @@ const toForm = (s: AiSettings): FormValues => ({
   greeting: s.greeting,
   tone: s.tone,
   learn: s.learn_automatically,
+  adjust: s.threshold_automatic,
 });
 
-/** On/off, the hand-off threshold, the greeting and the tone. Administrators change them; agents see them. */
+/**
+ * On/off, the hand-off threshold, the greeting, the tone, and what the assistant learns on its own (accepting the
+ * team's questions, adjusting the threshold). Administrators change them; agents see them.
+ */
 export function AssistantSettingsForm({ settings, canEdit }: { settings: AiSettings; canEdit: boolean }) {
   const id = useId();
   const update = useUpdateAiSettings();
@@ -61,6 +66,7 @@ export function AssistantSettingsForm({ settings, canEdit }: { settings: AiSetti
         greeting: values.greeting,
         tone: values.tone,
         learn_automatically: values.learn,
+        threshold_automatic: values.adjust,
       });
       toast.success(SETTINGS_SAVED);
     } catch (error) {
@@ -156,6 +162,20 @@ export function AssistantSettingsForm({ settings, canEdit }: { settings: AiSetti
             <span className="block text-xs text-slate-500">
               When an agent answers a question with a link to an article, the question becomes one of that article's
               example questions at once, without waiting for review here.
+            </span>
+          </span>
+        </label>
+        <label className="flex items-start gap-3">
+          <input
+            type="checkbox"
+            className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
+            {...register("adjust")}
+          />
+          <span>
+            <span className="block text-sm font-medium text-slate-800">Adjust the threshold automatically</span>
+            <span className="block text-xs text-slate-500">
+              Once 50 of your customers' questions are labelled, the threshold proposed under "Your own hand-off
+              threshold" is applied on its own, and follows each new label.
             </span>
           </span>
         </label>

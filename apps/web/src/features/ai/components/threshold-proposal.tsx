@@ -52,14 +52,27 @@ export function ThresholdProposal({ canEdit }: { canEdit: boolean }) {
           ))}
         </select>
       </FieldShell>
+      {proposal.error && (
+        <p className="text-sm text-red-700">The proposal could not be loaded: {proposal.error.message}</p>
+      )}
       {p && (
-        <div className="space-y-1 text-sm text-slate-700">
+        <div className="space-y-1 text-sm text-slate-700" aria-live="polite">
           <p>{p.message}</p>
           <p className="text-xs text-slate-500">
-            From {p.labelled.answerable} answerable and {p.labelled.uncovered} uncovered questions of your customers.
-            Now, at {p.current.toFixed(2)}: {pct(p.at_current.answerable_handed_off)} of answerable and{" "}
-            {pct(p.at_current.uncovered_handed_off)} of uncovered questions handed off.
+            From {p.labelled.answerable} answerable and {p.labelled.uncovered} uncovered questions of your customers
+            {p.labelled.wrong > 0 && `, and ${p.labelled.wrong} answers your team marked wrong`}. Now, at{" "}
+            {p.current.toFixed(2)}: {pct(p.at_current.answerable_handed_off)} of answerable and{" "}
+            {pct(p.at_current.uncovered_handed_off)} of uncovered questions handed off
+            {p.at_current.wrong_handed_off !== null &&
+              `, and ${pct(p.at_current.wrong_handed_off)} of those answered wrongly`}
+            .
           </p>
+          {p.automatic && (
+            <p className="text-xs text-slate-500">
+              Adjusted automatically once {p.automatic_from} questions are labelled (now{" "}
+              {p.labelled.answerable + p.labelled.uncovered + p.labelled.wrong}).
+            </p>
+          )}
         </div>
       )}
       {canEdit && (

@@ -7,9 +7,10 @@ import { SelectField } from "../../../components/ui/select-field.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useArticleList } from "../../kb/index.ts";
-import { useReviewUnanswered, useUnanswered } from "../api/ai.api.ts";
+import { useMarkNotCovered, useReviewUnanswered, useUnanswered } from "../api/ai.api.ts";
 
 export const ATTACH_FAILED = "The questions could not be attached";
+export const NOT_COVERED_FAILED = "The questions could not be marked as not covered";
 export const NEW_ARTICLE_FAILED = "The article could not be started";
 
 const times = (n: number) => (n === 1 ? "once" : `${n.toLocaleString("en-US")} times`);
@@ -31,7 +32,7 @@ export function UnansweredQuestions({ canEdit }: { canEdit: boolean }) {
       <p className="mt-1 max-w-3xl text-sm text-slate-600">
         Last {list.data?.days ?? 30} days: handed off to your team, answered with low confidence, or rated unhelpful.
         {canEdit
-          ? " Attach a group to the article that answers it and the assistant will answer it next time, or start a new article."
+          ? " Attach a group to the article that answers it and the assistant will answer it next time, start a new article, or say no article covers it (the assistant's threshold learns to hand such questions off)."
           : " An administrator can attach them to an article."}
       </p>
       {list.error && (
@@ -71,6 +72,7 @@ function QuestionGroupRow({
 }) {
   const navigate = useNavigate();
   const review = useReviewUnanswered();
+  const notCovered = useMarkNotCovered();
   const [articleId, setArticleId] = useState(group.suggested_article?.id ?? "");
   const chosen = articleId || options[0]?.value || "";
   const others = group.questions.filter((q) => q !== group.question);
@@ -89,6 +91,18 @@ function QuestionGroupRow({
       {
         onSuccess: (done) => void navigate(`/knowledge-base/${done.article.id}/edit`),
         onError: (error) => toastError(error, NEW_ARTICLE_FAILED),
+      },
+    );
+
+  const markNotCovered = () =>
+    notCovered.mutate(
+      { questions: group.questions },
+      {
+        onSuccess: () =>
+          toast.success(
+            `“${group.question}” is marked as not covered by any article: the assistant should hand it off`,
+          ),
+        onError: (error) => toastError(error, NOT_COVERED_FAILED),
       },
     );
 
@@ -122,6 +136,9 @@ function QuestionGroupRow({
           </Button>
           <Button variant="ghost" size="md" onClick={startArticle} pending={review.newArticle.isPending}>
             Start a new article
+          </Button>
+          <Button variant="ghost" size="md" onClick={markNotCovered} pending={notCovered.isPending}>
+            Not covered
           </Button>
         </div>
       )}

@@ -1,4 +1,10 @@
-import type { AiResponseAnswer, AiSettings, AiStatsAnswer, AiUnansweredAnswer } from "@cove/contract/ai.ts";
+import type {
+  AiResponseAnswer,
+  AiSettings,
+  AiStatsAnswer,
+  AiUnansweredAnswer,
+  ThresholdProposal,
+} from "@cove/contract/ai.ts";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
@@ -81,6 +87,22 @@ const handedOff: AiResponseAnswer = {
   handoff: true,
 };
 
+/** Too little history: 12 answerable labelled questions, fewer than the 20 a proposal needs. */
+const noProposal: ThresholdProposal = {
+  target: 0.1,
+  current: 0.5,
+  automatic: false,
+  labelled: { answerable: 12, uncovered: 3, wrong: 0 },
+  minimum: 20,
+  automatic_from: 50,
+  proposed: null,
+  at_proposed: null,
+  at_current: { threshold: 0.5, answerable_handed_off: 0.25, uncovered_handed_off: 2 / 3, wrong_handed_off: null },
+  curve: [],
+  message:
+    "Only 12 of your customers' questions are labelled as answerable; with fewer than 20 the assistant keeps the default threshold (0.5) or the one you set.",
+};
+
 function signedIn(handlers: Parameters<typeof mockApi>[0] = {}, role: "admin" | "agent" = "admin") {
   const user = { ...testUser, role };
   storeSession(user);
@@ -91,6 +113,7 @@ function signedIn(handlers: Parameters<typeof mockApi>[0] = {}, role: "admin" | 
     "GET /api/ai/stats": () => json(200, stats),
     "GET /api/ai/unanswered": () => json(200, { days: 30, groups: [] }),
     "GET /api/kb/articles": () => json(200, publishedArticles),
+    "GET /api/ai/threshold": () => json(200, noProposal),
     ...handlers,
   });
 }
@@ -184,6 +207,7 @@ describe("AI Assistant page", () => {
     await user.type(greeting, "Hi there");
     await user.selectOptions(within(form).getByRole("combobox", { name: "Tone" }), "concise");
     await user.click(within(form).getByRole("checkbox", { name: /Accept questions your team answered automatically/ }));
+    await user.click(within(form).getByRole("checkbox", { name: /Adjust the threshold automatically/ }));
     await user.click(within(form).getByRole("button", { name: "Save settings" }));
     expect(await screen.findByText("AI assistant settings saved")).toBeInTheDocument();
     expect(saved).toEqual({
@@ -192,6 +216,7 @@ describe("AI Assistant page", () => {
       greeting: "Hi there",
       tone: "concise",
       learn_automatically: true,
+      threshold_automatic: true,
     });
   });
 
@@ -287,6 +312,108 @@ describe("AI Assistant page", () => {
     expect(await within(section).findByText("When will my parcel arrive in Canada?")).toBeInTheDocument();
     expect(within(section).getByText(/An administrator can attach them to an article/)).toBeInTheDocument();
     expect(within(section).queryByRole("button", { name: "Attach to article" })).not.toBeInTheDocument();
+    expect(within(section).queryByRole("button", { name: "Not covered" })).not.toBeInTheDocument();
+  });
+
+  it("lets an admin say no article covers a group: it leaves the list", async () => {
+    let marked: unknown;
+    let list = unanswered;
+    signedIn({
+      "GET /api/ai/unanswered": () => json(200, list),
+      "POST /api/ai/unanswered/not-covered": (init) => {
+        marked = JSON.parse(String(init?.body));
+        list = { days: 30, groups: [] };
+        return json(200, { reviewed: 3 });
+      },
+    });
+    const { user } = renderApp("/ai-assistant");
+    const section = await screen.findByRole("region", { name: "Questions the assistant could not answer" });
+    await user.click(await within(section).findByRole("button", { name: "Not covered" }));
+    expect(
+      await screen.findByText(
+        "“When will my parcel arrive in Canada?” is marked as not covered by any article: the assistant should hand it off",
+      ),
+    ).toBeInTheDocument();
+    expect(marked).toEqual({ questions: ["When will my parcel arrive in Canada?", "parcels to canada"] });
+    expect(await within(section).findByText(/Nothing to review/)).toBeInTheDocument();
+  });
+
+  it("says why a group could not be marked as not covered", async () => {
+    signedIn({
+      "GET /api/ai/unanswered": () => json(200, unanswered),
+      "POST /api/ai/unanswered/not-covered": () =>
+        json(404, { error: "Some unanswered question not found", code: "NOT_FOUND" }),
+    });
+    const { user } = renderApp("/ai-assistant");
+    const section = await screen.findByRole("region", { name: "Questions the assistant could not answer" });
+    await user.click(await within(section).findByRole("button", { name: "Not covered" }));
+    expect(await screen.findByText("Some unanswered question not found")).toBeInTheDocument();
+  });
+});
+
+describe("Your own hand-off threshold", () => {
+  /** Proposals for two targets, on a history of 40 answerable, 10 uncovered and 4 wrongly answered questions. */
+  const proposals: Record<string, ThresholdProposal> = {
+    "0.1": {
+      ...noProposal,
+      labelled: { answerable: 40, uncovered: 10, wrong: 4 },
+      proposed: 0.42,
+      at_proposed: { threshold: 0.42, answerable_handed_off: 0.09, uncovered_handed_off: 0.71, wrong_handed_off: 0.5 },
+      at_current: { threshold: 0.5, answerable_handed_off: 0.2, uncovered_handed_off: 0.8, wrong_handed_off: 0.75 },
+      message:
+        "At 0.42: 9% of answerable questions handed off, 71% of uncovered ones handed off, 50% of those answered wrongly handed off.",
+    },
+    "0.2": {
+      ...noProposal,
+      target: 0.2,
+      labelled: { answerable: 40, uncovered: 10, wrong: 4 },
+      proposed: 0.52,
+      at_proposed: { threshold: 0.52, answerable_handed_off: 0.2, uncovered_handed_off: 0.9, wrong_handed_off: 0.75 },
+      at_current: { threshold: 0.5, answerable_handed_off: 0.2, uncovered_handed_off: 0.8, wrong_handed_off: 0.75 },
+      message:
+        "At 0.52: 20% of answerable questions handed off, 90% of uncovered ones handed off, 75% of those answered wrongly handed off.",
+    },
+  };
+
+  it("shows the trade-off for the chosen target on the organization's own questions, and applies it", async () => {
+    let applied: unknown;
+    const fetchMock = signedIn({
+      "GET /api/ai/threshold": () => {
+        // The call being answered is the last one made.
+        const url = new URL(String(fetchMock.mock.calls.at(-1)?.[0]), "http://localhost");
+        return json(200, proposals[url.searchParams.get("target") ?? ""] ?? noProposal);
+      },
+      "POST /api/ai/threshold/apply": (init) => {
+        applied = JSON.parse(String(init?.body));
+        return json(200, { ...proposals["0.2"], current: 0.52 });
+      },
+    });
+    const { user } = renderApp("/ai-assistant");
+    const card = await screen.findByRole("form", { name: "Your own hand-off threshold" });
+    expect(
+      await within(card).findByText(
+        "At 0.42: 9% of answerable questions handed off, 71% of uncovered ones handed off, 50% of those answered wrongly handed off.",
+      ),
+    ).toBeInTheDocument();
+    expect(card).toHaveTextContent(
+      "From 40 answerable and 10 uncovered questions of your customers, and 4 answers your team marked wrong. Now, at 0.50: 20% of answerable and 80% of uncovered questions handed off, and 75% of those answered wrongly.",
+    );
+    await user.selectOptions(
+      within(card).getByRole("combobox", { name: "Answerable questions you accept to see handed off" }),
+      "0.2",
+    );
+    expect(await within(card).findByText(/^At 0\.52: 20% of answerable questions handed off/)).toBeInTheDocument();
+    await user.click(within(card).getByRole("button", { name: "Apply 0.52" }));
+    expect(await screen.findByText("Hand-off threshold set to 0.52")).toBeInTheDocument();
+    expect(applied).toEqual({ target: 0.2 });
+  });
+
+  it("says plainly when there is too little history, and keeps the threshold", async () => {
+    signedIn();
+    renderApp("/ai-assistant");
+    const card = await screen.findByRole("form", { name: "Your own hand-off threshold" });
+    expect(await within(card).findByText(noProposal.message)).toBeInTheDocument();
+    expect(within(card).getByRole("button", { name: "Apply threshold" })).toBeDisabled();
   });
 });
 

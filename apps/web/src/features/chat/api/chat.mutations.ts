@@ -1,3 +1,4 @@
+import { type WrongAnswerBody, wrongAnswerAnswer } from "@cove/contract/ai.ts";
 import {
   CHAT_CLOSE_FAILED,
   CHAT_SEND_FAILED,
@@ -128,5 +129,23 @@ export function useChatToTicket() {
       void queryClient.invalidateQueries({ queryKey: ticketKeys.all });
     },
     onError: (error) => toastFailure("Failed to create a ticket from this chat", error),
+  });
+}
+
+/**
+ * "Wrong answer" on one of the assistant's answers: the article that answers the customer's question (its question
+ * becomes a suggested example question of it), or none (not covered). The answer says what became of the question.
+ */
+export function useMarkWrongAnswer(sessionId: string, messageId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: WrongAnswerBody) =>
+      apiRequest(`${path(sessionId)}/messages/${encodeURIComponent(messageId)}/wrong-answer`, {
+        method: "POST",
+        body,
+        schema: wrongAnswerAnswer,
+      }),
+    // The AI Assistant page's suggestions, unanswered questions and threshold may have changed.
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["ai"] }),
   });
 }

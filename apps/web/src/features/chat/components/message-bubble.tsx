@@ -1,17 +1,21 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
 import { type ChatMessage, chatFilePath } from "@cove/contract/chat.ts";
 import { clsx } from "clsx";
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import { AttachmentList } from "../../../components/attachment-list.tsx";
 import { MarkdownView } from "../../../components/markdown-view.tsx";
 import { getSession } from "../../../lib/session-storage.ts";
 import { fetchFile } from "../../../lib/uploads.ts";
 import { timeOfDay } from "./chat-format.ts";
+import { WrongAnswerDialog } from "./wrong-answer-dialog.tsx";
 
 const senderLabel = (m: ChatMessage) =>
   m.sender_type === "agent" ? (m.sender_name ?? "Agent") : m.sender_type === "ai" ? "AI assistant" : "Visitor";
 
-/** One message: the agent's on the right; the visitor's and the assistant's on the left, told apart; Cove's centred. */
+/**
+ * One message: the agent's on the right; the visitor's and the assistant's on the left, told apart; Cove's centred.
+ * Under each of the assistant's answers (those it logged, which a visitor may rate), "Wrong answer".
+ */
 export function MessageBubble({
   message,
   visitorName,
@@ -73,7 +77,37 @@ export function MessageBubble({
             ))}
           </ul>
         )}
+        {message.sender_type === "ai" && message.feedback !== undefined && (
+          <WrongAnswer sessionId={sessionId} messageId={message.id} />
+        )}
       </article>
     </li>
+  );
+}
+
+/** The "Wrong answer" button, then what the agent said (for as long as the conversation stays open). */
+function WrongAnswer({ sessionId, messageId }: { sessionId: string; messageId: string }) {
+  const [open, setOpen] = useState(false);
+  const [marked, setMarked] = useState(false);
+  if (marked) return <p className="mt-2 text-xs font-medium text-violet-800">Marked as a wrong answer</p>;
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="mt-2 rounded text-xs font-medium text-violet-700 underline-offset-2 hover:underline"
+      >
+        Wrong answer
+      </button>
+      {open && (
+        <WrongAnswerDialog
+          sessionId={sessionId}
+          messageId={messageId}
+          open={open}
+          onOpenChange={setOpen}
+          onMarked={() => setMarked(true)}
+        />
+      )}
+    </>
   );
 }

@@ -337,3 +337,115 @@ describe("/chat", () => {
     expect(await screen.findByText("Second")).toBeInTheDocument();
   });
 });
+
+describe("Wrong answer", () => {
+  const RETURNS = "4f1c2b7e-7c1d-4a0e-9d8f-2b3c4d5e6f70";
+  const SHIPPING = "7d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a";
+  const article = (id: string, title: string) => ({
+    id,
+    title,
+    slug: title.toLowerCase().replaceAll(" ", "-"),
+    status: "published",
+    category_id: null,
+    category_name: null,
+    author_name: null,
+    view_count: 0,
+    helpful_count: 0,
+    not_helpful_count: 0,
+    published_at: "2026-11-01T00:00:00.000Z",
+    created_at: "2026-11-01T00:00:00.000Z",
+    updated_at: "2026-11-01T00:00:00.000Z",
+  });
+  const ARTICLES = [article(RETURNS, "Sending something back"), article(SHIPPING, "International shipping")];
+
+  /**
+   * A chat with a greeting (not an answer) and one answer the assistant logged (it carries feedback); the article list
+   * answers the titles containing what was searched for; `answerMark` answers the mark, given its body.
+   */
+  function chatWithAnswer(answerMark: (body: unknown) => Response) {
+    const current = session();
+    const answer = message({ sender_type: "ai", message: "Orders ship in 2 days.", feedback: null });
+    const fetchMock = signedIn([current], {
+      [`GET /api/chat/sessions/${current.id}/messages`]: () =>
+        json(200, {
+          messages: [
+            message({ sender_type: "ai", message: "Hi! Ask me anything." }),
+            message({ sender_type: "visitor", message: "can i send the jumper back" }),
+            answer,
+          ],
+        }),
+      "GET /api/kb/articles": () => {
+        // The call being answered is the last one made.
+        const url = new URL(String(fetchMock.mock.calls.at(-1)?.[0]), "http://localhost");
+        expect(url.searchParams.get("status")).toBe("published");
+        const search = (url.searchParams.get("search") ?? "").toLowerCase();
+        const found = ARTICLES.filter((a) => a.title.toLowerCase().includes(search));
+        return json(200, {
+          articles: found,
+          pagination: { page: 1, limit: 20, total: found.length, pages: 1, next_cursor: null },
+        });
+      },
+      [`POST /api/chat/sessions/${current.id}/messages/${answer.id}/wrong-answer`]: (init) =>
+        answerMark(JSON.parse(String(init?.body))),
+    });
+    return { current, fetchMock };
+  }
+
+  async function openDialog(sessionId: string) {
+    const { user } = renderApp(`/chat?session=${sessionId}`);
+    const conversation = await screen.findByRole("region", { name: "Chat with Lee Park" });
+    const answers = await within(conversation).findAllByRole("article", { name: "Message from AI assistant" });
+    // Only the logged answer can be marked, not the greeting.
+    expect(within(answers[0] as HTMLElement).queryByRole("button", { name: "Wrong answer" })).not.toBeInTheDocument();
+    const answer = answers[1] as HTMLElement;
+    await user.click(within(answer).getByRole("button", { name: "Wrong answer" }));
+    const dialog = await findOpenDialog("dialog", { name: "Wrong answer" });
+    return { user, answer, dialog };
+  }
+
+  it("lets the agent pick the right article from a search: the question is suggested for it", async () => {
+    const bodies: unknown[] = [];
+    const said =
+      'Marked wrong. "can i send the jumper back" is suggested as an example question of "Sending something back": an administrator adds it on the AI Assistant page.';
+    const { current, fetchMock } = chatWithAnswer((body) => {
+      bodies.push(body);
+      return json(200, { message: said });
+    });
+    const { user, answer, dialog } = await openDialog(current.id);
+    expect(await within(dialog).findByRole("radio", { name: "International shipping" })).toBeInTheDocument();
+    const use = within(dialog).getByRole("button", { name: "Use this article" });
+    expect(use).toBeDisabled();
+    await user.type(within(dialog).getByRole("searchbox", { name: "Search your published articles" }), "back");
+    await waitFor(() =>
+      expect(within(dialog).queryByRole("radio", { name: "International shipping" })).not.toBeInTheDocument(),
+    );
+    expect(calls(fetchMock)).toContain("GET /api/kb/articles?page=1&limit=20&search=back&status=published");
+    await user.click(within(dialog).getByRole("radio", { name: "Sending something back" }));
+    await user.click(use);
+    expect(await screen.findByText(said)).toBeInTheDocument();
+    expect(bodies).toEqual([{ article_id: RETURNS }]);
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(within(answer).getByText("Marked as a wrong answer")).toBeInTheDocument();
+    expect(within(answer).queryByRole("button", { name: "Wrong answer" })).not.toBeInTheDocument();
+  });
+
+  it("says when no article covers the question, and shows why a mark was refused", async () => {
+    const bodies: unknown[] = [];
+    let refuse = true;
+    const { current } = chatWithAnswer((body) => {
+      bodies.push(body);
+      if (refuse) return json(404, { error: "Answer not found", code: "NOT_FOUND" });
+      return json(200, { message: "Marked wrong, and as a question no article covers." });
+    });
+    const { user, answer, dialog } = await openDialog(current.id);
+    await user.click(within(dialog).getByRole("button", { name: "Not covered by any article" }));
+    expect(await screen.findByText("Answer not found")).toBeInTheDocument();
+    // Refused: the dialog stays, to try again.
+    expect(screen.getByRole("dialog", { name: "Wrong answer" })).toBeInTheDocument();
+    refuse = false;
+    await user.click(within(dialog).getByRole("button", { name: "Not covered by any article" }));
+    expect(await screen.findByText("Marked wrong, and as a question no article covers.")).toBeInTheDocument();
+    expect(bodies).toEqual([{ not_covered: true }, { not_covered: true }]);
+    expect(await within(answer).findByText("Marked as a wrong answer")).toBeInTheDocument();
+  });
+});

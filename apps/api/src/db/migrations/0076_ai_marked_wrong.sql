@@ -1,0 +1,1 @@
+ALTER TABLE "ai_answers" ADD COLUMN "marked_wrong" boolean DEFAULT false NOT NULL;
