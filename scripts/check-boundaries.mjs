@@ -228,14 +228,9 @@ const KNOWN_CYCLES = new Set(
   ROOT === REPOSITORY
     ? [
         "modules ai -> chat",
-        "modules ai -> kb",
-        "modules attachments -> portal",
         "modules chat -> ai",
-        "modules chat -> attachments",
         "modules chat -> portal",
         "modules csat -> chat",
-        "modules kb -> attachments",
-        "modules portal -> attachments",
         "modules portal -> csat",
       ]
     : [],

@@ -8,7 +8,6 @@ import { inActorTenant, inContactTenant, inTenant } from "../../platform/auth.ts
 import { notFound } from "../../platform/errors.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import type { JobQueue } from "../../platform/jobs.ts";
-import { myTicketFile } from "../portal/portal.service.ts";
 import { fileBody, fileBytes, sendFile, UPLOAD_RATE_LIMIT } from "./attachments.http.ts";
 import { purgeStaleUploads, readAttachment, uploadForReply, uploadPending } from "./attachments.store.ts";
 
@@ -124,23 +123,6 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
         uploadPending(ctx, { contactId: ctx.contactId }, req.query.filename, bytes, app.attachmentLimits),
       );
       return reply.code(201).send({ attachment });
-    },
-  });
-
-  app.get("/api/portal/tickets/:id/attachments/:attachmentId", {
-    config: { access: "authenticated", actors: ["contact"] },
-    schema: {
-      tags: ["customer portal"],
-      summary: "A file of your ticket's conversation: shown inline when a safe image, else a download",
-      params: fileParams,
-      response: { 200: z.unknown().describe("The file's bytes"), ...errors },
-    },
-    handler: async (req, reply) => {
-      // A customer reaches a file only through one of their tickets; any other id is simply not found.
-      const ticketId = recordId("Attachment", req.params.id);
-      const fileId = recordId("Attachment", req.params.attachmentId);
-      const file = await inContactTenant(app, req, (ctx) => myTicketFile(ctx, ticketId, fileId));
-      return sendFile(reply, file);
     },
   });
 }

@@ -22,6 +22,7 @@ import { z } from "zod";
 import { inContactTenant, portalCustomer } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { orgOfSlug } from "../../platform/organizations.ts";
+import { sendFile } from "../attachments/attachments.http.ts";
 import { rateMyTicket } from "../csat/csat.service.ts";
 import * as service from "./portal.service.ts";
 import { startDemoSession } from "./portal-demo.ts";
@@ -38,6 +39,7 @@ const errors = {
 };
 const tags = ["customer portal"];
 const orgParams = z.object({ orgSlug: z.string().max(200) });
+const fileParams = z.object({ id: z.string(), attachmentId: z.string() });
 // Any id that is not one of the customer's tickets, malformed ones included, is simply not found.
 const ticketParams = idParams;
 const ticketId = (id: string) => recordId("Ticket", id);
@@ -216,5 +218,22 @@ export async function portalRoutes(fastify: FastifyInstance) {
     handler: async (req) => ({
       satisfaction: await inContactTenant(app, req, (ctx) => rateMyTicket(ctx, ticketId(req.params.id), req.body)),
     }),
+  });
+
+  app.get("/api/portal/tickets/:id/attachments/:attachmentId", {
+    config: customer,
+    schema: {
+      tags,
+      summary: "A file of your ticket's conversation: shown inline when a safe image, else a download",
+      params: fileParams,
+      response: { 200: z.unknown().describe("The file's bytes"), ...errors },
+    },
+    handler: async (req, reply) => {
+      // A customer reaches a file only through one of their tickets; any other id is simply not found.
+      const ticket = recordId("Attachment", req.params.id);
+      const fileId = recordId("Attachment", req.params.attachmentId);
+      const file = await inContactTenant(app, req, (ctx) => service.myTicketFile(ctx, ticket, fileId));
+      return sendFile(reply, file);
+    },
   });
 }
