@@ -136,6 +136,9 @@ export async function ticketFigures(
     sql`select ${kind}::text as kind, ${a} as a, ${b} as b, ${key} as key, count(*)::int as n, null::float8 as m50,
                null::float8 as m90, null::float8 as b50, null::float8 as b90, null::jsonb as list
         from ${from} where ${where} group by 2, 3, 4`;
+  // Each tag of the tickets created in the range's periods, unnested in the select list (one pass) rather than by a
+  // function scan per ticket.
+  const tagged = sql`(select created_bucket, unnest(tags) as tag from x where ${inPeriods(sql`created_bucket`)}) t`;
   // The range's tickets (a few tens of thousands of narrow rows) and the groups' sorts fit in memory instead of
   // temporary files; for this transaction only.
   await db.execute(sql`set local work_mem = '64MB'`);
@@ -175,7 +178,7 @@ export async function ticketFigures(
                        order by m.due, m.ticket_number, m.kind), '[]'::jsonb)
                 from (select * from missed order by due, ticket_number, kind limit ${breachedMax}) m)
         union all
-        ${count("tag", sql`created_bucket`, sql`null::int`, sql`tag`, inPeriods(sql`created_bucket`), sql`x, unnest(x.tags) as tag`)}
+        ${count("tag", sql`created_bucket`, sql`null::int`, sql`tag`, sql`true`, tagged)}
         `,
   );
 }
