@@ -233,7 +233,8 @@ function slaSection(facts: Facts, frame: Frame): ReportAnswer["sla"] {
       kind: b.kind,
       due_at: new Date(b.due).toISOString(),
     })),
-    breached_total: breached?.n ?? 0,
+    // Every due time missed is one priority's first-response or resolution miss (ticketFigures).
+    breached_total: [...counts.values()].reduce((sum, c) => sum + (c.m90 ?? 0) + (c.b90 ?? 0), 0),
   };
 }
 
