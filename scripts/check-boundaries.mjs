@@ -229,9 +229,6 @@ const KNOWN_CYCLES = new Set(
     ? [
         "modules ai -> chat",
         "modules chat -> ai",
-        "modules chat -> portal",
-        "modules csat -> chat",
-        "modules portal -> csat",
       ]
     : [],
 );

@@ -5,7 +5,7 @@ import { client, createTestApp, createTicket, registerOrg, type TestApp } from "
 
 /**
  * The tickets a report reads besides the ones created in its range (modules/tickets/tickets.reports.ts): those created
- * before it and answered, solved or reopened in it (found off their own indexes, migration 0076), and those created
+ * before it and answered, solved or reopened in it (found off their own indexes, migration 0077), and those created
  * after its end, whose later status changes must not move its backlog. Times in UTC; every figure worked out by hand.
  *
  * Range 2026-03-10 to 2026-03-11, by day (bounds 03-10 00:00, 03-11 00:00, 03-12 00:00).

@@ -1,10 +1,17 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
-import type { Db } from "../../platform/db.ts";
+import type { Db, Queryable } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
+import { organizationBySlug as findOrganization, type OrganizationRef } from "../../platform/organizations.ts";
 import { type ContactPrincipal, type TenantCtx, withContact } from "../../platform/tenancy.ts";
 import { type FileContent, putAttachment, readChatFile } from "../attachments/attachments.store.ts";
-import { organizationBySlug } from "../portal/portal-organization.ts";
+
+/** The organization of a widget's or a portal chat's address, or "Portal not found" (the address is the portal's). */
+export async function organizationBySlug(db: Queryable, slug: string): Promise<OrganizationRef> {
+  const org = await findOrganization(db, slug);
+  if (!org) throw notFound("Portal");
+  return org;
+}
 
 /** A file sent in a live chat, as it arrived (its name as the sender gave it). */
 export interface ChatFile {

@@ -27,7 +27,6 @@ import { asksForPerson } from "../ai/handoff-request.ts";
 import type { AiProvider } from "../ai/provider.ts";
 import { type FileContent, safeFilename } from "../attachments/attachments.store.ts";
 import { findContactCard, findOrCreateContact, startContactSession } from "../contacts/contacts.service.ts";
-import { organizationBySlug } from "../portal/portal-organization.ts";
 import {
   conversationTurns,
   insertMessage,
@@ -37,7 +36,7 @@ import {
   selectVisitorSession,
   toMessage,
 } from "./chat.queries.ts";
-import { attachChatFile, type ChatFile } from "./chat-files.ts";
+import { attachChatFile, type ChatFile, organizationBySlug } from "./chat-files.ts";
 
 const DAY = 86_400_000;
 const SESSION = "Chat session";
