@@ -10,8 +10,8 @@
 //     caller's transaction. Both ways of naming a table count: importing its schema file, and raw SQL naming it by
 //     text (FROM, JOIN, UPDATE, INSERT INTO, DELETE FROM in a sql`...` template or a sql.raw / execute string);
 //  5. no cycles: between API modules (modules/<a> imports modules/<b> and back, however indirectly), and between the
-//     files of apps/ and packages/ (type-only imports aside: they vanish at build). The cycles that predate this rule
-//     are listed in KNOWN_CYCLES; the list may only shrink (a listed cycle that is gone must leave it);
+//     files of apps/ and packages/ (type-only imports aside: they vanish at build). A lower module that needs something
+//     of one built on it gets it from app.ts (ARCHITECTURE.md, "Boundaries"), never by importing it;
 //  6. the chat widget (apps/widget), which every page of a customer's website loads, imports its own files and the
 //     contract, nothing else (no other app, no library: its budget is 25 KB gzip);
 //  7. the web has one way to do two everyday things (CODE_STYLE.md, "Web"): an error toast goes through
@@ -220,12 +220,6 @@ function oneWayProblems(file, text) {
   return found;
 }
 
-/**
- * Cycles that predate rule 5 (issue 28 removes them as modules get one front door each). A new cycle fails the check;
- * so does a listed one that no longer exists, so this list only shrinks.
- */
-const KNOWN_CYCLES = new Set(ROOT === REPOSITORY ? ["modules ai -> chat", "modules chat -> ai"] : []);
-
 /** Strongly connected components of more than one node (Tarjan), each sorted, in a stable order. */
 function cycles(graph) {
   let next = 0;
@@ -312,12 +306,7 @@ function cyclicEdges(graph) {
 }
 
 const seen = [...cyclicEdges(moduleGraph).map((e) => `modules ${e}`), ...cycles(fileGraph).map((c) => `files ${c}`)];
-for (const cycle of seen) {
-  if (!KNOWN_CYCLES.has(cycle)) found.push(`import cycle: ${cycle}`);
-}
-for (const cycle of KNOWN_CYCLES) {
-  if (!seen.includes(cycle)) found.push(`import cycle gone (remove it from KNOWN_CYCLES): ${cycle}`);
-}
+for (const cycle of seen) found.push(`import cycle: ${cycle}`);
 
 if (found.length > 0) {
   console.error(`${found.length} use(s) cross a boundary (ARCHITECTURE.md, "Boundaries"):\n${found.join("\n")}`);

@@ -1,6 +1,5 @@
 import {
   applyThresholdBody,
-  chatAnswerParams,
   notCoveredAnswer,
   notCoveredBody,
   questionSuggestionsAnswer,
@@ -9,8 +8,6 @@ import {
   suggestionsReviewedAnswer,
   thresholdProposal,
   thresholdQuery,
-  wrongAnswerAnswer,
-  wrongAnswerBody,
 } from "@cove/contract/ai.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -21,7 +18,6 @@ import * as service from "./ai.service.ts";
 import { acceptOne, markNotCovered, reviewSuggestions } from "./learning.ts";
 import { listSuggestions } from "./suggestions.ts";
 import { applyProposal, thresholdProposal as proposeFor } from "./threshold.ts";
-import { markWrongAnswer } from "./wrong-answer.ts";
 
 /**
  * The assistant learning each organization (docs/product.md, "The assistant learns"): suggested example questions
@@ -42,27 +38,6 @@ export async function learningRoutes(fastify: FastifyInstance) {
       response: { 200: notCoveredAnswer, ...errors },
     },
     handler: (req) => inTenant(app, req, (ctx) => markNotCovered(ctx, req.body.questions)),
-  });
-
-  app.post("/api/chat/sessions/:id/messages/:messageId/wrong-answer", {
-    config: { access: "authenticated" },
-    schema: {
-      tags: ["ai"],
-      summary: "Mark an assistant's answer in a live chat as wrong, naming the right article or none",
-      description:
-        "`{ article_id }`: a published article of the organization that answers the customer's question, which " +
-        "becomes a suggested example question of it (added at once when the organization accepts automatically). " +
-        "`{ not_covered: true }`: no article covers it. Either way the answer counts for the hand-off threshold as a " +
-        "question that should have been handed off. Only an answer the assistant gave (one a visitor can rate) can " +
-        "be marked; any other message, chat or article is not found.",
-      params: chatAnswerParams,
-      body: wrongAnswerBody,
-      response: { 200: wrongAnswerAnswer, ...errors },
-    },
-    handler: (req) =>
-      inTenant(app, req, (ctx) =>
-        markWrongAnswer(ctx, { sessionId: req.params.id, messageId: req.params.messageId }, req.body),
-      ),
   });
 
   app.get("/api/ai/suggestions", {

@@ -11,7 +11,6 @@ import { aiQuestionSuggestions, aiSettings } from "../../db/schema/ai.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
-import { messageWithQuestion } from "../chat/chat.queries.ts";
 import { articleQuestionCounts, findPublished } from "../kb/kb.queries.ts";
 import { findComment, findTicketRow } from "../tickets/tickets.queries.ts";
 import { acceptPending, nearDuplicate } from "./learning.ts";
@@ -24,7 +23,6 @@ import { acceptPending, nearDuplicate } from "./learning.ts";
  */
 export function registerSuggestionHandlers(bus: EventBus): void {
   bus.onInTransaction(["comment.added"], fromTicketReply);
-  bus.onInTransaction(["chat.message_added"], fromChatMessage);
 }
 
 type Source = (typeof SUGGESTION_SOURCES)[number];
@@ -36,14 +34,7 @@ async function fromTicketReply(ctx: EventContext, event: DomainEvent<"comment.ad
   if (!body?.includes("/articles/")) return;
   const ticket = await findTicketRow(ctx.db, ctx.orgId, event.data.ticket_id);
   if (!ticket) return;
-  await suggest(ctx, body, ticket.subject, "ticket", ticket.id);
-}
-
-async function fromChatMessage(ctx: EventContext, event: DomainEvent<"chat.message_added">) {
-  if (event.data.sender_type !== "agent") return;
-  const found = await messageWithQuestion(ctx.db, ctx.orgId, event.data.session_id, event.data.message_id);
-  if (!found?.question || !found.message.message.includes("/articles/")) return;
-  await suggest(ctx, found.message.message, found.question, "chat", event.data.session_id);
+  await suggestFromAnswer(ctx, body, ticket.subject, "ticket", ticket.id);
 }
 
 /** The slugs of the organization's help-center articles linked in a text (a full address or a path). */
@@ -61,7 +52,17 @@ export function linkedArticleSlugs(text: string, orgSlug: string): string[] {
   return [...slugs].filter(Boolean).slice(0, 3);
 }
 
-async function suggest(ctx: EventContext, answer: string, asked: string, source: Source, sourceId: string) {
+/**
+ * A person's answer (a ticket reply, a chat message) to a customer's question: each published article it links gets
+ * the question as a suggestion (or, when the organization accepts automatically, as an example question at once).
+ */
+export async function suggestFromAnswer(
+  ctx: EventContext,
+  answer: string,
+  asked: string,
+  source: Source,
+  sourceId: string,
+) {
   const question = asked.replace(/\s+/g, " ").trim();
   if (question.length < 3 || question.length > KB_QUESTION_MAX) return;
   const org = await learningOf(ctx);

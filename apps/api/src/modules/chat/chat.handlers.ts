@@ -3,7 +3,9 @@ import { and, eq } from "drizzle-orm";
 import { chatSessions } from "../../db/schema/chat.ts";
 import { users } from "../../db/schema/users.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
+import { suggestFromAnswer } from "../ai/suggestions.ts";
 import { notify } from "../notifications/notifications.service.ts";
+import { messageWithQuestion } from "./chat.queries.ts";
 
 /**
  * The bell's "chat waiting" (docs/product.md): when the assistant hands a chat to the team, every active member is told, in
@@ -11,6 +13,18 @@ import { notify } from "../notifications/notifications.service.ts";
  */
 export function registerChatHandlers(bus: EventBus): void {
   bus.onInTransaction(["chat.handed_off"], onHandedOff);
+  bus.onInTransaction(["chat.message_added"], fromAgentMessage);
+}
+
+/**
+ * An agent's chat message that links a help article answers what the visitor last wrote: the assistant learns that
+ * question for the article (ai/suggestions.ts, the same path as a ticket reply's link).
+ */
+async function fromAgentMessage(ctx: EventContext, event: DomainEvent<"chat.message_added">) {
+  if (event.data.sender_type !== "agent") return;
+  const found = await messageWithQuestion(ctx.db, ctx.orgId, event.data.session_id, event.data.message_id);
+  if (!found?.question || !found.message.message.includes("/articles/")) return;
+  await suggestFromAnswer(ctx, found.message.message, found.question, "chat", event.data.session_id);
 }
 
 async function onHandedOff(ctx: EventContext, event: DomainEvent<"chat.handed_off">) {

@@ -1,3 +1,4 @@
+import { chatAnswerParams, wrongAnswerAnswer, wrongAnswerBody } from "@cove/contract/ai.ts";
 import { uploadAttachmentQuery } from "@cove/contract/attachments.ts";
 import {
   CHAT_CLOSED_MESSAGE,
@@ -25,6 +26,7 @@ import * as service from "./chat.service.ts";
 import { staffChatFile } from "./chat-files.ts";
 import { chatToTicket } from "./chat-ticket.service.ts";
 import { scheduleUnansweredChats } from "./chat-unanswered.ts";
+import { markWrongAnswer } from "./wrong-answer.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
 const tags = ["live chat"];
@@ -165,5 +167,26 @@ export async function chatRoutes(fastify: FastifyInstance) {
       response: { 200: chatSessionAnswer, ...errors },
     },
     handler: async (req) => ({ session: await inTenant(app, req, (ctx) => service.takeSession(ctx, req.params.id)) }),
+  });
+
+  app.post("/api/chat/sessions/:id/messages/:messageId/wrong-answer", {
+    config: { access: "authenticated" },
+    schema: {
+      tags: ["ai"],
+      summary: "Mark an assistant's answer in a live chat as wrong, naming the right article or none",
+      description:
+        "`{ article_id }`: a published article of the organization that answers the customer's question, which " +
+        "becomes a suggested example question of it (added at once when the organization accepts automatically). " +
+        "`{ not_covered: true }`: no article covers it. Either way the answer counts for the hand-off threshold as a " +
+        "question that should have been handed off. Only an answer the assistant gave (one a visitor can rate) can " +
+        "be marked; any other message, chat or article is not found.",
+      params: chatAnswerParams,
+      body: wrongAnswerBody,
+      response: { 200: wrongAnswerAnswer, ...errors },
+    },
+    handler: (req) =>
+      inTenant(app, req, (ctx) =>
+        markWrongAnswer(ctx, { sessionId: req.params.id, messageId: req.params.messageId }, req.body),
+      ),
   });
 }

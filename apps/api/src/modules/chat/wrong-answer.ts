@@ -3,18 +3,18 @@ import { KB_QUESTION_MAX, KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
 import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { selectRateableAnswer } from "../chat/chat.queries.ts";
+import { loggedQuestion, markAnswerWrong } from "../ai/ai.queries.ts";
+import { learnsAutomatically, type Suggested, suggestQuestion } from "../ai/suggestions.ts";
+import { applyIfAutomatic } from "../ai/threshold.ts";
 import { findPublished } from "../kb/kb.queries.ts";
-import { loggedQuestion, markAnswerWrong } from "./ai.queries.ts";
-import { learnsAutomatically, type Suggested, suggestQuestion } from "./suggestions.ts";
-import { applyIfAutomatic } from "./threshold.ts";
+import { selectRateableAnswer } from "./chat.queries.ts";
 
 /**
  * "Wrong answer" on an assistant's answer in the agent's live-chat view (docs/decisions/2026-11-29-assistant-learns.md):
  * the person names the published article that answers the customer's question, which then becomes a candidate example
- * question of it by the same path as a reply linking the article (suggestions.ts; added at once when the organization
+ * question of it by the same path as a reply linking the article (ai/suggestions.ts; added at once when the organization
  * accepts automatically), or says no article covers it. Either way the answer is a label for the hand-off threshold
- * (threshold.ts): at the confidence it was given, the question should have been handed off.
+ * (ai/threshold.ts): at the confidence it was given, the question should have been handed off.
  */
 export async function markWrongAnswer(
   ctx: TenantCtx,
