@@ -2,6 +2,8 @@
 // The folder rules of ARCHITECTURE.md, checked on every import so they hold without anyone remembering them:
 //  1. packages/* never import from apps/*;
 //  2. the API's platform/ knows no module (modules build on the platform, never the other way round);
+//  0. an API module is reached only through its index.ts (its front door: what other modules, app.ts and the seeds
+//     may use), never by importing another of its files; tests may import any file;
 //  3. a web feature reaches another feature only through that feature's index.ts (what it deliberately exports), and
 //     the web's shared folders (lib/, components/) import no feature at all. Tests may use another feature's test/
 //     fixtures. The composition root (app/, pages/) wires features together and may import any of them;
@@ -45,6 +47,15 @@ function problem(file, target) {
   if (file.startsWith("packages/") && target.startsWith("apps/")) return "a package imports an app";
   if (file.startsWith("apps/api/src/platform/") && target.startsWith("apps/api/src/modules/")) {
     return "the platform imports a module";
+  }
+  // An API module is used through its front door (modules/<m>/index.ts), by other modules, app.ts and the seeds alike.
+  const modules = "apps/api/src/modules/";
+  if (target.startsWith(modules) && file.startsWith("apps/api/src/") && !isTest(file)) {
+    const [module, ...rest] = target.slice(modules.length).split("/");
+    const from = file.startsWith(modules) ? file.slice(modules.length).split("/")[0] : null;
+    if (from !== module && rest.join("/") !== "index.ts") {
+      return `reaches into the ${module} module: import what it exports from modules/${module}/index.ts`;
+    }
   }
   const web = "apps/web/src/";
   // Features and the shared parts never import where they are put together (app/, pages/).

@@ -14,6 +14,7 @@ function tree(files: Record<string, string>): string {
     "apps/api/src/db/schema/tickets.ts": 'export const tickets = pgTable("tickets", {});',
     "apps/api/src/db/schema/billing.ts": 'export const subscriptions = pgTable("subscriptions", {});',
     "apps/api/src/modules/tickets/tickets.service.ts": "export const ok = 1;",
+    "apps/api/src/modules/tickets/index.ts": 'export { ok } from "./tickets.service.ts";',
     "packages/contract/src/brand-colors.ts": "export const brandPalette = 1;",
     ...files,
   };
@@ -45,10 +46,27 @@ describe("check-boundaries catches each rule's planted violation", () => {
     expect(
       check(
         tree({
-          "apps/api/src/modules/billing/billing.service.ts": 'import { ok } from "../tickets/tickets.service.ts";',
+          "apps/api/src/modules/billing/billing.service.ts": 'import { ok } from "../tickets/index.ts";',
+          "apps/api/src/app.ts": 'import { ok } from "./modules/tickets/index.ts";',
+          "apps/api/test/tickets.test.ts": 'import { ok } from "../src/modules/tickets/tickets.service.ts";',
         }),
       ),
     ).toEqual([]);
+  });
+
+  it("a module, app.ts or a seed reaching into another module's file instead of its index.ts", () => {
+    const found = check(
+      tree({
+        "apps/api/src/modules/billing/billing.service.ts": 'import { ok } from "../tickets/tickets.service.ts";',
+        "apps/api/src/app.ts": 'import { ok } from "./modules/tickets/tickets.service.ts";',
+        "apps/api/src/db/seed.ts": 'import { ok } from "../modules/tickets/tickets.service.ts";',
+      }),
+    );
+    expect(found).toEqual([
+      expect.stringContaining("reaches into the tickets module: import what it exports from modules/tickets/index.ts"),
+      expect.stringContaining("reaches into the tickets module"),
+      expect.stringContaining("reaches into the tickets module"),
+    ]);
   });
 
   it("a package importing an app", () => {
@@ -111,8 +129,9 @@ describe("check-boundaries catches each rule's planted violation", () => {
   it("a cycle between modules (every import on it) and between files; a type-only import is no cycle", () => {
     const found = check(
       tree({
-        "apps/api/src/modules/billing/billing.service.ts": 'import { ok } from "../tickets/tickets.service.ts";',
-        "apps/api/src/modules/tickets/tickets.service.ts": 'import { b } from "../billing/billing.service.ts";',
+        "apps/api/src/modules/billing/billing.service.ts": 'import { ok } from "../tickets/index.ts";',
+        "apps/api/src/modules/billing/index.ts": 'export { b } from "./billing.service.ts";',
+        "apps/api/src/modules/tickets/tickets.service.ts": 'import { b } from "../billing/index.ts";',
         "apps/api/src/platform/a.ts": 'import type { B } from "./b.ts";',
         "apps/api/src/platform/b.ts": 'import type { A } from "./a.ts";',
       }),
@@ -120,7 +139,8 @@ describe("check-boundaries catches each rule's planted violation", () => {
     expect(found).toEqual([
       "import cycle: modules billing -> tickets",
       "import cycle: modules tickets -> billing",
-      "import cycle: files apps/api/src/modules/billing/billing.service.ts <-> apps/api/src/modules/tickets/tickets.service.ts",
+      "import cycle: files apps/api/src/modules/billing/billing.service.ts <-> apps/api/src/modules/billing/index.ts <-> " +
+        "apps/api/src/modules/tickets/index.ts <-> apps/api/src/modules/tickets/tickets.service.ts",
     ]);
   });
 

@@ -6,61 +6,53 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { aiRoutes } from "./modules/ai/ai.routes.ts";
-import { embeddedProvider } from "./modules/ai/embedded.provider.ts";
-import { learningRoutes } from "./modules/ai/learning.routes.ts";
-import { createOpenAiProvider } from "./modules/ai/openai.provider.ts";
-import { registerSuggestionHandlers } from "./modules/ai/suggestions.ts";
-import { apiKeyRoutes } from "./modules/api-keys/api-keys.routes.ts";
-import { attachmentRoutes } from "./modules/attachments/attachments.routes.ts";
-import { attachPending, listAttachments } from "./modules/attachments/attachments.store.ts";
-import { auditRoutes } from "./modules/audit/audit.routes.ts";
-import { authRoutes } from "./modules/auth/auth.routes.ts";
-import { automationRoutes } from "./modules/automation/automation.routes.ts";
-import { registerReadOnlyGuard } from "./modules/billing/access.ts";
-import { billingRoutes } from "./modules/billing/billing.routes.ts";
-import { scheduleLifecycle } from "./modules/billing/lifecycle.ts";
-import { createPayments } from "./modules/billing/payments.ts";
-import { testProviderRoutes } from "./modules/billing/test-provider.routes.ts";
-import { trialRoutes } from "./modules/billing/trial.routes.ts";
-import { webhookRoutes } from "./modules/billing/webhook.routes.ts";
-import { chatsOfContact } from "./modules/chat/chat.queries.ts";
-import { chatRoutes } from "./modules/chat/chat.routes.ts";
-import { chatPublicRoutes } from "./modules/chat/chat-public.routes.ts";
-import type { ContactRecords } from "./modules/contacts/contacts.queries.ts";
-import { contactRoutes } from "./modules/contacts/contacts.routes.ts";
-import { csatRoutes } from "./modules/csat/csat.routes.ts";
-import { ratingOfTicket } from "./modules/csat/csat.service.ts";
-import { demoRoutes } from "./modules/demo/demo.routes.ts";
-import { commentEmailStatus } from "./modules/email/comment-email-status.ts";
-import type { EmailChannelOptions } from "./modules/email/email.handlers.ts";
-import { emailRoutes } from "./modules/email/email.routes.ts";
-import { mailboxRoutes } from "./modules/email/mailbox.routes.ts";
-import { healthRoutes } from "./modules/health/health.routes.ts";
-import { kbRoutes } from "./modules/kb/kb.routes.ts";
-import { kbPublicRoutes } from "./modules/kb/kb-public.routes.ts";
-import { registerNotificationHandlers } from "./modules/notifications/notifications.handlers.ts";
-import { notificationRoutes } from "./modules/notifications/notifications.routes.ts";
-import { onboardingRoutes } from "./modules/onboarding/onboarding.routes.ts";
-import { eraseOrganization } from "./modules/organizations/erase.ts";
-import { exportRoutes } from "./modules/organizations/export.routes.ts";
-import { purgeExports } from "./modules/organizations/export.service.ts";
-import { organizationRoutes } from "./modules/organizations/organizations.routes.ts";
-import { portalRoutes } from "./modules/portal/portal.routes.ts";
-import { privacyRoutes } from "./modules/privacy/privacy.routes.ts";
-import { customerExportFiles } from "./modules/privacy/privacy.service.ts";
-import { reportsRoutes } from "./modules/reports/reports.routes.ts";
-import { settingsRoutes } from "./modules/settings/settings.routes.ts";
-import { connectTicketParts } from "./modules/tickets/tickets.parts.ts";
 import {
+  aiRoutes,
+  createOpenAiProvider,
+  embeddedProvider,
+  learningRoutes,
+  registerSuggestionHandlers,
+} from "./modules/ai/index.ts";
+import { apiKeyRoutes } from "./modules/api-keys/index.ts";
+import { attachmentRoutes, attachPending, listAttachments } from "./modules/attachments/index.ts";
+import { auditRoutes } from "./modules/audit/index.ts";
+import { authRoutes } from "./modules/auth/index.ts";
+import { automationRoutes } from "./modules/automation/index.ts";
+import {
+  billingRoutes,
+  createPayments,
+  registerReadOnlyGuard,
+  scheduleLifecycle,
+  testProviderRoutes,
+  trialRoutes,
+  webhookRoutes,
+} from "./modules/billing/index.ts";
+import { chatPublicRoutes, chatRoutes, chatsOfContact } from "./modules/chat/index.ts";
+import type { ContactRecords } from "./modules/contacts/index.ts";
+import { contactRoutes } from "./modules/contacts/index.ts";
+import { csatRoutes, ratingOfTicket } from "./modules/csat/index.ts";
+import { demoRoutes } from "./modules/demo/index.ts";
+import type { EmailChannelOptions } from "./modules/email/index.ts";
+import { commentEmailStatus, emailRoutes, mailboxRoutes } from "./modules/email/index.ts";
+import { healthRoutes } from "./modules/health/index.ts";
+import { kbPublicRoutes, kbRoutes } from "./modules/kb/index.ts";
+import { notificationRoutes, registerNotificationHandlers } from "./modules/notifications/index.ts";
+import { onboardingRoutes } from "./modules/onboarding/index.ts";
+import { eraseOrganization, exportRoutes, organizationRoutes, purgeExports } from "./modules/organizations/index.ts";
+import { portalRoutes } from "./modules/portal/index.ts";
+import { customerExportFiles, privacyRoutes } from "./modules/privacy/index.ts";
+import { reportsRoutes } from "./modules/reports/index.ts";
+import { settingsRoutes } from "./modules/settings/index.ts";
+import {
+  connectTicketParts,
   contactIdOfTicket,
   contactLastTicketAt,
   contactTicketCount,
+  ticketRoutes,
   ticketsOfContact,
-} from "./modules/tickets/tickets.queries.ts";
-import { ticketRoutes } from "./modules/tickets/tickets.routes.ts";
-import { userRoutes } from "./modules/users/users.routes.ts";
-import { registerWebhooks, type WebhooksOptions } from "./modules/webhooks/webhooks.routes.ts";
+} from "./modules/tickets/index.ts";
+import { userRoutes } from "./modules/users/index.ts";
+import { registerWebhooks, type WebhooksOptions } from "./modules/webhooks/index.ts";
 import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.ts";
 import { registerAuditAddress } from "./platform/audit.ts";
 import { createAuthenticator, registerAccessControl } from "./platform/auth.ts";

@@ -1,15 +1,17 @@
 import path from "node:path";
 import { buildApp } from "./app.ts";
 import { DEMO_LOGIN, seedDemo } from "./db/seed.ts";
-import { prepareAssistant } from "./modules/ai/ai.service.ts";
-import { loadEncoderCalibration } from "./modules/ai/encoder-calibration.ts";
-import { startSentenceEncoder } from "./modules/ai/sentence-encoder.ts";
-import { wordVectors } from "./modules/ai/word-vectors.ts";
-import { lexicon } from "./modules/ai/wordnet.ts";
-import { runSlaRecomputes } from "./modules/automation/sla.ts";
-import { findDemoOrganization } from "./modules/demo/demo.queries.ts";
-import { startReceiver } from "./modules/email/email.receiver.ts";
-import { resetDemoCustomer } from "./modules/portal/portal-demo.ts";
+import {
+  lexicon,
+  loadEncoderCalibration,
+  prepareAssistant,
+  startSentenceEncoder,
+  wordVectors,
+} from "./modules/ai/index.ts";
+import { runSlaRecomputes } from "./modules/automation/index.ts";
+import { findDemoOrganization } from "./modules/demo/index.ts";
+import { startReceiver } from "./modules/email/index.ts";
+import { resetDemoCustomer } from "./modules/portal/index.ts";
 import { ConfigError, loadConfig } from "./platform/config.ts";
 import { DataDirLockedError, lockDataDir } from "./platform/data-dir-lock.ts";
 import { openDatabase } from "./platform/db.ts";

@@ -1,6 +1,6 @@
 import type { ChatSenderType } from "@cove/contract/chat.ts";
 import { CHAT_HANDOFF_NOTICE } from "@cove/contract/chat.ts";
-import { findOrCreateContact } from "../modules/contacts/contacts.service.ts";
+import { findOrCreateContact } from "../modules/contacts/index.ts";
 import type { Tx } from "../platform/db.ts";
 import { chatMessages, chatSessions } from "./schema/chat.ts";
 

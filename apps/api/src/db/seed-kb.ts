@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { helpArticlePath } from "@cove/contract/kb.ts";
-import { kbSlug } from "../modules/kb/kb.queries.ts";
+import { kbSlug } from "../modules/kb/index.ts";
 import type { Tx } from "../platform/db.ts";
 import { kbArticles, kbCategories } from "./schema/kb.ts";
 

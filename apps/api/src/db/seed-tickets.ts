@@ -1,6 +1,6 @@
 import type { TicketPriority, TicketStatus } from "@cove/contract/tickets.ts";
 import { eq, sql } from "drizzle-orm";
-import { findOrCreateContact } from "../modules/contacts/contacts.service.ts";
+import { findOrCreateContact } from "../modules/contacts/index.ts";
 import type { Tx } from "../platform/db.ts";
 import { organizations } from "./schema/organizations.ts";
 import { ticketComments, ticketEvents, tickets } from "./schema/tickets.ts";

@@ -1,6 +1,6 @@
 import { DEMO_ORG_SLUG, TRIAL_DAYS, TRIAL_PLAN } from "@cove/contract/constants.ts";
 import { count } from "drizzle-orm";
-import { hashPassword } from "../modules/auth/passwords.ts";
+import { hashPassword } from "../modules/auth/index.ts";
 import type { Db } from "../platform/db.ts";
 import { organizations } from "./schema/organizations.ts";
 import { users } from "./schema/users.ts";

@@ -3,7 +3,7 @@ import { and, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { aiAnswers, aiSentenceVectors, aiSettings } from "../../db/schema/ai.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
-import { publishedArticlesStamp } from "../kb/kb.queries.ts";
+import { publishedArticlesStamp } from "../kb/index.ts";
 
 /** What a new organization's assistant starts with (the column defaults of ai_settings, migration 0004). */
 export const DEFAULT_SETTINGS = {

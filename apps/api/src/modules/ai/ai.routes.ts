@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inTenant, optionalPrincipal } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
-import { findDemoOrganization } from "../demo/demo.queries.ts";
+import { findDemoOrganization } from "../demo/index.ts";
 import * as service from "./ai.service.ts";
 import type { AiProvider } from "./provider.ts";
 

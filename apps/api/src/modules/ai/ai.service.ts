@@ -19,8 +19,7 @@ import type { Db } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Metrics } from "../../platform/metrics.ts";
 import { type Ctx, withSystem, withVisitor } from "../../platform/tenancy.ts";
-import { publishedArticles } from "../kb/kb.queries.ts";
-import { createArticle, getArticle, updateArticle } from "../kb/kb.service.ts";
+import { createArticle, getArticle, publishedArticles, updateArticle } from "../kb/index.ts";
 import {
   answerCounts,
   loadAssistantState,

@@ -4,7 +4,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { aiQuestionSuggestions } from "../../db/schema/ai.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { lockArticleQuestions, saveArticleQuestions } from "../kb/kb.queries.ts";
+import { lockArticleQuestions, saveArticleQuestions } from "../kb/index.ts";
 import { loadUnanswered, markReviewed } from "./ai.queries.ts";
 import { applyIfAutomatic } from "./threshold.ts";
 import { jaccard, keyTerms, sameWording } from "./unanswered.ts";

@@ -11,8 +11,8 @@ import { aiQuestionSuggestions, aiSettings } from "../../db/schema/ai.ts";
 import { organizations } from "../../db/schema/organizations.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
-import { articleQuestionCounts, findPublished } from "../kb/kb.queries.ts";
-import { findComment, findTicketRow } from "../tickets/tickets.queries.ts";
+import { articleQuestionCounts, findPublished } from "../kb/index.ts";
+import { findComment, findTicketRow } from "../tickets/index.ts";
 import { acceptPending, nearDuplicate } from "./learning.ts";
 
 /**

@@ -6,7 +6,7 @@ import type { Db, Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { sniffType } from "../../platform/images.ts";
 import { type TenantCtx, withVisitor } from "../../platform/tenancy.ts";
-import { isPublicComment, ticketExistsInOrg } from "../tickets/tickets.queries.ts";
+import { isPublicComment, ticketExistsInOrg } from "../tickets/index.ts";
 
 /**
  * Attachments are kept in the database behind these few functions: every instance of the app sees them with no shared

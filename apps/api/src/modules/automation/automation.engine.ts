@@ -17,9 +17,8 @@ import { users } from "../../db/schema/users.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { notify } from "../notifications/notifications.service.ts";
-import { findTicketRow, type TicketRow } from "../tickets/tickets.queries.ts";
-import { addComment, changeTicket } from "../tickets/tickets.service.ts";
+import { notify } from "../notifications/index.ts";
+import { addComment, changeTicket, findTicketRow, type TicketRow } from "../tickets/index.ts";
 
 /**
  * The rule engine (docs/product.md: rules really run). It is an in-transaction handler of every ticket event, so a rule's

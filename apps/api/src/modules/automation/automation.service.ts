@@ -17,7 +17,7 @@ import { audit } from "../../platform/audit.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
-import { ticketNumberOf } from "../tickets/tickets.due.ts";
+import { ticketNumberOf } from "../tickets/index.ts";
 
 const ruleNotFound = () => notFound("Rule");
 

@@ -5,8 +5,8 @@ import type { FastifyBaseLogger } from "fastify";
 import { now } from "../../platform/clock.ts";
 import { type Db, queryRows } from "../../platform/db.ts";
 import { withSystem } from "../../platform/tenancy.ts";
-import { type NewNotification, notify } from "../notifications/notifications.service.ts";
-import { ticketsNearDue } from "../tickets/tickets.due.ts";
+import { type NewNotification, notify } from "../notifications/index.ts";
+import { ticketsNearDue } from "../tickets/index.ts";
 
 /**
  * SLA notifications without a rule: when the due time a ticket waits on next is close (less than SLA_WARNING_SHARE of

@@ -24,12 +24,13 @@ import { type TenantCtx, withSystem } from "../../platform/tenancy.ts";
 import {
   fillFirstResponses,
   findDueTimes,
+  findTicketRow,
+  firstTeamReplyAt,
   noteFirstResponse,
   openTicketsAfter,
   refreshBusinessMinutes,
   writeDueTimes,
-} from "../tickets/tickets.due.ts";
-import { findTicketRow, firstTeamReplyAt } from "../tickets/tickets.queries.ts";
+} from "../tickets/index.ts";
 
 /**
  * SLA due times (docs/decisions/2026-11-25-sla-in-the-list.md). A ticket's first-response and resolution due times

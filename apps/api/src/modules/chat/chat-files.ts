@@ -4,7 +4,7 @@ import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import { organizationBySlug as findOrganization, type OrganizationRef } from "../../platform/organizations.ts";
 import { type ContactPrincipal, type TenantCtx, withContact } from "../../platform/tenancy.ts";
-import { type FileContent, putAttachment, readChatFile } from "../attachments/attachments.store.ts";
+import { type FileContent, putAttachment, readChatFile } from "../attachments/index.ts";
 
 /** The organization of a widget's or a portal chat's address, or "Portal not found" (the address is the portal's). */
 export async function organizationBySlug(db: Queryable, slug: string): Promise<OrganizationRef> {

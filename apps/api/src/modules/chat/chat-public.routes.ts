@@ -26,9 +26,9 @@ import { AppError } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import { orgOfSlug } from "../../platform/organizations.ts";
 import type { ContactPrincipal } from "../../platform/tenancy.ts";
-import type { AiProvider } from "../ai/provider.ts";
-import { fileBody, fileBytes, sendFile } from "../attachments/attachments.http.ts";
-import { branding } from "../settings/settings.service.ts";
+import type { AiProvider } from "../ai/index.ts";
+import { fileBody, fileBytes, sendFile } from "../attachments/index.ts";
+import { branding } from "../settings/index.ts";
 import { visitorChatFile } from "./chat-files.ts";
 import {
   rateAnswer,

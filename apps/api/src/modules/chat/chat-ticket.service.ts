@@ -3,7 +3,7 @@ import { and, eq, ne } from "drizzle-orm";
 import { chatSessions } from "../../db/schema/chat.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
-import { openTicket } from "../tickets/tickets.service.ts";
+import { openTicket } from "../tickets/index.ts";
 import { insertMessage, selectMessages } from "./chat.queries.ts";
 import { getSession } from "./chat.service.ts";
 

@@ -21,12 +21,10 @@ import { recordId } from "../../platform/ids.ts";
 import { chatMarkdownHtml } from "../../platform/markdown.ts";
 import type { Metrics } from "../../platform/metrics.ts";
 import { type ContactPrincipal, type TenantCtx, withContact, withSystem } from "../../platform/tenancy.ts";
-import { savedGreeting, saveFeedback } from "../ai/ai.queries.ts";
-import { answerQuestion } from "../ai/ai.service.ts";
-import { asksForPerson } from "../ai/handoff-request.ts";
-import type { AiProvider } from "../ai/provider.ts";
-import { type FileContent, safeFilename } from "../attachments/attachments.store.ts";
-import { findContactCard, findOrCreateContact, startContactSession } from "../contacts/contacts.service.ts";
+import type { AiProvider } from "../ai/index.ts";
+import { answerQuestion, asksForPerson, savedGreeting, saveFeedback } from "../ai/index.ts";
+import { type FileContent, safeFilename } from "../attachments/index.ts";
+import { findContactCard, findOrCreateContact, startContactSession } from "../contacts/index.ts";
 import {
   conversationTurns,
   insertMessage,

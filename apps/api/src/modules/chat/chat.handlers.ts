@@ -3,8 +3,8 @@ import { and, eq } from "drizzle-orm";
 import { chatSessions } from "../../db/schema/chat.ts";
 import { users } from "../../db/schema/users.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
-import { suggestFromAnswer } from "../ai/suggestions.ts";
-import { notify } from "../notifications/notifications.service.ts";
+import { suggestFromAnswer } from "../ai/index.ts";
+import { notify } from "../notifications/index.ts";
 import { messageWithQuestion } from "./chat.queries.ts";
 
 /**

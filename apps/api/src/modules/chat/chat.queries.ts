@@ -4,8 +4,8 @@ import { chatMessages, chatSessions } from "../../db/schema/chat.ts";
 import { users } from "../../db/schema/users.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { feedbackOf } from "../ai/ai.queries.ts";
-import { filesOfChatMessages } from "../attachments/attachments.store.ts";
+import { feedbackOf } from "../ai/index.ts";
+import { filesOfChatMessages } from "../attachments/index.ts";
 import { answerNodes } from "./answer-nodes.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

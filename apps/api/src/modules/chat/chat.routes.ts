@@ -19,7 +19,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
 import { recordId } from "../../platform/ids.ts";
-import { fileBody, fileBytes, sendFile, UPLOAD_RATE_LIMIT } from "../attachments/attachments.http.ts";
+import { fileBody, fileBytes, sendFile, UPLOAD_RATE_LIMIT } from "../attachments/index.ts";
 import { registerChatHandlers } from "./chat.handlers.ts";
 import { registerChatTopics } from "./chat.realtime.ts";
 import * as service from "./chat.service.ts";

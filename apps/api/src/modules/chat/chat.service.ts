@@ -12,7 +12,7 @@ import { preparedRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
-import { type FileContent, safeFilename } from "../attachments/attachments.store.ts";
+import { type FileContent, safeFilename } from "../attachments/index.ts";
 import { insertMessage, preview, selectMessages, selectSession, selectSessions } from "./chat.queries.ts";
 import { attachChatFile, type ChatFile } from "./chat-files.ts";
 

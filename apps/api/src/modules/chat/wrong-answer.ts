@@ -3,10 +3,15 @@ import { KB_QUESTION_MAX, KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
 import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { loggedQuestion, markAnswerWrong } from "../ai/ai.queries.ts";
-import { learnsAutomatically, type Suggested, suggestQuestion } from "../ai/suggestions.ts";
-import { applyIfAutomatic } from "../ai/threshold.ts";
-import { findPublished } from "../kb/kb.queries.ts";
+import {
+  applyIfAutomatic,
+  learnsAutomatically,
+  loggedQuestion,
+  markAnswerWrong,
+  type Suggested,
+  suggestQuestion,
+} from "../ai/index.ts";
+import { findPublished } from "../kb/index.ts";
 import { selectRateableAnswer } from "./chat.queries.ts";
 
 /**

@@ -21,10 +21,10 @@ import type { EventContext } from "../../platform/events.ts";
 import type { Jobs } from "../../platform/jobs.ts";
 import { composeMail, mailBrand } from "../../platform/mail.ts";
 import { type Ctx, emitterIn, type TenantCtx, withSystem, withVisitor } from "../../platform/tenancy.ts";
-import { chatRatings } from "../chat/chat.queries.ts";
-import { findContactCard } from "../contacts/contacts.service.ts";
-import { readBrand } from "../settings/settings.service.ts";
-import { findTicketBasics } from "../tickets/tickets.queries.ts";
+import { chatRatings } from "../chat/index.ts";
+import { findContactCard } from "../contacts/index.ts";
+import { readBrand } from "../settings/index.ts";
+import { findTicketBasics } from "../tickets/index.ts";
 
 const DAY = 86_400_000;
 

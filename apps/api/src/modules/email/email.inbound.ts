@@ -12,10 +12,9 @@ import { type ParsedMail, simpleParser } from "mailparser";
 import { type Db, queryRows, type Tx } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import { emitterIn, type TenantCtx, withSystem } from "../../platform/tenancy.ts";
-import { putAttachment } from "../attachments/attachments.store.ts";
-import { findOrCreateContact } from "../contacts/contacts.service.ts";
-import { ticketsAnswerableBy } from "../tickets/tickets.queries.ts";
-import { addChannelReply, changeTicket, openTicket } from "../tickets/tickets.service.ts";
+import { putAttachment } from "../attachments/index.ts";
+import { findOrCreateContact } from "../contacts/index.ts";
+import { addChannelReply, changeTicket, openTicket, ticketsAnswerableBy } from "../tickets/index.ts";
 import {
   automatedMail,
   messageIds,

@@ -6,10 +6,10 @@ import { type Db, queryRows, type Tx } from "../../platform/db.ts";
 import type { JobAttempt } from "../../platform/jobs.ts";
 import { type MailBrand, type Mailer, type MailMessage, mailBrand, mailHtml } from "../../platform/mail.ts";
 import { withSystem } from "../../platform/tenancy.ts";
-import { filesOfComment } from "../attachments/attachments.store.ts";
-import { findContactCard } from "../contacts/contacts.service.ts";
-import { emailSettingsOf, readBrand } from "../settings/settings.service.ts";
-import { findComment, findTicketBasics } from "../tickets/tickets.queries.ts";
+import { filesOfComment } from "../attachments/index.ts";
+import { findContactCard } from "../contacts/index.ts";
+import { emailSettingsOf, readBrand } from "../settings/index.ts";
+import { findComment, findTicketBasics } from "../tickets/index.ts";
 import { lastReceivedLoopGuarded } from "./email.queries.ts";
 
 /** What the email channel runs with: INBOUND_DOMAIN, and the domain of the Message-IDs Cove writes. */

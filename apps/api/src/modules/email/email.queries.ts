@@ -9,7 +9,7 @@ import { emailMailboxes, emailMessages } from "../../db/schema/email.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
-import { findTicketRow } from "../tickets/tickets.queries.ts";
+import { findTicketRow } from "../tickets/index.ts";
 
 /**
  * How many live messages (not a mailbox's past) one address sent the organization in the last minute, whatever became

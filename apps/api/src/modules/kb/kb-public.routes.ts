@@ -12,7 +12,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { orgOfSlug } from "../../platform/organizations.ts";
-import { sendFile } from "../attachments/attachments.http.ts";
+import { sendFile } from "../attachments/index.ts";
 import * as service from "./kb-public.service.ts";
 
 const errors = { 400: errorSchema, 404: errorSchema, 429: errorSchema };

@@ -12,7 +12,7 @@ import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import { organizationBySlug as findOrganization } from "../../platform/organizations.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
-import { listArticleFiles, readArticleFile } from "../attachments/attachments.store.ts";
+import { listArticleFiles, readArticleFile } from "../attachments/index.ts";
 import { articleSearch, excerptOf, searchMatch } from "./kb.search.ts";
 
 type Visitor = Pick<Ctx, "orgId" | "db">;

@@ -24,7 +24,7 @@ import {
   type FileContent,
   listArticleFiles,
   readArticleFile,
-} from "../attachments/attachments.store.ts";
+} from "../attachments/index.ts";
 import {
   articleSummaryColumns,
   findArticleRow,

@@ -3,9 +3,8 @@ import type { ActorRef, DomainEvent } from "@cove/contract/events.ts";
 import { and, eq } from "drizzle-orm";
 import { users } from "../../db/schema/users.ts";
 import type { EventBus, EventContext } from "../../platform/events.ts";
-import { findContactCard } from "../contacts/contacts.service.ts";
-import { findComment, findTicketRow } from "../tickets/tickets.queries.ts";
-import { systemActorName } from "../tickets/tickets.service.ts";
+import { findContactCard } from "../contacts/index.ts";
+import { findComment, findTicketRow, systemActorName } from "../tickets/index.ts";
 import { type NewNotification, notify } from "./notifications.service.ts";
 
 /**

@@ -3,10 +3,10 @@ import { and, count, eq } from "drizzle-orm";
 import { onboardingDismissals } from "../../db/schema/onboarding.ts";
 import { users } from "../../db/schema/users.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
-import { businessHoursSaved } from "../automation/sla.ts";
-import { anyChatStarted } from "../chat/chat.queries.ts";
-import { emailConnected } from "../email/email.queries.ts";
-import { publishedArticleCount } from "../kb/kb.queries.ts";
+import { businessHoursSaved } from "../automation/index.ts";
+import { anyChatStarted } from "../chat/index.ts";
+import { emailConnected } from "../email/index.ts";
+import { publishedArticleCount } from "../kb/index.ts";
 
 const yesNo = (id: OnboardingStep["id"], done: boolean): OnboardingStep => ({ id, done, progress: null });
 

@@ -2,7 +2,7 @@ import type { OrganizationStats } from "@cove/contract/tickets.ts";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../platform/db.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
-import { ticketsCreatedPerDay } from "../tickets/tickets.queries.ts";
+import { ticketsCreatedPerDay } from "../tickets/index.ts";
 
 /** Active team members, and tickets created per day over the last 30 days (days with tickets only). */
 export async function organizationStats(ctx: Ctx): Promise<OrganizationStats> {

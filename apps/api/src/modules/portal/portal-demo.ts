@@ -5,10 +5,10 @@ import { users } from "../../db/schema/users.ts";
 import type { Db, Tx } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import { withSystem } from "../../platform/tenancy.ts";
-import { markForSlaRecompute } from "../automation/sla.ts";
-import { endContactSessions, findOrCreateContact, renameContact } from "../contacts/contacts.service.ts";
-import { insertPastSurvey } from "../csat/csat.service.ts";
-import { deleteTicketsOfContact, insertPastTicket } from "../tickets/tickets.service.ts";
+import { markForSlaRecompute } from "../automation/index.ts";
+import { endContactSessions, findOrCreateContact, renameContact } from "../contacts/index.ts";
+import { insertPastSurvey } from "../csat/index.ts";
+import { deleteTicketsOfContact, insertPastTicket } from "../tickets/index.ts";
 import { demoOrganization } from "./portal-organization.ts";
 import { signIn } from "./portal-sign-in.service.ts";
 

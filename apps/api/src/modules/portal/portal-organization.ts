@@ -4,7 +4,7 @@ import { organizations } from "../../db/schema/organizations.ts";
 import type { Db, Queryable } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import { organizationBySlug as findOrganization, type OrganizationRef } from "../../platform/organizations.ts";
-import { brandOfOrganization, type OrganizationBrand } from "../settings/settings.service.ts";
+import { brandOfOrganization, type OrganizationBrand } from "../settings/index.ts";
 
 export type { OrganizationRef };
 

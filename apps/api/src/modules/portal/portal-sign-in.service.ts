@@ -16,13 +16,8 @@ import { AppError } from "../../platform/errors.ts";
 import type { Jobs } from "../../platform/jobs.ts";
 import { composeMail, mailBrand } from "../../platform/mail.ts";
 import { type TenantCtx, withSystem } from "../../platform/tenancy.ts";
-import {
-  endContactSessions,
-  findContactCard,
-  findOrCreateContact,
-  startContactSession,
-} from "../contacts/contacts.service.ts";
-import { readBrand } from "../settings/settings.service.ts";
+import { endContactSessions, findContactCard, findOrCreateContact, startContactSession } from "../contacts/index.ts";
+import { readBrand } from "../settings/index.ts";
 import { type OrganizationRef, organizationBySlug, toPortalOrganization } from "./portal-organization.ts";
 
 const MINUTE = 60_000;

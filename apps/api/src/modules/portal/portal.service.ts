@@ -16,16 +16,18 @@ import type { z } from "zod";
 import { organizations } from "../../db/schema/organizations.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { attachPending, listPublicAttachments, readPublicAttachment } from "../attachments/attachments.store.ts";
-import { renameContact } from "../contacts/contacts.service.ts";
-import { surveyOfTicket } from "../csat/csat.service.ts";
+import { attachPending, listPublicAttachments, readPublicAttachment } from "../attachments/index.ts";
+import { renameContact } from "../contacts/index.ts";
+import { surveyOfTicket } from "../csat/index.ts";
 import {
+  addComment,
   type CustomerTicketRow,
+  changeTicket,
   customerTicket,
-  customerTickets,
+  listCustomerTickets,
+  openTicket,
   publicComments,
-} from "../tickets/tickets.customer.ts";
-import { addComment, changeTicket, openTicket } from "../tickets/tickets.service.ts";
+} from "../tickets/index.ts";
 import type { OrganizationRef } from "./portal-organization.ts";
 import { readCustomer } from "./portal-sign-in.service.ts";
 
@@ -61,7 +63,7 @@ export async function listMyTickets(
   { page, cursor }: { page: number; cursor?: string | undefined },
 ): Promise<CustomerTicketListAnswer> {
   const limit = PORTAL_TICKET_PAGE_SIZE;
-  const { rows, total, nextCursor } = await customerTickets(ctx.db, ctx.orgId, ctx.contactId, {
+  const { rows, total, nextCursor } = await listCustomerTickets(ctx.db, ctx.orgId, ctx.contactId, {
     limit,
     offset: (page - 1) * limit,
     cursor,

@@ -14,16 +14,21 @@ import { audit } from "../../platform/audit.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Jobs } from "../../platform/jobs.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
-import { customerFiles, deleteCustomerFiles } from "../attachments/attachments.store.ts";
-import { chatIdsOfContact, customerChats, deleteChatsOfContact } from "../chat/chat.privacy.ts";
-import { type ContactRecords, getContact } from "../contacts/contacts.queries.ts";
-import { anonymizeContact, endContactSessions, lockContactProfile } from "../contacts/contacts.service.ts";
-import { customerSurveyAnswers, deleteSurveysOfContact } from "../csat/csat.privacy.ts";
-import { forgetMailAddress } from "../email/email.privacy.ts";
-import { forgetCustomerInNotifications } from "../notifications/notifications.privacy.ts";
-import { dropContactExports, exportFile, latestExport, requestExport } from "../organizations/export.service.ts";
-import { deleteSignInLinks } from "../portal/portal-sign-in.service.ts";
-import { anonymizeCustomerInTickets, customerTickets } from "../tickets/tickets.privacy.ts";
+import { customerFiles, deleteCustomerFiles } from "../attachments/index.ts";
+import { chatIdsOfContact, customerChats, deleteChatsOfContact } from "../chat/index.ts";
+import {
+  anonymizeContact,
+  type ContactRecords,
+  endContactSessions,
+  getContact,
+  lockContactProfile,
+} from "../contacts/index.ts";
+import { customerSurveyAnswers, deleteSurveysOfContact } from "../csat/index.ts";
+import { forgetMailAddress } from "../email/index.ts";
+import { forgetCustomerInNotifications } from "../notifications/index.ts";
+import { dropContactExports, exportFile, latestExport, requestExport } from "../organizations/index.ts";
+import { deleteSignInLinks } from "../portal/index.ts";
+import { anonymizeCustomerInTickets, customerTickets } from "../tickets/index.ts";
 
 /**
  * A customer's data on request (GDPR articles 15, 17 and 20; docs/decisions/2026-11-29-customer-data-requests.md).

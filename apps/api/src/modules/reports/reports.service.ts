@@ -16,10 +16,9 @@ import { now } from "../../platform/clock.ts";
 import { csvLine } from "../../platform/csv.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
-import { unansweredBetween } from "../ai/ai.queries.ts";
-import { groupQuestions } from "../ai/unanswered.ts";
-import { chatsByDay, chatsByHour } from "../chat/chat.reports.ts";
-import { ratingsOfTickets, surveysByDay } from "../csat/csat.reports.ts";
+import { groupQuestions, unansweredBetween } from "../ai/index.ts";
+import { chatsByDay, chatsByHour } from "../chat/index.ts";
+import { ratingsOfTickets, surveysByDay } from "../csat/index.ts";
 import {
   backlogParts,
   type ExportCursor,
@@ -32,7 +31,7 @@ import {
   ticketExportPage,
   ticketFigures,
   ticketSubjects,
-} from "../tickets/tickets.reports.ts";
+} from "../tickets/index.ts";
 import { percent, periodsOf, round1 } from "./reports.periods.ts";
 
 /**

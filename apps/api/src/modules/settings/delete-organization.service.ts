@@ -4,9 +4,9 @@ import { organizations } from "../../db/schema/organizations.ts";
 import { audit } from "../../platform/audit.ts";
 import { inTenant } from "../../platform/auth.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
-import { subscriptionIdOf } from "../billing/billing.service.ts";
-import type { PaymentProvider } from "../billing/provider.ts";
-import { eraseOrganization } from "../organizations/erase.ts";
+import type { PaymentProvider } from "../billing/index.ts";
+import { subscriptionIdOf } from "../billing/index.ts";
+import { eraseOrganization } from "../organizations/index.ts";
 
 /**
  * Deleting the organization (Settings, admins): the admin types its name to confirm; its subscription at the provider

@@ -13,7 +13,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { inTenant } from "../../platform/auth.ts";
-import type { Payments } from "../billing/payments.ts";
+import type { Payments } from "../billing/index.ts";
 import { deleteOrganization } from "./delete-organization.service.ts";
 import * as settings from "./settings.service.ts";
 

@@ -35,7 +35,7 @@ const CUSTOMER_ORDER: SortKey[] = [
  * One page of the contact's tickets, most recently changed first (by offset, or after a cursor: platform/cursor.ts),
  * how many they have in all, and the cursor of the next page.
  */
-export async function customerTickets(
+export async function listCustomerTickets(
   db: Queryable,
   orgId: string,
   contactId: string,

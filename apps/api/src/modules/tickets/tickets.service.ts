@@ -18,10 +18,9 @@ import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.t
 import { users } from "../../db/schema/users.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { apiKeyName } from "../api-keys/api-keys.service.ts";
-import { assertWritable } from "../billing/access.ts";
-import { assertTicketAllowed } from "../billing/limits.ts";
-import { findContactCard, findOrCreateContact } from "../contacts/contacts.service.ts";
+import { apiKeyName } from "../api-keys/index.ts";
+import { assertTicketAllowed, assertWritable } from "../billing/index.ts";
+import { findContactCard, findOrCreateContact } from "../contacts/index.ts";
 import { ticketParts } from "./tickets.parts.ts";
 import {
   appendCommentWords,

@@ -6,7 +6,7 @@ import { users } from "../../db/schema/users.ts";
 import { audit } from "../../platform/audit.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
-import { endUserSessions } from "../auth/auth.service.ts";
+import { endUserSessions } from "../auth/index.ts";
 import { assertSeatAvailable, lockTeam, seatUsage } from "./seats.ts";
 
 export const userColumns = {

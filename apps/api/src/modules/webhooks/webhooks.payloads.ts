@@ -2,10 +2,10 @@ import type { DomainEvent, EventType } from "@cove/contract/events.ts";
 import type { DeliveryEvent } from "@cove/contract/webhooks.ts";
 import { sql } from "drizzle-orm";
 import { type Queryable, queryRows, type Tx } from "../../platform/db.ts";
-import { selectMessages, selectSession } from "../chat/chat.queries.ts";
-import { findContactCard } from "../contacts/contacts.service.ts";
-import { ratingOfTicket } from "../csat/csat.service.ts";
-import { findTicketRow, listComments, toTicketSummary } from "../tickets/tickets.queries.ts";
+import { selectMessages, selectSession } from "../chat/index.ts";
+import { findContactCard } from "../contacts/index.ts";
+import { ratingOfTicket } from "../csat/index.ts";
+import { findTicketRow, listComments, toTicketSummary } from "../tickets/index.ts";
 import { BODY_MAX } from "./webhooks.http.ts";
 
 /**

@@ -1,0 +1,2 @@
+// The reports module's front door: what other modules and app.ts may use of it (scripts/check-boundaries.mjs).
+export { reportsRoutes } from "./reports.routes.ts";
