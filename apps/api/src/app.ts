@@ -6,53 +6,35 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import {
-  aiRoutes,
-  createOpenAiProvider,
-  embeddedProvider,
-  learningRoutes,
-  registerSuggestionHandlers,
-} from "./modules/ai/index.ts";
-import { apiKeyRoutes } from "./modules/api-keys/index.ts";
-import { attachmentRoutes, attachPending, listAttachments } from "./modules/attachments/index.ts";
-import { auditRoutes } from "./modules/audit/index.ts";
-import { authRoutes } from "./modules/auth/index.ts";
-import { automationRoutes } from "./modules/automation/index.ts";
-import {
-  billingRoutes,
-  createPayments,
-  registerReadOnlyGuard,
-  scheduleLifecycle,
-  testProviderRoutes,
-  trialRoutes,
-  webhookRoutes,
-} from "./modules/billing/index.ts";
-import { chatPublicRoutes, chatRoutes, chatsOfContact } from "./modules/chat/index.ts";
+import * as aiModule from "./modules/ai/index.ts";
+import { createOpenAiProvider, embeddedProvider } from "./modules/ai/index.ts";
+import * as apiKeys from "./modules/api-keys/index.ts";
+import * as attachments from "./modules/attachments/index.ts";
+import * as audit from "./modules/audit/index.ts";
+import * as auth from "./modules/auth/index.ts";
+import * as automation from "./modules/automation/index.ts";
+import * as billing from "./modules/billing/index.ts";
+import { createPayments, registerReadOnlyGuard } from "./modules/billing/index.ts";
+import * as chat from "./modules/chat/index.ts";
 import type { ContactRecords } from "./modules/contacts/index.ts";
-import { contactRoutes } from "./modules/contacts/index.ts";
-import { csatRoutes, ratingOfTicket } from "./modules/csat/index.ts";
-import { demoRoutes } from "./modules/demo/index.ts";
+import * as contacts from "./modules/contacts/index.ts";
+import * as csat from "./modules/csat/index.ts";
+import * as demo from "./modules/demo/index.ts";
 import type { EmailChannelOptions } from "./modules/email/index.ts";
-import { commentEmailStatus, emailRoutes, mailboxRoutes } from "./modules/email/index.ts";
-import { healthRoutes } from "./modules/health/index.ts";
-import { kbPublicRoutes, kbRoutes } from "./modules/kb/index.ts";
-import { notificationRoutes, registerNotificationHandlers } from "./modules/notifications/index.ts";
-import { onboardingRoutes } from "./modules/onboarding/index.ts";
-import { eraseOrganization, exportRoutes, organizationRoutes, purgeExports } from "./modules/organizations/index.ts";
-import { portalRoutes } from "./modules/portal/index.ts";
-import { customerExportFiles, privacyRoutes } from "./modules/privacy/index.ts";
-import { reportsRoutes } from "./modules/reports/index.ts";
-import { settingsRoutes } from "./modules/settings/index.ts";
-import {
-  connectTicketParts,
-  contactIdOfTicket,
-  contactLastTicketAt,
-  contactTicketCount,
-  ticketRoutes,
-  ticketsOfContact,
-} from "./modules/tickets/index.ts";
-import { userRoutes } from "./modules/users/index.ts";
-import { registerWebhooks, type WebhooksOptions } from "./modules/webhooks/index.ts";
+import * as email from "./modules/email/index.ts";
+import * as health from "./modules/health/index.ts";
+import * as kb from "./modules/kb/index.ts";
+import * as notifications from "./modules/notifications/index.ts";
+import * as onboarding from "./modules/onboarding/index.ts";
+import * as organizations from "./modules/organizations/index.ts";
+import * as portal from "./modules/portal/index.ts";
+import * as privacy from "./modules/privacy/index.ts";
+import * as reports from "./modules/reports/index.ts";
+import * as settings from "./modules/settings/index.ts";
+import * as tickets from "./modules/tickets/index.ts";
+import * as users from "./modules/users/index.ts";
+import type { WebhooksOptions } from "./modules/webhooks/index.ts";
+import * as webhooks from "./modules/webhooks/index.ts";
 import { createAnswerCache, registerAnswerCache } from "./platform/answer-cache.ts";
 import { registerAuditAddress } from "./platform/audit.ts";
 import { createAuthenticator, registerAccessControl } from "./platform/auth.ts";
@@ -166,11 +148,11 @@ async function registerApiDocs(app: FastifyInstance): Promise<void> {
  * and rating. Called by buildApp; a script that calls ticket services without an app calls it first.
  */
 export function connectModules(): void {
-  connectTicketParts({
-    listAttachments,
-    attachPending,
-    emailStatus: commentEmailStatus,
-    rating: ratingOfTicket,
+  tickets.connectTicketParts({
+    listAttachments: attachments.listAttachments,
+    attachPending: attachments.attachPending,
+    emailStatus: email.commentEmailStatus,
+    rating: csat.ratingOfTicket,
   });
 }
 
@@ -268,65 +250,64 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerApiDocs(app);
   app.decorate("realtime", await registerRealtime(app, { database: opts.database, bus: events, authenticator }));
 
-  await app.register(healthRoutes, { kind: opts.database.kind, migrationsBehind: opts.database.migrationsBehind });
   // One key seals every stored secret: mailbox passwords, members' TOTP secrets, webhook signing secrets.
   const secrets = createSecrets(opts.mailboxes?.secretsKey ?? randomBytes(32));
-  await app.register(authRoutes, {
-    registrationsPerHour: opts.registrationsPerHour ?? REGISTRATIONS_PER_HOUR,
-    secrets,
-  });
-  await app.register(trialRoutes, { payments });
-  await app.register(billingRoutes, { payments });
-  await app.register(webhookRoutes, { payments });
-  if (payments.test) await app.register(testProviderRoutes, { test: payments.test });
-  scheduleLifecycle(app.jobs, { db: app.db, test: payments.test, eraseOrganization, purgeExports, log: app.log });
-  await app.register(apiKeyRoutes);
-  await app.register(settingsRoutes, { payments, inboundDomain: opts.email?.inboundDomain?.toLowerCase() ?? null });
-  await app.register(exportRoutes, {
-    embedded: opts.database.kind === "embedded",
-    contactExport: customerExportFiles,
-  });
-  await app.register(ticketRoutes);
-  await app.register(organizationRoutes);
-  await app.register(userRoutes);
-  await app.register(auditRoutes, { executeSql: opts.database.executeSql });
-  await app.register(notificationRoutes);
-  registerNotificationHandlers(events);
-  registerSuggestionHandlers(events);
-  await app.register(automationRoutes);
-  await app.register(kbRoutes);
-  await app.register(kbPublicRoutes);
+  const ai = opts.ai ?? { provider: "embedded" };
+  const provider = ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider;
   // A customer's views show their tickets and chats: those modules build on contacts, so they are passed in here.
   const contactRecords: ContactRecords = {
-    ticketCount: contactTicketCount,
-    lastTicketAt: contactLastTicketAt,
-    ticketsOf: ticketsOfContact,
-    contactOfTicket: contactIdOfTicket,
-    chatsOf: chatsOfContact,
+    ticketCount: tickets.contactTicketCount,
+    lastTicketAt: tickets.contactLastTicketAt,
+    ticketsOf: tickets.ticketsOfContact,
+    contactOfTicket: tickets.contactIdOfTicket,
+    chatsOf: chat.chatsOfContact,
   };
-  await app.register(contactRoutes, { records: contactRecords });
-  await app.register(privacyRoutes, { records: contactRecords });
-  await app.register(portalRoutes);
-  await app.register(csatRoutes);
-  await app.register(reportsRoutes);
-  await app.register(attachmentRoutes);
-  await app.register(emailRoutes, { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl });
-  await app.register(mailboxRoutes, {
-    secrets,
-    connect: { allowPrivateHosts: opts.mailboxes?.allowPrivateHosts ?? false },
-    batchSize: opts.mailboxes?.batchSize,
-    leaseSeconds: opts.mailboxes?.leaseSeconds,
-    releaseClaimsAtStart: opts.database.kind === "embedded",
+  // Each module registers its routes, event handlers and schedules through its front door (modules/<m>/index.ts),
+  // in this order: the in-transaction handlers of one event run in the order their modules register here.
+  await health.register(app, { kind: opts.database.kind, migrationsBehind: opts.database.migrationsBehind });
+  await auth.register(app, { registrationsPerHour: opts.registrationsPerHour ?? REGISTRATIONS_PER_HOUR, secrets });
+  await billing.register(app, {
+    payments,
+    lifecycle: {
+      db: app.db,
+      eraseOrganization: organizations.eraseOrganization,
+      purgeExports: organizations.purgeExports,
+      log: app.log,
+    },
   });
-  const ai = opts.ai ?? { provider: "embedded" };
-  await app.register(demoRoutes);
-  const provider = ai.provider === "openai" ? createOpenAiProvider(ai, (msg) => app.log.warn(msg)) : embeddedProvider;
-  await app.register(aiRoutes, { provider });
-  await app.register(learningRoutes);
-  await app.register(chatRoutes);
-  await app.register(chatPublicRoutes, { provider });
-  await app.register(onboardingRoutes);
-  await registerWebhooks(app, { ...opts.webhooks, secrets, publicUrl: opts.publicUrl, jobs: app.jobs });
+  await apiKeys.register(app);
+  await settings.register(app, { payments, inboundDomain: opts.email?.inboundDomain?.toLowerCase() ?? null });
+  await organizations.register(app, {
+    embedded: opts.database.kind === "embedded",
+    contactExport: privacy.customerExportFiles,
+  });
+  await tickets.register(app);
+  await users.register(app);
+  await audit.register(app, { executeSql: opts.database.executeSql });
+  await notifications.register(app);
+  await automation.register(app);
+  await kb.register(app);
+  await contacts.register(app, { records: contactRecords });
+  await privacy.register(app, { records: contactRecords });
+  await portal.register(app);
+  await csat.register(app);
+  await reports.register(app);
+  await attachments.register(app);
+  await email.register(app, {
+    channel: { ...(opts.email ?? { inboundDomain: null }), publicUrl: opts.publicUrl },
+    mailboxes: {
+      secrets,
+      connect: { allowPrivateHosts: opts.mailboxes?.allowPrivateHosts ?? false },
+      batchSize: opts.mailboxes?.batchSize,
+      leaseSeconds: opts.mailboxes?.leaseSeconds,
+      releaseClaimsAtStart: opts.database.kind === "embedded",
+    },
+  });
+  await demo.register(app);
+  await aiModule.register(app, { provider });
+  await chat.register(app, { provider });
+  await onboarding.register(app);
+  await webhooks.register(app, { ...opts.webhooks, secrets, publicUrl: opts.publicUrl, jobs: app.jobs });
   await registerWebApp(app, opts.webDist ?? WEB_DIST);
   return app;
 }

@@ -1,6 +1,8 @@
 // The attachments module's front door: what other modules and app.ts may use of it (scripts/check-boundaries.mjs).
+import type { FastifyInstance } from "fastify";
+import { attachmentRoutes } from "./attachments.routes.ts";
+
 export { fileBody, fileBytes, sendFile, UPLOAD_RATE_LIMIT } from "./attachments.http.ts";
-export { attachmentRoutes } from "./attachments.routes.ts";
 export {
   addArticleFile,
   attachPending,
@@ -19,3 +21,8 @@ export {
   readPublicAttachment,
   safeFilename,
 } from "./attachments.store.ts";
+
+/** Registers the module with the app: its routes, and the event handlers and schedules that come with them. */
+export async function register(app: FastifyInstance): Promise<void> {
+  await app.register(attachmentRoutes);
+}

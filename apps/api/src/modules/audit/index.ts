@@ -1,2 +1,8 @@
 // The audit module's front door: what other modules and app.ts may use of it (scripts/check-boundaries.mjs).
-export { auditRoutes } from "./audit.routes.ts";
+import type { FastifyInstance } from "fastify";
+import { auditRoutes } from "./audit.routes.ts";
+
+/** Registers the module with the app: its routes, and the event handlers and schedules that come with them. */
+export async function register(app: FastifyInstance, opts: Parameters<typeof auditRoutes>[1]): Promise<void> {
+  await app.register(auditRoutes, opts);
+}

@@ -1,3 +1,10 @@
 // The automation module's front door: what other modules and app.ts may use of it (scripts/check-boundaries.mjs).
-export { automationRoutes } from "./automation.routes.ts";
+import type { FastifyInstance } from "fastify";
+import { automationRoutes } from "./automation.routes.ts";
+
 export { businessHoursSaved, markForSlaRecompute, runSlaRecomputes } from "./sla.ts";
+
+/** Registers the module with the app: its routes, and the event handlers and schedules that come with them. */
+export async function register(app: FastifyInstance): Promise<void> {
+  await app.register(automationRoutes);
+}

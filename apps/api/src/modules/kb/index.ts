@@ -1,4 +1,7 @@
 // The kb module's front door: what other modules and app.ts may use of it (scripts/check-boundaries.mjs).
+import type { FastifyInstance } from "fastify";
+import { kbRoutes } from "./kb.routes.ts";
+import { kbPublicRoutes } from "./kb-public.routes.ts";
 
 export {
   articleQuestionCounts,
@@ -10,6 +13,10 @@ export {
   publishedArticlesStamp,
   saveArticleQuestions,
 } from "./kb.queries.ts";
-export { kbRoutes } from "./kb.routes.ts";
 export { createArticle, getArticle, updateArticle } from "./kb.service.ts";
-export { kbPublicRoutes } from "./kb-public.routes.ts";
+
+/** Registers the module with the app: its routes, and the event handlers and schedules that come with them. */
+export async function register(app: FastifyInstance): Promise<void> {
+  await app.register(kbRoutes);
+  await app.register(kbPublicRoutes);
+}

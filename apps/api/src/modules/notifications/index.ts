@@ -1,5 +1,13 @@
 // The notifications module's front door: what other modules and app.ts may use of it (scripts/check-boundaries.mjs).
-export { registerNotificationHandlers } from "./notifications.handlers.ts";
+import type { FastifyInstance } from "fastify";
+import { registerNotificationHandlers } from "./notifications.handlers.ts";
+import { notificationRoutes } from "./notifications.routes.ts";
+
 export { forgetCustomerInNotifications } from "./notifications.privacy.ts";
-export { notificationRoutes } from "./notifications.routes.ts";
 export { type NewNotification, notify } from "./notifications.service.ts";
+
+/** Registers the module with the app: its routes, and the event handlers and schedules that come with them. */
+export async function register(app: FastifyInstance): Promise<void> {
+  await app.register(notificationRoutes);
+  registerNotificationHandlers(app.events);
+}

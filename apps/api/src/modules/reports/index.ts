@@ -1,2 +1,8 @@
 // The reports module's front door: what other modules and app.ts may use of it (scripts/check-boundaries.mjs).
-export { reportsRoutes } from "./reports.routes.ts";
+import type { FastifyInstance } from "fastify";
+import { reportsRoutes } from "./reports.routes.ts";
+
+/** Registers the module with the app: its routes, and the event handlers and schedules that come with them. */
+export async function register(app: FastifyInstance): Promise<void> {
+  await app.register(reportsRoutes);
+}

@@ -1,4 +1,7 @@
 // The tickets module's front door: what other modules and app.ts may use of it (scripts/check-boundaries.mjs).
+import type { FastifyInstance } from "fastify";
+import { ticketRoutes } from "./tickets.routes.ts";
+
 export { type CustomerTicketRow, customerTicket, listCustomerTickets, publicComments } from "./tickets.customer.ts";
 export {
   fillFirstResponses,
@@ -45,7 +48,6 @@ export {
   ticketFigures,
   ticketSubjects,
 } from "./tickets.reports.ts";
-export { ticketRoutes } from "./tickets.routes.ts";
 export {
   addChannelReply,
   addComment,
@@ -55,3 +57,8 @@ export {
   openTicket,
   systemActorName,
 } from "./tickets.service.ts";
+
+/** Registers the module with the app: its routes, and the event handlers and schedules that come with them. */
+export async function register(app: FastifyInstance): Promise<void> {
+  await app.register(ticketRoutes);
+}

@@ -1,2 +1,8 @@
 // The users module's front door: what other modules and app.ts may use of it (scripts/check-boundaries.mjs).
-export { userRoutes } from "./users.routes.ts";
+import type { FastifyInstance } from "fastify";
+import { userRoutes } from "./users.routes.ts";
+
+/** Registers the module with the app: its routes, and the event handlers and schedules that come with them. */
+export async function register(app: FastifyInstance): Promise<void> {
+  await app.register(userRoutes);
+}

@@ -1,2 +1,10 @@
 // The webhooks module's front door: what other modules and app.ts may use of it (scripts/check-boundaries.mjs).
-export { registerWebhooks, type WebhooksOptions } from "./webhooks.routes.ts";
+import type { FastifyInstance } from "fastify";
+import { registerWebhooks } from "./webhooks.routes.ts";
+
+export type { WebhooksOptions } from "./webhooks.routes.ts";
+
+/** Registers the module with the app: its routes, and the event handlers and schedules that come with them. */
+export async function register(app: FastifyInstance, opts: Parameters<typeof registerWebhooks>[1]): Promise<void> {
+  await registerWebhooks(app, opts);
+}
