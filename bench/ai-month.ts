@@ -30,6 +30,7 @@ import path from "node:path";
 import { CHAT_HANDOFF_NOTICE, type ChatMessage } from "@cove/contract/chat.ts";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../apps/api/src/app.ts";
+import { inArray } from "drizzle-orm";
 import { kbArticles } from "../apps/api/src/db/schema/kb.ts";
 import { DEFAULT_SETTINGS } from "../apps/api/src/modules/ai/ai.queries.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
@@ -81,6 +82,8 @@ export interface MonthResult {
     answeredWrong: number;
     handedOff: number;
     learned: number;
+    /** Example questions the articles gained in the month (answers with an article, and, with ratings, attachments). */
+    added: number;
     notCovered: number;
     uncoveredAnswered: number;
   };
@@ -250,6 +253,7 @@ export async function simulateMonth(
     answeredWrong: 0,
     handedOff: 0,
     learned: 0,
+    added: 0,
     notCovered: 0,
     uncoveredAnswered: 0,
   };
@@ -296,6 +300,12 @@ export async function simulateMonth(
   for (const [key, questions] of wrong) {
     await call(org.token, "POST", "/api/ai/unanswered/attach", { article_id: org.ids.get(key), questions });
   }
+  const rows = await database.db
+    .select({ questions: kbArticles.questions })
+    .from(kbArticles)
+    .where(inArray(kbArticles.id, [...org.ids.values()]));
+  month.added =
+    rows.reduce((n, r) => n + r.questions.length, 0) - kb.articles.reduce((n, a) => n + a.questions.length, 0);
   const after = await measure(call, org, kb);
   // Too little history is a 400 that says so: the default threshold stays.
   const applied = await call(org.token, "POST", "/api/ai/threshold/apply", { target: 0.1 }, undefined, true);
@@ -319,6 +329,22 @@ export async function simulateMonth(
 
 const pct = (share: number) => `${(100 * share).toFixed(1)}%`;
 
+/**
+ * Whether any one threshold meets the issue's goal on the test answers after the month: the one that hands off the most
+ * uncovered questions while handing off at most 10% of covered ones. Read off the test split, so it is never applied:
+ * it says whether the goal was within reach of a threshold at all.
+ */
+function bestOnTest(rows: Measured[]): string {
+  let best = { t: 0, uncovered: 0, falseHandoff: 0 };
+  for (let step = 0; step <= 100; step++) {
+    const f = figuresOf([{ rows, threshold: step / 100 }]);
+    if (f.falseHandoff <= 0.1 && f.uncoveredHandoff >= best.uncovered) {
+      best = { t: step / 100, uncovered: f.uncoveredHandoff, falseHandoff: f.falseHandoff };
+    }
+  }
+  return `on the test answers after the month, at most 10% false hand-off allows ${best.t.toFixed(2)} (one threshold for all): ${pct(best.falseHandoff)} false hand-off, ${pct(best.uncovered)} uncovered hand-off`;
+}
+
 /** The figures as the bench prints them. */
 export function monthLines(name: string, visitors: Visitors, results: MonthResult[]): string[] {
   const [s0, s1, s2] = [0, 1, 2].map((k) => figuresOf(results.map((r) => r.steps[k] as Step))) as [
@@ -332,6 +358,7 @@ export function monthLines(name: string, visitors: Visitors, results: MonthResul
     answeredWrong: 0,
     handedOff: 0,
     learned: 0,
+    added: 0,
     notCovered: 0,
     uncoveredAnswered: 0,
   };
@@ -346,7 +373,8 @@ export function monthLines(name: string, visitors: Visitors, results: MonthResul
     row("step 0: as written, default threshold", s0),
     row("step 1: after the month", s1),
     row("step 2: after the month, its own threshold", s2),
-    `  the month: ${m.asked} chats; answered right ${m.answeredRight}, wrong ${m.answeredWrong}, uncovered answered ${m.uncoveredAnswered}; handed off ${m.handedOff}: ${m.learned} answered with an article, ${m.notCovered} marked not covered (with ratings: thumbs-down ones included)`,
+    `  for the record, not a fit: ${bestOnTest(results.flatMap((r) => r.steps[1].rows))}`,
+    `  the month: ${m.asked} chats; answered right ${m.answeredRight}, wrong ${m.answeredWrong}, uncovered answered ${m.uncoveredAnswered}; handed off ${m.handedOff}: ${m.learned} answered with an article, ${m.notCovered} marked not covered; ${m.added} example questions added (with ratings: thumbs-down ones included)`,
     `  labelled: ${answerable} answerable, ${uncoveredLabels} uncovered (thresholds shown are the mean over ${results.length} organization${results.length === 1 ? "" : "s"})`,
     ...messages.map((text) => `    ${text}`),
   ];
@@ -394,7 +422,7 @@ export function clincKb(clinc: Clinc, domain: string, monthly: number, uncovered
 
 /**
  * The simulated months of `npm run bench:ai` (or `-- --month` alone): the small shop, then CLINC150's domains
- * (BENCH_AI_MONTH_DOMAINS: how many, default all 10, 3 with --quick; BENCH_AI_MONTH_OOS: out-of-scope test questions per domain,
+ * (BENCH_AI_MONTH_DOMAINS: how many, default all 10, 3 with --quick, 0 for the shop alone; BENCH_AI_MONTH_OOS: out-of-scope test questions per domain,
  * default 200), each with visitors who never rate and visitors who always do.
  */
 export async function runMonths(clinc: Clinc, log: (line?: string) => void, quick = false): Promise<void> {
@@ -423,10 +451,10 @@ export async function runMonths(clinc: Clinc, log: (line?: string) => void, quic
     log(`  (${((performance.now() - started) / 1000).toFixed(0)} s)`);
     const domains = Object.keys(clinc.domains).slice(
       0,
-      Number(process.env.BENCH_AI_MONTH_DOMAINS) || (quick ? 3 : undefined),
+      process.env.BENCH_AI_MONTH_DOMAINS ? Number(process.env.BENCH_AI_MONTH_DOMAINS) : quick ? 3 : undefined,
     );
     const oosTest = Number(process.env.BENCH_AI_MONTH_OOS) || 200;
-    for (const visitors of ["worst", "best"] as const) {
+    for (const visitors of domains.length > 0 ? (["worst", "best"] as const) : []) {
       const begun = performance.now();
       const results: MonthResult[] = [];
       for (const domain of domains) {
