@@ -26,8 +26,12 @@
  *   BENCH_AI_DATABASE    embedded (default) or postgres; with postgres, DATABASE_URL is the admin connection
  *                        (default postgres://postgres@127.0.0.1:5432/postgres) and BENCH_DB the database that is
  *                        dropped and recreated (default cove_ai_bench)
+ *   BENCH_AI_MONTH       0 leaves out the simulated month (bench/ai-month.ts: a small shop and CLINC150 with 3
+ *                        example questions, before and after a month of the team answering hand-offs), which runs
+ *                        last, in process; BENCH_AI_MONTH_DOMAINS and BENCH_AI_MONTH_OOS size its CLINC150 part
  * Flags: --quick (3 domains, 200 out-of-scope questions, 3 example questions per article: a check that everything
- *        runs);
+ *        runs; the month on 3 domains);
+ *        --month (the simulated month alone);
  *        --calibrate (fit the confidence calibration on val, in process, and print it; nothing else).
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -43,6 +47,7 @@ import {
 } from "../apps/api/test/support/chat-completions-server.ts";
 import { fitCalibration, reliability, validationRows } from "./ai-calibrate.ts";
 import { type Clinc, domainQuestions, loadClinc } from "./ai-clinc.ts";
+import { runMonths } from "./ai-month.ts";
 import type { AiServerMessage, AiServerPlan, BenchOrganization } from "./ai-server.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -281,6 +286,7 @@ async function calibrate(clinc: Clinc): Promise<void> {
 async function main(): Promise<void> {
   const clinc = loadClinc();
   if (process.argv.includes("--calibrate")) return calibrate(clinc);
+  if (process.argv.includes("--month")) return runMonths(clinc, log, quick);
 
   const providers = (process.env.BENCH_AI_PROVIDERS || "embedded,openai").split(",").map((p) => p.trim());
   const phrasingList = (process.env.BENCH_AI_PHRASINGS || (quick ? "3" : "all,3,0"))
@@ -327,6 +333,12 @@ async function main(): Promise<void> {
     }
   } finally {
     await local?.close();
+  }
+  // Issue 35: the simulated month (bench/ai-month.ts), in process; BENCH_AI_MONTH=0 leaves it out.
+  if (process.env.BENCH_AI_MONTH !== "0") {
+    log();
+    log("The simulated month: a small shop and CLINC150 (3 example questions), before and after (bench/ai-month.ts)");
+    await runMonths(clinc, log, quick);
   }
 }
 
