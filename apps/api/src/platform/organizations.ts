@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import { organizations } from "../db/schema/organizations.ts";
 import type { Queryable } from "./db.ts";
+import { notFound } from "./errors.ts";
 
 /** An organization as its public addresses name it. */
 export interface OrganizationRef {
@@ -25,6 +26,16 @@ export async function organizationBySlug(db: Queryable, slug: string): Promise<O
     .where(eq(organizations.slug, slug))
     .limit(1);
   return org ?? null;
+}
+
+/**
+ * The organization behind a public address, or a 404 that names what the address was for ("Portal not found", "Help
+ * center not found"): an unknown address and a malformed one are answered alike.
+ */
+export async function organizationAt(db: Queryable, slug: string, what: string): Promise<OrganizationRef> {
+  const org = await organizationBySlug(db, slug);
+  if (!org) throw notFound(what);
+  return org;
 }
 
 /** A route's writesTo when its address names the organization (:orgSlug); an unknown slug writes nothing. */

@@ -1,17 +1,10 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
-import type { Db, Queryable } from "../../platform/db.ts";
+import type { Db, } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
-import { organizationBySlug as findOrganization, type OrganizationRef } from "../../platform/organizations.ts";
+import { organizationAt } from "../../platform/organizations.ts";
 import { type ContactPrincipal, type TenantCtx, withContact } from "../../platform/tenancy.ts";
 import { type FileContent, putAttachment, readChatFile } from "../attachments/index.ts";
-
-/** The organization of a widget's or a portal chat's address, or "Portal not found" (the address is the portal's). */
-export async function organizationBySlug(db: Queryable, slug: string): Promise<OrganizationRef> {
-  const org = await findOrganization(db, slug);
-  if (!org) throw notFound("Portal");
-  return org;
-}
 
 /** A file sent in a live chat, as it arrived (its name as the sender gave it). */
 export interface ChatFile {
@@ -57,7 +50,7 @@ export async function visitorChatFile(
   sessionId: string,
   fileId: string,
 ) {
-  const org = await organizationBySlug(db, orgSlug);
+  const org = await organizationAt(db, orgSlug, "Portal");
   if (org.id !== who.orgId) throw notFound(FILE);
   const file = await withContact(db, who, (ctx) =>
     readChatFile(ctx.db, ctx.orgId, recordId(FILE, sessionId), recordId(FILE, fileId)),

@@ -20,6 +20,7 @@ import { AppError, notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import { chatMarkdownHtml } from "../../platform/markdown.ts";
 import type { Metrics } from "../../platform/metrics.ts";
+import { organizationAt } from "../../platform/organizations.ts";
 import { type ContactPrincipal, type TenantCtx, withContact, withSystem } from "../../platform/tenancy.ts";
 import type { AiProvider } from "../ai/index.ts";
 import { answerQuestion, asksForPerson, savedGreeting, saveFeedback } from "../ai/index.ts";
@@ -34,7 +35,7 @@ import {
   selectVisitorSession,
   toMessage,
 } from "./chat.queries.ts";
-import { attachChatFile, type ChatFile, organizationBySlug } from "./chat-files.ts";
+import { attachChatFile, type ChatFile } from "./chat-files.ts";
 
 const DAY = 86_400_000;
 const SESSION = "Chat session";
@@ -78,7 +79,7 @@ async function chatContact(ctx: TenantCtx, who: Starter) {
  * and the session with the assistant's greeting. A portal customer chats as itself, with its portal token.
  */
 export async function startChat(db: Db, orgSlug: string, who: Starter): Promise<StartChatAnswer> {
-  const org = await organizationBySlug(db, orgSlug);
+  const org = await organizationAt(db, orgSlug, "Portal");
   if ("customer" in who && who.customer.orgId !== org.id) throw notFound("Portal");
   return withSystem(db, org.id, "chat", async (ctx) => {
     const starter = await chatContact(ctx, who);
@@ -106,7 +107,7 @@ export async function startChat(db: Db, orgSlug: string, who: Starter): Promise<
 
 /** The visitor's organization must be the one in the address: another organization's visitor finds nothing there. */
 async function visitorOrg(db: Db, who: ContactPrincipal, orgSlug: string): Promise<void> {
-  const org = await organizationBySlug(db, orgSlug);
+  const org = await organizationAt(db, orgSlug, "Portal");
   if (org.id !== who.orgId) throw notFound(SESSION);
 }
 

@@ -10,7 +10,7 @@ import { kbArticles, kbCategories } from "../../db/schema/kb.ts";
 import type { Db } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
-import { organizationBySlug as findOrganization } from "../../platform/organizations.ts";
+import { organizationAt } from "../../platform/organizations.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
 import { listArticleFiles, readArticleFile } from "../attachments/index.ts";
 import { articleSearch, excerptOf, searchMatch } from "./kb.search.ts";
@@ -25,16 +25,9 @@ const RELATED_MAX = 5;
 const published = (orgId: string) => and(eq(kbArticles.organizationId, orgId), eq(kbArticles.status, "published"));
 const link = { id: kbArticles.id, title: kbArticles.title, slug: kbArticles.slug };
 
-/** The organization of a help center address (platform/organizations.ts), or "Help center not found". */
-async function organizationBySlug(db: Db, slug: string): Promise<Organization> {
-  const org = await findOrganization(db, slug);
-  if (!org) throw notFound("Help center");
-  return org;
-}
-
 /** Runs fn for the organization behind a help center address, confined to it by row-level security. */
 async function inHelpCenter<T>(db: Db, orgSlug: string, fn: (v: Visitor, org: Organization) => Promise<T>) {
-  const org = await organizationBySlug(db, orgSlug);
+  const org: Organization = await organizationAt(db, orgSlug, "Help center");
   return withVisitor(db, org.id, (v) => fn(v, org));
 }
 

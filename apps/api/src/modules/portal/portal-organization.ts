@@ -2,8 +2,7 @@ import type { Branding, PortalOrganization } from "@cove/contract/portal.ts";
 import { eq } from "drizzle-orm";
 import { organizations } from "../../db/schema/organizations.ts";
 import type { Db, Queryable } from "../../platform/db.ts";
-import { notFound } from "../../platform/errors.ts";
-import { organizationBySlug as findOrganization, type OrganizationRef } from "../../platform/organizations.ts";
+import { type OrganizationRef, organizationAt } from "../../platform/organizations.ts";
 import { brandOfOrganization, type OrganizationBrand } from "../settings/index.ts";
 
 export type { OrganizationRef };
@@ -20,11 +19,7 @@ export async function portalOrganization(db: Db, orgId: string): Promise<PortalO
 }
 
 /** The organization of a portal address (platform/organizations.ts), or "Portal not found". */
-export async function organizationBySlug(db: Queryable, slug: string): Promise<OrganizationRef> {
-  const org = await findOrganization(db, slug);
-  if (!org) throw notFound("Portal");
-  return org;
-}
+export const organizationBySlug = (db: Queryable, slug: string) => organizationAt(db, slug, "Portal");
 
 /**
  * The demo organization (docs/product.md, "The demo organization"), whose portal /customer-portal opens; null when the install has none

@@ -14,7 +14,7 @@ import { organizationSettings } from "../../db/schema/settings.ts";
 import { audit } from "../../platform/audit.ts";
 import { type Db, isUniqueViolation, type Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
-import { organizationBySlug } from "../../platform/organizations.ts";
+import { organizationAt } from "../../platform/organizations.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
 import { checkLogo, logoBytes } from "./logo.ts";
 
@@ -187,13 +187,6 @@ export async function updateEmail(
   return getEmail(ctx, inboundDomain);
 }
 
-/** The organization behind a public address (platform/organizations.ts), or "Organization not found". */
-async function orgIdBySlug(db: Db, slug: string): Promise<string> {
-  const org = await organizationBySlug(db, slug);
-  if (!org) throw notFound("Organization");
-  return org.id;
-}
-
 /**
  * An organization's public face: its name, its brand colour (always a plain #rrggbb) and its logo's address on Cove
  * (a path; null without a logo). What its portal, help center, chat widget and the emails its customers get show.
@@ -238,12 +231,12 @@ export function brandOfOrganization(db: Db, orgId: string): Promise<Organization
 
 /** The public face of an organization, for its help center, its chat widget and its portal. */
 export async function branding(db: Db, slug: string): Promise<Branding> {
-  const brand = await brandOfOrganization(db, await orgIdBySlug(db, slug));
+  const brand = await brandOfOrganization(db, (await organizationAt(db, slug, "Organization")).id);
   return { name: brand.name, slug: brand.slug, brand_color: brand.color, logo_url: brand.logoPath };
 }
 
 export async function logo(db: Db, slug: string): Promise<{ type: string; bytes: Buffer }> {
-  const orgId = await orgIdBySlug(db, slug);
+  const orgId = (await organizationAt(db, slug, "Organization")).id;
   const stored = await withVisitor(db, orgId, async (v) => (await readSettings(v.db, orgId)).logo);
   const image = stored ? logoBytes(stored) : null;
   if (!image) throw notFound("Logo");
