@@ -59,7 +59,13 @@ async function answeredChat(org: Org, question = ASKED) {
   expect(answer?.sender_type).toBe("ai");
   // An answer a visitor may rate: one the assistant gave and logged.
   expect(answer?.feedback).toBeNull();
-  return { sessionId: chat.session.id, answerId: answer?.id ?? "", greetingId: chat.messages[0]?.id ?? "" };
+  return {
+    sessionId: chat.session.id,
+    answerId: answer?.id ?? "",
+    greetingId: chat.messages[0]?.id ?? "",
+    visitorToken: chat.token,
+    visitorBase: base,
+  };
 }
 
 const markUrl = (sessionId: string, messageId: string) =>
@@ -166,6 +172,24 @@ describe("marking an assistant's answer wrong in the live chat", () => {
     });
     expect((await labelled(org)).labelled).toEqual({ answerable: 0, uncovered: 1, wrong: 0 });
     expect(await suggestions(org)).toEqual([]);
+  });
+
+  it("the agent's view of the chat says the answer was marked, so it is not offered again; the visitor never sees it", async () => {
+    const { org } = await shop();
+    const chat = await answeredChat(org);
+    const staffView = async () =>
+      ((await call(org, "GET", `/api/chat/sessions/${chat.sessionId}/messages`)).json().messages as ChatMessage[]).find(
+        (m) => m.id === chat.answerId,
+      );
+    expect(await staffView()).toMatchObject({ sender_type: "ai", marked_wrong: false });
+    const res = await call(org, "POST", markUrl(chat.sessionId, chat.answerId), { not_covered: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await staffView()).toMatchObject({ sender_type: "ai", marked_wrong: true });
+    const visitor = await call(chat.visitorToken, "GET", `${chat.visitorBase}/${chat.sessionId}`);
+    expect(visitor.statusCode, visitor.body).toBe(200);
+    const seen = (visitor.json().messages as ChatMessage[]).find((m) => m.id === chat.answerId);
+    expect(seen?.sender_type).toBe("ai");
+    expect(seen).not.toHaveProperty("marked_wrong");
   });
 
   it("another organization's user gets 404 and changes nothing; so does another organization's article", async () => {

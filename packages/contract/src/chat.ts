@@ -149,6 +149,8 @@ export const chatMessageSchema = z.object({
    * message (greetings, notices, people's messages).
    */
   feedback: z.enum(AI_FEEDBACK).nullable().optional(),
+  /** Staff only, on an answer the visitor may rate: whether a person marked it as a wrong answer ("Wrong answer"). */
+  marked_wrong: z.boolean().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

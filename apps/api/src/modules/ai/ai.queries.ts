@@ -120,6 +120,16 @@ export async function feedbackOf(db: Queryable, orgId: string, ids: string[]): P
   return new Map(rows.map((r) => [r.id, r.feedback]));
 }
 
+/** Which of these logged answers a person marked wrong (staff only: the contact role cannot read the column). */
+export async function markedWrongOf(db: Queryable, orgId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: aiAnswers.id })
+    .from(aiAnswers)
+    .where(and(eq(aiAnswers.organizationId, orgId), inArray(aiAnswers.id, ids), eq(aiAnswers.markedWrong, true)));
+  return new Set(rows.map((r) => r.id));
+}
+
 /**
  * Thumbs up or down on a logged answer of the organization (of that channel only, when one is given); false when there
  * is no such answer.

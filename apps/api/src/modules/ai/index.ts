@@ -8,6 +8,7 @@ export {
   feedbackOf,
   loggedQuestion,
   markAnswerWrong,
+  markedWrongOf,
   savedGreeting,
   saveFeedback,
   unansweredBetween,

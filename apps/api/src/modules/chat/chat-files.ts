@@ -1,5 +1,5 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
-import type { Db, } from "../../platform/db.ts";
+import type { Db } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import { organizationAt } from "../../platform/organizations.ts";

@@ -4,7 +4,7 @@ import { chatMessages, chatSessions } from "../../db/schema/chat.ts";
 import { users } from "../../db/schema/users.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { feedbackOf } from "../ai/index.ts";
+import { feedbackOf, markedWrongOf } from "../ai/index.ts";
 import { filesOfChatMessages } from "../attachments/index.ts";
 import { answerNodes } from "./answer-nodes.ts";
 
@@ -137,8 +137,17 @@ export const toMessage = (r: MessageRow, feedback: ChatMessage["feedback"] = nul
   ...(r.aiAnswerId !== null ? { feedback } : {}),
 });
 
-/** A session's messages, oldest first (the newest `limit` of them), each with the file it carries, if any. */
-export async function selectMessages(db: Queryable, orgId: string, sessionId: string, limit: number) {
+/**
+ * A session's messages, oldest first (the newest `limit` of them), each with the file it carries, if any. For staff,
+ * the assistant's answers also say whether a person marked them wrong (never shown to the visitor).
+ */
+export async function selectMessages(
+  db: Queryable,
+  orgId: string,
+  sessionId: string,
+  limit: number,
+  reader: "staff" | "visitor" = "visitor",
+) {
   const rows = await db
     .select(messageColumns)
     .from(chatMessages)
@@ -152,10 +161,12 @@ export async function selectMessages(db: Queryable, orgId: string, sessionId: st
   );
   const answers = rows.flatMap((r) => (r.aiAnswerId ? [r.aiAnswerId] : []));
   const feedback = await feedbackOf(db, orgId, answers);
+  const wrong = reader === "staff" ? await markedWrongOf(db, orgId, answers) : null;
   return rows.reverse().map((r) => {
     const file = files.get(r.id);
     const rated = r.aiAnswerId ? (feedback.get(r.aiAnswerId) ?? null) : null;
-    return { ...toMessage(r, rated), ...(file ? { attachment: file } : {}) };
+    const marked = wrong && r.aiAnswerId ? { marked_wrong: wrong.has(r.aiAnswerId) } : {};
+    return { ...toMessage(r, rated), ...marked, ...(file ? { attachment: file } : {}) };
   });
 }
 

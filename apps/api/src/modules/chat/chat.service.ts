@@ -32,7 +32,7 @@ export async function getSession(ctx: Pick<TenantCtx, "orgId" | "db">, id: strin
 
 export async function listMessages(ctx: Ctx, id: string): Promise<ChatMessage[]> {
   const session = await getSession(ctx, id);
-  return selectMessages(ctx.db, ctx.orgId, session.id, CHAT_MESSAGE_PAGE);
+  return selectMessages(ctx.db, ctx.orgId, session.id, CHAT_MESSAGE_PAGE, "staff");
 }
 
 /** Locks the session's row for a change, so two agents' changes to it apply one after the other. */

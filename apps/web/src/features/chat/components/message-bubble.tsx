@@ -78,17 +78,26 @@ export function MessageBubble({
           </ul>
         )}
         {message.sender_type === "ai" && message.feedback !== undefined && (
-          <WrongAnswer sessionId={sessionId} messageId={message.id} />
+          <WrongAnswer sessionId={sessionId} messageId={message.id} markedBefore={message.marked_wrong === true} />
         )}
       </article>
     </li>
   );
 }
 
-/** The "Wrong answer" button, then what the agent said (for as long as the conversation stays open). */
-function WrongAnswer({ sessionId, messageId }: { sessionId: string; messageId: string }) {
+/** The "Wrong answer" button, or that the answer was marked wrong. */
+function WrongAnswer({
+  sessionId,
+  messageId,
+  markedBefore,
+}: {
+  sessionId: string;
+  messageId: string;
+  /** Marked already (by anyone, before this screen was opened): said so instead of offering it again. */
+  markedBefore: boolean;
+}) {
   const [open, setOpen] = useState(false);
-  const [marked, setMarked] = useState(false);
+  const [marked, setMarked] = useState(markedBefore);
   if (marked) return <p className="mt-2 text-xs font-medium text-violet-800">Marked as a wrong answer</p>;
   return (
     <>

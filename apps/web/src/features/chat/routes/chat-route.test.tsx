@@ -362,9 +362,14 @@ describe("Wrong answer", () => {
    * A chat with a greeting (not an answer) and one answer the assistant logged (it carries feedback); the article list
    * answers the titles containing what was searched for; `answerMark` answers the mark, given its body.
    */
-  function chatWithAnswer(answerMark: (body: unknown) => Response) {
+  function chatWithAnswer(answerMark: (body: unknown) => Response, markedWrong = false) {
     const current = session();
-    const answer = message({ sender_type: "ai", message: "Orders ship in 2 days.", feedback: null });
+    const answer = message({
+      sender_type: "ai",
+      message: "Orders ship in 2 days.",
+      feedback: null,
+      marked_wrong: markedWrong,
+    });
     const fetchMock = signedIn([current], {
       [`GET /api/chat/sessions/${current.id}/messages`]: () =>
         json(200, {
@@ -447,5 +452,15 @@ describe("Wrong answer", () => {
     expect(await screen.findByText("Marked wrong, and as a question no article covers.")).toBeInTheDocument();
     expect(bodies).toEqual([{ not_covered: true }, { not_covered: true }]);
     expect(await within(answer).findByText("Marked as a wrong answer")).toBeInTheDocument();
+  });
+
+  it("an answer marked wrong before (by this agent or another) says so, instead of offering the mark again", async () => {
+    const { current } = chatWithAnswer(() => json(500, {}), true);
+    renderApp(`/chat?session=${current.id}`);
+    const conversation = await screen.findByRole("region", { name: "Chat with Lee Park" });
+    const answers = await within(conversation).findAllByRole("article", { name: "Message from AI assistant" });
+    const answer = answers[1] as HTMLElement;
+    expect(await within(answer).findByText("Marked as a wrong answer")).toBeInTheDocument();
+    expect(within(answer).queryByRole("button", { name: "Wrong answer" })).not.toBeInTheDocument();
   });
 });
