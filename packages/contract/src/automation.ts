@@ -3,12 +3,12 @@ import { textRequired } from "./messages.ts";
 import { TAG_MAX, TAGS_PER_TICKET_MAX, TICKET_PRIORITIES, TICKET_STATUSES } from "./tickets.ts";
 
 /**
- * Automation rules (spec sections 2, 3, 5 and 7; docs/product.md: rules really run). A rule is returned as
+ * Automation rules (docs/product.md: rules really run). A rule is returned as
  * { id, name, description, is_active, trigger_conditions: { event, conditions[] }, actions[] } and sent as
  * { name, description, triggerConditions, actions, isActive }, as the spec's calls have it.
  */
 
-/** Spec section 5: the trigger events, ticket_created first (the default). */
+/** The trigger events, ticket_created first (the default). */
 export const TRIGGER_EVENTS = [
   "ticket_created",
   "ticket_updated",

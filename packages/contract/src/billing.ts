@@ -45,7 +45,7 @@ export const cardSummary = z.object({
 export type CardSummary = z.infer<typeof cardSummary>;
 
 /**
- * Spec section 3 (Subscription response): plan; subscription with status and currentPeriodEnd (Unix seconds). The
+ * Subscription response: plan; subscription with status and currentPeriodEnd (Unix seconds). The
  * subscription is null while there is none (on trial, or never subscribed); the other fields are Cove's additions.
  */
 export const subscriptionAnswer = z.object({
@@ -74,11 +74,11 @@ const paymentMethodId = z
   .max(255, "The payment method is not valid")
   .regex(/^[A-Za-z0-9_]+$/, "The payment method is not valid");
 
-/** Spec section 7: POST /billing/subscribe with plan and paymentMethodId. */
+/** POST /billing/subscribe with plan and paymentMethodId. */
 export const subscribeBody = z.object({ plan: planIdField, paymentMethodId });
 export type SubscribeBody = z.input<typeof subscribeBody>;
 
-/** Spec section 7: POST /trial/convert with paymentMethodId; the banner's offer is the Starter plan at $29/month. */
+/** POST /trial/convert with paymentMethodId; the banner's offer is the Starter plan at $29/month. */
 export const convertTrialBody = z.object({ paymentMethodId, plan: planIdField.optional().default("starter") });
 export type ConvertTrialBody = z.input<typeof convertTrialBody>;
 

@@ -41,10 +41,10 @@ export const CHAT_NOBODY_FREE = "Nobody from our team is free right now.";
 /** The first line of every conversation, as the assistant. */
 export const CHAT_DEFAULT_GREETING = "Hi! Ask me anything, and a person from our team can join if you need one.";
 
-/** Spec section 8. */
+/** The text shown when a message cannot be sent (the spec's exact words). */
 export const CHAT_SEND_FAILED = "Failed to send message - backend connection issue";
 export const CHAT_CLOSE_FAILED = "Failed to close session - backend connection issue";
-/** Spec section 7: the alert after a close. */
+/** The alert after a close. */
 export const CHAT_CLOSED_MESSAGE = "Chat session closed successfully.";
 
 const noNul = (s: string) => !s.includes("\u0000");
@@ -56,7 +56,7 @@ export const chatMessageText = z
   .max(CHAT_MESSAGE_MAX, `Message must be at most ${CHAT_MESSAGE_MAX.toLocaleString("en-US")} characters`)
   .refine(noNul, "Message contains an invalid character");
 
-/** Spec section 3: a chat session, with what the agent's screen needs beyond it. */
+/** A chat session, with what the agent's screen needs beyond it. */
 export const chatSessionSchema = z.object({
   id: z.uuid(),
   visitor_name: z.string(),
@@ -126,7 +126,7 @@ export const answerNodeSchema = z.object({
 });
 export type AnswerNode = z.infer<typeof answerNodeSchema>;
 
-/** Spec section 3: a chat message; sources are the help-center articles an AI answer drew on. */
+/** A chat message; sources are the help-center articles an AI answer drew on. */
 export const chatMessageSchema = z.object({
   id: z.uuid(),
   sender_type: z.enum(CHAT_SENDER_TYPES),

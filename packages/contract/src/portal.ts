@@ -130,7 +130,7 @@ export const customerTicketDetailSchema = customerTicketSchema.extend({
 export type CustomerTicketDetail = z.infer<typeof customerTicketDetailSchema>;
 export const customerTicketAnswer = z.object({ ticket: customerTicketDetailSchema });
 
-/** Spec section 5: subject and description required. */
+/** Subject and description required. */
 export const createPortalTicketBody = z.object({
   subject: createTicketBody.shape.subject,
   description: createTicketBody.shape.description,

@@ -31,7 +31,7 @@ export type UserListAnswer = z.infer<typeof userListAnswer>;
 
 const roleField = z.enum(ROLES, { error: "Role must be agent or admin" });
 
-/** Spec section 7: POST /users/invite (email, firstName, lastName, role); role is agent unless admin is chosen. */
+/** POST /users/invite (email, firstName, lastName, role); role is agent unless admin is chosen. */
 export const inviteUserBody = z.object({
   email: emailField,
   firstName: requiredText("First name", 80),
@@ -40,7 +40,7 @@ export const inviteUserBody = z.object({
 });
 export type InviteUserBody = z.input<typeof inviteUserBody>;
 
-/** Spec section 7: PUT /users/{id} with role, or status active | inactive. */
+/** PUT /users/{id} with role, or status active | inactive. */
 export const updateUserBody = z
   .object({
     role: roleField.optional(),

@@ -129,7 +129,7 @@ async function view(ctx: Ctx, provider: PaymentProvider): Promise<SubscriptionAn
   };
 }
 
-/** Spec section 7: GET /billing/subscription. A payment still waiting for its confirmation is looked up again. */
+/** GET /billing/subscription. A payment still waiting for its confirmation is looked up again. */
 export async function getSubscription(deps: BillingDeps): Promise<SubscriptionAnswer> {
   const pending = await deps.tenant(async (ctx) => {
     const row = await subscriptionRow(ctx);
@@ -147,7 +147,7 @@ export async function getSubscription(deps: BillingDeps): Promise<SubscriptionAn
   return deps.tenant((ctx) => view(ctx, deps.provider));
 }
 
-/** Spec section 7: POST /billing/subscribe and POST /trial/convert. */
+/** POST /billing/subscribe and POST /trial/convert. */
 export async function subscribe(
   deps: BillingDeps,
   input: { plan: PlanId; paymentMethodId: string },
@@ -308,7 +308,7 @@ async function changeAndApply(
   return fresh.subscription;
 }
 
-/** Spec section 7: POST /billing/cancel, effective at the end of the current period. */
+/** POST /billing/cancel, effective at the end of the current period. */
 export async function cancel(deps: BillingDeps): Promise<{ message: string }> {
   await changeAndApply(
     deps,

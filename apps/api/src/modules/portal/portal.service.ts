@@ -104,7 +104,7 @@ function mySurvey(ctx: ContactCtx, row: CustomerTicketRow): Promise<Satisfaction
   return surveyOfTicket(ctx, row.id);
 }
 
-/** Spec section 4: a portal ticket starts open; its source is the portal and its requester the customer. */
+/** A portal ticket starts open; its source is the portal and its requester the customer. */
 export async function createMyTicket(
   ctx: ContactCtx,
   input: z.output<typeof createPortalTicketBody>,

@@ -24,7 +24,7 @@ export function useRules() {
   return useQuery({
     queryKey: rulesKey,
     queryFn: ({ signal }) => apiRequest("/automation/rules", { schema: ruleListAnswer, signal }),
-    // Spec section 7: the automation list is not refetched on window focus.
+    // The automation list is not refetched on window focus.
     refetchOnWindowFocus: false,
   });
 }

@@ -27,7 +27,7 @@ export function RuleList({ rules, onEdit }: { rules: Rule[]; onEdit?: (rule: Rul
 
   async function toggle(rule: Rule) {
     try {
-      // Spec section 4: the pause/activate button sends only the is_active flag.
+      // The pause/activate button sends only the is_active flag.
       await update.mutateAsync({ id: rule.id, body: { isActive: !rule.is_active } });
       toast.success(rule.is_active ? `Rule "${rule.name}" paused` : `Rule "${rule.name}" activated`);
     } catch (error) {

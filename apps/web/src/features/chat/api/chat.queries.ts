@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
 import { chatKeys } from "../../../lib/query-keys.ts";
 
-// Spec section 7: the chat calls treat any failure as an empty list; the screen shows the connection banner.
+// The chat calls treat any failure as an empty list; the screen shows the connection banner.
 
 export function useChatSessions() {
   return useQuery({

@@ -1,7 +1,7 @@
 import type { ChatStatsAnswer } from "@cove/contract/chat.ts";
 import { formatDuration } from "./chat-format.ts";
 
-/** Spec section 2: Active Chats, Closed Today, Avg Response (the real average to a person's first reply), Total. */
+/** Active Chats, Closed Today, Avg Response (the real average to a person's first reply), Total. */
 export function ChatStatCards({ stats }: { stats: ChatStatsAnswer | undefined }) {
   const avg = stats?.avg_response_seconds;
   const cards = [

@@ -28,7 +28,7 @@ interface ConversationProps {
   onFailure: (failed: boolean) => void;
 }
 
-/** Spec section 2: the selected conversation with refresh, status badge, Close (active only) and the send box. */
+/** The selected conversation with refresh, status badge, Close (active only) and the send box. */
 export function Conversation({ session, myId, onClosed, onFailure }: ConversationProps) {
   // Follows the conversation live; who else is in it (the visitor, teammates) and who is typing.
   const { viewers, typing } = usePresence(`chat_session:${session.id}`);

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import type { useChatFiles } from "../api/chat.mutations.ts";
 
-/** Spec section 5: a message is sent only if it is not blank after trimming, and trimmed before sending. */
+/** A message is sent only if it is not blank after trimming, and trimmed before sending. */
 interface SendBoxProps {
   pending: boolean;
   onSend: (text: string) => Promise<unknown>;

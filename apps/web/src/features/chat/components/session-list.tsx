@@ -14,7 +14,7 @@ interface SessionListProps {
   onRefresh: () => void;
 }
 
-/** Spec section 2: the sessions with a refresh button and the count of active ones; waiting ones come first. */
+/** The sessions with a refresh button and the count of active ones; waiting ones come first. */
 export function SessionList({ sessions, selectedId, now, refreshing, onSelect, onRefresh }: SessionListProps) {
   const active = sessions.filter((s) => s.status === "active").length;
   return (

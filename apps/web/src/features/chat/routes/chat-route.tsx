@@ -24,7 +24,7 @@ function useNow(everyMs: number): number {
   return now;
 }
 
-/** Spec section 2 Live chat: sessions on the left, the selected conversation on the right, four figures above. */
+/** Live chat: sessions on the left, the selected conversation on the right, four figures above. */
 export function ChatRoute() {
   const { user } = useAuth();
   useFollow("chat");
@@ -34,7 +34,7 @@ export function ChatRoute() {
   const selectedId = params.get("session");
   const [messagesFailed, setMessagesFailed] = useState(false);
   const now = useNow(15_000);
-  // Spec section 7: a failed call falls back to an empty list, with the banner.
+  // A failed call falls back to an empty list, with the banner.
   const list = sessions.data ?? [];
   const selected = list.find((s) => s.id === selectedId) ?? null;
   const failed = sessions.isError || stats.isError || messagesFailed;
