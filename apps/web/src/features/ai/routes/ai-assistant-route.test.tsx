@@ -8,6 +8,7 @@ import type {
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import { articleSummary, listAnswer } from "../../kb/test/kb-fixtures.ts";
 
 const settings: AiSettings = {
   enabled: true,
@@ -58,26 +59,12 @@ const unanswered: AiUnansweredAnswer = {
   ],
 };
 
-const publishedArticles = {
-  articles: [
+const publishedArticles = listAnswer(
+  [
     { id: "4f1c2b7e-7c1d-4a0e-9d8f-2b3c4d5e6f70", title: "How to return an item" },
     { id: SHIPPING_ID, title: "International shipping" },
-  ].map((a) => ({
-    ...a,
-    slug: a.title.toLowerCase().replaceAll(" ", "-"),
-    status: "published",
-    category_id: null,
-    category_name: null,
-    author_name: null,
-    view_count: 0,
-    helpful_count: 0,
-    not_helpful_count: 0,
-    published_at: "2026-11-01T00:00:00.000Z",
-    created_at: "2026-11-01T00:00:00.000Z",
-    updated_at: "2026-11-01T00:00:00.000Z",
-  })),
-  pagination: { page: 1, limit: 100, total: 2, pages: 1, next_cursor: null },
-};
+  ].map((a) => articleSummary({ ...a, slug: a.title.toLowerCase().replaceAll(" ", "-") })),
+);
 
 const handedOff: AiResponseAnswer = {
   response: "I couldn't find an answer to that in our help articles.",

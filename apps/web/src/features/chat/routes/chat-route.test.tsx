@@ -4,6 +4,7 @@ import { act } from "react";
 import { describe, expect, it } from "vitest";
 import { FakeWebSocket } from "../../../test/fake-websocket.ts";
 import { calls, findOpenDialog, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { articleSummary } from "../../kb/test/kb-fixtures.ts";
 import { CONNECTION_BANNER } from "./chat-route.tsx";
 
 let seq = 0;
@@ -341,21 +342,8 @@ describe("/chat", () => {
 describe("Wrong answer", () => {
   const RETURNS = "4f1c2b7e-7c1d-4a0e-9d8f-2b3c4d5e6f70";
   const SHIPPING = "7d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a";
-  const article = (id: string, title: string) => ({
-    id,
-    title,
-    slug: title.toLowerCase().replaceAll(" ", "-"),
-    status: "published",
-    category_id: null,
-    category_name: null,
-    author_name: null,
-    view_count: 0,
-    helpful_count: 0,
-    not_helpful_count: 0,
-    published_at: "2026-11-01T00:00:00.000Z",
-    created_at: "2026-11-01T00:00:00.000Z",
-    updated_at: "2026-11-01T00:00:00.000Z",
-  });
+  const article = (id: string, title: string) =>
+    articleSummary({ id, title, slug: title.toLowerCase().replaceAll(" ", "-") });
   const ARTICLES = [article(RETURNS, "Sending something back"), article(SHIPPING, "International shipping")];
 
   /**
