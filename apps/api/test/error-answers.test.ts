@@ -245,6 +245,7 @@ describe("malformed ids", () => {
     "POST /api/public/{orgSlug}/chat/sessions/{id}/messages": { message: "Hello" },
     "PUT /api/public/{orgSlug}/chat/sessions/{id}/rating": { rating: "good" },
     "PUT /api/public/{orgSlug}/chat/sessions/{id}/messages/{messageId}/feedback": { helpful: true },
+    "POST /api/chat/sessions/{id}/messages/{messageId}/wrong-answer": { not_covered: true },
     "PUT /api/automation/rules/{id}": { isActive: false },
     "PUT /api/canned-replies/{id}": { title: "Thanks", body: "Thanks!" },
     "PUT /api/email/mailboxes/{id}": { host: "imap.example.com", port: 993, tls: true, user: "support", password: "x" },

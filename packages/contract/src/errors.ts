@@ -48,10 +48,12 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
+/** Every error the API answers: a message a person can act on, and one of the codes above (the OpenAPI lists them). */
 export const errorSchema = z.object({
   error: z.string(),
-  code: z.string(),
+  code: z.enum(ERROR_CODES),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   /** The request's id (its X-Request-Id): the line of the server's log that tells what happened to it. */
   requestId: z.string().optional(),

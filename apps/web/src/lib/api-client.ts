@@ -1,5 +1,5 @@
 import { errorSchema } from "@cove/contract/errors.ts";
-import type { ZodType } from "zod";
+import { type ZodType, z } from "zod";
 import { logApiFailure } from "./debug-log.ts";
 import { clearSession, getSession, setSession } from "./session-storage.ts";
 
@@ -118,7 +118,8 @@ async function send<T>(path: string, options: ApiRequestOptions<T>): Promise<T> 
   if (!response.ok) {
     // Only a rejected bearer token ends the session; a 401 for a wrong password at sign-in carries no token.
     if (response.status === 401 && token && getSession()?.token === token) clearSession();
-    const parsed = errorSchema.safeParse(data);
+    // Any code is read, not only the ones this build knows: during a rolling deploy a newer API may answer one.
+    const parsed = errorSchema.extend({ code: z.string() }).safeParse(data);
     if (parsed.success && parsed.data.code === "TWO_FACTOR_ENROLMENT_REQUIRED") requireEnrolment(token);
     if (parsed.success) {
       throw new ApiError({
