@@ -48,7 +48,7 @@ describe("check-boundaries catches each rule's planted violation", () => {
         tree({
           "apps/api/src/modules/billing/billing.service.ts": 'import { ok } from "../tickets/index.ts";',
           "apps/api/src/app.ts": 'import { ok } from "./modules/tickets/index.ts";',
-          "apps/api/test/tickets.test.ts": 'import { ok } from "../src/modules/tickets/tickets.service.ts";',
+          "apps/api/test/tickets/tickets.test.ts": 'import { ok } from "../../src/modules/tickets/tickets.service.ts";',
         }),
       ),
     ).toEqual([]);

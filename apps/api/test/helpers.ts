@@ -48,7 +48,7 @@ export interface TestAppOptions {
   mailboxes?: AppOptions["mailboxes"];
   /** Files' limits (ATTACHMENT_* configuration). */
   attachmentLimits?: AppOptions["attachmentLimits"];
-  /** A web build to serve (web.test.ts). */
+  /** A web build to serve (platform/web.test.ts). */
   webDist?: string;
   /** Outgoing webhooks: private hosts, short retries, a resolver of the test's own. */
   webhooks?: AppOptions["webhooks"];
@@ -299,7 +299,7 @@ const RISKY = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2028\u2029
 /**
  * The naughty strings sent end to end (HTTP, the app, the database, and back) by the *-naughty tests: every one with
  * risky characters (see RISKY), the longest, and every sixth of the rest. All 515 go through the contract's schemas in
- * naughty-schemas.test.ts, which is where the API decides what it keeps; this keeps the suite minutes shorter.
+ * platform/naughty-schemas.test.ts, which is where the API decides what it keeps; this keeps the suite minutes shorter.
  */
 export function naughtySample(): string[] {
   return naughtyStrings().filter((s, i) => i % 6 === 0 || RISKY.test(s) || [...s].length > 200);

@@ -24,7 +24,7 @@ declare module "fastify" {
      * A public write route (a visitor, a customer by link, the assistant's console): the organization it writes to,
      * found from its valid input, or null when it writes nothing (what it names does not exist: the handler answers
      * that). A read-only organization's is refused with READ_ONLY like a member's write. Every public write route
-     * declares it or is listed as exempt in read-only.test.ts.
+     * declares it or is listed as exempt in test/billing/read-only.test.ts.
      */
     writesTo?: (req: FastifyRequest) => Promise<string | null>;
   }

@@ -1,0 +1,300 @@
+import type { AiResponseAnswer, SuggestionsReviewedAnswer } from "@cove/contract/ai.ts";
+import type { StartChatAnswer } from "@cove/contract/chat.ts";
+import { KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
+import { describe, expect, it } from "vitest";
+import { NEAR_DUPLICATE, nearDuplicate } from "../../src/modules/ai/learning.ts";
+import {
+  addComment,
+  addMember,
+  client,
+  createArticle,
+  createTicket,
+  newAddress,
+  registerOrg,
+  testAppForFile,
+} from "../helpers.ts";
+import { articleLink, suggestionReads } from "../support/suggestions.ts";
+
+const t = testAppForFile();
+
+const call = client(() => t.app);
+type Org = Awaited<ReturnType<typeof registerOrg>>;
+
+const RETURNS = {
+  title: "Sending something back",
+  body: "Send the item back within 30 days in its box and we refund you within 5 days of receiving it.",
+  status: "published",
+};
+const SHIPPING = {
+  title: "How long does shipping take?",
+  body: "Orders ship in 2 days. International orders take 7 to 10 days.",
+  status: "published",
+};
+/** A customer's question in words no article uses. */
+const ASKED = "the jumper is too small can i get my money";
+
+const link = articleLink;
+const { suggestions, questionsOf } = suggestionReads(() => t.app);
+
+async function ask(org: Org, message: string): Promise<AiResponseAnswer> {
+  const res = await call(org, "POST", "/api/chat/ai-response", { message });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+async function review(org: Parameters<typeof call>[0], ids: (string | undefined)[], action: "accept" | "dismiss") {
+  return call(org, "POST", "/api/ai/suggestions/review", { ids, action });
+}
+
+/** A visitor asks in the chat; the assistant hands off; a person answers with a link to the article. */
+async function handedOffChatAnsweredWith(org: Org, question: string, slug: string) {
+  const base = `/api/public/${org.user.organizationSlug}/chat/sessions`;
+  const started = await t.app.inject({
+    method: "POST",
+    url: base,
+    payload: { name: "Ada" },
+    remoteAddress: newAddress(),
+  });
+  expect(started.statusCode, started.body).toBe(201);
+  const chat = started.json() as StartChatAnswer;
+  const said = await call(chat.token, "POST", `${base}/${chat.session.id}/messages`, { message: question });
+  expect(said.statusCode, said.body).toBe(201);
+  const sent = await call(org, "POST", `/api/chat/sessions/${chat.session.id}/messages`, {
+    message: `Sorry about that! Here is how: ${link(org, slug)}`,
+  });
+  expect(sent.statusCode, sent.body).toBe(201);
+}
+
+describe("near-duplicates", () => {
+  it("are the same content words in any form or order, or at least NEAR_DUPLICATE of them shared", () => {
+    expect(NEAR_DUPLICATE).toBe(0.75);
+    expect(nearDuplicate("When will my parcel arrive in Canada?", "parcels arriving in canada when")).toBe(true);
+    expect(nearDuplicate("Parcels to canada", "parcel to Canada?")).toBe(true);
+    expect(nearDuplicate("When will my parcel arrive?", "when will my parcel ARRIVE")).toBe(true);
+    expect(nearDuplicate("Do you ship to Iceland?", "Do you ship to Norway?")).toBe(false);
+  });
+});
+
+describe("the assistant learns from the team's answers", () => {
+  it("a handed-off question a person answered with an article becomes a candidate; accepted, it is answered from that article", async () => {
+    const org = await registerOrg(t.app);
+    const returns = await createArticle(t.app, org, RETURNS);
+    await createArticle(t.app, org, SHIPPING);
+    const before = await ask(org, ASKED);
+    expect(before.handoff).toBe(true);
+
+    await handedOffChatAnsweredWith(org, ASKED, returns.slug);
+    const [candidate, ...rest] = await suggestions(org);
+    expect(rest).toEqual([]);
+    expect(candidate).toMatchObject({
+      question: ASKED,
+      source: "chat",
+      article: { id: returns.id, title: RETURNS.title, questions: 0 },
+    });
+
+    const accepted = await review(org, [candidate?.id], "accept");
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json<SuggestionsReviewedAnswer>()).toEqual({
+      accepted: 1,
+      duplicates: 0,
+      dismissed: 0,
+      kept: [],
+      message: "1 question added to their articles.",
+    });
+    expect(await questionsOf(org, returns.id)).toEqual([ASKED]);
+    expect(await suggestions(org)).toEqual([]);
+
+    // At once, in the same process: no restart, no rebuild asked for.
+    const after = await ask(org, ASKED);
+    expect(after.handoff).toBe(false);
+    expect(after.sources[0]?.id).toBe(returns.id);
+  });
+
+  it("does not suggest a near-duplicate of a pending candidate or of an example question, and skips one at accepting", async () => {
+    const org = await registerOrg(t.app);
+    const shipping = await createArticle(t.app, org, SHIPPING);
+    const first = await createTicket(t.app, org, { subject: "When will my parcel arrive in Canada?" });
+    await addComment(t.app, org, first.id, { body: link(org, shipping.slug) });
+    const again = await createTicket(t.app, org, { subject: "parcels arriving in canada when" });
+    await addComment(t.app, org, again.id, { body: link(org, shipping.slug) });
+    const [pending, ...rest] = await suggestions(org);
+    expect(rest).toEqual([]);
+    expect(pending?.question).toBe("When will my parcel arrive in Canada?");
+
+    // Meanwhile someone added the same question in other words in the article's editor.
+    const edited = await call(org, "PUT", `/api/kb/articles/${shipping.id}`, {
+      questions: ["When does my parcel arrive in canada"],
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const accepted = await call(org, "POST", `/api/ai/suggestions/${pending?.id}/accept`);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json().message).toBe(
+      '"How long does shipping take?" already has a question like "When will my parcel arrive in Canada?": nothing was added.',
+    );
+    expect(await questionsOf(org, shipping.id)).toEqual(["When does my parcel arrive in canada"]);
+    expect(await suggestions(org)).toEqual([]);
+  });
+
+  it("keeps a candidate pending when its article has the most example questions it can have, and says so", async () => {
+    const org = await registerOrg(t.app);
+    const full = Array.from({ length: KB_QUESTIONS_MAX }, (_, k) => `Question number ${k + 1} about shipping`);
+    const shipping = await createArticle(t.app, org, { ...SHIPPING, questions: full });
+    const ticket = await createTicket(t.app, org, { subject: "Do you ship to Iceland?" });
+    await addComment(t.app, org, ticket.id, { body: link(org, shipping.slug) });
+    const [candidate] = await suggestions(org);
+    expect(candidate?.article.questions).toBe(KB_QUESTIONS_MAX);
+
+    const reason = `"How long does shipping take?" already has ${KB_QUESTIONS_MAX} example questions, the most an article can have: remove one in the article's editor, or dismiss this suggestion`;
+    const bulk = await review(org, [candidate?.id], "accept");
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    expect(bulk.json<SuggestionsReviewedAnswer>()).toMatchObject({
+      accepted: 0,
+      kept: [{ id: candidate?.id, question: "Do you ship to Iceland?", reason }],
+    });
+    const one = await call(org, "POST", `/api/ai/suggestions/${candidate?.id}/accept`);
+    expect(one.statusCode).toBe(400);
+    expect(one.json()).toEqual({ error: reason, code: "BAD_REQUEST", requestId: expect.any(String) });
+    expect(await questionsOf(org, shipping.id)).toEqual(full);
+    expect(await suggestions(org)).toHaveLength(1);
+  });
+
+  it("accepts and dismisses in bulk", async () => {
+    const org = await registerOrg(t.app);
+    const shipping = await createArticle(t.app, org, SHIPPING);
+    const returns = await createArticle(t.app, org, RETURNS);
+    for (const [subject, slug] of [
+      ["Do you ship to Iceland?", shipping.slug],
+      ["Is express delivery possible", shipping.slug],
+      ["Can I return a gift?", returns.slug],
+      ["Do you refund the postage?", returns.slug],
+    ] as const) {
+      const ticket = await createTicket(t.app, org, { subject });
+      await addComment(t.app, org, ticket.id, { body: link(org, slug) });
+    }
+    const listed = await suggestions(org);
+    expect(listed).toHaveLength(4);
+    const byQuestion = (q: string) => listed.find((s) => s.question === q)?.id;
+
+    const dismissed = await review(org, [byQuestion("Do you refund the postage?")], "dismiss");
+    expect(dismissed.json<SuggestionsReviewedAnswer>()).toMatchObject({
+      dismissed: 1,
+      message: "1 suggestion dismissed.",
+    });
+    const accepted = await review(
+      org,
+      [
+        byQuestion("Do you ship to Iceland?"),
+        byQuestion("Is express delivery possible"),
+        byQuestion("Can I return a gift?"),
+      ],
+      "accept",
+    );
+    expect(accepted.json<SuggestionsReviewedAnswer>()).toMatchObject({
+      accepted: 3,
+      message: "3 questions added to their articles.",
+    });
+    expect(await questionsOf(org, shipping.id)).toEqual(["Do you ship to Iceland?", "Is express delivery possible"]);
+    expect(await questionsOf(org, returns.id)).toEqual(["Can I return a gift?"]);
+    expect(await suggestions(org)).toEqual([]);
+  });
+
+  it("with 'accept automatically' a question answered with an article joins it at once, and is answered from it", async () => {
+    const org = await registerOrg(t.app);
+    const returns = await createArticle(t.app, org, RETURNS);
+    const agent = await addMember(t.database, org.user.organizationId, { role: "agent" });
+    expect((await call(agent, "PUT", "/api/ai/settings", { learn_automatically: true })).statusCode).toBe(403);
+    const on = await call(org, "PUT", "/api/ai/settings", { learn_automatically: true });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().settings.learn_automatically).toBe(true);
+
+    const ticket = await createTicket(t.app, org, { subject: ASKED });
+    await addComment(t.app, org, ticket.id, { body: link(org, returns.slug) });
+    expect(await questionsOf(org, returns.id)).toEqual([ASKED]);
+    expect(await suggestions(org)).toEqual([]);
+    const answer = await ask(org, ASKED);
+    expect(answer.handoff).toBe(false);
+    expect(answer.sources[0]?.id).toBe(returns.id);
+  });
+
+  it("keeps review to the organization's admins: another organization gets 404 and changes nothing", async () => {
+    const org = await registerOrg(t.app);
+    const other = await registerOrg(t.app);
+    const shipping = await createArticle(t.app, org, SHIPPING);
+    const ticket = await createTicket(t.app, org, { subject: "Do you ship to Iceland?" });
+    await addComment(t.app, org, ticket.id, { body: link(org, shipping.slug) });
+    const [candidate] = await suggestions(org);
+    for (const action of ["accept", "dismiss"] as const) {
+      const res = await review(other, [candidate?.id], action);
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.body).not.toContain("Iceland");
+    }
+    const agent = await addMember(t.database, org.user.organizationId, { role: "agent" });
+    expect((await review(agent, [candidate?.id], "accept")).statusCode).toBe(403);
+    expect(
+      (await call(null, "POST", "/api/ai/suggestions/review", { ids: [candidate?.id], action: "accept" })).statusCode,
+    ).toBe(401);
+    // One id of another organization among its own: nothing is done.
+    const mixed = await review(org, [candidate?.id, "00000000-0000-4000-8000-000000000000"], "accept");
+    expect(mixed.statusCode).toBe(404);
+    expect(await suggestions(org)).toHaveLength(1);
+    expect(await questionsOf(org, shipping.id)).toEqual([]);
+  });
+
+  it("refuses malformed reviews with the reason", async () => {
+    const org = await registerOrg(t.app);
+    const cases: [unknown, string][] = [
+      [{ ids: [], action: "accept" }, "Choose at least one suggestion"],
+      [{ ids: ["not-an-id"], action: "accept" }, "Each suggestion id must be an id from the list"],
+      [{ ids: ["00000000-0000-4000-8000-000000000000"], action: "eat" }, "Action must be one of accept, dismiss"],
+      [{ ids: "everything", action: "accept" }, "Ids must be a list"],
+    ];
+    for (const [payload, reason] of cases) {
+      const res = await call(org, "POST", "/api/ai/suggestions/review", payload);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toContain(reason);
+    }
+  });
+});
+
+describe("questions no article covers", () => {
+  it("leave the unanswered list when a person marks them; another organization marks nothing", async () => {
+    const org = await registerOrg(t.app);
+    const other = await registerOrg(t.app);
+    await createArticle(t.app, org, SHIPPING);
+    const question = "Do you sell gift cards?";
+    expect((await ask(org, question)).handoff).toBe(true);
+    // Another organization's question is not found, alone or beside one of its own, and nothing is marked.
+    await createArticle(t.app, other, SHIPPING);
+    const theirOwn = "Can I pay in instalments?";
+    expect((await ask(other, theirOwn)).handoff).toBe(true);
+    for (const questions of [[question], [theirOwn, question]]) {
+      const theirs = await call(other, "POST", "/api/ai/unanswered/not-covered", { questions });
+      expect(theirs.statusCode, theirs.body).toBe(404);
+      expect(theirs.json().error).toMatch(/nanswered question not found/);
+      expect(theirs.body).not.toContain("gift");
+    }
+    const theirList = (await call(other, "GET", "/api/ai/unanswered")).json().groups;
+    expect(theirList.map((g: { question: string }) => g.question)).toEqual([theirOwn]);
+    expect((await call(other, "GET", "/api/ai/threshold")).json().labelled).toEqual({
+      answerable: 0,
+      uncovered: 0,
+      wrong: 0,
+    });
+    const stillListed = (await call(org, "GET", "/api/ai/unanswered")).json().groups;
+    expect(stillListed.map((g: { question: string }) => g.question)).toEqual([question]);
+    const agent = await addMember(t.database, org.user.organizationId, { role: "agent" });
+    expect((await call(agent, "POST", "/api/ai/unanswered/not-covered", { questions: [question] })).statusCode).toBe(
+      403,
+    );
+    const marked = await call(org, "POST", "/api/ai/unanswered/not-covered", { questions: [question] });
+    expect(marked.statusCode, marked.body).toBe(200);
+    expect(marked.json()).toEqual({ reviewed: 1 });
+    const list = await call(org, "GET", "/api/ai/unanswered");
+    expect(list.json().groups).toEqual([]);
+    // Once dealt with, it is no longer an unanswered question.
+    const again = await call(org, "POST", "/api/ai/unanswered/not-covered", { questions: [question] });
+    expect(again.statusCode).toBe(404);
+    const bad = await call(org, "POST", "/api/ai/unanswered/not-covered", { questions: [] });
+    expect(bad.statusCode).toBe(400);
+  });
+});

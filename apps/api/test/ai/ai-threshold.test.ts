@@ -1,0 +1,148 @@
+import type { ThresholdProposal } from "@cove/contract/ai.ts";
+import { describe, expect, it } from "vitest";
+import { aiAnswers, aiQuestionSuggestions } from "../../src/db/schema/ai.ts";
+import { handedOffAt, type Labelled, proposeThreshold } from "../../src/modules/ai/threshold.ts";
+import { addMember, client, createArticle, registerOrg, testAppForFile } from "../helpers.ts";
+
+const t = testAppForFile();
+const call = client(() => t.app);
+type Org = Awaited<ReturnType<typeof registerOrg>>;
+
+/** 20 questions an article covered, and 7 none did, with the confidence the assistant gave each. */
+const ANSWERABLE = [
+  0.3, 0.35, 0.4, 0.45, 0.52, 0.55, 0.58, 0.6, 0.62, 0.65, 0.68, 0.7, 0.72, 0.75, 0.78, 0.8, 0.82, 0.85, 0.88, 0.9,
+];
+const UNCOVERED = [0.1, 0.2, 0.25, 0.38, 0.45, 0.5, 0.6];
+const FIXTURE: Labelled[] = [
+  ...ANSWERABLE.map((confidence) => ({ confidence, answerable: true })),
+  ...UNCOVERED.map((confidence) => ({ confidence, answerable: false })),
+];
+
+describe("the proposed threshold", () => {
+  it("matches the hand computation on a fixture history", () => {
+    // Target 10% of 20: 2 may fall below; the 3rd smallest is 0.40. Below it: 0.30, 0.35 (2/20) and of the uncovered
+    // 0.10, 0.20, 0.25, 0.38 (4/7).
+    expect(proposeThreshold(FIXTURE, 0.1)).toBe(0.4);
+    expect(handedOffAt(FIXTURE, 0.4)).toEqual({ threshold: 0.4, answerable: 2 / 20, uncovered: 4 / 7, wrong: null });
+    // Target 20%: 4 may fall below; the 5th smallest is 0.52; uncovered below it: 6/7.
+    expect(proposeThreshold(FIXTURE, 0.2)).toBe(0.52);
+    expect(handedOffAt(FIXTURE, 0.52)).toEqual({ threshold: 0.52, answerable: 4 / 20, uncovered: 6 / 7, wrong: null });
+    // 5%: 1 may fall below: the 2nd smallest, 0.35.
+    expect(proposeThreshold(FIXTURE, 0.05)).toBe(0.35);
+  });
+
+  it("counts answers a person marked wrong apart: handing them off is right, and they do not move the proposal", () => {
+    // Three wrong answers given at 0.45, 0.55 and 0.7: at 0.4 none is handed off, at 0.52 one, at 0.6 two of three.
+    const wrong = [0.45, 0.55, 0.7].map((confidence) => ({ confidence, answerable: false, wrong: true }));
+    const history = [...FIXTURE, ...wrong];
+    expect(proposeThreshold(history, 0.1)).toBe(0.4);
+    expect(handedOffAt(history, 0.4)).toEqual({ threshold: 0.4, answerable: 2 / 20, uncovered: 4 / 7, wrong: 0 });
+    expect(handedOffAt(history, 0.6)).toEqual({ threshold: 0.6, answerable: 7 / 20, uncovered: 6 / 7, wrong: 2 / 3 });
+  });
+
+  it("keeps the default with fewer than 20 answerable questions", () => {
+    expect(proposeThreshold(FIXTURE.slice(1), 0.1)).toBeNull();
+  });
+});
+
+async function seedHistory(org: Org) {
+  const orgId = org.user.organizationId;
+  const article = await createArticle(t.app, org, { title: "Returns", body: "Send it back.", status: "published" });
+  const row = (question: string, confidence: number, extra: Partial<typeof aiAnswers.$inferInsert> = {}) => ({
+    organizationId: orgId,
+    channel: "chat" as const,
+    question,
+    confidence,
+    handoff: confidence < 0.5,
+    provider: "embedded",
+    latencyMs: 5,
+    ...extra,
+  });
+  // Answerable three ways: a thumbs up, attached to an article, accepted as an example question.
+  const labelled = ANSWERABLE.map((c, k) =>
+    k % 3 === 0
+      ? row(`thumbs ${k}`, c, { feedback: "up" })
+      : k % 3 === 1
+        ? row(`attached ${k}`, c, { reviewedAt: new Date(), reviewedArticleId: article.id })
+        : row(`Learned question ${k}?`, c),
+  );
+  await t.database.db.insert(aiAnswers).values([
+    ...labelled,
+    ...UNCOVERED.map((c, k) => row(`uncovered ${k}`, c, { notCovered: true, reviewedAt: new Date() })),
+    // Not labels: a thumbs down alone, the staff's console, an unlabelled question.
+    row("thumbs down", 0.2, { feedback: "down" }),
+    row("console", 0.1, { channel: "console", feedback: "up" }),
+    row("nobody said", 0.15),
+  ]);
+  await t.database.db.insert(aiQuestionSuggestions).values(
+    ANSWERABLE.flatMap((_, k) =>
+      k % 3 === 2
+        ? [
+            {
+              organizationId: orgId,
+              articleId: article.id,
+              question: `learned question ${k}`,
+              source: "chat" as const,
+              sourceId: article.id,
+              state: "accepted" as const,
+            },
+          ]
+        : [],
+    ),
+  );
+}
+
+describe("GET /api/ai/threshold and POST /api/ai/threshold/apply", () => {
+  it("proposes from the organization's own labelled questions, shows the trade-off, and applies it for an admin", async () => {
+    const org = await registerOrg(t.app);
+    const other = await registerOrg(t.app);
+    await seedHistory(org);
+    const res = await call(org, "GET", "/api/ai/threshold?target=0.1");
+    expect(res.statusCode, res.body).toBe(200);
+    const proposal = res.json<ThresholdProposal>();
+    expect(proposal).toMatchObject({
+      target: 0.1,
+      current: 0.5,
+      labelled: { answerable: 20, uncovered: 7, wrong: 0 },
+      proposed: 0.4,
+      at_proposed: { threshold: 0.4, answerable_handed_off: 0.1, uncovered_handed_off: 4 / 7, wrong_handed_off: null },
+      message: "At 0.40: 10% of answerable questions handed off, 57% of uncovered ones handed off.",
+    });
+    expect(proposal.curve.find((p) => p.threshold === 0.5)).toEqual({
+      threshold: 0.5,
+      answerable_handed_off: 4 / 20,
+      uncovered_handed_off: 5 / 7,
+      wrong_handed_off: null,
+    });
+
+    // Another organization sees its own (empty) history, and nothing of this one's.
+    const theirs = (await call(other, "GET", "/api/ai/threshold")).json<ThresholdProposal>();
+    expect(theirs).toMatchObject({ labelled: { answerable: 0, uncovered: 0, wrong: 0 }, proposed: null, current: 0.5 });
+    expect(theirs.message).toContain("keeps the default threshold");
+    expect((await call(other, "POST", "/api/ai/threshold/apply", { target: 0.1 })).statusCode).toBe(400);
+
+    const agent = await addMember(t.database, org.user.organizationId, { role: "agent" });
+    expect((await call(agent, "GET", "/api/ai/threshold")).statusCode).toBe(200);
+    expect((await call(agent, "POST", "/api/ai/threshold/apply", { target: 0.2 })).statusCode).toBe(403);
+    const applied = await call(org, "POST", "/api/ai/threshold/apply", { target: 0.2 });
+    expect(applied.statusCode, applied.body).toBe(200);
+    const after = applied.json<ThresholdProposal>();
+    expect(after).toMatchObject({ proposed: 0.52, target: 0.2 });
+    // Stored as a PostgreSQL real.
+    expect(after.current).toBeCloseTo(0.52, 5);
+    const settings = (await call(org, "GET", "/api/ai/settings")).json().settings;
+    expect(settings.handoff_threshold).toBeCloseTo(0.52, 5);
+    expect((await call(other, "GET", "/api/ai/settings")).json().settings.handoff_threshold).toBe(0.5);
+  });
+
+  it("refuses a target out of range or not a number, and an anonymous caller", async () => {
+    const org = await registerOrg(t.app);
+    for (const target of ["abc", "0", "0.9"]) {
+      const res = await call(org, "GET", `/api/ai/threshold?target=${target}`);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toContain("The target must be a number between 0.01 and 0.5");
+    }
+    expect((await call(org, "POST", "/api/ai/threshold/apply", {})).statusCode).toBe(400);
+    expect((await call(null, "GET", "/api/ai/threshold")).statusCode).toBe(401);
+  });
+});

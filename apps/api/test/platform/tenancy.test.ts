@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { sessions } from "../../src/db/schema/auth.ts";
+import { organizations } from "../../src/db/schema/organizations.ts";
+import { users } from "../../src/db/schema/users.ts";
+import { queryRows } from "../../src/platform/db.ts";
+import { REQUEST_ROLE, withTenant } from "../../src/platform/tenancy.ts";
+import { orgForFile, testAppForFile } from "../helpers.ts";
+
+const t = testAppForFile();
+const a = orgForFile(t);
+const b = orgForFile(t);
+
+const as = (who: typeof a) => ({ orgId: who.user.organizationId, userId: who.user.id, role: who.user.role });
+
+describe("row-level security", () => {
+  it("confines a query that forgets its organization filter to the caller's rows", async () => {
+    const seen = await withTenant(t.database.db, as(a), async (ctx) => ({
+      orgs: await ctx.db.select({ id: organizations.id }).from(organizations),
+      users: await ctx.db.select({ id: users.id, org: users.organizationId }).from(users),
+      sessions: await ctx.db.select({ org: sessions.organizationId }).from(sessions),
+    }));
+    expect(seen.orgs).toEqual([{ id: a.user.organizationId }]);
+    expect(seen.users).toEqual([{ id: a.user.id, org: a.user.organizationId }]);
+    expect(seen.sessions.length).toBeGreaterThan(0);
+    expect(seen.sessions.every((s) => s.org === a.user.organizationId)).toBe(true);
+  });
+
+  it("cannot update or delete another organization's rows, even by id", async () => {
+    await withTenant(t.database.db, as(a), async (ctx) => {
+      await ctx.db.execute(sql`update users set first_name = 'Hacked' where id = ${b.user.id}`);
+      await ctx.db.execute(sql`delete from sessions where user_id = ${b.user.id}`);
+    });
+    const [row] = await queryRows(t.database.db, sql`select first_name from users where id = ${b.user.id}`);
+    expect(row).toEqual({ first_name: "Ada" });
+    const [left] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from sessions where user_id = ${b.user.id}`,
+    );
+    expect(left?.n).toBeGreaterThan(0);
+  });
+
+  it("refuses to write a row into another organization", async () => {
+    await expect(
+      withTenant(t.database.db, as(a), (ctx) =>
+        ctx.db.insert(users).values({
+          organizationId: b.user.organizationId,
+          email: "intruder@example.com",
+          firstName: "In",
+          lastName: "Truder",
+          role: "admin",
+        }),
+      ),
+    ).rejects.toThrow();
+    const [found] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from users where email = 'intruder@example.com'`,
+    );
+    expect(found?.n).toBe(0);
+  });
+
+  it("sees nothing at all without an organization", async () => {
+    const rows = await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('role', ${REQUEST_ROLE}, true)`);
+      return queryRows(tx, sql`select id from users`);
+    });
+    expect(rows).toEqual([]);
+  });
+
+  it("runs requests under a role that is neither superuser nor exempt from RLS, and drops it at commit", async () => {
+    const role = await withTenant(t.database.db, as(a), async (ctx) => {
+      const [r] = await queryRows(
+        ctx.db,
+        sql`select current_user as name, rolsuper, rolbypassrls from pg_roles where rolname = current_user`,
+      );
+      return r;
+    });
+    expect(role).toEqual({ name: REQUEST_ROLE, rolsuper: false, rolbypassrls: false });
+    const [after] = await queryRows<{ name: string; org: string | null }>(
+      t.database.db,
+      sql`select current_user as name, current_setting('app.org_id', true) as org`,
+    );
+    expect(after?.name).not.toBe(REQUEST_ROLE);
+    expect(after?.org ?? "").toBe("");
+  });
+
+  it("protects every table that has an organization_id column", async () => {
+    const tables = await queryRows<{ table: string; rls: boolean; policies: number; owned_by_other: boolean }>(
+      t.database.db,
+      sql`
+      select c.relname as table, c.relrowsecurity as rls,
+             (select count(*)::int from pg_policy p where p.polrelid = c.oid) as policies,
+             pg_get_userbyid(c.relowner) <> ${REQUEST_ROLE} as owned_by_other
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind = 'r'
+        and (exists (select 1 from information_schema.columns col
+                     where col.table_schema = 'public' and col.table_name = c.relname and col.column_name = 'organization_id')
+             or c.relname = 'organizations')`,
+    );
+    expect(tables.map((r) => r.table).sort()).toEqual(expect.arrayContaining(["organizations", "sessions", "users"]));
+    for (const table of tables) {
+      expect(table, table.table).toMatchObject({ rls: true, owned_by_other: true });
+      expect(table.policies, table.table).toBeGreaterThan(0);
+    }
+  });
+});
