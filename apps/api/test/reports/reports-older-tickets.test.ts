@@ -2,6 +2,7 @@ import type { ReportAnswer } from "@cove/contract/reports.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/platform/clock.ts";
 import { client, createTestApp, createTicket, registerOrg, type TestApp } from "../helpers.ts";
+import { ticketStamps } from "../support/stamps.ts";
 
 /**
  * The tickets a report reads besides the ones created in its range (modules/tickets/tickets.reports.ts): those created
@@ -25,20 +26,7 @@ afterEach(() => setClock(null));
 const call = client(() => t.app);
 const exec = (text: string, values: unknown[] = []) => t.database.executeSql(text, values);
 
-async function stamp(id: string, fields: Record<string, string | null>) {
-  const keys = Object.keys(fields);
-  await exec(`update tickets set ${keys.map((k, i) => `${k} = $${i + 2}`).join(", ")} where id = $1`, [
-    id,
-    ...keys.map((k) => fields[k]),
-  ]);
-}
-async function stampStatus(id: string, n: number, at: string) {
-  await exec(
-    `update ticket_events set created_at = $3 where id = (
-       select id from ticket_events where ticket_id = $1 and type = 'status' order by seq offset $2 limit 1)`,
-    [id, n, at],
-  );
-}
+const { stamp, stampStatus } = ticketStamps(exec);
 
 async function build() {
   const admin = await registerOrg(t.app);

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { addHours, businessMinutesCounter, DEFAULT_WINDOW } from "../../src/modules/automation/sla.ts";
 import { setClock } from "../../src/platform/clock.ts";
 import { addComment, addMember, client, createTestApp, createTicket, registerOrg, type TestApp } from "../helpers.ts";
+import { ticketStamps } from "../support/stamps.ts";
 
 /**
  * Reports (docs/reports.md) over an organization built with known timestamps in Europe/Berlin, across the change to
@@ -21,22 +22,7 @@ const call = client(() => t.app);
 const exec = (text: string, values: unknown[] = []) => t.database.executeSql(text, values);
 const Z = (iso: string) => new Date(iso);
 
-/** Rewrites a ticket's times as if things had happened then (the API stamps them with the real time). */
-async function stamp(id: string, fields: Record<string, string | null>) {
-  const keys = Object.keys(fields);
-  await exec(`update tickets set ${keys.map((k, i) => `${k} = $${i + 2}`).join(", ")} where id = $1`, [
-    id,
-    ...keys.map((k) => fields[k]),
-  ]);
-}
-/** Rewrites the time of a ticket's n-th status change (in order) to `to`. */
-async function stampStatus(id: string, n: number, at: string) {
-  await exec(
-    `update ticket_events set created_at = $3 where id = (
-       select id from ticket_events where ticket_id = $1 and type = 'status' order by seq offset $2 limit 1)`,
-    [id, n, at],
-  );
-}
+const { stamp, stampStatus } = ticketStamps(exec);
 
 interface Built {
   admin: Awaited<ReturnType<typeof registerOrg>>;
