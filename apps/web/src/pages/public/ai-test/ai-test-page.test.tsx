@@ -162,6 +162,30 @@ describe("/ai-test", () => {
     expect(calls(fetchMock).filter((c) => c.includes("ai-response"))).toHaveLength(0);
   });
 
+  it("keeps saying so when the arrival check answers after a question found the demo gone", async () => {
+    let answerArrival: () => void = () => {};
+    const arrival = new Promise<void>((resolve) => {
+      answerArrival = resolve;
+    });
+    mockApi({
+      // The arrival check is slow: it answers "available" only after the question has been refused.
+      "GET /api/demo": async () => {
+        await arrival;
+        return json(200, { available: true, organization: { name: "Acme Outdoor Co.", slug: "acme" } });
+      },
+      "POST /api/chat/ai-response": () => json(404, { error: DEMO_UNAVAILABLE, code: "DEMO_UNAVAILABLE" }),
+    });
+    const { user } = renderApp("/ai-test");
+    const quick = await screen.findByRole("group", { name: "Quick questions" });
+    await user.click(within(quick).getByRole("button", { name: "Where is my order?" }));
+    expect(await screen.findByRole("heading", { name: NO_DEMO_TITLE })).toBeInTheDocument();
+    answerArrival();
+    // Give the late answer its turn, then the page still says the demo is gone.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByRole("heading", { name: NO_DEMO_TITLE })).toBeInTheDocument();
+    expect(screen.queryByRole("group", { name: "Quick questions" })).not.toBeInTheDocument();
+  });
+
   it("says so too when the demo goes away while the page is open", async () => {
     mockApi({
       "GET /api/demo": () => json(200, { available: true, organization: { name: "Acme Outdoor Co.", slug: "acme" } }),

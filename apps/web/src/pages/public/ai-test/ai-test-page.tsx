@@ -63,7 +63,12 @@ function useDemoAvailability() {
   useEffect(() => {
     const controller = new AbortController();
     fetchDemo(controller.signal)
-      .then((demo) => setState({ available: demo.available, message: demo.message ?? DEMO_UNAVAILABLE }))
+      // A question answered "no demo" before this arrived is the newer word: a late "available" does not undo it.
+      .then((demo) =>
+        setState((now) =>
+          now.available === false ? now : { available: demo.available, message: demo.message ?? DEMO_UNAVAILABLE },
+        ),
+      )
       .catch(() => {});
     return () => controller.abort();
   }, []);
