@@ -82,8 +82,9 @@ test("a visitor on another website chats with the assistant, then with a person,
   const conversation = dana.getByRole("region", { name: `Chat with Rosa ${id}` });
   await conversation.getByRole("button", { name: "Take" }).click();
   await expect(session.getByText("With Dana Whitfield")).toBeVisible({ timeout: 10_000 });
-  // Typing shows both ways.
-  await message.pressSequentially("One more thing");
+  // Typing shows both ways. At a person's pace: the widget says "typing" at most every two seconds while keys come, so
+  // a late look at the conversation still finds it (typed all at once, one frame would have to be caught in time).
+  await message.pressSequentially("One more thing", { delay: 150 });
   await expect(conversation.getByText(`Rosa ${id} is typing…`)).toBeVisible({ timeout: 10_000 });
   await conversation.getByRole("textbox", { name: "Message" }).pressSequentially("Hi");
   await expect(panel.getByText("Dana is typing…")).toBeVisible({ timeout: 10_000 });
