@@ -111,23 +111,26 @@ export async function logAnswer(db: Queryable, row: typeof aiAnswers.$inferInser
  * The thumbs of these logged answers of the organization (null where nobody rated). Read by staff, and by a chat
  * visitor for the answers in its own chats (its role sees no other: migration 0050).
  */
-export async function feedbackOf(db: Queryable, orgId: string, ids: string[]): Promise<Map<string, AiFeedback | null>> {
+/**
+ * The visitor's thumbs on these logged answers, and for staff (withMarks) whether a person marked each wrong: the
+ * contact role cannot read that column, so a visitor's read leaves it out.
+ */
+export async function feedbackOf(
+  db: Queryable,
+  orgId: string,
+  ids: string[],
+  withMarks = false,
+): Promise<Map<string, { feedback: AiFeedback | null; markedWrong?: boolean }>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({ id: aiAnswers.id, feedback: aiAnswers.feedback })
-    .from(aiAnswers)
-    .where(and(eq(aiAnswers.organizationId, orgId), inArray(aiAnswers.id, ids)));
-  return new Map(rows.map((r) => [r.id, r.feedback]));
-}
-
-/** Which of these logged answers a person marked wrong (staff only: the contact role cannot read the column). */
-export async function markedWrongOf(db: Queryable, orgId: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .select({ id: aiAnswers.id })
-    .from(aiAnswers)
-    .where(and(eq(aiAnswers.organizationId, orgId), inArray(aiAnswers.id, ids), eq(aiAnswers.markedWrong, true)));
-  return new Set(rows.map((r) => r.id));
+  const which = and(eq(aiAnswers.organizationId, orgId), inArray(aiAnswers.id, ids));
+  const base = { id: aiAnswers.id, feedback: aiAnswers.feedback };
+  const rows: { id: string; feedback: AiFeedback | null; markedWrong?: boolean }[] = withMarks
+    ? await db
+        .select({ ...base, markedWrong: aiAnswers.markedWrong })
+        .from(aiAnswers)
+        .where(which)
+    : await db.select(base).from(aiAnswers).where(which);
+  return new Map(rows.map(({ id, ...rest }) => [id, rest]));
 }
 
 /**

@@ -8,7 +8,6 @@ export {
   feedbackOf,
   loggedQuestion,
   markAnswerWrong,
-  markedWrongOf,
   savedGreeting,
   saveFeedback,
   unansweredBetween,

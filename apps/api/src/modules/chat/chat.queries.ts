@@ -4,7 +4,7 @@ import { chatMessages, chatSessions } from "../../db/schema/chat.ts";
 import { users } from "../../db/schema/users.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { feedbackOf, markedWrongOf } from "../ai/index.ts";
+import { feedbackOf } from "../ai/index.ts";
 import { filesOfChatMessages } from "../attachments/index.ts";
 import { answerNodes } from "./answer-nodes.ts";
 
@@ -160,13 +160,12 @@ export async function selectMessages(
     rows.map((r) => r.id),
   );
   const answers = rows.flatMap((r) => (r.aiAnswerId ? [r.aiAnswerId] : []));
-  const feedback = await feedbackOf(db, orgId, answers);
-  const wrong = reader === "staff" ? await markedWrongOf(db, orgId, answers) : null;
+  const logged = await feedbackOf(db, orgId, answers, reader === "staff");
   return rows.reverse().map((r) => {
     const file = files.get(r.id);
-    const rated = r.aiAnswerId ? (feedback.get(r.aiAnswerId) ?? null) : null;
-    const marked = wrong && r.aiAnswerId ? { marked_wrong: wrong.has(r.aiAnswerId) } : {};
-    return { ...toMessage(r, rated), ...marked, ...(file ? { attachment: file } : {}) };
+    const answer = r.aiAnswerId ? logged.get(r.aiAnswerId) : undefined;
+    const marked = reader === "staff" && r.aiAnswerId ? { marked_wrong: answer?.markedWrong ?? false } : {};
+    return { ...toMessage(r, answer?.feedback ?? null), ...marked, ...(file ? { attachment: file } : {}) };
   });
 }
 
