@@ -11,7 +11,34 @@ import { useApplyThreshold, useThresholdProposal } from "../api/ai.api.ts";
 export const APPLY_FAILED = "The threshold could not be applied";
 const TARGETS = [0.05, 0.1, 0.15, 0.2, 0.3];
 const form = z.object({ target: applyThresholdBody.shape.target });
-const pct = (share: number | null) => (share === null ? "n/a" : `${Math.round(share * 100)}%`);
+const pct = (share: number) => `${Math.round(share * 100)}%`;
+
+type Proposal = NonNullable<ReturnType<typeof useThresholdProposal>["data"]>;
+
+/**
+ * What the current threshold does on the labelled questions, in plain words: a kind of question with none labelled is
+ * left out rather than shown as a blank or a meaningless 0%, and with nothing labelled at all it says so.
+ */
+export function currentEffect(p: Proposal): string {
+  const { answerable, uncovered, wrong } = p.labelled;
+  if (answerable + uncovered + wrong === 0) {
+    return "Nothing is labelled yet, so there is nothing to measure a threshold against: the questions your customers ask from now on will be.";
+  }
+  const { answerable_handed_off: a, uncovered_handed_off: u, wrong_handed_off: w } = p.at_current;
+  const hasA = answerable > 0;
+  const hasU = uncovered > 0 && u !== null;
+  const kinds = [
+    hasA && hasU ? `${pct(a)} of answerable and ${pct(u)} of uncovered questions handed off` : null,
+    hasA && !hasU ? `${pct(a)} of answerable questions handed off` : null,
+    !hasA && hasU ? `${pct(u)} of uncovered questions handed off` : null,
+    w !== null ? `${pct(w)} of those answered wrongly` : null,
+  ].filter((part) => part !== null);
+  return (
+    `From ${answerable} answerable and ${uncovered} uncovered questions of your customers` +
+    (wrong > 0 ? `, and ${wrong} answers your team marked wrong` : "") +
+    `. Now, at ${p.current.toFixed(2)}: ${kinds.join(", and ")}.`
+  );
+}
 
 /**
  * "Your own hand-off threshold": the threshold fitted on the organization's labelled questions for the share of
@@ -58,15 +85,7 @@ export function ThresholdProposal({ canEdit }: { canEdit: boolean }) {
       {p && (
         <div className="space-y-1 text-sm text-slate-700" aria-live="polite">
           <p>{p.message}</p>
-          <p className="text-xs text-slate-500">
-            From {p.labelled.answerable} answerable and {p.labelled.uncovered} uncovered questions of your customers
-            {p.labelled.wrong > 0 && `, and ${p.labelled.wrong} answers your team marked wrong`}. Now, at{" "}
-            {p.current.toFixed(2)}: {pct(p.at_current.answerable_handed_off)} of answerable and{" "}
-            {pct(p.at_current.uncovered_handed_off)} of uncovered questions handed off
-            {p.at_current.wrong_handed_off !== null &&
-              `, and ${pct(p.at_current.wrong_handed_off)} of those answered wrongly`}
-            .
-          </p>
+          <p className="text-xs text-slate-500">{currentEffect(p)}</p>
           {p.automatic && (
             <p className="text-xs text-slate-500">
               Adjusted automatically once {p.automatic_from} questions are labelled (now{" "}

@@ -401,6 +401,45 @@ describe("Your own hand-off threshold", () => {
     const card = await screen.findByRole("form", { name: "Your own hand-off threshold" });
     expect(await within(card).findByText(noProposal.message)).toBeInTheDocument();
     expect(within(card).getByRole("button", { name: "Apply threshold" })).toBeDisabled();
+    expect(card).toHaveTextContent(
+      "From 12 answerable and 3 uncovered questions of your customers. Now, at 0.50: 25% of answerable and 67% of uncovered questions handed off.",
+    );
+  });
+
+  it("with nothing labelled, says so in words rather than blank figures", async () => {
+    const empty = {
+      ...noProposal,
+      labelled: { answerable: 0, uncovered: 0, wrong: 0 },
+      at_current: { threshold: 0.5, answerable_handed_off: 0, uncovered_handed_off: null, wrong_handed_off: null },
+      message:
+        "Only 0 of your customers' questions are labelled as answerable; with fewer than 20 the assistant keeps the default threshold (0.5) or the one you set.",
+    };
+    signedIn({ "GET /api/ai/threshold": () => json(200, empty) });
+    renderApp("/ai-assistant");
+    const card = await screen.findByRole("form", { name: "Your own hand-off threshold" });
+    expect(
+      await within(card).findByText(
+        "Nothing is labelled yet, so there is nothing to measure a threshold against: the questions your customers ask from now on will be.",
+      ),
+    ).toBeInTheDocument();
+    expect(card).not.toHaveTextContent("n/a");
+    expect(card).not.toHaveTextContent("of answerable");
+  });
+
+  it("leaves out a kind of question none of which is labelled", async () => {
+    const onlyAnswerable = {
+      ...noProposal,
+      labelled: { answerable: 12, uncovered: 0, wrong: 0 },
+      at_current: { threshold: 0.5, answerable_handed_off: 0.25, uncovered_handed_off: null, wrong_handed_off: null },
+    };
+    signedIn({ "GET /api/ai/threshold": () => json(200, onlyAnswerable) });
+    renderApp("/ai-assistant");
+    const card = await screen.findByRole("form", { name: "Your own hand-off threshold" });
+    expect(
+      await within(card).findByText(
+        "From 12 answerable and 0 uncovered questions of your customers. Now, at 0.50: 25% of answerable questions handed off.",
+      ),
+    ).toBeInTheDocument();
   });
 });
 
