@@ -118,7 +118,9 @@ describe("GET /api/ai/threshold and POST /api/ai/threshold/apply", () => {
     // Another organization sees its own (empty) history, and nothing of this one's.
     const theirs = (await call(other, "GET", "/api/ai/threshold")).json<ThresholdProposal>();
     expect(theirs).toMatchObject({ labelled: { answerable: 0, uncovered: 0, wrong: 0 }, proposed: null, current: 0.5 });
-    expect(theirs.message).toContain("keeps the default threshold");
+    expect(theirs.message).toBe(
+      "None of your customers' questions is labelled as answerable yet; with fewer than 20 the assistant keeps the default threshold (0.5) or the one you set.",
+    );
     expect((await call(other, "POST", "/api/ai/threshold/apply", { target: 0.1 })).statusCode).toBe(400);
 
     const agent = await addMember(t.database, org.user.organizationId, { role: "agent" });

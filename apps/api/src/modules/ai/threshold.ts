@@ -130,7 +130,11 @@ export async function thresholdProposal(ctx: TenantCtx, target?: number): Promis
   };
   let message: string;
   if (proposed === null) {
-    message = `Only ${answerable} of your customers' questions are labelled as answerable; with fewer than ${MIN_ANSWERABLE} the assistant keeps the default threshold (${DEFAULT_SETTINGS.handoffThreshold}) or the one you set.`;
+    const labelledSoFar =
+      answerable === 0
+        ? "None of your customers' questions is labelled as answerable yet"
+        : `Only ${answerable} of your customers' questions ${answerable === 1 ? "is" : "are"} labelled as answerable`;
+    message = `${labelledSoFar}; with fewer than ${MIN_ANSWERABLE} the assistant keeps the default threshold (${DEFAULT_SETTINGS.handoffThreshold}) or the one you set.`;
   } else {
     const at = point(proposed);
     message =

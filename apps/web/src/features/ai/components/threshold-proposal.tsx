@@ -22,7 +22,7 @@ type Proposal = NonNullable<ReturnType<typeof useThresholdProposal>["data"]>;
 export function currentEffect(p: Proposal): string {
   const { answerable, uncovered, wrong } = p.labelled;
   if (answerable + uncovered + wrong === 0) {
-    return "Nothing is labelled yet, so there is nothing to measure a threshold against: the questions your customers ask from now on will be.";
+    return "Nothing to measure a threshold against yet. A question is labelled when a customer gives its answer a thumbs up, and when your team attaches it to an article, accepts it as an article's example question, marks its answer wrong or says no article covers it.";
   }
   const { answerable_handed_off: a, uncovered_handed_off: u, wrong_handed_off: w } = p.at_current;
   const hasA = answerable > 0;

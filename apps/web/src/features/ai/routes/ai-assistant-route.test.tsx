@@ -412,14 +412,14 @@ describe("Your own hand-off threshold", () => {
       labelled: { answerable: 0, uncovered: 0, wrong: 0 },
       at_current: { threshold: 0.5, answerable_handed_off: 0, uncovered_handed_off: null, wrong_handed_off: null },
       message:
-        "Only 0 of your customers' questions are labelled as answerable; with fewer than 20 the assistant keeps the default threshold (0.5) or the one you set.",
+        "None of your customers' questions is labelled as answerable yet; with fewer than 20 the assistant keeps the default threshold (0.5) or the one you set.",
     };
     signedIn({ "GET /api/ai/threshold": () => json(200, empty) });
     renderApp("/ai-assistant");
     const card = await screen.findByRole("form", { name: "Your own hand-off threshold" });
     expect(
       await within(card).findByText(
-        "Nothing is labelled yet, so there is nothing to measure a threshold against: the questions your customers ask from now on will be.",
+        "Nothing to measure a threshold against yet. A question is labelled when a customer gives its answer a thumbs up, and when your team attaches it to an article, accepts it as an article's example question, marks its answer wrong or says no article covers it.",
       ),
     ).toBeInTheDocument();
     expect(card).not.toHaveTextContent("n/a");
