@@ -1,6 +1,6 @@
 /**
- * npm run bench:realtime: how long a committed change takes to reach the browsers that follow it (docs/engineering.md
- * section 6: p99 <= 50 ms with 1,000 sockets, on one instance and across two), and what an idle socket costs.
+ * npm run bench:realtime: how long a committed change takes to reach the browsers that follow it (docs/engineering.md,
+ * "Budgets": p99 <= 50 ms with 1,000 sockets, on one instance and across two), and what an idle socket costs.
  *
  * It recreates a PostgreSQL database, starts the real app (one, then two instances on the same database), opens
  * 1,000 signed-in sockets that follow their organization's tickets, and changes tickets through the HTTP API of

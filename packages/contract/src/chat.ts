@@ -5,9 +5,9 @@ import { CSAT_RATINGS } from "./csat.ts";
 import { textRequired } from "./messages.ts";
 
 /**
- * Live chat (docs/product.md, "Screens" Live chat, section 3 chat entities, section 4 chat session status, section 7 chat calls):
- * a visitor on the organization's own website chats through the widget; the AI assistant answers first and hands off
- * to a person, who answers in the same conversation from /chat. Paths and fields of section 7 are kept as they are.
+ * Live chat (docs/product.md: "Screens", "Records", "States" and "API calls"): a visitor on the organization's own
+ * website chats through the widget; the AI assistant answers first and hands off to a person, who answers in the same
+ * conversation from /chat. The paths and fields the spec names are kept as they are.
  */
 
 export const CHAT_SESSION_STATUSES = ["active", "closed", "transferred"] as const;
