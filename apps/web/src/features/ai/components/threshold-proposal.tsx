@@ -3,6 +3,7 @@ import { useId } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { Button } from "../../../components/ui/button.tsx";
+import { TableHead } from "../../../components/ui/table-head.tsx";
 import { FieldShell, inputClasses } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -37,6 +38,57 @@ export function currentEffect(p: Proposal): string {
     `From ${answerable} answerable and ${uncovered} uncovered questions of your customers` +
     (wrong > 0 ? `, and ${wrong} answers your team marked wrong` : "") +
     `. Now, at ${p.current.toFixed(2)}: ${kinds.join(", and ")}.`
+  );
+}
+
+/**
+ * What each threshold would have done on the labelled questions, for an admin who wants to see the trade-off rather
+ * than trust the proposal: the current and proposed thresholds are named in their rows.
+ */
+function ThresholdCurve({ p }: { p: Proposal }) {
+  const { answerable, uncovered, wrong } = p.labelled;
+  if (p.curve.length === 0 || answerable + uncovered + wrong === 0) return null;
+  const columns = [
+    { label: "Hand off below", className: "py-1 font-medium" },
+    ...(answerable > 0 ? ["Answerable handed off"] : []),
+    ...(uncovered > 0 ? ["Uncovered handed off"] : []),
+    ...(wrong > 0 ? ["Wrong answers handed off"] : []),
+  ];
+  const cell = "py-1.5 text-right text-slate-700";
+  const near = (a: number, b: number | null) => b !== null && Math.abs(a - b) < 0.005;
+  // The current and proposed thresholds get rows of their own where they fall between the curve's steps.
+  const points = [...p.curve];
+  for (const own of [p.at_current, p.at_proposed]) {
+    if (own && !points.some((point) => near(point.threshold, own.threshold))) points.push(own);
+  }
+  points.sort((a, b) => a.threshold - b.threshold);
+  return (
+    <details className="text-xs text-slate-600">
+      <summary className="cursor-pointer text-indigo-700">Every threshold on your past questions</summary>
+      <table className="mt-2 w-full">
+        <caption className="sr-only">What each threshold hands off of your labelled questions</caption>
+        <TableHead className="text-left text-slate-500" cellClassName="py-1 text-right font-medium" columns={columns} />
+        <tbody className="divide-y divide-slate-100">
+          {points.map((point) => {
+            const marks = [
+              near(point.threshold, p.current) ? "now" : null,
+              near(point.threshold, p.proposed) ? "proposed" : null,
+            ].filter((m) => m !== null);
+            return (
+              <tr key={point.threshold}>
+                <td className="py-1.5 text-slate-800">
+                  {point.threshold.toFixed(2)}
+                  {marks.length > 0 && <span className="text-slate-500"> ({marks.join(", ")})</span>}
+                </td>
+                {answerable > 0 && <td className={cell}>{pct(point.answerable_handed_off)}</td>}
+                {uncovered > 0 && <td className={cell}>{pct(point.uncovered_handed_off ?? 0)}</td>}
+                {wrong > 0 && <td className={cell}>{pct(point.wrong_handed_off ?? 0)}</td>}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </details>
   );
 }
 
@@ -86,6 +138,7 @@ export function ThresholdProposal({ canEdit }: { canEdit: boolean }) {
         <div className="space-y-1 text-sm text-slate-700" aria-live="polite">
           <p>{p.message}</p>
           <p className="text-xs text-slate-500">{currentEffect(p)}</p>
+          <ThresholdCurve p={p} />
           {p.automatic && (
             <p className="text-xs text-slate-500">
               Adjusted automatically once {p.automatic_from} questions are labelled (now{" "}

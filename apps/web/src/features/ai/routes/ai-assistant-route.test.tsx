@@ -340,9 +340,15 @@ describe("AI Assistant page", () => {
 
 describe("Your own hand-off threshold", () => {
   /** Proposals for two targets, on a history of 40 answerable, 10 uncovered and 4 wrongly answered questions. */
+  const curve = [
+    { threshold: 0.4, answerable_handed_off: 0.05, uncovered_handed_off: 0.6, wrong_handed_off: 0.5 },
+    { threshold: 0.5, answerable_handed_off: 0.2, uncovered_handed_off: 0.8, wrong_handed_off: 0.75 },
+    { threshold: 0.6, answerable_handed_off: 0.45, uncovered_handed_off: 1, wrong_handed_off: 1 },
+  ];
   const proposals: Record<string, ThresholdProposal> = {
     "0.1": {
       ...noProposal,
+      curve,
       labelled: { answerable: 40, uncovered: 10, wrong: 4 },
       proposed: 0.42,
       at_proposed: { threshold: 0.42, answerable_handed_off: 0.09, uncovered_handed_off: 0.71, wrong_handed_off: 0.5 },
@@ -385,6 +391,19 @@ describe("Your own hand-off threshold", () => {
     expect(card).toHaveTextContent(
       "From 40 answerable and 10 uncovered questions of your customers, and 4 answers your team marked wrong. Now, at 0.50: 20% of answerable and 80% of uncovered questions handed off, and 75% of those answered wrongly.",
     );
+    // Every threshold's trade-off, with the current and proposed ones in rows of their own.
+    await user.click(within(card).getByText("Every threshold on your past questions"));
+    const curve = within(card).getByRole("table", { name: "What each threshold hands off of your labelled questions" });
+    const rows = within(curve)
+      .getAllByRole("row")
+      .map((row) => [...row.children].map((cell) => cell.textContent).join(" | "));
+    expect(rows).toEqual([
+      "Hand off below | Answerable handed off | Uncovered handed off | Wrong answers handed off",
+      "0.40 | 5% | 60% | 50%",
+      "0.42 (proposed) | 9% | 71% | 50%",
+      "0.50 (now) | 20% | 80% | 75%",
+      "0.60 | 45% | 100% | 100%",
+    ]);
     await user.selectOptions(
       within(card).getByRole("combobox", { name: "Answerable questions you accept to see handed off" }),
       "0.2",
