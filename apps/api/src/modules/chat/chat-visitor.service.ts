@@ -11,7 +11,7 @@ import {
   type VisitorSession,
 } from "@cove/contract/chat.ts";
 import type { CsatRating } from "@cove/contract/csat.ts";
-import type { EventData } from "@cove/contract/events.ts";
+import { ASSISTANT_ACTOR, type EventData } from "@cove/contract/events.ts";
 import { and, eq, sql } from "drizzle-orm";
 import { chatSessions } from "../../db/schema/chat.ts";
 import type { RequestTx } from "../../platform/auth.ts";
@@ -187,7 +187,7 @@ async function answerHtml(response: string): Promise<string | undefined> {
 /** The assistant's answer; if it cannot answer at all, the session goes to a person rather than fail the visitor. */
 async function askAssistant(deps: ChatDeps, orgId: string, id: string, text: string): Promise<AiTurn> {
   try {
-    const conversation = await withSystem(deps.db, orgId, "assistant", (ctx) =>
+    const conversation = await withSystem(deps.db, orgId, ASSISTANT_ACTOR.id, (ctx) =>
       conversationTurns(ctx.db, orgId, id, TURNS_FOR_AI + 1),
     );
     const answer = await answerQuestion(
@@ -216,7 +216,7 @@ async function askAssistant(deps: ChatDeps, orgId: string, id: string, text: str
  * the session waiting for a person, tells the visitor one will reply, and notifies the team (chat.handlers.ts).
  */
 async function recordAssistantTurn(deps: ChatDeps, orgId: string, id: string, turn: AiTurn): Promise<ChatMessage[]> {
-  return withSystem(deps.db, orgId, "assistant", async (ctx) => {
+  return withSystem(deps.db, orgId, ASSISTANT_ACTOR.id, async (ctx) => {
     const [row] = await ctx.db
       .select({
         status: chatSessions.status,
