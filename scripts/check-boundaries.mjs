@@ -20,6 +20,11 @@
 //     lib/toast-error.ts (no other file calls sonner's toast.error), and a form in a feature is a react-hook-form
 //     form (it imports react-hook-form, or lib/contract-form.ts which wraps it). The exceptions are in FORM_EXCEPTIONS,
 //     each with its reason.
+//  8. the API has one way into a transaction (docs/decisions/2026-11-29-one-way-into-a-transaction.md): a route's work
+//     goes through inRequest, so a route file never opens withTenant, withContact or withApiKey itself; and a module
+//     opens a transaction on the outer handle (db.transaction, as the owner role, with no organization confined) only
+//     in the files of OWNER_TRANSACTIONS, each with its reason. A savepoint inside a transaction (tx.transaction,
+//     ctx.db.transaction) is not a way in.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -216,6 +221,39 @@ const FORM_EXCEPTIONS = new Map([
 const TOAST_HOME = "apps/web/src/lib/toast-error.ts";
 const imports = (text, spec) => new RegExp(`from\\s*["']${spec}["']`).test(text);
 
+/** Rule 8: the module files that open owner-role transactions, and why they may (none is a signed-in request's work). */
+const OWNER_TRANSACTIONS = new Map([
+  [
+    "apps/api/src/modules/auth/auth.service.ts",
+    "registering, signing in and resetting a password: no session exists yet",
+  ],
+  ["apps/api/src/modules/auth/accept-invite.service.ts", "accepting an invitation: the token finds the organization"],
+  ["apps/api/src/modules/portal/portal-sign-in.service.ts", "a portal sign-in link: no contact session exists yet"],
+  ["apps/api/src/modules/portal/portal-demo.ts", "resetting the demo customer at start-up, before any request"],
+  ["apps/api/src/modules/organizations/erase.ts", "erasing an organization: the row every tenant row cascades from"],
+  [
+    "apps/api/src/modules/organizations/export.service.ts",
+    "a job requeueing the exports of dead instances, across organizations",
+  ],
+  [
+    "apps/api/src/modules/webhooks/webhooks.worker.ts",
+    "the delivery worker, which claims deliveries across organizations",
+  ],
+]);
+
+/** Rule 8's problems with an API module file, as texts. */
+function transactionProblems(file, text) {
+  if (!file.startsWith(MODULES) || isTest(file)) return [];
+  const found = [];
+  if (file.endsWith(".routes.ts") && /\bwith(Tenant|Contact|ApiKey)\s*\(/.test(text)) {
+    found.push("a route opens a tenant transaction itself: use inRequest (platform/auth.ts)");
+  }
+  if (/(?<![.\w])db\.transaction\s*\(/.test(text) && !OWNER_TRANSACTIONS.has(file)) {
+    found.push("opens a transaction on the outer handle: use inRequest, or withSystem outside a request");
+  }
+  return found;
+}
+
 /** Rule 7's problems with a web file, as texts. */
 function oneWayProblems(file, text) {
   if (!file.startsWith("apps/web/src/")) return [];
@@ -302,6 +340,7 @@ for (const top of ["packages", "apps"]) {
     }
     for (const why of rawSqlProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
     for (const why of oneWayProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
+    for (const why of transactionProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
   }
 }
 

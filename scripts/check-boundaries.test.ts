@@ -178,4 +178,24 @@ describe("check-boundaries catches each rule's planted violation", () => {
       expect.stringContaining("features/tickets/state-form.tsx: holds a <form> without react-hook-form"),
     ]);
   });
+
+  it("a route opening a tenant transaction itself, and a module opening one on the outer handle", () => {
+    const found = check(
+      tree({
+        "apps/api/src/modules/tickets/tickets.routes.ts":
+          "export const r = (req) => withTenant(app.db, principalOf(req), (ctx) => list(ctx));",
+        "apps/api/src/modules/tickets/tickets.service.ts":
+          "export const ok = (db) => db.transaction(async (tx) => tx);",
+        "apps/api/src/modules/tickets/tickets.ok.routes.ts": "export const r = (req) => inRequest(app, req, list);",
+        "apps/api/src/modules/tickets/tickets.savepoint.ts":
+          "export const s = (ctx) => ctx.db.transaction((sp) => sp);",
+        "apps/api/src/modules/auth/auth.service.ts": "export const sign = (db) => db.transaction(async (tx) => tx);",
+        "apps/api/src/modules/auth/index.ts": 'export { sign } from "./auth.service.ts";',
+      }),
+    );
+    expect(found.sort()).toEqual([
+      expect.stringContaining("tickets/tickets.routes.ts: a route opens a tenant transaction itself"),
+      expect.stringContaining("tickets/tickets.service.ts: opens a transaction on the outer handle"),
+    ]);
+  });
 });

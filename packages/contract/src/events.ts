@@ -19,6 +19,12 @@ export type ActorKind = (typeof ACTOR_KINDS)[number];
 export const actorRefSchema = z.object({ kind: z.enum(ACTOR_KINDS), id: z.string() });
 export type ActorRef = z.infer<typeof actorRefSchema>;
 
+/**
+ * The AI assistant, whatever it does: its answers and hand-offs in a chat, the questions it adds to articles, the
+ * vectors it keeps. One actor, so a ticket's activity, the notifications and the audit log name it the same way.
+ */
+export const ASSISTANT_ACTOR = { kind: "system", id: "assistant" } as const satisfies ActorRef;
+
 const id = z.uuid();
 const change = <T extends z.ZodType>(value: T) => z.object({ from: value, to: value });
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
 import { dataVersions } from "../db/schema/answer-cache.ts";
-import { adminsOnly, enrolmentRequired, sessionEnded } from "./auth.ts";
+import { adminsOnly, enrolmentRequired, recordSessionChecked, sessionEnded } from "./auth.ts";
 import type { Db, Queryable } from "./db.ts";
 import { dataStateReader, type Principal } from "./tenancy.ts";
 
@@ -129,11 +129,10 @@ export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerC
     if (!config || !who || who.kind !== "staff" || req.method !== "GET") return;
     const state = await readDataState(who);
     if (!state) throw sessionEnded();
-    who.enrolmentRequired = state.enrol;
     if (state.enrol && !req.routeOptions.config.duringEnrolment) throw enrolmentRequired();
     if (req.routeOptions.config.access === "admin" && state.role !== "admin") throw adminsOnly();
-    who.role = state.role;
-    who.verified = true;
+    // The statement read the session: a stored answer may be sent without a transaction of its own.
+    recordSessionChecked(req);
     const key = JSON.stringify([
       who.orgId,
       state.version,

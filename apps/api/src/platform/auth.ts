@@ -9,6 +9,7 @@ import { AppError } from "./errors.ts";
 import { createSessionCache } from "./session-cache.ts";
 import {
   type AnyPrincipal,
+  type ContactCtx,
   type ContactPrincipal,
   type Ctx,
   enrolmentRequiredSql,
@@ -96,7 +97,7 @@ const resolveStaff: TokenResolver = async (db, hash) => {
   );
   if (!row) return null;
   const { expiresAt, ...rest } = row;
-  return { principal: { kind: "staff", ...rest, verified: true }, expiresAt: new Date(expiresAt) };
+  return { principal: { kind: "staff", ...rest }, expiresAt: new Date(expiresAt) };
 };
 
 /** A contact's session (portal sign-in or chat visitor) by its token's hash, read the same way. */
@@ -114,15 +115,21 @@ const resolveContact: TokenResolver = async (db, hash) => {
         limit 1`,
   );
   if (!row) return null;
-  return { principal: { kind: "contact", ...row, verified: true }, expiresAt: null };
+  return { principal: { kind: "contact", ...row }, expiresAt: null };
 };
+
+/** Who a token stands for, and whether that was read from the database just now (fresh) or from the session cache. */
+export interface Authenticated {
+  principal: AnyPrincipal;
+  fresh: boolean;
+}
 
 /**
  * The one way a bearer token becomes an actor, for HTTP routes and the realtime socket alike. Staff sessions are kept
  * for up to a minute in a cache (every tenant transaction re-checks them); other kinds are looked up each time.
  */
 export interface Authenticator {
-  authenticate(token: string, opts?: { fresh?: boolean }): Promise<AnyPrincipal | null>;
+  authenticate(token: string, opts?: { fresh?: boolean }): Promise<Authenticated | null>;
   /** Adds the resolver of tokens that start with prefix (e.g. API keys, registered by the module that issues them). */
   register(prefix: string, resolver: TokenResolver): void;
   /** Records that a staff session was used now: written at most once a minute per session (its "last activity"). */
@@ -146,16 +153,19 @@ export function createAuthenticator(db: Db): Authenticator {
       const resolver = dot === -1 ? resolveStaff : resolvers.get(token.slice(0, dot + 1));
       if (!resolver) return null;
       const hash = hashToken(token);
-      if (resolver !== resolveStaff) return (await resolver(db, hash))?.principal ?? null;
+      if (resolver !== resolveStaff) {
+        const found = await resolver(db, hash);
+        return found ? { principal: found.principal, fresh: true } : null;
+      }
       const cached = fresh ? null : cache.get(hash);
-      if (cached) return cached;
+      if (cached) return { principal: cached, fresh: false };
       const found = await resolver(db, hash);
       if (found?.principal.kind !== "staff") {
         cache.delete(hash);
         return null;
       }
       cache.set(hash, found.principal, found.expiresAt ?? new Date());
-      return found.principal;
+      return { principal: found.principal, fresh: true };
     },
     register(prefix, resolver) {
       if (!prefix.endsWith(".") || prefix.slice(0, -1).includes(".")) throw new Error(`Bad token prefix ${prefix}`);
@@ -189,6 +199,23 @@ export const customersOnly = () =>
 
 export const staffOnly = () => new AppError("FORBIDDEN", "This is only for your support team's staff.");
 
+const portalOnly = () => new AppError("FORBIDDEN", "This is only for customers signed in to the portal.");
+
+/**
+ * The requests whose session (or key) was read from the database while they ran: by the token's lookup, by their
+ * transaction (inRequest), or by the answer cache's check. A signed-in route answers only for these (the onSend hook
+ * below). Kept beside the request rather than in the principal, which is a value shared with the session cache.
+ */
+const checkedRequests = new WeakSet<FastifyRequest>();
+
+/**
+ * Records that the request's session was checked against the database just now. Only what did check it calls this:
+ * the access control below, inRequest, and the answer cache (platform/answer-cache.ts).
+ */
+export function recordSessionChecked(req: FastifyRequest): void {
+  checkedRequests.add(req);
+}
+
 export function registerAccessControl(app: FastifyInstance, authenticator: Authenticator): void {
   app.decorateRequest("principal", null);
   app.decorate("authenticator", authenticator);
@@ -211,8 +238,9 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
     if (!access || access === "public") return;
     const token = bearerToken(req.headers.authorization);
     if (!token) throw sessionEnded();
-    let principal = await authenticator.authenticate(token);
-    if (!principal) throw sessionEnded();
+    let found = await authenticator.authenticate(token);
+    if (!found) throw sessionEnded();
+    let principal: AnyPrincipal | undefined = found.principal;
     // A route that admits customers is theirs alone: staff are refused here, before its body is even read.
     if (principal.kind === "staff" && actors.includes("contact")) throw customersOnly();
     if (principal.kind !== "staff") {
@@ -225,31 +253,35 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
         );
       }
       req.principal = principal;
+      recordSessionChecked(req);
       return;
     }
     // A cached role may be out of date in either direction: look again before refusing (a demotion is caught by
-    // inTenant, which checks the role the transaction reads).
-    if (access === "admin" && principal.role !== "admin" && !principal.verified) {
-      principal = await authenticator.authenticate(token, { fresh: true });
+    // inRequest, which checks the role the transaction reads).
+    if (access === "admin" && principal.role !== "admin" && !found?.fresh) {
+      found = await authenticator.authenticate(token, { fresh: true });
+      principal = found?.principal;
     }
     // The same for enrolment: a cached "must enrol" may be out of date (they just did), so look again first.
-    if (principal?.kind === "staff" && principal.enrolmentRequired && !principal.verified) {
-      principal = await authenticator.authenticate(token, { fresh: true });
+    if (principal?.kind === "staff" && principal.enrolmentRequired && !found?.fresh) {
+      found = await authenticator.authenticate(token, { fresh: true });
+      principal = found?.principal;
     }
     if (principal?.kind !== "staff") throw sessionEnded();
     if (principal.enrolmentRequired && !req.routeOptions.config?.duringEnrolment) throw enrolmentRequired();
     if (access === "admin" && principal.role !== "admin") throw adminsOnly();
     req.principal = principal;
+    if (found?.fresh) recordSessionChecked(req);
     await authenticator.touch(principal.sessionId);
   });
 
   // A signed-in route must have had its session checked against the database by the time it answers: by the
-  // lookup, or by a tenant transaction (withTenant). One that answered on the cache's word alone is a programming
-  // error; it must not hand out data a revoked session could no longer see.
+  // lookup, or by its transaction (inRequest). One that answered on the cache's word alone is a programming error; it
+  // must not hand out data a revoked session could no longer see.
   app.addHook("onSend", async (req, reply, payload) => {
     const access = req.routeOptions.config?.access;
     if (access !== "authenticated" && access !== "admin") return payload;
-    if (reply.statusCode >= 400 || !req.principal || req.principal.verified) return payload;
+    if (reply.statusCode >= 400 || !req.principal || checkedRequests.has(req)) return payload;
     req.log.error({ route: req.routeOptions.url }, "answered without checking the session");
     reply.code(500).header("content-type", "application/json; charset=utf-8");
     return JSON.stringify({
@@ -267,66 +299,99 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
 export async function optionalPrincipal(app: FastifyInstance, req: FastifyRequest): Promise<Principal | null> {
   if (req.headers.authorization === undefined) return null;
   const token = bearerToken(req.headers.authorization);
-  const found = token ? await app.authenticator.authenticate(token, { fresh: true }) : null;
+  const found = token ? (await app.authenticator.authenticate(token, { fresh: true }))?.principal : null;
   if (!found) throw sessionEnded();
   if (found.kind !== "staff") throw staffOnly();
   return found;
 }
 
-/** The signed-in staff member of a route whose access is authenticated or admin. */
+/**
+ * Whom a route's work is for, as the route admits them (its config's actors), and so what its transaction hands the
+ * service:
+ * - "staff" (the default): a member; Ctx, with their current role.
+ * - "api_key": a member or one of the organization's API keys (actors: ["api_key"]); the TenantCtx both share.
+ * - "customer": a contact signed in to the portal (actors: ["contact"]); a chat visitor's token is refused.
+ * - "contact": any contact session, the widget's visitors included (actors: ["contact"]).
+ */
+export type Admits = "staff" | "api_key" | "customer" | "contact";
+export type CtxFor<A extends Admits> = A extends "staff" ? Ctx : A extends "api_key" ? TenantCtx : ContactCtx;
+
+/** A request's way into its transaction, for a service that runs more than one: (fn) => inRequest(app, req, fn). */
+export type RequestTx<C> = <T>(fn: (ctx: C) => Promise<T>) => Promise<T>;
+
+/**
+ * The one way a request gets into its organization's data: runs fn in the confined transaction of the principal the
+ * route admitted (withTenant for a member, withApiKey for a key, withContact for a contact), which checks the session
+ * or key again in the statement that confines it, and records the request as checked. For a member it also applies
+ * what the transaction read: a second factor to set up first (unless the route serves enrolment) and, on an admin
+ * route, the admin role as it is now.
+ *
+ * admits says whom the route admits (see Admits); it must agree with the route's config, so the context fn is typed
+ * for is the one it gets. A disagreement is a programming error (a 500 on the route's first call in any test).
+ */
+export function inRequest<T>(app: FastifyInstance, req: FastifyRequest, fn: (ctx: Ctx) => Promise<T>): Promise<T>;
+export function inRequest<A extends Admits, T>(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  admits: A,
+  fn: (ctx: CtxFor<A>) => Promise<T>,
+): Promise<T>;
+export function inRequest<T>(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  ...args: [fn: (ctx: Ctx) => Promise<T>] | [admits: Admits, fn: (ctx: never) => Promise<T>]
+): Promise<T> {
+  const [admits, fn] = args.length === 1 ? (["staff", args[0]] as const) : args;
+  const config = req.routeOptions.config;
+  const actors = config.actors ?? [];
+  const guest = admits === "staff" ? null : admits === "api_key" ? "api_key" : "contact";
+  if (guest ? !actors.includes(guest) : actors.length > 0) {
+    throw new Error(
+      `${req.method} ${req.routeOptions.url} admits ${actors.join(", ") || "staff only"}: not "${admits}"`,
+    );
+  }
+  const run = fn as (ctx: TenantCtx) => Promise<T>;
+  const who = req.principal;
+  if (!who) throw sessionEnded();
+  if (who.kind === "api_key") {
+    if (admits !== "api_key") throw staffOnly();
+    return withApiKey(app.db, who, (ctx) => {
+      recordSessionChecked(req);
+      return run(ctx);
+    });
+  }
+  if (who.kind === "contact") {
+    if (admits === "staff" || admits === "api_key") throw staffOnly();
+    // A chat visitor's token reaches its own chat only, not the portal (it never proved an email).
+    if (admits === "customer" && who.sessionKind === "visitor") throw portalOnly();
+    return withContact(app.db, who, (ctx) => {
+      recordSessionChecked(req);
+      return run(ctx);
+    });
+  }
+  if (admits === "customer" || admits === "contact") throw customersOnly();
+  return withTenant(app.db, who, (ctx) => {
+    recordSessionChecked(req);
+    // The transaction read the session again: a policy turned on since the session was cached applies at once.
+    if (ctx.enrolmentRequired && !config.duringEnrolment) throw enrolmentRequired();
+    if (config.access === "admin" && ctx.role !== "admin") throw adminsOnly();
+    return run(ctx);
+  });
+}
+
+/** The signed-in staff member of a route whose access is authenticated or admin (their claims; no transaction). */
 export function principalOf(req: FastifyRequest): Principal {
   if (!req.principal) throw sessionEnded();
   if (req.principal.kind !== "staff") throw staffOnly();
   return req.principal;
 }
 
-/**
- * Runs a service for the request's principal inside its tenant transaction, which re-checks the session; an admin
- * route is refused there too if the user is no longer an admin.
- */
-export function inTenant<T>(app: FastifyInstance, req: FastifyRequest, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
-  const adminOnly = req.routeOptions.config.access === "admin";
-  const who = principalOf(req);
-  return withTenant(app.db, who, (ctx) => {
-    // The transaction read the session again: a policy turned on since the session was cached applies at once.
-    if (who.enrolmentRequired && !req.routeOptions.config.duringEnrolment) throw enrolmentRequired();
-    if (adminOnly && ctx.role !== "admin") throw adminsOnly();
-    return fn(ctx);
-  });
-}
-
-/**
- * Runs a service for a route that admits API keys as well as staff: in the staff member's tenant transaction, or in
- * the key's (withApiKey). The service gets a TenantCtx whose actor says which.
- */
-export function inActorTenant<T>(
-  app: FastifyInstance,
-  req: FastifyRequest,
-  fn: (ctx: TenantCtx) => Promise<T>,
-): Promise<T> {
-  const who = req.principal;
-  if (who?.kind === "api_key") return withApiKey(app.db, who, fn);
-  return inTenant(app, req, fn);
-}
-
-/** Runs a service for the request's contact (a route that admits contacts) inside the contact's transaction. */
-export function inContactTenant<T>(
-  app: FastifyInstance,
-  req: FastifyRequest,
-  fn: (ctx: TenantCtx & { contactId: string }) => Promise<T>,
-): Promise<T> {
-  const who = portalCustomer(req);
-  return withContact(app.db, who, fn);
-}
-
 /** The request's portal customer; staff (who pass every signed-in route's check) and chat visitors get a 403. */
 export function portalCustomer(req: FastifyRequest): ContactPrincipal {
   const who = req.principal;
   if (!who) throw sessionEnded();
-  if (who.kind !== "contact" || who.sessionKind === "visitor") {
-    // A chat visitor's token reaches its own chat only, not the portal (it never proved an email).
-    throw new AppError("FORBIDDEN", "This is only for customers signed in to the portal.");
-  }
+  // A chat visitor's token reaches its own chat only, not the portal (it never proved an email).
+  if (who.kind !== "contact" || who.sessionKind === "visitor") throw portalOnly();
   return who;
 }
 

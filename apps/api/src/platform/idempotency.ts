@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { IDEMPOTENCY_HOURS, IDEMPOTENCY_KEY_MAX } from "@cove/contract/constants.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { inRequest } from "./auth.ts";
 import { type Db, type ExecuteSql, preparedRows, type Tx } from "./db.ts";
 import { AppError } from "./errors.ts";
 import type { JobQueue, Jobs } from "./jobs.ts";
@@ -42,7 +43,19 @@ interface Stored {
   locked: boolean;
 }
 
-/** Runs fn in the caller's tenant transaction: the session or key is re-checked there, as for any request. */
+/**
+ * Runs fn in the request's own transaction (inRequest): the session or key is re-checked there, so a stored answer
+ * replayed from it is sent on a checked session, as any answer is.
+ */
+function asRequest<T>(app: FastifyInstance, req: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const admits = req.routeOptions.config.actors?.includes("api_key") ? "api_key" : "staff";
+  return inRequest(app, req, admits, (ctx) => fn(ctx.db));
+}
+
+/**
+ * Runs fn in the caller's tenant transaction once the answer is sent: storing it is the request's last step, and is
+ * not refused by what the route itself just changed (a policy that now asks for a second factor).
+ */
 function asCaller<T>(db: Db, who: Caller, fn: (tx: Tx) => Promise<T>): Promise<T> {
   if (who.kind === "api_key") return withApiKey(db, who, (ctx) => fn(ctx.db));
   return withTenant(db, who, (ctx) => fn(ctx.db));
@@ -69,9 +82,15 @@ function keyOf(req: FastifyRequest): string | null {
 }
 
 /** Claims the key, or answers what a repeat gets: the stored answer, or the reason it cannot have one. */
-async function claim(db: Db, req: FastifyRequest, who: Caller, key: string, hash: string): Promise<Stored | null> {
+async function claim(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  who: Caller,
+  key: string,
+  hash: string,
+): Promise<Stored | null> {
   const actor = who.kind === "api_key" ? `api_key:${who.keyId}` : `staff:${who.userId}`;
-  const found = await asCaller(db, who, async (tx) => {
+  const found = await asRequest(app, req, async (tx) => {
     const [claimed] = await preparedRows<{ ok: number }>(
       tx,
       sql`insert into idempotency_keys as k (organization_id, actor, key, request_hash, locked_until, expires_at)
@@ -155,7 +174,7 @@ export function registerIdempotency(app: FastifyInstance): void {
     // JSON bodies only: a streamed upload's bytes are not in hand to compare, so its repeat could not be checked.
     if (key === null || !isJsonOrEmpty(req)) return;
     const hash = requestHash(req);
-    const stored = await claim(app.db, req, who, key, hash);
+    const stored = await claim(app, req, who, key, hash);
     if (stored) return replay(reply, stored, hash);
   });
   app.addHook("onSend", async (req, reply, payload) => {

@@ -65,7 +65,7 @@ export class FrameHandler {
 
   private async signIn(conn: Conn, token: string): Promise<void> {
     if (conn.principal) return;
-    const principal = await this.authenticator.authenticate(token, { fresh: true });
+    const principal = (await this.authenticator.authenticate(token, { fresh: true }))?.principal;
     if (!principal || principal.kind === "api_key") {
       return close(conn, CLOSE.unauthorized, "The sign-in token was refused. Please sign in again.");
     }

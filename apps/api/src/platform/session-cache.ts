@@ -6,7 +6,7 @@ export const SESSION_CACHE_SECONDS = 60;
 const MAX_ENTRIES = 20_000;
 
 interface Entry {
-  principal: Omit<Principal, "verified">;
+  principal: Principal;
   until: number;
 }
 
@@ -27,12 +27,11 @@ export function createSessionCache(now: () => number = Date.now) {
         entries.delete(hash);
         return null;
       }
-      return { ...entry.principal, verified: false };
+      return entry.principal;
     },
     set(hash: string, principal: Principal, expiresAt: Date): void {
-      const { verified: _, ...claims } = principal;
       entries.set(hash, {
-        principal: claims,
+        principal,
         until: Math.min(expiresAt.getTime(), now() + SESSION_CACHE_SECONDS * 1000),
       });
     },

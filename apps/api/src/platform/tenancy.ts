@@ -9,24 +9,25 @@ import { createEventBus, type Emit, type EventBus } from "./events.ts";
 
 export const SESSION_ENDED = "Your session has ended. Please sign in again.";
 
-/** A signed-in staff member (agent or admin), resolved once per request. */
+/**
+ * A signed-in staff member (agent or admin), as the session lookup found them. Principals are values: nothing
+ * writes into them. What a transaction learns about the caller (their role as it is now, whether they must set up a
+ * second factor) comes back in its context (Ctx), and whether the request's session was checked against the
+ * database is recorded per request (platform/auth.ts).
+ */
 export interface Principal {
-  kind: "staff";
-  orgId: string;
-  userId: string;
-  role: Role;
-  sessionId: string;
-  /**
-   * The session was read from the database during this request: by the lookup that resolved it, or by a tenant
-   * transaction's check (confine). A principal from the session cache starts unverified.
-   */
-  verified: boolean;
+  readonly kind: "staff";
+  readonly orgId: string;
+  readonly userId: string;
+  /** The role when the session was looked up (up to a minute ago): a transaction reads the current one (Ctx.role). */
+  readonly role: Role;
+  readonly sessionId: string;
   /**
    * The organization requires a second factor of this member, who has none yet: until they set it up, only the routes
    * of enrolment answer them (TWO_FACTOR_ENROLMENT_REQUIRED). Read with the session, and again by every tenant
-   * transaction.
+   * transaction (Ctx.enrolmentRequired).
    */
-  enrolmentRequired?: boolean;
+  readonly enrolmentRequired?: boolean;
 }
 
 /**
@@ -34,25 +35,23 @@ export interface Principal {
  * contact role, whose row-level security policies confine them to their own rows (migration 0016).
  */
 export interface ContactPrincipal {
-  kind: "contact";
-  orgId: string;
-  contactId: string;
-  sessionId: string;
+  readonly kind: "contact";
+  readonly orgId: string;
+  readonly contactId: string;
+  readonly sessionId: string;
   /** How the contact signed in: the portal (a magic link) or the chat widget (a visitor). */
-  sessionKind?: ContactSessionKind;
-  verified: boolean;
+  readonly sessionKind?: ContactSessionKind;
 }
 
 /** A key of the organization's public API (its resolver is registered by the module that issues keys). */
 export interface ApiKeyPrincipal {
-  kind: "api_key";
-  orgId: string;
-  keyId: string;
+  readonly kind: "api_key";
+  readonly orgId: string;
+  readonly keyId: string;
   /** read: GET only; read_write: every route that admits API keys. */
-  scope: "read" | "read_write";
+  readonly scope: "read" | "read_write";
   /** The organization's plan when the key was looked up: it sets the key's request limit (platform/api-rate.ts). */
-  plan: PlanId;
-  verified: boolean;
+  readonly plan: PlanId;
 }
 
 /** Whoever a bearer token stands for. */
@@ -67,10 +66,19 @@ export interface TenantCtx {
   emit: Emit;
 }
 
-/** What a staff service receives: a TenantCtx whose actor is the signed-in member, with their id and current role. */
+/**
+ * What a staff service receives: a TenantCtx whose actor is the signed-in member, with their id and what the
+ * transaction read of them: their role as it is now, and whether they must first set up a second factor.
+ */
 export interface Ctx extends TenantCtx {
   userId: string;
   role: Role;
+  enrolmentRequired: boolean;
+}
+
+/** What a contact's service receives: a TenantCtx whose actor is the contact. */
+export interface ContactCtx extends TenantCtx {
+  contactId: string;
 }
 
 // The database roles request work runs as live in db.ts (the job queue grants them too, and must not import this file).
@@ -189,6 +197,11 @@ export function dataStateReader(db: Db): (who: Principal) => Promise<DataState |
 }
 
 /**
+ * The confined transactions below are the ways into an organization's data. A request does not call them itself: it
+ * goes through inRequest (platform/auth.ts), which picks the one for the principal its route admitted and records that
+ * the request's session was checked. They are called directly by work outside a request (jobs, event handlers,
+ * scripts, tests) and by inRequest.
+ *
  * Runs fn in one transaction under the request role with app.org_id set, so row-level security confines
  * every statement to the organization even where a query forgets its own filter. Both settings are
  * transaction-local and vanish at commit, so a pooled connection never carries them to another request.
@@ -197,24 +210,23 @@ export function dataStateReader(db: Db): (who: Principal) => Promise<DataState |
  */
 export function withTenant<T>(
   db: Db,
-  who: Pick<Principal, "orgId" | "userId" | "role"> &
-    Partial<Pick<Principal, "sessionId" | "verified" | "enrolmentRequired">>,
+  who: Pick<Principal, "orgId" | "userId" | "role"> & Partial<Pick<Principal, "sessionId">>,
   fn: (ctx: Ctx) => Promise<T>,
 ) {
   return db.transaction(async (tx) => {
     let role = who.role;
+    let enrolmentRequired = false;
     if (who.sessionId) {
       const current = await confine(tx, who.orgId, { sessionId: who.sessionId, userId: who.userId });
       if (!current) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
       role = current.role;
-      who.verified = true;
-      who.enrolmentRequired = current.enrol;
+      enrolmentRequired = current.enrol;
     } else {
       await confine(tx, who.orgId);
     }
     const actor: ActorRef = { kind: "staff", id: who.userId };
     const emit = busOf(db).emitter(tx, who.orgId, actor);
-    return fn({ orgId: who.orgId, userId: who.userId, role, actor, db: tx, emit });
+    return fn({ orgId: who.orgId, userId: who.userId, role, enrolmentRequired, actor, db: tx, emit });
   });
 }
 
@@ -230,11 +242,7 @@ export function emitterIn(db: Db, tx: Tx, orgId: string, actor: ActorRef): Emit 
  * A contact's transaction: the organization and the contact are set for row-level security, the role is the contact
  * role, and the same statement re-checks the contact's session (gone or expired: refused).
  */
-export function withContact<T>(
-  db: Db,
-  who: ContactPrincipal,
-  fn: (ctx: TenantCtx & { contactId: string }) => Promise<T>,
-) {
+export function withContact<T>(db: Db, who: ContactPrincipal, fn: (ctx: ContactCtx) => Promise<T>) {
   return db.transaction(async (tx) => {
     const [row] = await preparedRows<{ live: boolean }>(
       tx,
@@ -245,7 +253,6 @@ export function withContact<T>(
                            and s.contact_id = ${who.contactId}::uuid and s.expires_at > now()) as live`,
     );
     if (!row?.live) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
-    who.verified = true;
     const actor: ActorRef = { kind: "contact", id: who.contactId };
     return fn({
       orgId: who.orgId,
@@ -273,7 +280,6 @@ export function withApiKey<T>(db: Db, who: ApiKeyPrincipal, fn: (ctx: TenantCtx)
                            and k.revoked_at is null) as live`,
     );
     if (!row?.live) throw new AppError("UNAUTHORIZED", "This API key has been revoked.");
-    who.verified = true;
     const actor: ActorRef = { kind: "api_key", id: who.keyId };
     return fn({ orgId: who.orgId, actor, db: tx, emit: busOf(db).emitter(tx, who.orgId, actor) });
   });

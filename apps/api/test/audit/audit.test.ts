@@ -347,7 +347,7 @@ describe("entries for every security-relevant action", () => {
     const orgId = org.user.organizationId;
     await withApiKey(
       t.app.db,
-      { kind: "api_key", orgId, keyId: key.api_key.id, scope: "read_write", plan: "growth", verified: false },
+      { kind: "api_key", orgId, keyId: key.api_key.id, scope: "read_write", plan: "growth" },
       (ctx) => audit(ctx, "export.started", { type: "export", id: null, label: "by key" }),
     );
     await withSystem(t.app.db, orgId, "billing-lifecycle", (ctx) => audit(ctx, "billing.canceled"));

@@ -117,7 +117,7 @@ describe("a contact's transactions", () => {
       })
       .returning({ id: contactSessions.id });
     if (!session) throw new Error("no session");
-    const who = { kind: "contact" as const, orgId, contactId: contact.id, sessionId: session.id, verified: false };
+    const who = { kind: "contact" as const, orgId, contactId: contact.id, sessionId: session.id };
     const seen = await withContact(t.database.db, who, async (ctx) => ({
       tickets: await ctx.db.select({ subject: tickets.subject }).from(tickets),
       comments: await ctx.db.select({ body: ticketComments.body }).from(ticketComments),

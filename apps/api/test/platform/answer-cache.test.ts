@@ -237,7 +237,7 @@ describe("cached answers", () => {
     const principal = async (userId: string, role: Role): Promise<Principal> => {
       const [session] = await t.database.db.select().from(sessions).where(eq(sessions.userId, userId));
       if (!session) throw new Error("no session");
-      return { kind: "staff", orgId: session.organizationId, userId, role, sessionId: session.id, verified: false };
+      return { kind: "staff", orgId: session.organizationId, userId, role, sessionId: session.id };
     };
     const pa = await principal(a.user.id, "admin");
     const pb = await principal(b.user.id, "admin");

@@ -7,7 +7,7 @@ import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { sessions } from "../../src/db/schema/auth.ts";
 import { users } from "../../src/db/schema/users.ts";
-import { createAuthenticator, registerAccessControl } from "../../src/platform/auth.ts";
+import { createAuthenticator, inRequest, registerAccessControl } from "../../src/platform/auth.ts";
 import { registerErrorHandling } from "../../src/platform/errors.ts";
 import { createSessionCache } from "../../src/platform/session-cache.ts";
 import { addMember, bearer, registerOrg, testAppForFile } from "../helpers.ts";
@@ -86,6 +86,28 @@ describe("a signed-in route that never checks the session", () => {
     expect(second.body).not.toContain("secret");
     await app.close();
   });
+
+  it("answers when the route went through its transaction, and refuses an entry that misreads who the route admits", async () => {
+    const app = Fastify();
+    app.decorate("db", t.database.db);
+    registerErrorHandling(app);
+    registerAccessControl(app, createAuthenticator(t.database.db));
+    app.get("/api/checked", { config: { access: "authenticated" } }, (req) =>
+      inRequest(app, req, async (ctx) => ({ role: ctx.role })),
+    );
+    // A staff-only route whose handler says it admits API keys: a programming error, caught on its first call.
+    app.get("/api/misread", { config: { access: "authenticated" } }, (req) =>
+      inRequest(app, req, "api_key", async () => ({ secret: "data" })),
+    );
+    await app.ready();
+    const org = await registerOrg(t.app);
+    const call = (url: string) => app.inject({ method: "GET", url, headers: bearer(org.token) });
+    for (let i = 0; i < 2; i++) expect((await call("/api/checked")).json()).toEqual({ role: "admin" });
+    const misread = await call("/api/misread");
+    expect(misread.statusCode).toBe(500);
+    expect(misread.body).not.toContain("secret");
+    await app.close();
+  });
 });
 
 describe("the cache itself", () => {
@@ -98,11 +120,10 @@ describe("the cache itself", () => {
       userId: "u",
       role: "agent" as const,
       sessionId: "s",
-      verified: true,
     };
     cache.set("a", principal, new Date(now + 3_600_000));
     cache.set("b", principal, new Date(now + 10_000));
-    expect(cache.get("a")).toEqual({ ...principal, verified: false });
+    expect(cache.get("a")).toEqual(principal);
     now += 10_000;
     expect(cache.get("b")).toBeNull();
     expect(cache.get("a")).not.toBeNull();

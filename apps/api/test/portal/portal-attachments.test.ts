@@ -133,7 +133,7 @@ describe("files in the customer portal", () => {
     // Row-level security holds without the service's filter: the contact role sees no row of the note's file.
     const rows = await withContact(
       t.database.db,
-      { kind: "contact", orgId: org.id, contactId: ana.contactId, sessionId: ana.sessionId, verified: false },
+      { kind: "contact", orgId: org.id, contactId: ana.contactId, sessionId: ana.sessionId },
       (ctx) => queryRows<{ id: string }>(ctx.db, sql`select id from attachments order by seq`),
     );
     expect(rows.map((r) => r.id)).toEqual([shared.id]);

@@ -15,7 +15,7 @@ import { DEMO_UNAVAILABLE } from "@cove/contract/constants.ts";
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant, optionalPrincipal } from "../../platform/auth.ts";
+import { inRequest, optionalPrincipal } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
 import { findDemoOrganization } from "../demo/index.ts";
 import * as service from "./ai.service.ts";
@@ -99,7 +99,7 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       response: { 200: aiUnansweredAnswer, ...errors },
     },
     handler: async (req) =>
-      service.withClosestArticles(await inTenant(app, req, (ctx) => service.unansweredQuestions(ctx, app.db))),
+      service.withClosestArticles(await inRequest(app, req, (ctx) => service.unansweredQuestions(ctx, app.db))),
   });
 
   app.post("/api/ai/unanswered/attach", {
@@ -110,7 +110,7 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       body: attachUnansweredBody,
       response: { 200: unansweredReviewedAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.attachUnanswered(ctx, req.body)),
+    handler: (req) => inRequest(app, req, (ctx) => service.attachUnanswered(ctx, req.body)),
   });
 
   app.post("/api/ai/unanswered/new-article", {
@@ -122,7 +122,7 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       response: { 201: unansweredReviewedAnswer, ...errors },
     },
     handler: async (req, reply) => {
-      const created = await inTenant(app, req, (ctx) => service.newArticleFromUnanswered(ctx, req.body));
+      const created = await inRequest(app, req, (ctx) => service.newArticleFromUnanswered(ctx, req.body));
       return reply.code(201).send(created);
     },
   });
@@ -130,7 +130,7 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
   app.get("/api/ai/settings", {
     config: { access: "authenticated" },
     schema: { tags: ["ai"], summary: "The assistant's settings", response: { 200: aiSettingsAnswer, ...errors } },
-    handler: async (req) => ({ settings: await inTenant(app, req, service.getSettings) }),
+    handler: async (req) => ({ settings: await inRequest(app, req, service.getSettings) }),
   });
 
   app.put("/api/ai/settings", {
@@ -141,7 +141,7 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       body: updateAiSettingsBody,
       response: { 200: aiSettingsAnswer, ...errors },
     },
-    handler: async (req) => ({ settings: await inTenant(app, req, (ctx) => service.updateSettings(ctx, req.body)) }),
+    handler: async (req) => ({ settings: await inRequest(app, req, (ctx) => service.updateSettings(ctx, req.body)) }),
   });
 
   app.get("/api/ai/stats", {
@@ -151,6 +151,6 @@ export async function aiRoutes(fastify: FastifyInstance, opts: { provider: AiPro
       summary: "Measured resolution rate over the last 30 days",
       response: { 200: aiStatsAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, service.answerStats),
+    handler: (req) => inRequest(app, req, service.answerStats),
   });
 }

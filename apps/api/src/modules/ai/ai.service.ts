@@ -13,6 +13,7 @@ import {
   type UnansweredReviewedAnswer,
   type updateAiSettingsBody,
 } from "@cove/contract/ai.ts";
+import { ASSISTANT_ACTOR } from "@cove/contract/events.ts";
 import { KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
 import type { z } from "zod";
 import type { Db } from "../../platform/db.ts";
@@ -151,7 +152,7 @@ export async function prepareAssistant(db: Db, orgId: string): Promise<number | 
 const vectorStore = (db: Db, orgId: string): VectorStore => ({
   load: () => withVisitor(db, orgId, ({ db: tx }) => loadSentenceVectors(tx, orgId)),
   save: (added, stale) =>
-    withSystem(db, orgId, "assistant", ({ db: tx }) => saveSentenceVectors(tx, orgId, added, stale)),
+    withSystem(db, orgId, ASSISTANT_ACTOR.id, ({ db: tx }) => saveSentenceVectors(tx, orgId, added, stale)),
 });
 
 /**

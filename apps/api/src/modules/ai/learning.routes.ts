@@ -11,7 +11,7 @@ import {
 } from "@cove/contract/ai.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { errors } from "./ai.routes.ts";
 import * as service from "./ai.service.ts";
@@ -37,7 +37,7 @@ export async function learningRoutes(fastify: FastifyInstance) {
       body: notCoveredBody,
       response: { 200: notCoveredAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => markNotCovered(ctx, req.body.questions)),
+    handler: (req) => inRequest(app, req, (ctx) => markNotCovered(ctx, req.body.questions)),
   });
 
   app.get("/api/ai/suggestions", {
@@ -47,7 +47,7 @@ export async function learningRoutes(fastify: FastifyInstance) {
       summary: "Example questions suggested by agents' replies that linked an article",
       response: { 200: questionSuggestionsAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, listSuggestions),
+    handler: (req) => inRequest(app, req, listSuggestions),
   });
 
   app.post("/api/ai/suggestions/:id/accept", {
@@ -58,7 +58,7 @@ export async function learningRoutes(fastify: FastifyInstance) {
       params: idParams,
       response: { 200: suggestionReviewedAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => acceptOne(ctx, recordId("Suggestion", req.params.id))),
+    handler: (req) => inRequest(app, req, (ctx) => acceptOne(ctx, recordId("Suggestion", req.params.id))),
   });
 
   app.post("/api/ai/suggestions/review", {
@@ -73,7 +73,7 @@ export async function learningRoutes(fastify: FastifyInstance) {
       body: reviewSuggestionsBody,
       response: { 200: suggestionsReviewedAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => reviewSuggestions(ctx, req.body)),
+    handler: (req) => inRequest(app, req, (ctx) => reviewSuggestions(ctx, req.body)),
   });
 
   app.post("/api/ai/suggestions/:id/dismiss", {
@@ -85,7 +85,7 @@ export async function learningRoutes(fastify: FastifyInstance) {
       response: { 200: suggestionReviewedAnswer, ...errors },
     },
     handler: (req) =>
-      inTenant(app, req, (ctx) => service.dismissSuggestion(ctx, recordId("Suggestion", req.params.id))),
+      inRequest(app, req, (ctx) => service.dismissSuggestion(ctx, recordId("Suggestion", req.params.id))),
   });
 
   app.get("/api/ai/threshold", {
@@ -100,7 +100,7 @@ export async function learningRoutes(fastify: FastifyInstance) {
       querystring: thresholdQuery,
       response: { 200: thresholdProposal, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => proposeFor(ctx, req.query.target)),
+    handler: (req) => inRequest(app, req, (ctx) => proposeFor(ctx, req.query.target)),
   });
 
   app.post("/api/ai/threshold/apply", {
@@ -111,6 +111,6 @@ export async function learningRoutes(fastify: FastifyInstance) {
       body: applyThresholdBody,
       response: { 200: thresholdProposal, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => applyProposal(ctx, req.body.target)),
+    handler: (req) => inRequest(app, req, (ctx) => applyProposal(ctx, req.body.target)),
   });
 }

@@ -4,7 +4,7 @@ import {
   type SUGGESTION_SOURCES,
   SUGGESTIONS_SHOWN,
 } from "@cove/contract/ai.ts";
-import type { DomainEvent } from "@cove/contract/events.ts";
+import { ASSISTANT_ACTOR, type DomainEvent } from "@cove/contract/events.ts";
 import { helpCenterPath, KB_QUESTION_MAX } from "@cove/contract/kb.ts";
 import { and, desc, eq } from "drizzle-orm";
 import { aiQuestionSuggestions, aiSettings } from "../../db/schema/ai.ts";
@@ -71,7 +71,12 @@ export async function suggestFromAnswer(
     const article = await findPublished(ctx.db, ctx.orgId, { slug });
     if (!article) continue;
     // "Accept automatically": the question joins its article now, as Cove's own change.
-    await suggestQuestion(ctx, article, { question, source, sourceId }, org.learn ? ctx.asSystem("assistant") : null);
+    await suggestQuestion(
+      ctx,
+      article,
+      { question, source, sourceId },
+      org.learn ? ctx.asSystem(ASSISTANT_ACTOR.id) : null,
+    );
   }
 }
 

@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { API_KEY_PREFIX, inTenant } from "../../platform/auth.ts";
+import { API_KEY_PREFIX, inRequest } from "../../platform/auth.ts";
 import * as keys from "./api-keys.service.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
@@ -25,7 +25,7 @@ export async function apiKeyRoutes(fastify: FastifyInstance) {
     const key = await keys.findApiKeyByHash(db, hash);
     if (!key) return null;
     return {
-      principal: { kind: "api_key", orgId: key.orgId, keyId: key.id, scope: key.scope, plan: key.plan, verified: true },
+      principal: { kind: "api_key", orgId: key.orgId, keyId: key.id, scope: key.scope, plan: key.plan },
       expiresAt: null,
     };
   });
@@ -38,7 +38,7 @@ export async function apiKeyRoutes(fastify: FastifyInstance) {
       summary: "API keys for the public API (never their tokens)",
       response: { 200: apiKeyListAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, keys.listApiKeys),
+    handler: (req) => inRequest(app, req, keys.listApiKeys),
   });
 
   app.post("/api/settings/api-keys", {
@@ -50,7 +50,7 @@ export async function apiKeyRoutes(fastify: FastifyInstance) {
       response: { 201: createApiKeyAnswer, ...errors },
     },
     handler: async (req, reply) =>
-      reply.status(201).send(await inTenant(app, req, (ctx) => keys.createApiKey(ctx, req.body))),
+      reply.status(201).send(await inRequest(app, req, (ctx) => keys.createApiKey(ctx, req.body))),
   });
 
   app.delete("/api/settings/api-keys/:id", {
@@ -61,6 +61,6 @@ export async function apiKeyRoutes(fastify: FastifyInstance) {
       params: apiKeyParams,
       response: { 200: z.object({ api_key: apiKey }), ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => keys.revokeApiKey(ctx, req.params.id)),
+    handler: (req) => inRequest(app, req, (ctx) => keys.revokeApiKey(ctx, req.params.id)),
   });
 }

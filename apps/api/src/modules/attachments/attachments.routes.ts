@@ -4,7 +4,7 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inActorTenant, inContactTenant, inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { notFound } from "../../platform/errors.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import type { JobQueue } from "../../platform/jobs.ts";
@@ -61,7 +61,7 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
     handler: async (req, reply) => {
       const ticketId = recordId("Ticket", req.params.id);
       const bytes = fileBytes(req.body);
-      const attachment = await inTenant(app, req, (ctx) =>
+      const attachment = await inRequest(app, req, (ctx) =>
         uploadForReply(ctx, ticketId, req.query.filename, bytes, app.attachmentLimits),
       );
       return reply.code(201).send({ attachment });
@@ -79,7 +79,7 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
     },
     handler: async (req, reply) => {
       const bytes = fileBytes(req.body);
-      const attachment = await inTenant(app, req, (ctx) =>
+      const attachment = await inRequest(app, req, (ctx) =>
         uploadPending(ctx, { userId: ctx.userId }, req.query.filename, bytes, app.attachmentLimits),
       );
       return reply.code(201).send({ attachment });
@@ -95,7 +95,7 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
       response: { 200: z.unknown().describe("The file's bytes"), ...errors },
     },
     handler: async (req, reply) => {
-      const file = await inActorTenant(app, req, (ctx) =>
+      const file = await inRequest(app, req, "api_key", (ctx) =>
         readAttachment(
           ctx.db,
           ctx.orgId,
@@ -119,7 +119,7 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
     },
     handler: async (req, reply) => {
       const bytes = fileBytes(req.body);
-      const attachment = await inContactTenant(app, req, (ctx) =>
+      const attachment = await inRequest(app, req, "customer", (ctx) =>
         uploadPending(ctx, { contactId: ctx.contactId }, req.query.filename, bytes, app.attachmentLimits),
       );
       return reply.code(201).send({ attachment });

@@ -10,7 +10,7 @@ import contentDisposition from "content-disposition";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import type { ExecuteSql } from "../../platform/db.ts";
 import type { JobQueue } from "../../platform/jobs.ts";
 import * as service from "./audit.service.ts";
@@ -44,7 +44,7 @@ export async function auditRoutes(fastify: FastifyInstance, opts: { executeSql: 
       querystring: auditListQuery,
       response: { 200: auditListAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.listEntries(ctx, req.query)),
+    handler: (req) => inRequest(app, req, (ctx) => service.listEntries(ctx, req.query)),
   });
 
   app.get("/api/audit-log.csv", {
@@ -56,7 +56,7 @@ export async function auditRoutes(fastify: FastifyInstance, opts: { executeSql: 
       response: { 200: z.string().describe("CSV (text/csv)"), ...errors },
     },
     handler: async (req, reply) => {
-      const csv = await inTenant(app, req, (ctx) => service.entriesCsv(ctx, req.query));
+      const csv = await inRequest(app, req, (ctx) => service.entriesCsv(ctx, req.query));
       const day = new Date().toISOString().slice(0, 10);
       return reply
         .header("content-type", "text/csv; charset=utf-8")
@@ -73,7 +73,7 @@ export async function auditRoutes(fastify: FastifyInstance, opts: { executeSql: 
       summary: "Everyone the audit log names, for its filter",
       response: { 200: auditActorsAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, service.listActors),
+    handler: (req) => inRequest(app, req, service.listActors),
   });
 
   app.get("/api/audit-log/verify", {
@@ -83,6 +83,6 @@ export async function auditRoutes(fastify: FastifyInstance, opts: { executeSql: 
       summary: "Checks the audit log's hash chain from its oldest kept entry",
       response: { 200: auditVerifyAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, service.verify),
+    handler: (req) => inRequest(app, req, service.verify),
   });
 }

@@ -16,7 +16,7 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import { loginAnswer } from "@cove/contract/security.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant, principalOf } from "../../platform/auth.ts";
+import { inRequest, principalOf } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { Secrets } from "../../platform/secrets.ts";
 import * as invitation from "./accept-invite.service.ts";
@@ -83,7 +83,7 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
     schema: { tags, summary: "Sign out: revokes this session", response: { 200: messageAnswer, ...errors } },
     handler: async (req) => {
       const { sessionId } = principalOf(req);
-      await inTenant(app, req, (ctx) => auth.logout(ctx, sessionId));
+      await inRequest(app, req, (ctx) => auth.logout(ctx, sessionId));
       return { message: "Signed out" };
     },
   });
@@ -91,7 +91,7 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
   app.get("/api/auth/me", {
     config: { access: "authenticated", duringEnrolment: true },
     schema: { tags, summary: "The signed-in user", response: { 200: meAnswer, ...errors } },
-    handler: async (req) => ({ user: await inTenant(app, req, auth.me) }),
+    handler: async (req) => ({ user: await inRequest(app, req, auth.me) }),
   });
 
   app.put("/api/auth/profile", {
@@ -102,7 +102,9 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
       body: profileBody,
       response: { 200: meAnswer, ...errors },
     },
-    handler: async (req) => ({ user: await auth.updateProfile(app.db, principalOf(req), req.body) }),
+    handler: async (req) => ({
+      user: await auth.updateProfile((fn) => inRequest(app, req, fn), principalOf(req).sessionId, req.body),
+    }),
   });
 
   app.post("/api/auth/invite-details", {

@@ -25,12 +25,12 @@ import { loginFailures, passwordResetTokens, sessions } from "../../db/schema/au
 import { organizations } from "../../db/schema/organizations.ts";
 import { users } from "../../db/schema/users.ts";
 import { recordAudit, recordAuditAlone } from "../../platform/audit.ts";
-import { hashToken, newToken } from "../../platform/auth.ts";
+import { hashToken, newToken, type RequestTx } from "../../platform/auth.ts";
 import { type Db, isUniqueViolation, type Queryable, type Tx } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { JobQueue, Jobs } from "../../platform/jobs.ts";
 import { composeMail } from "../../platform/mail.ts";
-import { type Ctx, type Principal, withTenant } from "../../platform/tenancy.ts";
+import type { Ctx } from "../../platform/tenancy.ts";
 import { findSessionUser } from "./auth.queries.ts";
 import { checkAvatar } from "./avatar.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
@@ -259,11 +259,15 @@ export const WRONG_CURRENT_PASSWORD = "Your current password is not correct";
  * session of the user (this one stays). Passwords are hashed and checked outside any transaction: argon2 takes tens of
  * milliseconds, and on the embedded database an open transaction holds the only connection.
  */
-export async function updateProfile(db: Db, who: Principal, input: z.output<typeof profileBody>): Promise<SessionUser> {
+export async function updateProfile(
+  tx: RequestTx<Ctx>,
+  sessionId: string,
+  input: z.output<typeof profileBody>,
+): Promise<SessionUser> {
   const avatarUrl = input.avatarUrl ? checkAvatar(input.avatarUrl) : input.avatarUrl;
   let password: { current: string; next: string } | undefined;
   if (input.newPassword !== undefined) {
-    const [stored] = await withTenant(db, who, (ctx) =>
+    const [stored] = await tx((ctx) =>
       ctx.db
         .select({ passwordHash: users.passwordHash })
         .from(users)
@@ -276,7 +280,7 @@ export async function updateProfile(db: Db, who: Principal, input: z.output<type
     }
     password = { current: stored.passwordHash, next: await hashPassword(input.newPassword) };
   }
-  return withTenant(db, who, async (ctx) => {
+  return tx(async (ctx) => {
     const mine = and(eq(users.id, ctx.userId), eq(users.organizationId, ctx.orgId));
     const [before] = await ctx.db.select({ first: users.firstName, last: users.lastName }).from(users).where(mine);
     const [changed] = await ctx.db
@@ -304,7 +308,7 @@ export async function updateProfile(db: Db, who: Principal, input: z.output<type
       await ctx.db
         .delete(sessions)
         .where(
-          and(eq(sessions.userId, ctx.userId), eq(sessions.organizationId, ctx.orgId), ne(sessions.id, who.sessionId)),
+          and(eq(sessions.userId, ctx.userId), eq(sessions.organizationId, ctx.orgId), ne(sessions.id, sessionId)),
         );
     }
     return me(ctx);

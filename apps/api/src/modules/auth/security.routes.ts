@@ -12,7 +12,7 @@ import {
 } from "@cove/contract/security.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant, principalOf } from "../../platform/auth.ts";
+import { inRequest, principalOf } from "../../platform/auth.ts";
 import { clientAddress } from "../../platform/client-address.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import type { Secrets } from "../../platform/secrets.ts";
@@ -64,7 +64,7 @@ export async function securityRoutes(fastify: FastifyInstance, opts: { secrets: 
       summary: "Your two-factor sign-in: on or off, required, recovery codes left",
       response: { 200: twoFactorStatus, ...errors },
     },
-    handler: async (req) => inTenant(app, req, twoFactor.twoFactorStatus),
+    handler: async (req) => inRequest(app, req, twoFactor.twoFactorStatus),
   });
 
   app.post("/api/auth/2fa/setup", {
@@ -74,7 +74,7 @@ export async function securityRoutes(fastify: FastifyInstance, opts: { secrets: 
       summary: "Start setting up two-factor sign-in: a new secret, its otpauth:// address and QR code",
       response: { 200: twoFactorSetupAnswer, ...errors },
     },
-    handler: async (req) => inTenant(app, req, (ctx) => twoFactor.setupTwoFactor(ctx, opts.secrets)),
+    handler: async (req) => inRequest(app, req, (ctx) => twoFactor.setupTwoFactor(ctx, opts.secrets)),
   });
 
   app.post("/api/auth/2fa/enable", {
@@ -86,7 +86,10 @@ export async function securityRoutes(fastify: FastifyInstance, opts: { secrets: 
       response: { 200: recoveryCodesAnswer, ...errors },
     },
     handler: async (req) =>
-      twoFactor.enableTwoFactor(app.db, principalOf(req), deps(), { code: req.body.code, ip: clientAddress(req.ip) }),
+      twoFactor.enableTwoFactor(app.db, (fn) => inRequest(app, req, fn), deps(), {
+        code: req.body.code,
+        ip: clientAddress(req.ip),
+      }),
   });
 
   app.post("/api/auth/2fa/recovery-codes", {
@@ -98,7 +101,7 @@ export async function securityRoutes(fastify: FastifyInstance, opts: { secrets: 
       response: { 200: recoveryCodesAnswer, ...errors },
     },
     handler: async (req) =>
-      twoFactor.regenerateRecoveryCodes(app.db, principalOf(req), deps(), {
+      twoFactor.regenerateRecoveryCodes(app.db, (fn) => inRequest(app, req, fn), deps(), {
         code: req.body.code,
         ip: clientAddress(req.ip),
       }),
@@ -113,7 +116,7 @@ export async function securityRoutes(fastify: FastifyInstance, opts: { secrets: 
       response: { 200: messageAnswer, ...errors },
     },
     handler: async (req) => {
-      await twoFactor.disableTwoFactor(app.db, principalOf(req), deps(), {
+      await twoFactor.disableTwoFactor(app.db, (fn) => inRequest(app, req, fn), deps(), {
         code: req.body.code,
         ip: clientAddress(req.ip),
       });
@@ -126,7 +129,7 @@ export async function securityRoutes(fastify: FastifyInstance, opts: { secrets: 
     schema: { tags, summary: "Where you're signed in", response: { 200: sessionsAnswer, ...errors } },
     handler: async (req) => {
       const { sessionId } = principalOf(req);
-      return inTenant(app, req, (ctx) => sessions.listSessions(ctx, sessionId));
+      return inRequest(app, req, (ctx) => sessions.listSessions(ctx, sessionId));
     },
   });
 
@@ -139,7 +142,7 @@ export async function securityRoutes(fastify: FastifyInstance, opts: { secrets: 
       response: { 200: messageAnswer, ...errors },
     },
     handler: async (req) => {
-      await inTenant(app, req, (ctx) => sessions.revokeSession(ctx, recordId("Session", req.params.id)));
+      await inRequest(app, req, (ctx) => sessions.revokeSession(ctx, recordId("Session", req.params.id)));
       return { message: "Signed out of that session." };
     },
   });
@@ -153,7 +156,7 @@ export async function securityRoutes(fastify: FastifyInstance, opts: { secrets: 
     },
     handler: async (req) => {
       const { sessionId } = principalOf(req);
-      const n = await inTenant(app, req, (ctx) => sessions.revokeOtherSessions(ctx, sessionId));
+      const n = await inRequest(app, req, (ctx) => sessions.revokeOtherSessions(ctx, sessionId));
       return { message: n === 1 ? "Signed out of 1 other session." : `Signed out of ${n} other sessions.` };
     },
   });
@@ -173,7 +176,7 @@ async function adminSecurityRoutes(fastify: FastifyInstance, opts: { secrets: Se
       summary: "Security settings: who must use two-factor sign-in",
       response: { 200: securitySettings, ...errors },
     },
-    handler: async (req) => inTenant(app, req, twoFactor.getSecuritySettings),
+    handler: async (req) => inRequest(app, req, twoFactor.getSecuritySettings),
   });
 
   app.put("/api/settings/security", {
@@ -184,7 +187,7 @@ async function adminSecurityRoutes(fastify: FastifyInstance, opts: { secrets: Se
       body: updateSecurityBody,
       response: { 200: securitySettings, ...errors },
     },
-    handler: async (req) => inTenant(app, req, (ctx) => twoFactor.updateSecuritySettings(ctx, req.body)),
+    handler: async (req) => inRequest(app, req, (ctx) => twoFactor.updateSecuritySettings(ctx, req.body)),
   });
 
   app.post("/api/users/:id/2fa/reset", {
@@ -197,7 +200,7 @@ async function adminSecurityRoutes(fastify: FastifyInstance, opts: { secrets: Se
     },
     handler: async (req) => {
       const id = recordId("User", req.params.id);
-      await inTenant(app, req, (ctx) => twoFactor.resetMemberTwoFactor(ctx, deps(), id));
+      await inRequest(app, req, (ctx) => twoFactor.resetMemberTwoFactor(ctx, deps(), id));
       return { message: "Two-factor sign-in was reset. We emailed the member to let them know." };
     },
   });
@@ -212,7 +215,7 @@ async function adminSecurityRoutes(fastify: FastifyInstance, opts: { secrets: Se
     },
     handler: async (req) => {
       const id = recordId("User", req.params.id);
-      await inTenant(app, req, (ctx) => sessions.signOutMember(ctx, id));
+      await inRequest(app, req, (ctx) => sessions.signOutMember(ctx, id));
       return { message: "The member was signed out everywhere." };
     },
   });

@@ -14,13 +14,13 @@ import { twoFactor, twoFactorChallenges, twoFactorRecoveryCodes } from "../../db
 import { organizations } from "../../db/schema/organizations.ts";
 import { users } from "../../db/schema/users.ts";
 import { audit } from "../../platform/audit.ts";
-import { hashToken } from "../../platform/auth.ts";
+import { hashToken, type RequestTx } from "../../platform/auth.ts";
 import type { Db, Queryable, Tx } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Jobs } from "../../platform/jobs.ts";
 import { composeMail } from "../../platform/mail.ts";
 import type { Secrets } from "../../platform/secrets.ts";
-import { type Ctx, type Principal, withTenant } from "../../platform/tenancy.ts";
+import type { Ctx } from "../../platform/tenancy.ts";
 import {
   auditSignIn,
   completeSignIn,
@@ -119,12 +119,13 @@ export async function setupTwoFactor(ctx: Ctx, secrets: Secrets): Promise<TwoFac
  */
 async function withCurrentCode<T>(
   db: Db,
-  who: Principal,
+  tx: RequestTx<Ctx>,
   deps: TwoFactorDeps,
   input: { code: string; ip: string; state: "pending" | "enabled" },
   fn: (ctx: Ctx, step: number) => Promise<T>,
 ): Promise<T> {
-  const { email, factor } = await withTenant(db, who, async (ctx) => ({
+  const { userId, email, factor } = await tx(async (ctx) => ({
+    userId: ctx.userId,
     email: (await memberOf(ctx)).email,
     factor: await factorOf(ctx.db, ctx.userId),
   }));
@@ -136,7 +137,7 @@ async function withCurrentCode<T>(
   }
   const attempt = await reserveAttempt(db, email, input.ip);
   const step = await matchTotp(
-    deps.secrets.open(factor.secretSealed, sealedFor(who.userId)),
+    deps.secrets.open(factor.secretSealed, sealedFor(userId)),
     input.code,
     factor.lastUsedStep,
   );
@@ -144,7 +145,7 @@ async function withCurrentCode<T>(
     await pruneFailures(db);
     throw wrongCode();
   }
-  const result = await withTenant(db, who, async (ctx) => {
+  const result = await tx(async (ctx) => {
     // The same conditional update as at sign-in: a code raced in twice is taken once.
     const [taken] = await ctx.db
       .update(twoFactor)
@@ -183,11 +184,11 @@ async function replaceRecoveryCodes(ctx: Ctx): Promise<string[]> {
 /** Confirms set-up with a first code: two-factor sign-in is on, and the member gets recovery codes (shown once). */
 export function enableTwoFactor(
   db: Db,
-  who: Principal,
+  tx: RequestTx<Ctx>,
   deps: TwoFactorDeps,
   input: { code: string; ip: string },
 ): Promise<RecoveryCodesAnswer> {
-  return withCurrentCode(db, who, deps, { ...input, state: "pending" }, async (ctx) => {
+  return withCurrentCode(db, tx, deps, { ...input, state: "pending" }, async (ctx) => {
     await ctx.db
       .update(twoFactor)
       .set({ enabledAt: new Date(), updatedAt: new Date() })
@@ -201,11 +202,11 @@ export function enableTwoFactor(
 /** New recovery codes for a current code: the old ones stop working. */
 export function regenerateRecoveryCodes(
   db: Db,
-  who: Principal,
+  tx: RequestTx<Ctx>,
   deps: TwoFactorDeps,
   input: { code: string; ip: string },
 ): Promise<RecoveryCodesAnswer> {
-  return withCurrentCode(db, who, deps, { ...input, state: "enabled" }, async (ctx) => {
+  return withCurrentCode(db, tx, deps, { ...input, state: "enabled" }, async (ctx) => {
     const recoveryCodes = await replaceRecoveryCodes(ctx);
     await audit(ctx, "two_factor.recovery_codes_regenerated", { type: "member", id: ctx.userId, label: null });
     return { recoveryCodes };
@@ -215,18 +216,18 @@ export function regenerateRecoveryCodes(
 /** Turns two-factor sign-in off with a current code, unless the organization requires it of the member. */
 export async function disableTwoFactor(
   db: Db,
-  who: Principal,
+  tx: RequestTx<Ctx>,
   deps: TwoFactorDeps,
   input: { code: string; ip: string },
 ): Promise<void> {
-  const me = await withTenant(db, who, memberOf);
+  const me = await tx(memberOf);
   if (policyApplies(me.policy, me.role)) {
     throw new AppError(
       "FORBIDDEN",
       "Your organization requires two-factor sign-in, so it cannot be turned off. An administrator can reset it if you lost your device.",
     );
   }
-  await withCurrentCode(db, who, deps, { ...input, state: "enabled" }, async (ctx) => {
+  await withCurrentCode(db, tx, deps, { ...input, state: "enabled" }, async (ctx) => {
     await ctx.db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, ctx.userId));
     await ctx.db.delete(twoFactor).where(eq(twoFactor.userId, ctx.userId));
     await audit(ctx, "two_factor.disabled", { type: "member", id: ctx.userId, label: null });

@@ -12,7 +12,7 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import { slaTargetsAnswer, slaTargetsBody, ticketSlaAnswer } from "@cove/contract/sla.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inActorTenant, inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { registerAutomationHandlers } from "./automation.engine.ts";
 import * as service from "./automation.service.ts";
@@ -44,14 +44,14 @@ export async function automationRoutes(fastify: FastifyInstance) {
   app.get("/api/automation/rules", {
     config: team,
     schema: { tags, summary: "The rules, in the order they run", response: { 200: ruleListAnswer, ...errors } },
-    handler: async (req) => ({ rules: await inTenant(app, req, service.listRules) }),
+    handler: async (req) => ({ rules: await inRequest(app, req, service.listRules) }),
   });
 
   app.post("/api/automation/rules", {
     config: admin,
     schema: { tags, summary: "Create a rule", body: createRuleBody, response: { 201: ruleAnswer, ...errors } },
     handler: async (req, reply) =>
-      reply.status(201).send({ rule: await inTenant(app, req, (ctx) => service.createRule(ctx, req.body)) }),
+      reply.status(201).send({ rule: await inRequest(app, req, (ctx) => service.createRule(ctx, req.body)) }),
   });
 
   app.put("/api/automation/rules/:id", {
@@ -64,7 +64,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
       response: { 200: ruleAnswer, ...errors },
     },
     handler: async (req) => ({
-      rule: await inTenant(app, req, (ctx) => service.updateRule(ctx, ruleId(req.params.id), req.body)),
+      rule: await inRequest(app, req, (ctx) => service.updateRule(ctx, ruleId(req.params.id), req.body)),
     }),
   });
 
@@ -72,7 +72,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
     config: admin,
     schema: { tags, summary: "Delete a rule", params, response: { 200: messageAnswer, ...errors } },
     handler: async (req) => {
-      await inTenant(app, req, (ctx) => service.deleteRule(ctx, ruleId(req.params.id)));
+      await inRequest(app, req, (ctx) => service.deleteRule(ctx, ruleId(req.params.id)));
       return { message: "Rule deleted" };
     },
   });
@@ -86,7 +86,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
       response: { 200: ruleRunsAnswer, ...errors },
     },
     handler: async (req) => ({
-      runs: await inTenant(app, req, (ctx) => service.listRuns(ctx, ruleId(req.params.id))),
+      runs: await inRequest(app, req, (ctx) => service.listRuns(ctx, ruleId(req.params.id))),
     }),
   });
 
@@ -97,7 +97,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
       summary: "Total Rules, Active Rules and Executions Today",
       response: { 200: automationStats, ...errors },
     },
-    handler: (req) => inTenant(app, req, service.automationStats),
+    handler: (req) => inRequest(app, req, service.automationStats),
   });
 
   app.get("/api/automation/sla", {
@@ -107,7 +107,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
       summary: "SLA targets per priority, and the business hours they count in",
       response: { 200: slaTargetsAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, sla.getSlaSettings),
+    handler: (req) => inRequest(app, req, sla.getSlaSettings),
   });
 
   app.put("/api/automation/sla", {
@@ -119,7 +119,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
       body: slaTargetsBody,
       response: { 200: slaTargetsAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => sla.putTargets(ctx, req.body, app.jobs)),
+    handler: (req) => inRequest(app, req, (ctx) => sla.putTargets(ctx, req.body, app.jobs)),
   });
 
   // A ticket's due times are for the whole team, like the ticket itself.
@@ -131,7 +131,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
       params,
       response: { 200: ticketSlaAnswer, ...errors },
     },
-    handler: (req) => inActorTenant(app, req, (ctx) => sla.ticketSla(ctx, recordId("Ticket", req.params.id))),
+    handler: (req) => inRequest(app, req, "api_key", (ctx) => sla.ticketSla(ctx, recordId("Ticket", req.params.id))),
   });
 
   // Canned replies: the whole team inserts them; admins keep the list (like the rules).
@@ -139,7 +139,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
   app.get("/api/canned-replies", {
     config: { access: "authenticated" },
     schema: { tags, summary: "The organization's canned replies", response: { 200: cannedReplyListAnswer, ...errors } },
-    handler: async (req) => ({ canned_replies: await inTenant(app, req, canned.listCannedReplies) }),
+    handler: async (req) => ({ canned_replies: await inRequest(app, req, canned.listCannedReplies) }),
   });
 
   app.post("/api/canned-replies", {
@@ -153,7 +153,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
     handler: async (req, reply) =>
       reply
         .status(201)
-        .send({ canned_reply: await inTenant(app, req, (ctx) => canned.createCannedReply(ctx, req.body)) }),
+        .send({ canned_reply: await inRequest(app, req, (ctx) => canned.createCannedReply(ctx, req.body)) }),
   });
 
   app.put("/api/canned-replies/:id", {
@@ -166,7 +166,9 @@ export async function automationRoutes(fastify: FastifyInstance) {
       response: { 200: cannedReplyAnswer, ...errors },
     },
     handler: async (req) => ({
-      canned_reply: await inTenant(app, req, (ctx) => canned.updateCannedReply(ctx, cannedId(req.params.id), req.body)),
+      canned_reply: await inRequest(app, req, (ctx) =>
+        canned.updateCannedReply(ctx, cannedId(req.params.id), req.body),
+      ),
     }),
   });
 
@@ -174,7 +176,7 @@ export async function automationRoutes(fastify: FastifyInstance) {
     config: admin,
     schema: { tags, summary: "Delete a canned reply", params, response: { 200: messageAnswer, ...errors } },
     handler: async (req) => {
-      await inTenant(app, req, (ctx) => canned.deleteCannedReply(ctx, cannedId(req.params.id)));
+      await inRequest(app, req, (ctx) => canned.deleteCannedReply(ctx, cannedId(req.params.id)));
       return { message: "Canned reply deleted" };
     },
   });

@@ -19,9 +19,8 @@ import contentDisposition from "content-disposition";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { idParams } from "../../platform/ids.ts";
-import type { Ctx } from "../../platform/tenancy.ts";
 import * as billing from "./billing.service.ts";
 import { invoiceFileName, renderInvoicePdf } from "./invoice-pdf.ts";
 import type { Payments } from "./payments.ts";
@@ -42,7 +41,7 @@ const config = { access: "admin", allowedWhenReadOnly: true } as const;
 /** The service's view of one request: its provider and its tenant transactions. */
 export const billingDeps = (app: FastifyInstance, req: FastifyRequest, payments: Payments): billing.BillingDeps => ({
   provider: payments.provider,
-  tenant: <T>(fn: (ctx: Ctx) => Promise<T>) => inTenant(app, req, fn),
+  tenant: (fn) => inRequest(app, req, fn),
 });
 
 export async function billingRoutes(fastify: FastifyInstance, opts: { payments: Payments }) {
@@ -56,7 +55,7 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { payments: 
       summary: "Which card provider the payment form loads",
       response: { 200: billingConfigAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, async () => billing.billingConfig(opts.payments.provider)),
+    handler: (req) => inRequest(app, req, async () => billing.billingConfig(opts.payments.provider)),
   });
 
   app.get("/api/billing/subscription", {
@@ -108,7 +107,7 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { payments: 
       querystring: planChangePreviewQuery,
       response: { 200: planChangePreview, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => billing.previewPlanChange(ctx, req.query.plan)),
+    handler: (req) => inRequest(app, req, (ctx) => billing.previewPlanChange(ctx, req.query.plan)),
   });
 
   app.post("/api/billing/change-plan", {
@@ -140,7 +139,7 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { payments: 
       summary: "Invoices, newest first, with amounts in cents",
       response: { 200: invoiceListAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, billing.listInvoices),
+    handler: (req) => inRequest(app, req, billing.listInvoices),
   });
 
   app.get("/api/billing/invoices/:id/pdf", {
@@ -153,7 +152,7 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { payments: 
     },
     handler: async (req, reply) => {
       // The invoice is read in the request's transaction; the PDF is written after it, as it streams out.
-      const doc = await inTenant(app, req, (ctx) => billing.invoiceDocument(ctx, req.params.id));
+      const doc = await inRequest(app, req, (ctx) => billing.invoiceDocument(ctx, req.params.id));
       return reply
         .type("application/pdf")
         .header("content-disposition", contentDisposition(invoiceFileName(doc)))
@@ -169,7 +168,7 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { payments: 
       summary: "Who the invoices are addressed to (until saved: the organization's name and the card's address)",
       response: { 200: billingDetailsAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, billing.getBillingDetails),
+    handler: (req) => inRequest(app, req, billing.getBillingDetails),
   });
 
   app.put("/api/billing/details", {
@@ -180,6 +179,6 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { payments: 
       body: billingDetailsBody,
       response: { 200: billingDetailsAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => billing.saveBillingDetails(ctx, req.body)),
+    handler: (req) => inRequest(app, req, (ctx) => billing.saveBillingDetails(ctx, req.body)),
   });
 }

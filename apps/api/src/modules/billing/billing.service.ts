@@ -12,6 +12,7 @@ import { billingDetails, invoices, subscriptions } from "../../db/schema/billing
 import { organizations } from "../../db/schema/organizations.ts";
 import { users } from "../../db/schema/users.ts";
 import { audit } from "../../platform/audit.ts";
+import type { RequestTx } from "../../platform/auth.ts";
 import { now } from "../../platform/clock.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
@@ -29,8 +30,8 @@ import type { PaymentProvider, ProviderCard } from "./provider.ts";
  */
 export interface BillingDeps {
   provider: PaymentProvider;
-  /** Runs fn in the request's tenant transaction (inTenant). */
-  tenant: <T>(fn: (ctx: Ctx) => Promise<T>) => Promise<T>;
+  /** Runs fn in the request's tenant transaction (inRequest). */
+  tenant: RequestTx<Ctx>;
 }
 
 /** A subscription that still runs: it can be cancelled, changed or paid. */

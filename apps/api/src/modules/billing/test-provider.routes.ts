@@ -3,7 +3,7 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { customerOf, shiftOrganization } from "./billing.service.ts";
 import { applyInvoice, applySubscription, fetchState, lockForBilling } from "./billing.sync.ts";
 import type { TestProvider } from "./test.provider.ts";
@@ -66,7 +66,7 @@ export async function testProviderRoutes(fastify: FastifyInstance, opts: { test:
     },
     handler: async (req) => {
       // The session is checked (as every signed-in route does) before the card goes to the provider.
-      await inTenant(app, req, async () => undefined);
+      await inRequest(app, req, async () => undefined);
       return test.createPaymentMethod(req.body);
     },
   });
@@ -80,7 +80,7 @@ export async function testProviderRoutes(fastify: FastifyInstance, opts: { test:
       response: { 200: z.object({ status: z.literal("succeeded") }), ...errors },
     },
     handler: async (req) => {
-      await inTenant(app, req, async () => undefined);
+      await inRequest(app, req, async () => undefined);
       await test.confirmPayment(req.body.client_secret, req.body.outcome);
       return { status: "succeeded" as const };
     },
@@ -96,7 +96,7 @@ export async function testProviderRoutes(fastify: FastifyInstance, opts: { test:
     },
     handler: async (req) => {
       const { days } = req.body;
-      const { customerId, subscriptionId } = await inTenant(app, req, async (ctx) => {
+      const { customerId, subscriptionId } = await inRequest(app, req, async (ctx) => {
         await shiftOrganization(ctx, days);
         return customerOf(ctx);
       });
@@ -105,7 +105,7 @@ export async function testProviderRoutes(fastify: FastifyInstance, opts: { test:
       // Apply what the renewals did now, rather than when their webhooks arrive, so the next page load shows it.
       if (subscriptionId) {
         const fresh = await fetchState(test, subscriptionId);
-        await inTenant(app, req, async (ctx) => {
+        await inRequest(app, req, async (ctx) => {
           await lockForBilling(ctx);
           if (fresh.invoice) await applyInvoice(ctx, test.kind, fresh.invoice, fresh.subscription.status);
           await applySubscription(ctx, test.kind, fresh.subscription);

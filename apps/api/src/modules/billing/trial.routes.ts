@@ -3,7 +3,7 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import { trialStatus } from "@cove/contract/trial.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { billingDeps } from "./billing.routes.ts";
 import * as billing from "./billing.service.ts";
 import type { Payments } from "./payments.ts";
@@ -27,7 +27,7 @@ export async function trialRoutes(fastify: FastifyInstance, opts: { payments: Pa
       summary: "The organization's trial: whether it is on one, days left, expired; and whether it is read-only",
       response: { 200: trialStatus, 401: errorSchema },
     },
-    handler: async (req) => inTenant(app, req, (ctx) => trial.trialStatus(ctx)),
+    handler: async (req) => inRequest(app, req, (ctx) => trial.trialStatus(ctx)),
   });
 
   app.post("/api/trial/convert", {

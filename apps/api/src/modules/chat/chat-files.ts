@@ -1,9 +1,10 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
+import type { RequestTx } from "../../platform/auth.ts";
 import type { Db } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import { organizationAt } from "../../platform/organizations.ts";
-import { type ContactPrincipal, type TenantCtx, withContact } from "../../platform/tenancy.ts";
+import type { ContactCtx, ContactPrincipal, TenantCtx } from "../../platform/tenancy.ts";
 import { type FileContent, putAttachment, readChatFile } from "../attachments/index.ts";
 
 /** A file sent in a live chat, as it arrived (its name as the sender gave it). */
@@ -46,15 +47,14 @@ export async function staffChatFile(ctx: Pick<TenantCtx, "orgId" | "db">, sessio
 export async function visitorChatFile(
   db: Db,
   who: ContactPrincipal,
+  tx: RequestTx<ContactCtx>,
   orgSlug: string,
   sessionId: string,
   fileId: string,
 ) {
   const org = await organizationAt(db, orgSlug, "Portal");
   if (org.id !== who.orgId) throw notFound(FILE);
-  const file = await withContact(db, who, (ctx) =>
-    readChatFile(ctx.db, ctx.orgId, recordId(FILE, sessionId), recordId(FILE, fileId)),
-  );
+  const file = await tx((ctx) => readChatFile(ctx.db, ctx.orgId, recordId(FILE, sessionId), recordId(FILE, fileId)));
   if (!file) throw notFound(FILE);
   return file;
 }

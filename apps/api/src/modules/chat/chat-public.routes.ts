@@ -20,12 +20,12 @@ import cors from "@fastify/cors";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { bearerToken, sessionEnded } from "../../platform/auth.ts";
+import { bearerToken, inRequest, type RequestTx, sessionEnded } from "../../platform/auth.ts";
 import { acceptedEncoding } from "../../platform/encoding.ts";
 import { AppError } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import { orgOfSlug } from "../../platform/organizations.ts";
-import type { ContactPrincipal } from "../../platform/tenancy.ts";
+import type { ContactCtx, ContactPrincipal } from "../../platform/tenancy.ts";
 import type { AiProvider } from "../ai/index.ts";
 import { fileBody, fileBytes, sendFile } from "../attachments/index.ts";
 import { branding } from "../settings/index.ts";
@@ -68,7 +68,7 @@ function visitorOf(req: FastifyRequest): ContactPrincipal {
 async function signedInCustomer(req: FastifyRequest): Promise<{ customer: ContactPrincipal; token: string } | null> {
   if (req.headers.authorization === undefined) return null;
   const token = bearerToken(req.headers.authorization);
-  const found = token ? await req.server.authenticator.authenticate(token) : null;
+  const found = token ? (await req.server.authenticator.authenticate(token))?.principal : null;
   if (!token || !found) throw sessionEnded();
   if (found.kind !== "contact") throw new AppError("FORBIDDEN", "This is only for visitors chatting with the team.");
   return { customer: found, token };
@@ -109,6 +109,11 @@ async function serveWidgetScript(req: FastifyRequest, reply: FastifyReply) {
 export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provider: AiProvider }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps = { db: app.db, provider: opts.provider, metrics: app.metrics };
+  /** The visitor's transactions: a chat's work may take several, with the assistant's answer between them. */
+  const visitorTx =
+    (req: FastifyRequest): RequestTx<ContactCtx> =>
+    (fn) =>
+      inRequest(app, req, "contact", fn);
 
   // The widget runs on the organization's own website: its calls come from another origin, with a bearer token and
   // never a cookie, so any origin may make them. The library answers preflights for the widget's paths only (a
@@ -172,7 +177,7 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
       params: visitorParams,
       response: { 200: visitorConversationAnswer, ...errors },
     },
-    handler: (req) => readConversation(app.db, visitorOf(req), req.params.orgSlug, req.params.id),
+    handler: (req) => readConversation(app.db, visitorOf(req), visitorTx(req), req.params.orgSlug, req.params.id),
   });
 
   app.post("/api/public/:orgSlug/chat/sessions/:id/messages", {
@@ -186,7 +191,7 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     },
     handler: async (req, reply) => {
       const who = visitorOf(req);
-      const messages = await sendVisitorMessage(deps, who, {
+      const messages = await sendVisitorMessage(deps, who, visitorTx(req), {
         orgSlug: req.params.orgSlug,
         id: req.params.id,
         message: req.body.message,
@@ -209,7 +214,7 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
       // An id that is no chat is not found, whatever the body.
       const id = recordId("Chat session", req.params.id);
       const bytes = fileBytes(req.body);
-      const message = await sendVisitorFile(app.db, who, {
+      const message = await sendVisitorFile(app.db, who, visitorTx(req), {
         orgSlug: req.params.orgSlug,
         id,
         filename: req.query.filename,
@@ -230,7 +235,14 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     handler: async (req, reply) =>
       sendFile(
         reply,
-        await visitorChatFile(app.db, visitorOf(req), req.params.orgSlug, req.params.id, req.params.fileId),
+        await visitorChatFile(
+          app.db,
+          visitorOf(req),
+          visitorTx(req),
+          req.params.orgSlug,
+          req.params.id,
+          req.params.fileId,
+        ),
       ),
   });
 
@@ -247,7 +259,7 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
       response: { 200: chatMessageAnswer, ...errors },
     },
     handler: async (req) => ({
-      message: await rateAnswer(app.db, visitorOf(req), {
+      message: await rateAnswer(app.db, visitorOf(req), visitorTx(req), {
         orgSlug: req.params.orgSlug,
         id: req.params.id,
         messageId: req.params.messageId,
@@ -266,7 +278,7 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
       response: { 200: z.object({ session: visitorSessionSchema }), ...errors },
     },
     handler: async (req) => ({
-      session: await rateChat(app.db, visitorOf(req), {
+      session: await rateChat(app.db, visitorOf(req), visitorTx(req), {
         orgSlug: req.params.orgSlug,
         id: req.params.id,
         rating: req.body.rating,

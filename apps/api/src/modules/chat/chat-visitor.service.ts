@@ -11,9 +11,10 @@ import {
   type VisitorSession,
 } from "@cove/contract/chat.ts";
 import type { CsatRating } from "@cove/contract/csat.ts";
-import type { EventData } from "@cove/contract/events.ts";
+import { ASSISTANT_ACTOR, type EventData } from "@cove/contract/events.ts";
 import { and, eq, sql } from "drizzle-orm";
 import { chatSessions } from "../../db/schema/chat.ts";
+import type { RequestTx } from "../../platform/auth.ts";
 import type { Db } from "../../platform/db.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
@@ -21,7 +22,7 @@ import { recordId } from "../../platform/ids.ts";
 import { chatMarkdownHtml } from "../../platform/markdown.ts";
 import type { Metrics } from "../../platform/metrics.ts";
 import { organizationAt } from "../../platform/organizations.ts";
-import { type ContactPrincipal, type TenantCtx, withContact, withSystem } from "../../platform/tenancy.ts";
+import { type ContactCtx, type ContactPrincipal, type TenantCtx, withSystem } from "../../platform/tenancy.ts";
 import type { AiProvider } from "../ai/index.ts";
 import { answerQuestion, asksForPerson, savedGreeting, saveFeedback } from "../ai/index.ts";
 import { type FileContent, safeFilename } from "../attachments/index.ts";
@@ -115,18 +116,19 @@ async function visitorOrg(db: Db, who: ContactPrincipal, orgSlug: string): Promi
 export async function readConversation(
   db: Db,
   who: ContactPrincipal,
+  tx: RequestTx<ContactCtx>,
   orgSlug: string,
   id: string,
 ): Promise<VisitorConversationAnswer> {
   await visitorOrg(db, who, orgSlug);
-  return withContact(db, who, async (ctx) => {
+  return tx(async (ctx) => {
     const found = await selectVisitorSession(ctx, recordId(SESSION, id));
     if (!found) throw notFound(SESSION);
     return { session: found.session, messages: await selectMessages(ctx.db, ctx.orgId, id, CHAT_MESSAGE_PAGE) };
   });
 }
 
-async function assertVisitorPace(ctx: TenantCtx & { contactId: string }): Promise<void> {
+async function assertVisitorPace(ctx: ContactCtx): Promise<void> {
   const [row] = await queryRows<{ n: number }>(
     ctx.db,
     sql`select count(*)::int as n from chat_messages m
@@ -140,8 +142,8 @@ async function assertVisitorPace(ctx: TenantCtx & { contactId: string }): Promis
 }
 
 /** Writes the visitor's message; says whether the assistant still answers in this session. */
-async function writeVisitorMessage(db: Db, who: ContactPrincipal, id: string, text: string, file?: ChatFile) {
-  return withContact(db, who, async (ctx) => {
+async function writeVisitorMessage(tx: RequestTx<ContactCtx>, id: string, text: string, file?: ChatFile) {
+  return tx(async (ctx) => {
     const found = await selectVisitorSession(ctx, recordId(SESSION, id));
     if (!found) throw notFound(SESSION);
     if (found.session.status !== "active") {
@@ -185,7 +187,7 @@ async function answerHtml(response: string): Promise<string | undefined> {
 /** The assistant's answer; if it cannot answer at all, the session goes to a person rather than fail the visitor. */
 async function askAssistant(deps: ChatDeps, orgId: string, id: string, text: string): Promise<AiTurn> {
   try {
-    const conversation = await withSystem(deps.db, orgId, "assistant", (ctx) =>
+    const conversation = await withSystem(deps.db, orgId, ASSISTANT_ACTOR.id, (ctx) =>
       conversationTurns(ctx.db, orgId, id, TURNS_FOR_AI + 1),
     );
     const answer = await answerQuestion(
@@ -214,7 +216,7 @@ async function askAssistant(deps: ChatDeps, orgId: string, id: string, text: str
  * the session waiting for a person, tells the visitor one will reply, and notifies the team (chat.handlers.ts).
  */
 async function recordAssistantTurn(deps: ChatDeps, orgId: string, id: string, turn: AiTurn): Promise<ChatMessage[]> {
-  return withSystem(deps.db, orgId, "assistant", async (ctx) => {
+  return withSystem(deps.db, orgId, ASSISTANT_ACTOR.id, async (ctx) => {
     const [row] = await ctx.db
       .select({
         status: chatSessions.status,
@@ -272,10 +274,11 @@ async function recordAssistantTurn(deps: ChatDeps, orgId: string, id: string, tu
 export async function sendVisitorMessage(
   deps: ChatDeps,
   who: ContactPrincipal,
+  tx: RequestTx<ContactCtx>,
   input: { orgSlug: string; id: string; message: string },
 ): Promise<ChatMessage[]> {
   await visitorOrg(deps.db, who, input.orgSlug);
-  const { message, aiAnswers } = await writeVisitorMessage(deps.db, who, input.id, input.message);
+  const { message, aiAnswers } = await writeVisitorMessage(tx, input.id, input.message);
   if (!aiAnswers) return [message];
   const turn = await askAssistant(deps, who.orgId, input.id, input.message);
   return [message, ...(await recordAssistantTurn(deps, who.orgId, input.id, turn))];
@@ -285,11 +288,12 @@ export async function sendVisitorMessage(
 export async function sendVisitorFile(
   db: Db,
   who: ContactPrincipal,
+  tx: RequestTx<ContactCtx>,
   input: { orgSlug: string; id: string; filename: string; bytes: FileContent },
 ): Promise<ChatMessage> {
   await visitorOrg(db, who, input.orgSlug);
   const file = { filename: input.filename, bytes: input.bytes };
-  return (await writeVisitorMessage(db, who, input.id, safeFilename(input.filename), file)).message;
+  return (await writeVisitorMessage(tx, input.id, safeFilename(input.filename), file)).message;
 }
 
 /**
@@ -299,10 +303,11 @@ export async function sendVisitorFile(
 export async function rateChat(
   db: Db,
   who: ContactPrincipal,
+  tx: RequestTx<ContactCtx>,
   input: { orgSlug: string; id: string; rating: CsatRating },
 ): Promise<VisitorSession> {
   await visitorOrg(db, who, input.orgSlug);
-  return withContact(db, who, async (ctx) => {
+  return tx(async (ctx) => {
     const found = await selectVisitorSession(ctx, recordId(SESSION, input.id));
     if (!found) throw notFound(SESSION);
     if (found.session.status === "active") {
@@ -325,10 +330,11 @@ export async function rateChat(
 export async function rateAnswer(
   db: Db,
   who: ContactPrincipal,
+  tx: RequestTx<ContactCtx>,
   input: { orgSlug: string; id: string; messageId: string; helpful: boolean },
 ): Promise<ChatMessage> {
   await visitorOrg(db, who, input.orgSlug);
-  return withContact(db, who, async (ctx) => {
+  return tx(async (ctx) => {
     const found = await selectVisitorSession(ctx, recordId(SESSION, input.id));
     if (!found) throw notFound(SESSION);
     const answer = await selectRateableAnswer(ctx, input.id, recordId("Answer", input.messageId));

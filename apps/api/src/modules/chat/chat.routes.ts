@@ -17,7 +17,7 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { recordId } from "../../platform/ids.ts";
 import { fileBody, fileBytes, sendFile, UPLOAD_RATE_LIMIT } from "../attachments/index.ts";
 import { registerChatHandlers } from "./chat.handlers.ts";
@@ -48,7 +48,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
       summary: "Chat sessions: waiting for a person first, then the most recent",
       response: { 200: chatSessionListAnswer, ...errors },
     },
-    handler: async (req) => ({ sessions: await inTenant(app, req, service.listSessions) }),
+    handler: async (req) => ({ sessions: await inRequest(app, req, service.listSessions) }),
   });
 
   app.get("/api/chat/stats", {
@@ -58,7 +58,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
       summary: "Active Chats, Closed Today, Avg Response (to a person's first reply), Total Sessions",
       response: { 200: chatStatsAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, service.chatStats),
+    handler: (req) => inRequest(app, req, service.chatStats),
   });
 
   app.get("/api/chat/sessions/:id", {
@@ -69,7 +69,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
       params: chatIdParams,
       response: { 200: chatSessionAnswer, ...errors },
     },
-    handler: async (req) => ({ session: await inTenant(app, req, (ctx) => service.getSession(ctx, req.params.id)) }),
+    handler: async (req) => ({ session: await inRequest(app, req, (ctx) => service.getSession(ctx, req.params.id)) }),
   });
 
   app.get("/api/chat/sessions/:id/messages", {
@@ -81,7 +81,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
       response: { 200: chatMessageListAnswer, ...errors },
     },
     handler: async (req) => ({
-      messages: await inTenant(app, req, (ctx) => service.listMessages(ctx, req.params.id)),
+      messages: await inRequest(app, req, (ctx) => service.listMessages(ctx, req.params.id)),
     }),
   });
 
@@ -96,7 +96,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
     },
     handler: async (req, reply) =>
       reply.status(201).send({
-        message: await inTenant(app, req, (ctx) => service.sendAgentMessage(ctx, req.params.id, req.body.message)),
+        message: await inRequest(app, req, (ctx) => service.sendAgentMessage(ctx, req.params.id, req.body.message)),
       }),
   });
 
@@ -114,7 +114,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
       const id = recordId("Chat session", req.params.id);
       const bytes = fileBytes(req.body);
       return reply.status(201).send({
-        message: await inTenant(app, req, (ctx) => service.sendAgentFile(ctx, id, req.query.filename, bytes)),
+        message: await inRequest(app, req, (ctx) => service.sendAgentFile(ctx, id, req.query.filename, bytes)),
       });
     },
   });
@@ -128,7 +128,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
       response: { 200: z.unknown().describe("The file's bytes"), ...errors },
     },
     handler: async (req, reply) =>
-      sendFile(reply, await inTenant(app, req, (ctx) => staffChatFile(ctx, req.params.id, req.params.fileId))),
+      sendFile(reply, await inRequest(app, req, (ctx) => staffChatFile(ctx, req.params.id, req.params.fileId))),
   });
 
   app.put("/api/chat/sessions/:id", {
@@ -142,7 +142,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
     },
     handler: async (req) => ({
       message: CHAT_CLOSED_MESSAGE,
-      session: await inTenant(app, req, (ctx) => service.closeSession(ctx, req.params.id)),
+      session: await inRequest(app, req, (ctx) => service.closeSession(ctx, req.params.id)),
     }),
   });
 
@@ -155,7 +155,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
       response: { 201: chatTicketAnswer, ...errors },
     },
     handler: async (req, reply) =>
-      reply.status(201).send(await inTenant(app, req, (ctx) => chatToTicket(ctx, req.params.id))),
+      reply.status(201).send(await inRequest(app, req, (ctx) => chatToTicket(ctx, req.params.id))),
   });
 
   app.post("/api/chat/sessions/:id/take", {
@@ -166,7 +166,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
       params: chatIdParams,
       response: { 200: chatSessionAnswer, ...errors },
     },
-    handler: async (req) => ({ session: await inTenant(app, req, (ctx) => service.takeSession(ctx, req.params.id)) }),
+    handler: async (req) => ({ session: await inRequest(app, req, (ctx) => service.takeSession(ctx, req.params.id)) }),
   });
 
   app.post("/api/chat/sessions/:id/messages/:messageId/wrong-answer", {
@@ -185,7 +185,7 @@ export async function chatRoutes(fastify: FastifyInstance) {
       response: { 200: wrongAnswerAnswer, ...errors },
     },
     handler: (req) =>
-      inTenant(app, req, (ctx) =>
+      inRequest(app, req, (ctx) =>
         markWrongAnswer(ctx, { sessionId: req.params.id, messageId: req.params.messageId }, req.body),
       ),
   });

@@ -2,7 +2,7 @@ import { contactAnswer, contactListAnswer, contactListQuery, ticketContactAnswer
 import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import type { ContactRecords } from "./contacts.queries.ts";
 import * as queries from "./contacts.queries.ts";
@@ -29,7 +29,7 @@ export async function contactRoutes(fastify: FastifyInstance, { records }: { rec
       querystring: contactListQuery,
       response: { 200: contactListAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => queries.listContacts(ctx, records, req.query)),
+    handler: (req) => inRequest(app, req, (ctx) => queries.listContacts(ctx, records, req.query)),
   });
 
   app.get("/api/contacts/:id", {
@@ -41,7 +41,7 @@ export async function contactRoutes(fastify: FastifyInstance, { records }: { rec
       response: { 200: contactAnswer, ...errors },
     },
     handler: (req) =>
-      inTenant(app, req, (ctx) => queries.getContact(ctx, records, uuidOr404(req.params.id, "Contact"))),
+      inRequest(app, req, (ctx) => queries.getContact(ctx, records, uuidOr404(req.params.id, "Contact"))),
   });
 
   app.get("/api/tickets/:id/contact", {
@@ -53,6 +53,6 @@ export async function contactRoutes(fastify: FastifyInstance, { records }: { rec
       response: { 200: ticketContactAnswer, ...errors },
     },
     handler: (req) =>
-      inTenant(app, req, (ctx) => queries.contactOfTicket(ctx, records, uuidOr404(req.params.id, "Ticket"))),
+      inRequest(app, req, (ctx) => queries.contactOfTicket(ctx, records, uuidOr404(req.params.id, "Ticket"))),
   });
 }

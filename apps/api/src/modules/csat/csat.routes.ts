@@ -10,7 +10,7 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import * as service from "./csat.service.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 429: errorSchema };
@@ -40,7 +40,7 @@ export async function csatRoutes(fastify: FastifyInstance) {
       summary: "Satisfaction over the last 30 days: overall, by people and by the AI, and per agent",
       response: { 200: csatStatsAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, service.csatStats),
+    handler: (req) => inRequest(app, req, service.csatStats),
   });
 
   app.post("/api/portal/satisfaction/lookup", {

@@ -4,7 +4,7 @@ import contentDisposition from "content-disposition";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { type EmailChannelOptions, registerEmailChannel } from "./email.handlers.ts";
 import { listUnfiled, originalEmail, ticketEmails, unfiledRaw } from "./email.queries.ts";
@@ -24,7 +24,7 @@ export async function emailRoutes(fastify: FastifyInstance, opts: EmailChannelOp
       summary: "The latest inbound messages kept without filing (bounces, auto-replies, unreadable), with why",
       response: { 200: unfiledMailAnswer, ...errors },
     },
-    handler: async (req) => ({ messages: await inTenant(app, req, listUnfiled) }),
+    handler: async (req) => ({ messages: await inRequest(app, req, listUnfiled) }),
   });
 
   app.get("/api/tickets/:id/emails", {
@@ -36,7 +36,7 @@ export async function emailRoutes(fastify: FastifyInstance, opts: EmailChannelOp
       response: { 200: ticketEmailsAnswer, ...errors },
     },
     handler: async (req) => ({
-      emails: await inTenant(app, req, (ctx) => ticketEmails(ctx, recordId("Ticket", req.params.id))),
+      emails: await inRequest(app, req, (ctx) => ticketEmails(ctx, recordId("Ticket", req.params.id))),
     }),
   });
 
@@ -49,7 +49,7 @@ export async function emailRoutes(fastify: FastifyInstance, opts: EmailChannelOp
       response: { 200: originalEmailAnswer, ...errors },
     },
     handler: async (req) => ({
-      email: await inTenant(app, req, (ctx) => originalEmail(ctx, recordId("Email", req.params.id))),
+      email: await inRequest(app, req, (ctx) => originalEmail(ctx, recordId("Email", req.params.id))),
     }),
   });
 
@@ -62,7 +62,7 @@ export async function emailRoutes(fastify: FastifyInstance, opts: EmailChannelOp
       response: { 200: z.string().describe("The message as received (text/plain)"), ...errors },
     },
     handler: async (req, reply) => {
-      const raw = await inTenant(app, req, (ctx) => unfiledRaw(ctx, recordId("Message", req.params.id)));
+      const raw = await inRequest(app, req, (ctx) => unfiledRaw(ctx, recordId("Message", req.params.id)));
       // A download, never a page: the text is whatever a stranger sent.
       return reply
         .header("content-type", "text/plain; charset=utf-8")

@@ -9,7 +9,7 @@ import {
 } from "@cove/contract/mailboxes.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import type { Secrets } from "../../platform/secrets.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
@@ -58,7 +58,7 @@ export async function mailboxRoutes(fastify: FastifyInstance, opts: MailboxOptio
   const steps =
     (req: FastifyRequest) =>
     <T>(fn: (ctx: Ctx) => Promise<T>) =>
-      inTenant(app, req, fn);
+      inRequest(app, req, fn);
   const mailboxId = (req: { params: { id: string } }) => recordId("Mailbox", req.params.id);
 
   app.get("/api/email/mailboxes", {
@@ -68,7 +68,7 @@ export async function mailboxRoutes(fastify: FastifyInstance, opts: MailboxOptio
       summary: "The connected mailboxes with their import's progress",
       response: { 200: mailboxListAnswer, ...errors },
     },
-    handler: async (req) => ({ mailboxes: await inTenant(app, req, listMailboxes) }),
+    handler: async (req) => ({ mailboxes: await inRequest(app, req, listMailboxes) }),
   });
 
   app.post("/api/email/mailboxes", {
@@ -106,7 +106,7 @@ export async function mailboxRoutes(fastify: FastifyInstance, opts: MailboxOptio
       // Stopping Cove from reading a mailbox is always possible, even while the organization is read-only.
       config: { access: "admin", ...(action === "resume" ? {} : { allowedWhenReadOnly: true as const }) },
       schema: { tags, summary, params: idParams, response: { 200: mailboxAnswer, ...errors, 409: errorSchema } },
-      handler: async (req) => ({ mailbox: await inTenant(app, req, (ctx) => run(ctx, mailboxId(req))) }),
+      handler: async (req) => ({ mailbox: await inRequest(app, req, (ctx) => run(ctx, mailboxId(req))) }),
     });
   }
 
@@ -119,7 +119,7 @@ export async function mailboxRoutes(fastify: FastifyInstance, opts: MailboxOptio
       response: { 200: messageAnswer, ...errors },
     },
     handler: async (req) => {
-      await inTenant(app, req, (ctx) => removeMailbox(ctx, mailboxId(req)));
+      await inRequest(app, req, (ctx) => removeMailbox(ctx, mailboxId(req)));
       return { message: "Mailbox removed" };
     },
   });

@@ -8,6 +8,7 @@ import {
 } from "@cove/contract/mailboxes.ts";
 import { sql } from "drizzle-orm";
 import { audit } from "../../platform/audit.ts";
+import type { RequestTx } from "../../platform/auth.ts";
 import { queryRows } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { Jobs } from "../../platform/jobs.ts";
@@ -21,9 +22,6 @@ export interface MailboxDeps {
   secrets: Secrets;
   connect: ConnectOptions;
 }
-
-/** A service step in the admin's tenant transaction (the routes open one per step: never across the network). */
-export type InTenant = <T>(fn: (ctx: Ctx) => Promise<T>) => Promise<T>;
 
 interface Row {
   id: string;
@@ -107,10 +105,10 @@ async function readMailbox(ctx: Ctx, id: string): Promise<Mailbox> {
  */
 export async function connectMailbox(
   deps: MailboxDeps,
-  inTenant: InTenant,
+  tx: RequestTx<Ctx>,
   input: ConnectMailboxBody & { folder: string },
 ) {
-  await inTenant(async (ctx) => {
+  await tx(async (ctx) => {
     const [row] = await queryRows<{ n: number }>(
       ctx.db,
       sql`select count(*)::int as n from email_mailboxes where organization_id = ${ctx.orgId} and status <> 'cancelled'`,
@@ -123,7 +121,7 @@ export async function connectMailbox(
     }
   });
   await checkMailbox({ ...input }, deps.connect);
-  return inTenant(async (ctx) => {
+  return tx(async (ctx) => {
     const id = randomUUID();
     await queryRows(
       ctx.db,
@@ -145,11 +143,11 @@ export async function connectMailbox(
  */
 export async function updateMailbox(
   deps: MailboxDeps,
-  inTenant: InTenant,
+  tx: RequestTx<Ctx>,
   id: string,
   input: UpdateMailboxBody & { folder: string },
 ) {
-  const current = await inTenant(async (ctx) => {
+  const current = await tx(async (ctx) => {
     const [row] = await queryRows<{
       host: string;
       port: number;
@@ -183,7 +181,7 @@ export async function updateMailbox(
     current.port !== input.port ||
     current.username !== input.user ||
     current.folder !== input.folder;
-  return inTenant(async (ctx) => {
+  return tx(async (ctx) => {
     const [row] = await queryRows<{ id: string }>(
       ctx.db,
       sql`update email_mailboxes set host = ${input.host}, port = ${input.port}, tls = ${input.tls},

@@ -16,7 +16,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { fileBody, fileBytes, sendFile, UPLOAD_RATE_LIMIT } from "../attachments/index.ts";
 import * as service from "./kb.service.ts";
@@ -41,7 +41,7 @@ export async function kbRoutes(fastify: FastifyInstance) {
       querystring: articleListQuery,
       response: { 200: articleListAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.listArticles(ctx, req.query)),
+    handler: (req) => inRequest(app, req, (ctx) => service.listArticles(ctx, req.query)),
   });
 
   app.post("/api/kb/articles", {
@@ -53,14 +53,14 @@ export async function kbRoutes(fastify: FastifyInstance) {
       response: { 201: articleAnswer, ...errors },
     },
     handler: async (req, reply) =>
-      reply.status(201).send({ article: await inTenant(app, req, (ctx) => service.createArticle(ctx, req.body)) }),
+      reply.status(201).send({ article: await inRequest(app, req, (ctx) => service.createArticle(ctx, req.body)) }),
   });
 
   app.get("/api/kb/articles/:id", {
     config: { access },
     schema: { tags, summary: "An article with its body", params, response: { 200: articleAnswer, ...errors } },
     handler: async (req) => ({
-      article: await inTenant(app, req, (ctx) => service.getArticle(ctx, articleId(req.params.id))),
+      article: await inRequest(app, req, (ctx) => service.getArticle(ctx, articleId(req.params.id))),
     }),
   });
 
@@ -74,7 +74,7 @@ export async function kbRoutes(fastify: FastifyInstance) {
       response: { 200: articleAnswer, ...errors },
     },
     handler: async (req) => ({
-      article: await inTenant(app, req, (ctx) => service.updateArticle(ctx, articleId(req.params.id), req.body)),
+      article: await inRequest(app, req, (ctx) => service.updateArticle(ctx, articleId(req.params.id), req.body)),
     }),
   });
 
@@ -82,7 +82,7 @@ export async function kbRoutes(fastify: FastifyInstance) {
     config: { access },
     schema: { tags, summary: "Delete an article", params, response: { 200: messageAnswer, ...errors } },
     handler: async (req) => {
-      await inTenant(app, req, (ctx) => service.deleteArticle(ctx, articleId(req.params.id)));
+      await inRequest(app, req, (ctx) => service.deleteArticle(ctx, articleId(req.params.id)));
       return { message: "Article deleted" };
     },
   });
@@ -101,7 +101,7 @@ export async function kbRoutes(fastify: FastifyInstance) {
       const bytes = fileBytes(req.body);
       const file = { filename: req.query.filename, bytes };
       return reply.status(201).send({
-        attachment: await inTenant(app, req, (ctx) => service.attachToArticle(ctx, id, file, app.attachmentLimits)),
+        attachment: await inRequest(app, req, (ctx) => service.attachToArticle(ctx, id, file, app.attachmentLimits)),
       });
     },
   });
@@ -116,7 +116,7 @@ export async function kbRoutes(fastify: FastifyInstance) {
     },
     handler: async (req, reply) => {
       const [id, fileId] = [articleId(req.params.id), recordId("File", req.params.fileId)];
-      return sendFile(reply, await inTenant(app, req, (ctx) => service.articleFile(ctx, id, fileId)));
+      return sendFile(reply, await inRequest(app, req, (ctx) => service.articleFile(ctx, id, fileId)));
     },
   });
 
@@ -130,7 +130,7 @@ export async function kbRoutes(fastify: FastifyInstance) {
     },
     handler: async (req) => {
       const [id, fileId] = [articleId(req.params.id), recordId("File", req.params.fileId)];
-      await inTenant(app, req, (ctx) => service.removeArticleFile(ctx, id, fileId));
+      await inRequest(app, req, (ctx) => service.removeArticleFile(ctx, id, fileId));
       return { message: "File removed" };
     },
   });
@@ -145,7 +145,7 @@ export async function kbRoutes(fastify: FastifyInstance) {
       response: { 200: feedbackAnswer, ...errors },
     },
     handler: (req) =>
-      inTenant(app, req, (ctx) => service.recordFeedback(ctx, articleId(req.params.id), req.body.helpful)),
+      inRequest(app, req, (ctx) => service.recordFeedback(ctx, articleId(req.params.id), req.body.helpful)),
   });
 
   app.get("/api/kb/categories", {
@@ -155,7 +155,7 @@ export async function kbRoutes(fastify: FastifyInstance) {
       summary: "The organization's categories, in order, with article counts",
       response: { 200: categoryListAnswer, ...errors },
     },
-    handler: async (req) => ({ categories: await inTenant(app, req, service.listCategories) }),
+    handler: async (req) => ({ categories: await inRequest(app, req, service.listCategories) }),
   });
 
   app.post("/api/kb/categories", {
@@ -167,6 +167,6 @@ export async function kbRoutes(fastify: FastifyInstance) {
       response: { 201: categoryAnswer, ...errors },
     },
     handler: async (req, reply) =>
-      reply.status(201).send({ category: await inTenant(app, req, (ctx) => service.createCategory(ctx, req.body)) }),
+      reply.status(201).send({ category: await inRequest(app, req, (ctx) => service.createCategory(ctx, req.body)) }),
   });
 }

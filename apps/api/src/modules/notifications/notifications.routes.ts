@@ -2,7 +2,7 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import { notificationListAnswer, notificationParams, unreadCountAnswer } from "@cove/contract/notifications.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import * as service from "./notifications.service.ts";
 
 const errors = { 401: errorSchema, 404: errorSchema };
@@ -29,7 +29,7 @@ export async function notificationRoutes(fastify: FastifyInstance) {
       summary: "Your newest notifications and the unread count",
       response: { 200: notificationListAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, service.listNotifications),
+    handler: (req) => inRequest(app, req, service.listNotifications),
   });
 
   app.post("/api/notifications/:id/read", {
@@ -41,7 +41,7 @@ export async function notificationRoutes(fastify: FastifyInstance) {
       response: { 200: unreadCountAnswer, ...errors },
     },
     handler: (req) =>
-      inTenant(app, req, async (ctx) => {
+      inRequest(app, req, async (ctx) => {
         await service.markRead(ctx, req.params.id);
         return { unread_count: await service.unreadCount(ctx) };
       }),
@@ -51,7 +51,7 @@ export async function notificationRoutes(fastify: FastifyInstance) {
     config: { access },
     schema: { tags, summary: "Mark all your notifications read", response: { 200: unreadCountAnswer, ...errors } },
     handler: (req) =>
-      inTenant(app, req, async (ctx) => {
+      inRequest(app, req, async (ctx) => {
         await service.markAllRead(ctx);
         return { unread_count: 0 };
       }),

@@ -2,7 +2,7 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import { onboardingAnswer, onboardingBody } from "@cove/contract/onboarding.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import * as service from "./onboarding.service.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema };
@@ -19,7 +19,7 @@ export async function onboardingRoutes(fastify: FastifyInstance) {
       summary: "The organization's first steps, each done or not, and whether you dismissed the checklist",
       response: { 200: onboardingAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, service.onboarding),
+    handler: (req) => inRequest(app, req, service.onboarding),
   });
 
   app.put("/api/onboarding", {
@@ -31,6 +31,6 @@ export async function onboardingRoutes(fastify: FastifyInstance) {
       body: onboardingBody,
       response: { 200: onboardingAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.setDismissed(ctx, req.body.dismissed)),
+    handler: (req) => inRequest(app, req, (ctx) => service.setDismissed(ctx, req.body.dismissed)),
   });
 }

@@ -4,7 +4,7 @@ import contentDisposition from "content-disposition";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import * as exports from "./export.service.ts";
 
 const errors = { 401: errorSchema, 403: errorSchema, 404: errorSchema };
@@ -32,13 +32,13 @@ export async function exportRoutes(
       response: { 202: dataExportAnswer, ...errors },
     },
     handler: async (req, reply) =>
-      reply.status(202).send({ export: await inTenant(app, req, (ctx) => exports.requestExport(ctx, app.jobs)) }),
+      reply.status(202).send({ export: await inRequest(app, req, (ctx) => exports.requestExport(ctx, app.jobs)) }),
   });
 
   app.get("/api/organization/export", {
     config: { access: "admin" },
     schema: { tags, summary: "The latest export and its progress", response: { 200: dataExportAnswer, ...errors } },
-    handler: async (req) => ({ export: await inTenant(app, req, exports.latestExport) }),
+    handler: async (req) => ({ export: await inRequest(app, req, exports.latestExport) }),
   });
 
   app.get("/api/organization/export/:id/download", {
@@ -50,7 +50,7 @@ export async function exportRoutes(
       response: { 200: z.unknown().describe("A ZIP file (application/zip)"), ...errors },
     },
     handler: async (req, reply) => {
-      const file = await inTenant(app, req, (ctx) => exports.exportFile(ctx, req.params.id));
+      const file = await inRequest(app, req, (ctx) => exports.exportFile(ctx, req.params.id));
       return reply
         .header("content-type", "application/zip")
         .header("content-disposition", contentDisposition(file.filename))

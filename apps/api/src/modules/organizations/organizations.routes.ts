@@ -2,7 +2,7 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import { organizationStats } from "@cove/contract/tickets.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import * as service from "./organizations.service.ts";
 
 export async function organizationRoutes(fastify: FastifyInstance) {
@@ -14,6 +14,6 @@ export async function organizationRoutes(fastify: FastifyInstance) {
       summary: "Active team members and the 30-day ticket trend",
       response: { 200: organizationStats, 401: errorSchema },
     },
-    handler: (req) => inTenant(app, req, service.organizationStats),
+    handler: (req) => inRequest(app, req, service.organizationStats),
   });
 }

@@ -19,7 +19,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inContactTenant, portalCustomer } from "../../platform/auth.ts";
+import { inRequest, portalCustomer } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import { orgOfSlug } from "../../platform/organizations.ts";
 import { sendFile } from "../attachments/index.ts";
@@ -54,12 +54,6 @@ const customer = { access: "authenticated", actors: ["contact"] } as const;
 export async function portalRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const mail = { jobs: app.jobs, publicUrl: app.publicUrl };
-  // The contact role has no grant on the organization's settings; its branding is public anyway (the help center and
-  // the portal's sign-in page show it), so it is read after the customer's own transaction, as for a visitor.
-  const withBranding = async <T extends { orgId: string }>(work: Promise<T>) => {
-    const { orgId, ...rest } = await work;
-    return { ...rest, organization: await portalOrganization(app.db, orgId) };
-  };
 
   app.get("/api/public/:orgSlug/portal", {
     config: { access: "public" },
@@ -111,12 +105,25 @@ export async function portalRoutes(fastify: FastifyInstance) {
     handler: () => startDemoSession(app.db),
   });
 
+  customerRoutes(fastify);
+}
+
+/** The portal's signed-in routes: each runs in the customer's own transaction (inRequest, "customer"). */
+function customerRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // The contact role has no grant on the organization's settings; its branding is public anyway (the help center and
+  // the portal's sign-in page show it), so it is read after the customer's own transaction, as for a visitor.
+  const withBranding = async <T extends { orgId: string }>(work: Promise<T>) => {
+    const { orgId, ...rest } = await work;
+    return { ...rest, organization: await portalOrganization(app.db, orgId) };
+  };
+
   app.get("/api/portal/me", {
     config: customer,
     schema: { tags, summary: "The signed-in customer", response: { 200: portalMeAnswer, ...errors } },
     handler: (req) =>
       withBranding(
-        inContactTenant(app, req, async (ctx) => {
+        inRequest(app, req, "customer", async (ctx) => {
           const [customer, org] = await Promise.all([service.me(ctx), service.myOrganization(ctx)]);
           return { customer, orgId: org.id };
         }),
@@ -133,7 +140,7 @@ export async function portalRoutes(fastify: FastifyInstance) {
     },
     handler: (req) =>
       withBranding(
-        inContactTenant(app, req, async (ctx) => {
+        inRequest(app, req, "customer", async (ctx) => {
           const customer = await service.updateMe(ctx, req.body);
           return { customer, orgId: (await service.myOrganization(ctx)).id };
         }),
@@ -146,7 +153,7 @@ export async function portalRoutes(fastify: FastifyInstance) {
     handler: async (req) => {
       // A staff token is refused here as on every customer route (403), before anything is read.
       const { sessionId } = portalCustomer(req);
-      await inContactTenant(app, req, (ctx) => signOut(ctx, sessionId));
+      await inRequest(app, req, "customer", (ctx) => signOut(ctx, sessionId));
       return { message: "Signed out" };
     },
   });
@@ -159,7 +166,7 @@ export async function portalRoutes(fastify: FastifyInstance) {
       querystring: customerTicketListQuery,
       response: { 200: customerTicketListAnswer, ...errors },
     },
-    handler: (req) => inContactTenant(app, req, (ctx) => service.listMyTickets(ctx, req.query)),
+    handler: (req) => inRequest(app, req, "customer", (ctx) => service.listMyTickets(ctx, req.query)),
   });
 
   app.post("/api/portal/tickets", {
@@ -172,7 +179,9 @@ export async function portalRoutes(fastify: FastifyInstance) {
     },
     handler: async (req, reply) =>
       reply.status(201).send({
-        ticket: await inContactTenant(app, req, (ctx) => service.createMyTicket(ctx, req.body, app.attachmentLimits)),
+        ticket: await inRequest(app, req, "customer", (ctx) =>
+          service.createMyTicket(ctx, req.body, app.attachmentLimits),
+        ),
       }),
   });
 
@@ -185,7 +194,7 @@ export async function portalRoutes(fastify: FastifyInstance) {
       response: { 200: customerTicketAnswer, ...errors },
     },
     handler: async (req) => ({
-      ticket: await inContactTenant(app, req, (ctx) => service.getMyTicket(ctx, ticketId(req.params.id))),
+      ticket: await inRequest(app, req, "customer", (ctx) => service.getMyTicket(ctx, ticketId(req.params.id))),
     }),
   });
 
@@ -200,7 +209,7 @@ export async function portalRoutes(fastify: FastifyInstance) {
     },
     handler: async (req, reply) =>
       reply.status(201).send({
-        comment: await inContactTenant(app, req, (ctx) =>
+        comment: await inRequest(app, req, "customer", (ctx) =>
           service.replyToMyTicket(ctx, ticketId(req.params.id), req.body, app.attachmentLimits),
         ),
       }),
@@ -216,7 +225,9 @@ export async function portalRoutes(fastify: FastifyInstance) {
       response: { 200: satisfactionAnswer, ...errors },
     },
     handler: async (req) => ({
-      satisfaction: await inContactTenant(app, req, (ctx) => rateMyTicket(ctx, ticketId(req.params.id), req.body)),
+      satisfaction: await inRequest(app, req, "customer", (ctx) =>
+        rateMyTicket(ctx, ticketId(req.params.id), req.body),
+      ),
     }),
   });
 
@@ -232,7 +243,7 @@ export async function portalRoutes(fastify: FastifyInstance) {
       // A customer reaches a file only through one of their tickets; any other id is simply not found.
       const ticket = recordId("Attachment", req.params.id);
       const fileId = recordId("Attachment", req.params.attachmentId);
-      const file = await inContactTenant(app, req, (ctx) => service.myTicketFile(ctx, ticket, fileId));
+      const file = await inRequest(app, req, "customer", (ctx) => service.myTicketFile(ctx, ticket, fileId));
       return sendFile(reply, file);
     },
   });

@@ -5,7 +5,7 @@ import contentDisposition from "content-disposition";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import type { ContactRecords } from "../contacts/index.ts";
 import * as privacy from "./privacy.service.ts";
@@ -32,7 +32,7 @@ export async function privacyRoutes(fastify: FastifyInstance, { records }: { rec
     },
     handler: async (req, reply) => {
       const id = recordId("Contact", req.params.id);
-      const started = await inTenant(app, req, (ctx) => privacy.requestCustomerExport(ctx, app.jobs, id));
+      const started = await inRequest(app, req, (ctx) => privacy.requestCustomerExport(ctx, app.jobs, id));
       return reply.status(202).send({ export: started });
     },
   });
@@ -47,7 +47,7 @@ export async function privacyRoutes(fastify: FastifyInstance, { records }: { rec
     },
     handler: async (req) => {
       const id = recordId("Contact", req.params.id);
-      return { export: await inTenant(app, req, (ctx) => privacy.latestCustomerExport(ctx, id)) };
+      return { export: await inRequest(app, req, (ctx) => privacy.latestCustomerExport(ctx, id)) };
     },
   });
 
@@ -61,7 +61,7 @@ export async function privacyRoutes(fastify: FastifyInstance, { records }: { rec
     },
     handler: async (req, reply) => {
       const id = recordId("Contact", req.params.id);
-      const file = await inTenant(app, req, (ctx) => privacy.customerExportFile(ctx, id, req.params.exportId));
+      const file = await inRequest(app, req, (ctx) => privacy.customerExportFile(ctx, id, req.params.exportId));
       return reply
         .header("content-type", "application/zip")
         .header("content-disposition", contentDisposition(file.filename))
@@ -81,7 +81,7 @@ export async function privacyRoutes(fastify: FastifyInstance, { records }: { rec
     },
     handler: async (req) => {
       const id = recordId("Contact", req.params.id);
-      return inTenant(app, req, (ctx) => privacy.eraseCustomer(ctx, records, id, req.body.confirmEmail));
+      return inRequest(app, req, (ctx) => privacy.eraseCustomer(ctx, records, id, req.body.confirmEmail));
     },
   });
 }

@@ -5,7 +5,7 @@ import contentDisposition from "content-disposition";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { csvTable } from "../../platform/csv.ts";
 import * as service from "./reports.service.ts";
 
@@ -33,7 +33,7 @@ export async function reportsRoutes(fastify: FastifyInstance) {
       querystring: reportQuery,
       response: { 200: reportAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.buildReport(ctx, req.query)),
+    handler: (req) => inRequest(app, req, (ctx) => service.buildReport(ctx, req.query)),
   });
 
   // Declared before the sections' routes: a static path, so "tickets" is never read as a section.
@@ -46,7 +46,7 @@ export async function reportsRoutes(fastify: FastifyInstance) {
       response: { 200: csvAnswer, ...errors },
     },
     handler: async (req, reply) => {
-      const lines = await service.ticketsCsv((fn) => inTenant(app, req, fn), req.query);
+      const lines = await service.ticketsCsv((fn) => inRequest(app, req, fn), req.query);
       // A stream is piped as it is (never serialized); the schema's string is what the document says it is.
       return reply.headers(csvHeaders("tickets", req.query)).send(Readable.from(lines) as unknown as string);
     },
@@ -62,7 +62,7 @@ export async function reportsRoutes(fastify: FastifyInstance) {
         response: { 200: csvAnswer, ...errors },
       },
       handler: async (req, reply) => {
-        const report = await inTenant(app, req, (ctx) => service.buildReport(ctx, req.query));
+        const report = await inRequest(app, req, (ctx) => service.buildReport(ctx, req.query));
         const table = reportTable(report, section);
         return reply
           .headers(csvHeaders(section.replace("_", "-"), req.query))

@@ -12,6 +12,7 @@ import {
 import { TICKET_PRIORITIES, TICKET_SOURCES, type TicketPriority } from "@cove/contract/tickets.ts";
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
+import type { RequestTx } from "../../platform/auth.ts";
 import { now } from "../../platform/clock.ts";
 import { csvLine } from "../../platform/csv.ts";
 import { type Queryable, queryRows } from "../../platform/db.ts";
@@ -437,9 +438,6 @@ export async function buildReport(ctx: Ctx, q: ReportQuery): Promise<ReportAnswe
 /** Tickets per page of the CSV: each page is one short transaction, so a long download holds no transaction open. */
 export const EXPORT_PAGE = 1000;
 
-/** Runs a function in a fresh tenant transaction of the request (the route's inTenant). */
-export type InTenant = <T>(fn: (ctx: Ctx) => Promise<T>) => Promise<T>;
-
 const iso = (v: Date | string | null) => (v === null ? "" : asDate(v).toISOString());
 
 /** Met (yes), missed (no: late, or not done and past due at `at`), or nothing to say yet (no target, not yet due). */
@@ -454,7 +452,7 @@ function metCell(due: Date | string | null, done: Date | string | null, at: Date
  * The per-ticket CSV of the range (docs/reports.md), read a page at a time in keyset order: the first page is read
  * before anything is sent (so a refusal is an ordinary error answer), the rest as the client takes them.
  */
-export async function ticketsCsv(run: InTenant, q: ReportQuery): Promise<AsyncIterable<string>> {
+export async function ticketsCsv(run: RequestTx<Ctx>, q: ReportQuery): Promise<AsyncIterable<string>> {
   const f = filterOf(q);
   const at = now();
   const first = await run(async (ctx) => {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { organizations } from "../../db/schema/organizations.ts";
 import { audit } from "../../platform/audit.ts";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import type { PaymentProvider } from "../billing/index.ts";
 import { subscriptionIdOf } from "../billing/index.ts";
@@ -18,7 +18,7 @@ export async function deleteOrganization(
   provider: PaymentProvider,
   confirm: string,
 ): Promise<{ message: string }> {
-  const found = await inTenant(app, req, async (ctx) => {
+  const found = await inRequest(app, req, async (ctx) => {
     const [org] = await ctx.db
       .select({ name: organizations.name, isDemo: organizations.isDemo })
       .from(organizations)

@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import type { Payments } from "../billing/index.ts";
 import { deleteOrganization } from "./delete-organization.service.ts";
 import * as settings from "./settings.service.ts";
@@ -36,7 +36,7 @@ export async function settingsRoutes(
       summary: "Name, help center address, time zone, logo and brand colour",
       response: { 200: generalSettings, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => settings.getGeneral(ctx, app.publicUrl)),
+    handler: (req) => inRequest(app, req, (ctx) => settings.getGeneral(ctx, app.publicUrl)),
   });
 
   app.put("/api/settings/general", {
@@ -47,7 +47,7 @@ export async function settingsRoutes(
       body: updateGeneralBody,
       response: { 200: generalSettings, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => settings.updateGeneral(ctx, req.body, app.publicUrl)),
+    handler: (req) => inRequest(app, req, (ctx) => settings.updateGeneral(ctx, req.body, app.publicUrl)),
   });
 
   app.get("/api/settings/email", {
@@ -57,7 +57,7 @@ export async function settingsRoutes(
       summary: "Sender name, reply-to address and signature of outgoing mail",
       response: { 200: emailSettings, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => settings.getEmail(ctx, opts.inboundDomain)),
+    handler: (req) => inRequest(app, req, (ctx) => settings.getEmail(ctx, opts.inboundDomain)),
   });
 
   app.put("/api/settings/email", {
@@ -68,7 +68,7 @@ export async function settingsRoutes(
       body: updateEmailBody,
       response: { 200: emailSettings, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => settings.updateEmail(ctx, req.body, opts.inboundDomain)),
+    handler: (req) => inRequest(app, req, (ctx) => settings.updateEmail(ctx, req.body, opts.inboundDomain)),
   });
 
   app.delete("/api/organization", {

@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { z } from "zod";
-import { inActorTenant, inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import type { Principal } from "../../platform/tenancy.ts";
 import { listTickets } from "./tickets.list.ts";
@@ -53,13 +53,13 @@ export async function ticketRoutes(fastify: FastifyInstance) {
       querystring: ticketListQuery,
       response: { 200: ticketListAnswer, ...errors },
     },
-    handler: (req) => inActorTenant(app, req, (ctx) => listTickets(ctx, req.query)),
+    handler: (req) => inRequest(app, req, "api_key", (ctx) => listTickets(ctx, req.query)),
   });
 
   app.get("/api/tickets/stats/overview", {
     config: { access, answerCache: { key: () => [], daily: true } },
     schema: { tags, summary: "Dashboard figures", response: { 200: ticketStats, ...errors } },
-    handler: (req) => inTenant(app, req, loadStats),
+    handler: (req) => inRequest(app, req, loadStats),
   });
 
   app.get("/api/tickets/:id", {
@@ -71,7 +71,7 @@ export async function ticketRoutes(fastify: FastifyInstance) {
       response: { 200: ticketAnswer, ...errors },
     },
     handler: async (req) => ({
-      ticket: await inActorTenant(app, req, (ctx) => service.getTicket(ctx, ticketId(req.params.id))),
+      ticket: await inRequest(app, req, "api_key", (ctx) => service.getTicket(ctx, ticketId(req.params.id))),
     }),
   });
 
@@ -80,7 +80,7 @@ export async function ticketRoutes(fastify: FastifyInstance) {
     schema: { tags, summary: "Create a ticket", body: createTicketBody, response: { 201: ticketAnswer, ...errors } },
     handler: async (req, reply) =>
       reply.status(201).send({
-        ticket: await inActorTenant(app, req, (ctx) =>
+        ticket: await inRequest(app, req, "api_key", (ctx) =>
           service.createTicket(
             ctx,
             req.body,
@@ -101,7 +101,9 @@ export async function ticketRoutes(fastify: FastifyInstance) {
       response: { 200: ticketAnswer, ...errors },
     },
     handler: async (req) => ({
-      ticket: await inActorTenant(app, req, (ctx) => service.updateTicket(ctx, ticketId(req.params.id), req.body)),
+      ticket: await inRequest(app, req, "api_key", (ctx) =>
+        service.updateTicket(ctx, ticketId(req.params.id), req.body),
+      ),
     }),
   });
 
@@ -116,7 +118,7 @@ export async function ticketRoutes(fastify: FastifyInstance) {
     },
     handler: async (req, reply) =>
       reply.status(201).send({
-        comment: await inActorTenant(app, req, (ctx) =>
+        comment: await inRequest(app, req, "api_key", (ctx) =>
           service.addComment(ctx, ticketId(req.params.id), req.body, app.attachmentLimits),
         ),
       }),

@@ -3,7 +3,7 @@ import { errorSchema } from "@cove/contract/errors.ts";
 import { inviteUserBody, updateUserBody, userAnswer, userListAnswer } from "@cove/contract/users.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant, principalOf } from "../../platform/auth.ts";
+import { inRequest, principalOf } from "../../platform/auth.ts";
 import { idParams, recordId } from "../../platform/ids.ts";
 import * as invitations from "./invitations.service.ts";
 import * as service from "./users.service.ts";
@@ -20,7 +20,7 @@ export async function userRoutes(fastify: FastifyInstance) {
   app.get("/api/users", {
     config: { access: "authenticated" },
     schema: { tags, summary: "The team, and the seats it uses", response: { 200: userListAnswer, ...errors } },
-    handler: (req) => inTenant(app, req, service.listUsers),
+    handler: (req) => inRequest(app, req, service.listUsers),
   });
 
   app.post("/api/users/invite", {
@@ -35,7 +35,7 @@ export async function userRoutes(fastify: FastifyInstance) {
       await invitations.refuseAccountElsewhere(app.db, principalOf(req).orgId, req.body.email);
       return reply
         .status(201)
-        .send({ user: await inTenant(app, req, (ctx) => invitations.inviteUser(ctx, req.body, mail())) });
+        .send({ user: await inRequest(app, req, (ctx) => invitations.inviteUser(ctx, req.body, mail())) });
     },
   });
 
@@ -49,7 +49,7 @@ export async function userRoutes(fastify: FastifyInstance) {
       response: { 200: userAnswer, ...errors },
     },
     handler: async (req) => ({
-      user: await inTenant(app, req, (ctx) => service.updateUser(ctx, recordId("User", req.params.id), req.body)),
+      user: await inRequest(app, req, (ctx) => service.updateUser(ctx, recordId("User", req.params.id), req.body)),
     }),
   });
 
@@ -62,7 +62,7 @@ export async function userRoutes(fastify: FastifyInstance) {
       response: { 200: userAnswer, ...errors },
     },
     handler: async (req) => ({
-      user: await inTenant(app, req, (ctx) =>
+      user: await inRequest(app, req, (ctx) =>
         invitations.resendInvitation(ctx, recordId("User", req.params.id), mail()),
       ),
     }),
@@ -77,7 +77,7 @@ export async function userRoutes(fastify: FastifyInstance) {
       response: { 200: messageAnswer, ...errors },
     },
     handler: async (req) => {
-      await inTenant(app, req, (ctx) => service.revokeInvitation(ctx, recordId("User", req.params.id)));
+      await inRequest(app, req, (ctx) => service.revokeInvitation(ctx, recordId("User", req.params.id)));
       return { message: "Invitation revoked" };
     },
   });

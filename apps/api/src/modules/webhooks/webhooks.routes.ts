@@ -12,7 +12,7 @@ import {
 } from "@cove/contract/webhooks.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { inTenant } from "../../platform/auth.ts";
+import { inRequest } from "../../platform/auth.ts";
 import type { Jobs } from "../../platform/jobs.ts";
 import type { Secrets } from "../../platform/secrets.ts";
 import { DEFAULT_TIMEOUT_MS, type Resolver, systemResolver } from "./webhooks.http.ts";
@@ -93,7 +93,7 @@ async function webhooksRoutes(fastify: FastifyInstance, { deps }: { deps: servic
       summary: "The organization's webhooks and Slack integrations",
       response: { 200: webhookListAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, service.listWebhooks),
+    handler: (req) => inRequest(app, req, service.listWebhooks),
   });
 
   app.post("/api/webhooks", {
@@ -106,7 +106,7 @@ async function webhooksRoutes(fastify: FastifyInstance, { deps }: { deps: servic
       response: { 201: webhookWithSecretAnswer, ...errors },
     },
     handler: async (req, reply) =>
-      reply.status(201).send(await inTenant(app, req, (ctx) => service.createWebhook(ctx, deps, req.body))),
+      reply.status(201).send(await inRequest(app, req, (ctx) => service.createWebhook(ctx, deps, req.body))),
   });
 
   app.put("/api/webhooks/:id", {
@@ -118,7 +118,7 @@ async function webhooksRoutes(fastify: FastifyInstance, { deps }: { deps: servic
       body: updateWebhookBody,
       response: { 200: webhookAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.updateWebhook(ctx, deps, req.params.id, req.body)),
+    handler: (req) => inRequest(app, req, (ctx) => service.updateWebhook(ctx, deps, req.params.id, req.body)),
   });
 
   app.delete("/api/webhooks/:id", {
@@ -129,7 +129,7 @@ async function webhooksRoutes(fastify: FastifyInstance, { deps }: { deps: servic
       params: webhookParams,
       response: { 200: webhookAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.deleteWebhook(ctx, req.params.id)),
+    handler: (req) => inRequest(app, req, (ctx) => service.deleteWebhook(ctx, req.params.id)),
   });
 
   app.post("/api/webhooks/:id/roll-secret", {
@@ -140,7 +140,7 @@ async function webhooksRoutes(fastify: FastifyInstance, { deps }: { deps: servic
       params: webhookParams,
       response: { 200: webhookWithSecretAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.rollSecret(ctx, deps, req.params.id)),
+    handler: (req) => inRequest(app, req, (ctx) => service.rollSecret(ctx, deps, req.params.id)),
   });
 
   app.post("/api/webhooks/:id/test", {
@@ -152,7 +152,7 @@ async function webhooksRoutes(fastify: FastifyInstance, { deps }: { deps: servic
       response: { 202: deliveryAnswer, ...errors },
     },
     handler: async (req, reply) =>
-      reply.status(202).send(await inTenant(app, req, (ctx) => service.sendTest(ctx, deps, req.params.id))),
+      reply.status(202).send(await inRequest(app, req, (ctx) => service.sendTest(ctx, deps, req.params.id))),
   });
 
   app.get("/api/webhooks/:id/deliveries", {
@@ -163,7 +163,7 @@ async function webhooksRoutes(fastify: FastifyInstance, { deps }: { deps: servic
       params: webhookParams,
       response: { 200: deliveryListAnswer, ...errors },
     },
-    handler: (req) => inTenant(app, req, (ctx) => service.webhookDeliveries(ctx, req.params.id)),
+    handler: (req) => inRequest(app, req, (ctx) => service.webhookDeliveries(ctx, req.params.id)),
   });
 
   app.post("/api/webhooks/:id/deliveries/:deliveryId/redeliver", {
@@ -177,7 +177,7 @@ async function webhooksRoutes(fastify: FastifyInstance, { deps }: { deps: servic
     handler: async (req, reply) =>
       reply
         .status(202)
-        .send(await inTenant(app, req, (ctx) => service.redeliver(ctx, deps, req.params.id, req.params.deliveryId))),
+        .send(await inRequest(app, req, (ctx) => service.redeliver(ctx, deps, req.params.id, req.params.deliveryId))),
   });
 }
 
