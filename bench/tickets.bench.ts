@@ -273,10 +273,13 @@ function cpuMsOf(pid: number): number {
 
 /**
  * What the app process and the database's processes serving its requests have used in CPU so far: [app, database].
- * The database's are the server processes connected to the benchmark's database (the app's pool, kept busy through a
- * row, so the same processes at both reads).
+ * The database's are the server processes connected to the benchmark's database. The pool closes a connection that
+ * idles (as it does under the answer cache) and opens another, so the database's figure adds up what each process
+ * used since it was last read: a process gone since then takes its last few milliseconds with it, never more.
  */
 function cpuSampler(appPid: number, admin: pg.Client | null): () => Promise<number[]> {
+  const lastRead = new Map<number, number>();
+  let database = 0;
   return async () => {
     const app = cpuMsOf(appPid);
     if (!admin) return [app];
@@ -284,7 +287,14 @@ function cpuSampler(appPid: number, admin: pg.Client | null): () => Promise<numb
       "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
       [config.dbName],
     );
-    return [app, backends.rows.reduce((sum, { pid }) => sum + cpuMsOf(pid), 0)];
+    const current = new Set(backends.rows.map((r) => r.pid));
+    for (const pid of lastRead.keys()) if (!current.has(pid)) lastRead.delete(pid);
+    for (const pid of current) {
+      const used = cpuMsOf(pid);
+      database += Math.max(0, used - (lastRead.get(pid) ?? 0));
+      lastRead.set(pid, used);
+    }
+    return [app, database];
   };
 }
 
