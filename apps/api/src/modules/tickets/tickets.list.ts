@@ -14,7 +14,7 @@ import {
   encodeCursor,
   type SortKey,
 } from "../../platform/cursor.ts";
-import { preparedRows, queryRows } from "../../platform/db.ts";
+import { preparedRows, valuePlannedRows } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { type TicketRow, ticketColumns, toTicketSummary } from "./tickets.queries.ts";
@@ -193,13 +193,13 @@ async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAns
   const order = bySla ? sql.raw("sla_due_at asc nulls last, updated_at desc, ticket_number desc") : BY_UPDATED;
   const orderName = bySla ? "sla_due" : "updated";
   const start = pageStart(query, orderName);
-  // A page filtered by a value is planned with that value each time. Prepared, PostgreSQL soon switches to a generic
-  // plan costed for an average organization's few matches, and that plan reads the whole organization's index and
-  // sorts what passes the filter (20,000 index entries for 25 rows at 20,000 tickets, ten times that at 100,000),
-  // where the plan for the actual values walks the filter's own index in order and stops at the page
-  // (docs/benchmarks.md). A filter for an empty column ("is null") has no value, so its plan is the same either way.
+  // A page filtered by a value is planned with that value (valuePlannedRows). Prepared, PostgreSQL soon switches to a
+  // generic plan costed for an average organization's few matches, and that plan reads the whole organization's index
+  // and sorts what passes the filter (100,000 index entries for 25 rows in an organization of 100,000 tickets), where
+  // the plan for the actual values walks the filter's own index in order and stops at the page (docs/benchmarks.md).
+  // A filter for an empty column ("is null") has no value, so its plan is the same either way.
   const byValue = Object.values(filter.conditions).some((value) => value !== null);
-  const run = byValue ? queryRows : preparedRows;
+  const run = byValue ? valuePlannedRows : preparedRows;
   const rows = await run<PageRow>(
     ctx.db,
     sql`
