@@ -31,6 +31,12 @@ export interface LoadOptions {
   /** Requests started in the warm-up are not recorded. */
   warmupMs: number;
   durationMs: number;
+  /**
+   * The CPU time (ms) the processes being measured have used so far, by process group (the app, the database): read
+   * when the warm-up ends and again at the end, so a row also says what a request cost in CPU, which other work on a
+   * shared machine moves far less than it moves requests a second.
+   */
+  cpu?: () => Promise<number[]>;
 }
 
 export interface LoadResult {
@@ -48,6 +54,8 @@ export interface LoadResult {
   matches: number | null;
   /** No request sent after the warm-up came back before the window closed (see drive). */
   slowerThanWindow: boolean;
+  /** CPU ms per answer after the warm-up, by the groups of LoadOptions.cpu (null: not measured). */
+  cpuPerRequest: number[] | null;
 }
 
 interface Answer {
@@ -176,6 +184,8 @@ export async function drive(endpoint: Endpoint, opts: LoadOptions): Promise<Load
     let lastEnd = recordFrom;
     const sentInWindow: number[] = [];
     const arrivedInWindow: number[] = [];
+    let cpuAtStart: Promise<number[]> | null = null;
+    const cpuTimer = opts.cpu ? setTimeout(() => (cpuAtStart = opts.cpu?.() ?? null), opts.warmupMs) : null;
     const client = async (conn: (typeof connections)[number]) => {
       for (;;) {
         const sentAt = performance.now();
@@ -194,6 +204,11 @@ export async function drive(endpoint: Endpoint, opts: LoadOptions): Promise<Load
       }
     };
     await Promise.all(connections.map(client));
+    if (cpuTimer) clearTimeout(cpuTimer);
+    const cpuFrom = cpuAtStart ? await cpuAtStart : null;
+    const cpuTo = cpuFrom && opts.cpu ? await opts.cpu() : null;
+    const cpuPerRequest =
+      cpuFrom && cpuTo ? cpuTo.map((ms, i) => (ms - (cpuFrom[i] ?? 0)) / Math.max(1, answered + errors)) : null;
 
     const slowerThanWindow = sentInWindow.length === 0;
     const sorted = Float64Array.from(slowerThanWindow ? arrivedInWindow : sentInWindow).sort();
@@ -210,6 +225,7 @@ export async function drive(endpoint: Endpoint, opts: LoadOptions): Promise<Load
       max: sorted[sorted.length - 1] ?? Number.NaN,
       matches,
       slowerThanWindow,
+      cpuPerRequest,
     };
   } finally {
     for (const conn of connections) conn.close();
@@ -218,9 +234,24 @@ export async function drive(endpoint: Endpoint, opts: LoadOptions): Promise<Load
 
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "-");
 
-/** A Markdown table: endpoint, requests, seconds measured, req/s, p50, p90, p99, max (ms), errors, matched tickets. */
-export function table(results: LoadResult[]): string {
-  const header = ["endpoint", "requests", "s", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "matches"];
+/**
+ * A Markdown table: endpoint, requests, seconds measured, req/s, p50, p90, p99, max (ms), errors, matched tickets, and
+ * the CPU ms per request of each group that was measured (cpuNames: their column names).
+ */
+export function table(results: LoadResult[], cpuNames: string[] = []): string {
+  const header = [
+    "endpoint",
+    "requests",
+    "s",
+    "req/s",
+    "p50 ms",
+    "p90 ms",
+    "p99 ms",
+    "max ms",
+    "errors",
+    "matches",
+    ...cpuNames.map((name) => `${name} CPU ms/req`),
+  ];
   const rows = results.map((r) => [
     r.slowerThanWindow ? `${r.name} (*)` : r.name,
     String(r.requests),
@@ -232,6 +263,7 @@ export function table(results: LoadResult[]): string {
     ms(r.max),
     String(r.errors),
     r.matches === null ? "" : String(r.matches),
+    ...cpuNames.map((_, i) => (r.cpuPerRequest?.[i] === undefined ? "" : r.cpuPerRequest[i].toFixed(2))),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: string[]) =>

@@ -2,6 +2,8 @@
  * npm run bench:tickets: seeds PostgreSQL with 1,000,000 tickets over 1,000 organizations (the largest 100,000, with
  * comments), drives the real app over HTTP with 50 concurrent clients and prints requests/s and latency per endpoint;
  * then the same against the embedded database (PGlite) at 100,000 tickets. It measures and prints; it asserts nothing.
+ * Beside each row's figures it prints the CPU a request cost the app and PostgreSQL (from /proc, after the warm-up):
+ * on a machine shared with other work, requests a second move with the neighbours, CPU per request far less.
  *
  * Environment (all optional):
  *   DATABASE_URL            admin connection of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
@@ -18,7 +20,7 @@
  *                           so that every request does the full work
  * Flag --quick: 20,000 tickets over 20 organizations, 5,000 embedded, 3 s per endpoint (a check that everything runs).
  */
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, execSync, fork } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -254,7 +256,49 @@ function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
-async function runLoad(port: number, list: Endpoint[]): Promise<LoadResult[]> {
+/** Clock ticks per second of the CPU times in /proc. */
+const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
+
+/** The CPU ms (user and system) a process has used so far, from /proc; 0 when it has gone. */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The fields after the command name in brackets, from the state (field 3): utime is field 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * What the app process and the database's processes serving its requests have used in CPU so far: [app, database].
+ * The database's are the server processes connected to the benchmark's database. The pool closes a connection that
+ * idles (as it does under the answer cache) and opens another, so the database's figure adds up what each process
+ * used since it was last read: a process gone since then takes its last few milliseconds with it, never more.
+ */
+function cpuSampler(appPid: number, admin: pg.Client | null): () => Promise<number[]> {
+  const lastRead = new Map<number, number>();
+  let database = 0;
+  return async () => {
+    const app = cpuMsOf(appPid);
+    if (!admin) return [app];
+    const backends = await admin.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+      [config.dbName],
+    );
+    const current = new Set(backends.rows.map((r) => r.pid));
+    for (const pid of lastRead.keys()) if (!current.has(pid)) lastRead.delete(pid);
+    for (const pid of current) {
+      const used = cpuMsOf(pid);
+      database += Math.max(0, used - (lastRead.get(pid) ?? 0));
+      lastRead.set(pid, used);
+    }
+    return [app, database];
+  };
+}
+
+async function runLoad(port: number, list: Endpoint[], cpu?: () => Promise<number[]>): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
   for (const endpoint of list.filter((e) => !config.only || config.only.test(e.name))) {
     const stop = endpoint.alongside?.(port);
@@ -263,10 +307,14 @@ async function runLoad(port: number, list: Endpoint[]): Promise<LoadResult[]> {
       concurrency: endpoint.concurrency ?? config.concurrency,
       warmupMs: config.warmupMs,
       durationMs: config.durationMs,
+      cpu,
     }).finally(() => stop?.());
     // The machine's load average tells whether something else was competing for the CPU during the run.
+    const cpuNote = result.cpuPerRequest
+      ? `, CPU ${result.cpuPerRequest.map((ms) => ms.toFixed(2)).join(" + ")} ms/req`
+      : "";
     log(
-      `  ${endpoint.name}: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms (${elapsed()}, load ${loadAverage()})`,
+      `  ${endpoint.name}: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms${cpuNote} (${elapsed()}, load ${loadAverage()})`,
     );
     results.push(result);
   }
@@ -350,13 +398,23 @@ async function benchPostgres(): Promise<ModeResults[]> {
         ticketIds: ready.ticketIds,
         smallTokens: Array.from({ length: smallOrgs }, (_, i) => sessionToken(i + 2)),
       });
-      runs.push({ mode, results: await runLoad(ready.port, list) });
+      const admin = new pg.Client({ connectionString: config.adminUrl });
+      await admin.connect();
+      try {
+        runs.push({ mode, results: await runLoad(ready.port, list, cpuSampler(child.pid ?? 0, admin)) });
+      } finally {
+        await admin.end();
+      }
     } finally {
       await stopServer(child);
     }
   }
   return runs;
 }
+
+/** The CPU columns of each target's table: PGlite runs inside the app's process. */
+const POSTGRES_CPU = ["app", "PostgreSQL"];
+const EMBEDDED_CPU = ["app with PGlite"];
 
 interface ModeResults {
   mode: CacheMode;
@@ -419,7 +477,7 @@ async function benchEmbedded(): Promise<ModeResults[]> {
           ticketIds: ready.ticketIds,
           smallTokens: [],
         });
-        runs.push({ mode, results: await runLoad(ready.port, list) });
+        runs.push({ mode, results: await runLoad(ready.port, list, cpuSampler(child.pid ?? 0, null)) });
       } finally {
         await stopServer(child);
       }
@@ -440,14 +498,14 @@ async function main(): Promise<void> {
   if (wantPostgres) {
     for (const run of await benchPostgres()) {
       tables.push(
-        `PostgreSQL, ${config.tickets} tickets / ${config.organizations} organizations, largest organization ${config.bigTickets} (${config.concurrency} clients, ${cacheLabel(run.mode)}):\n${table(run.results)}`,
+        `PostgreSQL, ${config.tickets} tickets / ${config.organizations} organizations, largest organization ${config.bigTickets} (${config.concurrency} clients, ${cacheLabel(run.mode)}):\n${table(run.results, POSTGRES_CPU)}`,
       );
     }
   }
   if (config.targets.includes("embedded")) {
     for (const run of await benchEmbedded()) {
       tables.push(
-        `Embedded (PGlite), ${config.embeddedTickets} tickets in one organization (${config.concurrency} clients, ${cacheLabel(run.mode)}):\n${table(run.results)}`,
+        `Embedded (PGlite), ${config.embeddedTickets} tickets in one organization (${config.concurrency} clients, ${cacheLabel(run.mode)}):\n${table(run.results, EMBEDDED_CPU)}`,
       );
     }
   }

@@ -153,6 +153,13 @@ export const ticketListQuery = z.object({
 });
 export type TicketListQuery = z.input<typeof ticketListQuery>;
 
+/**
+ * How much of each ticket's description a list answers: its first LIST_DESCRIPTION_CHARS characters, a preview. The
+ * list is read far more often than any one ticket, and whole descriptions made up most of its bytes (about 20 KB a
+ * page); the full text is in the ticket's own answer (GET /api/tickets/:id). The field keeps its name.
+ */
+export const LIST_DESCRIPTION_CHARS = 200;
+/** A page of tickets: each description cut to LIST_DESCRIPTION_CHARS characters (the detail has the whole text). */
 export const ticketListAnswer = z.object({ tickets: z.array(ticketSummarySchema), pagination: paginationSchema });
 export type TicketListAnswer = z.infer<typeof ticketListAnswer>;
 

@@ -371,6 +371,18 @@ export async function preparedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
   return (results.at(-1)?.rows ?? []) as T[];
 }
 
+/**
+ * preparedRows for a statement whose best plan depends on its values (a filter that matches a few rows of one
+ * organization and most of another's): on PostgreSQL it goes unnamed, so it is planned with its values every time,
+ * where a prepared one soon runs a generic plan costed for an average organization. The embedded database keeps it
+ * prepared: planning there costs several times more, and its one process serves few organizations, in practice one,
+ * whose sizes a generic plan then matches (docs/benchmarks.md, issue 34).
+ */
+export function valuePlannedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
+  const { session } = db as unknown as DrizzleInternals;
+  return typeof session.client.exec === "function" ? preparedRows<T>(db, query) : queryRows<T>(db, query);
+}
+
 /** An SQL literal of a value. Strings are E'' literals, read the same whatever standard_conforming_strings says. */
 function literal(value: unknown): string {
   if (value === null || value === undefined) return "NULL";

@@ -1,4 +1,9 @@
-import type { Ticket, TicketListAnswer, TicketStats } from "@cove/contract/tickets.ts";
+import {
+  LIST_DESCRIPTION_CHARS,
+  type Ticket,
+  type TicketListAnswer,
+  type TicketStats,
+} from "@cove/contract/tickets.ts";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { organizations } from "../../src/db/schema/organizations.ts";
@@ -118,6 +123,20 @@ describe("GET /api/tickets", () => {
     expect(byAgent.tickets).toHaveLength(1);
     expect(byAgent.tickets[0]).toMatchObject({ assignee_first_name: "Marco", assignee_last_name: "Alvarez" });
     expect((await list(org, "?assignee_id=unassigned&priority=urgent&status=open")).pagination.total).toBe(1);
+  });
+
+  it("answers a preview of each description, and the detail answers the whole of it", async () => {
+    const own = await registerOrg(t.app);
+    const description = `${"Ünïcode and words. ".repeat(20)}The end of a long description.`;
+    const ticket = await create(own, { description });
+    const listed = (await list(own)).tickets[0];
+    expect(listed?.id).toBe(ticket.id);
+    expect(listed?.description).toBe(description.slice(0, LIST_DESCRIPTION_CHARS));
+    expect((await list(own, "?search=Ünïcode")).tickets[0]?.description).toBe(listed?.description);
+    const short = await create(own, { description: "Short." });
+    expect((await list(own, "?status=open")).tickets.find((x) => x.id === short.id)?.description).toBe("Short.");
+    const detail = await call(own, "GET", `/api/tickets/${ticket.id}`);
+    expect((detail.json().ticket as Ticket).description).toBe(description);
   });
 
   it("rejects bad filters with a clear 400", async () => {

@@ -91,6 +91,11 @@ export const tickets = pgTable(
       t.updatedAt.desc().nullsFirst(),
       t.ticketNumber.desc().nullsFirst(),
     ),
+    // The unassigned list: PostgreSQL takes no order from an "is null" condition, so off the index above it read and
+    // sorted every unassigned ticket for each page; this one holds them in the list's order (docs/benchmarks.md).
+    index("tickets_org_unassigned_updated_idx")
+      .on(t.organizationId, t.updatedAt.desc().nullsFirst(), t.ticketNumber.desc().nullsFirst())
+      .where(sql`${t.assigneeId} is null`),
     // The list sorted by SLA due time (sort=sla_due) has tickets_org_sla_due_idx, written in migration
     // *_sla_row_level_security.sql: its INCLUDE (status, priority, assignee_id), which Drizzle cannot declare, lets a
     // filtered list be read off the index alone (docs/decisions/2026-11-25-sla-in-the-list.md).

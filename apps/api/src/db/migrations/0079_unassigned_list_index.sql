@@ -1,0 +1,1 @@
+CREATE INDEX "tickets_org_unassigned_updated_idx" ON "tickets" USING btree ("organization_id","updated_at" DESC NULLS FIRST,"ticket_number" DESC NULLS FIRST) WHERE "tickets"."assignee_id" is null;
