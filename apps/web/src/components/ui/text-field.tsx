@@ -64,3 +64,26 @@ export function TextField({ label, hint, error, id: givenId, className, ...props
     </FieldShell>
   );
 }
+
+interface TextAreaFieldProps extends ComponentProps<"textarea"> {
+  label: string;
+  hint?: string;
+  error?: string;
+}
+
+/** A labelled text area, its hint and error tied to it as in TextField. */
+export function TextAreaField({ label, hint, error, id: givenId, className, ...props }: TextAreaFieldProps) {
+  const generatedId = useId();
+  const id = givenId ?? generatedId;
+  return (
+    <FieldShell id={id} label={label} hint={hint} error={error}>
+      <textarea
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        className={clsx(inputClasses, className)}
+        {...props}
+      />
+    </FieldShell>
+  );
+}

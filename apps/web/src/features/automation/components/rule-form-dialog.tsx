@@ -7,7 +7,7 @@ import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
-import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { useCreateRule, useTeamMembers, useUpdateRule } from "../api/automation.api.ts";
@@ -114,17 +114,14 @@ function RuleTrigger() {
   return (
     <>
       <TextField label="Rule name" maxLength={120} error={errors.name?.message} {...register("name")} />
-      <FieldShell id="rule-description" label="Description" error={descriptionError}>
-        <textarea
-          id="rule-description"
-          rows={2}
-          maxLength={1000}
-          className={inputClasses}
-          aria-invalid={descriptionError ? true : undefined}
-          aria-describedby={describedBy("rule-description", undefined, descriptionError)}
-          {...register("description")}
-        />
-      </FieldShell>
+      <TextAreaField
+        id="rule-description"
+        label="Description"
+        error={descriptionError}
+        rows={2}
+        maxLength={1000}
+        {...register("description")}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
           label="Trigger event"

@@ -9,7 +9,7 @@ import { AttachFilesButton, UploadList, useFileUploads } from "../../../componen
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastErrorWithReason } from "../../../lib/toast-error.ts";
 import { PRIORITY_LABELS } from "../../tickets/index.ts";
@@ -85,17 +85,15 @@ export function NewTicketDialog({
             {...files.dropProps}
           >
             <TextField label="Subject" maxLength={250} error={errors.subject?.message} {...register("subject")} />
-            <FieldShell id="portal-ticket-description" label="Description" error={errors.description?.message}>
-              <textarea
-                id="portal-ticket-description"
-                rows={6}
-                aria-invalid={errors.description ? true : undefined}
-                aria-describedby={describedBy("portal-ticket-description", undefined, errors.description?.message)}
-                className={`${inputClasses} resize-y`}
-                onPaste={files.onPaste}
-                {...register("description")}
-              />
-            </FieldShell>
+            <TextAreaField
+              id="portal-ticket-description"
+              label="Description"
+              error={errors.description?.message}
+              rows={6}
+              className="resize-y"
+              onPaste={files.onPaste}
+              {...register("description")}
+            />
             <UploadList files={files} label="Files of this ticket" />
             <AttachFilesButton files={files} />
             <div className="sm:max-w-xs">
