@@ -36,6 +36,18 @@ function api(overrides: Parameters<typeof signedIn>[0] = {}, user = testUser) {
   return signedIn({ "GET /api/users": () => json(200, { users: [me, grace, alan], seats }), ...overrides }, user);
 }
 
+/** Opens the invite form on /users, fills it in and sends it; returns the form. */
+async function sendInvitation(email: string, firstName: string, lastName: string) {
+  const { user } = renderApp("/users");
+  await user.click(await screen.findByRole("button", { name: "Invite User" }));
+  const form = screen.getByRole("form", { name: "Invite a team member" });
+  await user.type(within(form).getByLabelText("Email"), email);
+  await user.type(within(form).getByLabelText("First name"), firstName);
+  await user.type(within(form).getByLabelText("Last name"), lastName);
+  await user.click(within(form).getByRole("button", { name: "Send invitation" }));
+  return form;
+}
+
 describe("team members, as an admin", () => {
   it("shows the table, the cards and Never for someone who has not signed in", async () => {
     api();
@@ -95,13 +107,7 @@ describe("team members, as an admin", () => {
       "POST /api/users/invite": () =>
         json(409, { error: "An account with this email already exists", code: "EMAIL_TAKEN" }),
     });
-    const { user } = renderApp("/users");
-    await user.click(await screen.findByRole("button", { name: "Invite User" }));
-    const form = screen.getByRole("form", { name: "Invite a team member" });
-    await user.type(within(form).getByLabelText("Email"), "grace@example.com");
-    await user.type(within(form).getByLabelText("First name"), "Grace");
-    await user.type(within(form).getByLabelText("Last name"), "Hopper");
-    await user.click(within(form).getByRole("button", { name: "Send invitation" }));
+    await sendInvitation("grace@example.com", "Grace", "Hopper");
     expect(
       await screen.findByText("Failed to invite user: An account with this email already exists"),
     ).toBeInTheDocument();
@@ -111,13 +117,7 @@ describe("team members, as an admin", () => {
     const elsewhere =
       "This email address already has a Cove account in another organization, and an address can belong to one team only. Invite another email address of theirs.";
     api({ "POST /api/users/invite": () => json(409, { error: elsewhere, code: "EMAIL_TAKEN" }) });
-    const { user } = renderApp("/users");
-    await user.click(await screen.findByRole("button", { name: "Invite User" }));
-    const form = screen.getByRole("form", { name: "Invite a team member" });
-    await user.type(within(form).getByLabelText("Email"), "kim@elsewhere.example");
-    await user.type(within(form).getByLabelText("First name"), "Kim");
-    await user.type(within(form).getByLabelText("Last name"), "Lee");
-    await user.click(within(form).getByRole("button", { name: "Send invitation" }));
+    const form = await sendInvitation("kim@elsewhere.example", "Kim", "Lee");
     expect(await screen.findByText(`Failed to invite user: ${elsewhere}`)).toBeInTheDocument();
     // Beside the address, too, and the form keeps what was typed so another address can be tried.
     expect(within(form).getByLabelText("Email")).toHaveAccessibleDescription(elsewhere);
