@@ -205,12 +205,10 @@ function widgetProblem(file, spec) {
 /** Rule 7: feature files whose <form> is not react-hook-form's, on purpose. */
 const FORM_EXCEPTIONS = new Map([
   ["apps/web/src/features/chat/components/send-box.tsx", "a single-input live box: it sends and clears as you chat"],
-  ["apps/web/src/features/kb/components/search-box.tsx", "a single-input live box: it searches as you type"],
   [
     "apps/web/src/features/ai/components/assistant-chat.tsx",
     "a single-input live box: the test chat with the assistant",
   ],
-  ["apps/web/src/features/tickets/components/ticket-filters.tsx", "a single-input live box: it filters as you type"],
   ["apps/web/src/features/billing/components/stripe-payment-form.tsx", "Stripe Elements holds the card's fields"],
   [
     "apps/web/src/features/billing/components/test-payment-form.tsx",

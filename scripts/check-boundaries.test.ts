@@ -169,7 +169,7 @@ describe("check-boundaries catches each rule's planted violation", () => {
         "apps/web/src/features/tickets/state-form.tsx": `import { useState } from "react";\n${form}`,
         "apps/web/src/features/tickets/hook-form.tsx": `import { useForm } from "react-hook-form";\n${form}`,
         "apps/web/src/features/tickets/contract-form.tsx": `import { useContractForm } from "../../lib/contract-form.ts";\n${form}`,
-        "apps/web/src/features/kb/components/search-box.tsx": form,
+        "apps/web/src/features/chat/components/send-box.tsx": form,
         "apps/web/src/features/tickets/state-form.test.tsx": form,
       }),
     );

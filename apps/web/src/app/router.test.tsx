@@ -1,6 +1,6 @@
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../test/render-app.tsx";
+import { calls, json, mockApi, renderApp, signedIn, storeSession, testUser } from "../test/render-app.tsx";
 
 describe("auth gate", () => {
   it("sends a guest from /dashboard to /login", async () => {
@@ -30,11 +30,7 @@ describe("auth gate", () => {
   });
 
   it("sends a user with a stored session from /login to /dashboard", async () => {
-    storeSession();
-    const fetchMock = mockApi({
-      "GET /api/auth/me": () => json(200, { user: testUser }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
-    });
+    const fetchMock = signedIn();
     const { router } = renderApp("/login");
 
     expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();

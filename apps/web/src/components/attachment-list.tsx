@@ -1,8 +1,9 @@
 import { formatBytes } from "@cove/contract/attachment-limits.ts";
 import { type Attachment, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
-import { Paperclip, X } from "lucide-react";
+import { Paperclip } from "lucide-react";
 import { useEffect, useState } from "react";
 import { toastError } from "../lib/toast-error.ts";
+import { FileXButton } from "./file-uploads.tsx";
 
 /** How a list fetches one of its files' bytes (with the reader's own token). */
 export type FetchFile = (file: Attachment) => Promise<Blob>;
@@ -72,14 +73,11 @@ export function AttachmentList({
             <span className="text-slate-500">{formatBytes(file.size)}</span>
           </button>
           {onRemove && (
-            <button
-              type="button"
-              aria-label={`Remove ${file.filename}`}
+            <FileXButton
+              label={`Remove ${file.filename}`}
               onClick={() => onRemove(file)}
               className="rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
-            >
-              <X className="size-3.5" aria-hidden="true" />
-            </button>
+            />
           )}
         </li>
       ))}

@@ -1,7 +1,7 @@
 import { formatBytes } from "@cove/contract/attachment-limits.ts";
 import type { Attachment } from "@cove/contract/attachments.ts";
 import { Paperclip, X } from "lucide-react";
-import { type ClipboardEvent, type DragEvent, useRef, useState } from "react";
+import { type ClipboardEvent, type ComponentProps, type DragEvent, useRef, useState } from "react";
 import { tooLargeMessage, uploadFile, useAttachmentLimits } from "../lib/uploads.ts";
 
 /** A file being uploaded for a message, or uploaded (id), or refused (error). */
@@ -116,17 +116,52 @@ export function UploadList({ files, label }: { files: FileUploads; label: string
               className="h-1.5 w-24 accent-indigo-600"
             />
           )}
-          <button
-            type="button"
-            aria-label={`Remove ${u.name}`}
-            onClick={() => files.remove(u.key)}
-            className="text-slate-400 hover:text-slate-700"
-          >
-            <X className="size-3.5" aria-hidden="true" />
-          </button>
+          <FileXButton label={`Remove ${u.name}`} onClick={() => files.remove(u.key)} />
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The small cross beside a file in a list, which takes it off (or dismisses its failure); `label` names the file. */
+export function FileXButton({
+  label,
+  onClick,
+  className = "text-slate-400 hover:text-slate-700",
+}: {
+  label: string;
+  onClick: () => void;
+  className?: string;
+}) {
+  return (
+    <button type="button" aria-label={label} onClick={onClick} className={className}>
+      <X className="size-3.5" aria-hidden="true" />
+    </button>
+  );
+}
+
+/**
+ * A label that opens the browser's file picker: hands over the files chosen and clears the picker, so the same file can
+ * be chosen again.
+ */
+export function FilePickerLabel({
+  onFiles,
+  children,
+  ...props
+}: { onFiles: (files: File[]) => void } & ComponentProps<"label">) {
+  return (
+    <label {...props}>
+      {children}
+      <input
+        type="file"
+        multiple
+        className="sr-only"
+        onChange={(event) => {
+          onFiles([...(event.target.files ?? [])]);
+          event.target.value = "";
+        }}
+      />
+    </label>
   );
 }
 
@@ -136,19 +171,13 @@ export function AttachFilesButton({ files }: { files: FileUploads }) {
   const hint = `Up to ${limits.max_files} files, ${formatBytes(limits.max_file_bytes)} each, ${formatBytes(limits.max_message_bytes)} in all`;
   return (
     <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-      <label className="flex cursor-pointer items-center gap-1 text-sm text-slate-700 hover:text-slate-900">
+      <FilePickerLabel
+        onFiles={files.addFiles}
+        className="flex cursor-pointer items-center gap-1 text-sm text-slate-700 hover:text-slate-900"
+      >
         <Paperclip className="size-4" aria-hidden="true" />
         Attach files
-        <input
-          type="file"
-          multiple
-          className="sr-only"
-          onChange={(event) => {
-            files.addFiles([...(event.target.files ?? [])]);
-            event.target.value = "";
-          }}
-        />
-      </label>
+      </FilePickerLabel>
       <span className="text-xs text-slate-500">{hint}</span>
     </span>
   );

@@ -1,3 +1,5 @@
+import { afterEach, beforeEach, vi } from "vitest";
+
 /**
  * Plays the server for uploads (XMLHttpRequest, which the app uses for its progress events): each file sent is answered
  * by FakeXhr.answer (by default: stored, as the API answers, with the id FakeXhr.nextId).
@@ -50,4 +52,19 @@ export class FakeXhr {
       this.onload?.();
     }, 10);
   }
+}
+
+/**
+ * For a file of tests that upload: in each test XMLHttpRequest is FakeXhr and object URLs name a blob, and each test
+ * starts from a fresh FakeXhr.
+ */
+export function fakeUploadsInEachTest() {
+  beforeEach(() => {
+    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: vi.fn(() => "blob:file"), revokeObjectURL: vi.fn() }));
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    FakeXhr.reset();
+  });
 }

@@ -84,6 +84,19 @@ export const trialAnswer = {
 };
 
 /**
+ * A signed-in visit: stores `user`'s session, answers who is signed in and the trial's status, and mocks `handlers`
+ * beside them (a handler for either of those two replaces it).
+ */
+export function signedIn(handlers: Record<string, Handler> = {}, user: SessionUser = testUser) {
+  storeSession(user);
+  return mockApi({
+    "GET /api/auth/me": () => json(200, { user }),
+    "GET /api/trial/status": () => json(200, trialAnswer),
+    ...handlers,
+  });
+}
+
+/**
  * A modal dialog once it has finished opening: Radix first turns off pointer events on the page, then turns them back
  * on for the dialog a render later. A click in between (a busy machine's timing, never a person's) would land on
  * nothing, so this waits for the dialog to take clicks, as a person sees it.

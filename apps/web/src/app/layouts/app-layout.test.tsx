@@ -1,43 +1,38 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../test/render-app.tsx";
+import { calls, json, renderApp, signedIn, testUser } from "../../test/render-app.tsx";
 
-const signedIn = {
-  "GET /api/auth/me": () => json(200, { user: testUser }),
-  "GET /api/trial/status": () => json(200, trialAnswer),
-};
+/** The main navigation's sections, in order, as an admin sees them. */
+const SECTIONS = [
+  "Dashboard",
+  "Reports",
+  "Tickets",
+  "Live Chat",
+  "AI Assistant",
+  "Knowledge Base",
+  "Automation",
+  "Users",
+  "Billing",
+  "Settings",
+];
 
 describe("app layout", () => {
   it("lists the ten sections in order and marks the current one", async () => {
-    storeSession();
-    mockApi(signedIn);
+    signedIn();
     renderApp("/knowledge-base/42/edit");
 
     // A nested address of the section (here an article id that cannot exist) still marks the section.
     expect(await screen.findByRole("heading", { name: "Article not found" })).toBeInTheDocument();
     const nav = screen.getAllByRole("navigation", { name: "Main" })[0]!;
     const links = within(nav).getAllByRole("link");
-    expect(links.map((l) => l.textContent)).toEqual([
-      "Dashboard",
-      "Reports",
-      "Tickets",
-      "Live Chat",
-      "AI Assistant",
-      "Knowledge Base",
-      "Automation",
-      "Users",
-      "Billing",
-      "Settings",
-    ]);
+    expect(links.map((l) => l.textContent)).toEqual(SECTIONS);
     expect(within(nav).getByRole("link", { name: "Knowledge Base" })).toHaveAttribute("aria-current", "page");
     expect(screen.getByText("Ada Lovelace")).toBeInTheDocument();
     expect(screen.getByText("Analytical Engines")).toBeInTheDocument();
   });
 
   it("signs out to /login even when the logout call fails", async () => {
-    storeSession();
-    const fetchMock = mockApi({
-      ...signedIn,
+    const fetchMock = signedIn({
       "POST /api/auth/logout": () => Promise.reject(new TypeError("Failed to fetch")),
     });
     const { user, router } = renderApp("/dashboard");
@@ -51,9 +46,7 @@ describe("app layout", () => {
   });
 
   it("opens the profile page from the name in the top bar, and the top bar follows a change at once", async () => {
-    storeSession();
-    mockApi({
-      ...signedIn,
+    signedIn({
       "PUT /api/auth/profile": (init) => json(200, { user: { ...testUser, ...JSON.parse(String(init?.body)) } }),
     });
     const { user, router } = renderApp("/dashboard");
@@ -74,8 +67,7 @@ describe("app layout", () => {
 
   it("shows an agent no billing or settings, automation read-only, and explains if they open an admin page", async () => {
     const agent = { ...testUser, role: "agent" as const };
-    storeSession(agent);
-    mockApi({ ...signedIn, "GET /api/auth/me": () => json(200, { user: agent }) });
+    signedIn({}, agent);
     renderApp("/billing");
 
     expect(await screen.findByRole("heading", { name: "Only an admin can open this page" })).toBeInTheDocument();
@@ -84,15 +76,6 @@ describe("app layout", () => {
       within(nav)
         .getAllByRole("link")
         .map((l) => l.textContent),
-    ).toEqual([
-      "Dashboard",
-      "Reports",
-      "Tickets",
-      "Live Chat",
-      "AI Assistant",
-      "Knowledge Base",
-      "Automation",
-      "Users",
-    ]);
+    ).toEqual(SECTIONS.filter((s) => s !== "Billing" && s !== "Settings"));
   });
 });

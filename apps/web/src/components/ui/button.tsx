@@ -60,3 +60,12 @@ export function Button({
     </button>
   );
 }
+
+/** A form's submit button, on a row of its own at the form's right end. */
+export function SubmitRow(props: Omit<ButtonProps, "type">) {
+  return (
+    <div className="flex justify-end">
+      <Button type="submit" {...props} />
+    </div>
+  );
+}

@@ -1,5 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
+import { X } from "lucide-react";
+import type { CSSProperties, ReactNode } from "react";
 import { Button } from "./button.tsx";
 
 interface DialogShellProps {
@@ -69,5 +70,47 @@ export function DialogActions({
       </Dialog.Close>
       {children}
     </div>
+  );
+}
+
+interface FormDialogProps {
+  open: boolean;
+  /** Called when the dialog asks to open or close (Escape, the overlay, the cross); a pending dialog ignores it. */
+  onOpenChange: (open: boolean) => void;
+  /** While its work runs, the dialog stays open. */
+  pending?: boolean;
+  title: ReactNode;
+  /** The dialog's width at most: "max-w-lg" for a short form, "max-w-2xl" for a long one. */
+  width: "max-w-lg" | "max-w-2xl";
+  style?: CSSProperties;
+  children: ReactNode;
+}
+
+/**
+ * The modal that holds a form: a dialog over a dimmed page with its title and a Close cross, scrolling inside itself
+ * when the form is taller than the screen.
+ */
+export function FormDialog({ open, onOpenChange, pending = false, title, width, style, children }: FormDialogProps) {
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <Dialog.Content
+          style={style}
+          aria-describedby={undefined}
+          className={`fixed top-1/2 left-1/2 z-50 max-h-[calc(100%-2rem)] w-[calc(100%-2rem)] ${width} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl`}
+        >
+          <div className="flex items-start justify-between gap-4">
+            <Dialog.Title className="text-lg font-semibold text-slate-900">{title}</Dialog.Title>
+            <Dialog.Close asChild>
+              <Button variant="ghost" size="icon" className="-mt-2 -mr-2" aria-label="Close">
+                <X className="size-5" aria-hidden="true" />
+              </Button>
+            </Dialog.Close>
+          </div>
+          {children}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }

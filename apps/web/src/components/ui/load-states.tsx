@@ -1,8 +1,9 @@
 import type { Pagination } from "@cove/contract/tickets.ts";
-import { ChevronLeft, ChevronRight, type LucideIcon } from "lucide-react";
+import { ChevronLeft, ChevronRight, FileQuestion, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { Alert } from "./alert.tsx";
-import { Button } from "./button.tsx";
+import { Button, buttonClasses } from "./button.tsx";
 import { Spinner } from "./spinner.tsx";
 
 /** What a list or page shows while its data loads the first time. */
@@ -131,6 +132,24 @@ export function EmptyList(props: EmptyListProps) {
       <h2 className="text-base font-semibold text-slate-900">{title}</h2>
       <p className={props.textClassName}>{text}</p>
       {action}
+    </div>
+  );
+}
+
+/**
+ * A page whose record does not exist (a malformed id or a 404): "<thing> not found" as the page's title and heading,
+ * and the way back to the list.
+ */
+export function NotFound({ thing, backTo, backLabel }: { thing: string; backTo: string; backLabel: string }) {
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-16 text-center">
+      <title>{`${thing} not found · Cove`}</title>
+      <FileQuestion className="size-8 text-slate-400" aria-hidden="true" />
+      <h1 className="text-xl font-semibold text-slate-900">{thing} not found</h1>
+      <p className="max-w-sm text-sm text-slate-600">It may have been deleted, or the link is wrong.</p>
+      <Link to={backTo} className={buttonClasses("primary")}>
+        {backLabel}
+      </Link>
     </div>
   );
 }

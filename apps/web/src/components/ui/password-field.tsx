@@ -1,7 +1,7 @@
 import { clsx } from "clsx";
 import { Eye, EyeOff } from "lucide-react";
-import { type ComponentProps, useId, useState } from "react";
-import { describedBy, FieldShell, inputClasses } from "./text-field.tsx";
+import { type ComponentProps, useState } from "react";
+import { FieldShell, inputClasses, useControlProps } from "./text-field.tsx";
 
 interface PasswordFieldProps extends Omit<ComponentProps<"input">, "type"> {
   label: string;
@@ -9,18 +9,15 @@ interface PasswordFieldProps extends Omit<ComponentProps<"input">, "type"> {
   error?: string;
 }
 
-export function PasswordField({ label, hint, error, id: givenId, className, ...props }: PasswordFieldProps) {
-  const generatedId = useId();
-  const id = givenId ?? generatedId;
+export function PasswordField({ label, hint, error, id, className, ...props }: PasswordFieldProps) {
+  const control = useControlProps(id, hint, error);
   const [visible, setVisible] = useState(false);
   return (
-    <FieldShell id={id} label={label} hint={hint} error={error}>
+    <FieldShell id={control.id} label={label} hint={hint} error={error}>
       <div className="relative">
         <input
-          id={id}
+          {...control}
           type={visible ? "text" : "password"}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, hint, error)}
           className={clsx(inputClasses, "pr-10", className)}
           {...props}
         />

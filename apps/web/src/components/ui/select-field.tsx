@@ -1,7 +1,7 @@
 import { clsx } from "clsx";
 import { ChevronDown } from "lucide-react";
-import { type ComponentProps, useId } from "react";
-import { describedBy, FieldShell, inputClasses } from "./text-field.tsx";
+import type { ComponentProps } from "react";
+import { FieldShell, inputClasses, useControlProps } from "./text-field.tsx";
 
 export interface SelectOption {
   value: string;
@@ -18,19 +18,12 @@ interface SelectFieldProps extends ComponentProps<"select"> {
 /**
  * A labelled native select: the phone's own picker on touch screens, full keyboard support, and nothing to download.
  */
-export function SelectField({ label, options, hint, error, id: givenId, className, ...props }: SelectFieldProps) {
-  const generatedId = useId();
-  const id = givenId ?? generatedId;
+export function SelectField({ label, options, hint, error, id, className, ...props }: SelectFieldProps) {
+  const control = useControlProps(id, hint, error);
   return (
-    <FieldShell id={id} label={label} hint={hint} error={error}>
+    <FieldShell id={control.id} label={label} hint={hint} error={error}>
       <div className="relative">
-        <select
-          id={id}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, hint, error)}
-          className={clsx(inputClasses, "appearance-none pr-9", className)}
-          {...props}
-        >
+        <select {...control} className={clsx(inputClasses, "appearance-none pr-9", className)} {...props}>
           {options.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}

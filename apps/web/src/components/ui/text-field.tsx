@@ -43,24 +43,43 @@ export function describedBy(id: string, hint?: string, error?: string): string |
   return undefined;
 }
 
+/**
+ * What ties a field's control to its FieldShell: its id (the one given, or a generated one), whether it is invalid,
+ * and which of its hint or error describes it.
+ */
+export function useControlProps(givenId: string | undefined, hint?: string, error?: string) {
+  const generatedId = useId();
+  const id = givenId ?? generatedId;
+  return { id, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy(id, hint, error) };
+}
+
 interface TextFieldProps extends ComponentProps<"input"> {
   label: string;
   hint?: string;
   error?: string;
 }
 
-export function TextField({ label, hint, error, id: givenId, className, ...props }: TextFieldProps) {
-  const generatedId = useId();
-  const id = givenId ?? generatedId;
+export function TextField({ label, hint, error, id, className, ...props }: TextFieldProps) {
+  const control = useControlProps(id, hint, error);
   return (
-    <FieldShell id={id} label={label} hint={hint} error={error}>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-        className={clsx(inputClasses, className)}
-        {...props}
-      />
+    <FieldShell id={control.id} label={label} hint={hint} error={error}>
+      <input {...control} className={clsx(inputClasses, className)} {...props} />
+    </FieldShell>
+  );
+}
+
+interface TextAreaFieldProps extends ComponentProps<"textarea"> {
+  label: string;
+  hint?: string;
+  error?: string;
+}
+
+/** A labelled text area, its hint and error tied to it as in TextField. */
+export function TextAreaField({ label, hint, error, id, className, ...props }: TextAreaFieldProps) {
+  const control = useControlProps(id, hint, error);
+  return (
+    <FieldShell id={control.id} label={label} hint={hint} error={error}>
+      <textarea {...control} className={clsx(inputClasses, className)} {...props} />
     </FieldShell>
   );
 }

@@ -1,13 +1,13 @@
 import { AI_GREETING_MAX, AI_TONES, type AiSettings, type AiTone, aiGreeting } from "@cove/contract/ai.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { clsx } from "clsx";
-import { ChevronDown } from "lucide-react";
 import { useEffect, useId } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Button } from "../../../components/ui/button.tsx";
-import { describedBy, FieldShell, inputClasses } from "../../../components/ui/text-field.tsx";
+import { SubmitRow } from "../../../components/ui/button.tsx";
+import { CheckboxField } from "../../../components/ui/checkbox-field.tsx";
+import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
+import { FieldShell, TextAreaField } from "../../../components/ui/text-field.tsx";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useUpdateAiSettings } from "../api/ai.api.ts";
 
@@ -19,6 +19,7 @@ const TONE_LABELS: Record<AiTone, string> = {
   professional: "Professional",
   concise: "Concise",
 };
+const toneOptions: SelectOption[] = AI_TONES.map((tone) => ({ value: tone, label: TONE_LABELS[tone] }));
 
 const formSchema = z.object({
   enabled: z.boolean(),
@@ -88,21 +89,15 @@ export function AssistantSettingsForm({ settings, canEdit }: { settings: AiSetti
         {!canEdit && <p className="mt-1 text-xs text-slate-500">Only an administrator can change these settings.</p>}
       </div>
       <fieldset disabled={!canEdit} className="space-y-5">
-        <label className="flex items-start gap-3">
-          <input
-            type="checkbox"
-            className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
-            {...register("enabled")}
-          />
-          <span>
-            <span className="block text-sm font-medium text-slate-800">Answer customers automatically</span>
-            <span className="block text-xs text-slate-500">
-              {enabled
-                ? "On: the assistant answers first and hands off when unsure."
-                : "Off: every question goes straight to your team."}
-            </span>
-          </span>
-        </label>
+        <CheckboxField
+          label="Answer customers automatically"
+          hint={
+            enabled
+              ? "On: the assistant answers first and hands off when unsure."
+              : "Off: every question goes straight to your team."
+          }
+          {...register("enabled")}
+        />
 
         <FieldShell
           id={`${id}-threshold`}
@@ -122,70 +117,34 @@ export function AssistantSettingsForm({ settings, canEdit }: { settings: AiSetti
           />
         </FieldShell>
 
-        <FieldShell id={`${id}-greeting`} label="Greeting" error={errors.greeting?.message}>
-          <textarea
-            id={`${id}-greeting`}
-            rows={3}
-            maxLength={AI_GREETING_MAX}
-            aria-invalid={errors.greeting ? true : undefined}
-            aria-describedby={describedBy(`${id}-greeting`, undefined, errors.greeting?.message)}
-            className={clsx(inputClasses, "resize-y")}
-            {...register("greeting")}
-          />
-        </FieldShell>
+        <TextAreaField
+          id={`${id}-greeting`}
+          label="Greeting"
+          error={errors.greeting?.message}
+          rows={3}
+          maxLength={AI_GREETING_MAX}
+          className="resize-y"
+          {...register("greeting")}
+        />
 
-        <FieldShell id={`${id}-tone`} label="Tone">
-          <div className="relative">
-            <select id={`${id}-tone`} className={clsx(inputClasses, "appearance-none pr-9")} {...register("tone")}>
-              {AI_TONES.map((tone) => (
-                <option key={tone} value={tone}>
-                  {TONE_LABELS[tone]}
-                </option>
-              ))}
-            </select>
-            <ChevronDown
-              className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-slate-500"
-              aria-hidden="true"
-            />
-          </div>
-        </FieldShell>
-        <label className="flex items-start gap-3">
-          <input
-            type="checkbox"
-            className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
-            {...register("learn")}
-          />
-          <span>
-            <span className="block text-sm font-medium text-slate-800">
-              Accept questions your team answered automatically
-            </span>
-            <span className="block text-xs text-slate-500">
-              When an agent answers a question with a link to an article, the question becomes one of that article's
-              example questions at once, without waiting for review here.
-            </span>
-          </span>
-        </label>
-        <label className="flex items-start gap-3">
-          <input
-            type="checkbox"
-            className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
-            {...register("adjust")}
-          />
-          <span>
-            <span className="block text-sm font-medium text-slate-800">Adjust the threshold automatically</span>
-            <span className="block text-xs text-slate-500">
-              Once 50 of your customers' questions are labelled, the threshold proposed under "Your own hand-off
-              threshold" is applied on its own, and follows each new label.
-            </span>
-          </span>
-        </label>
+        <SelectField id={`${id}-tone`} label="Tone" options={toneOptions} {...register("tone")} />
+        <CheckboxField
+          label="Accept questions your team answered automatically"
+          hint="When an agent answers a question with a link to an article, the question becomes one of that article's example questions at once, without waiting for review here."
+          {...register("learn")}
+        />
+        <CheckboxField
+          label="Adjust the threshold automatically"
+          hint={
+            'Once 50 of your customers\' questions are labelled, the threshold proposed under "Your own hand-off threshold" is applied on its own, and follows each new label.'
+          }
+          {...register("adjust")}
+        />
       </fieldset>
       {canEdit && (
-        <div className="flex justify-end">
-          <Button type="submit" pending={isSubmitting} disabled={!isDirty}>
-            Save settings
-          </Button>
-        </div>
+        <SubmitRow pending={isSubmitting} disabled={!isDirty}>
+          Save settings
+        </SubmitRow>
       )}
     </form>
   );

@@ -2,7 +2,7 @@ import { applyThresholdBody } from "@cove/contract/ai.ts";
 import { useId } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Button } from "../../../components/ui/button.tsx";
+import { SubmitRow } from "../../../components/ui/button.tsx";
 import { TableHead } from "../../../components/ui/table-head.tsx";
 import { FieldShell, inputClasses } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -148,11 +148,9 @@ export function ThresholdProposal({ canEdit }: { canEdit: boolean }) {
         </div>
       )}
       {canEdit && (
-        <div className="flex justify-end">
-          <Button type="submit" size="sm" pending={apply.isPending} disabled={!p || p.proposed === null}>
-            Apply {p?.proposed != null ? p.proposed.toFixed(2) : "threshold"}
-          </Button>
-        </div>
+        <SubmitRow size="sm" pending={apply.isPending} disabled={!p || p.proposed === null}>
+          Apply {p?.proposed != null ? p.proposed.toFixed(2) : "threshold"}
+        </SubmitRow>
       )}
     </form>
   );

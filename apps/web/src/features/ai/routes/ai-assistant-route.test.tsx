@@ -7,7 +7,7 @@ import type {
 } from "@cove/contract/ai.ts";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import { json, renderApp, signedIn, testUser } from "../../../test/render-app.tsx";
 import { articleSummary, listAnswer } from "../../kb/test/kb-fixtures.ts";
 
 const settings: AiSettings = {
@@ -90,25 +90,25 @@ const noProposal: ThresholdProposal = {
     "Only 12 of your customers' questions are labelled as answerable; with fewer than 20 the assistant keeps the default threshold (0.5) or the one you set.",
 };
 
-function signedIn(handlers: Parameters<typeof mockApi>[0] = {}, role: "admin" | "agent" = "admin") {
-  const user = { ...testUser, role };
-  storeSession(user);
-  return mockApi({
-    "GET /api/auth/me": () => json(200, { user }),
-    "GET /api/trial/status": () => json(200, trialAnswer),
-    "GET /api/ai/settings": () => json(200, { settings }),
-    "GET /api/ai/stats": () => json(200, stats),
-    "GET /api/ai/unanswered": () => json(200, { days: 30, groups: [] }),
-    "GET /api/kb/articles": () => json(200, publishedArticles),
-    "GET /api/ai/threshold": () => json(200, noProposal),
-    ...handlers,
-  });
+/** Signed in on the AI Assistant screen, with its answers beside `handlers`. */
+function aiScreen(handlers: Parameters<typeof signedIn>[0] = {}, role: "admin" | "agent" = "admin") {
+  return signedIn(
+    {
+      "GET /api/ai/settings": () => json(200, { settings }),
+      "GET /api/ai/stats": () => json(200, stats),
+      "GET /api/ai/unanswered": () => json(200, { days: 30, groups: [] }),
+      "GET /api/kb/articles": () => json(200, publishedArticles),
+      "GET /api/ai/threshold": () => json(200, noProposal),
+      ...handlers,
+    },
+    { ...testUser, role },
+  );
 }
 
 describe("AI Assistant page", () => {
   it("answers in the test console with the source, confidence and suggested actions, and shows a hand-off", async () => {
     const questions: unknown[] = [];
-    const fetchMock = signedIn({
+    const fetchMock = aiScreen({
       "POST /api/chat/ai-response": (init) => {
         const body = JSON.parse(String(init?.body));
         questions.push(body);
@@ -153,7 +153,7 @@ describe("AI Assistant page", () => {
   });
 
   it("keeps the question and says why when the assistant cannot answer", async () => {
-    signedIn({
+    aiScreen({
       "POST /api/chat/ai-response": () =>
         json(500, { error: "Something went wrong on our side.", code: "INTERNAL_ERROR" }),
     });
@@ -165,7 +165,7 @@ describe("AI Assistant page", () => {
   });
 
   it("shows the measured resolution rate with its counts", async () => {
-    signedIn();
+    aiScreen();
     renderApp("/ai-assistant");
     const card = await screen.findByRole("region", { name: "Resolution rate" });
     expect(await within(card).findByText("75%")).toBeInTheDocument();
@@ -177,7 +177,7 @@ describe("AI Assistant page", () => {
 
   it("lets an admin change the threshold, greeting and tone, and accept the team's questions automatically", async () => {
     let saved: unknown;
-    signedIn({
+    aiScreen({
       "PUT /api/ai/settings": (init) => {
         saved = JSON.parse(String(init?.body));
         return json(200, { settings: { ...settings, handoff_threshold: 0.7, greeting: "Hi there", tone: "concise" } });
@@ -208,7 +208,7 @@ describe("AI Assistant page", () => {
   });
 
   it("refuses a blank greeting before calling the server", async () => {
-    const fetchMock = signedIn();
+    const fetchMock = aiScreen();
     const { user } = renderApp("/ai-assistant");
     const form = await screen.findByRole("form", { name: "Settings" });
     await user.clear(within(form).getByRole("textbox", { name: "Greeting" }));
@@ -218,7 +218,7 @@ describe("AI Assistant page", () => {
   });
 
   it("shows agents the settings without letting them change them", async () => {
-    signedIn({}, "agent");
+    aiScreen({}, "agent");
     renderApp("/ai-assistant");
     const form = await screen.findByRole("form", { name: "Settings" });
     expect(within(form).getByText("Only an administrator can change these settings.")).toBeInTheDocument();
@@ -229,7 +229,7 @@ describe("AI Assistant page", () => {
 
   it("rates an answer in the test console with a thumbs up or down", async () => {
     let rated: unknown;
-    signedIn({
+    aiScreen({
       "POST /api/chat/ai-response": () => json(200, answered),
       "POST /api/chat/ai-feedback": (init) => {
         rated = JSON.parse(String(init?.body));
@@ -248,7 +248,7 @@ describe("AI Assistant page", () => {
   it("lists the questions it could not answer and lets an admin attach a group to the suggested article", async () => {
     let attached: unknown;
     let list = unanswered;
-    signedIn({
+    aiScreen({
       "GET /api/ai/unanswered": () => json(200, list),
       "POST /api/ai/unanswered/attach": (init) => {
         attached = JSON.parse(String(init?.body));
@@ -275,7 +275,7 @@ describe("AI Assistant page", () => {
   it("starts a new draft article from a group and opens it in the editor", async () => {
     let started: unknown;
     const draftId = "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b";
-    signedIn({
+    aiScreen({
       "GET /api/ai/unanswered": () => json(200, unanswered),
       "POST /api/ai/unanswered/new-article": (init) => {
         started = JSON.parse(String(init?.body));
@@ -293,7 +293,7 @@ describe("AI Assistant page", () => {
   });
 
   it("shows agents the questions without the buttons to change articles", async () => {
-    signedIn({ "GET /api/ai/unanswered": () => json(200, unanswered) }, "agent");
+    aiScreen({ "GET /api/ai/unanswered": () => json(200, unanswered) }, "agent");
     renderApp("/ai-assistant");
     const section = await screen.findByRole("region", { name: "Questions the assistant could not answer" });
     expect(await within(section).findByText("When will my parcel arrive in Canada?")).toBeInTheDocument();
@@ -305,7 +305,7 @@ describe("AI Assistant page", () => {
   it("lets an admin say no article covers a group: it leaves the list", async () => {
     let marked: unknown;
     let list = unanswered;
-    signedIn({
+    aiScreen({
       "GET /api/ai/unanswered": () => json(200, list),
       "POST /api/ai/unanswered/not-covered": (init) => {
         marked = JSON.parse(String(init?.body));
@@ -326,7 +326,7 @@ describe("AI Assistant page", () => {
   });
 
   it("says why a group could not be marked as not covered", async () => {
-    signedIn({
+    aiScreen({
       "GET /api/ai/unanswered": () => json(200, unanswered),
       "POST /api/ai/unanswered/not-covered": () =>
         json(404, { error: "Some unanswered question not found", code: "NOT_FOUND" }),
@@ -370,7 +370,7 @@ describe("Your own hand-off threshold", () => {
 
   it("shows the trade-off for the chosen target on the organization's own questions, and applies it", async () => {
     let applied: unknown;
-    const fetchMock = signedIn({
+    const fetchMock = aiScreen({
       "GET /api/ai/threshold": () => {
         // The call being answered is the last one made.
         const url = new URL(String(fetchMock.mock.calls.at(-1)?.[0]), "http://localhost");
@@ -415,7 +415,7 @@ describe("Your own hand-off threshold", () => {
   });
 
   it("says plainly when there is too little history, and keeps the threshold", async () => {
-    signedIn();
+    aiScreen();
     renderApp("/ai-assistant");
     const card = await screen.findByRole("form", { name: "Your own hand-off threshold" });
     expect(await within(card).findByText(noProposal.message)).toBeInTheDocument();
@@ -433,7 +433,7 @@ describe("Your own hand-off threshold", () => {
       message:
         "None of your customers' questions is labelled as answerable yet; with fewer than 20 the assistant keeps the default threshold (0.5) or the one you set.",
     };
-    signedIn({ "GET /api/ai/threshold": () => json(200, empty) });
+    aiScreen({ "GET /api/ai/threshold": () => json(200, empty) });
     renderApp("/ai-assistant");
     const card = await screen.findByRole("form", { name: "Your own hand-off threshold" });
     expect(
@@ -451,7 +451,7 @@ describe("Your own hand-off threshold", () => {
       labelled: { answerable: 12, uncovered: 0, wrong: 0 },
       at_current: { threshold: 0.5, answerable_handed_off: 0.25, uncovered_handed_off: null, wrong_handed_off: null },
     };
-    signedIn({ "GET /api/ai/threshold": () => json(200, onlyAnswerable) });
+    aiScreen({ "GET /api/ai/threshold": () => json(200, onlyAnswerable) });
     renderApp("/ai-assistant");
     const card = await screen.findByRole("form", { name: "Your own hand-off threshold" });
     expect(
@@ -482,7 +482,7 @@ describe("Suggested by your team", () => {
       },
     ];
     const bodies: unknown[] = [];
-    signedIn({
+    aiScreen({
       "GET /api/ai/suggestions": () => json(200, { suggestions: left }),
       "POST /api/ai/suggestions/review": (init) => {
         bodies.push(JSON.parse(String(init?.body)));
@@ -514,7 +514,7 @@ describe("Suggested by your team", () => {
       { ...suggestion, id: "6b5c4d3e-2f1a-4b0c-9d8e-7f6a5b4c3d2e", question: "Is shipping free?" },
     ];
     const reviewed: string[] = [];
-    signedIn({
+    aiScreen({
       "GET /api/ai/suggestions": () => json(200, { suggestions: left }),
       [`POST /api/ai/suggestions/${suggestion.id}/accept`]: () => {
         reviewed.push("accept");
@@ -550,7 +550,7 @@ describe("Suggested by your team", () => {
   });
 
   it("shows agents the suggestions without the buttons", async () => {
-    signedIn({ "GET /api/ai/suggestions": () => json(200, { suggestions: [suggestion] }) }, "agent");
+    aiScreen({ "GET /api/ai/suggestions": () => json(200, { suggestions: [suggestion] }) }, "agent");
     renderApp("/ai-assistant");
     const section = await screen.findByRole("region", { name: "Suggested by your team" });
     expect(within(section).getByText(/An administrator can add them to the articles/)).toBeInTheDocument();

@@ -6,6 +6,7 @@ import {
   json,
   mockApi,
   renderApp,
+  signedIn,
   storeSession,
   testUser,
   trialAnswer,
@@ -90,18 +91,19 @@ describe("signing in with two-factor sign-in", () => {
 describe("the enrolment a required member is taken to", () => {
   it("shows only the set-up until two-factor sign-in is on, then the recovery codes once", async () => {
     const required = { ...testUser, role: "agent" as const, twoFactorRequired: true };
-    storeSession(required);
     let enabled = false;
-    const fetchMock = mockApi({
-      "GET /api/auth/me": () => json(200, { user: { ...required, twoFactorEnabled: enabled } }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
-      "POST /api/auth/2fa/setup": () =>
-        json(200, { secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", otpauthUrl: "otpauth://totp/Cove:ada", qrCode }),
-      "POST /api/auth/2fa/enable": () => {
-        enabled = true;
-        return json(200, { recoveryCodes });
+    const fetchMock = signedIn(
+      {
+        "GET /api/auth/me": () => json(200, { user: { ...required, twoFactorEnabled: enabled } }),
+        "POST /api/auth/2fa/setup": () =>
+          json(200, { secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", otpauthUrl: "otpauth://totp/Cove:ada", qrCode }),
+        "POST /api/auth/2fa/enable": () => {
+          enabled = true;
+          return json(200, { recoveryCodes });
+        },
       },
-    });
+      required,
+    );
     const { user, router } = renderApp("/tickets");
     expect(await screen.findByRole("heading", { name: "Set up two-factor sign-in" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/two-factor-setup");
@@ -181,11 +183,9 @@ describe("the profile's security section", () => {
   };
 
   it("turns two-factor sign-in on from the profile and shows the recovery codes", async () => {
-    storeSession();
     let enabled = false;
-    mockApi({
+    signedIn({
       "GET /api/auth/me": () => json(200, { user: { ...testUser, twoFactorEnabled: enabled } }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
       "GET /api/auth/2fa": () => json(200, { enabled, required: false, recoveryCodesLeft: enabled ? 10 : 0 }),
       "GET /api/auth/sessions": () => json(200, sessions),
       "POST /api/auth/2fa/setup": () =>
@@ -215,11 +215,8 @@ describe("the profile's security section", () => {
   });
 
   it("lists where you're signed in, marks this device, and signs out another session", async () => {
-    storeSession();
     let list = sessions;
-    const fetchMock = mockApi({
-      "GET /api/auth/me": () => json(200, { user: testUser }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
+    const fetchMock = signedIn({
       "GET /api/auth/2fa": () => json(200, { enabled: false, required: false, recoveryCodesLeft: 0 }),
       "GET /api/auth/sessions": () => json(200, list),
       "DELETE /api/auth/sessions/22222222-2222-4222-8222-222222222222": () => {
@@ -246,13 +243,13 @@ describe("the profile's security section", () => {
   });
 
   it("asks for a current code to turn it off, and hides Turn off when the organization requires it", async () => {
-    storeSession({ ...testUser, twoFactorEnabled: true, twoFactorRequired: true });
-    mockApi({
-      "GET /api/auth/me": () => json(200, { user: { ...testUser, twoFactorEnabled: true, twoFactorRequired: true } }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
-      "GET /api/auth/2fa": () => json(200, { enabled: true, required: true, recoveryCodesLeft: 3 }),
-      "GET /api/auth/sessions": () => json(200, { sessions: sessions.sessions.slice(0, 1) }),
-    });
+    signedIn(
+      {
+        "GET /api/auth/2fa": () => json(200, { enabled: true, required: true, recoveryCodesLeft: 3 }),
+        "GET /api/auth/sessions": () => json(200, { sessions: sessions.sessions.slice(0, 1) }),
+      },
+      { ...testUser, twoFactorEnabled: true, twoFactorRequired: true },
+    );
     renderApp("/profile");
     const card = await screen.findByRole("region", { name: "Two-factor sign-in" });
     expect(await within(card).findByText(/3 recovery codes left/)).toHaveTextContent("Your organization requires it.");
@@ -263,10 +260,7 @@ describe("the profile's security section", () => {
 
 describe("Settings > Security", () => {
   it("requires two-factor sign-in for admins", async () => {
-    storeSession();
-    const fetchMock = mockApi({
-      "GET /api/auth/me": () => json(200, { user: testUser }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
+    const fetchMock = signedIn({
       "GET /api/settings/security": () => json(200, { twoFactorPolicy: "off" }),
       "PUT /api/settings/security": () => json(200, { twoFactorPolicy: "admins" }),
     });

@@ -1,14 +1,11 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import { json, renderApp, signedIn } from "../../../test/render-app.tsx";
 
 describe("the profile", () => {
   it("says Profile update failed (the spec's text) with the server's reason beneath it, once", async () => {
-    storeSession();
     const reason = "Your organization is read-only until its subscription is paid.";
-    mockApi({
-      "GET /api/auth/me": () => json(200, { user: testUser }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
+    signedIn({
       "PUT /api/auth/profile": () => json(403, { error: reason, code: "FORBIDDEN" }),
     });
     const { user } = renderApp("/profile");
@@ -24,10 +21,7 @@ describe("the profile", () => {
 
 describe("toasts", () => {
   it("sit below the 64 px top bar, on a desktop and on a phone, never over it", async () => {
-    storeSession();
-    mockApi({
-      "GET /api/auth/me": () => json(200, { user: testUser }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
+    signedIn({
       "PUT /api/auth/profile": () => json(403, { error: "Read-only", code: "FORBIDDEN" }),
     });
     const { user } = renderApp("/profile");

@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
-import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -104,16 +104,7 @@ export function CannedRepliesManager({ readOnly = false }: { readOnly?: boolean 
           className="mt-3 space-y-3"
         >
           <TextField label="Title" maxLength={120} error={errors.title?.message} {...form.register("title")} />
-          <FieldShell id="canned-body" label="Reply text" error={bodyError}>
-            <textarea
-              id="canned-body"
-              rows={3}
-              className={inputClasses}
-              aria-invalid={bodyError ? true : undefined}
-              aria-describedby={describedBy("canned-body", undefined, bodyError)}
-              {...form.register("body")}
-            />
-          </FieldShell>
+          <TextAreaField id="canned-body" label="Reply text" error={bodyError} rows={3} {...form.register("body")} />
           {errors.root?.message && <Alert>{errors.root.message}</Alert>}
           <div className="flex justify-end gap-2">
             {editing && (

@@ -8,9 +8,9 @@ import {
   json,
   mockApi,
   renderApp,
+  signedIn,
   storeSession,
   testUser,
-  trialAnswer,
 } from "../../../test/render-app.tsx";
 import { me, ticket } from "../../tickets/test/ticket-fixtures.ts";
 
@@ -41,10 +41,7 @@ describe("canned replies", () => {
   });
 
   it("are added, edited and deleted by an admin on the automation screen", async () => {
-    storeSession();
-    const fetchMock = mockApi({
-      "GET /api/auth/me": () => json(200, { user: testUser }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
+    const fetchMock = signedIn({
       "GET /api/users": () => json(200, { users: [me] }),
       "GET /api/automation/rules": () => json(200, { rules: [] }),
       "GET /api/automation/stats": () => json(200, { total_rules: 0, active_rules: 0, executions_today: 0 }),

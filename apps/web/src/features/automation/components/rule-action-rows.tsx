@@ -4,7 +4,7 @@ import { Plus, Trash2 } from "lucide-react";
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
-import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { PRIORITY_LABELS, STATUS_LABELS } from "../../tickets/index.ts";
 import { options } from "./rule-condition-rows.tsx";
 import { newAction, type RuleDraft } from "./rule-draft.ts";
@@ -113,16 +113,14 @@ function CommentFields({ index, error }: { index: number; error: string | undefi
   const hint = "Placeholders: {{ticket.requester_name}}, {{ticket.subject}}, {{ticket.ticket_number}}";
   return (
     <div className="space-y-2">
-      <FieldShell id={id} label={`Action ${index + 1} comment`} hint={hint} error={error}>
-        <textarea
-          id={id}
-          rows={3}
-          className={inputClasses}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, hint, error)}
-          {...register(`actions.${index}.comment`)}
-        />
-      </FieldShell>
+      <TextAreaField
+        id={id}
+        label={`Action ${index + 1} comment`}
+        hint={hint}
+        error={error}
+        rows={3}
+        {...register(`actions.${index}.comment`)}
+      />
       <label className="flex items-center gap-2 text-sm text-slate-700">
         <input
           type="checkbox"

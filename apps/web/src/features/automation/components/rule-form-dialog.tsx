@@ -1,13 +1,12 @@
 import { isTimeTrigger, ROUND_ROBIN, RULE_EVENTS, type Rule, TIME_UNITS } from "@cove/contract/automation.ts";
-import * as Dialog from "@radix-ui/react-dialog";
-import { X } from "lucide-react";
 import { useState } from "react";
 import { FormProvider, useFormContext, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { FormDialog } from "../../../components/ui/dialog-shell.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
-import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { useCreateRule, useTeamMembers, useUpdateRule } from "../api/automation.api.ts";
@@ -48,57 +47,41 @@ export function RuleFormDialog({ rule, onClose }: { rule: Rule | null; onClose: 
 
   const title = rule ? "Edit Rule" : "Create Rule";
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !pending && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100%-2rem)] w-[calc(100%-2rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl"
+    <FormDialog open onOpenChange={(open) => !open && onClose()} pending={pending} title={title} width="max-w-2xl">
+      <FormProvider {...form}>
+        <form
+          onSubmit={(event) => {
+            setServerError(undefined);
+            void save(event);
+          }}
+          noValidate
+          aria-label={title}
+          className="mt-4 space-y-5"
         >
-          <div className="flex items-start justify-between gap-4">
-            <Dialog.Title className="text-lg font-semibold text-slate-900">{title}</Dialog.Title>
-            <Dialog.Close asChild>
-              <Button variant="ghost" size="icon" className="-mt-2 -mr-2" aria-label="Close">
-                <X className="size-5" aria-hidden="true" />
-              </Button>
-            </Dialog.Close>
-          </div>
-          <FormProvider {...form}>
-            <form
-              onSubmit={(event) => {
-                setServerError(undefined);
-                void save(event);
-              }}
-              noValidate
-              aria-label={title}
-              className="mt-4 space-y-5"
-            >
-              <RuleTrigger />
-              <ConditionRows members={members} />
-              <ActionRows assigneeOptions={assigneeOptions} />
-              <label className="flex items-center gap-2 text-sm text-slate-700">
-                <input
-                  type="checkbox"
-                  className="size-4 rounded border-slate-300 text-indigo-600"
-                  {...form.register("isActive")}
-                />
-                Activate this rule immediately
-              </label>
+          <RuleTrigger />
+          <ConditionRows members={members} />
+          <ActionRows assigneeOptions={assigneeOptions} />
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              className="size-4 rounded border-slate-300 text-indigo-600"
+              {...form.register("isActive")}
+            />
+            Activate this rule immediately
+          </label>
 
-              {serverError && <Alert>{serverError}</Alert>}
-              <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-                <Button type="button" variant="secondary" disabled={pending} onClick={onClose}>
-                  Cancel
-                </Button>
-                <Button type="submit" pending={pending}>
-                  {rule ? "Save Rule" : "Create Rule"}
-                </Button>
-              </div>
-            </form>
-          </FormProvider>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+          {serverError && <Alert>{serverError}</Alert>}
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Button type="button" variant="secondary" disabled={pending} onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" pending={pending}>
+              {rule ? "Save Rule" : "Create Rule"}
+            </Button>
+          </div>
+        </form>
+      </FormProvider>
+    </FormDialog>
   );
 }
 
@@ -114,17 +97,14 @@ function RuleTrigger() {
   return (
     <>
       <TextField label="Rule name" maxLength={120} error={errors.name?.message} {...register("name")} />
-      <FieldShell id="rule-description" label="Description" error={descriptionError}>
-        <textarea
-          id="rule-description"
-          rows={2}
-          maxLength={1000}
-          className={inputClasses}
-          aria-invalid={descriptionError ? true : undefined}
-          aria-describedby={describedBy("rule-description", undefined, descriptionError)}
-          {...register("description")}
-        />
-      </FieldShell>
+      <TextAreaField
+        id="rule-description"
+        label="Description"
+        error={descriptionError}
+        rows={2}
+        maxLength={1000}
+        {...register("description")}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
           label="Trigger event"

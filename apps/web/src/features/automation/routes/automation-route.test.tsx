@@ -3,16 +3,7 @@ import { emptyTargets } from "@cove/contract/sla.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import {
-  calls,
-  findOpenDialog,
-  json,
-  mockApi,
-  renderApp,
-  storeSession,
-  testUser,
-  trialAnswer,
-} from "../../../test/render-app.tsx";
+import { calls, findOpenDialog, json, type mockApi, renderApp, signedIn, testUser } from "../../../test/render-app.tsx";
 
 const priya: UserListItem = {
   id: "5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -57,38 +48,39 @@ const run: RuleRun = {
   created_at: "2030-01-10T10:00:00.000Z",
 };
 
-function api(rules: Rule[], overrides: Record<string, Parameters<typeof mockApi>[0][string]> = {}) {
-  return mockApi({
-    "GET /api/auth/me": () => json(200, { user: testUser }),
-    "GET /api/trial/status": () => json(200, trialAnswer),
-    "GET /api/users": () => json(200, { users: [priya] }),
-    "GET /api/automation/rules": () => json(200, { rules }),
-    "GET /api/automation/sla": () =>
-      json(200, {
-        targets: emptyTargets(),
-        business_hours: { days: [1, 2, 3, 4, 5], opens: "09:00", closes: "17:00" },
-        timezone: "UTC",
-      }),
-    "GET /api/canned-replies": () =>
-      json(200, {
-        canned_replies: [
-          {
-            id: "7e6d5c4b-3a29-4817-8f6e-5d4c3b2a1908",
-            title: "Refund policy",
-            body: "Refunds take 5 days.",
-            created_at: "2030-01-10T09:30:00.000Z",
-            updated_at: "2030-01-10T09:30:00.000Z",
-          },
-        ],
-      }),
-    "GET /api/automation/stats": () =>
-      json(200, {
-        total_rules: rules.length,
-        active_rules: rules.filter((r) => r.is_active).length,
-        executions_today: 7,
-      }),
-    ...overrides,
-  });
+function api(rules: Rule[], overrides: Parameters<typeof signedIn>[0] = {}, user = testUser) {
+  return signedIn(
+    {
+      "GET /api/users": () => json(200, { users: [priya] }),
+      "GET /api/automation/rules": () => json(200, { rules }),
+      "GET /api/automation/sla": () =>
+        json(200, {
+          targets: emptyTargets(),
+          business_hours: { days: [1, 2, 3, 4, 5], opens: "09:00", closes: "17:00" },
+          timezone: "UTC",
+        }),
+      "GET /api/canned-replies": () =>
+        json(200, {
+          canned_replies: [
+            {
+              id: "7e6d5c4b-3a29-4817-8f6e-5d4c3b2a1908",
+              title: "Refund policy",
+              body: "Refunds take 5 days.",
+              created_at: "2030-01-10T09:30:00.000Z",
+              updated_at: "2030-01-10T09:30:00.000Z",
+            },
+          ],
+        }),
+      "GET /api/automation/stats": () =>
+        json(200, {
+          total_rules: rules.length,
+          active_rules: rules.filter((r) => r.is_active).length,
+          executions_today: 7,
+        }),
+      ...overrides,
+    },
+    user,
+  );
 }
 
 const card = (label: string) => screen.getByText(label).nextSibling?.textContent;
@@ -99,7 +91,6 @@ const bodyOf = (fetchMock: ReturnType<typeof mockApi>, method: string, path: str
 
 describe("the automation screen", () => {
   it("shows the empty state with Create Rule, and the real figures", async () => {
-    storeSession();
     api([]);
     renderApp("/automation");
     expect(await screen.findByRole("heading", { name: "No automation rules" })).toBeInTheDocument();
@@ -112,7 +103,6 @@ describe("the automation screen", () => {
   });
 
   it("lists the rules; pause sends only isActive; delete asks the spec's question first", async () => {
-    storeSession();
     const fetchMock = api([refunds], {
       "PUT /api/automation/rules/0e1d2c3b-4a59-4687-9a6b-5c4d3e2f1a0b": () =>
         json(200, { rule: { ...refunds, is_active: false } }),
@@ -138,7 +128,6 @@ describe("the automation screen", () => {
   });
 
   it("shows statuses, priorities and members by their names, in the list and in the editor", async () => {
-    storeSession();
     const urgent: Rule = {
       ...refunds,
       id: "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
@@ -182,7 +171,6 @@ describe("the automation screen", () => {
   });
 
   it("creates a rule with the spec's defaults and sends it as the spec's call", async () => {
-    storeSession();
     const fetchMock = api([], {
       "POST /api/automation/rules": () => json(201, { rule: refunds }),
     });
@@ -230,7 +218,6 @@ describe("the automation screen", () => {
   });
 
   it("creates a time-based rule: pending for 7 days, then close", async () => {
-    storeSession();
     const fetchMock = api([], { "POST /api/automation/rules": () => json(201, { rule: refunds }) });
     const { user } = renderApp("/automation");
     await screen.findByRole("heading", { name: "No automation rules" });
@@ -254,7 +241,6 @@ describe("the automation screen", () => {
   });
 
   it("shows the server's reason when a rule is refused, and keeps the form", async () => {
-    storeSession();
     api([refunds], {
       "PUT /api/automation/rules/0e1d2c3b-4a59-4687-9a6b-5c4d3e2f1a0b": () =>
         json(400, {
@@ -275,7 +261,6 @@ describe("the automation screen", () => {
   });
 
   it("edits a rule's rows: removes a condition, adds one and a comment action, drops an action; sends the rows", async () => {
-    storeSession();
     const fetchMock = api([refunds], {
       [`PUT /api/automation/rules/${refunds.id}`]: () => json(200, { rule: refunds }),
     });
@@ -316,7 +301,6 @@ describe("the automation screen", () => {
   });
 
   it("puts the server's per-field messages under their inputs, not in an alert", async () => {
-    storeSession();
     api([refunds], {
       [`PUT /api/automation/rules/${refunds.id}`]: () =>
         json(400, {
@@ -352,7 +336,6 @@ describe("the automation screen", () => {
   });
 
   it("shows a rule's run log", async () => {
-    storeSession();
     api([refunds], {
       "GET /api/automation/rules/0e1d2c3b-4a59-4687-9a6b-5c4d3e2f1a0b/runs": () =>
         json(200, {
@@ -381,13 +364,10 @@ describe("the automation screen", () => {
 
   it("shows an agent the rules, their log, the figures, the SLA settings and canned replies, with no controls", async () => {
     const agent = { ...testUser, role: "agent" as const };
-    storeSession(agent);
     const fetchMock = api(
       [refunds, { ...refunds, id: "2e1d2c3b-4a59-4687-9a6b-5c4d3e2f1a0b", name: "Paused one", is_active: false }],
-      {
-        "GET /api/auth/me": () => json(200, { user: agent }),
-        [`GET /api/automation/rules/${refunds.id}/runs`]: () => json(200, { runs: [run] }),
-      },
+      { [`GET /api/automation/rules/${refunds.id}/runs`]: () => json(200, { runs: [run] }) },
+      agent,
     );
     const { user } = renderApp("/automation");
     const rule = await screen.findByRole("listitem", { name: "Refunds to billing" });
@@ -421,7 +401,6 @@ describe("the automation screen", () => {
   });
 
   it("says so when the rules cannot be loaded", async () => {
-    storeSession();
     api([], { "GET /api/automation/rules": () => json(500, { error: "boom", code: "INTERNAL_ERROR" }) });
     renderApp("/automation");
     expect(await screen.findByText("Failed to load automation rules")).toBeInTheDocument();

@@ -3,6 +3,7 @@ import { Plus, Zap } from "lucide-react";
 import { useState } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { FigureCards } from "../../../components/ui/figure-cards.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { useAutomationStats, useRules } from "../api/automation.api.ts";
@@ -19,16 +20,7 @@ function StatCards() {
     { label: "Active Rules", value: value(stats.data?.active_rules) },
     { label: "Executions Today", value: value(stats.data?.executions_today) },
   ];
-  return (
-    <dl className="grid grid-cols-3 gap-3 sm:gap-4">
-      {cards.map((c) => (
-        <div key={c.label} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm sm:p-4">
-          <dt className="text-xs font-medium text-slate-500 sm:text-sm">{c.label}</dt>
-          <dd className="mt-1 text-2xl font-semibold text-slate-900">{c.value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <FigureCards className="grid grid-cols-3 gap-3 sm:gap-4" cards={cards} />;
 }
 
 /**

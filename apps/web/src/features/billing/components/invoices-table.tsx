@@ -1,7 +1,7 @@
 import { Download, ExternalLink } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
-import { TableHead } from "../../../components/ui/table-head.tsx";
+import { DataTable } from "../../../components/ui/data-table.tsx";
 import { downloadInvoicePdf, useInvoices } from "../api/billing.api.ts";
 import { longDate, money } from "./billing-format.ts";
 import { toastBillingFailure } from "./billing-toast.ts";
@@ -19,62 +19,53 @@ export function InvoicesTable() {
       <h2 id="invoices-title" className="border-b border-slate-200 px-5 py-3 text-sm font-semibold text-slate-900">
         Invoices
       </h2>
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <TableHead
-            className="text-xs text-slate-500 uppercase"
-            cellClassName="px-5 py-2 font-medium"
-            columns={["Date", "Invoice", "Period", "Amount", "Status", { label: "PDF", srOnly: true }]}
-          />
-          <tbody className="divide-y divide-slate-100">
-            {invoices.map((i) => (
-              <tr key={i.id}>
-                <td className="px-5 py-2 whitespace-nowrap">{longDate(i.created_at)}</td>
-                <td className="px-5 py-2 whitespace-nowrap">
-                  {i.url ? (
-                    <a
-                      href={i.url}
-                      target="_blank"
-                      rel="noreferrer"
-                      className="inline-flex items-center gap-1 text-indigo-600 hover:underline"
-                    >
-                      {i.number ?? "View"} <ExternalLink className="size-3" aria-hidden="true" />
-                    </a>
-                  ) : (
-                    (i.number ?? "—")
-                  )}
-                </td>
-                <td className="px-5 py-2 whitespace-nowrap text-slate-600">
-                  {i.period_start && i.period_end ? `${longDate(i.period_start)} – ${longDate(i.period_end)}` : "—"}
-                </td>
-                <td className="px-5 py-2 whitespace-nowrap">{money(i.amount_due, i.currency)}</td>
-                <td className="px-5 py-2 whitespace-nowrap">{STATUS[i.status] ?? i.status}</td>
-                <td className="px-5 py-1 text-right whitespace-nowrap">
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Download invoice ${i.number ?? longDate(i.created_at)} as PDF`}
-                    pending={downloading === i.id}
-                    onClick={async () => {
-                      setDownloading(i.id);
-                      try {
-                        await downloadInvoicePdf(i.id);
-                      } catch (error) {
-                        toastBillingFailure("Failed to download the invoice", error);
-                      } finally {
-                        setDownloading(null);
-                      }
-                    }}
-                  >
-                    {downloading !== i.id && <Download className="size-4" aria-hidden="true" />}
-                    PDF
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["Date", "Invoice", "Period", "Amount", "Status", { label: "PDF", srOnly: true }]}>
+        {invoices.map((i) => (
+          <tr key={i.id}>
+            <td className="px-5 py-2 whitespace-nowrap">{longDate(i.created_at)}</td>
+            <td className="px-5 py-2 whitespace-nowrap">
+              {i.url ? (
+                <a
+                  href={i.url}
+                  target="_blank"
+                  rel="noreferrer"
+                  className="inline-flex items-center gap-1 text-indigo-600 hover:underline"
+                >
+                  {i.number ?? "View"} <ExternalLink className="size-3" aria-hidden="true" />
+                </a>
+              ) : (
+                (i.number ?? "—")
+              )}
+            </td>
+            <td className="px-5 py-2 whitespace-nowrap text-slate-600">
+              {i.period_start && i.period_end ? `${longDate(i.period_start)} – ${longDate(i.period_end)}` : "—"}
+            </td>
+            <td className="px-5 py-2 whitespace-nowrap">{money(i.amount_due, i.currency)}</td>
+            <td className="px-5 py-2 whitespace-nowrap">{STATUS[i.status] ?? i.status}</td>
+            <td className="px-5 py-1 text-right whitespace-nowrap">
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={`Download invoice ${i.number ?? longDate(i.created_at)} as PDF`}
+                pending={downloading === i.id}
+                onClick={async () => {
+                  setDownloading(i.id);
+                  try {
+                    await downloadInvoicePdf(i.id);
+                  } catch (error) {
+                    toastBillingFailure("Failed to download the invoice", error);
+                  } finally {
+                    setDownloading(null);
+                  }
+                }}
+              >
+                {downloading !== i.id && <Download className="size-4" aria-hidden="true" />}
+                PDF
+              </Button>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }

@@ -1,14 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import {
-  findOpenDialog,
-  json,
-  mockApi,
-  renderApp,
-  storeSession,
-  testUser,
-  trialAnswer,
-} from "../../../test/render-app.tsx";
+import { findOpenDialog, json, renderApp, signedIn, trialAnswer } from "../../../test/render-app.tsx";
 
 // Stripe.js cannot be reached from here (nor from a browser behind a blocker): its loader rejects.
 vi.mock("@stripe/stripe-js/pure", () => ({
@@ -17,10 +9,7 @@ vi.mock("@stripe/stripe-js/pure", () => ({
 
 describe("the Stripe card form", () => {
   it("says so when Stripe.js cannot load, instead of spinning", async () => {
-    storeSession();
-    mockApi({
-      "GET /api/auth/me": () => json(200, { user: testUser }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
+    signedIn({
       "GET /api/billing/subscription": () =>
         json(200, {
           plan: "growth",

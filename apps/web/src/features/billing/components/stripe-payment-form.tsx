@@ -5,6 +5,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import { PaymentActions } from "./payment-actions.tsx";
 import { CardError, runPayment } from "./payment-flow.ts";
 import { PaymentFormLoading, type PaymentFormProps } from "./payment-form-loading.tsx";
 
@@ -107,15 +108,7 @@ export function StripePaymentForm({
         <span className="mb-1.5 block text-sm font-medium text-slate-700">Card</span>
         <div ref={mountRef} className="rounded-md border border-slate-300 bg-white px-3 py-3 shadow-sm" />
       </div>
-      {error && <Alert>{error}</Alert>}
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel} disabled={processing}>
-          Cancel
-        </Button>
-        <Button type="submit" pending={processing} disabled={processing}>
-          {processing ? "Processing..." : submitLabel}
-        </Button>
-      </div>
+      <PaymentActions error={error} processing={processing} submitLabel={submitLabel} onCancel={onCancel} />
     </form>
   );
 }

@@ -1,11 +1,11 @@
 import { ShieldCheck } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { confirmTestPayment, createTestPaymentMethod } from "../api/billing.api.ts";
+import { PaymentActions } from "./payment-actions.tsx";
 import { CardError, runPayment } from "./payment-flow.ts";
 import type { PaymentFormProps } from "./payment-form-loading.tsx";
 
@@ -179,15 +179,7 @@ export function TestPaymentForm({ submitLabel, onCancel, submit, onSuccess, fail
           options={COUNTRIES.map(([value, label]) => ({ value, label }))}
         />
       </fieldset>
-      {error && <Alert>{error}</Alert>}
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel} disabled={processing}>
-          Cancel
-        </Button>
-        <Button type="submit" pending={processing} disabled={processing}>
-          {processing ? "Processing..." : submitLabel}
-        </Button>
-      </div>
+      <PaymentActions error={error} processing={processing} submitLabel={submitLabel} onCancel={onCancel} />
     </form>
   );
 }

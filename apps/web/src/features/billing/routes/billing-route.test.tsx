@@ -2,16 +2,7 @@ import type { SubscriptionAnswer } from "@cove/contract/billing.ts";
 import type { BillingDetailsAnswer, PlanChangePreview } from "@cove/contract/billing-account.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  calls,
-  findOpenDialog,
-  json,
-  mockApi,
-  renderApp,
-  storeSession,
-  testUser,
-  trialAnswer,
-} from "../../../test/render-app.tsx";
+import { calls, findOpenDialog, json, renderApp, signedIn, testUser, trialAnswer } from "../../../test/render-app.tsx";
 
 const access = trialAnswer.access;
 const onTrial: SubscriptionAnswer = {
@@ -54,10 +45,8 @@ afterEach(() => {
   for (const script of stripeScripts()) script.remove();
 });
 
-function api(overrides: Record<string, Parameters<typeof mockApi>[0][string]> = {}) {
-  return mockApi({
-    "GET /api/auth/me": () => json(200, { user: testUser }),
-    "GET /api/trial/status": () => json(200, trialAnswer),
+function api(overrides: Parameters<typeof signedIn>[0] = {}) {
+  return signedIn({
     "GET /api/billing/subscription": () => json(200, onTrial),
     "GET /api/billing/invoices": () => json(200, { invoices: [] }),
     "GET /api/billing/config": () => json(200, { provider: "test", publishableKey: null }),
@@ -68,7 +57,6 @@ function api(overrides: Record<string, Parameters<typeof mockApi>[0][string]> = 
 
 describe("/billing", () => {
   it("shows the yellow Backend Connection Issue banner with the spec's text and the plans when loading fails", async () => {
-    storeSession();
     api({ "GET /api/billing/subscription": () => json(500, { error: "boom", code: "INTERNAL_ERROR" }) });
     renderApp("/billing");
     const banner = await screen.findByRole("alert");
@@ -79,7 +67,6 @@ describe("/billing", () => {
   });
 
   it("offers three plans at /month; a card opens Subscribe to {plan} with Cancel and Subscribe", async () => {
-    storeSession();
     api();
     const { user } = renderApp("/billing");
     const plans = await screen.findByRole("list", { name: "Plans" });
@@ -94,7 +81,6 @@ describe("/billing", () => {
   });
 
   it("shows Loading payment form... until the provider is ready", async () => {
-    storeSession();
     api({ "GET /api/billing/config": () => new Promise<Response>(() => {}) });
     const { user } = renderApp("/billing");
     await user.click(await screen.findByRole("button", { name: /Choose Starter/ }));
@@ -104,7 +90,6 @@ describe("/billing", () => {
   });
 
   it("subscribes with the card form: disabled while processing, then Subscription created successfully!", async () => {
-    storeSession();
     let release: () => void = () => {};
     const fetchMock = api({
       "POST /api/test-provider/payment-methods": () =>
@@ -129,7 +114,6 @@ describe("/billing", () => {
   });
 
   it("shows the decline inline, with the card provider's words", async () => {
-    storeSession();
     api({
       "POST /api/test-provider/payment-methods": () =>
         json(200, { id: "pm_test_2", card: { brand: "visa", last4: "0002", expMonth: 1, expYear: 2034 } }),
@@ -146,7 +130,6 @@ describe("/billing", () => {
   });
 
   it("with a subscription: plan, green Active, next billing date; cancel asks the spec's question and says so", async () => {
-    storeSession();
     const fetchMock = api({
       "GET /api/billing/subscription": () => json(200, active),
       "POST /api/billing/cancel": () =>
@@ -172,7 +155,6 @@ describe("/billing", () => {
   });
 
   it("shows a past-due status in yellow", async () => {
-    storeSession();
     api({
       "GET /api/billing/subscription": () =>
         json(200, { ...active, status: "past_due", subscription: { ...active.subscription, status: "past_due" } }),
@@ -185,7 +167,6 @@ describe("/billing", () => {
 
 describe("trial banner", () => {
   it("offers Upgrade now to an admin and 'ask an admin' to an agent", async () => {
-    storeSession();
     api();
     renderApp("/dashboard");
     const banner = await screen.findByRole("region", { name: "Trial status" });
@@ -194,11 +175,7 @@ describe("trial banner", () => {
 
   it("tells an agent to ask an admin, with no upgrade button", async () => {
     const agent = { ...testUser, role: "agent" as const };
-    storeSession(agent);
-    mockApi({
-      "GET /api/auth/me": () => json(200, { user: agent }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
-    });
+    signedIn({}, agent);
     renderApp("/dashboard");
     const banner = await screen.findByRole("region", { name: "Trial status" });
     expect(banner).toHaveTextContent("Ask an admin to upgrade your plan.");
@@ -208,7 +185,6 @@ describe("trial banner", () => {
 
 describe("Stripe.js under the test provider", () => {
   it("is never requested: not by the Billing page, nor by its card form, nor by the trial's upgrade dialog", async () => {
-    storeSession();
     api();
     const { user } = renderApp("/billing");
     await user.click(await screen.findByRole("button", { name: /Choose Starter/ }));
@@ -226,14 +202,12 @@ describe("Stripe.js under the test provider", () => {
 
 describe("the trial on the Billing page", () => {
   it("says when the trial ends", async () => {
-    storeSession();
     api();
     renderApp("/billing");
     expect(await screen.findByText(/Your free trial ends on January 15, 2030 \(in \d+ days\)\./)).toBeInTheDocument();
   });
 
   it("a failed conversion says so once, in the form", async () => {
-    storeSession();
     const refusal = "Your organization is not on a trial: manage its plan on the Billing page.";
     api({
       "POST /api/test-provider/payment-methods": () =>
@@ -255,7 +229,6 @@ describe("the trial on the Billing page", () => {
   });
 
   it("the banner's Upgrade now is the app's primary button", async () => {
-    storeSession();
     api();
     renderApp("/dashboard");
     const banner = await screen.findByRole("region", { name: "Trial status" });
@@ -279,7 +252,6 @@ describe("changing plan", () => {
   });
 
   it("asks for confirmation, saying what an upgrade costs and when; confirming changes the plan", async () => {
-    storeSession();
     const fetchMock = api({
       "GET /api/billing/subscription": () => json(200, active),
       "GET /api/billing/change-plan/preview": () => json(200, preview({})),
@@ -303,7 +275,6 @@ describe("changing plan", () => {
   });
 
   it("a downgrade says the unused time is credited to the next invoice; Cancel changes nothing", async () => {
-    storeSession();
     const fetchMock = api({
       "GET /api/billing/subscription": () => json(200, { ...active, plan: "business", plan_name: "Business" }),
       "GET /api/billing/change-plan/preview": () =>
@@ -333,7 +304,6 @@ describe("changing plan", () => {
   });
 
   it("a refused change names the spec's failure, with the server's reason beneath it", async () => {
-    storeSession();
     const reason =
       "Your team has 5 members (active and invited), and the Starter plan allows 3. Choose a larger plan, or deactivate members or revoke invitations first.";
     api({
@@ -352,7 +322,6 @@ describe("changing plan", () => {
 
 describe("cancelling fails", () => {
   it("shows the spec's Failed to cancel subscription, and the server's text as its detail", async () => {
-    storeSession();
     const reason =
       "The payment provider could not complete the request (api_connection_error). Nothing was charged; please try again in a moment.";
     api({
@@ -386,7 +355,6 @@ describe("invoices and billing details", () => {
   };
 
   it("downloads an invoice's PDF with the session's token", async () => {
-    storeSession();
     const created = vi.fn(() => "blob:invoice");
     vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
     const clicked = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
@@ -413,7 +381,6 @@ describe("invoices and billing details", () => {
   });
 
   it("shows who invoices are addressed to, and saves the admin's changes", async () => {
-    storeSession();
     const fetchMock = api({
       "PUT /api/billing/details": (init) =>
         json(200, { saved: true, details: { ...savedDetails.details, ...JSON.parse(String(init?.body)) } }),
@@ -439,7 +406,6 @@ describe("invoices and billing details", () => {
   });
 
   it("checks the billing details with the contract's rules before sending, and shows the server's beside their fields", async () => {
-    storeSession();
     const message = "Tax ID contains an invalid character";
     const fetchMock = api({
       "PUT /api/billing/details": () =>

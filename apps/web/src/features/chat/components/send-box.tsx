@@ -1,6 +1,7 @@
 import { formatBytes } from "@cove/contract/attachment-limits.ts";
-import { Paperclip, X } from "lucide-react";
+import { Paperclip } from "lucide-react";
 import { useState } from "react";
+import { FilePickerLabel, FileXButton } from "../../../components/file-uploads.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import type { useChatFiles } from "../api/chat.mutations.ts";
 
@@ -50,14 +51,7 @@ export function SendBox({ pending, onSend, onTyping, files }: SendBoxProps) {
               {u.error ? (
                 <>
                   <span className="text-red-600">{u.error}</span>
-                  <button
-                    type="button"
-                    aria-label={`Dismiss ${u.name}`}
-                    onClick={() => files.dismiss(u.key)}
-                    className="text-slate-400 hover:text-slate-700"
-                  >
-                    <X className="size-3.5" aria-hidden="true" />
-                  </button>
+                  <FileXButton label={`Dismiss ${u.name}`} onClick={() => files.dismiss(u.key)} />
                 </>
               ) : (
                 <progress value={u.progress} max={1} aria-label={`Sending ${u.name}`} className="h-1.5 w-24" />
@@ -66,22 +60,14 @@ export function SendBox({ pending, onSend, onTyping, files }: SendBoxProps) {
           ))}
         </ul>
       )}
-      <label
+      <FilePickerLabel
+        onFiles={files.send}
         className="flex size-10 shrink-0 cursor-pointer items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-800"
         title={`Attach a file (at most ${formatBytes(limits.max_file_bytes)})`}
       >
         <Paperclip className="size-5" aria-hidden="true" />
         <span className="sr-only">Attach a file (at most {formatBytes(limits.max_file_bytes)})</span>
-        <input
-          type="file"
-          multiple
-          className="sr-only"
-          onChange={(e) => {
-            files.send([...(e.target.files ?? [])]);
-            e.target.value = "";
-          }}
-        />
-      </label>
+      </FilePickerLabel>
       <label htmlFor="chat-send-box" className="sr-only">
         Message
       </label>

@@ -1,7 +1,7 @@
 import type { ChatMessage, ChatSession } from "@cove/contract/chat.ts";
 import { screen, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FakeXhr } from "../../../test/fake-xhr.ts";
+import { describe, expect, it } from "vitest";
+import { FakeXhr, fakeUploadsInEachTest } from "../../../test/fake-xhr.ts";
 import { json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 
 const current: ChatSession = {
@@ -37,14 +37,7 @@ const photo: ChatMessage = {
   },
 };
 
-beforeEach(() => {
-  vi.stubGlobal("XMLHttpRequest", FakeXhr);
-  vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: vi.fn(() => "blob:file"), revokeObjectURL: vi.fn() }));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  FakeXhr.reset();
-});
+fakeUploadsInEachTest();
 
 describe("files in a live chat (agent)", () => {
   it("shows a visitor's picture inline and sends the agent's file as a message of its own", async () => {

@@ -1,9 +1,9 @@
 import { CONTACT_SEARCH_MAX } from "@cove/contract/contacts.ts";
 import { Users } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
+import { SearchBox } from "../../../components/search-box.tsx";
 import { LoadError, Loading, Pager } from "../../../components/ui/load-states.tsx";
 import { TableHead } from "../../../components/ui/table-head.tsx";
-import { SearchBox } from "../../kb/index.ts";
 import { formatDate, formatRelative } from "../../tickets/index.ts";
 import { useContactList } from "../api/contacts.queries.ts";
 

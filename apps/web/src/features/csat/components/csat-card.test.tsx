@@ -1,13 +1,10 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import { json, renderApp, signedIn } from "../../../test/render-app.tsx";
 
 describe("the dashboard's satisfaction card", () => {
   it("shows the last 30 days' score, by people and AI, and per agent", async () => {
-    storeSession();
-    mockApi({
-      "GET /api/auth/me": () => json(200, { user: testUser }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
+    signedIn({
       "GET /api/csat/stats": () =>
         json(200, {
           period_days: 30,
@@ -39,10 +36,7 @@ describe("the dashboard's satisfaction card", () => {
 
 describe("the AI's half of satisfaction", () => {
   it("shows how visitors rated the live chats the assistant resolved", async () => {
-    storeSession();
-    mockApi({
-      "GET /api/auth/me": () => json(200, { user: testUser }),
-      "GET /api/trial/status": () => json(200, trialAnswer),
+    signedIn({
       "GET /api/csat/stats": () =>
         json(200, {
           period_days: 30,

@@ -1,7 +1,7 @@
 import type { OnboardingAnswer, OnboardingStepId } from "@cove/contract/onboarding.ts";
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { beforeAll, describe, expect, it } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import { calls, json, renderApp, signedIn, testUser } from "../../../test/render-app.tsx";
 import { listAnswer } from "../../tickets/test/ticket-fixtures.ts";
 
 const stats = {
@@ -29,18 +29,18 @@ function answer(done: OnboardingStepId[], articles = 0, dismissed = false): Onbo
   };
 }
 
-function dashboard(onboarding: () => Response, extra: Parameters<typeof mockApi>[0] = {}, user = testUser) {
-  storeSession(user);
-  return mockApi({
-    "GET /api/auth/me": () => json(200, { user }),
-    "GET /api/trial/status": () => json(200, trialAnswer),
-    "GET /api/tickets/stats/overview": () => json(200, stats),
-    "GET /api/organizations/stats": () =>
-      json(200, { basicStats: { active_users: 1, total_users: 1 }, ticketTrends: [] }),
-    "GET /api/tickets": () => json(200, listAnswer([])),
-    "GET /api/onboarding": onboarding,
-    ...extra,
-  });
+function dashboard(onboarding: () => Response, extra: Parameters<typeof signedIn>[0] = {}, user = testUser) {
+  return signedIn(
+    {
+      "GET /api/tickets/stats/overview": () => json(200, stats),
+      "GET /api/organizations/stats": () =>
+        json(200, { basicStats: { active_users: 1, total_users: 1 }, ticketTrends: [] }),
+      "GET /api/tickets": () => json(200, listAnswer([])),
+      "GET /api/onboarding": onboarding,
+      ...extra,
+    },
+    user,
+  );
 }
 
 // The checklist is a lazy chunk of its own: its first load in a test run includes compiling it.

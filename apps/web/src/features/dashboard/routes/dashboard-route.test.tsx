@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { markNewcomer } from "../../../lib/first-visit.ts";
-import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import { json, renderApp, signedIn, testUser } from "../../../test/render-app.tsx";
 import { listAnswer, ticketSummary } from "../../tickets/test/ticket-fixtures.ts";
 import { axisTop, formatDay } from "../components/trend-card.tsx";
 import { greeting } from "./dashboard-route.tsx";
@@ -17,11 +17,8 @@ const stats = {
   avg_resolution_hours: 5.6,
 };
 
-function signedIn(handlers: Parameters<typeof mockApi>[0] = {}) {
-  storeSession();
-  return mockApi({
-    "GET /api/auth/me": () => json(200, { user: testUser }),
-    "GET /api/trial/status": () => json(200, trialAnswer),
+function dashboardApi(handlers: Parameters<typeof signedIn>[0] = {}) {
+  return signedIn({
     "GET /api/tickets/stats/overview": () => json(200, stats),
     "GET /api/organizations/stats": () =>
       json(200, {
@@ -49,7 +46,7 @@ describe("dashboard", () => {
     const recent = Array.from({ length: 10 }, (_, i) =>
       ticketSummary({ ticket_number: 200 - i, subject: `Issue ${i}` }),
     );
-    const fetchMock = signedIn({ "GET /api/tickets": () => json(200, listAnswer(recent, { total: 1234 })) });
+    const fetchMock = dashboardApi({ "GET /api/tickets": () => json(200, listAnswer(recent, { total: 1234 })) });
     renderApp("/dashboard");
 
     expect(await screen.findByText("Your free trial expires in 10 days")).toBeInTheDocument();
@@ -92,7 +89,7 @@ describe("dashboard", () => {
   });
 
   it("says N/A without solved tickets, and shows the empty states", async () => {
-    signedIn({
+    dashboardApi({
       "GET /api/tickets/stats/overview": () => json(200, { ...stats, avg_resolution_hours: null }),
       "GET /api/organizations/stats": () =>
         json(200, { basicStats: { active_users: 1, total_users: 1 }, ticketTrends: [] }),
@@ -106,7 +103,7 @@ describe("dashboard", () => {
   });
 
   it("opens the filtered list from a card", async () => {
-    signedIn({ "GET /api/tickets": () => json(200, listAnswer([ticketSummary({ status: "open" })])) });
+    dashboardApi({ "GET /api/tickets": () => json(200, listAnswer([ticketSummary({ status: "open" })])) });
     const { user, router } = renderApp("/dashboard");
 
     await screen.findByText("56");
@@ -132,7 +129,7 @@ describe("the dashboard's greeting", () => {
   });
 
   it("is on the screen", async () => {
-    signedIn({ "GET /api/tickets": () => json(200, listAnswer([])) });
+    dashboardApi({ "GET /api/tickets": () => json(200, listAnswer([])) });
     renderApp("/dashboard");
     expect(
       await screen.findByText("Welcome back, Ada. Here is what is happening at Analytical Engines."),
@@ -146,7 +143,7 @@ describe("the 30-day trend", () => {
     const key = (d: Date) =>
       `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
     const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
-    signedIn({
+    dashboardApi({
       "GET /api/tickets": () => json(200, listAnswer([])),
       "GET /api/organizations/stats": () =>
         json(200, {

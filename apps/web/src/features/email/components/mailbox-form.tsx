@@ -3,6 +3,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { CheckboxField } from "../../../components/ui/checkbox-field.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
@@ -87,24 +88,16 @@ export function MailboxForm({ mailbox, onDone }: { mailbox?: Mailbox; onDone: ()
           }}
         />
       </div>
-      <label className="flex items-start gap-3">
-        <input
-          type="checkbox"
-          className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
-          {...register("tls", {
-            onChange: (e) => {
-              const typed = getValues("port");
-              if (typed === "993" || typed === "143") setValue("port", e.target.checked ? "993" : "143");
-            },
-          })}
-        />
-        <span>
-          <span className="block text-sm font-medium text-slate-800">Use TLS</span>
-          <span className="block text-xs text-slate-500">
-            {errors.tls ?? "Port 993 uses TLS; port 143 starts plain and switches to TLS when the server offers it."}
-          </span>
-        </span>
-      </label>
+      <CheckboxField
+        label="Use TLS"
+        hint={errors.tls ?? "Port 993 uses TLS; port 143 starts plain and switches to TLS when the server offers it."}
+        {...register("tls", {
+          onChange: (e) => {
+            const typed = getValues("port");
+            if (typed === "993" || typed === "143") setValue("port", e.target.checked ? "993" : "143");
+          },
+        })}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           label="User name"

@@ -1,12 +1,12 @@
 import { type Category, KB_ARTICLE_STATUSES } from "@cove/contract/kb.ts";
 import { X } from "lucide-react";
+import { SearchBox } from "../../../components/search-box.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { PhoneFilters } from "../../../components/ui/phone-filters.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import type { ArticleListParams } from "../api/kb.queries.ts";
 import { type ArticleFilters as Filters, hasArticleFilters } from "./article-list-params.ts";
 import { ARTICLE_STATUS_LABELS } from "./kb-format.ts";
-import { SearchBox } from "./search-box.tsx";
 
 interface ArticleFiltersProps {
   params: ArticleListParams;

@@ -1,7 +1,7 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
 import { screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FakeXhr } from "../../../test/fake-xhr.ts";
+import { describe, expect, it } from "vitest";
+import { FakeXhr, fakeUploadsInEachTest } from "../../../test/fake-xhr.ts";
 import { calls, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 import { article, helpArticle } from "../test/kb-fixtures.ts";
 
@@ -19,14 +19,7 @@ const form: Attachment = {
   content_type: "application/pdf",
 };
 
-beforeEach(() => {
-  vi.stubGlobal("XMLHttpRequest", FakeXhr);
-  vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: vi.fn(() => "blob:file"), revokeObjectURL: vi.fn() }));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  FakeXhr.reset();
-});
+fakeUploadsInEachTest();
 
 describe("an article's files", () => {
   it("are added with progress and removed in the editor, and say who can open them", async () => {

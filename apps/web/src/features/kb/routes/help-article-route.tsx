@@ -3,6 +3,7 @@ import { ChevronRight } from "lucide-react";
 import { Link, useNavigate, useParams } from "react-router";
 import { AttachmentList } from "../../../components/attachment-list.tsx";
 import { MarkdownView } from "../../../components/markdown-view.tsx";
+import { SearchBox } from "../../../components/search-box.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
@@ -12,7 +13,6 @@ import { useHelpArticle } from "../api/kb.queries.ts";
 import { HelpFeedback } from "../components/help-feedback.tsx";
 import { HelpNotFound } from "../components/help-not-found.tsx";
 import { formatDate } from "../components/kb-format.ts";
-import { SearchBox } from "../components/search-box.tsx";
 
 /** /help/{orgSlug}/articles/{articleSlug}: one published article (the address the AI assistant cites). */
 export function HelpArticleRoute() {

@@ -1,13 +1,13 @@
 import { type HelpCenterAnswer, helpArticlePath, helpCenterPath, KB_SEARCH_MAX } from "@cove/contract/kb.ts";
 import { FileText } from "lucide-react";
 import { Link, useParams, useSearchParams } from "react-router";
+import { SearchBox } from "../../../components/search-box.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { LoadError } from "../../../components/ui/load-states.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useHelpCenter, useHelpSearch } from "../api/kb.queries.ts";
 import { HelpNotFound } from "../components/help-not-found.tsx";
-import { SearchBox } from "../components/search-box.tsx";
 
 /** /help/{orgSlug}: search, and every published article by category. `?q=` holds the search. */
 export function HelpCenterRoute() {

@@ -1,9 +1,9 @@
 import { helpArticlePath, KB_SEARCH_MAX } from "@cove/contract/kb.ts";
 import { FileText } from "lucide-react";
 import { Link } from "react-router";
+import { SearchBox } from "../../../components/search-box.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { SearchBox } from "../../kb/index.ts";
 import { useHelpArticles } from "../api/portal.queries.ts";
 
 /** Knowledge base: the organization's published articles (its public help center), searchable. */

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FakeXhr } from "../../../test/fake-xhr.ts";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { FakeXhr, fakeUploadsInEachTest } from "../../../test/fake-xhr.ts";
 import { findOpenDialog, json, mockApi, renderApp } from "../../../test/render-app.tsx";
 import {
   customerComment,
@@ -46,14 +46,9 @@ function signedInApi(handlers: Parameters<typeof mockApi>[0] = {}) {
   });
 }
 
+fakeUploadsInEachTest();
 beforeEach(() => {
   vi.stubGlobal("scrollTo", vi.fn());
-  vi.stubGlobal("XMLHttpRequest", FakeXhr);
-  vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: vi.fn(() => "blob:file"), revokeObjectURL: vi.fn() }));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  FakeXhr.reset();
 });
 
 describe("files in the customer portal", () => {

@@ -59,6 +59,17 @@ function tooltipValue(format: (value: number) => string) {
   return (value: TooltipValueType | undefined) => (typeof value === "number" ? format(value) : "—");
 }
 
+/**
+ * What a chart over periods is, bars or lines: it fills its frame (recharts' own keyboard layer off, see `Figure`), with
+ * room at the left for the value axis' ticks.
+ */
+const periodChart = {
+  responsive: true,
+  accessibilityLayer: false,
+  style: { width: "100%", height: "100%" },
+  margin: { top: 8, right: 8, bottom: 0, left: -16 },
+};
+
 const plain = (value: number) => value.toLocaleString("en-US");
 
 const SHORT = "__short";
@@ -85,13 +96,7 @@ function Figure({ label, height, children }: { label: string; height: number; ch
 export function PeriodBars({ label, rows, xKey, series, format = plain, stacked = false, height = 260 }: ChartProps) {
   return (
     <Figure label={label} height={height}>
-      <BarChart
-        responsive
-        accessibilityLayer={false}
-        data={rows as Row[]}
-        style={{ width: "100%", height: "100%" }}
-        margin={{ top: 8, right: 8, bottom: 0, left: -16 }}
-      >
+      <BarChart {...periodChart} data={rows as Row[]}>
         <CartesianGrid stroke="#e2e8f0" vertical={false} />
         <XAxis dataKey={xKey} tick={axisTick} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={12} />
         <YAxis tick={axisTick} tickLine={false} axisLine={false} allowDecimals={false} tickFormatter={format} />
@@ -116,13 +121,7 @@ export function PeriodBars({ label, rows, xKey, series, format = plain, stacked 
 export function PeriodLines({ label, rows, xKey, series, format = plain, height = 260 }: ChartProps) {
   return (
     <Figure label={label} height={height}>
-      <LineChart
-        responsive
-        accessibilityLayer={false}
-        data={rows as Row[]}
-        style={{ width: "100%", height: "100%" }}
-        margin={{ top: 8, right: 8, bottom: 0, left: -16 }}
-      >
+      <LineChart {...periodChart} data={rows as Row[]}>
         <CartesianGrid stroke="#e2e8f0" vertical={false} />
         <XAxis dataKey={xKey} tick={axisTick} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={12} />
         <YAxis tick={axisTick} tickLine={false} axisLine={false} tickFormatter={format} />

@@ -1,7 +1,7 @@
 import { reportTable } from "@cove/contract/reports.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import { calls, json, type mockApi, renderApp, signedIn, testUser } from "../../../test/render-app.tsx";
 import { emptyReportFixture, reportFixture } from "../test/report-fixtures.ts";
 
 const grace = {
@@ -15,15 +15,16 @@ const grace = {
   avatar_url: null,
 };
 
-function signedIn(handlers: Parameters<typeof mockApi>[0] = {}, user = testUser) {
-  storeSession(user);
-  return mockApi({
-    "GET /api/auth/me": () => json(200, { user }),
-    "GET /api/trial/status": () => json(200, trialAnswer),
-    "GET /api/users": () => json(200, { users: [grace] }),
-    "GET /api/reports": () => json(200, reportFixture()),
-    ...handlers,
-  });
+/** Signed in on the reports screen, with its answers beside `handlers`. */
+function reportsApi(handlers: Parameters<typeof signedIn>[0] = {}, user = testUser) {
+  return signedIn(
+    {
+      "GET /api/users": () => json(200, { users: [grace] }),
+      "GET /api/reports": () => json(200, reportFixture()),
+      ...handlers,
+    },
+    user,
+  );
 }
 
 /** The query of every GET /api/reports call so far, in order. */
@@ -47,7 +48,7 @@ afterEach(() => vi.useRealTimers());
 
 describe("the reports screen", () => {
   it("shows every section's figures from the report", async () => {
-    signedIn();
+    reportsApi();
     renderApp("/reports");
 
     expect(await screen.findByRole("heading", { level: 1, name: "Reports" })).toBeInTheDocument();
@@ -105,7 +106,7 @@ describe("the reports screen", () => {
 
   // Each change redraws eight sections' charts in jsdom: these two tests get more time than the default 15 s.
   it("asks for the last 30 days by day at first, and asks again with each range and grouping", async () => {
-    const fetchMock = signedIn();
+    const fetchMock = reportsApi();
     const { user, router } = renderApp("/reports");
     await screen.findByRole("region", { name: "Volume" });
 
@@ -135,7 +136,7 @@ describe("the reports screen", () => {
   }, 40_000);
 
   it("asks again with each filter, keeps them in the address, and clears them", async () => {
-    const fetchMock = signedIn();
+    const fetchMock = reportsApi();
     const { user, router } = renderApp("/reports?range=last_7_days");
     await screen.findByRole("region", { name: "Volume" });
 
@@ -172,7 +173,7 @@ describe("the reports screen", () => {
   }, 40_000);
 
   it("takes a custom range from two date inputs, and explains one it cannot show", async () => {
-    const fetchMock = signedIn();
+    const fetchMock = reportsApi();
     const { user, router } = renderApp("/reports?range=last_7_days");
     await screen.findByRole("region", { name: "Volume" });
 
@@ -197,7 +198,7 @@ describe("the reports screen", () => {
   });
 
   it("opens a shared link on the view it names, and ignores what the API would refuse", async () => {
-    const fetchMock = signedIn();
+    const fetchMock = reportsApi();
     renderApp("/reports?range=custom&from=2026-01-01&to=2026-01-31&group=month&channel=chat&priority=bogus&agent=42");
     await screen.findByRole("region", { name: "Volume" });
     expect(Object.fromEntries(reportQueries(fetchMock)[0]!)).toEqual({
@@ -212,7 +213,7 @@ describe("the reports screen", () => {
   });
 
   it("shows the same numbers in each table view as its CSV holds", async () => {
-    signedIn();
+    reportsApi();
     const { user } = renderApp("/reports");
     const fixture = reportFixture();
     for (const [name, key] of [
@@ -253,7 +254,7 @@ describe("the reports screen", () => {
         status: 200,
         headers: { "Content-Type": "text/csv", "Content-Disposition": `attachment; filename="${name}"` },
       });
-    const fetchMock = signedIn({
+    const fetchMock = reportsApi({
       "GET /api/reports/sla.csv": csv("sla.csv"),
       "GET /api/reports/tickets.csv": csv("tickets.csv"),
     });
@@ -276,7 +277,7 @@ describe("the reports screen", () => {
   });
 
   it("says so in a toast when a CSV cannot be downloaded", async () => {
-    signedIn({ "GET /api/reports/tags.csv": () => json(500, { error: "Boom", code: "INTERNAL" }) });
+    reportsApi({ "GET /api/reports/tags.csv": () => json(500, { error: "Boom", code: "INTERNAL" }) });
     const { user } = renderApp("/reports");
     const tags = await screen.findByRole("region", { name: "Tags" });
     await user.click(within(tags).getByRole("button", { name: "Download CSV of Tags" }));
@@ -285,7 +286,7 @@ describe("the reports screen", () => {
   });
 
   it("shows an empty state when the range holds nothing, with the filters still there", async () => {
-    signedIn({ "GET /api/reports": () => json(200, emptyReportFixture()) });
+    reportsApi({ "GET /api/reports": () => json(200, emptyReportFixture()) });
     renderApp("/reports?tag=billing");
     expect(await screen.findByRole("heading", { name: "Nothing to report for these days" })).toBeInTheDocument();
     expect(screen.getByText(/No tickets or chats match these filters/)).toBeInTheDocument();
@@ -295,7 +296,7 @@ describe("the reports screen", () => {
 
   it("shows the server's reason and a way to try again when the report cannot be loaded", async () => {
     let fail = true;
-    signedIn({
+    reportsApi({
       "GET /api/reports": () =>
         fail
           ? json(400, { error: "A report covers at most 366 days", code: "VALIDATION_ERROR" })
@@ -312,7 +313,7 @@ describe("the reports screen", () => {
   it("counts a preset's days in the organization's time zone, not the browser's", async () => {
     // 23:30 UTC on Nov 4 is already Nov 5 in Tokyo.
     vi.setSystemTime(new Date("2026-11-04T23:30:00Z"));
-    const fetchMock = signedIn({ "GET /api/reports": () => json(200, reportFixture({ timezone: "Asia/Tokyo" })) });
+    const fetchMock = reportsApi({ "GET /api/reports": () => json(200, reportFixture({ timezone: "Asia/Tokyo" })) });
     renderApp("/reports?range=today");
     await screen.findByRole("region", { name: "Volume" });
     await waitFor(() => expect(reportQueries(fetchMock).at(-1)?.get("from")).toBe("2026-11-05"));
@@ -323,7 +324,7 @@ describe("the reports screen", () => {
 describe("who sees reports", () => {
   it("is in an agent's sidebar after Dashboard, and opens for them", async () => {
     const agent = { ...testUser, role: "agent" as const };
-    signedIn({}, agent);
+    reportsApi({}, agent);
     renderApp("/reports");
     expect(await screen.findByRole("region", { name: "Volume" })).toBeInTheDocument();
     const nav = screen.getAllByRole("navigation", { name: "Main" })[0]!;
@@ -335,14 +336,14 @@ describe("who sees reports", () => {
   });
 
   it("is in an admin's sidebar too", async () => {
-    signedIn();
+    reportsApi();
     renderApp("/dashboard");
     const nav = (await screen.findAllByRole("navigation", { name: "Main" }))[0]!;
     expect(within(nav).getByRole("link", { name: "Reports" })).toHaveAttribute("href", "/reports");
   });
 
   it("says why when the server refuses the member", async () => {
-    signedIn({
+    reportsApi({
       "GET /api/reports": () => json(403, { error: "Only agents and admins can see reports.", code: "FORBIDDEN" }),
     });
     renderApp("/reports");

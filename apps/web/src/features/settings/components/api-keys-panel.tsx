@@ -5,8 +5,8 @@ import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
+import { DataTable } from "../../../components/ui/data-table.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
-import { TableHead } from "../../../components/ui/table-head.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -113,38 +113,29 @@ export function ApiKeysPanel() {
             <KeyRound className="size-4" aria-hidden="true" /> No API keys yet.
           </p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <TableHead
-                className="text-xs text-slate-500 uppercase"
-                cellClassName="px-5 py-2 font-medium"
-                columns={["Name", "Key", "Scope", "Created", "Last used", { label: "Actions", srOnly: true }]}
-              />
-              <tbody className="divide-y divide-slate-100">
-                {keys.data?.api_keys.map((k) => (
-                  <tr key={k.id} className={k.revoked_at ? "text-slate-400" : undefined}>
-                    <td className="px-5 py-2">{k.name}</td>
-                    <td className="px-5 py-2 font-mono text-xs">{k.prefix}…</td>
-                    <td className="px-5 py-2">{SCOPE_LABELS[k.scope]}</td>
-                    <td className="px-5 py-2 whitespace-nowrap">
-                      {date(k.created_at)}
-                      {k.created_by ? ` by ${k.created_by}` : ""}
-                    </td>
-                    <td className="px-5 py-2 whitespace-nowrap">{date(k.last_used_at)}</td>
-                    <td className="px-5 py-2 text-right">
-                      {k.revoked_at ? (
-                        <span className="text-xs">Revoked</span>
-                      ) : (
-                        <Button size="sm" variant="ghost" onClick={() => setRevoking(k)}>
-                          Revoke
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={["Name", "Key", "Scope", "Created", "Last used", { label: "Actions", srOnly: true }]}>
+            {keys.data?.api_keys.map((k) => (
+              <tr key={k.id} className={k.revoked_at ? "text-slate-400" : undefined}>
+                <td className="px-5 py-2">{k.name}</td>
+                <td className="px-5 py-2 font-mono text-xs">{k.prefix}…</td>
+                <td className="px-5 py-2">{SCOPE_LABELS[k.scope]}</td>
+                <td className="px-5 py-2 whitespace-nowrap">
+                  {date(k.created_at)}
+                  {k.created_by ? ` by ${k.created_by}` : ""}
+                </td>
+                <td className="px-5 py-2 whitespace-nowrap">{date(k.last_used_at)}</td>
+                <td className="px-5 py-2 text-right">
+                  {k.revoked_at ? (
+                    <span className="text-xs">Revoked</span>
+                  ) : (
+                    <Button size="sm" variant="ghost" onClick={() => setRevoking(k)}>
+                      Revoke
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
       <ConfirmDialog

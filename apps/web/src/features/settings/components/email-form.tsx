@@ -1,8 +1,9 @@
 import { type EmailSettings, updateEmailBody } from "@cove/contract/settings.ts";
 import { useId } from "react";
 import { toast } from "sonner";
-import { Button } from "../../../components/ui/button.tsx";
-import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { SubmitRow } from "../../../components/ui/button.tsx";
+import { CheckboxField } from "../../../components/ui/checkbox-field.tsx";
+import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useUpdateEmail } from "../api/settings.api.ts";
@@ -66,40 +67,21 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
         error={errors.reply_to?.message}
         {...register("reply_to")}
       />
-      <FieldShell
+      <TextAreaField
         id={`${id}-signature`}
         label="Signature"
         hint="Added below every reply sent by email."
         error={signatureError}
-      >
-        <textarea
-          id={`${id}-signature`}
-          maxLength={2000}
-          rows={4}
-          aria-invalid={signatureError ? true : undefined}
-          aria-describedby={describedBy(`${id}-signature`, "hint", signatureError)}
-          className={inputClasses}
-          {...register("signature")}
-        />
-      </FieldShell>
-      <label className="flex items-start gap-3">
-        <input
-          type="checkbox"
-          className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
-          {...register("acknowledge")}
-        />
-        <span>
-          <span className="block text-sm font-medium text-slate-800">Acknowledge new tickets by email</span>
-          <span className="block text-xs text-slate-500">
-            A customer who writes in gets a short reply with their ticket number. Never sent to automatic replies.
-          </span>
-        </span>
-      </label>
-      <div className="flex justify-end">
-        <Button type="submit" pending={update.isPending}>
-          Save changes
-        </Button>
-      </div>
+        maxLength={2000}
+        rows={4}
+        {...register("signature")}
+      />
+      <CheckboxField
+        label="Acknowledge new tickets by email"
+        hint="A customer who writes in gets a short reply with their ticket number. Never sent to automatic replies."
+        {...register("acknowledge")}
+      />
+      <SubmitRow pending={update.isPending}>Save changes</SubmitRow>
     </form>
   );
 }

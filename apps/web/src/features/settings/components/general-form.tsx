@@ -8,7 +8,7 @@ import {
 import { type ChangeEvent, useId, useMemo } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Button } from "../../../components/ui/button.tsx";
+import { Button, SubmitRow } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
@@ -194,11 +194,7 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
           )}
         </div>
       </FieldShell>
-      <div className="flex justify-end">
-        <Button type="submit" pending={update.isPending}>
-          Save changes
-        </Button>
-      </div>
+      <SubmitRow pending={update.isPending}>Save changes</SubmitRow>
     </form>
   );
 }

@@ -12,7 +12,7 @@ import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
-import { TableHead } from "../../../components/ui/table-head.tsx";
+import { DataTable } from "../../../components/ui/data-table.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -125,49 +125,40 @@ function DeliveryLog({ webhook }: { webhook: Webhook }) {
   if (log.isError) return <Alert>Failed to load deliveries</Alert>;
   if (log.data.deliveries.length === 0) return <p className="px-4 py-3 text-sm text-slate-500">No deliveries yet.</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-xs">
-        <TableHead
-          className="text-slate-500 uppercase"
-          cellClassName="px-3 py-2 font-medium"
-          columns={["Time", "Event", "Result", "Duration", "Answer", { label: "Actions", srOnly: true }]}
-        />
-        <tbody className="divide-y divide-slate-100">
-          {log.data.deliveries.map((d) => (
-            <tr key={d.id}>
-              <td className="px-3 py-2 whitespace-nowrap">{when(d.last_attempt_at ?? d.created_at)}</td>
-              <td className="px-3 py-2 font-mono">{d.event}</td>
-              <td className="px-3 py-2 whitespace-nowrap">
-                {d.status === "delivered" ? "Delivered" : d.status === "failed" ? "Failed" : "Pending"}
-                {d.status_code !== null ? ` (${d.status_code})` : ""}
-                {d.attempts > 1 ? `, ${d.attempts} attempts` : ""}
-              </td>
-              <td className="px-3 py-2 whitespace-nowrap">{d.duration_ms !== null ? `${d.duration_ms} ms` : ""}</td>
-              <td className="max-w-64 truncate px-3 py-2" title={d.error ?? d.response ?? ""}>
-                {d.error ?? d.response ?? ""}
-              </td>
-              <td className="px-3 py-2 text-right">
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  disabled={!webhook.enabled}
-                  onClick={async () => {
-                    try {
-                      await redeliver.mutateAsync({ id: webhook.id, deliveryId: d.id });
-                      toast.success("Sent again");
-                    } catch (error) {
-                      toastError(error, "Failed to send again");
-                    }
-                  }}
-                >
-                  Send again
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable dense columns={["Time", "Event", "Result", "Duration", "Answer", { label: "Actions", srOnly: true }]}>
+      {log.data.deliveries.map((d) => (
+        <tr key={d.id}>
+          <td className="px-3 py-2 whitespace-nowrap">{when(d.last_attempt_at ?? d.created_at)}</td>
+          <td className="px-3 py-2 font-mono">{d.event}</td>
+          <td className="px-3 py-2 whitespace-nowrap">
+            {d.status === "delivered" ? "Delivered" : d.status === "failed" ? "Failed" : "Pending"}
+            {d.status_code !== null ? ` (${d.status_code})` : ""}
+            {d.attempts > 1 ? `, ${d.attempts} attempts` : ""}
+          </td>
+          <td className="px-3 py-2 whitespace-nowrap">{d.duration_ms !== null ? `${d.duration_ms} ms` : ""}</td>
+          <td className="max-w-64 truncate px-3 py-2" title={d.error ?? d.response ?? ""}>
+            {d.error ?? d.response ?? ""}
+          </td>
+          <td className="px-3 py-2 text-right">
+            <Button
+              size="sm"
+              variant="ghost"
+              disabled={!webhook.enabled}
+              onClick={async () => {
+                try {
+                  await redeliver.mutateAsync({ id: webhook.id, deliveryId: d.id });
+                  toast.success("Sent again");
+                } catch (error) {
+                  toastError(error, "Failed to send again");
+                }
+              }}
+            >
+              Send again
+            </Button>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,16 +1,7 @@
-import type { GeneralSettings } from "@cove/contract/settings.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
-
-const general: GeneralSettings = {
-  name: "Analytical Engines",
-  slug: "analytical-engines",
-  timezone: "Europe/London",
-  brand_color: "#4f46e5",
-  logo_url: null,
-  help_center_url: "http://localhost:3000/help/analytical-engines",
-};
+import { general } from "../test/settings-fixtures.ts";
 
 function signedIn(put: () => Response) {
   storeSession();

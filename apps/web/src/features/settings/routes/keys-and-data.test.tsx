@@ -1,7 +1,8 @@
-import type { ApiKey, GeneralSettings } from "@cove/contract/settings.ts";
+import type { ApiKey } from "@cove/contract/settings.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { findOpenDialog, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { general } from "../test/settings-fixtures.ts";
 
 const key: ApiKey = {
   id: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
@@ -12,15 +13,6 @@ const key: ApiKey = {
   created_by: "Ada Lovelace",
   last_used_at: null,
   revoked_at: null,
-};
-
-const general: GeneralSettings = {
-  name: "Analytical Engines",
-  slug: "analytical-engines",
-  timezone: "Europe/London",
-  brand_color: "#4f46e5",
-  logo_url: null,
-  help_center_url: "http://localhost:3000/help/analytical-engines",
 };
 
 const sent = (fetchMock: ReturnType<typeof mockApi>, method: string) =>

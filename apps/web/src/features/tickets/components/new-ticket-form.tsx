@@ -6,7 +6,7 @@ import { toast } from "sonner";
 import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
-import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { getSession } from "../../../lib/session-storage.ts";
 import { toastErrorWithReason } from "../../../lib/toast-error.ts";
@@ -86,17 +86,15 @@ export function NewTicketForm() {
         error={errors.subject?.message}
         {...register("subject")}
       />
-      <FieldShell id="new-ticket-description" label="Description" error={errors.description?.message}>
-        <textarea
-          id="new-ticket-description"
-          rows={8}
-          aria-invalid={errors.description ? true : undefined}
-          aria-describedby={describedBy("new-ticket-description", undefined, errors.description?.message)}
-          className={`${inputClasses} resize-y`}
-          onPaste={files.onPaste}
-          {...register("description")}
-        />
-      </FieldShell>
+      <TextAreaField
+        id="new-ticket-description"
+        label="Description"
+        error={errors.description?.message}
+        rows={8}
+        className="resize-y"
+        onPaste={files.onPaste}
+        {...register("description")}
+      />
       <UploadList files={files} label="Files of this ticket" />
       <AttachFilesButton files={files} />
       <div className="sm:max-w-xs">

@@ -1,17 +1,14 @@
 import { TICKET_PRIORITIES, TICKET_STATUSES } from "@cove/contract/tickets.ts";
-import { Search, X } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { X } from "lucide-react";
+import { SearchBox } from "../../../components/search-box.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { PhoneFilters } from "../../../components/ui/phone-filters.tsx";
 import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
-import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { fullName, useActiveAgents } from "../api/agents.queries.ts";
 import type { TicketListParams } from "../api/tickets.queries.ts";
 import { PRIORITY_LABELS, STATUS_LABELS } from "./ticket-format.ts";
 import { type TicketFilters as Filters, hasFilters, SORT_LABELS } from "./ticket-list-params.ts";
-
-export const SEARCH_DEBOUNCE_MS = 300;
 
 const statusOptions: SelectOption[] = [
   { value: "", label: "All statuses" },
@@ -49,7 +46,13 @@ export function TicketFilters({ params, onChange }: TicketFiltersProps) {
 
   return (
     <div className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end">
-      <SearchBox value={params.search ?? ""} onSearch={(search, replace) => onChange({ search }, { replace })} />
+      <SearchBox
+        value={params.search ?? ""}
+        onSearch={(search, replace) => onChange({ search }, { replace })}
+        label="Search"
+        placeholder="Subject, requester, #number…"
+        className="sm:col-span-2 lg:col-span-1"
+      />
       <PhoneFilters active={[params.status, params.priority, params.assignee_id].filter(Boolean).length}>
         <SelectField
           label="Status"
@@ -90,76 +93,5 @@ export function TicketFilters({ params, onChange }: TicketFiltersProps) {
         <span className="hidden lg:block" />
       )}
     </div>
-  );
-}
-
-/**
- * The search box keeps what is typed and sends it to the address bar once typing pauses. When the address changes from
- * outside (back button, a link) the box follows it.
- */
-function SearchBox({
-  value,
-  onSearch,
-}: {
-  value: string;
-  onSearch: (search: string | undefined, replace: boolean) => void;
-}) {
-  const [text, setText] = useState(value);
-  // What the address bar holds (or is about to hold, once our own change lands).
-  const sent = useRef(value);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-
-  useEffect(() => {
-    if (value === sent.current) return;
-    sent.current = value;
-    clearTimeout(timer.current);
-    setText(value);
-  }, [value]);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  function commit(next: string) {
-    clearTimeout(timer.current);
-    const search = next.trim();
-    if (search === sent.current) return;
-    // Refining a search replaces its history entry; starting or clearing one is a step the back button can undo.
-    const replace = sent.current !== "" && search !== "";
-    sent.current = search;
-    onSearch(search || undefined, replace);
-  }
-
-  return (
-    // biome-ignore lint/a11y/useSemanticElements: jsdom, where the component tests run, does not know <search> yet
-    <form
-      role="search"
-      className="space-y-1.5 sm:col-span-2 lg:col-span-1"
-      onSubmit={(e) => {
-        e.preventDefault();
-        commit(text);
-      }}
-    >
-      <label htmlFor="ticket-search" className="block text-sm font-medium text-slate-700">
-        Search
-      </label>
-      <div className="relative">
-        <Search
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
-          aria-hidden="true"
-        />
-        <input
-          id="ticket-search"
-          type="search"
-          value={text}
-          maxLength={200}
-          placeholder="Subject, requester, #number…"
-          className={`${inputClasses} pl-9`}
-          onChange={(e) => {
-            const next = e.target.value;
-            setText(next);
-            clearTimeout(timer.current);
-            timer.current = setTimeout(() => commit(next), SEARCH_DEBOUNCE_MS);
-          }}
-        />
-      </div>
-    </form>
   );
 }

@@ -1,9 +1,10 @@
-import { ArrowLeft, FileQuestion, Reply } from "lucide-react";
+import { ArrowLeft, Reply } from "lucide-react";
 import { useState } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../../../components/ui/button.tsx";
+import { NotFound } from "../../../components/ui/load-states.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { usePresence } from "../../../lib/realtime-provider.tsx";
@@ -124,15 +125,5 @@ function TicketDetail({ id }: { id: string }) {
 }
 
 function TicketNotFound() {
-  return (
-    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-6 py-16 text-center">
-      <title>Ticket not found · Cove</title>
-      <FileQuestion className="size-8 text-slate-400" aria-hidden="true" />
-      <h1 className="text-xl font-semibold text-slate-900">Ticket not found</h1>
-      <p className="max-w-sm text-sm text-slate-600">It may have been deleted, or the link is wrong.</p>
-      <Link to="/tickets" className={buttonClasses("primary")}>
-        Back to Tickets
-      </Link>
-    </div>
-  );
+  return <NotFound thing="Ticket" backTo="/tickets" backLabel="Back to Tickets" />;
 }

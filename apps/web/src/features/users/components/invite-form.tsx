@@ -1,18 +1,19 @@
 import { ROLES } from "@cove/contract/constants.ts";
 import { inviteUserBody } from "@cove/contract/users.ts";
-import { clsx } from "clsx";
-import { ChevronDown, X } from "lucide-react";
-import { useId } from "react";
+import { X } from "lucide-react";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Button } from "../../../components/ui/button.tsx";
-import { FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
+import { Button, SubmitRow } from "../../../components/ui/button.tsx";
+import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
+import { TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError, toastErrorWithReason } from "../../../lib/toast-error.ts";
 import { useInviteUser } from "../api/users.api.ts";
 import { ROLE_LABELS } from "./user-format.ts";
+
+const roleOptions: SelectOption[] = ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }));
 
 const FIELDS = ["email", "firstName", "lastName"] as const;
 const required = z.string().trim().min(1, "Required");
@@ -31,7 +32,6 @@ const EMPTY = { email: "", firstName: "", lastName: "", role: "agent" } as const
 /** Spec: email, first name and last name required ("Please fill in all required fields"); role agent by default. */
 export function InviteForm({ onClose }: { onClose: () => void }) {
   const invite = useInviteUser();
-  const roleId = useId();
   const {
     register,
     handleSubmit,
@@ -97,27 +97,9 @@ export function InviteForm({ onClose }: { onClose: () => void }) {
             error={errors.email?.message}
             {...register("email")}
           />
-          <FieldShell id={roleId} label="Role">
-            <div className="relative">
-              <select id={roleId} className={clsx(inputClasses, "appearance-none pr-9")} {...register("role")}>
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {ROLE_LABELS[r]}
-                  </option>
-                ))}
-              </select>
-              <ChevronDown
-                className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-slate-500"
-                aria-hidden="true"
-              />
-            </div>
-          </FieldShell>
+          <SelectField label="Role" options={roleOptions} {...register("role")} />
         </div>
-        <div className="flex justify-end">
-          <Button type="submit" pending={invite.isPending}>
-            {invite.isPending ? "Sending…" : "Send invitation"}
-          </Button>
-        </div>
+        <SubmitRow pending={invite.isPending}>{invite.isPending ? "Sending…" : "Send invitation"}</SubmitRow>
       </form>
     </section>
   );

@@ -1,16 +1,7 @@
 import type { UserListItem } from "@cove/contract/users.ts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import {
-  calls,
-  findOpenDialog,
-  json,
-  mockApi,
-  renderApp,
-  storeSession,
-  testUser,
-  trialAnswer,
-} from "../../../test/render-app.tsx";
+import { calls, findOpenDialog, json, renderApp, signedIn, testUser } from "../../../test/render-app.tsx";
 
 const grace: UserListItem = {
   id: "5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -41,18 +32,24 @@ const me: UserListItem = {
 };
 const seats = { plan: "growth", plan_name: "Growth", used: 3, limit: 10 };
 
-function api(overrides: Record<string, Parameters<typeof mockApi>[0][string]> = {}, user = testUser) {
-  return mockApi({
-    "GET /api/auth/me": () => json(200, { user }),
-    "GET /api/trial/status": () => json(200, trialAnswer),
-    "GET /api/users": () => json(200, { users: [me, grace, alan], seats }),
-    ...overrides,
-  });
+function api(overrides: Parameters<typeof signedIn>[0] = {}, user = testUser) {
+  return signedIn({ "GET /api/users": () => json(200, { users: [me, grace, alan], seats }), ...overrides }, user);
+}
+
+/** Opens the invite form on /users, fills it in and sends it; returns the form. */
+async function sendInvitation(email: string, firstName: string, lastName: string) {
+  const { user } = renderApp("/users");
+  await user.click(await screen.findByRole("button", { name: "Invite User" }));
+  const form = screen.getByRole("form", { name: "Invite a team member" });
+  await user.type(within(form).getByLabelText("Email"), email);
+  await user.type(within(form).getByLabelText("First name"), firstName);
+  await user.type(within(form).getByLabelText("Last name"), lastName);
+  await user.click(within(form).getByRole("button", { name: "Send invitation" }));
+  return form;
 }
 
 describe("team members, as an admin", () => {
   it("shows the table, the cards and Never for someone who has not signed in", async () => {
-    storeSession();
     api();
     renderApp("/users");
     const table = await screen.findByRole("table");
@@ -77,7 +74,6 @@ describe("team members, as an admin", () => {
   });
 
   it("asks for the required fields, then invites and says so", async () => {
-    storeSession();
     const fetchMock = api({
       "POST /api/users/invite": (init) => {
         const body = JSON.parse(String(init?.body));
@@ -107,35 +103,21 @@ describe("team members, as an admin", () => {
   });
 
   it("shows the server's reason when an invitation fails", async () => {
-    storeSession();
     api({
       "POST /api/users/invite": () =>
         json(409, { error: "An account with this email already exists", code: "EMAIL_TAKEN" }),
     });
-    const { user } = renderApp("/users");
-    await user.click(await screen.findByRole("button", { name: "Invite User" }));
-    const form = screen.getByRole("form", { name: "Invite a team member" });
-    await user.type(within(form).getByLabelText("Email"), "grace@example.com");
-    await user.type(within(form).getByLabelText("First name"), "Grace");
-    await user.type(within(form).getByLabelText("Last name"), "Hopper");
-    await user.click(within(form).getByRole("button", { name: "Send invitation" }));
+    await sendInvitation("grace@example.com", "Grace", "Hopper");
     expect(
       await screen.findByText("Failed to invite user: An account with this email already exists"),
     ).toBeInTheDocument();
   });
 
   it("says at once that an address with an account in another organization cannot be invited", async () => {
-    storeSession();
     const elsewhere =
       "This email address already has a Cove account in another organization, and an address can belong to one team only. Invite another email address of theirs.";
     api({ "POST /api/users/invite": () => json(409, { error: elsewhere, code: "EMAIL_TAKEN" }) });
-    const { user } = renderApp("/users");
-    await user.click(await screen.findByRole("button", { name: "Invite User" }));
-    const form = screen.getByRole("form", { name: "Invite a team member" });
-    await user.type(within(form).getByLabelText("Email"), "kim@elsewhere.example");
-    await user.type(within(form).getByLabelText("First name"), "Kim");
-    await user.type(within(form).getByLabelText("Last name"), "Lee");
-    await user.click(within(form).getByRole("button", { name: "Send invitation" }));
+    const form = await sendInvitation("kim@elsewhere.example", "Kim", "Lee");
     expect(await screen.findByText(`Failed to invite user: ${elsewhere}`)).toBeInTheDocument();
     // Beside the address, too, and the form keeps what was typed so another address can be tried.
     expect(within(form).getByLabelText("Email")).toHaveAccessibleDescription(elsewhere);
@@ -144,7 +126,6 @@ describe("team members, as an admin", () => {
   });
 
   it("changes a role only after the confirmation, and deactivates after its own", async () => {
-    storeSession();
     const fetchMock = api({
       "PUT /api/users/5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d": (init) =>
         json(200, { user: { ...grace, ...JSON.parse(String(init?.body)) } }),
@@ -171,7 +152,6 @@ describe("team members, as an admin", () => {
   });
 
   it("says Failed to deactivate user when the server refuses", async () => {
-    storeSession();
     api({
       "PUT /api/users/5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d": () =>
         json(409, { error: "Your organization must keep at least one active admin.", code: "CONFLICT" }),
@@ -184,7 +164,6 @@ describe("team members, as an admin", () => {
   });
 
   it("resets a member's two-factor sign-in and signs them out everywhere, each after a confirmation", async () => {
-    storeSession();
     const fetchMock = api({
       "POST /api/users/5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d/2fa/reset": () =>
         json(200, { message: "Two-factor sign-in was reset. We emailed the member to let them know." }),
@@ -215,7 +194,6 @@ describe("team members, as an admin", () => {
   });
 
   it("says Error loading users with the message", async () => {
-    storeSession();
     api({ "GET /api/users": () => json(500, { error: "Database unavailable", code: "INTERNAL_ERROR" }) });
     renderApp("/users");
     expect(await screen.findByText("Error loading users")).toBeInTheDocument();
@@ -226,7 +204,6 @@ describe("team members, as an admin", () => {
 describe("team members, as an agent", () => {
   it("is read-only: no invite form, no role or status actions", async () => {
     const agent = { ...testUser, role: "agent" as const };
-    storeSession(agent);
     api({}, agent);
     renderApp("/users");
     const table = await screen.findByRole("table");
@@ -243,7 +220,6 @@ describe("team members, as an agent", () => {
 
 describe("the Admins card", () => {
   it("counts admins who have joined, not invited ones", async () => {
-    storeSession();
     api({ "GET /api/users": () => json(200, { users: [me, grace, { ...alan, role: "admin" }], seats }) });
     renderApp("/users");
     await screen.findByRole("table");

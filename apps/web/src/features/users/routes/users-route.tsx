@@ -2,6 +2,7 @@ import type { UserListAnswer } from "@cove/contract/users.ts";
 import { UserPlus, Users } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
+import { FigureCards } from "../../../components/ui/figure-cards.tsx";
 import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { useTeam } from "../api/users.api.ts";
@@ -18,14 +19,7 @@ function SummaryCards({ answer }: { answer: UserListAnswer }) {
   ];
   return (
     <div className="space-y-2">
-      <dl className="grid grid-cols-3 gap-3 sm:gap-4">
-        {cards.map((c) => (
-          <div key={c.label} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm sm:p-4">
-            <dt className="text-xs font-medium text-slate-500 sm:text-sm">{c.label}</dt>
-            <dd className="mt-1 text-2xl font-semibold text-slate-900">{c.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FigureCards className="grid grid-cols-3 gap-3 sm:gap-4" cards={cards} />
       {seats && (
         <p className="text-sm text-slate-600">
           {seats.limit === null

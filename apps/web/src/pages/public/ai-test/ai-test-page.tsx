@@ -1,10 +1,11 @@
 import type { AiResponseAnswer, ConversationTurn } from "@cove/contract/ai.ts";
 import { DEMO_UNAVAILABLE } from "@cove/contract/constants.ts";
-import { ArrowLeft, BookOpen, Gauge, Info, UserRound } from "lucide-react";
+import { BookOpen, Gauge, Info, UserRound } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { askAssistant, fetchDemo, rateAnswer } from "../../../features/ai/api/ai.api.ts";
 import { AssistantChat, type ChatReply } from "../../../features/ai/components/assistant-chat.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
+import { BackHomeLink } from "../site/back-home-link.tsx";
 import { ctaClasses } from "../site/cta.ts";
 import { PageMeta } from "../site/page-meta.tsx";
 import { Container } from "../site/section.tsx";
@@ -127,13 +128,7 @@ export function AiTestPage() {
       />
       <section aria-labelledby="ai-test-title" className="bg-gradient-to-b from-indigo-50 to-white">
         <Container className="pt-10 pb-16 sm:pt-14">
-          <SiteLink
-            to="/"
-            className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-slate-600 hover:text-slate-900"
-          >
-            <ArrowLeft className="size-4" aria-hidden="true" />
-            Back to home
-          </SiteLink>
+          <BackHomeLink />
           <div className="mt-6 grid gap-10 lg:grid-cols-5">
             <div className="lg:col-span-2">
               <h1

@@ -1,17 +1,7 @@
 import { clsx } from "clsx";
-import {
-  ArrowLeft,
-  CircleCheck,
-  type LucideIcon,
-  Mail,
-  Palette,
-  Play,
-  Rocket,
-  RotateCcw,
-  UserPlus,
-  Users,
-} from "lucide-react";
+import { CircleCheck, type LucideIcon, Mail, Palette, Play, Rocket, RotateCcw, UserPlus, Users } from "lucide-react";
 import { useEffect, useReducer } from "react";
+import { BackHomeLink } from "../site/back-home-link.tsx";
 import { ctaClasses } from "../site/cta.ts";
 import { PageMeta } from "../site/page-meta.tsx";
 import { Container } from "../site/section.tsx";
@@ -53,13 +43,7 @@ export function DemoPage() {
       />
       <section aria-labelledby="demo-title" className="bg-gradient-to-b from-indigo-50 to-white">
         <Container className="pt-10 pb-12 sm:pt-14">
-          <SiteLink
-            to="/"
-            className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-slate-600 hover:text-slate-900"
-          >
-            <ArrowLeft className="size-4" aria-hidden="true" />
-            Back to home
-          </SiteLink>
+          <BackHomeLink />
           <h1
             id="demo-title"
             className="mt-6 max-w-3xl text-4xl font-bold tracking-tight text-balance text-slate-900 sm:text-5xl"

@@ -1,7 +1,7 @@
 import { clsx } from "clsx";
 import { Search } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { inputClasses } from "../../../components/ui/text-field.tsx";
+import { inputClasses } from "./ui/text-field.tsx";
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
@@ -21,7 +21,8 @@ interface SearchBoxProps {
 
 /**
  * A search box that sends what is typed once typing pauses (or on Enter), and follows the address when it changes from
- * outside (back button, a link).
+ * outside (back button, a link). Refining a search replaces its history entry; starting or clearing one is a step the
+ * back button can undo.
  */
 export function SearchBox({
   value,
