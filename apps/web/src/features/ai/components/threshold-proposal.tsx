@@ -20,7 +20,7 @@ type Proposal = NonNullable<ReturnType<typeof useThresholdProposal>["data"]>;
  * What the current threshold does on the labelled questions, in plain words: a kind of question with none labelled is
  * left out rather than shown as a blank or a meaningless 0%, and with nothing labelled at all it says so.
  */
-export function currentEffect(p: Proposal): string {
+function currentEffect(p: Proposal): string {
   const { answerable, uncovered, wrong } = p.labelled;
   if (answerable + uncovered + wrong === 0) {
     return "Nothing to measure a threshold against yet. A question is labelled when a customer gives its answer a thumbs up, and when your team attaches it to an article, accepts it as an article's example question, marks its answer wrong or says no article covers it.";
