@@ -66,23 +66,24 @@ const ACTOR_TYPES: Record<ActorRef["kind"], AuditActorType> = {
   contact: "customer",
 };
 
-async function nameOf(db: Queryable, type: AuditActorType, id: string): Promise<string> {
+async function nameOf(db: Queryable, orgId: string, type: AuditActorType, id: string): Promise<string> {
   const uuid = isUuid(id);
+  const mine = sql`id = ${id} and organization_id = ${orgId}`;
   let query = null;
   if (uuid && type === "member")
-    query = sql`select trim(first_name || ' ' || last_name) as name from users where id = ${id}`;
-  if (uuid && type === "api_key") query = sql`select name from api_keys where id = ${id}`;
+    query = sql`select trim(first_name || ' ' || last_name) as name from users where ${mine}`;
+  if (uuid && type === "api_key") query = sql`select name from api_keys where ${mine}`;
   if (uuid && type === "customer")
-    query = sql`select coalesce(nullif(name, ''), email) as name from contacts where id = ${id}`;
+    query = sql`select coalesce(nullif(name, ''), email) as name from contacts where ${mine}`;
   if (!query) return id;
   const [row] = await queryRows<{ name: string | null }>(db, query);
   return row?.name || id;
 }
 
-async function resolveActor(db: Queryable, actor: ActorRef | AuditActor): Promise<AuditActor> {
+async function resolveActor(db: Queryable, orgId: string, actor: ActorRef | AuditActor): Promise<AuditActor> {
   if ("type" in actor) return actor;
   const type = ACTOR_TYPES[actor.kind];
-  return { type, id: actor.id, name: await nameOf(db, type, actor.id) };
+  return { type, id: actor.id, name: await nameOf(db, orgId, type, actor.id) };
 }
 
 /** Keys sorted at every level, so a value reads the same before and after a round trip through jsonb. */
@@ -136,7 +137,7 @@ async function chainHead(tx: Tx, orgId: string): Promise<{ id: number; prevHash:
 
 /** Writes one audit entry in tx, the transaction of the action it records. */
 export async function recordAudit(tx: Tx, entry: AuditEntryInput): Promise<void> {
-  const actor = await resolveActor(tx, entry.actor);
+  const actor = await resolveActor(tx, entry.orgId, entry.actor);
   const { id, prevHash } = await chainHead(tx, entry.orgId);
   const row = {
     id,

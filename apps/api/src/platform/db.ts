@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { sqlLogger } from "./sql-log.ts";
 
 /** The non-superuser role whose row-level security policies confine every query to app.org_id. */
 export const REQUEST_ROLE = "cove_app";
@@ -119,13 +120,20 @@ async function countBehind(executeSql: ExecuteSql): Promise<number> {
   return bundled.filter((hash) => !applied.has(hash)).length;
 }
 
+/** The test run's statement log (platform/sql-log.ts), one per process; undefined unless COVE_SQL_LOG is set. */
+let statementLog: { logger: ReturnType<typeof sqlLogger> } | null = null;
+function logger() {
+  statementLog ??= { logger: sqlLogger() };
+  return statementLog.logger;
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const folder = target.migrationsFolder ?? migrationsFolder();
   if (target.kind === "postgres") {
     const directUrl = target.directUrl ?? target.url;
     await migrateLocked(directUrl, folder);
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    const db = drizzleNodePg(pool);
+    const db = drizzleNodePg(pool, { logger: logger() });
     if (directUrl !== target.url) unnamedStatements.add((db as unknown as DrizzleInternals).dialect);
     const executeSql: ExecuteSql = async (text, values) => {
       const result = await pool.query(text, values);
@@ -152,7 +160,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     client = target.template ? new PGlite({ loadDataDir: target.template }) : new PGlite();
   }
   await client.waitReady;
-  const db = drizzlePglite(client);
+  const db = drizzlePglite(client, { logger: logger() });
   await migratePglite(db, { migrationsFolder: folder });
   // PGlite delivers a NOTIFY to its own listeners, in process, when the notifying transaction commits.
   const listen: Database["listen"] = async (channel, onMessage) => {
@@ -347,6 +355,7 @@ export async function preparedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
     if (unnamedStatements.has(dialect)) return queryRows<T>(db, query);
     return (await session.prepareQuery(built, undefined, name, false).execute()).rows as T[];
   }
+  logger()?.logQuery(built.sql, built.params);
   let prepared = preparedOnPglite.get(dialect);
   if (!prepared) {
     prepared = new Map();

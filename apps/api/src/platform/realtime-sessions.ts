@@ -13,7 +13,8 @@ export async function identify(database: Database, principal: AnyPrincipal): Pro
   if (principal.kind === "staff") {
     const [me] = await queryRows<{ name: string }>(
       database.db,
-      sql`select trim(first_name || ' ' || last_name) as name from users where id = ${principal.userId}`,
+      sql`select trim(first_name || ' ' || last_name) as name from users
+          where id = ${principal.userId} and organization_id = ${principal.orgId}`,
     );
     return { actor: { kind: "staff", id: principal.userId }, name: me?.name ?? "A teammate" };
   }

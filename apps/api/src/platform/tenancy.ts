@@ -6,6 +6,7 @@ import { batched } from "./batch.ts";
 import { CONTACT_ROLE, type Db, preparedRows, REQUEST_ROLE, type Tx } from "./db.ts";
 import { AppError } from "./errors.ts";
 import { createEventBus, type Emit, type EventBus } from "./events.ts";
+import { confined } from "./sql-log.ts";
 
 export const SESSION_ENDED = "Your session has ended. Please sign in again.";
 
@@ -226,7 +227,7 @@ export function withTenant<T>(
     }
     const actor: ActorRef = { kind: "staff", id: who.userId };
     const emit = busOf(db).emitter(tx, who.orgId, actor);
-    return fn({ orgId: who.orgId, userId: who.userId, role, enrolmentRequired, actor, db: tx, emit });
+    return confined(() => fn({ orgId: who.orgId, userId: who.userId, role, enrolmentRequired, actor, db: tx, emit }));
   });
 }
 
@@ -254,14 +255,16 @@ export function withContact<T>(db: Db, who: ContactPrincipal, fn: (ctx: ContactC
     );
     if (!row?.live) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
     const actor: ActorRef = { kind: "contact", id: who.contactId };
-    return fn({
-      orgId: who.orgId,
-      contactId: who.contactId,
-      actor,
-      db: tx,
-      // What the contact's changes set off (notifications, automation) runs with the organization's rights.
-      emit: busOf(db).emitter(tx, who.orgId, actor, 0, { as: REQUEST_ROLE, back: CONTACT_ROLE }),
-    });
+    return confined(() =>
+      fn({
+        orgId: who.orgId,
+        contactId: who.contactId,
+        actor,
+        db: tx,
+        // What the contact's changes set off (notifications, automation) runs with the organization's rights.
+        emit: busOf(db).emitter(tx, who.orgId, actor, 0, { as: REQUEST_ROLE, back: CONTACT_ROLE }),
+      }),
+    );
   });
 }
 
@@ -281,7 +284,7 @@ export function withApiKey<T>(db: Db, who: ApiKeyPrincipal, fn: (ctx: TenantCtx)
     );
     if (!row?.live) throw new AppError("UNAUTHORIZED", "This API key has been revoked.");
     const actor: ActorRef = { kind: "api_key", id: who.keyId };
-    return fn({ orgId: who.orgId, actor, db: tx, emit: busOf(db).emitter(tx, who.orgId, actor) });
+    return confined(() => fn({ orgId: who.orgId, actor, db: tx, emit: busOf(db).emitter(tx, who.orgId, actor) }));
   });
 }
 
@@ -293,7 +296,7 @@ export function withSystem<T>(db: Db, orgId: string, name: string, fn: (ctx: Ten
   return db.transaction(async (tx) => {
     await confine(tx, orgId);
     const actor: ActorRef = { kind: "system", id: name };
-    return fn({ orgId, actor, db: tx, emit: busOf(db).emitter(tx, orgId, actor) });
+    return confined(() => fn({ orgId, actor, db: tx, emit: busOf(db).emitter(tx, orgId, actor) }));
   });
 }
 
@@ -305,6 +308,6 @@ export function withSystem<T>(db: Db, orgId: string, name: string, fn: (ctx: Ten
 export function withVisitor<T>(db: Db, orgId: string, fn: (ctx: Pick<Ctx, "orgId" | "db">) => Promise<T>) {
   return db.transaction(async (tx) => {
     await confine(tx, orgId);
-    return fn({ orgId, db: tx });
+    return confined(() => fn({ orgId, db: tx }));
   });
 }

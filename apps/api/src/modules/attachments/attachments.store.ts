@@ -69,8 +69,9 @@ export async function dropUpload(db: Db, orgId: string, uploadId: string): Promi
       .delete(attachmentParts)
       .where(
         and(
+          eq(attachmentParts.organizationId, orgId),
           eq(attachmentParts.uploadId, uploadId),
-          sql`not exists (select 1 from ${attachments} a where a.upload_id = ${uploadId})`,
+          sql`not exists (select 1 from ${attachments} a where a.organization_id = ${orgId} and a.upload_id = ${uploadId})`,
         ),
       );
   });
@@ -368,7 +369,11 @@ export async function deleteArticleFile(db: Queryable, orgId: string, articleId:
     .where(and(eq(attachments.organizationId, orgId), eq(attachments.articleId, articleId), eq(attachments.id, id)))
     .returning({ id: attachments.id, uploadId: attachments.uploadId });
   const uploadId = rows[0]?.uploadId;
-  if (uploadId) await db.delete(attachmentParts).where(eq(attachmentParts.uploadId, uploadId));
+  if (uploadId) {
+    await db
+      .delete(attachmentParts)
+      .where(and(eq(attachmentParts.organizationId, orgId), eq(attachmentParts.uploadId, uploadId)));
+  }
   return rows.length > 0;
 }
 

@@ -70,7 +70,16 @@ async function memberOf(ctx: Ctx) {
   return me;
 }
 
-async function factorOf(db: Queryable, userId: string) {
+/** A member of an organization, by both ids: every statement on their factor names both (CODE_STYLE.md, "Queries"). */
+interface Member {
+  orgId: string;
+  userId: string;
+}
+const factorRow = (who: Member) => and(eq(twoFactor.organizationId, who.orgId), eq(twoFactor.userId, who.userId));
+const codesOf = (who: Member) =>
+  and(eq(twoFactorRecoveryCodes.organizationId, who.orgId), eq(twoFactorRecoveryCodes.userId, who.userId));
+
+async function factorOf(db: Queryable, who: Member) {
   const [row] = await db
     .select({
       secretSealed: twoFactor.secretSealed,
@@ -78,17 +87,17 @@ async function factorOf(db: Queryable, userId: string) {
       lastUsedStep: twoFactor.lastUsedStep,
     })
     .from(twoFactor)
-    .where(eq(twoFactor.userId, userId));
+    .where(factorRow(who));
   return row;
 }
 
 export async function twoFactorStatus(ctx: Ctx): Promise<TwoFactorStatus> {
   const me = await memberOf(ctx);
-  const factor = await factorOf(ctx.db, ctx.userId);
+  const factor = await factorOf(ctx.db, ctx);
   const [left] = await ctx.db
     .select({ n: count() })
     .from(twoFactorRecoveryCodes)
-    .where(and(eq(twoFactorRecoveryCodes.userId, ctx.userId), isNull(twoFactorRecoveryCodes.usedAt)));
+    .where(and(codesOf(ctx), isNull(twoFactorRecoveryCodes.usedAt)));
   return {
     enabled: Boolean(factor?.enabledAt),
     required: policyApplies(me.policy, me.role),
@@ -99,7 +108,7 @@ export async function twoFactorStatus(ctx: Ctx): Promise<TwoFactorStatus> {
 /** Starts set-up: a new secret, waiting for its first code (a set-up started before and never confirmed is replaced). */
 export async function setupTwoFactor(ctx: Ctx, secrets: Secrets): Promise<TwoFactorSetupAnswer> {
   const me = await memberOf(ctx);
-  const current = await factorOf(ctx.db, ctx.userId);
+  const current = await factorOf(ctx.db, ctx);
   if (current?.enabledAt) {
     throw new AppError("CONFLICT", "Two-factor sign-in is already on. Turn it off first to set it up again.");
   }
@@ -127,7 +136,7 @@ async function withCurrentCode<T>(
   const { userId, email, factor } = await tx(async (ctx) => ({
     userId: ctx.userId,
     email: (await memberOf(ctx)).email,
-    factor: await factorOf(ctx.db, ctx.userId),
+    factor: await factorOf(ctx.db, ctx),
   }));
   if (!factor || (input.state === "enabled") !== Boolean(factor.enabledAt)) {
     throw new AppError(
@@ -152,7 +161,7 @@ async function withCurrentCode<T>(
       .set({ lastUsedStep: step, updatedAt: new Date() })
       .where(
         and(
-          eq(twoFactor.userId, ctx.userId),
+          factorRow(ctx),
           eq(twoFactor.secretSealed, factor.secretSealed),
           factor.lastUsedStep === null
             ? isNull(twoFactor.lastUsedStep)
@@ -169,7 +178,7 @@ async function withCurrentCode<T>(
 }
 
 async function replaceRecoveryCodes(ctx: Ctx): Promise<string[]> {
-  await ctx.db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, ctx.userId));
+  await ctx.db.delete(twoFactorRecoveryCodes).where(codesOf(ctx));
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await ctx.db.insert(twoFactorRecoveryCodes).values(
     codes.map((code) => ({
@@ -189,10 +198,7 @@ export function enableTwoFactor(
   input: { code: string; ip: string },
 ): Promise<RecoveryCodesAnswer> {
   return withCurrentCode(db, tx, deps, { ...input, state: "pending" }, async (ctx) => {
-    await ctx.db
-      .update(twoFactor)
-      .set({ enabledAt: new Date(), updatedAt: new Date() })
-      .where(eq(twoFactor.userId, ctx.userId));
+    await ctx.db.update(twoFactor).set({ enabledAt: new Date(), updatedAt: new Date() }).where(factorRow(ctx));
     const recoveryCodes = await replaceRecoveryCodes(ctx);
     await audit(ctx, "two_factor.enabled", { type: "member", id: ctx.userId, label: null });
     return { recoveryCodes };
@@ -228,8 +234,8 @@ export async function disableTwoFactor(
     );
   }
   await withCurrentCode(db, tx, deps, { ...input, state: "enabled" }, async (ctx) => {
-    await ctx.db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, ctx.userId));
-    await ctx.db.delete(twoFactor).where(eq(twoFactor.userId, ctx.userId));
+    await ctx.db.delete(twoFactorRecoveryCodes).where(codesOf(ctx));
+    await ctx.db.delete(twoFactor).where(factorRow(ctx));
     await audit(ctx, "two_factor.disabled", { type: "member", id: ctx.userId, label: null });
   });
 }
@@ -267,11 +273,12 @@ export async function loginWithSecondFactor(
     );
   if (challenge?.status !== "active") throw new AppError("INVALID_TOKEN", CHALLENGE_EXPIRED);
   const user = { id: challenge.userId, organizationId: challenge.organizationId };
+  const member = { orgId: user.organizationId, userId: user.id };
   await reserveAttempt(db, challenge.email, from.ip);
 
   let spendCode: (tx: Tx) => Promise<boolean>;
   if (input.code !== undefined) {
-    const factor = await factorOf(db, user.id);
+    const factor = await factorOf(db, member);
     const step = factor?.enabledAt
       ? await matchTotp(secrets.open(factor.secretSealed, sealedFor(user.id)), input.code, factor.lastUsedStep)
       : null;
@@ -283,7 +290,7 @@ export async function loginWithSecondFactor(
     spendCode = (tx) => takeTimeStep(tx, user.id, step);
   } else {
     const codeHash = recoveryCodeHash(user.id, input.recoveryCode ?? "");
-    spendCode = async (tx) => (await hasEnabledFactor(tx, user.id)) && spendRecoveryCode(tx, user.id, codeHash);
+    spendCode = async (tx) => (await hasEnabledFactor(tx, member)) && spendRecoveryCode(tx, user.id, codeHash);
   }
   const wrong = input.code !== undefined ? WRONG_CODE : WRONG_RECOVERY_CODE;
   try {
@@ -306,11 +313,11 @@ export async function loginWithSecondFactor(
   }
 }
 
-async function hasEnabledFactor(db: Queryable, userId: string): Promise<boolean> {
+async function hasEnabledFactor(db: Queryable, who: Member): Promise<boolean> {
   const [row] = await db
     .select({ userId: twoFactor.userId })
     .from(twoFactor)
-    .where(and(eq(twoFactor.userId, userId), isNotNull(twoFactor.enabledAt)));
+    .where(and(factorRow(who), isNotNull(twoFactor.enabledAt)));
   return Boolean(row);
 }
 
@@ -349,7 +356,7 @@ export async function resetMemberTwoFactor(
   const [admin] = await ctx.db
     .select({ first: users.firstName, last: users.lastName })
     .from(users)
-    .where(eq(users.id, ctx.userId));
+    .where(and(eq(users.id, ctx.userId), eq(users.organizationId, ctx.orgId)));
   const adminName = oneLine(`${admin?.first ?? ""} ${admin?.last ?? ""}`) || "An administrator";
   await deps.jobs.sendMail(
     ctx.db,
@@ -383,7 +390,7 @@ export async function updateSecuritySettings(
   ctx: Ctx,
   input: z.output<typeof updateSecurityBody>,
 ): Promise<SecuritySettings> {
-  if (input.twoFactorPolicy !== "off" && !(await hasEnabledFactor(ctx.db, ctx.userId))) {
+  if (input.twoFactorPolicy !== "off" && !(await hasEnabledFactor(ctx.db, ctx))) {
     throw new AppError(
       "CONFLICT",
       "Turn on two-factor sign-in for your own account first (in your profile), then require it of others.",

@@ -164,7 +164,10 @@ export async function subscribe(
       .where(eq(organizations.id, ctx.orgId))
       .for("no key update");
     if (!org) throw notFound("Organization");
-    const [me] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ctx.userId));
+    const [me] = await ctx.db
+      .select({ email: users.email })
+      .from(users)
+      .where(and(eq(users.id, ctx.userId), eq(users.organizationId, ctx.orgId)));
     const row = await subscriptionRow(ctx);
     if (mode === "convert" && org.status !== "trialing") {
       throw new AppError("CONFLICT", "Your organization is not on a trial: manage its plan on the Billing page.");

@@ -4,7 +4,7 @@ import { chatSessions } from "../../db/schema/chat.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
 import { openTicket } from "../tickets/index.ts";
-import { insertMessage, selectMessages } from "./chat.queries.ts";
+import { insertMessage, selectMessages, sessionOf } from "./chat.queries.ts";
 import { getSession } from "./chat.service.ts";
 
 const DESCRIPTION_MAX = 50_000;
@@ -41,7 +41,7 @@ export async function chatToTicket(ctx: Ctx | TenantCtx, id: string, opts: { una
   const [owner] = await ctx.db
     .select({ contactId: chatSessions.contactId })
     .from(chatSessions)
-    .where(and(eq(chatSessions.organizationId, ctx.orgId), eq(chatSessions.id, session.id)));
+    .where(sessionOf(ctx, session.id));
   const messages = await selectMessages(ctx.db, ctx.orgId, session.id, 10_000);
   const ticket = await openTicket(
     ctx,
@@ -66,7 +66,7 @@ export async function chatToTicket(ctx: Ctx | TenantCtx, id: string, opts: { una
     })
     .where(
       and(
-        eq(chatSessions.id, session.id),
+        sessionOf(ctx, session.id),
         ne(chatSessions.status, "transferred"),
         // Nobody answered: only while it still waits (a person who replied meanwhile keeps the chat).
         opts.unanswered ? and(eq(chatSessions.status, "active"), eq(chatSessions.waitingForHuman, true)) : undefined,

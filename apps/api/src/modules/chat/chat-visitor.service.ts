@@ -34,6 +34,7 @@ import {
   selectMessages,
   selectRateableAnswer,
   selectVisitorSession,
+  sessionOf,
   toMessage,
 } from "./chat.queries.ts";
 import { attachChatFile, type ChatFile } from "./chat-files.ts";
@@ -98,7 +99,7 @@ export async function startChat(db: Db, orgSlug: string, who: Starter): Promise<
     await ctx.db
       .update(chatSessions)
       .set({ lastMessage: preview(greeting.message), lastMessageAt: new Date(greeting.created_at) })
-      .where(eq(chatSessions.id, row.id));
+      .where(sessionOf(ctx, row.id));
     await ctx.emit("chat.session_started", { session_id: row.id });
     const found = await selectVisitorSession(ctx, row.id);
     if (!found) throw new Error("chat session vanished");
@@ -255,7 +256,7 @@ async function recordAssistantTurn(deps: ChatDeps, orgId: string, id: string, tu
           ? { waitingForHuman: true, waitingSince: at, handedOffAt: sql`coalesce(${chatSessions.handedOffAt}, now())` }
           : {}),
       })
-      .where(eq(chatSessions.id, id));
+      .where(sessionOf(ctx, id));
     for (const m of added) {
       await ctx.emit("chat.message_added", { session_id: id, message_id: m.id, sender_type: m.sender_type });
     }

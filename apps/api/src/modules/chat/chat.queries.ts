@@ -69,6 +69,10 @@ export async function selectSessions(
   return rows.map(toSession);
 }
 
+/** The organization's session of that id: the filter of every statement on one session (CODE_STYLE.md, "Queries"). */
+export const sessionOf = (ctx: Pick<TenantCtx, "orgId">, id: string) =>
+  and(eq(chatSessions.organizationId, ctx.orgId), eq(chatSessions.id, id));
+
 export async function selectSession(ctx: Pick<TenantCtx, "orgId" | "db">, id: string): Promise<ChatSession | null> {
   const [row] = await selectSessions(ctx, eq(chatSessions.id, id), 1);
   return row ?? null;

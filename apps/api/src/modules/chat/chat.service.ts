@@ -13,7 +13,7 @@ import { AppError, notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
 import { type FileContent, safeFilename } from "../attachments/index.ts";
-import { insertMessage, preview, selectMessages, selectSession, selectSessions } from "./chat.queries.ts";
+import { insertMessage, preview, selectMessages, selectSession, selectSessions, sessionOf } from "./chat.queries.ts";
 import { attachChatFile, type ChatFile } from "./chat-files.ts";
 
 const SESSION = "Chat session";
@@ -49,7 +49,10 @@ async function lockSession(ctx: Ctx, id: string) {
 const notActive = () => new AppError("CONFLICT", "This chat has ended: it can no longer be changed or answered.");
 
 async function memberFirstName(ctx: Ctx): Promise<string> {
-  const [me] = await ctx.db.select({ first: users.firstName }).from(users).where(eq(users.id, ctx.userId));
+  const [me] = await ctx.db
+    .select({ first: users.firstName })
+    .from(users)
+    .where(and(eq(users.id, ctx.userId), eq(users.organizationId, ctx.orgId)));
   return me?.first || "Support";
 }
 
@@ -89,7 +92,7 @@ export async function sendAgentMessage(ctx: Ctx, id: string, text: string, file?
       firstHumanReplyAt: row.firstHumanReplyAt ?? now,
       assignedAgentId: sql`coalesce(${chatSessions.assignedAgentId}, ${ctx.userId}::uuid)`,
     })
-    .where(eq(chatSessions.id, row.id));
+    .where(sessionOf(ctx, row.id));
   await ctx.emit("chat.message_added", { session_id: row.id, message_id: message.id, sender_type: "agent" });
   await announceChange(ctx, row.id);
   return attachment ? { ...message, attachment } : message;
@@ -114,7 +117,7 @@ export async function closeSession(ctx: Ctx, id: string): Promise<ChatSession> {
       resolvedByAi: sql`${chatSessions.aiReplies} > 0 and ${chatSessions.handedOffAt} is null
                         and ${chatSessions.firstHumanReplyAt} is null`,
     })
-    .where(eq(chatSessions.id, row.id));
+    .where(sessionOf(ctx, row.id));
   return announceChange(ctx, row.id);
 }
 
@@ -122,7 +125,7 @@ export async function closeSession(ctx: Ctx, id: string): Promise<ChatSession> {
 export async function takeSession(ctx: Ctx, id: string): Promise<ChatSession> {
   const row = await lockSession(ctx, id);
   if (row.status !== "active") throw notActive();
-  await ctx.db.update(chatSessions).set({ assignedAgentId: ctx.userId }).where(eq(chatSessions.id, row.id));
+  await ctx.db.update(chatSessions).set({ assignedAgentId: ctx.userId }).where(sessionOf(ctx, row.id));
   return announceChange(ctx, row.id);
 }
 

@@ -116,14 +116,14 @@ export async function requestExport(ctx: Ctx, jobs: Jobs, contactId: string | nu
       ctx.db,
       sql`select (status = 'queued' and created_at > now() - ${`${STALE_MS} milliseconds`}::interval)
                  or (status = 'running' and lease_until > now()) as live
-          from organization_exports where id = ${current.id}`,
+          from organization_exports where id = ${current.id} and organization_id = ${ctx.orgId}`,
     );
     if (live?.live) return current;
     // Dead work (its process is gone): said so, and a new export starts.
     await ctx.db
       .update(organizationExports)
       .set({ status: "failed", error: INTERRUPTED, finishedAt: new Date(), leaseOwner: null, leaseUntil: null })
-      .where(eq(organizationExports.id, current.id));
+      .where(exportRow(ctx.orgId, current.id));
   }
   const [created] = await ctx.db
     .insert(organizationExports)
@@ -226,10 +226,12 @@ async function readPage(tx: Tx, orgId: string, t: TableInfo, after: string | nul
   return rows.map((r) => r.row);
 }
 
+/** The organization's export of that id (CODE_STYLE.md, "Queries": every statement names the organization). */
+const exportRow = (orgId: string, id: string) =>
+  and(eq(organizationExports.organizationId, orgId), eq(organizationExports.id, id));
+
 async function setProgress(db: Db, orgId: string, exportId: string, values: Partial<Row>) {
-  await withVisitor(db, orgId, (v) =>
-    v.db.update(organizationExports).set(values).where(eq(organizationExports.id, exportId)),
-  );
+  await withVisitor(db, orgId, (v) => v.db.update(organizationExports).set(values).where(exportRow(orgId, exportId)));
 }
 
 /**
@@ -243,7 +245,7 @@ async function claim(db: Db, orgId: string, exportId: string): Promise<{ contact
       sql`update organization_exports
             set status = 'running', progress = 0, error = null,
                 lease_owner = ${EXPORT_OWNER}, lease_until = now() + ${`${LEASE_SECONDS} seconds`}::interval
-          where id = ${exportId}
+          where id = ${exportId} and organization_id = ${orgId}
             and (status = 'queued' or (status = 'running' and (lease_until is null or lease_until < now())))
           returning contact_id as "contactId"`,
     ),
@@ -258,7 +260,8 @@ function keepClaim(db: Db, orgId: string, exportId: string): () => void {
       withVisitor(db, orgId, (v) =>
         v.db.execute(
           sql`update organization_exports set lease_until = now() + ${`${LEASE_SECONDS} seconds`}::interval
-              where id = ${exportId} and lease_owner = ${EXPORT_OWNER} and status = 'running'`,
+              where id = ${exportId} and organization_id = ${orgId} and lease_owner = ${EXPORT_OWNER}
+                and status = 'running'`,
         ),
       ).catch(() => undefined);
     },
@@ -344,7 +347,7 @@ export async function runExport(
       await ctx.db
         .update(organizationExports)
         .set({ ...finished, leaseOwner: null, leaseUntil: null })
-        .where(eq(organizationExports.id, exportId));
+        .where(exportRow(orgId, exportId));
       await audit(ctx, "export.completed", { type: "export", id: exportId, label: null }, { size_bytes: zip.length });
     });
   } catch (err) {
