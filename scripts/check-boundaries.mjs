@@ -25,6 +25,10 @@
 //     opens a transaction on the outer handle (db.transaction, as the owner role, with no organization confined) only
 //     in the files of OWNER_TRANSACTIONS, each with its reason. A savepoint inside a transaction (tx.transaction,
 //     ctx.db.transaction) is not a way in.
+//  9. a route file ported to the contract's route table (it registers with addRoute, platform/routes.ts) is ported
+//     whole: it registers no route by a path string (app.get("/api/..."), app.route({ url })) and lists no error
+//     answers by hand (errorSchema): they are derived from the table entry
+//     (docs/decisions/2026-11-30-route-table.md).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -252,6 +256,17 @@ function transactionProblems(file, text) {
   return found;
 }
 
+/** Rule 9's problems with an API route file that uses the route table. */
+function routeTableProblems(file, text) {
+  if (!file.startsWith(MODULES) || !file.endsWith(".routes.ts") || !/\baddRoute\s*\(/.test(text)) return [];
+  const found = [];
+  if (/\.(?:get|post|put|patch|delete|route)\s*(?:<[^>]*>)?\s*\(\s*(?:["'`]\/api\/|\{)/.test(text)) {
+    found.push("registers a route by its path beside addRoute: put it in the contract's route table");
+  }
+  if (/\berrorSchema\b/.test(text)) found.push("lists error answers by hand: addRoute derives them from the table");
+  return found;
+}
+
 /** Rule 7's problems with a web file, as texts. */
 function oneWayProblems(file, text) {
   if (!file.startsWith("apps/web/src/")) return [];
@@ -339,6 +354,7 @@ for (const top of ["packages", "apps"]) {
     for (const why of rawSqlProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
     for (const why of oneWayProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
     for (const why of transactionProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
+    for (const why of routeTableProblems(rel(file), text)) found.push(`${rel(file)}: ${why}`);
   }
 }
 

@@ -198,4 +198,22 @@ describe("check-boundaries catches each rule's planted violation", () => {
       expect.stringContaining("tickets/tickets.service.ts: opens a transaction on the outer handle"),
     ]);
   });
+
+  it("a route file on the route table that still registers by path or lists its error answers", () => {
+    const found = check(
+      tree({
+        "apps/api/src/modules/tickets/tickets.routes.ts": [
+          "addRoute(app, ticketsApi.list, { handler });",
+          'app.get("/api/tickets/:id", { schema: { response: { 200: x, 404: errorSchema } }, handler });',
+        ].join("\n"),
+        "apps/api/src/modules/tickets/tickets.ok.routes.ts": "addRoute(app, ticketsApi.list, { handler });",
+        "apps/api/src/modules/tickets/tickets.old.routes.ts":
+          'app.get("/api/tickets", { schema: { response: { 200: x, 400: errorSchema } }, handler });',
+      }),
+    );
+    expect(found.sort()).toEqual([
+      expect.stringContaining("tickets/tickets.routes.ts: lists error answers by hand"),
+      expect.stringContaining("tickets/tickets.routes.ts: registers a route by its path beside addRoute"),
+    ]);
+  });
 });

@@ -1,5 +1,9 @@
 import { z } from "zod";
+import { messageAnswer } from "./auth.ts";
+import { cannedReplyAnswer, cannedReplyBody, cannedReplyListAnswer } from "./canned-replies.ts";
 import { textRequired } from "./messages.ts";
+import { defineRoute, idParams } from "./routes.ts";
+import { slaTargetsAnswer, slaTargetsBody, ticketSlaAnswer } from "./sla.ts";
 import { TAG_MAX, TAGS_PER_TICKET_MAX, TICKET_PRIORITIES, TICKET_STATUSES } from "./tickets.ts";
 
 /**
@@ -310,3 +314,133 @@ export type RuleRun = z.infer<typeof ruleRunSchema>;
 export const RULE_RUNS_PAGE = 50;
 export const ruleRunsAnswer = z.object({ runs: z.array(ruleRunSchema) });
 export type RuleRunsAnswer = z.infer<typeof ruleRunsAnswer>;
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["automation"];
+
+/**
+ * The rules (docs/product.md, "API calls") with their run log and the screen's figures, the SLA targets and the canned
+ * replies. Changing them is for admins (the server enforces it, 403); agents read them, as the screen shows them.
+ */
+export const automationApi = {
+  listRules: defineRoute({
+    method: "GET",
+    path: "/api/automation/rules",
+    summary: "The rules, in the order they run",
+    tags,
+    access: "authenticated",
+    answers: { 200: ruleListAnswer },
+  }),
+  createRule: defineRoute({
+    method: "POST",
+    path: "/api/automation/rules",
+    summary: "Create a rule",
+    tags,
+    access: "admin",
+    body: createRuleBody,
+    answers: { 201: ruleAnswer },
+  }),
+  updateRule: defineRoute({
+    method: "PUT",
+    path: "/api/automation/rules/:id",
+    summary: "Change a rule: all its fields, or only isActive (pause/activate), or only position",
+    tags,
+    access: "admin",
+    params: idParams,
+    body: updateRuleBody,
+    answers: { 200: ruleAnswer },
+  }),
+  deleteRule: defineRoute({
+    method: "DELETE",
+    path: "/api/automation/rules/:id",
+    summary: "Delete a rule",
+    tags,
+    access: "admin",
+    params: idParams,
+    answers: { 200: messageAnswer },
+  }),
+  ruleRuns: defineRoute({
+    method: "GET",
+    path: "/api/automation/rules/:id/runs",
+    summary: "A rule's newest runs: the event, whether its conditions held, what it did, errors",
+    tags,
+    access: "authenticated",
+    params: idParams,
+    answers: { 200: ruleRunsAnswer },
+  }),
+  stats: defineRoute({
+    method: "GET",
+    path: "/api/automation/stats",
+    summary: "Total Rules, Active Rules and Executions Today",
+    tags,
+    access: "authenticated",
+    answers: { 200: automationStats },
+  }),
+  slaTargets: defineRoute({
+    method: "GET",
+    path: "/api/automation/sla",
+    summary: "SLA targets per priority, and the business hours they count in",
+    tags,
+    access: "authenticated",
+    answers: { 200: slaTargetsAnswer },
+  }),
+  putSlaTargets: defineRoute({
+    method: "PUT",
+    path: "/api/automation/sla",
+    summary:
+      "Set the SLA targets of the priorities sent, and the business hours when sent; open tickets' due times follow within moments",
+    tags,
+    access: "admin",
+    body: slaTargetsBody,
+    answers: { 200: slaTargetsAnswer },
+  }),
+  // A ticket's due times are for the whole team, like the ticket itself.
+  ticketSla: defineRoute({
+    method: "GET",
+    path: "/api/tickets/:id/sla",
+    summary: "A ticket's first-response and resolution due times under its priority's SLA targets",
+    tags,
+    access: "authenticated",
+    actors: ["api_key"],
+    params: idParams,
+    answers: { 200: ticketSlaAnswer },
+  }),
+  // Canned replies: the whole team inserts them; admins keep the list (like the rules).
+  listCannedReplies: defineRoute({
+    method: "GET",
+    path: "/api/canned-replies",
+    summary: "The organization's canned replies",
+    tags,
+    access: "authenticated",
+    answers: { 200: cannedReplyListAnswer },
+  }),
+  createCannedReply: defineRoute({
+    method: "POST",
+    path: "/api/canned-replies",
+    summary: "Save a canned reply",
+    tags,
+    access: "admin",
+    body: cannedReplyBody,
+    answers: { 201: cannedReplyAnswer },
+  }),
+  updateCannedReply: defineRoute({
+    method: "PUT",
+    path: "/api/canned-replies/:id",
+    summary: "Change a canned reply",
+    tags,
+    access: "admin",
+    params: idParams,
+    body: cannedReplyBody,
+    answers: { 200: cannedReplyAnswer },
+  }),
+  deleteCannedReply: defineRoute({
+    method: "DELETE",
+    path: "/api/canned-replies/:id",
+    summary: "Delete a canned reply",
+    tags,
+    access: "admin",
+    params: idParams,
+    answers: { 200: messageAnswer },
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineRoute } from "./routes.ts";
 
 /**
  * Customer satisfaction (CSAT): when a ticket is solved its customer is asked one question, by email and in the
@@ -75,3 +76,44 @@ export type CsatStatsAnswer = z.infer<typeof csatStatsAnswer>;
 export function csatScore(good: number, bad: number): number | null {
   return good + bad === 0 ? null : Math.round((good * 100) / (good + bad));
 }
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["satisfaction"];
+
+/**
+ * Customer satisfaction: the dashboard reads the scores; customers answer through the emailed link (no sign-in, so
+ * both of its routes are limited per address by the API).
+ */
+export const csatApi = {
+  stats: defineRoute({
+    method: "GET",
+    path: "/api/csat/stats",
+    summary: "Satisfaction over the last 30 days: overall, by people and by the AI, and per agent",
+    tags,
+    access: "authenticated",
+    answers: { 200: csatStatsAnswer },
+  }),
+  lookup: defineRoute({
+    method: "POST",
+    path: "/api/portal/satisfaction/lookup",
+    summary: "The survey of an emailed link (its token in the body)",
+    tags,
+    access: "public",
+    body: surveyTokenBody,
+    answers: { 200: surveyAnswer },
+    // A token of no survey.
+    errors: ["NOT_FOUND"],
+  }),
+  rate: defineRoute({
+    method: "POST",
+    path: "/api/portal/satisfaction",
+    summary: "Answer (or change the answer to) the survey of an emailed link",
+    tags,
+    access: "public",
+    body: rateByTokenBody,
+    answers: { 200: z.object({ satisfaction: satisfactionSchema, message: z.string() }) },
+    // A token of no survey; the ticket was reopened, or the survey has closed.
+    errors: ["NOT_FOUND", "CONFLICT"],
+  }),
+};

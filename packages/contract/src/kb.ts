@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { attachmentSchema } from "./attachments.ts";
+import { attachmentAnswer, attachmentSchema, uploadAttachmentQuery } from "./attachments.ts";
 import { cursorParam, pageParam } from "./pagination.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import "./messages.ts";
-import { requiredText } from "./auth.ts";
+import { messageAnswer, requiredText } from "./auth.ts";
 import { isUuid } from "./ids.ts";
+import { defineRoute, idParams } from "./routes.ts";
 import { paginationSchema } from "./tickets.ts";
 
 export const KB_ARTICLE_STATUSES = ["draft", "published"] as const;
@@ -207,3 +208,171 @@ export const helpArticleFilePath = (orgSlug: string, articleSlug: string, fileId
 
 export const HELP_FEEDBACK_THANKS = "Thanks for your feedback!";
 export const helpFeedbackAnswer = z.object({ message: z.string() });
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const kbTags = ["knowledge base"];
+const fileParams = z.object({ id: z.string(), fileId: z.string() });
+const fileAnswer = z.unknown().describe("The file's bytes");
+
+/** The staff side of the knowledge base: agents and admins alike (docs/product.md, "Roles"). */
+export const kbApi = {
+  listArticles: defineRoute({
+    method: "GET",
+    path: "/api/kb/articles",
+    summary: "List articles: search, category and status filters, pages",
+    tags: kbTags,
+    access: "authenticated",
+    query: articleListQuery,
+    answers: { 200: articleListAnswer },
+  }),
+  createArticle: defineRoute({
+    method: "POST",
+    path: "/api/kb/articles",
+    summary: "Write an article (a draft unless status is published)",
+    tags: kbTags,
+    access: "authenticated",
+    body: createArticleBody,
+    answers: { 201: articleAnswer },
+  }),
+  getArticle: defineRoute({
+    method: "GET",
+    path: "/api/kb/articles/:id",
+    summary: "An article with its body",
+    tags: kbTags,
+    access: "authenticated",
+    params: idParams,
+    answers: { 200: articleAnswer },
+  }),
+  updateArticle: defineRoute({
+    method: "PUT",
+    path: "/api/kb/articles/:id",
+    summary: "Change an article; status publishes or unpublishes it",
+    tags: kbTags,
+    access: "authenticated",
+    params: idParams,
+    body: updateArticleBody,
+    answers: { 200: articleAnswer },
+  }),
+  deleteArticle: defineRoute({
+    method: "DELETE",
+    path: "/api/kb/articles/:id",
+    summary: "Delete an article",
+    tags: kbTags,
+    access: "authenticated",
+    params: idParams,
+    answers: { 200: messageAnswer },
+  }),
+  attachFile: defineRoute({
+    method: "POST",
+    path: "/api/kb/articles/:id/files",
+    summary: "Attach a file to an article (the body is the file, application/octet-stream)",
+    tags: kbTags,
+    access: "authenticated",
+    params: idParams,
+    query: uploadAttachmentQuery,
+    answers: { 201: attachmentAnswer },
+    errors: ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"],
+  }),
+  articleFile: defineRoute({
+    method: "GET",
+    path: "/api/kb/articles/:id/files/:fileId",
+    summary: "A file of an article (drafts too): shown inline when a safe image, else a download",
+    tags: kbTags,
+    access: "authenticated",
+    params: fileParams,
+    answers: { 200: fileAnswer },
+  }),
+  removeFile: defineRoute({
+    method: "DELETE",
+    path: "/api/kb/articles/:id/files/:fileId",
+    summary: "Remove a file from an article",
+    tags: kbTags,
+    access: "authenticated",
+    params: fileParams,
+    answers: { 200: messageAnswer },
+  }),
+  feedback: defineRoute({
+    method: "POST",
+    path: "/api/kb/articles/:id/feedback",
+    summary: "Count a helpful or not helpful vote",
+    tags: kbTags,
+    access: "authenticated",
+    params: idParams,
+    body: feedbackBody,
+    answers: { 200: feedbackAnswer },
+  }),
+  listCategories: defineRoute({
+    method: "GET",
+    path: "/api/kb/categories",
+    summary: "The organization's categories, in order, with article counts",
+    tags: kbTags,
+    access: "authenticated",
+    answers: { 200: categoryListAnswer },
+  }),
+  createCategory: defineRoute({
+    method: "POST",
+    path: "/api/kb/categories",
+    summary: "Add a category (names are unique, ignoring case)",
+    tags: kbTags,
+    access: "authenticated",
+    body: createCategoryBody,
+    answers: { 201: categoryAnswer },
+    errors: ["CONFLICT"],
+  }),
+};
+
+const helpTags = ["help center (public)"];
+const orgParams = z.object({ orgSlug: z.string().max(200) });
+const helpArticleParams = orgParams.extend({ articleSlug: z.string().max(200) });
+
+/** The public help center: published articles only, no sign-in (docs/decisions/2026-11-23-knowledge-base.md). */
+export const helpCenterApi = {
+  center: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/kb",
+    summary: "An organization's help center: its name and published articles by category",
+    tags: helpTags,
+    access: "public",
+    params: orgParams,
+    answers: { 200: helpCenterAnswer },
+  }),
+  search: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/kb/search",
+    summary: "Search the published articles",
+    tags: helpTags,
+    access: "public",
+    params: orgParams,
+    query: helpSearchQuery,
+    answers: { 200: helpSearchAnswer },
+  }),
+  article: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/kb/articles/:articleSlug",
+    summary: "One published article (counts a view)",
+    tags: helpTags,
+    access: "public",
+    params: helpArticleParams,
+    answers: { 200: helpArticleAnswer },
+  }),
+  articleFile: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/kb/articles/:articleSlug/files/:fileId",
+    summary: "A file of a published article: shown inline when a safe image, else a download",
+    tags: helpTags,
+    access: "public",
+    params: helpArticleParams.extend({ fileId: z.string() }),
+    answers: { 200: fileAnswer },
+  }),
+  feedback: defineRoute({
+    method: "POST",
+    path: "/api/public/:orgSlug/kb/articles/:articleSlug/feedback",
+    summary: "Was this helpful? yes or no",
+    tags: helpTags,
+    access: "public",
+    params: helpArticleParams,
+    body: feedbackBody,
+    answers: { 200: helpFeedbackAnswer },
+  }),
+};

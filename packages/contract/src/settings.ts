@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { emailField, requiredText } from "./auth.ts";
+import { billingMessage } from "./billing.ts";
+import { defineRoute } from "./routes.ts";
 import { isReservedOrgSlug, isSlugShaped } from "./slugs.ts";
 
 const noNul = (s: string) => !s.includes("\u0000");
@@ -153,3 +155,107 @@ export const exportParams = z.object({ id: z.string() });
 export const deleteOrganizationBody = z.object({
   confirm: z.string({ error: "Type the organization's name to confirm" }).max(200),
 });
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["settings"];
+
+/** Settings and branding: the settings are for admins (docs/product.md, "Roles"); branding is public. */
+export const settingsApi = {
+  general: defineRoute({
+    method: "GET",
+    path: "/api/settings/general",
+    summary: "Name, help center address, time zone, logo and brand colour",
+    tags,
+    access: "admin",
+    answers: { 200: generalSettings },
+  }),
+  updateGeneral: defineRoute({
+    method: "PUT",
+    path: "/api/settings/general",
+    summary: "Change the name, help center address, time zone, logo (a data URL; null removes it) or brand colour",
+    tags,
+    access: "admin",
+    body: updateGeneralBody,
+    answers: { 200: generalSettings },
+    // The help center address is another organization's.
+    errors: ["CONFLICT"],
+  }),
+  email: defineRoute({
+    method: "GET",
+    path: "/api/settings/email",
+    summary: "Sender name, reply-to address and signature of outgoing mail",
+    tags,
+    access: "admin",
+    answers: { 200: emailSettings },
+  }),
+  updateEmail: defineRoute({
+    method: "PUT",
+    path: "/api/settings/email",
+    summary: "Change the email settings",
+    tags,
+    access: "admin",
+    body: updateEmailBody,
+    answers: { 200: emailSettings },
+  }),
+  deleteOrganization: defineRoute({
+    method: "DELETE",
+    path: "/api/organization",
+    summary: "Delete the organization and all its data (type its name to confirm)",
+    tags,
+    access: "admin",
+    body: deleteOrganizationBody,
+    answers: { 200: billingMessage },
+  }),
+  branding: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/branding",
+    summary: "An organization's name, logo and brand colour, for its portal, help center and widget",
+    tags,
+    access: "public",
+    params: brandingParams,
+    answers: { 200: branding },
+  }),
+  logo: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/logo",
+    summary: "An organization's logo image",
+    tags,
+    access: "public",
+    params: brandingParams,
+    query: z.object({ v: z.string().max(40).optional() }),
+    answers: { 200: z.unknown().describe("The image (PNG, JPEG or WebP)") },
+  }),
+};
+
+/** The keys of the public API: an admin creates, lists and revokes them (listed with the settings). */
+export const apiKeysApi = {
+  list: defineRoute({
+    method: "GET",
+    path: "/api/settings/api-keys",
+    summary: "API keys for the public API (never their tokens)",
+    tags,
+    access: "admin",
+    answers: { 200: apiKeyListAnswer },
+  }),
+  create: defineRoute({
+    method: "POST",
+    path: "/api/settings/api-keys",
+    summary: "Create an API key: its token is in this answer only",
+    tags,
+    access: "admin",
+    body: createApiKeyBody,
+    answers: { 201: createApiKeyAnswer },
+    // A plan without API access; too many active keys.
+    errors: ["PLAN_FEATURE", "CONFLICT"],
+  }),
+  revoke: defineRoute({
+    method: "DELETE",
+    path: "/api/settings/api-keys/:id",
+    summary: "Revoke an API key: it stops working at once",
+    tags,
+    access: "admin",
+    params: apiKeyParams,
+    answers: { 200: z.object({ api_key: apiKey }) },
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineRoute } from "./routes.ts";
 
 /**
  * Outgoing webhooks and the Slack integration (Settings -> Integrations, admins). An endpoint receives a signed POST
@@ -114,3 +115,89 @@ export const webhookDelivery = z.object({
 export type WebhookDelivery = z.infer<typeof webhookDelivery>;
 export const deliveryListAnswer = z.object({ deliveries: z.array(webhookDelivery) });
 export const deliveryAnswer = z.object({ delivery: webhookDelivery });
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["webhooks"];
+
+/** Outgoing webhooks and the Slack integration: the admins' routes (Settings -> Integrations). docs/webhooks.md. */
+export const webhooksApi = {
+  list: defineRoute({
+    method: "GET",
+    path: "/api/webhooks",
+    summary: "The organization's webhooks and Slack integrations",
+    tags,
+    access: "admin",
+    answers: { 200: webhookListAnswer },
+  }),
+  create: defineRoute({
+    method: "POST",
+    path: "/api/webhooks",
+    summary:
+      "Add a webhook ({ url, events, enabled }) or a Slack integration (kind slack): its secret is in this answer only",
+    tags,
+    access: "admin",
+    body: createWebhookBody,
+    answers: { 201: webhookWithSecretAnswer },
+    // At most MAX_WEBHOOKS.
+    errors: ["CONFLICT"],
+  }),
+  update: defineRoute({
+    method: "PUT",
+    path: "/api/webhooks/:id",
+    summary: "Change a webhook's URL, events, or turn it on or off",
+    tags,
+    access: "admin",
+    params: webhookParams,
+    body: updateWebhookBody,
+    answers: { 200: webhookAnswer },
+  }),
+  remove: defineRoute({
+    method: "DELETE",
+    path: "/api/webhooks/:id",
+    summary: "Delete a webhook and its delivery log",
+    tags,
+    access: "admin",
+    params: webhookParams,
+    answers: { 200: webhookAnswer },
+  }),
+  rollSecret: defineRoute({
+    method: "POST",
+    path: "/api/webhooks/:id/roll-secret",
+    summary: "A new signing secret (in this answer only); the old one keeps signing beside it for 24 hours",
+    tags,
+    access: "admin",
+    params: webhookParams,
+    answers: { 200: webhookWithSecretAnswer },
+  }),
+  sendTest: defineRoute({
+    method: "POST",
+    path: "/api/webhooks/:id/test",
+    summary: "Send a test event (webhook.test) now",
+    tags,
+    access: "admin",
+    params: webhookParams,
+    answers: { 202: deliveryAnswer },
+    // A webhook that is off.
+    errors: ["CONFLICT"],
+  }),
+  deliveries: defineRoute({
+    method: "GET",
+    path: "/api/webhooks/:id/deliveries",
+    summary: "The webhook's latest deliveries: time, event, status code, duration, the first 2 KB of the answer",
+    tags,
+    access: "admin",
+    params: webhookParams,
+    answers: { 200: deliveryListAnswer },
+  }),
+  redeliver: defineRoute({
+    method: "POST",
+    path: "/api/webhooks/:id/deliveries/:deliveryId/redeliver",
+    summary: "Send a delivery's event again, as a new delivery",
+    tags,
+    access: "admin",
+    params: deliveryParams,
+    answers: { 202: deliveryAnswer },
+    errors: ["CONFLICT"],
+  }),
+};

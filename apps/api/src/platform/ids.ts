@@ -1,5 +1,4 @@
 import { isUuid } from "@cove/contract/ids.ts";
-import { z } from "zod";
 import { notFound } from "./errors.ts";
 
 /**
@@ -8,7 +7,7 @@ import { notFound } from "./errors.ts";
  * another organization's record or of nothing at all (docs/product.md: another tenant's record answers 404). Past the
  * router's limit the same 404 comes from platform/errors.ts (frameworkError).
  */
-export const idParams = z.object({ id: z.string() });
+export { idParams } from "@cove/contract/routes.ts";
 
 /** The id a route was called with, or "<what> not found" (404) for anything that cannot be one. */
 export function recordId(what: string, id: string): string {

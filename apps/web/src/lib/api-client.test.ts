@@ -1,7 +1,8 @@
 import { messageAnswer } from "@cove/contract/auth.ts";
+import { helpCenterApi, kbApi } from "@cove/contract/kb.ts";
 import { describe, expect, it, vi } from "vitest";
 import { json, storeSession } from "../test/render-app.tsx";
-import { ApiError, apiRequest, errorText } from "./api-client.ts";
+import { ApiError, apiRequest, callRoute, errorText } from "./api-client.ts";
 import { getSession } from "./session-storage.ts";
 
 function answer(response: Response | Error) {
@@ -78,6 +79,24 @@ describe("apiRequest", () => {
     answer(json(200, { unexpected: true }));
     const error = await failure(apiRequest("/auth/logout", { method: "POST", schema: messageAnswer }));
 
+    expect(error.code).toBe("INVALID_RESPONSE");
+  });
+});
+
+describe("callRoute", () => {
+  it("fills the route's path, encoding each param, writes its query and checks the answer with its schema", async () => {
+    const fetchMock = answer(json(200, { message: "File removed" }));
+    const done = await callRoute(kbApi.removeFile, { params: { id: "a/b", fileId: "f 1" } });
+    expect(done).toEqual({ message: "File removed" });
+    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/kb/articles/a%2Fb/files/f%201");
+    expect(fetchMock.mock.calls[0]?.[1]?.method).toBe("DELETE");
+
+    const search = answer(json(200, { results: [] }));
+    await callRoute(helpCenterApi.search, { params: { orgSlug: "acme" }, query: { q: "return label" } });
+    expect(search.mock.calls[0]?.[0]).toBe("/api/public/acme/kb/search?q=return+label");
+
+    answer(json(200, { unexpected: true }));
+    const error = await failure(callRoute(kbApi.listCategories, {}));
     expect(error.code).toBe("INVALID_RESPONSE");
   });
 });

@@ -1,19 +1,8 @@
-import { errorSchema } from "@cove/contract/errors.ts";
-import {
-  createWebhookBody,
-  deliveryAnswer,
-  deliveryListAnswer,
-  deliveryParams,
-  updateWebhookBody,
-  webhookAnswer,
-  webhookListAnswer,
-  webhookParams,
-  webhookWithSecretAnswer,
-} from "@cove/contract/webhooks.ts";
+import { webhooksApi } from "@cove/contract/webhooks.ts";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inRequest } from "../../platform/auth.ts";
 import type { Jobs } from "../../platform/jobs.ts";
+import { addRoute } from "../../platform/routes.ts";
 import type { Secrets } from "../../platform/secrets.ts";
 import { DEFAULT_TIMEOUT_MS, type Resolver, systemResolver } from "./webhooks.http.ts";
 import { SOURCE_EVENTS } from "./webhooks.payloads.ts";
@@ -42,10 +31,6 @@ export interface WebhooksOptions {
   /** The worker runs in this process (true when absent). */
   worker?: boolean;
 }
-
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
-const tags = ["webhooks"];
-const admin = { access: "admin" } as const;
 
 /**
  * Outgoing webhooks and the Slack integration: the in-transaction handler that adds deliveries, the worker that sends
@@ -83,97 +68,36 @@ export async function registerWebhooks(root: FastifyInstance, opts: WebhooksOpti
   await root.register(webhooksRoutes, { deps });
 }
 
-async function webhooksRoutes(fastify: FastifyInstance, { deps }: { deps: service.WebhooksDeps }) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+async function webhooksRoutes(app: FastifyInstance, { deps }: { deps: service.WebhooksDeps }) {
+  addRoute(app, webhooksApi.list, { handler: (req) => inRequest(app, req, service.listWebhooks) });
 
-  app.get("/api/webhooks", {
-    config: admin,
-    schema: {
-      tags,
-      summary: "The organization's webhooks and Slack integrations",
-      response: { 200: webhookListAnswer, ...errors },
-    },
-    handler: (req) => inRequest(app, req, service.listWebhooks),
-  });
-
-  app.post("/api/webhooks", {
-    config: admin,
-    schema: {
-      tags,
-      summary:
-        "Add a webhook ({ url, events, enabled }) or a Slack integration (kind slack): its secret is in this answer only",
-      body: createWebhookBody,
-      response: { 201: webhookWithSecretAnswer, ...errors },
-    },
+  addRoute(app, webhooksApi.create, {
     handler: async (req, reply) =>
       reply.status(201).send(await inRequest(app, req, (ctx) => service.createWebhook(ctx, deps, req.body))),
   });
 
-  app.put("/api/webhooks/:id", {
-    config: admin,
-    schema: {
-      tags,
-      summary: "Change a webhook's URL, events, or turn it on or off",
-      params: webhookParams,
-      body: updateWebhookBody,
-      response: { 200: webhookAnswer, ...errors },
-    },
+  addRoute(app, webhooksApi.update, {
     handler: (req) => inRequest(app, req, (ctx) => service.updateWebhook(ctx, deps, req.params.id, req.body)),
   });
 
-  app.delete("/api/webhooks/:id", {
-    config: admin,
-    schema: {
-      tags,
-      summary: "Delete a webhook and its delivery log",
-      params: webhookParams,
-      response: { 200: webhookAnswer, ...errors },
-    },
+  addRoute(app, webhooksApi.remove, {
     handler: (req) => inRequest(app, req, (ctx) => service.deleteWebhook(ctx, req.params.id)),
   });
 
-  app.post("/api/webhooks/:id/roll-secret", {
-    config: admin,
-    schema: {
-      tags,
-      summary: "A new signing secret (in this answer only); the old one keeps signing beside it for 24 hours",
-      params: webhookParams,
-      response: { 200: webhookWithSecretAnswer, ...errors },
-    },
+  addRoute(app, webhooksApi.rollSecret, {
     handler: (req) => inRequest(app, req, (ctx) => service.rollSecret(ctx, deps, req.params.id)),
   });
 
-  app.post("/api/webhooks/:id/test", {
-    config: admin,
-    schema: {
-      tags,
-      summary: "Send a test event (webhook.test) now",
-      params: webhookParams,
-      response: { 202: deliveryAnswer, ...errors },
-    },
+  addRoute(app, webhooksApi.sendTest, {
     handler: async (req, reply) =>
       reply.status(202).send(await inRequest(app, req, (ctx) => service.sendTest(ctx, deps, req.params.id))),
   });
 
-  app.get("/api/webhooks/:id/deliveries", {
-    config: admin,
-    schema: {
-      tags,
-      summary: "The webhook's latest deliveries: time, event, status code, duration, the first 2 KB of the answer",
-      params: webhookParams,
-      response: { 200: deliveryListAnswer, ...errors },
-    },
+  addRoute(app, webhooksApi.deliveries, {
     handler: (req) => inRequest(app, req, (ctx) => service.webhookDeliveries(ctx, req.params.id)),
   });
 
-  app.post("/api/webhooks/:id/deliveries/:deliveryId/redeliver", {
-    config: admin,
-    schema: {
-      tags,
-      summary: "Send a delivery's event again, as a new delivery",
-      params: deliveryParams,
-      response: { 202: deliveryAnswer, ...errors },
-    },
+  addRoute(app, webhooksApi.redeliver, {
     handler: async (req, reply) =>
       reply
         .status(202)

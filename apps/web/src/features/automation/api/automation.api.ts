@@ -1,17 +1,9 @@
-import { messageAnswer } from "@cove/contract/auth.ts";
-import {
-  automationStats,
-  type CreateRuleBody,
-  ruleAnswer,
-  ruleListAnswer,
-  ruleRunsAnswer,
-  type UpdateRuleBody,
-} from "@cove/contract/automation.ts";
-import { type CannedReplyBody, cannedReplyAnswer, cannedReplyListAnswer } from "@cove/contract/canned-replies.ts";
-import { type SlaTargetsBody, slaTargetsAnswer, ticketSlaAnswer } from "@cove/contract/sla.ts";
+import { automationApi, type CreateRuleBody, type UpdateRuleBody } from "@cove/contract/automation.ts";
+import type { CannedReplyBody } from "@cove/contract/canned-replies.ts";
+import type { SlaTargetsBody } from "@cove/contract/sla.ts";
 import { userListAnswer } from "@cove/contract/users.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiRequest, callRoute } from "../../../lib/api-client.ts";
 import { teamKey, ticketKeys } from "../../../lib/query-keys.ts";
 
 /** Every automation query: the rules, the cards and each rule's run log. */
@@ -23,7 +15,7 @@ const runsKey = (id: string) => [...automationKey, "runs", id] as const;
 export function useRules() {
   return useQuery({
     queryKey: rulesKey,
-    queryFn: ({ signal }) => apiRequest("/automation/rules", { schema: ruleListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(automationApi.listRules, { signal }),
     // The automation list is not refetched on window focus.
     refetchOnWindowFocus: false,
   });
@@ -32,15 +24,14 @@ export function useRules() {
 export function useAutomationStats() {
   return useQuery({
     queryKey: statsKey,
-    queryFn: ({ signal }) => apiRequest("/automation/stats", { schema: automationStats, signal }),
+    queryFn: ({ signal }) => callRoute(automationApi.stats, { signal }),
   });
 }
 
 export function useRuleRuns(id: string) {
   return useQuery({
     queryKey: runsKey(id),
-    queryFn: ({ signal }) =>
-      apiRequest(`/automation/rules/${encodeURIComponent(id)}/runs`, { schema: ruleRunsAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(automationApi.ruleRuns, { params: { id }, signal }),
   });
 }
 
@@ -62,27 +53,19 @@ function useRuleMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
 }
 
 export function useCreateRule() {
-  return useRuleMutation(
-    async (body: CreateRuleBody) =>
-      (await apiRequest("/automation/rules", { method: "POST", body, schema: ruleAnswer })).rule,
-  );
+  return useRuleMutation(async (body: CreateRuleBody) => (await callRoute(automationApi.createRule, { body })).rule);
 }
 
 /** The edit form sends every field; pause/activate sends only isActive (docs/product.md, "States"). */
 export function useUpdateRule() {
   return useRuleMutation(
     async ({ id, body }: { id: string; body: UpdateRuleBody }) =>
-      (await apiRequest(`/automation/rules/${encodeURIComponent(id)}`, { method: "PUT", body, schema: ruleAnswer }))
-        .rule,
+      (await callRoute(automationApi.updateRule, { params: { id }, body })).rule,
   );
 }
 
 export function useDeleteRule() {
-  return useRuleMutation(
-    async (id: string) =>
-      (await apiRequest(`/automation/rules/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer }))
-        .message,
-  );
+  return useRuleMutation(async (id: string) => (await callRoute(automationApi.deleteRule, { params: { id } })).message);
 }
 
 /** SLA targets per priority and business hours (admins change them; agents read them). */
@@ -91,15 +74,14 @@ const slaKey = [...automationKey, "sla"] as const;
 export function useSlaTargets() {
   return useQuery({
     queryKey: slaKey,
-    queryFn: ({ signal }) => apiRequest("/automation/sla", { schema: slaTargetsAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(automationApi.slaTargets, { signal }),
   });
 }
 
 export function useSaveSlaTargets() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: SlaTargetsBody) =>
-      (await apiRequest("/automation/sla", { method: "PUT", body, schema: slaTargetsAnswer })).targets,
+    mutationFn: async (body: SlaTargetsBody) => (await callRoute(automationApi.putSlaTargets, { body })).targets,
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: slaKey });
       // Every open ticket's due times follow the targets: worked out by a background job within moments.
@@ -113,8 +95,7 @@ export function useSaveSlaTargets() {
 export function useTicketSla(ticketId: string) {
   return useQuery({
     queryKey: [...ticketKeys.detail(ticketId), "sla"],
-    queryFn: ({ signal }) =>
-      apiRequest(`/tickets/${encodeURIComponent(ticketId)}/sla`, { schema: ticketSlaAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(automationApi.ticketSla, { params: { id: ticketId }, signal }),
     retry: false,
   });
 }
@@ -125,7 +106,7 @@ const cannedKey = ["canned-replies"] as const;
 export function useCannedReplies() {
   return useQuery({
     queryKey: cannedKey,
-    queryFn: ({ signal }) => apiRequest("/canned-replies", { schema: cannedReplyListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(automationApi.listCannedReplies, { signal }),
   });
 }
 
@@ -137,21 +118,13 @@ function useCannedMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
 export function useSaveCannedReply() {
   return useCannedMutation(async ({ id, body }: { id: string | null; body: CannedReplyBody }) =>
     id
-      ? (
-          await apiRequest(`/canned-replies/${encodeURIComponent(id)}`, {
-            method: "PUT",
-            body,
-            schema: cannedReplyAnswer,
-          })
-        ).canned_reply
-      : (await apiRequest("/canned-replies", { method: "POST", body, schema: cannedReplyAnswer })).canned_reply,
+      ? (await callRoute(automationApi.updateCannedReply, { params: { id }, body })).canned_reply
+      : (await callRoute(automationApi.createCannedReply, { body })).canned_reply,
   );
 }
 
 export function useDeleteCannedReply() {
   return useCannedMutation(
-    async (id: string) =>
-      (await apiRequest(`/canned-replies/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer }))
-        .message,
+    async (id: string) => (await callRoute(automationApi.deleteCannedReply, { params: { id } })).message,
   );
 }

@@ -1,11 +1,11 @@
-import { csatStatsAnswer } from "@cove/contract/csat.ts";
+import { csatApi } from "@cove/contract/csat.ts";
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { csatStatsKey } from "../../../lib/query-keys.ts";
 
 export function useCsatStats() {
   return useQuery({
     queryKey: csatStatsKey,
-    queryFn: ({ signal }) => apiRequest("/csat/stats", { schema: csatStatsAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(csatApi.stats, { signal }),
   });
 }

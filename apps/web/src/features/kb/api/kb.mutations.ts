@@ -1,25 +1,23 @@
-import { messageAnswer } from "@cove/contract/auth.ts";
 import {
   type Article,
-  articleAnswer,
   type CreateArticleBody,
   type CreateCategoryBody,
-  categoryAnswer,
-  helpFeedbackAnswer,
-  type UpdateArticleBody,
+  helpCenterApi,
+  kbApi,
 } from "@cove/contract/kb.ts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
-import { helpBase, kbKeys } from "./kb.queries.ts";
+import { callRoute } from "../../../lib/api-client.ts";
+import { kbKeys } from "./kb.queries.ts";
 
 /** Saving writes a new article or changes an existing one; either way lists and category counts change. */
 export function useSaveArticle(id?: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: CreateArticleBody | UpdateArticleBody): Promise<Article> => {
+    // The editor sends every field either way: a whole article is a valid change too.
+    mutationFn: async (body: CreateArticleBody): Promise<Article> => {
       const answer = id
-        ? await apiRequest(`/kb/articles/${encodeURIComponent(id)}`, { method: "PUT", body, schema: articleAnswer })
-        : await apiRequest("/kb/articles", { method: "POST", body, schema: articleAnswer });
+        ? await callRoute(kbApi.updateArticle, { params: { id }, body })
+        : await callRoute(kbApi.createArticle, { body });
       return answer.article;
     },
     onSuccess: (article) => {
@@ -33,7 +31,7 @@ export function useSaveArticle(id?: string) {
 export function useDeleteArticle(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest(`/kb/articles/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer }),
+    mutationFn: () => callRoute(kbApi.deleteArticle, { params: { id } }),
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: kbKeys.article(id) });
       void queryClient.invalidateQueries({ queryKey: kbKeys.lists() });
@@ -45,8 +43,7 @@ export function useDeleteArticle(id: string) {
 export function useCreateCategory() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: CreateCategoryBody) =>
-      (await apiRequest("/kb/categories", { method: "POST", body, schema: categoryAnswer })).category,
+    mutationFn: async (body: CreateCategoryBody) => (await callRoute(kbApi.createCategory, { body })).category,
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: kbKeys.categories() }),
   });
 }
@@ -54,10 +51,6 @@ export function useCreateCategory() {
 export function useHelpFeedback(orgSlug: string, articleSlug: string) {
   return useMutation({
     mutationFn: (helpful: boolean) =>
-      apiRequest(`${helpBase(orgSlug)}/articles/${encodeURIComponent(articleSlug)}/feedback`, {
-        method: "POST",
-        body: { helpful },
-        schema: helpFeedbackAnswer,
-      }),
+      callRoute(helpCenterApi.feedback, { params: { orgSlug, articleSlug }, body: { helpful } }),
   });
 }

@@ -1,16 +1,6 @@
-import {
-  type Article,
-  articleAnswer,
-  articleListAnswer,
-  type Category,
-  categoryListAnswer,
-  helpArticleAnswer,
-  helpCenterAnswer,
-  helpSearchAnswer,
-  type KbArticleStatus,
-} from "@cove/contract/kb.ts";
+import { type Article, type Category, helpCenterApi, type KbArticleStatus, kbApi } from "@cove/contract/kb.ts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 
 /** What an article list is asked for; the same shape lives in the list page's address. */
 export interface ArticleListParams {
@@ -31,20 +21,18 @@ export const kbKeys = {
   categories: () => [...kbKeys.all, "categories"] as const,
 };
 
-export function articleListPath(params: ArticleListParams): string {
-  const query = new URLSearchParams();
-  query.set("page", String(params.page));
-  if (params.limit !== undefined) query.set("limit", String(params.limit));
-  if (params.search) query.set("search", params.search);
-  if (params.category_id) query.set("category_id", params.category_id);
-  if (params.status) query.set("status", params.status);
-  return `/kb/articles?${query}`;
-}
-
 export function useArticleList(params: ArticleListParams) {
+  // An empty search or filter is no filter: left out of the address.
+  const query = {
+    page: params.page,
+    limit: params.limit,
+    search: params.search || undefined,
+    category_id: params.category_id || undefined,
+    status: params.status,
+  };
   return useQuery({
     queryKey: kbKeys.list(params),
-    queryFn: ({ signal }) => apiRequest(articleListPath(params), { schema: articleListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(kbApi.listArticles, { query, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -53,21 +41,18 @@ export function useArticle(id: string) {
   return useQuery({
     queryKey: kbKeys.article(id),
     queryFn: async ({ signal }): Promise<Article> =>
-      (await apiRequest(`/kb/articles/${encodeURIComponent(id)}`, { schema: articleAnswer, signal })).article,
+      (await callRoute(kbApi.getArticle, { params: { id }, signal })).article,
   });
 }
 
 export function useCategories() {
   return useQuery({
     queryKey: kbKeys.categories(),
-    queryFn: async ({ signal }): Promise<Category[]> =>
-      (await apiRequest("/kb/categories", { schema: categoryListAnswer, signal })).categories,
+    queryFn: async ({ signal }): Promise<Category[]> => (await callRoute(kbApi.listCategories, { signal })).categories,
   });
 }
 
 // The public help center (no sign-in needed).
-
-export const helpBase = (orgSlug: string) => `/public/${encodeURIComponent(orgSlug)}/kb`;
 
 export const helpKeys = {
   center: (orgSlug: string) => ["help", orgSlug] as const,
@@ -78,15 +63,14 @@ export const helpKeys = {
 export function useHelpCenter(orgSlug: string) {
   return useQuery({
     queryKey: helpKeys.center(orgSlug),
-    queryFn: ({ signal }) => apiRequest(helpBase(orgSlug), { schema: helpCenterAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(helpCenterApi.center, { params: { orgSlug }, signal }),
   });
 }
 
 export function useHelpSearch(orgSlug: string, q: string) {
   return useQuery({
     queryKey: helpKeys.search(orgSlug, q),
-    queryFn: ({ signal }) =>
-      apiRequest(`${helpBase(orgSlug)}/search?q=${encodeURIComponent(q)}`, { schema: helpSearchAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(helpCenterApi.search, { params: { orgSlug }, query: { q }, signal }),
     enabled: q !== "",
     placeholderData: keepPreviousData,
   });
@@ -95,7 +79,6 @@ export function useHelpSearch(orgSlug: string, q: string) {
 export function useHelpArticle(orgSlug: string, slug: string) {
   return useQuery({
     queryKey: helpKeys.article(orgSlug, slug),
-    queryFn: ({ signal }) =>
-      apiRequest(`${helpBase(orgSlug)}/articles/${encodeURIComponent(slug)}`, { schema: helpArticleAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(helpCenterApi.article, { params: { orgSlug, articleSlug: slug }, signal }),
   });
 }

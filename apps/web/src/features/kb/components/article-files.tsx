@@ -1,11 +1,11 @@
 import type { Attachment } from "@cove/contract/attachments.ts";
-import { messageAnswer } from "@cove/contract/auth.ts";
-import { type Article, articleFilePath } from "@cove/contract/kb.ts";
+import { type Article, articleFilePath, kbApi } from "@cove/contract/kb.ts";
+import { routePath } from "@cove/contract/routes.ts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { AttachmentList } from "../../../components/attachment-list.tsx";
 import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { getSession } from "../../../lib/session-storage.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { fetchFile } from "../../../lib/uploads.ts";
@@ -19,7 +19,7 @@ export function ArticleFiles({ article, editable = false }: { article: Article; 
   const queryClient = useQueryClient();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: kbKeys.article(article.id) });
   const uploads = useFileUploads({
-    url: `/api/kb/articles/${encodeURIComponent(article.id)}/files`,
+    url: routePath(kbApi.attachFile, { id: article.id }),
     token: getSession()?.token,
     onUploaded: refresh,
   });
@@ -28,10 +28,7 @@ export function ArticleFiles({ article, editable = false }: { article: Article; 
     [article.id],
   );
   const remove = (file: Attachment) =>
-    apiRequest(`/kb/articles/${encodeURIComponent(article.id)}/files/${file.id}`, {
-      method: "DELETE",
-      schema: messageAnswer,
-    })
+    callRoute(kbApi.removeFile, { params: { id: article.id, fileId: file.id } })
       .then(refresh)
       .catch((error: unknown) => toastError(error, "The file could not be removed"));
   const files = article.attachments ?? [];

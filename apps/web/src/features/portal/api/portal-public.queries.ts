@@ -1,7 +1,7 @@
-import { surveyAnswer } from "@cove/contract/csat.ts";
+import { csatApi } from "@cove/contract/csat.ts";
 import { portalInfoAnswer } from "@cove/contract/portal.ts";
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiRequest, callRoute } from "../../../lib/api-client.ts";
 
 /** A portal's organization (name, branding), for pages shown before sign-in. */
 export function usePortalInfo(orgSlug: string) {
@@ -22,14 +22,7 @@ export function usePortalInfo(orgSlug: string) {
 export function useSurvey(token: string) {
   return useQuery({
     queryKey: ["portal-public", "survey", token],
-    queryFn: ({ signal }) =>
-      apiRequest("/portal/satisfaction/lookup", {
-        method: "POST",
-        body: { token },
-        schema: surveyAnswer,
-        signal,
-        anonymous: true,
-      }),
+    queryFn: ({ signal }) => callRoute(csatApi.lookup, { body: { token }, signal, anonymous: true }),
     enabled: token.length >= 20,
   });
 }

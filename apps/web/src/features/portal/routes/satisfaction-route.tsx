@@ -1,9 +1,8 @@
-import { CSAT_RATINGS, type CsatRating, type RateBody, satisfactionSchema } from "@cove/contract/csat.ts";
+import { CSAT_RATINGS, type CsatRating, csatApi, type RateBody } from "@cove/contract/csat.ts";
 import { portalPath } from "@cove/contract/portal.ts";
 import { Link, useParams, useSearchParams } from "react-router";
-import { z } from "zod";
 import { FullPageSpinner } from "../../../components/ui/spinner.tsx";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { SessionQueryProvider } from "../../../lib/query-provider.tsx";
 import { usePortalInfo, useSurvey } from "../api/portal-public.queries.ts";
 import { PortalFrame } from "../components/portal-frame.tsx";
@@ -18,8 +17,6 @@ export function SatisfactionRoute() {
     </SessionQueryProvider>
   );
 }
-
-const rated = z.object({ satisfaction: satisfactionSchema, message: z.string() });
 
 function Survey() {
   const { orgSlug = "" } = useParams();
@@ -53,12 +50,7 @@ function Survey() {
               satisfaction={survey.data.satisfaction}
               initialRating={initialRating}
               onRate={(body: RateBody) =>
-                apiRequest("/portal/satisfaction", {
-                  method: "POST",
-                  body: { token, ...body },
-                  schema: rated,
-                  anonymous: true,
-                }).then(() => survey.refetch())
+                callRoute(csatApi.rate, { body: { token, ...body }, anonymous: true }).then(() => survey.refetch())
               }
             />
           </>

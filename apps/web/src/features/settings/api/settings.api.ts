@@ -1,19 +1,13 @@
-import { billingMessage } from "@cove/contract/billing.ts";
 import {
-  apiKey,
-  apiKeyListAnswer,
-  branding,
+  apiKeysApi,
   type CreateApiKeyBody,
-  createApiKeyAnswer,
   dataExportAnswer,
-  emailSettings,
-  generalSettings,
+  settingsApi,
   type UpdateEmailBody,
   type UpdateGeneralBody,
 } from "@cove/contract/settings.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiRequest, callRoute } from "../../../lib/api-client.ts";
 import { downloadWithSession } from "../../../lib/download.ts";
 
 const generalKey = ["settings", "general"] as const;
@@ -24,15 +18,14 @@ const exportKey = ["settings", "export"] as const;
 export function useGeneralSettings() {
   return useQuery({
     queryKey: generalKey,
-    queryFn: ({ signal }) => apiRequest("/settings/general", { schema: generalSettings, signal }),
+    queryFn: ({ signal }) => callRoute(settingsApi.general, { signal }),
   });
 }
 
 export function useUpdateGeneral() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateGeneralBody) =>
-      apiRequest("/settings/general", { method: "PUT", body, schema: generalSettings }),
+    mutationFn: (body: UpdateGeneralBody) => callRoute(settingsApi.updateGeneral, { body }),
     onSuccess: (data) => {
       queryClient.setQueryData(generalKey, data);
       void queryClient.invalidateQueries({ queryKey: ["help"] });
@@ -43,15 +36,14 @@ export function useUpdateGeneral() {
 export function useEmailSettings() {
   return useQuery({
     queryKey: emailKey,
-    queryFn: ({ signal }) => apiRequest("/settings/email", { schema: emailSettings, signal }),
+    queryFn: ({ signal }) => callRoute(settingsApi.email, { signal }),
   });
 }
 
 export function useUpdateEmail() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateEmailBody) =>
-      apiRequest("/settings/email", { method: "PUT", body, schema: emailSettings }),
+    mutationFn: (body: UpdateEmailBody) => callRoute(settingsApi.updateEmail, { body }),
     onSuccess: (data) => queryClient.setQueryData(emailKey, data),
   });
 }
@@ -59,15 +51,14 @@ export function useUpdateEmail() {
 export function useApiKeys() {
   return useQuery({
     queryKey: keysKey,
-    queryFn: ({ signal }) => apiRequest("/settings/api-keys", { schema: apiKeyListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(apiKeysApi.list, { signal }),
   });
 }
 
 export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateApiKeyBody) =>
-      apiRequest("/settings/api-keys", { method: "POST", body, schema: createApiKeyAnswer }),
+    mutationFn: (body: CreateApiKeyBody) => callRoute(apiKeysApi.create, { body }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: keysKey }),
   });
 }
@@ -75,11 +66,7 @@ export function useCreateApiKey() {
 export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest(`/settings/api-keys/${encodeURIComponent(id)}`, {
-        method: "DELETE",
-        schema: z.object({ api_key: apiKey }),
-      }),
+    mutationFn: (id: string) => callRoute(apiKeysApi.revoke, { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: keysKey }),
   });
 }
@@ -115,8 +102,7 @@ export function downloadExport(id: string): Promise<void> {
 
 export function useDeleteOrganization() {
   return useMutation({
-    mutationFn: (confirm: string) =>
-      apiRequest("/organization", { method: "DELETE", body: { confirm }, schema: billingMessage }),
+    mutationFn: (confirm: string) => callRoute(settingsApi.deleteOrganization, { body: { confirm } }),
   });
 }
 
@@ -124,8 +110,7 @@ export function useDeleteOrganization() {
 export function useBranding(orgSlug: string) {
   return useQuery({
     queryKey: ["help", orgSlug, "branding"],
-    queryFn: ({ signal }) =>
-      apiRequest(`/public/${encodeURIComponent(orgSlug)}/branding`, { schema: branding, signal, anonymous: true }),
+    queryFn: ({ signal }) => callRoute(settingsApi.branding, { params: { orgSlug }, signal, anonymous: true }),
     enabled: orgSlug !== "",
   });
 }

@@ -1,32 +1,22 @@
-import {
-  type CreateWebhookBody,
-  deliveryAnswer,
-  deliveryListAnswer,
-  type UpdateWebhookBody,
-  webhookAnswer,
-  webhookListAnswer,
-  webhookWithSecretAnswer,
-} from "@cove/contract/webhooks.ts";
+import { type CreateWebhookBody, type UpdateWebhookBody, webhooksApi } from "@cove/contract/webhooks.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 
 /** Settings > Integrations: webhooks and Slack (admins). */
 const webhooksKey = ["settings", "webhooks"] as const;
 const deliveriesKey = (id: string) => ["settings", "webhooks", id, "deliveries"] as const;
-const path = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
 
 export function useWebhooks() {
   return useQuery({
     queryKey: webhooksKey,
-    queryFn: ({ signal }) => apiRequest("/webhooks", { schema: webhookListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(webhooksApi.list, { signal }),
   });
 }
 
 export function useCreateWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateWebhookBody) =>
-      apiRequest("/webhooks", { method: "POST", body, schema: webhookWithSecretAnswer }),
+    mutationFn: (body: CreateWebhookBody) => callRoute(webhooksApi.create, { body }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: webhooksKey }),
   });
 }
@@ -35,7 +25,7 @@ export function useUpdateWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: UpdateWebhookBody }) =>
-      apiRequest(path(id), { method: "PUT", body, schema: webhookAnswer }),
+      callRoute(webhooksApi.update, { params: { id }, body }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: webhooksKey }),
   });
 }
@@ -43,7 +33,7 @@ export function useUpdateWebhook() {
 export function useDeleteWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest(path(id), { method: "DELETE", schema: webhookAnswer }),
+    mutationFn: (id: string) => callRoute(webhooksApi.remove, { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: webhooksKey }),
   });
 }
@@ -51,8 +41,7 @@ export function useDeleteWebhook() {
 export function useRollSecret() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest(`${path(id)}/roll-secret`, { method: "POST", schema: webhookWithSecretAnswer }),
+    mutationFn: (id: string) => callRoute(webhooksApi.rollSecret, { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: webhooksKey }),
   });
 }
@@ -61,7 +50,7 @@ export function useRollSecret() {
 export function useDeliveries(id: string) {
   return useQuery({
     queryKey: deliveriesKey(id),
-    queryFn: ({ signal }) => apiRequest(`${path(id)}/deliveries`, { schema: deliveryListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(webhooksApi.deliveries, { params: { id }, signal }),
     refetchInterval: 5000,
   });
 }
@@ -69,7 +58,7 @@ export function useDeliveries(id: string) {
 export function useSendTest() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest(`${path(id)}/test`, { method: "POST", schema: deliveryAnswer }),
+    mutationFn: (id: string) => callRoute(webhooksApi.sendTest, { params: { id } }),
     onSettled: (_d, _e, id) => queryClient.invalidateQueries({ queryKey: deliveriesKey(id) }),
   });
 }
@@ -78,10 +67,7 @@ export function useRedeliver() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, deliveryId }: { id: string; deliveryId: string }) =>
-      apiRequest(`${path(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, {
-        method: "POST",
-        schema: deliveryAnswer,
-      }),
+      callRoute(webhooksApi.redeliver, { params: { id, deliveryId } }),
     onSettled: (_d, _e, { id }) => queryClient.invalidateQueries({ queryKey: deliveriesKey(id) }),
   });
 }
