@@ -3,7 +3,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
-import { SubmitRow } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
@@ -50,9 +50,9 @@ function NamesForm({ user }: { user: SessionUser }) {
     <form onSubmit={onSubmit} noValidate aria-label="Your name" className="space-y-4">
       <NameFields register={register} errors={errors} />
       <TextField label="Email" value={user.email} readOnly disabled hint="Your sign-in email cannot be changed here." />
-      <SubmitRow pending={isSubmitting} disabled={!isDirty}>
+      <FormActions pending={isSubmitting} disabled={!isDirty}>
         {isSubmitting ? "Saving…" : "Save changes"}
-      </SubmitRow>
+      </FormActions>
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
-import { Button } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
@@ -105,14 +105,14 @@ export function NewTicketForm() {
           {...register("priority")}
         />
       </div>
-      <div className="flex flex-col-reverse gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={() => navigate("/tickets")} disabled={isSubmitting}>
-          Cancel
-        </Button>
-        <Button type="submit" pending={isSubmitting} disabled={files.uploading}>
-          {isSubmitting ? "Creating…" : "Create Ticket"}
-        </Button>
-      </div>
+      <FormActions
+        onCancel={() => navigate("/tickets")}
+        pending={isSubmitting}
+        disabled={files.uploading}
+        className="border-t border-slate-100 pt-5"
+      >
+        {isSubmitting ? "Creating…" : "Create Ticket"}
+      </FormActions>
     </form>
   );
 }
