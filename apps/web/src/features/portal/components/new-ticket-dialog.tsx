@@ -1,21 +1,17 @@
 import { createPortalTicketBody } from "@cove/contract/portal.ts";
-import { TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
-import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
+import { useFileUploads } from "../../../components/file-uploads.tsx";
 import { FormDialog } from "../../../components/ui/dialog-shell.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
-import { SelectField } from "../../../components/ui/select-field.tsx";
-import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
+import { TextField } from "../../../components/ui/text-field.tsx";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastErrorWithReason } from "../../../lib/toast-error.ts";
-import { PRIORITY_LABELS } from "../../tickets/index.ts";
+import { NewTicketDetails } from "../../tickets/index.ts";
 import { useCreateMyTicket } from "../api/portal.queries.ts";
 import { usePortal } from "../api/portal-context.ts";
 import { brandStyle } from "./portal-brand.ts";
-
-const priorityOptions = TICKET_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
 
 /** Spec: the Create Support Ticket modal (subject and description required). */
 export function NewTicketDialog({
@@ -75,20 +71,14 @@ export function NewTicketDialog({
         {...files.dropProps}
       >
         <TextField label="Subject" maxLength={250} error={errors.subject?.message} {...register("subject")} />
-        <TextAreaField
+        <NewTicketDetails
           id="portal-ticket-description"
-          label="Description"
-          error={errors.description?.message}
           rows={6}
-          className="resize-y"
-          onPaste={files.onPaste}
-          {...register("description")}
+          files={files}
+          description={register("description")}
+          descriptionError={errors.description?.message}
+          priority={register("priority")}
         />
-        <UploadList files={files} label="Files of this ticket" />
-        <AttachFilesButton files={files} />
-        <div className="sm:max-w-xs">
-          <SelectField label="Priority" options={priorityOptions} {...register("priority")} />
-        </div>
         <FormActions
           onCancel="close"
           variant="accent"
