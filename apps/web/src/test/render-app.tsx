@@ -1,11 +1,14 @@
 import type { SessionUser } from "@cove/contract/auth.ts";
-import { render, screen, waitFor } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { vi } from "vitest";
 import { AppProviders } from "../app/providers.tsx";
 import { routes } from "../app/router.tsx";
 import { setSession } from "../lib/session-storage.ts";
+import { trialAnswer } from "./trial-fixtures.ts";
+
+export { trialAnswer };
 
 export const testUser: SessionUser = {
   id: "8a3c5f5e-8d0e-4a57-9d43-1f6b2f0c9a11",
@@ -66,23 +69,6 @@ export function renderApp(path: string) {
   return { router, user, ...view };
 }
 
-export const trialAnswer = {
-  isTrial: true,
-  daysRemaining: 10,
-  isExpired: false,
-  trialEndsAt: "2030-01-15T00:00:00.000Z",
-  plan: "growth",
-  subscription_status: "trialing",
-  access: {
-    read_only: false,
-    reason: null,
-    message: null,
-    grace_ends_at: null,
-    read_only_from: null,
-    deletes_at: null,
-  },
-};
-
 /**
  * A signed-in visit: stores `user`'s session, answers who is signed in and the trial's status, and mocks `handlers`
  * beside them (a handler for either of those two replaces it).
@@ -109,4 +95,11 @@ export async function findOpenDialog(role: "dialog" | "alertdialog", options?: {
     }
   });
   return dialog;
+}
+
+/** A table's column headers, as the reader sees them. */
+export function columnHeaders(table: HTMLElement): (string | null)[] {
+  return within(table)
+    .getAllByRole("columnheader")
+    .map((h) => h.textContent);
 }

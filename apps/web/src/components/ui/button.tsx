@@ -2,14 +2,19 @@ import { clsx } from "clsx";
 import type { ComponentProps } from "react";
 import { Spinner } from "./spinner.tsx";
 
-type Variant = "primary" | "secondary" | "ghost" | "danger";
+type Variant = "primary" | "secondary" | "ghost" | "danger" | "accent";
 type Size = "sm" | "md" | "icon";
 
+const indigoOutline = "focus-visible:outline-indigo-500";
+
 const variants: Record<Variant, string> = {
-  primary: "bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 disabled:bg-indigo-400",
-  secondary: "border border-slate-300 bg-white text-slate-700 shadow-sm hover:bg-slate-50 disabled:text-slate-400",
-  ghost: "text-slate-600 hover:bg-slate-100 hover:text-slate-900 disabled:text-slate-400",
-  danger: "bg-red-600 text-white shadow-sm hover:bg-red-500 disabled:bg-red-400",
+  primary: `bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 disabled:bg-indigo-400 ${indigoOutline}`,
+  secondary: `border border-slate-300 bg-white text-slate-700 shadow-sm hover:bg-slate-50 disabled:text-slate-400 ${indigoOutline}`,
+  ghost: `text-slate-600 hover:bg-slate-100 hover:text-slate-900 disabled:text-slate-400 ${indigoOutline}`,
+  danger: `bg-red-600 text-white shadow-sm hover:bg-red-500 disabled:bg-red-400 ${indigoOutline}`,
+  // The portal's buttons, in the organization's colour with the ink that reads on it (portal-brand.ts sets both).
+  accent:
+    "bg-[var(--portal-accent,#4f46e5)] text-[var(--portal-accent-ink,#fff)] shadow-sm hover:opacity-90 disabled:opacity-60 focus-visible:outline-[var(--portal-accent-text,#4f46e5)]",
 };
 
 const sizes: Record<Size, string> = {
@@ -22,7 +27,7 @@ const sizes: Record<Size, string> = {
 export function buttonClasses(variant: Variant = "primary", size: Size = "md", className?: string): string {
   return clsx(
     "inline-flex items-center justify-center rounded-md font-medium transition-colors",
-    "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500",
+    "focus-visible:outline-2 focus-visible:outline-offset-2",
     "disabled:cursor-not-allowed",
     variants[variant],
     sizes[size],
@@ -30,7 +35,7 @@ export function buttonClasses(variant: Variant = "primary", size: Size = "md", c
   );
 }
 
-interface ButtonProps extends ComponentProps<"button"> {
+export interface ButtonProps extends ComponentProps<"button"> {
   variant?: Variant;
   size?: Size;
   /** Shows a spinner and blocks further clicks while a request runs. */
@@ -58,14 +63,5 @@ export function Button({
       {pending && <Spinner />}
       {children}
     </button>
-  );
-}
-
-/** A form's submit button, on a row of its own at the form's right end. */
-export function SubmitRow(props: Omit<ButtonProps, "type">) {
-  return (
-    <div className="flex justify-end">
-      <Button type="submit" {...props} />
-    </div>
   );
 }

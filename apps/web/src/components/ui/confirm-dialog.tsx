@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Button } from "./button.tsx";
-import { DialogActions, DialogShell } from "./dialog-shell.tsx";
+import { DialogShell } from "./dialog-shell.tsx";
+import { FormActions } from "./form-actions.tsx";
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -36,15 +36,17 @@ export function ConfirmDialog({
       description={description}
       descriptionClassName="mt-2 text-sm break-words text-slate-600"
     >
-      <DialogActions
-        pending={pending}
+      <FormActions
+        type="button"
+        onCancel="close"
         cancelLabel={cancelLabel}
-        className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end"
+        variant={tone}
+        pending={pending}
+        onClick={onConfirm}
+        className="mt-6"
       >
-        <Button variant={tone} pending={pending} onClick={onConfirm}>
-          {confirmLabel}
-        </Button>
-      </DialogActions>
+        {confirmLabel}
+      </FormActions>
     </DialogShell>
   );
 }

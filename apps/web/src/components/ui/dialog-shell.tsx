@@ -18,7 +18,7 @@ interface DialogShellProps {
 
 /**
  * The modal that asks before something that cannot be undone: an alert dialog over a dimmed page, a title, what will
- * happen, then the dialog's own content (its buttons, or a form ending in `DialogActions`).
+ * happen, then the dialog's own content (its buttons, or a form ending in `FormActions`).
  */
 export function DialogShell({
   open,
@@ -46,30 +46,6 @@ export function DialogShell({
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
-  );
-}
-
-/** A dialog's buttons: Cancel (closes it; not while its work runs), then the dialog's own action. */
-export function DialogActions({
-  pending = false,
-  cancelLabel = "Cancel",
-  className = "flex flex-col-reverse gap-3 sm:flex-row sm:justify-end",
-  children,
-}: {
-  pending?: boolean;
-  cancelLabel?: string;
-  className?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className={className}>
-      <Dialog.Close asChild>
-        <Button variant="secondary" disabled={pending}>
-          {cancelLabel}
-        </Button>
-      </Dialog.Close>
-      {children}
-    </div>
   );
 }
 

@@ -6,10 +6,13 @@ import { Alert } from "./alert.tsx";
 import { Button, buttonClasses } from "./button.tsx";
 import { Spinner } from "./spinner.tsx";
 
-/** What a list or page shows while its data loads the first time. */
-export function Loading({ label }: { label: string }) {
+/**
+ * What a list or page shows while its data loads the first time. `className`: its room and colour, where they differ
+ * (the portal and the help center turn in the organization's colour).
+ */
+export function Loading({ label, className = "py-16 text-indigo-600" }: { label: string; className?: string }) {
   return (
-    <div className="flex justify-center py-16 text-indigo-600">
+    <div className={`flex justify-center ${className}`}>
       <Spinner className="size-6" label={label} />
     </div>
   );

@@ -1,5 +1,6 @@
 // What the tickets feature offers the others; everything else in it is its own business (scripts/check-boundaries.mjs).
 export { useTicketList, useTicketStats } from "./api/tickets.queries.ts";
+export { NewTicketDetails } from "./components/new-ticket-details.tsx";
 export { PriorityBadge, StatusBadge } from "./components/ticket-badges.tsx";
 export {
   formatDate,

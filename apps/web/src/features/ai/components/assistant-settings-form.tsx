@@ -4,8 +4,8 @@ import { useEffect, useId } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
-import { SubmitRow } from "../../../components/ui/button.tsx";
 import { CheckboxField } from "../../../components/ui/checkbox-field.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
 import { FieldShell, TextAreaField } from "../../../components/ui/text-field.tsx";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -142,9 +142,9 @@ export function AssistantSettingsForm({ settings, canEdit }: { settings: AiSetti
         />
       </fieldset>
       {canEdit && (
-        <SubmitRow pending={isSubmitting} disabled={!isDirty}>
+        <FormActions pending={isSubmitting} disabled={!isDirty}>
           Save settings
-        </SubmitRow>
+        </FormActions>
       )}
     </form>
   );

@@ -2,7 +2,7 @@ import { applyThresholdBody } from "@cove/contract/ai.ts";
 import { useId } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
-import { SubmitRow } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TableHead } from "../../../components/ui/table-head.tsx";
 import { FieldShell, inputClasses } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -148,9 +148,9 @@ export function ThresholdProposal({ canEdit }: { canEdit: boolean }) {
         </div>
       )}
       {canEdit && (
-        <SubmitRow size="sm" pending={apply.isPending} disabled={!p || p.proposed === null}>
+        <FormActions size="sm" pending={apply.isPending} disabled={!p || p.proposed === null}>
           Apply {p?.proposed != null ? p.proposed.toFixed(2) : "threshold"}
-        </SubmitRow>
+        </FormActions>
       )}
     </form>
   );

@@ -1,5 +1,6 @@
 import type { ConversationTurn } from "@cove/contract/ai.ts";
 import { Alert } from "../../../components/ui/alert.tsx";
+import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -26,14 +27,10 @@ export function AiAssistantRoute() {
 
   return (
     <div className="space-y-6">
-      <title>AI Assistant · Cove</title>
-      <header>
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">AI Assistant</h1>
-        <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          The assistant answers customers from your published knowledge-base articles, cites the ones it used, and hands
-          the conversation to your team when it is not sure or when a customer asks for a person.
-        </p>
-      </header>
+      <PageHeader
+        title="AI Assistant"
+        lead="The assistant answers customers from your published knowledge-base articles, cites the ones it used, and hands the conversation to your team when it is not sure or when a customer asks for a person."
+      />
       {settings.error && (
         <Alert>
           <p className="font-semibold">The assistant's settings could not be loaded</p>

@@ -3,7 +3,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
-import { SubmitRow } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
@@ -56,7 +56,7 @@ export function PasswordForm() {
       <div className="grid gap-4 sm:grid-cols-2">
         <NewPasswordFields label="New password" register={register} errors={errors} field="newPassword" />
       </div>
-      <SubmitRow pending={isSubmitting}>{isSubmitting ? "Changing…" : "Change password"}</SubmitRow>
+      <FormActions pending={isSubmitting}>{isSubmitting ? "Changing…" : "Change password"}</FormActions>
     </form>
   );
 }

@@ -7,7 +7,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { Loading } from "../../../components/ui/load-states.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { resetPasswordRequest, resetTokenCheckRequest } from "../api/auth.api.ts";
 import { NewPasswordFields, withPasswordConfirmation } from "./account-fields.tsx";
@@ -67,11 +67,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
   });
 
   if (checking) {
-    return (
-      <div className="flex justify-center py-8 text-indigo-600">
-        <Spinner className="size-6" label="Checking your reset link" />
-      </div>
-    );
+    return <Loading label="Checking your reset link" className="py-8 text-indigo-600" />;
   }
 
   // A used or expired link cannot succeed however the form is filled in: say so, and offer only what helps.

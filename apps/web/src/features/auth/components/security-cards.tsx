@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
@@ -58,14 +59,9 @@ function CodeForm({
         error={errors.code?.message}
         {...register("code")}
       />
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant={tone} pending={pending}>
-          {submitLabel}
-        </Button>
-        <Button type="button" variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions onCancel={onCancel} cancelVariant="ghost" variant={tone} pending={pending}>
+        {submitLabel}
+      </FormActions>
     </form>
   );
 }

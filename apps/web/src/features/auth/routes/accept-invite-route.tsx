@@ -7,7 +7,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { Loading } from "../../../components/ui/load-states.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
@@ -115,11 +115,7 @@ export function AcceptInviteRoute() {
       <DeadLink message="This invitation link is missing its token. Open the link from the email again." used={false} />
     );
   } else if (invitation.state === "loading") {
-    body = (
-      <div className="flex justify-center py-8 text-indigo-600">
-        <Spinner className="size-6" label="Checking your invitation" />
-      </div>
-    );
+    body = <Loading label="Checking your invitation" className="py-8 text-indigo-600" />;
   } else if (invitation.state === "failed") {
     const { error } = invitation;
     body = (

@@ -3,7 +3,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
-import { SubmitRow } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
+import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
@@ -50,9 +51,9 @@ function NamesForm({ user }: { user: SessionUser }) {
     <form onSubmit={onSubmit} noValidate aria-label="Your name" className="space-y-4">
       <NameFields register={register} errors={errors} />
       <TextField label="Email" value={user.email} readOnly disabled hint="Your sign-in email cannot be changed here." />
-      <SubmitRow pending={isSubmitting} disabled={!isDirty}>
+      <FormActions pending={isSubmitting} disabled={!isDirty}>
         {isSubmitting ? "Saving…" : "Save changes"}
-      </SubmitRow>
+      </FormActions>
     </form>
   );
 }
@@ -63,13 +64,10 @@ export function ProfileRoute() {
   if (!user) return null;
   return (
     <div className="mx-auto max-w-2xl space-y-6">
-      <title>Your profile · Cove</title>
-      <header>
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Your profile</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          {user.role === "admin" ? "Admin" : "Agent"} at {user.organizationName}
-        </p>
-      </header>
+      <PageHeader
+        title="Your profile"
+        lead={`${user.role === "admin" ? "Admin" : "Agent"} at ${user.organizationName}`}
+      />
       <Card title="Picture" description="Shown in the top bar and the team list.">
         <AvatarPicker />
       </Card>

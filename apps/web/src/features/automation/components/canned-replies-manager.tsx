@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -106,16 +107,9 @@ export function CannedRepliesManager({ readOnly = false }: { readOnly?: boolean 
           <TextField label="Title" maxLength={120} error={errors.title?.message} {...form.register("title")} />
           <TextAreaField id="canned-body" label="Reply text" error={bodyError} rows={3} {...form.register("body")} />
           {errors.root?.message && <Alert>{errors.root.message}</Alert>}
-          <div className="flex justify-end gap-2">
-            {editing && (
-              <Button type="button" variant="secondary" onClick={reset}>
-                Cancel
-              </Button>
-            )}
-            <Button type="submit" variant="secondary" pending={save.isPending}>
-              {editing ? "Save canned reply" : "Add canned reply"}
-            </Button>
-          </div>
+          <FormActions onCancel={editing ? reset : undefined} variant="secondary" pending={save.isPending}>
+            {editing ? "Save canned reply" : "Add canned reply"}
+          </FormActions>
         </form>
       )}
       <ConfirmDialog

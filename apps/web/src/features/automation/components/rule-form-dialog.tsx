@@ -3,8 +3,8 @@ import { useState } from "react";
 import { FormProvider, useFormContext, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
-import { Button } from "../../../components/ui/button.tsx";
 import { FormDialog } from "../../../components/ui/dialog-shell.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
@@ -71,14 +71,9 @@ export function RuleFormDialog({ rule, onClose }: { rule: Rule | null; onClose: 
           </label>
 
           {serverError && <Alert>{serverError}</Alert>}
-          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <Button type="button" variant="secondary" disabled={pending} onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={pending}>
-              {rule ? "Save Rule" : "Create Rule"}
-            </Button>
-          </div>
+          <FormActions onCancel={onClose} pending={pending}>
+            {rule ? "Save Rule" : "Create Rule"}
+          </FormActions>
         </form>
       </FormProvider>
     </FormDialog>

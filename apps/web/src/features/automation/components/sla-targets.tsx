@@ -3,7 +3,7 @@ import { TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
 import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
-import { SubmitRow } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TableHead } from "../../../components/ui/table-head.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
@@ -189,9 +189,9 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
         </fieldset>
         {error && <Alert>{error}</Alert>}
         {!readOnly && (
-          <SubmitRow variant="secondary" pending={save.isPending}>
+          <FormActions variant="secondary" pending={save.isPending}>
             Save SLA targets
-          </SubmitRow>
+          </FormActions>
         )}
       </form>
     </section>

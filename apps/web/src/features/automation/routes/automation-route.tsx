@@ -4,7 +4,8 @@ import { useState } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { FigureCards } from "../../../components/ui/figure-cards.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { Loading } from "../../../components/ui/load-states.tsx";
+import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { useAutomationStats, useRules } from "../api/automation.api.ts";
 import { CannedRepliesManager } from "../components/canned-replies-manager.tsx";
@@ -36,32 +37,27 @@ export function AutomationRoute() {
 
   return (
     <div className="space-y-6">
-      <title>Automation · Cove</title>
-      <header className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Automation</h1>
-          <p className="mt-1 text-sm text-slate-600">
-            Rules run on every ticket event, in this order: when the conditions hold, the actions are done.
-          </p>
-        </div>
-        {admin ? (
-          <Button onClick={() => setEditing(null)}>
-            <Plus className="size-4" aria-hidden="true" />
-            Create Rule
-          </Button>
-        ) : (
-          <p className="rounded-md bg-slate-100 px-3 py-1.5 text-sm text-slate-700">
-            Read-only: only an admin can change automation.
-          </p>
-        )}
-      </header>
+      <PageHeader
+        title="Automation"
+        lead="Rules run on every ticket event, in this order: when the conditions hold, the actions are done."
+        actions={
+          admin ? (
+            <Button onClick={() => setEditing(null)}>
+              <Plus className="size-4" aria-hidden="true" />
+              Create Rule
+            </Button>
+          ) : (
+            <p className="rounded-md bg-slate-100 px-3 py-1.5 text-sm text-slate-700">
+              Read-only: only an admin can change automation.
+            </p>
+          )
+        }
+      />
 
       <StatCards />
 
       {rules.isPending ? (
-        <div className="flex justify-center py-16 text-indigo-600">
-          <Spinner className="size-6" label="Loading automation rules" />
-        </div>
+        <Loading label="Loading automation rules" />
       ) : rules.isError ? (
         <div className="space-y-3">
           <Alert>Failed to load automation rules</Alert>

@@ -1,7 +1,7 @@
 import { type BillingDetails, type BillingDetailsBody, billingDetailsBody } from "@cove/contract/billing-account.ts";
 import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
-import { Button } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -93,11 +93,9 @@ function DetailsForm({ current }: { current: BillingDetails }) {
           <Alert>{errors.root.message}</Alert>
         </div>
       )}
-      <div className="flex justify-end sm:col-span-2">
-        <Button type="submit" pending={save.isPending}>
-          Save billing details
-        </Button>
-      </div>
+      <FormActions pending={save.isPending} className="sm:col-span-2">
+        Save billing details
+      </FormActions>
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import { Alert } from "../../../components/ui/alert.tsx";
-import { Button } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 
 interface PaymentActionsProps {
   /** Why the last attempt failed, shown above the buttons. */
@@ -14,14 +14,9 @@ export function PaymentActions({ error, processing, submitLabel, onCancel }: Pay
   return (
     <>
       {error && <Alert>{error}</Alert>}
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel} disabled={processing}>
-          Cancel
-        </Button>
-        <Button type="submit" pending={processing} disabled={processing}>
-          {processing ? "Processing..." : submitLabel}
-        </Button>
-      </div>
+      <FormActions onCancel={onCancel} pending={processing}>
+        {processing ? "Processing..." : submitLabel}
+      </FormActions>
     </>
   );
 }

@@ -2,6 +2,7 @@ import { PLANS, type PlanId } from "@cove/contract/constants.ts";
 import { AlertTriangle, Clock, Lock } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
+import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useReloadBilling, useSubscribe, useSubscription } from "../api/billing.api.ts";
 import { BillingDetailsForm } from "../components/billing-details-form.tsx";
@@ -31,11 +32,7 @@ export function BillingRoute() {
 
   return (
     <div className="space-y-6">
-      <title>Billing · Cove</title>
-      <div>
-        <h1 className="text-2xl font-semibold text-slate-900">Billing</h1>
-        <p className="mt-1 text-sm text-slate-600">Your subscription: plan, payment method and invoices.</p>
-      </div>
+      <PageHeader title="Billing" lead="Your subscription: plan, payment method and invoices." />
 
       {subscription.isError && (
         <div

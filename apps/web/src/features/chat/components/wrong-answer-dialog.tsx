@@ -3,6 +3,7 @@ import { Search } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -124,20 +125,16 @@ export function WrongAnswerDialog({
             <Button variant="secondary" disabled={mark.isPending} onClick={() => send({ not_covered: true })}>
               Not covered by any article
             </Button>
-            <div className="flex flex-col-reverse gap-3 sm:flex-row">
-              <Dialog.Close asChild>
-                <Button variant="ghost" disabled={mark.isPending}>
-                  Cancel
-                </Button>
-              </Dialog.Close>
-              <Button
-                disabled={articleId === null}
-                pending={mark.isPending}
-                onClick={() => articleId && send({ article_id: articleId })}
-              >
-                Use this article
-              </Button>
-            </div>
+            <FormActions
+              type="button"
+              onCancel="close"
+              cancelVariant="ghost"
+              disabled={articleId === null}
+              pending={mark.isPending}
+              onClick={() => articleId && send({ article_id: articleId })}
+            >
+              Use this article
+            </FormActions>
           </div>
         </Dialog.Content>
       </Dialog.Portal>

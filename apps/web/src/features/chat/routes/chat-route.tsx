@@ -3,7 +3,7 @@ import { ChevronLeft } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { Loading } from "../../../components/ui/load-states.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { useFollow } from "../../../lib/realtime-provider.tsx";
 import { useChatSessions, useChatStats } from "../api/chat.queries.ts";
@@ -60,9 +60,7 @@ export function ChatRoute() {
         <ChatStatCards stats={stats.data} />
       </div>
       {sessions.isPending ? (
-        <div className="flex justify-center py-16 text-indigo-600">
-          <Spinner className="size-6" label="Loading chat sessions" />
-        </div>
+        <Loading label="Loading chat sessions" />
       ) : (
         // Side by side from the large breakpoint; below it (a phone, a narrow window) the list, or the conversation
         // with a way back to the list.

@@ -4,7 +4,8 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { ExportControls } from "../../../components/export-controls.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { DialogActions, DialogShell } from "../../../components/ui/dialog-shell.tsx";
+import { DialogShell } from "../../../components/ui/dialog-shell.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -147,11 +148,9 @@ function EraseDialog({
         <p className="sr-only" aria-live="polite">
           {typed && !matches ? `This is not the customer's ${what} yet.` : ""}
         </p>
-        <DialogActions pending={erase.isPending}>
-          <Button type="submit" variant="danger" pending={erase.isPending} disabled={!matches}>
-            Erase forever
-          </Button>
-        </DialogActions>
+        <FormActions onCancel="close" variant="danger" pending={erase.isPending} disabled={!matches}>
+          Erase forever
+        </FormActions>
       </form>
     </DialogShell>
   );

@@ -1,9 +1,9 @@
 import type { ContactChat } from "@cove/contract/contacts.ts";
-import { ArrowLeft, Building2, Mail, UserRound } from "lucide-react";
+import { Building2, Mail, UserRound } from "lucide-react";
 import { Link, useParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
-import { buttonClasses } from "../../../components/ui/button.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { Loading } from "../../../components/ui/load-states.tsx";
+import { BackLink } from "../../../components/ui/page-header.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
 import { formatDate } from "../../tickets/index.ts";
@@ -22,18 +22,9 @@ export function ContactRoute() {
   const { contactId = "" } = useParams();
   const query = useContact(contactId);
   const { user } = useAuth();
-  const back = (
-    <Link to="/contacts" className={buttonClasses("ghost", "sm", "-ml-3")}>
-      <ArrowLeft className="size-4" aria-hidden="true" />
-      Back to Contacts
-    </Link>
-  );
+  const back = <BackLink to="/contacts">Back to Contacts</BackLink>;
   if (query.isPending) {
-    return (
-      <div className="flex justify-center py-16 text-indigo-600">
-        <Spinner className="size-6" label="Loading contact" />
-      </div>
-    );
+    return <Loading label="Loading contact" />;
   }
   if (query.isError) {
     const missing = query.error instanceof ApiError && query.error.status === 404;

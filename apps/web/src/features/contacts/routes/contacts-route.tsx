@@ -3,6 +3,7 @@ import { Users } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import { SearchBox } from "../../../components/search-box.tsx";
 import { LoadError, Loading, Pager } from "../../../components/ui/load-states.tsx";
+import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { TableHead } from "../../../components/ui/table-head.tsx";
 import { formatDate, formatRelative } from "../../tickets/index.ts";
 import { useContactList } from "../api/contacts.queries.ts";
@@ -24,13 +25,10 @@ export function ContactsRoute() {
 
   return (
     <div className="space-y-6">
-      <title>Contacts · Cove</title>
-      <header>
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Contacts</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          Your customers: everyone who wrote in by a ticket, email, chat or the customer portal.
-        </p>
-      </header>
+      <PageHeader
+        title="Contacts"
+        lead="Your customers: everyone who wrote in by a ticket, email, chat or the customer portal."
+      />
       <SearchBox
         label="Search contacts"
         placeholder="Search by name, email or company…"

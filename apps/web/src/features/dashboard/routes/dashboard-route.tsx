@@ -1,7 +1,8 @@
 import type { SessionUser } from "@cove/contract/auth.ts";
 import { lazy, Suspense } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { Loading } from "../../../components/ui/load-states.tsx";
+import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { isNewcomer } from "../../../lib/first-visit.ts";
 import { CsatCard } from "../../csat/index.ts";
@@ -40,11 +41,7 @@ export function DashboardRoute() {
 
   return (
     <div className="space-y-6">
-      <title>Dashboard · Cove</title>
-      <header>
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Dashboard</h1>
-        <p className="mt-1 text-sm text-slate-600">{greeting(user)}</p>
-      </header>
+      <PageHeader title="Dashboard" lead={greeting(user)} />
       {shaped ? (
         <>
           <TrialBanner />
@@ -75,9 +72,7 @@ export function DashboardRoute() {
           )}
         </>
       ) : (
-        <div className="flex justify-center py-16 text-indigo-600">
-          <Spinner className="size-6" label="Loading the dashboard" />
-        </div>
+        <Loading label="Loading the dashboard" />
       )}
     </div>
   );

@@ -2,8 +2,8 @@ import { connectMailboxBody, type Mailbox, updateMailboxBody } from "@cove/contr
 import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
-import { Button } from "../../../components/ui/button.tsx";
 import { CheckboxField } from "../../../components/ui/checkbox-field.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
@@ -127,14 +127,9 @@ export function MailboxForm({ mailbox, onDone }: { mailbox?: Mailbox; onDone: ()
         error={errors.folder}
         {...register("folder")}
       />
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="secondary" onClick={onDone} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="submit" pending={pending}>
-          {mailbox ? "Save and go on" : "Connect and import"}
-        </Button>
-      </div>
+      <FormActions onCancel={onDone} pending={pending}>
+        {mailbox ? "Save and go on" : "Connect and import"}
+      </FormActions>
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { Plus } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
@@ -81,21 +82,19 @@ export function CategoryField({ categories, value, onChange, disabled }: Categor
               }
             }}
           />
-          <div className="flex gap-2">
-            <Button size="sm" pending={createCategory.isPending} onClick={() => void add()}>
-              Add category
-            </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={() => {
-                setAdding(false);
-                clearErrors();
-              }}
-            >
-              Cancel
-            </Button>
-          </div>
+          <FormActions
+            type="button"
+            size="sm"
+            pending={createCategory.isPending}
+            onClick={() => void add()}
+            cancelVariant="ghost"
+            onCancel={() => {
+              setAdding(false);
+              clearErrors();
+            }}
+          >
+            Add category
+          </FormActions>
         </fieldset>
       )}
     </div>

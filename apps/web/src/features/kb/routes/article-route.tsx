@@ -1,8 +1,9 @@
 import { type Article, helpArticlePath } from "@cove/contract/kb.ts";
-import { ArrowLeft, ExternalLink, Eye, Pencil, ThumbsUp } from "lucide-react";
+import { ExternalLink, Eye, Pencil, ThumbsUp } from "lucide-react";
 import { Link, useLocation, useParams } from "react-router";
 import { MarkdownView } from "../../../components/markdown-view.tsx";
 import { buttonClasses } from "../../../components/ui/button.tsx";
+import { BackLink } from "../../../components/ui/page-header.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { ArticleFiles } from "../components/article-files.tsx";
 import { ArticleLoader } from "../components/article-loader.tsx";
@@ -33,10 +34,7 @@ function ArticleReader({ article }: { article: Article }) {
     <div className="space-y-6">
       <title>{`${article.title} · Knowledge Base · Cove`}</title>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <Link to={listPath} className={buttonClasses("ghost", "sm", "-ml-3")}>
-          <ArrowLeft className="size-4" aria-hidden="true" />
-          Back to Knowledge Base
-        </Link>
+        <BackLink to={listPath}>Back to Knowledge Base</BackLink>
         <div className="flex flex-wrap gap-2">
           {article.status === "published" && user && (
             <Link to={helpArticlePath(user.organizationSlug, article.slug)} className={buttonClasses("secondary")}>

@@ -1,6 +1,5 @@
-import { ArrowLeft } from "lucide-react";
-import { Link, useParams } from "react-router";
-import { buttonClasses } from "../../../components/ui/button.tsx";
+import { useParams } from "react-router";
+import { BackLink } from "../../../components/ui/page-header.tsx";
 import { ArticleEditor } from "../components/article-editor.tsx";
 import { ArticleFiles } from "../components/article-files.tsx";
 import { ArticleLoader } from "../components/article-loader.tsx";
@@ -12,10 +11,7 @@ export function EditArticleRoute() {
       {(article) => (
         <div className="space-y-6">
           <title>{`Edit: ${article.title} · Cove`}</title>
-          <Link to={`/knowledge-base/${article.id}`} className={buttonClasses("ghost", "sm", "-ml-3")}>
-            <ArrowLeft className="size-4" aria-hidden="true" />
-            Back to article
-          </Link>
+          <BackLink to={`/knowledge-base/${article.id}`}>Back to article</BackLink>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Edit article</h1>
           {/* Keyed, so the form starts from the saved article whenever another one is opened. */}
           <ArticleEditor key={article.id} article={article} />

@@ -6,7 +6,7 @@ import { MarkdownView } from "../../../components/markdown-view.tsx";
 import { SearchBox } from "../../../components/search-box.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { Loading } from "../../../components/ui/load-states.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { fetchFile } from "../../../lib/uploads.ts";
 import { useHelpArticle } from "../api/kb.queries.ts";
@@ -22,11 +22,7 @@ export function HelpArticleRoute() {
   const home = helpCenterPath(orgSlug);
 
   if (query.isPending) {
-    return (
-      <div className="flex justify-center py-24 text-(--brand-text,var(--color-indigo-600))">
-        <Spinner className="size-6" label="Loading the article" />
-      </div>
-    );
+    return <Loading label="Loading the article" className="py-24 text-(--brand-text,var(--color-indigo-600))" />;
   }
   if (query.isError) {
     if (query.error instanceof ApiError && query.error.status === 404) {

@@ -3,8 +3,7 @@ import { FileText } from "lucide-react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { SearchBox } from "../../../components/search-box.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
-import { LoadError } from "../../../components/ui/load-states.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useHelpCenter, useHelpSearch } from "../api/kb.queries.ts";
 import { HelpNotFound } from "../components/help-not-found.tsx";
@@ -17,11 +16,7 @@ export function HelpCenterRoute() {
   const center = useHelpCenter(orgSlug);
 
   if (center.isPending) {
-    return (
-      <div className="flex justify-center py-24 text-(--brand-text,var(--color-indigo-600))">
-        <Spinner className="size-6" label="Loading the help center" />
-      </div>
-    );
+    return <Loading label="Loading the help center" className="py-24 text-(--brand-text,var(--color-indigo-600))" />;
   }
   if (center.isError) {
     if (center.error instanceof ApiError && center.error.status === 404) return <HelpNotFound what="help center" />;
@@ -109,11 +104,7 @@ function Categories({ orgSlug, center }: { orgSlug: string; center: HelpCenterAn
 function SearchResults({ orgSlug, q }: { orgSlug: string; q: string }) {
   const search = useHelpSearch(orgSlug, q);
   if (search.isPending) {
-    return (
-      <div className="flex justify-center py-12 text-(--brand-text,var(--color-indigo-600))">
-        <Spinner className="size-6" label="Searching" />
-      </div>
-    );
+    return <Loading label="Searching" className="py-12 text-(--brand-text,var(--color-indigo-600))" />;
   }
   if (search.isError) {
     return (

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { calls, columnHeaders, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 import { articleSummary, category, listAnswer } from "../test/kb-fixtures.ts";
 
 const shipping = category({ name: "Shipping & Delivery" });
@@ -37,11 +37,7 @@ describe("knowledge base list", () => {
     renderApp("/knowledge-base?page=2");
 
     const table = await screen.findByRole("table", { name: "Articles" });
-    expect(
-      within(table)
-        .getAllByRole("columnheader")
-        .map((h) => h.textContent),
-    ).toEqual(["Title", "Category", "Status", "Views", "Helpful", "Updated"]);
+    expect(columnHeaders(table)).toEqual(["Title", "Category", "Status", "Views", "Helpful", "Updated"]);
     const [first, second] = within(table).getAllByRole("row").slice(1);
     expect(within(first!).getByRole("link", { name: "Do you ship internationally?" })).toHaveAttribute(
       "href",

@@ -4,6 +4,7 @@ import { useMemo } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { buttonClasses } from "../../../components/ui/button.tsx";
 import { EmptyList, LoadError, Loading, Pager } from "../../../components/ui/load-states.tsx";
+import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { type ArticleListParams, useArticleList, useCategories } from "../api/kb.queries.ts";
 import { ArticleFilters } from "../components/article-filters.tsx";
@@ -31,28 +32,24 @@ export function KbListRoute() {
 
   return (
     <div className="space-y-6">
-      <title>Knowledge Base · Cove</title>
-      <header className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Knowledge Base</h1>
-          <p className="mt-1 text-sm text-slate-600">
-            Answers for your customers. Published articles appear in your help center, and the AI assistant answers from
-            them.
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          {user && (
-            <Link to={helpCenterPath(user.organizationSlug)} className={buttonClasses("secondary")}>
-              <ExternalLink className="size-4" aria-hidden="true" />
-              View help center
+      <PageHeader
+        title="Knowledge Base"
+        lead="Answers for your customers. Published articles appear in your help center, and the AI assistant answers from them."
+        actions={
+          <>
+            {user && (
+              <Link to={helpCenterPath(user.organizationSlug)} className={buttonClasses("secondary")}>
+                <ExternalLink className="size-4" aria-hidden="true" />
+                View help center
+              </Link>
+            )}
+            <Link to="/knowledge-base/new" className={buttonClasses("primary")}>
+              <Plus className="size-4" aria-hidden="true" />
+              New Article
             </Link>
-          )}
-          <Link to="/knowledge-base/new" className={buttonClasses("primary")}>
-            <Plus className="size-4" aria-hidden="true" />
-            New Article
-          </Link>
-        </div>
-      </header>
+          </>
+        }
+      />
 
       <ArticleFilters
         params={params}

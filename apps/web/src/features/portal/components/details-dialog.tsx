@@ -3,13 +3,13 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
-import { Button } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useUpdateMe } from "../api/portal.queries.ts";
 import { usePortal } from "../api/portal-context.ts";
-import { accentButton, brandStyle } from "./portal-brand.ts";
+import { brandStyle } from "./portal-brand.ts";
 
 /** The customer's name and company (their email is how they sign in, so it stays). */
 export function DetailsDialog({
@@ -57,14 +57,9 @@ export function DetailsDialog({
           <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
             <TextField label="Name" maxLength={120} error={errors.name?.message} {...register("name")} />
             <TextField label="Company" maxLength={120} error={errors.company?.message} {...register("company")} />
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <Dialog.Close asChild>
-                <Button variant="secondary">Cancel</Button>
-              </Dialog.Close>
-              <button type="submit" className={accentButton} disabled={isSubmitting}>
-                Save
-              </button>
-            </div>
+            <FormActions onCancel="close" variant="accent" pending={isSubmitting}>
+              Save
+            </FormActions>
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -3,7 +3,7 @@ import { FileText } from "lucide-react";
 import { Link } from "react-router";
 import { SearchBox } from "../../../components/search-box.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { Loading } from "../../../components/ui/load-states.tsx";
 import { useHelpArticles } from "../api/portal.queries.ts";
 
 /** Knowledge base: the organization's published articles (its public help center), searchable. */
@@ -19,9 +19,7 @@ export function HelpTab({ orgSlug, q, onSearch }: { orgSlug: string; q: string; 
         onSearch={(search) => onSearch(search ?? "")}
       />
       {articles.isPending ? (
-        <div className="flex justify-center py-8 text-[var(--portal-accent-text,#4f46e5)]">
-          <Spinner className="size-6" label="Loading articles" />
-        </div>
+        <Loading label="Loading articles" className="py-8 text-[var(--portal-accent-text,#4f46e5)]" />
       ) : articles.isError ? (
         <Alert>
           <p className="font-semibold">The articles could not be loaded</p>

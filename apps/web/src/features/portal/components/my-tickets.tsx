@@ -1,8 +1,7 @@
 import type { CustomerTicket } from "@cove/contract/portal.ts";
 import { ChevronLeft, ChevronRight, Inbox, MessageSquare } from "lucide-react";
 import { Button } from "../../../components/ui/button.tsx";
-import { LoadError } from "../../../components/ui/load-states.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
 import { formatDate, formatRelative, PriorityBadge, StatusBadge } from "../../tickets/index.ts";
 import { useMyTickets } from "../api/portal.queries.ts";
 import { usePortalFollow } from "./portal-live.tsx";
@@ -23,11 +22,7 @@ export function MyTickets({
   usePortalFollow(query.data?.tickets.map((t) => t.id) ?? []);
 
   if (query.isPending) {
-    return (
-      <div className="flex justify-center py-12 text-[var(--portal-accent-text,#4f46e5)]">
-        <Spinner className="size-6" label="Loading your tickets" />
-      </div>
-    );
+    return <Loading label="Loading your tickets" className="py-12 text-[var(--portal-accent-text,#4f46e5)]" />;
   }
   if (query.isError) {
     return <LoadError title="Error loading tickets" error={query.error} onRetry={() => void query.refetch()} />;

@@ -1,23 +1,17 @@
 import { createPortalTicketBody } from "@cove/contract/portal.ts";
-import { TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import * as Dialog from "@radix-ui/react-dialog";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
-import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
-import { Button } from "../../../components/ui/button.tsx";
+import { useFileUploads } from "../../../components/file-uploads.tsx";
 import { FormDialog } from "../../../components/ui/dialog-shell.tsx";
-import { SelectField } from "../../../components/ui/select-field.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
-import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
+import { TextField } from "../../../components/ui/text-field.tsx";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastErrorWithReason } from "../../../lib/toast-error.ts";
-import { PRIORITY_LABELS } from "../../tickets/index.ts";
+import { NewTicketDetails } from "../../tickets/index.ts";
 import { useCreateMyTicket } from "../api/portal.queries.ts";
 import { usePortal } from "../api/portal-context.ts";
-import { accentButton, brandStyle } from "./portal-brand.ts";
-
-const priorityOptions = TICKET_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
+import { brandStyle } from "./portal-brand.ts";
 
 /** Spec: the Create Support Ticket modal (subject and description required). */
 export function NewTicketDialog({
@@ -77,31 +71,23 @@ export function NewTicketDialog({
         {...files.dropProps}
       >
         <TextField label="Subject" maxLength={250} error={errors.subject?.message} {...register("subject")} />
-        <TextAreaField
+        <NewTicketDetails
           id="portal-ticket-description"
-          label="Description"
-          error={errors.description?.message}
           rows={6}
-          className="resize-y"
-          onPaste={files.onPaste}
-          {...register("description")}
+          files={files}
+          description={register("description")}
+          descriptionError={errors.description?.message}
+          priority={register("priority")}
         />
-        <UploadList files={files} label="Files of this ticket" />
-        <AttachFilesButton files={files} />
-        <div className="sm:max-w-xs">
-          <SelectField label="Priority" options={priorityOptions} {...register("priority")} />
-        </div>
-        <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
-          <Dialog.Close asChild>
-            <Button variant="secondary" disabled={isSubmitting}>
-              Cancel
-            </Button>
-          </Dialog.Close>
-          <button type="submit" className={accentButton} disabled={isSubmitting || files.uploading}>
-            {isSubmitting && <Spinner className="size-4" />}
-            Submit Ticket
-          </button>
-        </div>
+        <FormActions
+          onCancel="close"
+          variant="accent"
+          pending={isSubmitting}
+          disabled={files.uploading}
+          className="pt-2"
+        >
+          Submit Ticket
+        </FormActions>
       </form>
     </FormDialog>
   );

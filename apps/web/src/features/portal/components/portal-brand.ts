@@ -1,6 +1,7 @@
 import { brandPalette } from "@cove/contract/brand-colors.ts";
 import type { Branding } from "@cove/contract/portal.ts";
 import type { CSSProperties } from "react";
+import { buttonClasses } from "../../../components/ui/button.tsx";
 
 /**
  * The organization's colour as CSS variables for the portal's frame: --portal-accent for what is filled with it (the
@@ -18,6 +19,5 @@ export function brandStyle(branding: Branding): CSSProperties {
   } as CSSProperties;
 }
 
-/** Buttons in the organization's colour, their text in the ink that reads on it. */
-export const accentButton =
-  "inline-flex items-center justify-center gap-2 rounded-md bg-[var(--portal-accent,#4f46e5)] px-4 h-10 text-sm font-medium text-[var(--portal-accent-ink,#fff)] shadow-sm hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--portal-accent-text,#4f46e5)]";
+/** Buttons in the organization's colour, their text in the ink that reads on it: the shared button's accent variant. */
+export const accentButton = buttonClasses("accent");

@@ -7,6 +7,7 @@ import { AttachmentList, type FetchFile } from "../../../components/attachment-l
 import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { Loading } from "../../../components/ui/load-states.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
@@ -32,11 +33,7 @@ export function TicketView({ id, onBack }: { id: string; onBack: () => void }) {
   );
 
   if (query.isPending) {
-    return (
-      <div className="flex justify-center py-12 text-[var(--portal-accent-text,#4f46e5)]">
-        <Spinner className="size-6" label="Loading ticket" />
-      </div>
-    );
+    return <Loading label="Loading ticket" className="py-12 text-[var(--portal-accent-text,#4f46e5)]" />;
   }
   if (query.isError) {
     if (query.error instanceof ApiError && query.error.status === 404) {

@@ -1,13 +1,13 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { FakeXhr, fakeUploadsInEachTest } from "../../../test/fake-xhr.ts";
-import { findOpenDialog, json, mockApi, renderApp } from "../../../test/render-app.tsx";
+import { findOpenDialog, json, type mockApi, renderApp } from "../../../test/render-app.tsx";
 import {
+  authOf,
   customerComment,
   customerTicket,
-  listOf,
-  organization,
   session,
+  signedInPortal,
   ticketDetail,
 } from "../test/portal-fixtures.ts";
 
@@ -28,23 +28,14 @@ const label = {
   size: 40_000,
 };
 
-const authOf = (fetchMock: ReturnType<typeof mockApi>, path: string) => {
-  const call = fetchMock.mock.calls.find(([input]) => String(input).startsWith(path));
-  return new Headers(call?.[1]?.headers).get("Authorization");
-};
-
-function signedInApi(handlers: Parameters<typeof mockApi>[0] = {}) {
-  localStorage.setItem("cove.portal.acme", JSON.stringify(session));
-  return mockApi({
-    "GET /api/portal/me": () => json(200, { customer: session.customer, organization }),
-    "GET /api/portal/tickets": () => json(200, listOf([boots])),
+const signedInApi = (handlers: Parameters<typeof mockApi>[0] = {}) =>
+  signedInPortal([boots], {
     [`GET /api/portal/tickets/${boots.id}`]: () =>
       json(200, { ticket: ticketDetail(boots, [answer], null, [photo, label]) }),
     [`GET /api/portal/tickets/${boots.id}/attachments/${photo.id}`]: () =>
       new Response("png", { headers: { "content-type": "image/png" } }),
     ...handlers,
   });
-}
 
 fakeUploadsInEachTest();
 beforeEach(() => {

@@ -4,33 +4,26 @@ import { getSession } from "../../../lib/session-storage.ts";
 import { FakeWebSocket } from "../../../test/fake-websocket.ts";
 import { calls, findOpenDialog, json, mockApi, renderApp } from "../../../test/render-app.tsx";
 import {
+  authOf,
   customerComment,
   customerTicket,
   listOf,
   openSurvey,
   organization,
   session,
+  signedInPortal,
   ticketDetail,
 } from "../test/portal-fixtures.ts";
 
 const boots = customerTicket({ subject: "Exchange hiking boots", status: "open" });
 const bag = customerTicket({ ticket_number: 19, subject: "Sleeping bag zipper", status: "solved", priority: "low" });
 
-const authOf = (fetchMock: ReturnType<typeof mockApi>, path: string) => {
-  const call = fetchMock.mock.calls.find(([input]) => String(input).startsWith(path));
-  return new Headers(call?.[1]?.headers).get("Authorization");
-};
-
-function signedInApi(handlers: Parameters<typeof mockApi>[0] = {}) {
-  localStorage.setItem("cove.portal.acme", JSON.stringify(session));
-  return mockApi({
-    "GET /api/portal/me": () => json(200, { customer: session.customer, organization }),
-    "GET /api/portal/tickets": () => json(200, listOf([boots, bag])),
+const signedInApi = (handlers: Parameters<typeof mockApi>[0] = {}) =>
+  signedInPortal([boots, bag], {
     [`GET /api/portal/tickets/${boots.id}`]: () => json(200, { ticket: ticketDetail(boots) }),
     [`GET /api/portal/tickets/${bag.id}`]: () => json(200, { ticket: ticketDetail(bag, [], openSurvey) }),
     ...handlers,
   });
-}
 
 describe("the customer portal", () => {
   beforeEach(() => vi.stubGlobal("scrollTo", vi.fn()));

@@ -7,6 +7,7 @@ import type {
   PortalOrganization,
   PortalSessionAnswer,
 } from "@cove/contract/portal.ts";
+import { json, mockApi } from "../../../test/render-app.tsx";
 
 export const organization: PortalOrganization = {
   name: "Acme Outdoor Co.",
@@ -72,3 +73,19 @@ export const listOf = (tickets: CustomerTicket[]) => ({
   tickets,
   pagination: { page: 1, limit: 25, total: tickets.length, pages: 1, next_cursor: null },
 });
+
+/** The Authorization header of the first call to a path that starts with `path`. */
+export function authOf(fetchMock: ReturnType<typeof mockApi>, path: string) {
+  const call = fetchMock.mock.calls.find(([input]) => String(input).startsWith(path));
+  return new Headers(call?.[1]?.headers).get("Authorization");
+}
+
+/** Sam signed in to Acme's portal (the session stored), `tickets` on their list, and `handlers` for the other calls. */
+export function signedInPortal(tickets: CustomerTicket[], handlers: Parameters<typeof mockApi>[0]) {
+  localStorage.setItem("cove.portal.acme", JSON.stringify(session));
+  return mockApi({
+    "GET /api/portal/me": () => json(200, { customer: session.customer, organization }),
+    "GET /api/portal/tickets": () => json(200, listOf(tickets)),
+    ...handlers,
+  });
+}

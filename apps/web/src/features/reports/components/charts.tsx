@@ -11,17 +11,21 @@ import {
   YAxis,
 } from "recharts";
 
-/** One drawn series: the row's field it reads, its name in the legend and tooltip, and its colour. */
+/** One drawn series: the row's field it reads, its name in the legend and tooltip, and its colour (by default the
+ * palette's, in the series' order). */
 export interface Series {
   key: string;
   label: string;
-  color: string;
+  color?: string;
 }
 
 /** Colours that stay apart for most colour vision, in the order series take them. */
 export const PALETTE = ["#4f46e5", "#0891b2", "#d97706", "#059669", "#db2777", "#64748b"] as const;
 
 export const colorAt = (i: number): string => PALETTE[i % PALETTE.length] ?? "#4f46e5";
+
+/** Each series with its colour: its own, or the palette's in the series' order. */
+const painted = (series: readonly Series[]) => series.map((s, i) => ({ ...s, color: s.color ?? colorAt(i) }));
 
 type Row = Record<string, string | number | null>;
 
@@ -102,7 +106,7 @@ export function PeriodBars({ label, rows, xKey, series, format = plain, stacked 
         <YAxis tick={axisTick} tickLine={false} axisLine={false} allowDecimals={false} tickFormatter={format} />
         <Tooltip formatter={tooltipValue(format)} itemStyle={tooltipText} cursor={{ fill: "#eef2ff" }} />
         {series.length > 1 && legend}
-        {series.map((s) => (
+        {painted(series).map((s) => (
           <Bar
             key={s.key}
             dataKey={s.key}
@@ -127,7 +131,7 @@ export function PeriodLines({ label, rows, xKey, series, format = plain, height 
         <YAxis tick={axisTick} tickLine={false} axisLine={false} tickFormatter={format} />
         <Tooltip formatter={tooltipValue(format)} itemStyle={tooltipText} />
         {series.length > 1 && legend}
-        {series.map((s) => (
+        {painted(series).map((s) => (
           <Line
             key={s.key}
             dataKey={s.key}
@@ -182,7 +186,7 @@ export function CategoryBars({ label, rows, xKey, series, format = plain }: Char
           labelFormatter={(short, payload) => String(payload[0]?.payload?.[xKey] ?? short)}
         />
         {series.length > 1 && legend}
-        {series.map((s) => (
+        {painted(series).map((s) => (
           <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} isAnimationActive={false} maxBarSize={22} />
         ))}
       </BarChart>

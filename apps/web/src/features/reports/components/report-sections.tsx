@@ -81,16 +81,16 @@ export function VolumeSection({ report, params }: SectionProps) {
             rows={chartRows}
             xKey="period"
             stacked
-            series={TICKET_SOURCES.map((s, i) => ({ key: s, label: CHANNEL_LABELS[s], color: colorAt(i) }))}
+            series={TICKET_SOURCES.map((s) => ({ key: s, label: CHANNEL_LABELS[s] }))}
           />
           <PeriodLines
             label={`Tickets created, solved, and open at the end of each ${report.group}`}
             rows={chartRows}
             xKey="period"
             series={[
-              { key: "created", label: "Created", color: colorAt(0) },
+              { key: "created", label: "Created" },
               { key: "solved", label: "Solved", color: colorAt(3) },
-              { key: "backlog", label: "Open at the end", color: colorAt(2) },
+              { key: "backlog", label: "Open at the end" },
             ]}
           />
         </div>
@@ -165,8 +165,8 @@ export function SpeedSection({ report, params }: SectionProps) {
             xKey="period"
             format={hours}
             series={[
-              { key: "first", label: "First response", color: colorAt(0) },
-              { key: "firstBusiness", label: "In business hours", color: colorAt(1) },
+              { key: "first", label: "First response" },
+              { key: "firstBusiness", label: "In business hours" },
             ]}
             height={200}
           />
@@ -243,8 +243,8 @@ export function SlaSection({ report, params }: SectionProps) {
           xKey="priority"
           format={percent}
           series={[
-            { key: "first", label: "First response met", color: colorAt(0) },
-            { key: "resolution", label: "Resolution met", color: colorAt(1) },
+            { key: "first", label: "First response met" },
+            { key: "resolution", label: "Resolution met" },
           ]}
         />
       }
@@ -322,8 +322,8 @@ export function SatisfactionSection({ report, params }: SectionProps) {
           xKey="period"
           format={percent}
           series={[
-            { key: "score", label: "CSAT", color: colorAt(0) },
-            { key: "rate", label: "Response rate", color: colorAt(1) },
+            { key: "score", label: "CSAT" },
+            { key: "rate", label: "Response rate" },
           ]}
         />
       }
@@ -389,7 +389,7 @@ export function AssistantSection({ report, params }: SectionProps) {
           xKey="period"
           stacked
           series={[
-            { key: "ai", label: "Resolved by the assistant", color: colorAt(0) },
+            { key: "ai", label: "Resolved by the assistant" },
             { key: "handed", label: "Handed off", color: colorAt(2) },
             { key: "other", label: "Other chats", color: colorAt(5) },
           ]}
@@ -440,7 +440,7 @@ export function AgentsSection({ report, params }: SectionProps) {
           rows={chartRows}
           xKey="name"
           series={[
-            { key: "replies", label: "Replies", color: colorAt(0) },
+            { key: "replies", label: "Replies" },
             { key: "solved", label: "Solved", color: colorAt(3) },
           ]}
         />
@@ -480,7 +480,7 @@ export function TagsSection({ report, params }: SectionProps) {
           label={report.tags.length > TAGS_DRAWN ? `Tickets per tag, the ${TAGS_DRAWN} most used` : "Tickets per tag"}
           rows={chartRows}
           xKey="tag"
-          series={[{ key: "total", label: "Tickets", color: colorAt(0) }]}
+          series={[{ key: "total", label: "Tickets" }]}
         />
       }
       table={<SectionTable report={report} section="tags" title="Tickets per tag" />}

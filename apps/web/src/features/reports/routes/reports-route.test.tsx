@@ -1,7 +1,7 @@
 import { reportTable } from "@cove/contract/reports.ts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { calls, json, type mockApi, renderApp, signedIn, testUser } from "../../../test/render-app.tsx";
+import { calls, columnHeaders, json, type mockApi, renderApp, signedIn, testUser } from "../../../test/render-app.tsx";
 import { emptyReportFixture, reportFixture } from "../test/report-fixtures.ts";
 
 const grace = {
@@ -231,11 +231,7 @@ describe("the reports screen", () => {
       const table = within(card).getAllByRole("table")[0]!;
       expect(table.querySelector("caption")).toHaveTextContent(name === "Tags" ? "Tickets per tag" : name);
       const expected = reportTable(fixture, key);
-      expect(
-        within(table)
-          .getAllByRole("columnheader")
-          .map((h) => h.textContent),
-      ).toEqual(expected.columns);
+      expect(columnHeaders(table)).toEqual(expected.columns);
       const rows = within(table).getAllByRole("row").slice(1);
       expect(rows.map((r) => [...r.children].map((c) => c.textContent))).toEqual(expected.rows);
     }

@@ -5,7 +5,8 @@ import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { ExportControls } from "../../../components/export-controls.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { DialogActions, DialogShell } from "../../../components/ui/dialog-shell.tsx";
+import { DialogShell } from "../../../components/ui/dialog-shell.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -110,16 +111,14 @@ function DeleteDialog({
           error={errors.confirm?.message}
           {...register("confirm")}
         />
-        <DialogActions pending={remove.isPending}>
-          <Button
-            type="submit"
-            variant="danger"
-            pending={remove.isPending}
-            disabled={typed.trim() !== organizationName}
-          >
-            Delete forever
-          </Button>
-        </DialogActions>
+        <FormActions
+          onCancel="close"
+          variant="danger"
+          pending={remove.isPending}
+          disabled={typed.trim() !== organizationName}
+        >
+          Delete forever
+        </FormActions>
       </form>
     </DialogShell>
   );

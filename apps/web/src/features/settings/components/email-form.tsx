@@ -1,8 +1,8 @@
 import { type EmailSettings, updateEmailBody } from "@cove/contract/settings.ts";
 import { useId } from "react";
 import { toast } from "sonner";
-import { SubmitRow } from "../../../components/ui/button.tsx";
 import { CheckboxField } from "../../../components/ui/checkbox-field.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -81,7 +81,7 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
         hint="A customer who writes in gets a short reply with their ticket number. Never sent to automatic replies."
         {...register("acknowledge")}
       />
-      <SubmitRow pending={update.isPending}>Save changes</SubmitRow>
+      <FormActions pending={update.isPending}>Save changes</FormActions>
     </form>
   );
 }

@@ -8,7 +8,8 @@ import {
 import { type ChangeEvent, useId, useMemo } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Button, SubmitRow } from "../../../components/ui/button.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
@@ -194,7 +195,7 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
           )}
         </div>
       </FieldShell>
-      <SubmitRow pending={update.isPending}>Save changes</SubmitRow>
+      <FormActions pending={update.isPending}>Save changes</FormActions>
     </form>
   );
 }

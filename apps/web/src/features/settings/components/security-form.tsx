@@ -3,7 +3,7 @@ import { type SecuritySettings, updateSecurityBody } from "@cove/contract/securi
 import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
-import { Button } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { useUpdateSecurity } from "../api/security.api.ts";
@@ -81,15 +81,9 @@ export function SecurityForm({ settings }: { settings: SecuritySettings }) {
         />
         <span>Require two-factor sign-in for everyone</span>
       </label>
-      <div className="flex justify-end">
-        <Button
-          type="submit"
-          pending={update.isPending}
-          disabled={policyOf(admins, everyone) === settings.twoFactorPolicy}
-        >
-          {update.isPending ? "Saving…" : "Save changes"}
-        </Button>
-      </div>
+      <FormActions pending={update.isPending} disabled={policyOf(admins, everyone) === settings.twoFactorPolicy}>
+        {update.isPending ? "Saving…" : "Save changes"}
+      </FormActions>
     </form>
   );
 }

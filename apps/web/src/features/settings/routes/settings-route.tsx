@@ -2,6 +2,7 @@ import { clsx } from "clsx";
 import { ChevronRight, CreditCard } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
+import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { AuditLogPanel } from "../../audit/index.ts";
 import { MailboxImport, UnfiledMail } from "../../email/index.ts";
@@ -77,26 +78,23 @@ export function SettingsRoute() {
   const tab: Tab = TABS.some((t) => t.id === params.get("tab")) ? (params.get("tab") as Tab) : "general";
   return (
     <div className="space-y-6">
-      <title>Settings · Cove</title>
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-        <div>
-          <h1 className="text-2xl font-semibold text-slate-900">Settings</h1>
-          <p className="mt-1 text-sm text-slate-600">
-            Your organization, its branding, email, integrations, security and audit log.
-          </p>
-        </div>
-        <Link
-          to="/billing"
-          className="flex items-center gap-3 rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm shadow-sm hover:border-indigo-300"
-        >
-          <CreditCard className="size-5 text-indigo-600" aria-hidden="true" />
-          <span>
-            <span className="block font-medium text-slate-900">Billing &amp; Subscriptions</span>
-            <span className="block text-xs text-slate-500">Plan, card and invoices</span>
-          </span>
-          <ChevronRight className="size-4 text-slate-400" aria-hidden="true" />
-        </Link>
-      </div>
+      <PageHeader
+        title="Settings"
+        lead="Your organization, its branding, email, integrations, security and audit log."
+        actions={
+          <Link
+            to="/billing"
+            className="flex items-center gap-3 rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm shadow-sm hover:border-indigo-300"
+          >
+            <CreditCard className="size-5 text-indigo-600" aria-hidden="true" />
+            <span>
+              <span className="block font-medium text-slate-900">Billing &amp; Subscriptions</span>
+              <span className="block text-xs text-slate-500">Plan, card and invoices</span>
+            </span>
+            <ChevronRight className="size-4 text-slate-400" aria-hidden="true" />
+          </Link>
+        }
+      />
       {/* Each section has its own address, so this is navigation (links, the open one marked), not a tab widget. */}
       <nav aria-label="Settings sections">
         <ul className="flex gap-6 overflow-x-auto border-b border-slate-200">

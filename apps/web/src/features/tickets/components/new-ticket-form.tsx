@@ -1,19 +1,16 @@
-import { createTicketBody, TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
+import { createTicketBody } from "@cove/contract/tickets.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
-import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
-import { Button } from "../../../components/ui/button.tsx";
-import { SelectField } from "../../../components/ui/select-field.tsx";
-import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
+import { useFileUploads } from "../../../components/file-uploads.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
+import { TextField } from "../../../components/ui/text-field.tsx";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { getSession } from "../../../lib/session-storage.ts";
 import { toastErrorWithReason } from "../../../lib/toast-error.ts";
 import { useCreateTicket } from "../api/tickets.mutations.ts";
-import { PRIORITY_LABELS } from "./ticket-format.ts";
-
-const priorityOptions = TICKET_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
+import { NewTicketDetails } from "./new-ticket-details.tsx";
 
 /** The contract's limit (createTicketBody: requiredText("Subject", 250)). */
 const SUBJECT_MAX = 250;
@@ -86,33 +83,23 @@ export function NewTicketForm() {
         error={errors.subject?.message}
         {...register("subject")}
       />
-      <TextAreaField
+      <NewTicketDetails
         id="new-ticket-description"
-        label="Description"
-        error={errors.description?.message}
         rows={8}
-        className="resize-y"
-        onPaste={files.onPaste}
-        {...register("description")}
+        files={files}
+        description={register("description")}
+        descriptionError={errors.description?.message}
+        priority={register("priority")}
+        priorityError={errors.priority?.message}
       />
-      <UploadList files={files} label="Files of this ticket" />
-      <AttachFilesButton files={files} />
-      <div className="sm:max-w-xs">
-        <SelectField
-          label="Priority"
-          options={priorityOptions}
-          error={errors.priority?.message}
-          {...register("priority")}
-        />
-      </div>
-      <div className="flex flex-col-reverse gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={() => navigate("/tickets")} disabled={isSubmitting}>
-          Cancel
-        </Button>
-        <Button type="submit" pending={isSubmitting} disabled={files.uploading}>
-          {isSubmitting ? "Creating…" : "Create Ticket"}
-        </Button>
-      </div>
+      <FormActions
+        onCancel={() => navigate("/tickets")}
+        pending={isSubmitting}
+        disabled={files.uploading}
+        className="border-t border-slate-100 pt-5"
+      >
+        {isSubmitting ? "Creating…" : "Create Ticket"}
+      </FormActions>
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { clsx } from "clsx";
 import { useEffect, useId } from "react";
 import { useForm } from "react-hook-form";
 import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
-import { Button } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { getSession } from "../../../lib/session-storage.ts";
 import { CannedReplyPicker } from "../../automation/index.ts";
@@ -117,14 +117,9 @@ export function ReplyForm({ ticketId, onClose, onTyping }: ReplyFormProps) {
           {!isPublic && <span className="text-xs text-amber-800">Internal note: only your team sees it.</span>}
           <AttachFilesButton files={files} />
         </div>
-        <div className="flex justify-end gap-3">
-          <Button variant="secondary" onClick={onClose} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={isSubmitting} disabled={files.uploading}>
-            {isSubmitting ? "Sending…" : "Send Reply"}
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} pending={isSubmitting} disabled={files.uploading}>
+          {isSubmitting ? "Sending…" : "Send Reply"}
+        </FormActions>
       </div>
     </form>
   );

@@ -1,11 +1,11 @@
-import { ArrowLeft, Reply } from "lucide-react";
+import { Reply } from "lucide-react";
 import { useState } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../../../components/ui/button.tsx";
-import { NotFound } from "../../../components/ui/load-states.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
+import { Loading, NotFound } from "../../../components/ui/load-states.tsx";
+import { BackLink } from "../../../components/ui/page-header.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { usePresence } from "../../../lib/realtime-provider.tsx";
 import { SlaPanel } from "../../automation/index.ts";
@@ -47,11 +47,7 @@ function TicketDetail({ id }: { id: string }) {
   const presence = usePresence(`ticket:${id}`);
 
   if (query.isPending) {
-    return (
-      <div className="flex justify-center py-16 text-indigo-600">
-        <Spinner className="size-6" label="Loading ticket" />
-      </div>
-    );
+    return <Loading label="Loading ticket" />;
   }
   if (query.isError) {
     if (query.error instanceof ApiError && query.error.status === 404) return <TicketNotFound />;
@@ -78,10 +74,7 @@ function TicketDetail({ id }: { id: string }) {
     <div className="space-y-6">
       <title>{`#${ticket.ticket_number} ${ticket.subject} · Cove`}</title>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <Link to={listPath} className={buttonClasses("ghost", "sm", "-ml-3")}>
-          <ArrowLeft className="size-4" aria-hidden="true" />
-          Back to List
-        </Link>
+        <BackLink to={listPath}>Back to List</BackLink>
         <Button
           variant={replying ? "secondary" : "primary"}
           aria-expanded={replying}

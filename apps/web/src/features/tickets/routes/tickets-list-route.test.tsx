@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { calls, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
+import { calls, columnHeaders, json, mockApi, renderApp, storeSession, testUser } from "../../../test/render-app.tsx";
 import { agent, listAnswer, me, ticketSummary } from "../test/ticket-fixtures.ts";
 
 const alan = agent({ first_name: "Alan", last_name: "Turing" });
@@ -38,11 +38,7 @@ describe("tickets list", () => {
     renderApp("/tickets?page=2");
 
     const table = await screen.findByRole("table", { name: "Tickets" });
-    expect(
-      within(table)
-        .getAllByRole("columnheader")
-        .map((h) => h.textContent),
-    ).toEqual(["Ticket", "Status", "Priority", "Requester", "Assignee", "SLA", "Updated"]);
+    expect(columnHeaders(table)).toEqual(["Ticket", "Status", "Priority", "Requester", "Assignee", "SLA", "Updated"]);
     const [first, second] = within(table).getAllByRole("row").slice(1);
     expect(first).toHaveTextContent("#42");
     expect(within(first!).getByRole("link", { name: "Refund for order 42" })).toHaveAttribute(

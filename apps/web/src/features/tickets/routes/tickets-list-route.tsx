@@ -4,6 +4,7 @@ import { useMemo } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { buttonClasses } from "../../../components/ui/button.tsx";
 import { EmptyList, LoadError, Loading, Pager } from "../../../components/ui/load-states.tsx";
+import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { type TicketListParams, useTicketList } from "../api/tickets.queries.ts";
 import { TicketFilters } from "../components/ticket-filters.tsx";
 import { hasFilters, readListParams, withFilters, writeListParams } from "../components/ticket-list-params.ts";
@@ -23,23 +24,22 @@ export function TicketsListRoute() {
 
   return (
     <div className="space-y-6">
-      <title>Tickets · Cove</title>
-      <header className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Tickets</h1>
-          <p className="mt-1 text-sm text-slate-600">Every conversation with your customers, in one queue.</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Link to="/contacts" className={buttonClasses("secondary")}>
-            <Users className="size-4" aria-hidden="true" />
-            Contacts
-          </Link>
-          <Link to="/tickets/new" className={buttonClasses("primary")}>
-            <Plus className="size-4" aria-hidden="true" />
-            New Ticket
-          </Link>
-        </div>
-      </header>
+      <PageHeader
+        title="Tickets"
+        lead="Every conversation with your customers, in one queue."
+        actions={
+          <>
+            <Link to="/contacts" className={buttonClasses("secondary")}>
+              <Users className="size-4" aria-hidden="true" />
+              Contacts
+            </Link>
+            <Link to="/tickets/new" className={buttonClasses("primary")}>
+              <Plus className="size-4" aria-hidden="true" />
+              New Ticket
+            </Link>
+          </>
+        }
+      />
 
       <TicketFilters
         params={params}

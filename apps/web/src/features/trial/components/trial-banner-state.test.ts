@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fullAccess } from "../../../test/trial-fixtures.ts";
 import { trialBannerState } from "./trial-banner-state.ts";
 
 const onTrial = (daysRemaining: number) => ({ isTrial: true, isExpired: false, daysRemaining });
@@ -28,14 +29,7 @@ describe("trialBannerState", () => {
     expect(trialBannerState({ isTrial: false, isExpired: false, daysRemaining: 0 })).toBeNull();
   });
 
-  const access = {
-    read_only: false,
-    reason: null,
-    message: null,
-    grace_ends_at: null,
-    read_only_from: null,
-    deletes_at: null,
-  };
+  const access = fullAccess;
   const paid = { isTrial: false, isExpired: false, daysRemaining: 0 };
 
   it("says why a paid organization is read-only, in red, pointing to billing", () => {

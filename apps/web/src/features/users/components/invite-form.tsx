@@ -3,7 +3,8 @@ import { inviteUserBody } from "@cove/contract/users.ts";
 import { X } from "lucide-react";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Button, SubmitRow } from "../../../components/ui/button.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
@@ -99,7 +100,7 @@ export function InviteForm({ onClose }: { onClose: () => void }) {
           />
           <SelectField label="Role" options={roleOptions} {...register("role")} />
         </div>
-        <SubmitRow pending={invite.isPending}>{invite.isPending ? "Sending…" : "Send invitation"}</SubmitRow>
+        <FormActions pending={invite.isPending}>{invite.isPending ? "Sending…" : "Send invitation"}</FormActions>
       </form>
     </section>
   );

@@ -1,7 +1,15 @@
 import type { UserListItem } from "@cove/contract/users.ts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { calls, findOpenDialog, json, renderApp, signedIn, testUser } from "../../../test/render-app.tsx";
+import {
+  calls,
+  columnHeaders,
+  findOpenDialog,
+  json,
+  renderApp,
+  signedIn,
+  testUser,
+} from "../../../test/render-app.tsx";
 
 const grace: UserListItem = {
   id: "5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -53,11 +61,7 @@ describe("team members, as an admin", () => {
     api();
     renderApp("/users");
     const table = await screen.findByRole("table");
-    expect(
-      within(table)
-        .getAllByRole("columnheader")
-        .map((h) => h.textContent),
-    ).toEqual(["User", "Role", "Status", "Last Login", "Actions"]);
+    expect(columnHeaders(table)).toEqual(["User", "Role", "Status", "Last Login", "Actions"]);
     const alanRow = within(table).getByRole("row", { name: "Alan Turing" });
     const cells = within(alanRow).getAllByRole("cell");
     expect(cells[2]).toHaveTextContent(/^Invited$/);
@@ -207,11 +211,7 @@ describe("team members, as an agent", () => {
     api({}, agent);
     renderApp("/users");
     const table = await screen.findByRole("table");
-    expect(
-      within(table)
-        .getAllByRole("columnheader")
-        .map((h) => h.textContent),
-    ).toEqual(["User", "Role", "Status", "Last Login"]);
+    expect(columnHeaders(table)).toEqual(["User", "Role", "Status", "Last Login"]);
     expect(screen.queryByRole("button", { name: "Invite User" })).not.toBeInTheDocument();
     expect(within(table).queryAllByRole("combobox")).toHaveLength(0);
     expect(within(table).queryAllByRole("button")).toHaveLength(0);

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { FigureCards } from "../../../components/ui/figure-cards.tsx";
 import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
+import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { useTeam } from "../api/users.api.ts";
 import { InviteForm } from "../components/invite-form.tsx";
@@ -41,23 +42,23 @@ export function UsersRoute() {
 
   return (
     <div className="space-y-6">
-      <title>Users · Cove</title>
-      <header className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Users</h1>
-          <p className="mt-1 text-sm text-slate-600">
-            {isAdmin
-              ? "Your team members: invite people, choose who is an admin, and deactivate those who have left."
-              : "Your team members. Only an admin can invite or change members."}
-          </p>
-        </div>
-        {isAdmin && !inviting && (
-          <Button onClick={() => setInviting(true)}>
-            <UserPlus className="size-4" aria-hidden="true" />
-            Invite User
-          </Button>
-        )}
-      </header>
+      <PageHeader
+        title="Users"
+        lead={
+          isAdmin
+            ? "Your team members: invite people, choose who is an admin, and deactivate those who have left."
+            : "Your team members. Only an admin can invite or change members."
+        }
+        actions={
+          isAdmin &&
+          !inviting && (
+            <Button onClick={() => setInviting(true)}>
+              <UserPlus className="size-4" aria-hidden="true" />
+              Invite User
+            </Button>
+          )
+        }
+      />
 
       {isAdmin && inviting && <InviteForm onClose={() => setInviting(false)} />}
 

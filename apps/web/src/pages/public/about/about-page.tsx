@@ -2,7 +2,7 @@ import { PLANS, TRIAL_DAYS } from "@cove/contract/constants.ts";
 import { Bot, Inbox, type LucideIcon, ShieldCheck, Store, Users, Wallet } from "lucide-react";
 import { ctaClasses } from "../site/cta.ts";
 import { PageMeta } from "../site/page-meta.tsx";
-import { Container, SectionHeading } from "../site/section.tsx";
+import { Container, PageTitle, PageTop, SectionHeading } from "../site/section.tsx";
 import { SiteLayout } from "../site/site-layout.tsx";
 import { SiteLink } from "../site/site-nav.tsx";
 
@@ -60,21 +60,16 @@ export function AboutPage() {
         title="About · Cove"
         description="Cove is help desk software for small businesses and support teams of 1 to 15: who it is for, why it exists and what it stands for."
       />
-      <section aria-labelledby="about-title" className="bg-gradient-to-b from-indigo-50 to-white">
-        <Container className="pt-16 pb-4 sm:pt-24 sm:pb-8">
-          <p className="text-sm font-semibold tracking-wide text-indigo-600 uppercase">About Cove</p>
-          <h1
-            id="about-title"
-            className="mt-2 max-w-4xl text-4xl font-bold tracking-tight text-balance text-slate-900 sm:text-5xl"
-          >
-            Support software for the teams that do support between everything else
-          </h1>
-          <p className="mt-6 max-w-2xl text-lg text-pretty text-slate-600">
-            Most help desks are designed for departments of fifty, with the price and the setup to match. Cove is for
-            the shop owner, the two-person support team and the operations lead who answers tickets between other jobs.
-          </p>
-        </Container>
-      </section>
+      <PageTop titleId="about-title" className="pt-16 pb-4 sm:pt-24 sm:pb-8">
+        <p className="text-sm font-semibold tracking-wide text-indigo-600 uppercase">About Cove</p>
+        <PageTitle id="about-title" className="mt-2 max-w-4xl">
+          Support software for the teams that do support between everything else
+        </PageTitle>
+        <p className="mt-6 max-w-2xl text-lg text-pretty text-slate-600">
+          Most help desks are designed for departments of fifty, with the price and the setup to match. Cove is for the
+          shop owner, the two-person support team and the operations lead who answers tickets between other jobs.
+        </p>
+      </PageTop>
 
       <section aria-labelledby="audience-title" className="py-20 sm:py-24">
         <Container>

@@ -8,7 +8,7 @@ import { ApiError } from "../../../lib/api-client.ts";
 import { BackHomeLink } from "../site/back-home-link.tsx";
 import { ctaClasses } from "../site/cta.ts";
 import { PageMeta } from "../site/page-meta.tsx";
-import { Container } from "../site/section.tsx";
+import { PageTitle, PageTop } from "../site/section.tsx";
 import { SiteLayout } from "../site/site-layout.tsx";
 import { SiteLink } from "../site/site-nav.tsx";
 
@@ -126,51 +126,44 @@ export function AiTestPage() {
         title="Try the AI assistant · Cove"
         description="Ask Cove's AI assistant a customer question: it answers from the demo store's help articles, shows its confidence and sources, and hands off to a person when unsure."
       />
-      <section aria-labelledby="ai-test-title" className="bg-gradient-to-b from-indigo-50 to-white">
-        <Container className="pt-10 pb-16 sm:pt-14">
-          <BackHomeLink />
-          <div className="mt-6 grid gap-10 lg:grid-cols-5">
-            <div className="lg:col-span-2">
-              <h1
-                id="ai-test-title"
-                className="text-4xl font-bold tracking-tight text-balance text-slate-900 sm:text-5xl"
-              >
-                Try the AI assistant
-              </h1>
-              <p className="mt-4 text-lg text-slate-600">
-                {demo.available === false
-                  ? "Cove's AI assistant answers your customers from your own help articles, and hands off to your team when it is unsure."
-                  : "You are a customer of Acme Outdoor Co., our demo store. Ask about returns, orders, shipping or your account, or pick a quick question."}
-              </p>
-              <ul className="mt-6 space-y-3">
-                {POINTS.map(({ icon: Icon, text }) => (
-                  <li key={text} className="flex gap-3 text-sm text-slate-700">
-                    <Icon className="mt-0.5 size-5 shrink-0 text-indigo-600" aria-hidden="true" />
-                    {text}
-                  </li>
-                ))}
-              </ul>
-              <SiteLink to="/register" className={ctaClasses("primary", "md", "mt-8")}>
-                Start Free Trial
-              </SiteLink>
-            </div>
-            <div className="min-w-0 lg:col-span-3">
-              {demo.available === false ? (
-                <NoDemo message={demo.message} />
-              ) : (
-                <AssistantChat
-                  label="Conversation with the AI assistant"
-                  greeting={WELCOME}
-                  quickQuestions={QUICK_QUESTIONS}
-                  ask={askDemo}
-                  rate={(answerId, helpful) => rateAnswer({ answerId, helpful }, { anonymous: true })}
-                  placeholder="Type your question and press Enter…"
-                />
-              )}
-            </div>
+      <PageTop titleId="ai-test-title" className="pt-10 pb-16 sm:pt-14">
+        <BackHomeLink />
+        <div className="mt-6 grid gap-10 lg:grid-cols-5">
+          <div className="lg:col-span-2">
+            <PageTitle id="ai-test-title">Try the AI assistant</PageTitle>
+            <p className="mt-4 text-lg text-slate-600">
+              {demo.available === false
+                ? "Cove's AI assistant answers your customers from your own help articles, and hands off to your team when it is unsure."
+                : "You are a customer of Acme Outdoor Co., our demo store. Ask about returns, orders, shipping or your account, or pick a quick question."}
+            </p>
+            <ul className="mt-6 space-y-3">
+              {POINTS.map(({ icon: Icon, text }) => (
+                <li key={text} className="flex gap-3 text-sm text-slate-700">
+                  <Icon className="mt-0.5 size-5 shrink-0 text-indigo-600" aria-hidden="true" />
+                  {text}
+                </li>
+              ))}
+            </ul>
+            <SiteLink to="/register" className={ctaClasses("primary", "md", "mt-8")}>
+              Start Free Trial
+            </SiteLink>
           </div>
-        </Container>
-      </section>
+          <div className="min-w-0 lg:col-span-3">
+            {demo.available === false ? (
+              <NoDemo message={demo.message} />
+            ) : (
+              <AssistantChat
+                label="Conversation with the AI assistant"
+                greeting={WELCOME}
+                quickQuestions={QUICK_QUESTIONS}
+                ask={askDemo}
+                rate={(answerId, helpful) => rateAnswer({ answerId, helpful }, { anonymous: true })}
+                placeholder="Type your question and press Enter…"
+              />
+            )}
+          </div>
+        </div>
+      </PageTop>
     </SiteLayout>
   );
 }

@@ -4,7 +4,7 @@ import { useEffect, useReducer } from "react";
 import { BackHomeLink } from "../site/back-home-link.tsx";
 import { ctaClasses } from "../site/cta.ts";
 import { PageMeta } from "../site/page-meta.tsx";
-import { Container } from "../site/section.tsx";
+import { Container, PageTitle, PageTop } from "../site/section.tsx";
 import { SiteLayout } from "../site/site-layout.tsx";
 import { SiteLink } from "../site/site-nav.tsx";
 import {
@@ -41,64 +41,59 @@ export function DemoPage() {
         title="Setup demo · Cove"
         description="Watch a new team set up Cove in four minutes: account, team size, email, branding and launch, step by step."
       />
-      <section aria-labelledby="demo-title" className="bg-gradient-to-b from-indigo-50 to-white">
-        <Container className="pt-10 pb-12 sm:pt-14">
-          <BackHomeLink />
-          <h1
-            id="demo-title"
-            className="mt-6 max-w-3xl text-4xl font-bold tracking-tight text-balance text-slate-900 sm:text-5xl"
-          >
-            See Cove set up in four minutes
-          </h1>
-          <p className="mt-4 max-w-2xl text-lg text-slate-600">
-            Follow a new team from sign-up to a live help desk. The demo plays the five setup steps in fast forward:
-            four minutes of setup in about twelve seconds.
-          </p>
+      <PageTop titleId="demo-title" className="pt-10 pb-12 sm:pt-14">
+        <BackHomeLink />
+        <PageTitle id="demo-title" className="mt-6 max-w-3xl">
+          See Cove set up in four minutes
+        </PageTitle>
+        <p className="mt-4 max-w-2xl text-lg text-slate-600">
+          Follow a new team from sign-up to a live help desk. The demo plays the five setup steps in fast forward: four
+          minutes of setup in about twelve seconds.
+        </p>
 
-          <div className="mt-10 flex flex-col gap-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:flex-row sm:items-center sm:p-6">
-            <button
-              type="button"
-              onClick={() => dispatch({ type: status === "running" ? "reset" : "start" })}
-              className={ctaClasses(status === "running" ? "secondary" : "primary", "md", "shrink-0 sm:w-40")}
-            >
-              {status === "running" ? (
-                <RotateCcw className="size-4" aria-hidden="true" />
-              ) : (
-                <Play className="size-4" aria-hidden="true" />
-              )}
-              {status === "running" ? "Reset Demo" : "Start Demo"}
-            </button>
-            <div className="min-w-0 flex-1">
-              <div className="flex items-baseline justify-between gap-4 text-sm">
-                <p
-                  role="timer"
-                  aria-label="Demo clock"
-                  className="font-mono text-base font-semibold text-slate-900 tabular-nums"
-                >
-                  {formatClock(elapsed)} / {formatClock(DEMO_TOTAL)}
-                </p>
-                <p className="font-medium text-slate-600 tabular-nums">{percent}%</p>
-              </div>
-              <div
-                role="progressbar"
-                aria-label="Demo progress"
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={percent}
-                className="mt-2 h-2.5 overflow-hidden rounded-full bg-slate-200"
+        <div className="mt-10 flex flex-col gap-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:flex-row sm:items-center sm:p-6">
+          <button
+            type="button"
+            onClick={() => dispatch({ type: status === "running" ? "reset" : "start" })}
+            className={ctaClasses(status === "running" ? "secondary" : "primary", "md", "shrink-0 sm:w-40")}
+          >
+            {status === "running" ? (
+              <RotateCcw className="size-4" aria-hidden="true" />
+            ) : (
+              <Play className="size-4" aria-hidden="true" />
+            )}
+            {status === "running" ? "Reset Demo" : "Start Demo"}
+          </button>
+          <div className="min-w-0 flex-1">
+            <div className="flex items-baseline justify-between gap-4 text-sm">
+              <p
+                role="timer"
+                aria-label="Demo clock"
+                className="font-mono text-base font-semibold text-slate-900 tabular-nums"
               >
-                <div className="h-full rounded-full bg-indigo-600" style={{ width: `${percent}%` }} />
-              </div>
+                {formatClock(elapsed)} / {formatClock(DEMO_TOTAL)}
+              </p>
+              <p className="font-medium text-slate-600 tabular-nums">{percent}%</p>
+            </div>
+            <div
+              role="progressbar"
+              aria-label="Demo progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+              className="mt-2 h-2.5 overflow-hidden rounded-full bg-slate-200"
+            >
+              <div className="h-full rounded-full bg-indigo-600" style={{ width: `${percent}%` }} />
             </div>
           </div>
-          {/* Screen readers hear each new step once, not every tick. */}
-          <p aria-live="polite" className="sr-only">
-            {status === "running" && currentStep
-              ? `Step ${current + 1} of ${DEMO_STEPS.length}: ${currentStep.title}`
-              : ""}
-          </p>
-        </Container>
-      </section>
+        </div>
+        {/* Screen readers hear each new step once, not every tick. */}
+        <p aria-live="polite" className="sr-only">
+          {status === "running" && currentStep
+            ? `Step ${current + 1} of ${DEMO_STEPS.length}: ${currentStep.title}`
+            : ""}
+        </p>
+      </PageTop>
 
       <Container className="pb-20">
         <ol aria-label="Setup steps" className="grid gap-4 lg:grid-cols-5">

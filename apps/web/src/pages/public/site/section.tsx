@@ -39,3 +39,32 @@ export function SectionHeading({ id, eyebrow, title, lead, align = "center" }: S
     </div>
   );
 }
+
+interface PageTopProps {
+  /** The id of the page's title (PageTitle), which names the band. */
+  titleId: string;
+  /** The band's padding. */
+  className: string;
+  children: ReactNode;
+}
+
+/** The opening band of a public page: its title and what follows, on the pale indigo wash the pages start with. */
+export function PageTop({ titleId, className, children }: PageTopProps) {
+  return (
+    <section aria-labelledby={titleId} className="bg-gradient-to-b from-indigo-50 to-white">
+      <Container className={className}>{children}</Container>
+    </section>
+  );
+}
+
+/** A public page's title, in the pages' largest type; `className` places it and bounds its width. */
+export function PageTitle({ id, className, children }: { id: string; className?: string; children: ReactNode }) {
+  return (
+    <h1
+      id={id}
+      className={clsx("text-4xl font-bold tracking-tight text-balance text-slate-900 sm:text-5xl", className)}
+    >
+      {children}
+    </h1>
+  );
+}
