@@ -1,9 +1,9 @@
 import { AI_CHANNELS, AI_FEEDBACK, AI_TONES, SUGGESTION_SOURCES, SUGGESTION_STATES } from "@cove/contract/ai.ts";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, primaryKey, real, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { bytea, createdAt, id, refCascade, refSetNull, timestamptz, updatedAt } from "./columns.ts";
+import { bytea, createdAt, refCascade, refSetNull, timestamptz, updatedAt } from "./columns.ts";
 import { kbArticles } from "./kb.ts";
-import { organizationId } from "./organizations.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 
 /** Each organization's assistant: one row, created with defaults on first use. */
 export const aiSettings = pgTable("ai_settings", {
@@ -26,8 +26,7 @@ export const aiSettings = pgTable("ai_settings", {
 export const aiAnswers = pgTable(
   "ai_answers",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     /** Where the question came from: the staff test console, the public demo, live chat, the portal. */
     channel: text("channel", { enum: AI_CHANNELS }).notNull(),
     question: text("question").notNull(),
@@ -64,8 +63,7 @@ export const aiAnswers = pgTable(
 export const aiQuestionSuggestions = pgTable(
   "ai_question_suggestions",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     articleId: refCascade("article_id", () => kbArticles.id).notNull(),
     question: text("question").notNull(),
     source: text("source", { enum: SUGGESTION_SOURCES }).notNull(),

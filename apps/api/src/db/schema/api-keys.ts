@@ -1,15 +1,14 @@
 import { API_KEY_SCOPES } from "@cove/contract/settings.ts";
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, id, refSetNull, timestamptz } from "./columns.ts";
-import { organizationId } from "./organizations.ts";
+import { createdAt, refSetNull, timestamptz } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 import { users } from "./users.ts";
 
 /** Keys for the public API: the token is shown once; only its sha256 is stored. */
 export const apiKeys = pgTable(
   "api_keys",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     name: text("name").notNull(),
     scope: text("scope", { enum: API_KEY_SCOPES }).notNull(),
     tokenHash: text("token_hash").notNull(),

@@ -1,13 +1,12 @@
 import { bigint, bigserial, boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, id, refCascade, timestamptz, updatedAt } from "./columns.ts";
-import { organizationId } from "./organizations.ts";
+import { createdAt, refCascade, timestamptz, updatedAt } from "./columns.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 import { users } from "./users.ts";
 
 export const sessions = pgTable(
   "sessions",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     userId: refCascade("user_id", () => users.id).notNull(),
     /** sha256 of the bearer token; the token itself is never stored. */
     tokenHash: text("token_hash").notNull(),
@@ -29,8 +28,7 @@ export const sessions = pgTable(
 export const passwordResetTokens = pgTable(
   "password_reset_tokens",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     userId: refCascade("user_id", () => users.id).notNull(),
     tokenHash: text("token_hash").notNull(),
     expiresAt: timestamptz("expires_at").notNull(),
@@ -77,8 +75,7 @@ export const twoFactor = pgTable("two_factor", {
 export const twoFactorRecoveryCodes = pgTable(
   "two_factor_recovery_codes",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     userId: refCascade("user_id", () => users.id).notNull(),
     codeHash: text("code_hash").notNull(),
     usedAt: timestamptz("used_at"),
@@ -94,8 +91,7 @@ export const twoFactorRecoveryCodes = pgTable(
 export const twoFactorChallenges = pgTable(
   "two_factor_challenges",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     userId: refCascade("user_id", () => users.id).notNull(),
     tokenHash: text("token_hash").notNull(),
     rememberMe: boolean("remember_me").notNull().default(false),

@@ -14,8 +14,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { createdAt, id, refCascade, refSetNull, timestamptz, updatedAt } from "./columns.ts";
-import { organizationId } from "./organizations.ts";
+import { createdAt, refCascade, refSetNull, timestamps, timestamptz, updatedAt } from "./columns.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 import { tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
@@ -27,8 +27,7 @@ import { users } from "./users.ts";
 export const automationRules = pgTable(
   "automation_rules",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     isActive: boolean("is_active").notNull().default(true),
@@ -42,8 +41,7 @@ export const automationRules = pgTable(
     actions: jsonb("actions").notNull().default(sql`'[]'::jsonb`),
     /** The member round-robin assignment gave the last ticket to: the next goes to the one after. */
     lastAssigneeId: refSetNull("last_assignee_id", () => users.id),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   // What every ticket event reads: the organization's active rules of that event, in order.
   (t) => [index("automation_rules_org_event_idx").on(t.organizationId, t.event, t.isActive, t.position)],
@@ -56,8 +54,7 @@ export const automationRules = pgTable(
 export const automationRuns = pgTable(
   "automation_runs",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     ruleId: refCascade("rule_id", () => automationRules.id).notNull(),
     ticketId: refSetNull("ticket_id", () => tickets.id),
     event: text("event").notNull(),
@@ -81,8 +78,7 @@ export const automationRuns = pgTable(
 export const automationMisses = pgTable(
   "automation_misses",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     ticketId: refSetNull("ticket_id", () => tickets.id),
     event: text("event").notNull(),
     ruleIds: uuid("rule_ids").array().notNull(),
@@ -159,12 +155,10 @@ export const slaNotices = pgTable(
 export const cannedReplies = pgTable(
   "canned_replies",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     title: text("title").notNull(),
     body: text("body").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("canned_replies_org_title_idx").on(t.organizationId, t.title)],
 );

@@ -1,8 +1,8 @@
 import { PAYMENT_PROVIDERS } from "@cove/contract/billing.ts";
 import { PLAN_IDS } from "@cove/contract/constants.ts";
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt, id, timestamptz, updatedAt } from "./columns.ts";
-import { organizationId } from "./organizations.ts";
+import { createdAt, timestamptz, updatedAt } from "./columns.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 
 /**
  * An organization's account at the payment provider and its subscription, as last read from the provider. The
@@ -47,8 +47,7 @@ export const subscriptions = pgTable(
 export const invoices = pgTable(
   "invoices",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     providerInvoiceId: text("provider_invoice_id").notNull(),
     number: text("number"),

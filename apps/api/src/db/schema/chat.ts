@@ -4,9 +4,9 @@ import { CSAT_RATINGS } from "@cove/contract/csat.ts";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { aiAnswers } from "./ai.ts";
-import { createdAt, id, refCascade, refSetNull, timestamptz } from "./columns.ts";
+import { createdAt, refCascade, refSetNull, timestamptz } from "./columns.ts";
 import { contacts } from "./contacts.ts";
-import { organizationId } from "./organizations.ts";
+import { tenantRow } from "./organizations.ts";
 import { tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
@@ -18,8 +18,7 @@ import { users } from "./users.ts";
 export const chatSessions = pgTable(
   "chat_sessions",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     contactId: refCascade("contact_id", () => contacts.id).notNull(),
     visitorName: text("visitor_name").notNull(),
     visitorEmail: text("visitor_email"),
@@ -55,8 +54,7 @@ export const chatSessions = pgTable(
 export const chatMessages = pgTable(
   "chat_messages",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     sessionId: refCascade("session_id", () => chatSessions.id).notNull(),
     senderType: text("sender_type", { enum: CHAT_SENDER_TYPES }).notNull(),
     /** The member who wrote an agent message. */

@@ -12,6 +12,9 @@ export const createdAt = () => timestamptz("created_at").notNull().defaultNow();
 /** updated_at, as every table whose rows change has it (the writers set it; the default is the insert's time). */
 export const updatedAt = () => timestamptz("updated_at").notNull().defaultNow();
 
+/** created_at and updated_at, in that order, as every table whose rows change has them. */
+export const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() });
+
 /** A reference to the row this one belongs to: deleting that row deletes this one. */
 export const refCascade = <TName extends string>(name: TName, parent: () => AnyPgColumn) =>
   uuid(name).references(parent, { onDelete: "cascade" });

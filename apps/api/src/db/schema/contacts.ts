@@ -1,8 +1,8 @@
 import { CONTACT_SESSION_KINDS } from "@cove/contract/contacts.ts";
 import { sql } from "drizzle-orm";
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, id, refCascade, timestamptz, updatedAt } from "./columns.ts";
-import { organizationId } from "./organizations.ts";
+import { createdAt, refCascade, timestamps, timestamptz } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 
 /**
  * An organization's customers (the contact actor): people who write in by the portal, chat, email or a ticket an agent
@@ -11,14 +11,12 @@ import { organizationId } from "./organizations.ts";
 export const contacts = pgTable(
   "contacts",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     name: text("name").notNull(),
     /** Stored lower-cased. */
     email: text("email"),
     company: text("company"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("contacts_org_email_unique").on(t.organizationId, t.email).where(sql`${t.email} is not null`),
@@ -33,8 +31,7 @@ export const contacts = pgTable(
 export const contactSessions = pgTable(
   "contact_sessions",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     contactId: refCascade("contact_id", () => contacts.id).notNull(),
     kind: text("kind", { enum: CONTACT_SESSION_KINDS }).notNull(),
     tokenHash: text("token_hash").notNull(),

@@ -1,8 +1,8 @@
 import { CSAT_RATINGS } from "@cove/contract/csat.ts";
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, id, refCascade, refSetNull, timestamptz, updatedAt } from "./columns.ts";
+import { refCascade, refSetNull, timestamps, timestamptz } from "./columns.ts";
 import { contacts } from "./contacts.ts";
-import { organizationId } from "./organizations.ts";
+import { tenantRow } from "./organizations.ts";
 import { tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
@@ -15,8 +15,7 @@ import { users } from "./users.ts";
 export const csatSurveys = pgTable(
   "csat_surveys",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     ticketId: refCascade("ticket_id", () => tickets.id).notNull(),
     contactId: refCascade("contact_id", () => contacts.id).notNull(),
     /** The agent credited with the resolution: the assignee when the ticket was solved, else whoever solved it. */
@@ -29,8 +28,7 @@ export const csatSurveys = pgTable(
     rating: text("rating", { enum: CSAT_RATINGS }),
     comment: text("comment"),
     answeredAt: timestamptz("answered_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("csat_surveys_org_ticket_unique").on(t.organizationId, t.ticketId),

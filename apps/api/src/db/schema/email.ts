@@ -2,8 +2,8 @@ import { EMAIL_DIRECTIONS, EMAIL_STATUSES, OUTBOUND_KINDS } from "@cove/contract
 import { MAILBOX_STATUSES } from "@cove/contract/mailboxes.ts";
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, id, refSetNull, timestamptz, updatedAt } from "./columns.ts";
-import { organizationId } from "./organizations.ts";
+import { refSetNull, timestamps, timestamptz } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 import { ticketComments, tickets } from "./tickets.ts";
 
 /**
@@ -14,8 +14,7 @@ import { ticketComments, tickets } from "./tickets.ts";
 export const emailMessages = pgTable(
   "email_messages",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     direction: text("direction", { enum: EMAIL_DIRECTIONS }).notNull(),
     /** Outbound only: a reply or an acknowledgement. */
     kind: text("kind", { enum: OUTBOUND_KINDS }),
@@ -45,8 +44,7 @@ export const emailMessages = pgTable(
     html: text("html"),
     /** Inbound from a mailbox's past (an import): not counted by the per-sender throttle, which is for live mail. */
     history: boolean("history").notNull().default(false),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("email_messages_org_direction_message_id_unique")
@@ -66,8 +64,7 @@ export const emailMessages = pgTable(
 export const emailMailboxes = pgTable(
   "email_mailboxes",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     host: text("host").notNull(),
     port: integer("port").notNull(),
     tls: boolean("tls").notNull(),
@@ -98,8 +95,7 @@ export const emailMailboxes = pgTable(
     failingAttempts: integer("failing_attempts").notNull().default(0),
     checkedAt: timestamptz("checked_at"),
     historyDoneAt: timestamptz("history_done_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("email_mailboxes_org_idx").on(t.organizationId, t.createdAt)],
 );

@@ -1,16 +1,15 @@
 import { KB_ARTICLE_STATUSES } from "@cove/contract/kb.ts";
 import { sql } from "drizzle-orm";
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, id, refSetNull, timestamptz, tsvector, updatedAt } from "./columns.ts";
-import { organizationId } from "./organizations.ts";
+import { createdAt, refSetNull, timestamps, timestamptz, tsvector } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 import { users } from "./users.ts";
 
 /** Knowledge-base categories: an organization's own list, named once each (case-insensitively). */
 export const kbCategories = pgTable(
   "kb_categories",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     name: text("name").notNull(),
     /** For the help center's URLs. */
     slug: text("slug").notNull(),
@@ -27,8 +26,7 @@ export const kbCategories = pgTable(
 export const kbArticles = pgTable(
   "kb_articles",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     categoryId: refSetNull("category_id", () => kbCategories.id),
     title: text("title").notNull(),
     /** For the help center's URLs; unique within the organization. */
@@ -47,8 +45,7 @@ export const kbArticles = pgTable(
     searchVector: tsvector("search_vector").generatedAlwaysAs(
       sql`setweight(to_tsvector('english'::regconfig, coalesce(title, '')), 'A') || setweight(to_tsvector('english'::regconfig, kb_questions_text(questions)), 'A') || setweight(to_tsvector('english'::regconfig, coalesce(body, '')), 'B')`,
     ),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     publishedAt: timestamptz("published_at"),
   },
   (t) => [

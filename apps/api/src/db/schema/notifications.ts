@@ -1,7 +1,7 @@
 import { NOTIFICATION_TYPES } from "@cove/contract/notifications.ts";
 import { index, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt, id, refCascade, timestamptz } from "./columns.ts";
-import { organizationId } from "./organizations.ts";
+import { createdAt, refCascade, timestamptz } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 import { tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
@@ -9,8 +9,7 @@ import { users } from "./users.ts";
 export const notifications = pgTable(
   "notifications",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     userId: refCascade("user_id", () => users.id).notNull(),
     type: text("type", { enum: NOTIFICATION_TYPES }).notNull(),
     ticketId: refCascade("ticket_id", () => tickets.id),

@@ -3,7 +3,7 @@ import { PLAN_IDS, TWO_FACTOR_POLICIES } from "@cove/contract/constants.ts";
 import { EXPORT_STATUSES } from "@cove/contract/settings.ts";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { bytea, createdAt, id, refCascade, timestamptz, updatedAt } from "./columns.ts";
+import { bytea, createdAt, id, refCascade, timestamps, timestamptz } from "./columns.ts";
 
 /** The tenant itself. RLS lets a request see only its own organization row. */
 export const organizations = pgTable(
@@ -26,8 +26,7 @@ export const organizations = pgTable(
     isDemo: boolean("is_demo").notNull().default(false),
     /** Who must sign in with a second factor: nobody ("off"), admins, or everyone (the security settings). */
     twoFactorPolicy: text("two_factor_policy", { enum: TWO_FACTOR_POLICIES }).notNull().default("off"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("organizations_demo_unique").on(t.isDemo).where(sql`${t.isDemo}`)],
 );
@@ -35,12 +34,14 @@ export const organizations = pgTable(
 /** organization_id, as every tenant table has it: the row belongs to its organization and goes with it. */
 export const organizationId = () => refCascade("organization_id", () => organizations.id).notNull();
 
+/** The first columns of most tenant tables, in that order: the row's id and its organization. */
+export const tenantRow = () => ({ id: id(), organizationId: organizationId() });
+
 /** Exports of an organization's data: a ZIP of JSON files made by a background job, kept 7 days. */
 export const organizationExports = pgTable(
   "organization_exports",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     status: text("status", { enum: EXPORT_STATUSES }).notNull().default("queued"),
     /** 0 to 100, as the job goes through the organization's tables. */
     progress: integer("progress").notNull().default(0),

@@ -1,6 +1,6 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, id, timestamptz } from "./columns.ts";
-import { organizationId } from "./organizations.ts";
+import { createdAt, timestamptz } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 
 /**
  * The customer portal's emailed sign-in links. Only the token's sha256 is stored; a link works once, until expires_at.
@@ -10,8 +10,7 @@ import { organizationId } from "./organizations.ts";
 export const portalSignInLinks = pgTable(
   "portal_sign_in_links",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     /** Lower-cased. */
     email: text("email").notNull(),
     tokenHash: text("token_hash").notNull(),

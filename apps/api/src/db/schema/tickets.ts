@@ -12,16 +12,15 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { createdAt, id, refCascade, refSetNull, timestamptz, tsvector, updatedAt } from "./columns.ts";
+import { createdAt, id, refCascade, refSetNull, timestamps, timestamptz, tsvector } from "./columns.ts";
 import { contacts } from "./contacts.ts";
-import { organizationId } from "./organizations.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 import { users } from "./users.ts";
 
 export const tickets = pgTable(
   "tickets",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     ticketNumber: integer("ticket_number").notNull(),
     subject: text("subject").notNull(),
     description: text("description").notNull(),
@@ -39,8 +38,7 @@ export const tickets = pgTable(
     searchVector: tsvector("search_vector").generatedAlwaysAs(
       sql`setweight(to_tsvector('english'::regconfig, coalesce(subject, '')), 'A') || setweight(to_tsvector('english'::regconfig, coalesce(description, '')), 'B') || setweight(to_tsvector('simple'::regconfig, coalesce(requester_name, '') || ' ' || coalesce(requester_email, '') || ' ' || replace(coalesce(requester_email, ''), '@', ' ')), 'C') || comments_tsv`,
     ),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     solvedAt: timestamptz("solved_at"),
     /**
      * SLA (modules/automation/sla.ts keeps them): the due times under the priority's targets (null: no target), and
@@ -147,8 +145,7 @@ export const ticketTallies = pgTable(
 export const ticketComments = pgTable(
   "ticket_comments",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     ticketId: refCascade("ticket_id", () => tickets.id).notNull(),
     authorId: refSetNull("author_id", () => users.id),
     /** Set when the customer wrote it (a reply from the portal): the contact, as the author. */

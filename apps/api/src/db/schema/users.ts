@@ -1,14 +1,13 @@
 import { ROLES, USER_STATUSES } from "@cove/contract/constants.ts";
 import { sql } from "drizzle-orm";
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, id, refCascade, refSetNull, timestamptz, updatedAt } from "./columns.ts";
-import { organizationId } from "./organizations.ts";
+import { createdAt, refCascade, refSetNull, timestamps, timestamptz } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 
 export const users = pgTable(
   "users",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     email: text("email").notNull(),
     passwordHash: text("password_hash"),
     firstName: text("first_name").notNull(),
@@ -17,8 +16,7 @@ export const users = pgTable(
     status: text("status", { enum: USER_STATUSES }).notNull().default("active"),
     avatarUrl: text("avatar_url"),
     lastLoginAt: timestamptz("last_login_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     // Sign-in is by email alone, so an email belongs to one account across the whole deployment: one member who has
@@ -39,8 +37,7 @@ export const users = pgTable(
 export const invitations = pgTable(
   "invitations",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     userId: refCascade("user_id", () => users.id).notNull(),
     invitedBy: refSetNull("invited_by", () => users.id),
     tokenHash: text("token_hash").notNull(),

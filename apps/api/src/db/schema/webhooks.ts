@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt, id, refCascade, timestamptz, updatedAt } from "./columns.ts";
-import { organizationId } from "./organizations.ts";
+import { createdAt, id, refCascade, timestamps, timestamptz } from "./columns.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 
 /**
  * Outgoing webhooks (modules/webhooks): an organization's endpoints (a signed JSON POST per event, or a Slack
@@ -11,8 +11,7 @@ import { organizationId } from "./organizations.ts";
 export const webhooks = pgTable(
   "webhooks",
   {
-    id: id(),
-    organizationId: organizationId(),
+    ...tenantRow(),
     /** webhook: Cove's signed JSON; slack: a Slack incoming-webhook message. */
     kind: text("kind", { enum: ["webhook", "slack"] }).notNull(),
     url: text("url").notNull(),
@@ -25,8 +24,7 @@ export const webhooks = pgTable(
     /** The secret before the last roll, which also signs until previous_secret_expires_at. */
     previousSecretSealed: text("previous_secret_sealed"),
     previousSecretExpiresAt: timestamptz("previous_secret_expires_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("webhooks_org_idx").on(t.organizationId, t.createdAt)],
 );
