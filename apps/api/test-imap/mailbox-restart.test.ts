@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, queryRows } from "../src/platform/db.ts";
+import { spawnCove } from "../test/support/cove-process.ts";
 import { customerMail, type Dovecot, startDovecot } from "./dovecot.ts";
 
 /**
@@ -13,8 +14,6 @@ import { customerMail, type Dovecot, startDovecot } from "./dovecot.ts";
  * message filed exactly once: no duplicate, no loss.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
-const MAIN = path.join(ROOT, "apps/api/src/main.ts");
 const COUNT = 2000;
 
 let dovecot: Dovecot;
@@ -45,11 +44,7 @@ async function startCove(): Promise<{ child: ChildProcess; url: string }> {
     SEED_DEMO: "false",
     IMAP_ALLOW_PRIVATE_HOSTS: "true",
   };
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnCove(env);
   children.push(child);
   let out = "";
   child.stdout?.setEncoding("utf8").on("data", (d: string) => {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,6 +6,7 @@ import type { AuthAnswer } from "@cove/contract/auth.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../src/platform/db.ts";
 import { addMember, registration } from "../test/helpers.ts";
+import { spawnCove } from "../test/support/cove-process.ts";
 import { connectRealtime, type RealtimeClient } from "../test/support/realtime-client.ts";
 
 /**
@@ -15,8 +16,6 @@ import { connectRealtime, type RealtimeClient } from "../test/support/realtime-c
 const url = process.env.TEST_DATABASE_URL;
 if (!url) throw new Error("The two-instance suite needs TEST_DATABASE_URL (a PostgreSQL database).");
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
-const MAIN = path.join(ROOT, "apps/api/src/main.ts");
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 const sockets: RealtimeClient[] = [];
@@ -33,11 +32,7 @@ async function startInstance(): Promise<string> {
     SEED_DEMO: "false",
     LOG_LEVEL: "warn",
   });
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnCove(env);
   children.push(child);
   let out = "";
   return new Promise((resolve, reject) => {

@@ -5,7 +5,7 @@ import type { AuthAnswer, RegisterBody } from "@cove/contract/auth.ts";
 import type { Article } from "@cove/contract/kb.ts";
 import type { Comment, Ticket } from "@cove/contract/tickets.ts";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { type AppOptions, buildApp } from "../src/app.ts";
 import { sessions } from "../src/db/schema/auth.ts";
 import { users } from "../src/db/schema/users.ts";
@@ -214,6 +214,9 @@ export function orgForFile(t: TestApp): Org {
   return org;
 }
 
+/** The API's error answer, exactly: its message, its code and the request's id (whatever it is). */
+export const errorAnswer = (error: string, code: string) => ({ error, code, requestId: expect.any(String) });
+
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -303,6 +306,16 @@ const RISKY = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2028\u2029
  */
 export function naughtySample(): string[] {
   return naughtyStrings().filter((s, i) => i % 6 === 0 || RISKY.test(s) || [...s].length > 200);
+}
+
+/** The longest start of s that fits max UTF-16 units without splitting a character. */
+export function fitLength(s: string, max: number): string {
+  let out = "";
+  for (const ch of s) {
+    if (out.length + ch.length > max) break;
+    out += ch;
+  }
+  return out;
 }
 
 /** XSS payload lines (test-data/xss-payloads, MIT), in the file's order. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { findOrCreateContact, startContactSession } from "../../src/modules/contacts/contacts.service.ts";
 import { queryRows } from "../../src/platform/db.ts";
 import { withSystem } from "../../src/platform/tenancy.ts";
-import { bearer, client, createTicket, newAddress, registerOrg, testAppForFile } from "../helpers.ts";
+import { bearer, client, createTicket, errorAnswer, newAddress, registerOrg, testAppForFile } from "../helpers.ts";
 import { PNG, uploader } from "../support/files.ts";
 import { addArticle } from "../support/kb-fixtures.ts";
 
@@ -86,11 +86,12 @@ describe("uploads at once", () => {
           remoteAddress: address,
         });
         expect(fromSame.statusCode, fromSame.body).toBe(429);
-        expect(fromSame.json()).toEqual({
-          code: "RATE_LIMITED",
-          error: `Too many files are being uploaded at once: at most ${UPLOADS_AT_ONCE_PER_ADDRESS} at a time. Try again when one has finished.`,
-          requestId: expect.any(String),
-        });
+        expect(fromSame.json()).toEqual(
+          errorAnswer(
+            `Too many files are being uploaded at once: at most ${UPLOADS_AT_ONCE_PER_ADDRESS} at a time. Try again when one has finished.`,
+            "RATE_LIMITED",
+          ),
+        );
       }
     }
     // The organization has as many going as it may: one more, from anywhere, waits for one of them.

@@ -17,6 +17,7 @@ import {
   bearer,
   createTestApp,
   embeddedTestDatabase,
+  errorAnswer,
   registerOrg,
   registration,
   testAppWithMail,
@@ -169,11 +170,7 @@ describe("the public demo", () => {
         payload: { message: "How do I return an item?" },
       });
       expect(asked.statusCode).toBe(404);
-      expect(asked.json()).toEqual({
-        error: DEMO_UNAVAILABLE,
-        code: "DEMO_UNAVAILABLE",
-        requestId: expect.any(String),
-      });
+      expect(asked.json()).toEqual(errorAnswer(DEMO_UNAVAILABLE, "DEMO_UNAVAILABLE"));
       const status = await app.inject({ method: "GET", url: "/api/demo" });
       expect(status.statusCode).toBe(200);
       expect(status.json()).toEqual({ available: false, organization: null, message: DEMO_UNAVAILABLE });
@@ -198,11 +195,7 @@ describe("inviting an email that has an account in another organization", () => 
     const other = await registerOrg(t.app);
     const existing = await invite(admin, other.user.email.toUpperCase());
     expect(existing.statusCode).toBe(409);
-    expect(existing.json()).toEqual({
-      error: EMAIL_IN_ANOTHER_TEAM,
-      code: "EMAIL_TAKEN",
-      requestId: expect.any(String),
-    });
+    expect(existing.json()).toEqual(errorAnswer(EMAIL_IN_ANOTHER_TEAM, "EMAIL_TAKEN"));
     const list = await t.app.inject({ method: "GET", url: "/api/users", headers: bearer(admin.token) });
     expect((list.json() as UserListAnswer).users.map((u) => u.email)).not.toContain(other.user.email);
     // A fresh address is invited as before, and its mail is the only one sent.
@@ -269,11 +262,7 @@ describe("inviting an email that has an account in another organization", () => 
     for (const again of [email, admin.user.email]) {
       const res = await invite(admin, again);
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({
-        error: "An account with this email already exists",
-        code: "EMAIL_TAKEN",
-        requestId: expect.any(String),
-      });
+      expect(res.json()).toEqual(errorAnswer("An account with this email already exists", "EMAIL_TAKEN"));
     }
   });
 });

@@ -6,7 +6,7 @@ import { organizations } from "../../src/db/schema/organizations.ts";
 import { users } from "../../src/db/schema/users.ts";
 import { hashToken } from "../../src/platform/auth.ts";
 import { queryRows } from "../../src/platform/db.ts";
-import { bearer, registerOrg, registration, testAppForFile, unique } from "../helpers.ts";
+import { bearer, errorAnswer, registerOrg, registration, testAppForFile, unique } from "../helpers.ts";
 
 const t = testAppForFile();
 
@@ -78,11 +78,7 @@ describe("POST /api/auth/register", () => {
     const first = await registerOrg(t.app);
     const res = await post("/api/auth/register", registration({ email: first.user.email.toUpperCase() }));
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({
-      error: "An account with this email already exists",
-      code: "EMAIL_TAKEN",
-      requestId: expect.any(String),
-    });
+    expect(res.json()).toEqual(errorAnswer("An account with this email already exists", "EMAIL_TAKEN"));
   });
 
   it("names every missing field and keeps the spec's password message", async () => {
@@ -129,11 +125,7 @@ describe("POST /api/auth/login", () => {
     const unknown = await post("/api/auth/login", { email: `nobody-${unique()}@example.com`, password: "whatever1" });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({
-      error: "Invalid email or password",
-      code: "INVALID_CREDENTIALS",
-      requestId: expect.any(String),
-    });
+    expect(wrong.json()).toEqual(errorAnswer("Invalid email or password", "INVALID_CREDENTIALS"));
     expect(unknown.json()).toEqual({ ...wrong.json(), requestId: unknown.headers["x-request-id"] });
   });
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TEST_SIGNATURE_HEADER } from "../../src/modules/billing/test.provider.ts";
 import { now } from "../../src/platform/clock.ts";
 import { queryRows } from "../../src/platform/db.ts";
-import { addMember, bearer, client, registerOrg, testAppForFile } from "../helpers.ts";
+import { addMember, bearer, client, errorAnswer, registerOrg, testAppForFile } from "../helpers.ts";
 import { clockAhead, clockAt, DAY, subscription, testCard } from "../support/billing.ts";
 import { pdfText } from "../support/pdf-text.ts";
 
@@ -249,7 +249,7 @@ describe("invoice PDFs (GET /api/billing/invoices/:id/pdf)", () => {
 
     const other = await pdf(b.token, a.invoice.id);
     expect(other.statusCode).toBe(404);
-    expect(other.json()).toEqual({ error: "Invoice not found", code: "NOT_FOUND", requestId: expect.any(String) });
+    expect(other.json()).toEqual(errorAnswer("Invoice not found", "NOT_FOUND"));
     expect(other.body).not.toContain(a.invoice.number ?? "?");
     for (const id of ["not-an-id", "00000000-0000-4000-8000-000000000000"]) {
       expect((await pdf(a.token, id)).statusCode).toBe(404);

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { organizations } from "../../src/db/schema/organizations.ts";
 import { LIFECYCLE_CRON, LIFECYCLE_QUEUE } from "../../src/modules/billing/lifecycle.ts";
 import { queryRows } from "../../src/platform/db.ts";
-import { addMember, client, registerOrg, testAppForFile } from "../helpers.ts";
+import { addMember, client, errorAnswer, registerOrg, testAppForFile } from "../helpers.ts";
 import { clockAhead, clockAt, subscription, testCard, waitForSubscription } from "../support/billing.ts";
 
 const t = testAppForFile();
@@ -282,12 +282,12 @@ describe("trial -> expired -> read-only -> subscribed", () => {
 
     const refused = await newTicket(token);
     expect(refused.statusCode).toBe(402);
-    expect(refused.json()).toEqual({
-      code: "READ_ONLY",
-      error:
+    expect(refused.json()).toEqual(
+      errorAnswer(
         "Your free trial has ended, so your organization is read-only: you can still sign in, read and export your data. An admin can subscribe on the Billing page to make changes again.",
-      requestId: expect.any(String),
-    });
+        "READ_ONLY",
+      ),
+    );
     expect((await call(token, "GET", "/api/tickets")).statusCode).toBe(200);
     expect((await call(token, "GET", "/api/tickets/stats/overview")).statusCode).toBe(200);
     expect((await call(token, "POST", "/api/organization/export")).statusCode).toBe(202);

@@ -10,7 +10,7 @@ import { receiveMail } from "../../src/modules/email/email.inbound.ts";
 import { hashToken, newToken } from "../../src/platform/auth.ts";
 import { queryRows } from "../../src/platform/db.ts";
 import { withSystem } from "../../src/platform/tenancy.ts";
-import { addMember, bearer, createTicket, registerOrg, testAppForFile } from "../helpers.ts";
+import { addMember, bearer, createTicket, errorAnswer, registerOrg, testAppForFile } from "../helpers.ts";
 import { clockAhead } from "../support/billing.ts";
 import { addArticle } from "../support/kb-fixtures.ts";
 import { newIp } from "../support/portal.ts";
@@ -259,7 +259,7 @@ describe("read-only mode on the public channels", () => {
         headers: "staff" in r ? bearer(token) : {},
       });
       expect(res.statusCode, `${r.url}: ${res.body}`).toBe(402);
-      expect(res.json()).toEqual({ code: "READ_ONLY", error: PUBLIC_READ_ONLY, requestId: expect.any(String) });
+      expect(res.json()).toEqual(errorAnswer(PUBLIC_READ_ONLY, "READ_ONLY"));
     }
     // Nothing was written: no chat, no contact for the new address, the vote and the answer not counted.
     const [written] = await queryRows<{ chats: number; contacts: number; helpful: number; rated: number }>(

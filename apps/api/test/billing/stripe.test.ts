@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/platform/config.ts";
 import { queryRows } from "../../src/platform/db.ts";
-import { bearer, client, createTestApp, onPostgres, registerOrg, type TestApp } from "../helpers.ts";
+import { bearer, client, createTestApp, errorAnswer, onPostgres, registerOrg, type TestApp } from "../helpers.ts";
 import { subscription } from "../support/billing.ts";
 import { type FakeStripe, startFakeStripe } from "../support/fake-stripe.ts";
 import { pdfText } from "../support/pdf-text.ts";
@@ -108,11 +108,7 @@ describe("PAYMENT_PROVIDER=stripe (the stripe SDK against a local server that sp
   it("shows Stripe's decline message", async () => {
     const { token, res } = await subscribed("4000000000000002");
     expect(res.statusCode).toBe(402);
-    expect(res.json()).toEqual({
-      code: "PAYMENT_FAILED",
-      error: "Your card was declined.",
-      requestId: expect.any(String),
-    });
+    expect(res.json()).toEqual(errorAnswer("Your card was declined.", "PAYMENT_FAILED"));
     expect((await subscription(t.app, token)).status).toBe("trialing");
   });
 

@@ -2,7 +2,7 @@ import type { ContactAnswer, ContactListAnswer, TicketContactAnswer } from "@cov
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { describe, expect, it } from "vitest";
 import { contacts } from "../../src/db/schema/contacts.ts";
-import { bearer, naughtySample, registerOrg, testAppForFile, unique } from "../helpers.ts";
+import { bearer, errorAnswer, naughtySample, registerOrg, testAppForFile, unique } from "../helpers.ts";
 
 const t = testAppForFile();
 
@@ -93,7 +93,7 @@ describe("the contacts list for staff", () => {
     for (const id of [eve.id, "nope", "00000000-0000-0000-0000-000000000000"]) {
       const theirs = await get(other.token, `/api/contacts/${id}`);
       expect(theirs.statusCode).toBe(404);
-      expect(theirs.json()).toEqual({ error: "Contact not found", code: "NOT_FOUND", requestId: expect.any(String) });
+      expect(theirs.json()).toEqual(errorAnswer("Contact not found", "NOT_FOUND"));
     }
     expect(((await get(other.token, "/api/contacts")).json() as ContactListAnswer).contacts).toEqual([]);
 

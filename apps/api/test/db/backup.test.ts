@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,6 +8,7 @@ import { BackupError, type BackupTarget, backup, restore } from "../../../../scr
 import { buildApp } from "../../src/app.ts";
 import { type Database, openDatabase } from "../../src/platform/db.ts";
 import { addComment, client, createTicket, onPostgres, registerOrg, unique } from "../helpers.ts";
+import { holdDataDirLock } from "../support/cove-process.ts";
 import { PNG, uploader } from "../support/files.ts";
 
 // npm run backup / restore (scripts/backup.ts), on each database: an organization with tickets, comments, a file and
@@ -103,27 +103,6 @@ function expectSeeded(tables: Record<string, string>) {
   }
 }
 
-/** A Cove-like process holding a data directory's lock, as a running instance does. */
-function holdLock(dataDir: string): Promise<ChildProcess> {
-  const lock = path.resolve(import.meta.dirname, "../../src/platform/data-dir-lock.ts");
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "-e",
-      `import(${JSON.stringify(lock)}).then((m) => { m.lockDataDir(${JSON.stringify(dataDir)}); console.log("locked"); setInterval(() => {}, 1000); })`,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  return new Promise((resolve, reject) => {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("locked")) resolve(child);
-    });
-    child.on("exit", (code) => reject(new Error(`the lock holder exited (${code})`)));
-  });
-}
-
 describe("backup and restore of the embedded database", () => {
   it("restores every table into an empty data directory, refuses to replace data unless forced, and refuses a data directory in use", {
     timeout: 120_000,
@@ -149,7 +128,7 @@ describe("backup and restore of the embedded database", () => {
     await restore(target, file, { force: true });
     expect(await embeddedFingerprint(target.dataDir)).toEqual(expected);
 
-    const holder = await holdLock(source);
+    const holder = await holdDataDirLock(source);
     try {
       await expect(backup(from, file)).rejects.toThrow(BackupError);
       await expect(backup(from, file)).rejects.toThrow(/already using the data directory.*stop Cove first/);

@@ -1,6 +1,6 @@
 import type { Article, ArticleListAnswer, Category, HelpSearchAnswer } from "@cove/contract/kb.ts";
 import { describe, expect, it } from "vitest";
-import { client, naughtySample, orgForFile, registerOrg, testAppForFile } from "../helpers.ts";
+import { client, fitLength, naughtySample, orgForFile, registerOrg, testAppForFile } from "../helpers.ts";
 
 // A sample end to end; all 515 go through the contract in platform/naughty-schemas.test.ts.
 const naughty = naughtySample();
@@ -18,16 +18,6 @@ const nextAddress = () => {
   return `10.${(visitor >> 16) & 255}.${(visitor >> 8) & 255}.${visitor & 255}`;
 };
 
-/** The longest start of s that fits max UTF-16 units without splitting a character. */
-function fit(s: string, max: number): string {
-  let out = "";
-  for (const ch of s) {
-    if (out.length + ch.length > max) break;
-    out += ch;
-  }
-  return out;
-}
-
 // Hundreds of writes and reads per test: room for a busy 2-core machine.
 const HEAVY = { timeout: 180_000 };
 
@@ -38,14 +28,18 @@ const ourSlugs = new Set<string>();
 describe("the knowledge base takes naughty strings as typed", () => {
   it("as title and body: stored and read back unchanged (the title trimmed), or a clear 400", HEAVY, async () => {
     for (const s of naughty) {
-      const res = await call(org, "POST", "/api/kb/articles", { title: fit(s, 200), body: s, status: "published" });
+      const res = await call(org, "POST", "/api/kb/articles", {
+        title: fitLength(s, 200),
+        body: s,
+        status: "published",
+      });
       expect(res.statusCode, show(s)).toBeLessThan(500);
       if (res.statusCode === 201) {
         const created = res.json().article as Article;
         ours.add(created.id);
         const read = (await call(org, "GET", `/api/kb/articles/${created.id}`)).json().article as Article;
         ourSlugs.add(read.slug);
-        expect(read.title, show(s)).toBe(fit(s, 200).trim());
+        expect(read.title, show(s)).toBe(fitLength(s, 200).trim());
         expect(read.body, show(s)).toBe(s);
         // Letters and digits of any script (with their marks) and dashes: nothing invisible, no punctuation.
         expect(read.slug, show(s)).toMatch(/^[\p{L}\p{N}\p{M}-]+$/u);
@@ -68,7 +62,7 @@ describe("the knowledge base takes naughty strings as typed", () => {
 
   it("as alternative phrasings: kept trimmed, blanks and repeats dropped", async () => {
     for (let i = 0; i < naughty.length; i += 20) {
-      const batch = naughty.slice(i, i + 20).map((s) => fit(s, 300));
+      const batch = naughty.slice(i, i + 20).map((s) => fitLength(s, 300));
       const res = await call(org, "POST", "/api/kb/articles", { title: `Phrasings ${i}`, questions: batch });
       expect(res.statusCode, res.body).toBe(201);
       ours.add(res.json().article.id);
@@ -88,7 +82,7 @@ describe("the knowledge base takes naughty strings as typed", () => {
   it("as category names: stored unchanged, or a clear 400 or 409", HEAVY, async () => {
     const created: string[] = [];
     for (const s of naughty) {
-      const name = fit(s, 60);
+      const name = fitLength(s, 60);
       const res = await call(org, "POST", "/api/kb/categories", { name });
       expect(res.statusCode, show(s)).toBeLessThan(500);
       if (res.statusCode === 201) {
@@ -113,14 +107,14 @@ describe("the knowledge base takes naughty strings as typed", () => {
     // Another organization publishes an article of each title too: a search never shows one of them.
     const other = await registerOrg(t.app);
     for (const s of naughty) {
-      const title = `${fit(s, 150)} elsewhere`;
+      const title = `${fitLength(s, 150)} elsewhere`;
       const res = await call(other, "POST", "/api/kb/articles", { title, body: s, status: "published" });
       expect([201, 400], show(s)).toContain(res.statusCode);
     }
     let staffFound = 0;
     let publicFound = 0;
     for (const s of naughty) {
-      const q = encodeURIComponent(fit(s, 200));
+      const q = encodeURIComponent(fitLength(s, 200));
       const staff = await call(org, "GET", `/api/kb/articles?search=${q}`);
       if (staff.statusCode === 200) {
         const { articles } = staff.json() as ArticleListAnswer;
@@ -145,7 +139,7 @@ describe("the knowledge base takes naughty strings as typed", () => {
 
   it("as help center addresses: a 404, or the organization's own article of that address", async () => {
     for (const s of naughty.slice(0, 200)) {
-      const slug = fit(s, 150);
+      const slug = fitLength(s, 150);
       const res = await t.app.inject({
         method: "GET",
         url: `/api/public/${org.user.organizationSlug}/kb/articles/${encodeURIComponent(slug)}`,

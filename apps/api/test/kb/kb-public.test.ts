@@ -2,7 +2,7 @@ import type { Article, Category, HelpArticleAnswer, HelpCenterAnswer, HelpSearch
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kbArticles, kbCategories } from "../../src/db/schema/kb.ts";
 import { withVisitor } from "../../src/platform/tenancy.ts";
-import { bearer, createTestApp, registerOrg, type TestApp, unique } from "../helpers.ts";
+import { bearer, createTestApp, errorAnswer, registerOrg, type TestApp, unique } from "../helpers.ts";
 
 let t: TestApp;
 type Session = Awaited<ReturnType<typeof registerOrg>>;
@@ -94,7 +94,7 @@ describe("GET /api/public/:org/kb", () => {
     for (const slug of ["no-such-org-here", "UPPER", "a%20b", "-x", "x".repeat(150)]) {
       const res = await get(`/api/public/${slug}/kb`);
       expect(res.statusCode, slug).toBe(404);
-      expect(res.json()).toEqual({ error: "Help center not found", code: "NOT_FOUND", requestId: expect.any(String) });
+      expect(res.json()).toEqual(errorAnswer("Help center not found", "NOT_FOUND"));
     }
   });
 });
@@ -156,7 +156,7 @@ describe("GET /api/public/:org/kb/articles/:slug", () => {
   it("answers 404 for a draft, an unknown slug, or an article of another organization", async () => {
     const draftRes = await get(`/api/public/${slugA()}/kb/articles/${draft.slug}`);
     expect(draftRes.statusCode).toBe(404);
-    expect(draftRes.json()).toEqual({ error: "Article not found", code: "NOT_FOUND", requestId: expect.any(String) });
+    expect(draftRes.json()).toEqual(errorAnswer("Article not found", "NOT_FOUND"));
     const staff = await t.app.inject({ method: "GET", url: `/api/kb/articles/${draft.id}`, headers: bearer(a.token) });
     expect((staff.json().article as Article).view_count).toBe(0);
     expect((await get(`/api/public/${slugA()}/kb/articles/no-such-article`)).statusCode).toBe(404);

@@ -2,7 +2,16 @@ import type { Article, ArticleListAnswer, Category } from "@cove/contract/kb.ts"
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { kbArticles } from "../../src/db/schema/kb.ts";
-import { addMember, client, createArticle, orgForFile, registerOrg, testAppForFile, unique } from "../helpers.ts";
+import {
+  addMember,
+  client,
+  createArticle,
+  errorAnswer,
+  orgForFile,
+  registerOrg,
+  testAppForFile,
+  unique,
+} from "../helpers.ts";
 
 type Session = { token: string; user: { id: string; organizationId: string; organizationSlug: string } };
 
@@ -235,7 +244,7 @@ describe("GET /api/kb/articles/:id", () => {
     for (const id of [theirs.id, crypto.randomUUID(), "not-an-id", "1%27%20or%201=1"]) {
       const res = await call(a, "GET", `/api/kb/articles/${id}`);
       expect(res.statusCode, id).toBe(404);
-      expect(res.json()).toEqual({ error: "Article not found", code: "NOT_FOUND", requestId: expect.any(String) });
+      expect(res.json()).toEqual(errorAnswer("Article not found", "NOT_FOUND"));
     }
   });
 });
@@ -384,11 +393,7 @@ describe("categories", () => {
     await category(org, "Returns");
     const again = await call(org, "POST", "/api/kb/categories", { name: "  RETURNS " });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({
-      error: 'A category named "RETURNS" already exists.',
-      code: "CONFLICT",
-      requestId: expect.any(String),
-    });
+    expect(again.json()).toEqual(errorAnswer('A category named "RETURNS" already exists.', "CONFLICT"));
     // Names that slug alike still get their own address.
     expect((await category(org, "Returns!")).slug).toBe("returns-2");
     // Another organization may use the same name.

@@ -7,7 +7,7 @@ import { hashToken, newContactToken } from "../../src/platform/auth.ts";
 import { queryRows } from "../../src/platform/db.ts";
 import { withoutTheRule } from "../../src/platform/sql-log.ts";
 import { withContact } from "../../src/platform/tenancy.ts";
-import { addMember, client, createTicket as newTicket, registerOrg, testAppForFile } from "../helpers.ts";
+import { addMember, client, errorAnswer, createTicket as newTicket, registerOrg, testAppForFile } from "../helpers.ts";
 
 const t = testAppForFile();
 
@@ -76,7 +76,7 @@ describe("the notification bell", () => {
     for (const stranger of [a.token, b.token]) {
       const res = await call(stranger, "POST", `/api/notifications/${first.id}/read`);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: "Notification not found", code: "NOT_FOUND", requestId: expect.any(String) });
+      expect(res.json()).toEqual(errorAnswer("Notification not found", "NOT_FOUND"));
     }
     expect((await bell(b.token)).notifications).toEqual([]);
     expect((await call(agent.token, "POST", "/api/notifications/nonsense/read")).statusCode).toBe(404);

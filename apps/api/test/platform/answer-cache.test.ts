@@ -23,6 +23,7 @@ import {
   client,
   createTestApp,
   createTicket,
+  errorAnswer,
   registerOrg,
   type TestApp,
   unique,
@@ -279,7 +280,7 @@ describe("cached answers", () => {
     await detail(a, refund.id);
     const foreign = await call(b, "GET", `/api/tickets/${refund.id}`);
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json()).toEqual({ error: "Ticket not found", code: "NOT_FOUND", requestId: expect.any(String) });
+    expect(foreign.json()).toEqual(errorAnswer("Ticket not found", "NOT_FOUND"));
   });
 
   it("computes an answer once for the requests that ask for it together", async () => {

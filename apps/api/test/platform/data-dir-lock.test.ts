@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DataDirLockedError, lockDataDir } from "../../src/platform/data-dir-lock.ts";
+import { holdDataDirLock } from "../support/cove-process.ts";
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -26,26 +27,10 @@ function liveProcess(command = "sleep", args = ["30"]): ChildProcess {
   return child;
 }
 
-/** Another Cove process holding the lock of dir: a child that takes it and waits, telling us once it has it. */
+/** Another Cove process holding the lock of dir (killed after the file's tests). */
 async function coveHolding(dir: string): Promise<ChildProcess> {
-  const lockModule = path.resolve(import.meta.dirname, "../../src/platform/data-dir-lock.ts");
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "-e",
-      `import(${JSON.stringify(lockModule)}).then((m) => { m.lockDataDir(${JSON.stringify(dir)}); console.log("locked"); setTimeout(() => {}, 30000); });`,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"], cwd: path.resolve(import.meta.dirname, "../..") },
-  );
+  const child = await holdDataDirLock(dir);
   children.push(child);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on("data", (d: Buffer) => {
-      if (d.toString().includes("locked")) resolve();
-    });
-    child.on("exit", (code) => reject(new Error(`the locking process exited with ${code}`)));
-  });
   return child;
 }
 

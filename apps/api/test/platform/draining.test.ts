@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -6,6 +6,7 @@ import path from "node:path";
 import type { AuthAnswer } from "@cove/contract/auth.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { registration } from "../helpers.ts";
+import { runnerEnvWithoutCove, spawnCove } from "../support/cove-process.ts";
 import { connectRealtime } from "../support/realtime-client.ts";
 
 /**
@@ -14,21 +15,7 @@ import { connectRealtime } from "../support/realtime-client.ts";
  * request, closes its sockets with 1001 and exits 0. On the embedded database, whatever TEST_DATABASE_URL says.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "../../../..");
-const MAIN = path.join(ROOT, "apps/api/src/main.ts");
 const DRAIN_DELAY_MS = 2_000;
-const COVE_VARIABLES = [
-  "NODE_ENV",
-  "PORT",
-  "HOST",
-  "DATA_DIR",
-  "DATABASE_URL",
-  "DATABASE_DIRECT_URL",
-  "TEST_DATABASE_URL",
-  "TEST_DATABASE_DIRECT_URL",
-  "SMTP_URL",
-  "METRICS_TOKEN",
-];
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -41,8 +28,7 @@ afterAll(async () => {
 function startServer() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "cove-drain-"));
   dirs.push(dataDir);
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of COVE_VARIABLES) delete env[name];
+  const env = runnerEnvWithoutCove();
   Object.assign(env, {
     DATA_DIR: dataDir,
     PORT: "0",
@@ -51,11 +37,7 @@ function startServer() {
     DRAIN_DELAY_MS: String(DRAIN_DELAY_MS),
     SHUTDOWN_GRACE_MS: "20000",
   });
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnCove(env);
   children.push(child);
   let out = "";
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {

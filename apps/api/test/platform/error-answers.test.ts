@@ -7,7 +7,7 @@ import net from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findOrCreateContact, startContactSession } from "../../src/modules/contacts/contacts.service.ts";
 import { withSystem } from "../../src/platform/tenancy.ts";
-import { bearer, orgForFile, testAppForFile } from "../helpers.ts";
+import { bearer, errorAnswer, orgForFile, testAppForFile } from "../helpers.ts";
 
 /** A customer of the admin's organization signed in to the portal: the token the portal's routes take. */
 let customerToken: string;
@@ -151,11 +151,7 @@ describe("signed-in routes called without a session", () => {
           problems.push(`${route.method} ${route.path} ${payload}: ${res.statusCode}`);
           continue;
         }
-        expect(res.json()).toEqual({
-          error: "Your session has ended. Please sign in again.",
-          code: "UNAUTHORIZED",
-          requestId: expect.any(String),
-        });
+        expect(res.json()).toEqual(errorAnswer("Your session has ended. Please sign in again.", "UNAUTHORIZED"));
         // Refused before the route, it still carries the security headers every answer has.
         expect(res.headers["content-security-policy"]).toContain("object-src 'none'");
       }
@@ -330,11 +326,9 @@ describe("what the HTTP layer answers itself", () => {
       expectErrorShape(res.body, res.status);
     }
     const bad = await get("/api/tickets/%zz");
-    expect(JSON.parse(bad.body)).toEqual({
-      error: "The address is not valid: it has a broken %-escape.",
-      code: "BAD_REQUEST",
-      requestId: expect.any(String),
-    });
+    expect(JSON.parse(bad.body)).toEqual(
+      errorAnswer("The address is not valid: it has a broken %-escape.", "BAD_REQUEST"),
+    );
     const garbage = await raw("HELLO THERE\r\n\r\n");
     expect(garbage.status).toBe(400);
     expect(JSON.parse(garbage.body)).toEqual({

@@ -9,7 +9,7 @@ import { createCommentBody, createTicketBody, ticketListQuery } from "@cove/cont
 import { inviteUserBody } from "@cove/contract/users.ts";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { naughtySample, naughtyStrings } from "../helpers.ts";
+import { fitLength, naughtySample, naughtyStrings } from "../helpers.ts";
 
 /**
  * Every one of the 515 naughty strings through every text field of the contract's schemas, where the API decides what
@@ -19,16 +19,6 @@ import { naughtySample, naughtyStrings } from "../helpers.ts";
  */
 const naughty = naughtyStrings();
 const show = (s: string) => JSON.stringify(s).slice(0, 80);
-
-/** The longest start of s that fits max UTF-16 units without splitting a character. */
-function fit(s: string, max: number): string {
-  let out = "";
-  for (const ch of s) {
-    if (out.length + ch.length > max) break;
-    out += ch;
-  }
-  return out;
-}
 
 interface Field {
   schema: z.ZodType;
@@ -48,10 +38,10 @@ const ticket = { requester_name: "Naughty Tester", requester_email: "naughty@exa
 const FIELDS: Record<string, Field> = {
   "ticket subject": {
     schema: createTicketBody,
-    body: (s) => ({ ...ticket, subject: fit(s, 250), description: "d" }),
+    body: (s) => ({ ...ticket, subject: fitLength(s, 250), description: "d" }),
     read: (p) => p.subject,
-    kept: (s) => fit(s, 250).trim(),
-    mayRefuse: (s) => blankOrNul(fit(s, 250)),
+    kept: (s) => fitLength(s, 250).trim(),
+    mayRefuse: (s) => blankOrNul(fitLength(s, 250)),
   },
   "ticket description": {
     schema: createTicketBody,
@@ -69,17 +59,17 @@ const FIELDS: Record<string, Field> = {
   },
   "ticket search": {
     schema: ticketListQuery,
-    body: (s) => ({ search: fit(s, 200) }),
+    body: (s) => ({ search: fitLength(s, 200) }),
     read: (p) => p.search,
-    kept: (s) => fit(s, 200).trim(),
+    kept: (s) => fitLength(s, 200).trim(),
     mayRefuse: () => false,
   },
   "article title": {
     schema: createArticleBody,
-    body: (s) => ({ title: fit(s, 200), body: "b", status: "published" }),
+    body: (s) => ({ title: fitLength(s, 200), body: "b", status: "published" }),
     read: (p) => p.title,
-    kept: (s) => fit(s, 200).trim(),
-    mayRefuse: (s) => blankOrNul(fit(s, 200)),
+    kept: (s) => fitLength(s, 200).trim(),
+    mayRefuse: (s) => blankOrNul(fitLength(s, 200)),
   },
   "article body": {
     schema: createArticleBody,
@@ -90,31 +80,31 @@ const FIELDS: Record<string, Field> = {
   },
   "category name": {
     schema: createCategoryBody,
-    body: (s) => ({ name: fit(s, 60) }),
+    body: (s) => ({ name: fitLength(s, 60) }),
     read: (p) => p.name,
-    kept: (s) => fit(s, 60).trim(),
-    mayRefuse: (s) => blankOrNul(fit(s, 60)),
+    kept: (s) => fitLength(s, 60).trim(),
+    mayRefuse: (s) => blankOrNul(fitLength(s, 60)),
   },
   "article search": {
     schema: articleListQuery,
-    body: (s) => ({ search: fit(s, 200) }),
+    body: (s) => ({ search: fitLength(s, 200) }),
     read: (p) => p.search,
-    kept: (s) => fit(s, 200).trim(),
+    kept: (s) => fitLength(s, 200).trim(),
     mayRefuse: () => false,
   },
   "help center search": {
     schema: helpSearchQuery,
-    body: (s) => ({ q: fit(s, 200) }),
+    body: (s) => ({ q: fitLength(s, 200) }),
     read: (p) => p.q,
-    kept: (s) => fit(s, 200).trim(),
+    kept: (s) => fitLength(s, 200).trim(),
     mayRefuse: () => false,
   },
   "portal ticket subject": {
     schema: createPortalTicketBody,
-    body: (s) => ({ subject: fit(s, 250), description: "d" }),
+    body: (s) => ({ subject: fitLength(s, 250), description: "d" }),
     read: (p) => p.subject,
-    kept: (s) => fit(s, 250).trim(),
-    mayRefuse: (s) => blankOrNul(fit(s, 250)),
+    kept: (s) => fitLength(s, 250).trim(),
+    mayRefuse: (s) => blankOrNul(fitLength(s, 250)),
   },
   "portal reply": {
     schema: portalReplyBody,
@@ -125,66 +115,66 @@ const FIELDS: Record<string, Field> = {
   },
   "customer's name": {
     schema: updatePortalMeBody,
-    body: (s) => ({ name: fit(s, 120) }),
+    body: (s) => ({ name: fitLength(s, 120) }),
     read: (p) => p.name,
-    kept: (s) => fit(s, 120).trim(),
-    mayRefuse: (s) => blankOrNul(fit(s, 120)),
+    kept: (s) => fitLength(s, 120).trim(),
+    mayRefuse: (s) => blankOrNul(fitLength(s, 120)),
   },
   "assistant greeting": {
     schema: updateAiSettingsBody,
-    body: (s) => ({ greeting: fit(s, 300) }),
+    body: (s) => ({ greeting: fitLength(s, 300) }),
     read: (p) => p.greeting,
-    kept: (s) => fit(s, 300).trim(),
-    mayRefuse: (s) => blankOrNul(fit(s, 300)),
+    kept: (s) => fitLength(s, 300).trim(),
+    mayRefuse: (s) => blankOrNul(fitLength(s, 300)),
   },
   "invited member's first name": {
     schema: inviteUserBody,
-    body: (s) => ({ email: "a@example.com", firstName: fit(s, 80), lastName: "L" }),
+    body: (s) => ({ email: "a@example.com", firstName: fitLength(s, 80), lastName: "L" }),
     read: (p) => p.firstName,
-    kept: (s) => fit(s, 80).trim(),
-    mayRefuse: (s) => blankOrNul(fit(s, 80)),
+    kept: (s) => fitLength(s, 80).trim(),
+    mayRefuse: (s) => blankOrNul(fitLength(s, 80)),
   },
   "mailbox user name": {
     schema: connectMailboxBody,
-    body: (s) => ({ host: "imap.example.com", port: 993, tls: true, user: fit(s, 320), password: "p" }),
+    body: (s) => ({ host: "imap.example.com", port: 993, tls: true, user: fitLength(s, 320), password: "p" }),
     read: (p) => p.user,
-    kept: (s) => fit(s, 320).trim(),
-    mayRefuse: (s) => blankOrNul(fit(s, 320)),
+    kept: (s) => fitLength(s, 320).trim(),
+    mayRefuse: (s) => blankOrNul(fitLength(s, 320)),
   },
   "mailbox password": {
     schema: connectMailboxBody,
-    body: (s) => ({ host: "imap.example.com", port: 993, tls: true, user: "u", password: fit(s, 1000) }),
+    body: (s) => ({ host: "imap.example.com", port: 993, tls: true, user: "u", password: fitLength(s, 1000) }),
     read: (p) => p.password,
     // A password is taken as typed, spaces and all: only empty or a NUL is refused.
-    kept: (s) => fit(s, 1000),
-    mayRefuse: (s) => fit(s, 1000) === "" || s.includes("\u0000"),
+    kept: (s) => fitLength(s, 1000),
+    mayRefuse: (s) => fitLength(s, 1000) === "" || s.includes("\u0000"),
   },
   "company name at sign-up": {
     schema: registerBody,
     body: (s) => ({
-      organizationName: fit(s, 120),
+      organizationName: fitLength(s, 120),
       firstName: "F",
       lastName: "L",
       email: "a@example.com",
       password: "a long enough password",
     }),
     read: (p) => p.organizationName,
-    kept: (s) => fit(s, 120).trim(),
-    mayRefuse: (s) => blankOrNul(fit(s, 120)),
+    kept: (s) => fitLength(s, 120).trim(),
+    mayRefuse: (s) => blankOrNul(fitLength(s, 120)),
   },
   "billing name on invoices": {
     schema: billingDetailsBody,
-    body: (s) => ({ name: fit(s, 200) }),
+    body: (s) => ({ name: fitLength(s, 200) }),
     read: (p) => p.name,
-    kept: (s) => fit(s, 200).trim(),
-    mayRefuse: (s) => blankOrNul(fit(s, 200)),
+    kept: (s) => fitLength(s, 200).trim(),
+    mayRefuse: (s) => blankOrNul(fitLength(s, 200)),
   },
   "billing address line": {
     schema: billingDetailsBody,
-    body: (s) => ({ name: "N", address_line1: fit(s, 200) }),
+    body: (s) => ({ name: "N", address_line1: fitLength(s, 200) }),
     read: (p) => p.address_line1,
     // Blank is not refused: it means no address line (null).
-    kept: (s) => fit(s, 200).trim() || null,
+    kept: (s) => fitLength(s, 200).trim() || null,
     mayRefuse: (s) => s.includes("\u0000"),
   },
 };

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,39 +6,16 @@ import type { AuthAnswer, MeAnswer } from "@cove/contract/auth.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_LOGIN } from "../../src/db/seed.ts";
 import { registration } from "../helpers.ts";
+import { runnerEnvWithoutCove, spawnCove } from "../support/cove-process.ts";
 
 /**
  * The real start-up, as `npm start` runs it (from source instead of the bundle): a child process with its own
  * environment, talking real HTTP. It always runs on the embedded database, whatever TEST_DATABASE_URL says.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "../../../..");
-const MAIN = path.join(ROOT, "apps/api/src/main.ts");
 const STEP = 60_000;
 /** Two fresh embedded databases are created at once (PostgreSQL's initdb in WebAssembly): slow on a busy machine. */
 const STARTUP = 120_000;
-/** Every variable Cove reads: the child gets only what each test sets, never the test runner's values. */
-const COVE_VARIABLES = [
-  "NODE_ENV",
-  "PORT",
-  "HOST",
-  "DATA_DIR",
-  "DATABASE_URL",
-  "DATABASE_DIRECT_URL",
-  "TEST_DATABASE_URL",
-  "TEST_DATABASE_DIRECT_URL",
-  "PUBLIC_URL",
-  "SEED_DEMO",
-  "SMTP_URL",
-  "MAIL_FROM",
-  "TRUST_PROXY",
-  "LOG_LEVEL",
-  "LOG_FORMAT",
-  "PAYMENT_PROVIDER",
-  "METRICS_TOKEN",
-  "DRAIN_DELAY_MS",
-  "SHUTDOWN_GRACE_MS",
-];
 
 interface Server {
   child: ChildProcess;
@@ -60,14 +37,9 @@ function freshDataDir(): string {
 }
 
 function start(dataDir: string, extraEnv: Record<string, string> = {}): Server {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of COVE_VARIABLES) delete env[name];
+  const env = runnerEnvWithoutCove();
   Object.assign(env, { DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "warn" }, extraEnv);
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnCove(env);
   let out = "";
   let all = "";
   const listeners = new Set<() => void>();

@@ -8,7 +8,7 @@ import { findOrCreateContact, startContactSession } from "../../src/modules/cont
 import { queryRows } from "../../src/platform/db.ts";
 import { withoutTheRule } from "../../src/platform/sql-log.ts";
 import { withContact, withSystem } from "../../src/platform/tenancy.ts";
-import { client, naughtySample, registerOrg, testAppForFile, unique } from "../helpers.ts";
+import { client, errorAnswer, naughtySample, registerOrg, testAppForFile, unique } from "../helpers.ts";
 import { EXE, PNG, SMALL_LIMITS, uploader } from "../support/files.ts";
 
 const t = testAppForFile({ attachmentLimits: SMALL_LIMITS });
@@ -255,11 +255,7 @@ describe("files in the customer portal", () => {
     const ana = await customerOf(org.id);
     const big = await upload(ana.token, "big.bin", Buffer.alloc(SMALL_LIMITS.max_file_bytes + 1, 1));
     expect(big.statusCode).toBe(413);
-    expect(big.json()).toEqual({
-      error: "The file is too large: a file can be at most 4 KB.",
-      code: "PAYLOAD_TOO_LARGE",
-      requestId: expect.any(String),
-    });
+    expect(big.json()).toEqual(errorAnswer("The file is too large: a file can be at most 4 KB.", "PAYLOAD_TOO_LARGE"));
     const staffBig = await upload(
       org.token,
       "big.bin",

@@ -7,7 +7,7 @@ import { buildApp } from "../../src/app.ts";
 import { seedDemo } from "../../src/db/seed.ts";
 import { DEMO_CUSTOMER, resetDemoCustomer, startDemoSession } from "../../src/modules/portal/portal-demo.ts";
 import type { Database } from "../../src/platform/db.ts";
-import { client, embeddedTestDatabase } from "../helpers.ts";
+import { client, embeddedTestDatabase, errorAnswer } from "../helpers.ts";
 
 // The demo is seeded into an empty database only, so this file always uses its own in-memory one (as kb-seed does).
 let database: Database;
@@ -40,11 +40,7 @@ describe("the demo customer portal (/customer-portal)", () => {
   it("says plainly when the install has no demo organization", async () => {
     const res = await t.app.inject({ method: "POST", url: "/api/portal/demo-session" });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({
-      error: "The demo customer portal is not set up on this server.",
-      code: "NOT_FOUND",
-      requestId: expect.any(String),
-    });
+    expect(res.json()).toEqual(errorAnswer("The demo customer portal is not set up on this server.", "NOT_FOUND"));
   });
 
   it("signs visitors in as the demo customer on real data, and start-up puts its data back", async () => {

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { portalSignInLinks } from "../../src/db/schema/portal.ts";
 import { hashToken } from "../../src/platform/auth.ts";
 import { queryRows } from "../../src/platform/db.ts";
-import { addMember, client, type Method, registerOrg, testAppWithMail, unique } from "../helpers.ts";
+import { addMember, client, errorAnswer, type Method, registerOrg, testAppWithMail, unique } from "../helpers.ts";
 import { askForLink, mailedLinkToken, newIp, portalSignIn, redeem } from "../support/portal.ts";
 
 const { t, smtp } = testAppWithMail();
@@ -112,7 +112,7 @@ describe("signing in to the portal with an emailed link", () => {
     for (const slug of ["no-such-org", "under_score", "ACME"]) {
       const res = await askForLink(t, slug, email);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: "Portal not found", code: "NOT_FOUND", requestId: expect.any(String) });
+      expect(res.json()).toEqual(errorAnswer("Portal not found", "NOT_FOUND"));
     }
     expect((await askForLink(t, org.slug, "not an email")).statusCode).toBe(400);
     const info = await t.app.inject({ method: "GET", url: `/api/public/${org.slug}/portal` });
@@ -132,11 +132,9 @@ describe("signing in to the portal with an emailed link", () => {
     expect(burst.filter((r) => r.statusCode === 200)).toHaveLength(PORTAL_LINKS_PER_EMAIL);
     const refused = burst.filter((r) => r.statusCode === 429);
     expect(refused).toHaveLength(3);
-    expect(refused[0]?.json()).toEqual({
-      error: "Too many sign-in links were asked for. Please wait 15 minutes and try again.",
-      code: "RATE_LIMITED",
-      requestId: expect.any(String),
-    });
+    expect(refused[0]?.json()).toEqual(
+      errorAnswer("Too many sign-in links were asked for. Please wait 15 minutes and try again.", "RATE_LIMITED"),
+    );
     // Another address still may not flood that email.
     expect((await askForLink(t, org.slug, known)).statusCode).toBe(429);
     // One address asking for many emails (known or not) is stopped too.

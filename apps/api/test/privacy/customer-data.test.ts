@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
 import { ERASE_MISMATCH_EMAIL, ERASED_CONTACT_NAME } from "@cove/contract/contacts.ts";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
@@ -10,7 +9,6 @@ import { contactSessions, contacts } from "../../src/db/schema/contacts.ts";
 import { csatSurveys } from "../../src/db/schema/csat.ts";
 import { emailMessages } from "../../src/db/schema/email.ts";
 import { notifications } from "../../src/db/schema/notifications.ts";
-import { organizations } from "../../src/db/schema/organizations.ts";
 import { portalSignInLinks } from "../../src/db/schema/portal.ts";
 import { ticketComments, ticketEvents, tickets } from "../../src/db/schema/tickets.ts";
 import { startContactSession } from "../../src/modules/contacts/contacts.service.ts";
@@ -26,6 +24,7 @@ import {
   unique,
   xssPayloads,
 } from "../helpers.ts";
+import { demoOrganizationWithAdmin } from "../support/demo.ts";
 
 const t = testAppForFile();
 
@@ -480,19 +479,7 @@ describe("erasing a customer", () => {
   });
 
   it("refuses in the demo organization, whose customer everyone tries", async () => {
-    // The demo is the one organization the seed flags; marking another would give the tests that use the demo two
-    // of them (on PostgreSQL every test file shares one database). So the demo row is made as the seed makes it.
-    await t.database.db
-      .insert(organizations)
-      .values({ name: "Acme Outdoor Co.", slug: DEMO_ORG_SLUG, plan: "growth", subscriptionStatus: "trialing" })
-      .onConflictDoNothing();
-    await t.database.db.update(organizations).set({ isDemo: true }).where(eq(organizations.slug, DEMO_ORG_SLUG));
-    const [demo] = await t.database.db
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(eq(organizations.slug, DEMO_ORG_SLUG));
-    if (!demo) throw new Error("no demo organization");
-    const admin = await addMember(t.database, demo.id, { role: "admin" });
+    const { admin, ...demo } = await demoOrganizationWithAdmin(t.database);
     const org = { token: admin.token, user: { id: admin.id, organizationId: demo.id } } as Org;
     const ana = await seedCustomer(org, "Ana Ruiz");
     const before = await footprint(ana);

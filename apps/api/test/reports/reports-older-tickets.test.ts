@@ -1,7 +1,7 @@
 import type { ReportAnswer } from "@cove/contract/reports.ts";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/platform/clock.ts";
-import { client, createTestApp, createTicket, registerOrg, type TestApp } from "../helpers.ts";
+import { client, createTicket, registerOrg, testAppForFile } from "../helpers.ts";
 import { ticketStamps } from "../support/stamps.ts";
 
 /**
@@ -16,11 +16,7 @@ import { ticketStamps } from "../support/stamps.ts";
  * D: normal; created 03-20 08:00 (after the range), solved 03-21 08:00.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 afterEach(() => setClock(null));
 
 const call = client(() => t.app);

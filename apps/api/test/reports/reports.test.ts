@@ -1,8 +1,8 @@
 import { REPORT_SECTIONS, type ReportAnswer, reportTable, TICKET_CSV_COLUMNS } from "@cove/contract/reports.ts";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { addHours, businessMinutesCounter, DEFAULT_WINDOW } from "../../src/modules/automation/sla.ts";
 import { setClock } from "../../src/platform/clock.ts";
-import { addComment, addMember, client, createTestApp, createTicket, registerOrg, type TestApp } from "../helpers.ts";
+import { addComment, addMember, client, createTicket, registerOrg, testAppForFile } from "../helpers.ts";
 import { ticketStamps } from "../support/stamps.ts";
 
 /**
@@ -11,11 +11,7 @@ import { ticketStamps } from "../support/stamps.ts";
  * hours (Monday to Friday, 09:00-17:00). Every figure below is worked out by hand in the comments.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 afterEach(() => setClock(null));
 
 const call = client(() => t.app);

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { DEMO_ORG_SLUG } from "@cove/contract/constants.ts";
 import type { ApiKey, CreateApiKeyAnswer, GeneralSettings } from "@cove/contract/settings.ts";
 import { eq, sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
@@ -10,6 +9,7 @@ import { LIFECYCLE_QUEUE } from "../../src/modules/billing/lifecycle.ts";
 import { queryRows } from "../../src/platform/db.ts";
 import { addMember, client, naughtySample, registerOrg, testAppForFile } from "../helpers.ts";
 import { clockAhead } from "../support/billing.ts";
+import { demoOrganizationWithAdmin } from "../support/demo.ts";
 
 const t = testAppForFile();
 afterEach(() => {
@@ -126,18 +126,7 @@ describe("Settings > General", () => {
 
 describe("the demo organization", () => {
   it("keeps its help center address and cannot be deleted (the public demos find it by it)", async () => {
-    await t.database.db
-      .insert(organizations)
-      .values({ name: "Acme Outdoor Co.", slug: DEMO_ORG_SLUG, plan: "growth", subscriptionStatus: "trialing" })
-      .onConflictDoNothing();
-    // The seed marks the demo; here it is marked the same way, whichever test made the row first.
-    await t.database.db.update(organizations).set({ isDemo: true }).where(eq(organizations.slug, DEMO_ORG_SLUG));
-    const [demo] = await t.database.db
-      .select({ id: organizations.id, name: organizations.name })
-      .from(organizations)
-      .where(eq(organizations.slug, DEMO_ORG_SLUG));
-    if (!demo) throw new Error("no demo organization");
-    const admin = await addMember(t.database, demo.id, { role: "admin" });
+    const { admin, ...demo } = await demoOrganizationWithAdmin(t.database);
     const moved = await call(admin.token, "PUT", "/api/settings/general", { slug: "acme-two" });
     expect(moved.statusCode).toBe(403);
     expect(moved.json().error).toBe("The demo organization's help center address cannot be changed.");

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
+import { openAiError, startOpenAiServer } from "./openai-server.ts";
 
 /**
  * A local HTTP server that speaks the OpenAI chat-completions protocol (POST /v1/chat/completions), standing in for
@@ -31,15 +30,6 @@ export interface ChatCompletionsServer {
   slowMs: number;
   close(): Promise<void>;
 }
-
-export const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-
 /** The "Most relevant passage" of article [1] in the prompt the provider sent. */
 function firstPassage(prompt: string): string | null {
   const match = /\[1\][^\n]*\nURL: [^\n]*\nMost relevant passage: ([\s\S]*?)\nFull article:/.exec(prompt);
@@ -67,37 +57,21 @@ export async function startChatCompletionsServer(
     slowMs: 2_000,
     close: async () => {},
   };
-  const server = createServer(async (req, res) => {
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end(JSON.stringify(body));
-    };
-    if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-      return send(404, { error: { message: "Unknown route", type: "invalid_request_error" } });
-    }
-    const raw = await readBody(req);
-    let body: RecordedRequest["body"];
-    try {
-      body = JSON.parse(raw) as RecordedRequest["body"];
-    } catch {
-      return send(400, { error: { message: "Invalid JSON", type: "invalid_request_error" } });
-    }
-    state.requests.push({ authorization: req.headers.authorization, body });
-    if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
-      return send(401, { error: { message: "Incorrect API key provided", type: "invalid_request_error" } });
-    }
+  const record = (body: RecordedRequest["body"], authorization: string | undefined) => {
+    state.requests.push({ authorization, body });
+  };
+  const server = await startOpenAiServer("/v1/chat/completions", opts, record, async ({ body, send, sendLate }) => {
     if (!body.model || !Array.isArray(body.messages) || body.messages.length === 0) {
-      return send(400, { error: { message: "model and messages are required", type: "invalid_request_error" } });
+      return send(400, openAiError("model and messages are required"));
     }
     const prompt = body.messages[body.messages.length - 1]?.content ?? "";
     const passage = firstPassage(prompt);
     const answer = (text: string, sources: number[]) => JSON.stringify({ answer: text, sources, handoff: false });
     switch (state.behaviour) {
       case "error":
-        return send(500, { error: { message: "The server had an error", type: "server_error" } });
+        return send(500, openAiError("The server had an error", "server_error"));
       case "slow":
-        await new Promise((r) => setTimeout(r, state.slowMs));
-        return res.destroyed ? undefined : send(200, reply(answer(`Slowly: ${passage}`, [1])));
+        return sendLate(state.slowMs, reply(answer(`Slowly: ${passage}`, [1])));
       case "not-json":
         return send(200, reply("Sure! Returns are easy, just send it back whenever you like."));
       case "cite-unknown":
@@ -113,13 +87,7 @@ export async function startChatCompletionsServer(
         return send(200, reply(answer(`From our help center: ${passage}`, [1])));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  state.url = server.url;
+  state.close = server.close;
   return state;
 }

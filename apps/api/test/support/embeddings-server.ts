@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { readBody } from "./chat-completions-server.ts";
+import { openAiError, startOpenAiServer } from "./openai-server.ts";
 
 /**
  * A local HTTP server that speaks the OpenAI embeddings protocol (POST /v1/embeddings: `{ model, input: string[] }`
@@ -55,27 +53,15 @@ export async function startEmbeddingsServer(
     slowMs: 2_000,
     close: async () => {},
   };
-  const server = createServer(async (req, res) => {
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end(JSON.stringify(body));
-    };
-    if (req.method !== "POST" || req.url !== "/v1/embeddings") {
-      return send(404, { error: { message: "Unknown route", type: "invalid_request_error" } });
-    }
-    let body: { model?: string; input?: unknown };
-    try {
-      body = JSON.parse(await readBody(req)) as typeof body;
-    } catch {
-      return send(400, { error: { message: "Invalid JSON", type: "invalid_request_error" } });
-    }
-    const input = Array.isArray(body.input) ? body.input.map(String) : [];
-    state.requests.push({ model: body.model ?? "", inputs: input.length, authorization: req.headers.authorization });
-    if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
-      return send(401, { error: { message: "Incorrect API key provided", type: "invalid_request_error" } });
-    }
+  type Body = { model?: string; input?: unknown };
+  const inputOf = (body: Body) => (Array.isArray(body.input) ? body.input.map(String) : []);
+  const record = (body: Body, authorization: string | undefined) => {
+    state.requests.push({ model: body.model ?? "", inputs: inputOf(body).length, authorization });
+  };
+  const server = await startOpenAiServer("/v1/embeddings", opts, record, async ({ body, res, send, sendLate }) => {
+    const input = inputOf(body);
     if (!body.model || input.length === 0 || input.some((t) => t.length === 0)) {
-      return send(400, { error: { message: "model and non-empty input are required", type: "invalid_request_error" } });
+      return send(400, openAiError("model and non-empty input are required"));
     }
     const data = input.map((text, index) => ({
       object: "embedding",
@@ -88,24 +74,18 @@ export async function startEmbeddingsServer(
     const answer = { object: "list", data, model: body.model, usage: { prompt_tokens: 0, total_tokens: 0 } };
     switch (state.behaviour) {
       case "error":
-        return send(500, { error: { message: "The server had an error", type: "server_error" } });
+        return send(500, openAiError("The server had an error", "server_error"));
       case "not-json":
         res.writeHead(200, { "content-type": "text/html" });
-        return res.end("<html>Bad gateway</html>");
+        res.end("<html>Bad gateway</html>");
+        return;
       case "slow":
-        await new Promise((r) => setTimeout(r, state.slowMs));
-        return res.destroyed ? undefined : send(200, answer);
+        return sendLate(state.slowMs, answer);
       default:
         return send(200, answer);
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  state.url = server.url;
+  state.close = server.close;
   return state;
 }

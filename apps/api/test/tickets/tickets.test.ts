@@ -8,7 +8,16 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { organizations } from "../../src/db/schema/organizations.ts";
 import { tickets } from "../../src/db/schema/tickets.ts";
-import { addMember, client, createTicket, orgForFile, registerOrg, testAppForFile, unique } from "../helpers.ts";
+import {
+  addMember,
+  client,
+  createTicket,
+  errorAnswer,
+  orgForFile,
+  registerOrg,
+  testAppForFile,
+  unique,
+} from "../helpers.ts";
 
 const t = testAppForFile();
 const a = orgForFile(t);
@@ -250,7 +259,7 @@ describe("GET /api/tickets/:id", () => {
     for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid", mine.id]) {
       const res = await call(b, "GET", `/api/tickets/${id}`);
       expect(res.statusCode, id).toBe(404);
-      expect(res.json()).toEqual({ error: "Ticket not found", code: "NOT_FOUND", requestId: expect.any(String) });
+      expect(res.json()).toEqual(errorAnswer("Ticket not found", "NOT_FOUND"));
     }
   });
 });

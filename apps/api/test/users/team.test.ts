@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "../../src/db/schema/auth.ts";
 import { organizations } from "../../src/db/schema/organizations.ts";
-import { bearer, client, registerOrg, testAppWithMail, unique } from "../helpers.ts";
+import { bearer, client, errorAnswer, registerOrg, testAppWithMail, unique } from "../helpers.ts";
 import { linkToken } from "../smtp.ts";
 
 const { t, smtp } = testAppWithMail();
@@ -113,11 +113,7 @@ describe("POST /api/users/invite", () => {
     for (const email of [first.email, admin.user.email, first.email.toUpperCase()]) {
       const res = await call(admin, "POST", "/api/users/invite", person({ email }));
       expect(res.statusCode, email).toBe(409);
-      expect(res.json()).toEqual({
-        error: "An account with this email already exists",
-        code: "EMAIL_TAKEN",
-        requestId: expect.any(String),
-      });
+      expect(res.json()).toEqual(errorAnswer("An account with this email already exists", "EMAIL_TAKEN"));
     }
     expect((await listUsers(admin)).users).toHaveLength(2);
   });
@@ -212,11 +208,7 @@ describe("roles on the server", () => {
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({
-        error: "Only an administrator can do this.",
-        code: "FORBIDDEN",
-        requestId: expect.any(String),
-      });
+      expect(res.json()).toEqual(errorAnswer("Only an administrator can do this.", "FORBIDDEN"));
     }
     const list = await listUsers(admin);
     expect(list.users.find((u) => u.id === agent.user.id)?.role).toBe("agent");
@@ -331,7 +323,7 @@ describe("another organization", () => {
         await call(stranger, "DELETE", `/api/users/${id}`),
       ]) {
         expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ error: "User not found", code: "NOT_FOUND", requestId: expect.any(String) });
+        expect(res.json()).toEqual(errorAnswer("User not found", "NOT_FOUND"));
       }
     }
     const theirs = await listUsers(stranger);
@@ -414,11 +406,9 @@ describe("accepting an invitation", () => {
 
     const twice = await accept(token);
     expect(twice.statusCode).toBe(410);
-    expect(twice.json()).toEqual({
-      error: "This invitation has already been used. Sign in with your email and password.",
-      code: "INVITATION_USED",
-      requestId: expect.any(String),
-    });
+    expect(twice.json()).toEqual(
+      errorAnswer("This invitation has already been used. Sign in with your email and password.", "INVITATION_USED"),
+    );
   });
 
   it("says so when the link has expired, is unknown, or the password is too short", async () => {

@@ -1,26 +1,13 @@
 import { AI_CHANNELS, AI_FEEDBACK, AI_TONES, SUGGESTION_SOURCES, SUGGESTION_STATES } from "@cove/contract/ai.ts";
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  real,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
-import { bytea, createdAt } from "./columns.ts";
+import { boolean, index, integer, pgTable, primaryKey, real, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bytea, createdAt, refCascade, refSetNull, timestamptz, updatedAt } from "./columns.ts";
 import { kbArticles } from "./kb.ts";
-import { organizations } from "./organizations.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 
 /** Each organization's assistant: one row, created with defaults on first use. */
 export const aiSettings = pgTable("ai_settings", {
-  organizationId: uuid("organization_id")
-    .primaryKey()
-    .references(() => organizations.id, { onDelete: "cascade" }),
+  organizationId: organizationId().primaryKey(),
   enabled: boolean("enabled").notNull().default(true),
   /** Below this confidence (0..1) the assistant hands off to a person. */
   handoffThreshold: real("handoff_threshold").notNull().default(0.5),
@@ -32,17 +19,14 @@ export const aiSettings = pgTable("ai_settings", {
   falseHandoffTarget: real("false_handoff_target").notNull().default(0.1),
   /** The proposed threshold is applied on its own once enough questions are labelled. */
   thresholdAutomatic: boolean("threshold_automatic").notNull().default(false),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /** Every answer the assistant gave, so its resolution rate is measured, not claimed. */
 export const aiAnswers = pgTable(
   "ai_answers",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     /** Where the question came from: the staff test console, the public demo, live chat, the portal. */
     channel: text("channel", { enum: AI_CHANNELS }).notNull(),
     question: text("question").notNull(),
@@ -57,8 +41,8 @@ export const aiAnswers = pgTable(
      * When the team dealt with an unanswered question: attached it to an article as an example question, or started
      * a new article from it. Reviewed questions leave the "could not answer" list.
      */
-    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
-    reviewedArticleId: uuid("reviewed_article_id").references(() => kbArticles.id, { onDelete: "set null" }),
+    reviewedAt: timestamptz("reviewed_at"),
+    reviewedArticleId: refSetNull("reviewed_article_id", () => kbArticles.id),
     /** A person said no article covers this question: a label for the organization's hand-off threshold. */
     notCovered: boolean("not_covered").notNull().default(false),
     /**
@@ -79,20 +63,15 @@ export const aiAnswers = pgTable(
 export const aiQuestionSuggestions = pgTable(
   "ai_question_suggestions",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    articleId: uuid("article_id")
-      .notNull()
-      .references(() => kbArticles.id, { onDelete: "cascade" }),
+    ...tenantRow(),
+    articleId: refCascade("article_id", () => kbArticles.id).notNull(),
     question: text("question").notNull(),
     source: text("source", { enum: SUGGESTION_SOURCES }).notNull(),
     /** The chat session or the ticket where the agent answered. */
     sourceId: uuid("source_id").notNull(),
     state: text("state", { enum: SUGGESTION_STATES }).notNull().default("pending"),
     createdAt: createdAt(),
-    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    reviewedAt: timestamptz("reviewed_at"),
   },
   (t) => [
     uniqueIndex("ai_question_suggestions_once").on(t.organizationId, t.articleId, sql`lower(${t.question})`),
@@ -108,9 +87,7 @@ export const aiQuestionSuggestions = pgTable(
 export const aiSentenceVectors = pgTable(
   "ai_sentence_vectors",
   {
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
     key: text("key").notNull(),
     vector: bytea("vector").notNull(),
     createdAt: createdAt(),

@@ -1,6 +1,6 @@
-import { integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
-import { organizations } from "./organizations.ts";
+import { integer, pgTable, primaryKey, smallint, text, uuid } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz } from "./columns.ts";
+import { organizationId } from "./organizations.ts";
 
 /**
  * What the platform keeps about API requests themselves (platform/idempotency.ts, platform/api-rate.ts), not about any
@@ -13,9 +13,7 @@ import { organizations } from "./organizations.ts";
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
     actor: text("actor").notNull(),
     key: text("key").notNull(),
     /** sha256 of the method, the path and the body: the same key with another request is refused. */
@@ -25,8 +23,8 @@ export const idempotencyKeys = pgTable(
     contentType: text("content_type"),
     body: text("body"),
     /** A claim whose request never answered (its instance died) can be taken over after this. */
-    lockedUntil: timestamp("locked_until", { withTimezone: true }).notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    lockedUntil: timestamptz("locked_until").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ name: "idempotency_keys_pkey", columns: [t.organizationId, t.actor, t.key] })],
@@ -39,11 +37,9 @@ export const idempotencyKeys = pgTable(
 export const apiKeyRateWindows = pgTable(
   "api_key_rate_windows",
   {
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
     keyId: uuid("key_id").notNull(),
-    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    windowStart: timestamptz("window_start").notNull(),
     count: integer("count").notNull(),
   },
   (t) => [primaryKey({ name: "api_key_rate_windows_pkey", columns: [t.organizationId, t.keyId] })],

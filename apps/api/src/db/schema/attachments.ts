@@ -1,9 +1,9 @@
 import { bigserial, index, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { chatMessages, chatSessions } from "./chat.ts";
-import { bytea, createdAt } from "./columns.ts";
+import { bytea, createdAt, id, refCascade, refSetNull } from "./columns.ts";
 import { contacts } from "./contacts.ts";
 import { kbArticles } from "./kb.ts";
-import { organizations } from "./organizations.ts";
+import { organizationId } from "./organizations.ts";
 import { ticketComments, tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
@@ -14,26 +14,24 @@ import { users } from "./users.ts";
 export const attachments = pgTable(
   "attachments",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: id(),
     /** Orders the files of one message, which share a timestamp. */
     seq: bigserial("seq", { mode: "number" }).notNull(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
     /**
      * What a file belongs to: a ticket (with comment_id for a reply's), a live chat (a message of its own), or a
      * knowledge-base article. A customer's upload for a ticket they have not submitted yet has none (pending).
      */
-    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "cascade" }),
-    chatSessionId: uuid("chat_session_id").references(() => chatSessions.id, { onDelete: "cascade" }),
-    chatMessageId: uuid("chat_message_id").references(() => chatMessages.id, { onDelete: "cascade" }),
-    articleId: uuid("article_id").references(() => kbArticles.id, { onDelete: "cascade" }),
+    ticketId: refCascade("ticket_id", () => tickets.id),
+    chatSessionId: refCascade("chat_session_id", () => chatSessions.id),
+    chatMessageId: refCascade("chat_message_id", () => chatMessages.id),
+    articleId: refCascade("article_id", () => kbArticles.id),
     /** The customer who uploaded it from the portal (null: staff, or mail); only they may attach it while pending. */
-    contactId: uuid("contact_id").references(() => contacts.id, { onDelete: "cascade" }),
+    contactId: refCascade("contact_id", () => contacts.id),
     /** The member who uploaded it for a ticket they have not created yet; only they may attach it while pending. */
-    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    userId: refSetNull("user_id", () => users.id),
     /** The reply it came with; null: the ticket's first message. */
-    commentId: uuid("comment_id").references(() => ticketComments.id, { onDelete: "cascade" }),
+    commentId: refCascade("comment_id", () => ticketComments.id),
     /**
      * pending: uploaded for a reply not yet sent (its comment_id is set, and it becomes attached, when the reply is
      * added); attached: part of the ticket.
@@ -69,9 +67,7 @@ export const attachmentParts = pgTable(
   {
     uploadId: uuid("upload_id").notNull(),
     seq: integer("seq").notNull(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
     bytes: bytea("bytes").notNull(),
     createdAt: createdAt(),
   },

@@ -1,6 +1,7 @@
 import { AUDIT_ACTOR_TYPES } from "@cove/contract/audit.ts";
-import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { organizations } from "./organizations.ts";
+import { bigserial, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns.ts";
+import { organizationId } from "./organizations.ts";
 
 /**
  * The audit log (modules/audit, written by platform/audit.ts): who did what to which object, when and from where.
@@ -13,9 +14,7 @@ export const auditLog = pgTable(
   "audit_log",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
     actorType: text("actor_type", { enum: AUDIT_ACTOR_TYPES }).notNull(),
     actorId: text("actor_id").notNull(),
     /** The actor's name when the entry was written (a member renamed or removed later keeps it here). */
@@ -27,7 +26,7 @@ export const auditLog = pgTable(
     /** The client's address (null for the system's own work). */
     address: text("address"),
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    createdAt: timestamptz("created_at").notNull(),
     prevHash: text("prev_hash"),
     hash: text("hash").notNull(),
   },

@@ -1,27 +1,22 @@
-import { bigint, bigserial, boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
-import { organizations } from "./organizations.ts";
+import { bigint, bigserial, boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, refCascade, timestamptz, updatedAt } from "./columns.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 import { users } from "./users.ts";
 
 export const sessions = pgTable(
   "sessions",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...tenantRow(),
+    userId: refCascade("user_id", () => users.id).notNull(),
     /** sha256 of the bearer token; the token itself is never stored. */
     tokenHash: text("token_hash").notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
     /** The browser's User-Agent at sign-in (cut to 512 characters), shown as "Chrome on macOS" in the session list. */
     userAgent: text("user_agent"),
     /** The client's address at sign-in, as the throttles count it (platform/client-address.ts). */
     ip: text("ip"),
     /** Last request made with the session, written at most once a minute (platform/auth.ts). */
-    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
+    lastSeenAt: timestamptz("last_seen_at"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -33,16 +28,11 @@ export const sessions = pgTable(
 export const passwordResetTokens = pgTable(
   "password_reset_tokens",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...tenantRow(),
+    userId: refCascade("user_id", () => users.id).notNull(),
     tokenHash: text("token_hash").notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    usedAt: timestamp("used_at", { withTimezone: true }),
+    expiresAt: timestamptz("expires_at").notNull(),
+    usedAt: timestamptz("used_at"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -72,32 +62,23 @@ export const loginFailures = pgTable(
  * code accepted: a code is taken only for a later step, in one conditional update, so it is never accepted twice.
  */
 export const twoFactor = pgTable("two_factor", {
-  userId: uuid("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  organizationId: uuid("organization_id")
-    .notNull()
-    .references(() => organizations.id, { onDelete: "cascade" }),
+  userId: refCascade("user_id", () => users.id).primaryKey(),
+  organizationId: organizationId(),
   secretSealed: text("secret_sealed").notNull(),
-  enabledAt: timestamp("enabled_at", { withTimezone: true }),
+  enabledAt: timestamptz("enabled_at"),
   lastUsedStep: bigint("last_used_step", { mode: "number" }),
   createdAt: createdAt(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /** Single-use recovery codes of a member's second factor: sha256 of the user's id and the code, never the code. */
 export const twoFactorRecoveryCodes = pgTable(
   "two_factor_recovery_codes",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...tenantRow(),
+    userId: refCascade("user_id", () => users.id).notNull(),
     codeHash: text("code_hash").notNull(),
-    usedAt: timestamp("used_at", { withTimezone: true }),
+    usedAt: timestamptz("used_at"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("two_factor_recovery_codes_user_hash_unique").on(t.userId, t.codeHash)],
@@ -110,17 +91,12 @@ export const twoFactorRecoveryCodes = pgTable(
 export const twoFactorChallenges = pgTable(
   "two_factor_challenges",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...tenantRow(),
+    userId: refCascade("user_id", () => users.id).notNull(),
     tokenHash: text("token_hash").notNull(),
     rememberMe: boolean("remember_me").notNull().default(false),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    usedAt: timestamp("used_at", { withTimezone: true }),
+    expiresAt: timestamptz("expires_at").notNull(),
+    usedAt: timestamptz("used_at"),
     createdAt: createdAt(),
   },
   (t) => [

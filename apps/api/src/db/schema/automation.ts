@@ -10,13 +10,12 @@ import {
   pgTable,
   smallint,
   text,
-  timestamp,
   unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
-import { organizations } from "./organizations.ts";
+import { createdAt, refCascade, refSetNull, timestamps, timestamptz, updatedAt } from "./columns.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 import { tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
@@ -28,10 +27,7 @@ import { users } from "./users.ts";
 export const automationRules = pgTable(
   "automation_rules",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     isActive: boolean("is_active").notNull().default(true),
@@ -44,9 +40,8 @@ export const automationRules = pgTable(
     conditions: jsonb("conditions").notNull().default(sql`'[]'::jsonb`),
     actions: jsonb("actions").notNull().default(sql`'[]'::jsonb`),
     /** The member round-robin assignment gave the last ticket to: the next goes to the one after. */
-    lastAssigneeId: uuid("last_assignee_id").references(() => users.id, { onDelete: "set null" }),
-    createdAt: createdAt(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    lastAssigneeId: refSetNull("last_assignee_id", () => users.id),
+    ...timestamps(),
   },
   // What every ticket event reads: the organization's active rules of that event, in order.
   (t) => [index("automation_rules_org_event_idx").on(t.organizationId, t.event, t.isActive, t.position)],
@@ -59,14 +54,9 @@ export const automationRules = pgTable(
 export const automationRuns = pgTable(
   "automation_runs",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    ruleId: uuid("rule_id")
-      .notNull()
-      .references(() => automationRules.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    ...tenantRow(),
+    ruleId: refCascade("rule_id", () => automationRules.id).notNull(),
+    ticketId: refSetNull("ticket_id", () => tickets.id),
     event: text("event").notNull(),
     matched: boolean("matched").notNull(),
     actionsDone: text("actions_done").array().notNull().default(sql`'{}'::text[]`),
@@ -88,11 +78,8 @@ export const automationRuns = pgTable(
 export const automationMisses = pgTable(
   "automation_misses",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    ...tenantRow(),
+    ticketId: refSetNull("ticket_id", () => tickets.id),
     event: text("event").notNull(),
     ruleIds: uuid("rule_ids").array().notNull(),
     createdAt: createdAt(),
@@ -107,16 +94,10 @@ export const automationMisses = pgTable(
 export const automationTimeMarks = pgTable(
   "automation_time_marks",
   {
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    ruleId: uuid("rule_id")
-      .notNull()
-      .references(() => automationRules.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id")
-      .notNull()
-      .references(() => tickets.id, { onDelete: "cascade" }),
-    stateSince: timestamp("state_since", { withTimezone: true }).notNull(),
+    organizationId: organizationId(),
+    ruleId: refCascade("rule_id", () => automationRules.id).notNull(),
+    ticketId: refCascade("ticket_id", () => tickets.id).notNull(),
+    stateSince: timestamptz("state_since").notNull(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("automation_time_marks_key").on(t.organizationId, t.ruleId, t.ticketId, t.stateSince)],
@@ -126,14 +107,12 @@ export const automationTimeMarks = pgTable(
 export const slaTargets = pgTable(
   "sla_targets",
   {
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
     priority: text("priority", { enum: TICKET_PRIORITIES }).notNull(),
     firstResponseHours: doublePrecision("first_response_hours"),
     resolutionHours: doublePrecision("resolution_hours"),
     businessHours: boolean("business_hours").notNull().default(false),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [unique("sla_targets_key").on(t.organizationId, t.priority)],
 );
@@ -143,13 +122,11 @@ export const slaTargets = pgTable(
  * working days (0 is Sunday) and opening and closing minutes since midnight. No row: Monday to Friday, 09:00-17:00.
  */
 export const businessHours = pgTable("business_hours", {
-  organizationId: uuid("organization_id")
-    .primaryKey()
-    .references(() => organizations.id, { onDelete: "cascade" }),
+  organizationId: organizationId().primaryKey(),
   days: smallint("days").array().notNull(),
   opensMinute: integer("opens_minute").notNull(),
   closesMinute: integer("closes_minute").notNull(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /**
@@ -157,22 +134,16 @@ export const businessHours = pgTable("business_hours", {
  * or they had targets before due times were stored): the sla-recompute job does it in batches and removes the row.
  */
 export const slaRecomputes = pgTable("sla_recomputes", {
-  organizationId: uuid("organization_id")
-    .primaryKey()
-    .references(() => organizations.id, { onDelete: "cascade" }),
-  requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+  organizationId: organizationId().primaryKey(),
+  requestedAt: timestamptz("requested_at").notNull().defaultNow(),
 });
 
 /** The SLA notifications sent: once per ticket, per due time (first response, resolution), per state. */
 export const slaNotices = pgTable(
   "sla_notices",
   {
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id")
-      .notNull()
-      .references(() => tickets.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
+    ticketId: refCascade("ticket_id", () => tickets.id).notNull(),
     kind: text("kind", { enum: SLA_KINDS }).notNull(),
     state: text("state", { enum: ["close", "breached"] }).notNull(),
     createdAt: createdAt(),
@@ -184,14 +155,10 @@ export const slaNotices = pgTable(
 export const cannedReplies = pgTable(
   "canned_replies",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     title: text("title").notNull(),
     body: text("body").notNull(),
-    createdAt: createdAt(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index("canned_replies_org_title_idx").on(t.organizationId, t.title)],
 );

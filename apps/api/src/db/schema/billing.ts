@@ -1,8 +1,8 @@
 import { PAYMENT_PROVIDERS } from "@cove/contract/billing.ts";
 import { PLAN_IDS } from "@cove/contract/constants.ts";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
-import { organizations } from "./organizations.ts";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz, updatedAt } from "./columns.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 
 /**
  * An organization's account at the payment provider and its subscription, as last read from the provider. The
@@ -13,22 +13,20 @@ import { organizations } from "./organizations.ts";
 export const subscriptions = pgTable(
   "subscriptions",
   {
-    organizationId: uuid("organization_id")
-      .primaryKey()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationId().primaryKey(),
     provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     customerId: text("customer_id"),
     subscriptionId: text("subscription_id"),
     plan: text("plan", { enum: PLAN_IDS }),
     /** The provider's own status (active, past_due, incomplete, canceled, unpaid...). */
     providerStatus: text("provider_status"),
-    currentPeriodStart: timestamp("current_period_start", { withTimezone: true }),
-    currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }),
+    currentPeriodStart: timestamptz("current_period_start"),
+    currentPeriodEnd: timestamptz("current_period_end"),
     cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
     /** When the subscription ended (canceled): the canceled-data lifecycle counts from here. */
-    endedAt: timestamp("ended_at", { withTimezone: true }),
+    endedAt: timestamptz("ended_at"),
     /** When a renewal first failed; the grace period counts from here. Cleared once paid. */
-    pastDueSince: timestamp("past_due_since", { withTimezone: true }),
+    pastDueSince: timestamptz("past_due_since"),
     cardBrand: text("card_brand"),
     cardLast4: text("card_last4"),
     cardExpMonth: integer("card_exp_month"),
@@ -36,8 +34,8 @@ export const subscriptions = pgTable(
     billingName: text("billing_name"),
     billingAddress: jsonb("billing_address").$type<Record<string, string | null>>(),
     /** Set while a subscribe call talks to the provider, so a second one at the same time is refused. */
-    pendingSince: timestamp("pending_since", { withTimezone: true }),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    pendingSince: timestamptz("pending_since"),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("subscriptions_provider_customer_unique").on(t.provider, t.customerId),
@@ -49,10 +47,7 @@ export const subscriptions = pgTable(
 export const invoices = pgTable(
   "invoices",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     providerInvoiceId: text("provider_invoice_id").notNull(),
     number: text("number"),
@@ -60,12 +55,12 @@ export const invoices = pgTable(
     amountPaid: integer("amount_paid").notNull(),
     currency: text("currency").notNull(),
     status: text("status").notNull(),
-    periodStart: timestamp("period_start", { withTimezone: true }),
-    periodEnd: timestamp("period_end", { withTimezone: true }),
+    periodStart: timestamptz("period_start"),
+    periodEnd: timestamptz("period_end"),
     url: text("url"),
     /** What the amount is made of, in cents (the plan's period, a plan change's proration or credit), for the PDF. */
     lines: jsonb("lines").$type<{ description: string; amount: number }[]>(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    createdAt: timestamptz("created_at").notNull(),
   },
   (t) => [
     uniqueIndex("invoices_provider_invoice_unique").on(t.organizationId, t.provider, t.providerInvoiceId),
@@ -79,9 +74,7 @@ export const invoices = pgTable(
  * the organization's name and the card's billing address.
  */
 export const billingDetails = pgTable("billing_details", {
-  organizationId: uuid("organization_id")
-    .primaryKey()
-    .references(() => organizations.id, { onDelete: "cascade" }),
+  organizationId: organizationId().primaryKey(),
   name: text("name").notNull(),
   addressLine1: text("address_line1"),
   addressLine2: text("address_line2"),
@@ -91,7 +84,7 @@ export const billingDetails = pgTable("billing_details", {
   /** ISO 3166-1 alpha-2. */
   country: text("country"),
   taxId: text("tax_id"),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /**

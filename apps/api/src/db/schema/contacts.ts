@@ -1,8 +1,8 @@
 import { CONTACT_SESSION_KINDS } from "@cove/contract/contacts.ts";
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
-import { organizations } from "./organizations.ts";
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, refCascade, timestamps, timestamptz } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 
 /**
  * An organization's customers (the contact actor): people who write in by the portal, chat, email or a ticket an agent
@@ -11,16 +11,12 @@ import { organizations } from "./organizations.ts";
 export const contacts = pgTable(
   "contacts",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     name: text("name").notNull(),
     /** Stored lower-cased. */
     email: text("email"),
     company: text("company"),
-    createdAt: createdAt(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("contacts_org_email_unique").on(t.organizationId, t.email).where(sql`${t.email} is not null`),
@@ -35,16 +31,11 @@ export const contacts = pgTable(
 export const contactSessions = pgTable(
   "contact_sessions",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    contactId: uuid("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
+    ...tenantRow(),
+    contactId: refCascade("contact_id", () => contacts.id).notNull(),
     kind: text("kind", { enum: CONTACT_SESSION_KINDS }).notNull(),
     tokenHash: text("token_hash").notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
     createdAt: createdAt(),
   },
   (t) => [

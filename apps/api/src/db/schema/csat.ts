@@ -1,8 +1,8 @@
 import { CSAT_RATINGS } from "@cove/contract/csat.ts";
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { refCascade, refSetNull, timestamps, timestamptz } from "./columns.ts";
 import { contacts } from "./contacts.ts";
-import { organizations } from "./organizations.ts";
+import { tenantRow } from "./organizations.ts";
 import { tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
@@ -15,28 +15,20 @@ import { users } from "./users.ts";
 export const csatSurveys = pgTable(
   "csat_surveys",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id")
-      .notNull()
-      .references(() => tickets.id, { onDelete: "cascade" }),
-    contactId: uuid("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
+    ...tenantRow(),
+    ticketId: refCascade("ticket_id", () => tickets.id).notNull(),
+    contactId: refCascade("contact_id", () => contacts.id).notNull(),
     /** The agent credited with the resolution: the assignee when the ticket was solved, else whoever solved it. */
-    agentId: uuid("agent_id").references(() => users.id, { onDelete: "set null" }),
+    agentId: refSetNull("agent_id", () => users.id),
     /** Set when the survey is emailed (null until then, and again when a new solve asks anew). */
     tokenHash: text("token_hash"),
     /** The solve this survey asks about (the ticket's solved_at then): a retried or repeated event finds it done. */
-    solvedAt: timestamp("solved_at", { withTimezone: true }).notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    solvedAt: timestamptz("solved_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
     rating: text("rating", { enum: CSAT_RATINGS }),
     comment: text("comment"),
-    answeredAt: timestamp("answered_at", { withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    answeredAt: timestamptz("answered_at"),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("csat_surveys_org_ticket_unique").on(t.organizationId, t.ticketId),

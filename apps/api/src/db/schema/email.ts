@@ -1,9 +1,9 @@
 import { EMAIL_DIRECTIONS, EMAIL_STATUSES, OUTBOUND_KINDS } from "@cove/contract/email.ts";
 import { MAILBOX_STATUSES } from "@cove/contract/mailboxes.ts";
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
-import { organizations } from "./organizations.ts";
+import { bigint, boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { refSetNull, timestamps, timestamptz } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 import { ticketComments, tickets } from "./tickets.ts";
 
 /**
@@ -14,16 +14,13 @@ import { ticketComments, tickets } from "./tickets.ts";
 export const emailMessages = pgTable(
   "email_messages",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     direction: text("direction", { enum: EMAIL_DIRECTIONS }).notNull(),
     /** Outbound only: a reply or an acknowledgement. */
     kind: text("kind", { enum: OUTBOUND_KINDS }),
-    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    ticketId: refSetNull("ticket_id", () => tickets.id),
     /** The comment this email carried (outbound reply) or became (inbound reply). */
-    commentId: uuid("comment_id").references(() => ticketComments.id, { onDelete: "set null" }),
+    commentId: refSetNull("comment_id", () => ticketComments.id),
     /** The Message-ID without angle brackets; null when an inbound message had none. */
     messageId: text("message_id"),
     /** In-Reply-To and References, without angle brackets, oldest first. */
@@ -47,8 +44,7 @@ export const emailMessages = pgTable(
     html: text("html"),
     /** Inbound from a mailbox's past (an import): not counted by the per-sender throttle, which is for live mail. */
     history: boolean("history").notNull().default(false),
-    createdAt: createdAt(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("email_messages_org_direction_message_id_unique")
@@ -68,10 +64,7 @@ export const emailMessages = pgTable(
 export const emailMailboxes = pgTable(
   "email_mailboxes",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     host: text("host").notNull(),
     port: integer("port").notNull(),
     tls: boolean("tls").notNull(),
@@ -92,18 +85,17 @@ export const emailMailboxes = pgTable(
     skipped: integer("skipped").notNull().default(0),
     failed: integer("failed").notNull().default(0),
     /** When the current run started (connect, resume) and how many messages it has done: the pace shown. */
-    runStartedAt: timestamp("run_started_at", { withTimezone: true }),
+    runStartedAt: timestamptz("run_started_at"),
     runDone: integer("run_done").notNull().default(0),
     /** The job working on it and until when (renewed with every message); a dead worker's lease runs out. */
     leaseOwner: text("lease_owner"),
-    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    leaseUntil: timestamptz("lease_until"),
     /** A message whose filing keeps failing is given up after a few attempts, not retried forever. */
     failingUid: bigint("failing_uid", { mode: "number" }),
     failingAttempts: integer("failing_attempts").notNull().default(0),
-    checkedAt: timestamp("checked_at", { withTimezone: true }),
-    historyDoneAt: timestamp("history_done_at", { withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    checkedAt: timestamptz("checked_at"),
+    historyDoneAt: timestamptz("history_done_at"),
+    ...timestamps(),
   },
   (t) => [index("email_mailboxes_org_idx").on(t.organizationId, t.createdAt)],
 );

@@ -1,6 +1,6 @@
-import { bigserial, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { bigserial, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
-import { organizations } from "./organizations.ts";
+import { organizationId } from "./organizations.ts";
 
 /**
  * The outbox: every domain event, written by the transaction whose change it describes (platform/events.ts), so an
@@ -11,9 +11,7 @@ export const events = pgTable(
   "events",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
     type: text("type").notNull(),
     /** staff, contact, api_key or system. */
     actorKind: text("actor_kind").notNull(),

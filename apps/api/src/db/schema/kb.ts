@@ -1,18 +1,15 @@
 import { KB_ARTICLE_STATUSES } from "@cove/contract/kb.ts";
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt, tsvector } from "./columns.ts";
-import { organizations } from "./organizations.ts";
+import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, refSetNull, timestamps, timestamptz, tsvector } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 import { users } from "./users.ts";
 
 /** Knowledge-base categories: an organization's own list, named once each (case-insensitively). */
 export const kbCategories = pgTable(
   "kb_categories",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     name: text("name").notNull(),
     /** For the help center's URLs. */
     slug: text("slug").notNull(),
@@ -29,11 +26,8 @@ export const kbCategories = pgTable(
 export const kbArticles = pgTable(
   "kb_articles",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    categoryId: uuid("category_id").references(() => kbCategories.id, { onDelete: "set null" }),
+    ...tenantRow(),
+    categoryId: refSetNull("category_id", () => kbCategories.id),
     title: text("title").notNull(),
     /** For the help center's URLs; unique within the organization. */
     slug: text("slug").notNull(),
@@ -47,13 +41,12 @@ export const kbArticles = pgTable(
     viewCount: integer("view_count").notNull().default(0),
     helpfulCount: integer("helpful_count").notNull().default(0),
     notHelpfulCount: integer("not_helpful_count").notNull().default(0),
-    authorId: uuid("author_id").references(() => users.id, { onDelete: "set null" }),
+    authorId: refSetNull("author_id", () => users.id),
     searchVector: tsvector("search_vector").generatedAlwaysAs(
       sql`setweight(to_tsvector('english'::regconfig, coalesce(title, '')), 'A') || setweight(to_tsvector('english'::regconfig, kb_questions_text(questions)), 'A') || setweight(to_tsvector('english'::regconfig, coalesce(body, '')), 'B')`,
     ),
-    createdAt: createdAt(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-    publishedAt: timestamp("published_at", { withTimezone: true }),
+    ...timestamps(),
+    publishedAt: timestamptz("published_at"),
   },
   (t) => [
     uniqueIndex("kb_articles_org_slug_unique").on(t.organizationId, t.slug),

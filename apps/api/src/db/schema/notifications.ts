@@ -1,7 +1,7 @@
 import { NOTIFICATION_TYPES } from "@cove/contract/notifications.ts";
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
-import { organizations } from "./organizations.ts";
+import { index, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, refCascade, timestamptz } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 import { tickets } from "./tickets.ts";
 import { users } from "./users.ts";
 
@@ -9,15 +9,10 @@ import { users } from "./users.ts";
 export const notifications = pgTable(
   "notifications",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...tenantRow(),
+    userId: refCascade("user_id", () => users.id).notNull(),
     type: text("type", { enum: NOTIFICATION_TYPES }).notNull(),
-    ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "cascade" }),
+    ticketId: refCascade("ticket_id", () => tickets.id),
     /** Who caused it, as shown ("Priya Shah", "A customer", "Automation"). */
     actorName: text("actor_name").notNull(),
     /** One line: what happened, e.g. "#42 Refund for a broken lamp". */
@@ -26,7 +21,7 @@ export const notifications = pgTable(
     excerpt: text("excerpt").notNull().default(""),
     /** An in-app path the notification opens, e.g. /tickets/<id>. */
     link: text("link").notNull(),
-    readAt: timestamp("read_at", { withTimezone: true }),
+    readAt: timestamptz("read_at"),
     createdAt: createdAt(),
   },
   (t) => [index("notifications_org_user_created_idx").on(t.organizationId, t.userId, t.createdAt.desc())],

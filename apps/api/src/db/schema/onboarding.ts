@@ -1,5 +1,6 @@
-import { pgTable, timestamp, uuid } from "drizzle-orm/pg-core";
-import { organizations } from "./organizations.ts";
+import { pgTable } from "drizzle-orm/pg-core";
+import { refCascade, timestamptz } from "./columns.ts";
+import { organizationId } from "./organizations.ts";
 import { users } from "./users.ts";
 
 /**
@@ -7,11 +8,7 @@ import { users } from "./users.ts";
  * admin putting it away leaves it in place for another who is still setting up.
  */
 export const onboardingDismissals = pgTable("onboarding_dismissals", {
-  userId: uuid("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  organizationId: uuid("organization_id")
-    .notNull()
-    .references(() => organizations.id, { onDelete: "cascade" }),
-  dismissedAt: timestamp("dismissed_at", { withTimezone: true }).notNull().defaultNow(),
+  userId: refCascade("user_id", () => users.id).primaryKey(),
+  organizationId: organizationId(),
+  dismissedAt: timestamptz("dismissed_at").notNull().defaultNow(),
 });

@@ -1,6 +1,6 @@
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
-import { organizations } from "./organizations.ts";
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 
 /**
  * The customer portal's emailed sign-in links. Only the token's sha256 is stored; a link works once, until expires_at.
@@ -10,17 +10,14 @@ import { organizations } from "./organizations.ts";
 export const portalSignInLinks = pgTable(
   "portal_sign_in_links",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     /** Lower-cased. */
     email: text("email").notNull(),
     tokenHash: text("token_hash").notNull(),
     /** The address that asked for it (throttling). */
     ip: text("ip").notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    usedAt: timestamp("used_at", { withTimezone: true }),
+    expiresAt: timestamptz("expires_at").notNull(),
+    usedAt: timestamptz("used_at"),
     createdAt: createdAt(),
   },
   (t) => [

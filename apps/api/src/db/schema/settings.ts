@@ -1,12 +1,11 @@
 import { DEFAULT_BRAND_COLOR } from "@cove/contract/settings.ts";
-import { boolean, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { organizations } from "./organizations.ts";
+import { boolean, pgTable, text } from "drizzle-orm/pg-core";
+import { updatedAt } from "./columns.ts";
+import { organizationId } from "./organizations.ts";
 
 /** Branding and email settings: one row per organization, created on first change. */
 export const organizationSettings = pgTable("organization_settings", {
-  organizationId: uuid("organization_id")
-    .primaryKey()
-    .references(() => organizations.id, { onDelete: "cascade" }),
+  organizationId: organizationId().primaryKey(),
   brandColor: text("brand_color").notNull().default(DEFAULT_BRAND_COLOR),
   /** A data URL of the logo (PNG, JPEG or WebP, checked on its bytes), served at /api/public/{slug}/logo. */
   logo: text("logo"),
@@ -17,5 +16,5 @@ export const organizationSettings = pgTable("organization_settings", {
   emailSignature: text("email_signature").notNull().default(""),
   /** A ticket opened by email gets an acknowledgement (the email channel); on unless turned off. */
   emailAcknowledge: boolean("email_acknowledge").notNull().default(true),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });

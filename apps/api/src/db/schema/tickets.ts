@@ -8,23 +8,19 @@ import {
   integer,
   pgTable,
   text,
-  timestamp,
   unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { createdAt, tsvector } from "./columns.ts";
+import { createdAt, id, refCascade, refSetNull, timestamps, timestamptz, tsvector } from "./columns.ts";
 import { contacts } from "./contacts.ts";
-import { organizations } from "./organizations.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 import { users } from "./users.ts";
 
 export const tickets = pgTable(
   "tickets",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     ticketNumber: integer("ticket_number").notNull(),
     subject: text("subject").notNull(),
     description: text("description").notNull(),
@@ -33,25 +29,24 @@ export const tickets = pgTable(
     source: text("source", { enum: TICKET_SOURCES }).notNull().default("web"),
     requesterName: text("requester_name").notNull(),
     requesterEmail: text("requester_email").notNull(),
-    assigneeId: uuid("assignee_id").references(() => users.id, { onDelete: "set null" }),
+    assigneeId: refSetNull("assignee_id", () => users.id),
     /** The requester as a contact record, when known: what a contact's own session reads its tickets by. */
-    contactId: uuid("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    contactId: refSetNull("contact_id", () => contacts.id),
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
     /** The words of every comment, appended as comments arrive, so one index answers search over both. */
     commentsTsv: tsvector("comments_tsv").notNull().default(sql`''::tsvector`),
     searchVector: tsvector("search_vector").generatedAlwaysAs(
       sql`setweight(to_tsvector('english'::regconfig, coalesce(subject, '')), 'A') || setweight(to_tsvector('english'::regconfig, coalesce(description, '')), 'B') || setweight(to_tsvector('simple'::regconfig, coalesce(requester_name, '') || ' ' || coalesce(requester_email, '') || ' ' || replace(coalesce(requester_email, ''), '@', ' ')), 'C') || comments_tsv`,
     ),
-    createdAt: createdAt(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-    solvedAt: timestamp("solved_at", { withTimezone: true }),
+    ...timestamps(),
+    solvedAt: timestamptz("solved_at"),
     /**
      * SLA (modules/automation/sla.ts keeps them): the due times under the priority's targets (null: no target), and
      * the team's first public reply. sla_due_at is the one the ticket waits on next, for the list's column and sort.
      */
-    firstResponseDueAt: timestamp("first_response_due_at", { withTimezone: true }),
-    resolutionDueAt: timestamp("resolution_due_at", { withTimezone: true }),
-    firstRespondedAt: timestamp("first_responded_at", { withTimezone: true }),
+    firstResponseDueAt: timestamptz("first_response_due_at"),
+    resolutionDueAt: timestamptz("resolution_due_at"),
+    firstRespondedAt: timestamptz("first_responded_at"),
     /**
      * Reports (docs/reports.md): business minutes from creation to the first response and to the (last) solve, in the
      * organization's business hours and time zone. Kept by a trigger whenever those instants change (migration
@@ -59,7 +54,7 @@ export const tickets = pgTable(
      */
     firstResponseBusinessMinutes: doublePrecision("first_response_business_minutes"),
     resolutionBusinessMinutes: doublePrecision("resolution_business_minutes"),
-    slaDueAt: timestamp("sla_due_at", { withTimezone: true }).generatedAlwaysAs(
+    slaDueAt: timestamptz("sla_due_at").generatedAlwaysAs(
       sql`case when status in ('open', 'pending') then case when first_responded_at is null and first_response_due_at is not null then first_response_due_at else resolution_due_at end end`,
     ),
   },
@@ -121,9 +116,7 @@ export const tickets = pgTable(
 );
 
 const tallyColumns = () => ({
-  organizationId: uuid("organization_id")
-    .notNull()
-    .references(() => organizations.id, { onDelete: "cascade" }),
+  organizationId: organizationId(),
   status: text("status", { enum: TICKET_STATUSES }).notNull(),
   priority: text("priority", { enum: TICKET_PRIORITIES }).notNull(),
   n: integer("n").notNull().default(0),
@@ -152,16 +145,11 @@ export const ticketTallies = pgTable(
 export const ticketComments = pgTable(
   "ticket_comments",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id")
-      .notNull()
-      .references(() => tickets.id, { onDelete: "cascade" }),
-    authorId: uuid("author_id").references(() => users.id, { onDelete: "set null" }),
+    ...tenantRow(),
+    ticketId: refCascade("ticket_id", () => tickets.id).notNull(),
+    authorId: refSetNull("author_id", () => users.id),
     /** Set when the customer wrote it (a reply from the portal): the contact, as the author. */
-    authorContactId: uuid("author_contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    authorContactId: refSetNull("author_contact_id", () => contacts.id),
     authorName: text("author_name").notNull(),
     authorEmail: text("author_email").notNull(),
     body: text("body").notNull(),
@@ -180,16 +168,12 @@ export const ticketComments = pgTable(
 export const ticketEvents = pgTable(
   "ticket_events",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: id(),
     /** Orders the events of one change, which share a timestamp. */
     seq: bigserial("seq", { mode: "number" }).notNull(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id")
-      .notNull()
-      .references(() => tickets.id, { onDelete: "cascade" }),
-    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    organizationId: organizationId(),
+    ticketId: refCascade("ticket_id", () => tickets.id).notNull(),
+    actorId: refSetNull("actor_id", () => users.id),
     actorName: text("actor_name").notNull(),
     type: text("type", { enum: ACTIVITY_TYPES }).notNull(),
     fromValue: text("from_value"),

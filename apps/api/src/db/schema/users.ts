@@ -1,16 +1,13 @@
 import { ROLES, USER_STATUSES } from "@cove/contract/constants.ts";
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns.ts";
-import { organizations } from "./organizations.ts";
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, refCascade, refSetNull, timestamps, timestamptz } from "./columns.ts";
+import { tenantRow } from "./organizations.ts";
 
 export const users = pgTable(
   "users",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     email: text("email").notNull(),
     passwordHash: text("password_hash"),
     firstName: text("first_name").notNull(),
@@ -18,9 +15,8 @@ export const users = pgTable(
     role: text("role", { enum: ROLES }).notNull(),
     status: text("status", { enum: USER_STATUSES }).notNull().default("active"),
     avatarUrl: text("avatar_url"),
-    lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    lastLoginAt: timestamptz("last_login_at"),
+    ...timestamps(),
   },
   (t) => [
     // Sign-in is by email alone, so an email belongs to one account across the whole deployment: one member who has
@@ -41,17 +37,12 @@ export const users = pgTable(
 export const invitations = pgTable(
   "invitations",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    invitedBy: uuid("invited_by").references(() => users.id, { onDelete: "set null" }),
+    ...tenantRow(),
+    userId: refCascade("user_id", () => users.id).notNull(),
+    invitedBy: refSetNull("invited_by", () => users.id),
     tokenHash: text("token_hash").notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    usedAt: timestamp("used_at", { withTimezone: true }),
+    expiresAt: timestamptz("expires_at").notNull(),
+    usedAt: timestamptz("used_at"),
     createdAt: createdAt(),
   },
   (t) => [

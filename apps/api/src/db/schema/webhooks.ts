@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { organizations } from "./organizations.ts";
+import { bigserial, boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, id, refCascade, timestamps, timestamptz } from "./columns.ts";
+import { organizationId, tenantRow } from "./organizations.ts";
 
 /**
  * Outgoing webhooks (modules/webhooks): an organization's endpoints (a signed JSON POST per event, or a Slack
@@ -10,10 +11,7 @@ import { organizations } from "./organizations.ts";
 export const webhooks = pgTable(
   "webhooks",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tenantRow(),
     /** webhook: Cove's signed JSON; slack: a Slack incoming-webhook message. */
     kind: text("kind", { enum: ["webhook", "slack"] }).notNull(),
     url: text("url").notNull(),
@@ -25,9 +23,8 @@ export const webhooks = pgTable(
     secretSealed: text("secret_sealed").notNull(),
     /** The secret before the last roll, which also signs until previous_secret_expires_at. */
     previousSecretSealed: text("previous_secret_sealed"),
-    previousSecretExpiresAt: timestamp("previous_secret_expires_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    previousSecretExpiresAt: timestamptz("previous_secret_expires_at"),
+    ...timestamps(),
   },
   (t) => [index("webhooks_org_idx").on(t.organizationId, t.createdAt)],
 );
@@ -35,15 +32,11 @@ export const webhooks = pgTable(
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: id(),
     /** Insertion order: deliveries of one ticket to one endpoint go out in this order. */
     seq: bigserial("seq", { mode: "number" }).notNull(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    webhookId: uuid("webhook_id")
-      .notNull()
-      .references(() => webhooks.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
+    webhookId: refCascade("webhook_id", () => webhooks.id).notNull(),
     /** The payload's id: evt_<outbox id> (the same for a redelivery of it), or a test event's own. */
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
@@ -55,15 +48,15 @@ export const webhookDeliveries = pgTable(
       .notNull()
       .default("pending"),
     attempts: integer("attempts").notNull().default(0),
-    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    nextAttemptAt: timestamptz("next_attempt_at").notNull().defaultNow(),
     /** A worker holds it until then (a crashed worker's claim lapses and another takes it). */
-    claimedUntil: timestamp("claimed_until", { withTimezone: true }),
-    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    claimedUntil: timestamptz("claimed_until"),
+    lastAttemptAt: timestamptz("last_attempt_at"),
     statusCode: integer("status_code"),
     durationMs: integer("duration_ms"),
     response: text("response"),
     error: text("error"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.seq),

@@ -163,6 +163,12 @@ export const LOW_CONFIDENCE = 0.6;
 /** The newest this many unanswered questions are grouped; older ones wait until these are dealt with. */
 const UNANSWERED_ROWS = 2000;
 
+/** An answer the assistant could not give: handed off (not on the customer's request), low confidence, thumbs down. */
+const couldNotAnswer = and(
+  ne(aiAnswers.provider, "handoff-request"),
+  or(eq(aiAnswers.handoff, true), sql`${aiAnswers.confidence} < ${LOW_CONFIDENCE}`, eq(aiAnswers.feedback, "down")),
+);
+
 /**
  * The last `days` days' questions the assistant could not answer and nobody has dealt with yet: handed off (but not
  * because the customer asked for a person), answered with low confidence, or given a thumbs down.
@@ -181,12 +187,7 @@ export async function loadUnanswered(db: Queryable, orgId: string, days: number)
         eq(aiAnswers.organizationId, orgId),
         gte(aiAnswers.createdAt, sql`now() - make_interval(days => ${days})`),
         isNull(aiAnswers.reviewedAt),
-        ne(aiAnswers.provider, "handoff-request"),
-        or(
-          eq(aiAnswers.handoff, true),
-          sql`${aiAnswers.confidence} < ${LOW_CONFIDENCE}`,
-          eq(aiAnswers.feedback, "down"),
-        ),
+        couldNotAnswer,
       ),
     )
     .orderBy(desc(aiAnswers.createdAt))
@@ -208,12 +209,7 @@ export async function unansweredBetween(db: Queryable, orgId: string, start: str
         gte(aiAnswers.createdAt, sql`${start}::timestamptz`),
         sql`${aiAnswers.createdAt} < ${end}::timestamptz`,
         ne(aiAnswers.channel, "console"),
-        ne(aiAnswers.provider, "handoff-request"),
-        or(
-          eq(aiAnswers.handoff, true),
-          sql`${aiAnswers.confidence} < ${LOW_CONFIDENCE}`,
-          eq(aiAnswers.feedback, "down"),
-        ),
+        couldNotAnswer,
       ),
     )
     .orderBy(desc(aiAnswers.createdAt))

@@ -149,6 +149,18 @@ function markdownLines(text: string): string[] {
   return lines;
 }
 
+/** The first units that fit in `max` characters joined by one character each; the first one always. */
+function leading(units: string[], max: number): string[] {
+  const kept: string[] = [];
+  let length = 0;
+  for (const unit of units) {
+    if (kept.length > 0 && length + 1 + unit.length > max) break;
+    kept.push(unit);
+    length += (kept.length > 1 ? 1 : 0) + unit.length;
+  }
+  return kept;
+}
+
 /**
  * At most about `max` characters of a passage (its Markdown), trimmed only at a boundary: whole lines (a list's
  * items, a table's rows, each with the lead or header line kept, a table's header with its |---| line), and within a
@@ -160,13 +172,7 @@ export function excerpt(text: string, max = 700): string {
   if (text.length <= max) return text;
   const lines = markdownLines(text);
   if (lines.length > 1) {
-    const kept: string[] = [];
-    let length = 0;
-    for (const line of lines) {
-      if (kept.length > 0 && length + 1 + line.length > max) break;
-      kept.push(line);
-      length += (kept.length > 1 ? 1 : 0) + line.length;
-    }
+    const kept = leading(lines, max);
     // A lead ("To start a return:") or a table header is never left without the first item or row after it.
     if (kept.length === 1 && lines[1] !== undefined) kept.push(lines[1]);
     // Nor a table's header without its first row.
@@ -176,13 +182,7 @@ export function excerpt(text: string, max = 700): string {
     return kept.length < lines.length ? `${kept.join("\n")}\n\n…` : kept.join("\n");
   }
   const sentences = lineSentences(text);
-  const kept: string[] = [];
-  let length = 0;
-  for (const sentence of sentences) {
-    if (kept.length > 0 && length + 1 + sentence.length > max) break;
-    kept.push(sentence);
-    length += (kept.length > 1 ? 1 : 0) + sentence.length;
-  }
+  const kept = leading(sentences, max);
   return kept.length < sentences.length ? `${kept.join(" ")} …` : kept.join(" ");
 }
 

@@ -261,20 +261,18 @@ export async function listPublicAttachments(db: Queryable, orgId: string, ticket
   return rows.map(toAttachment);
 }
 
-/** A file of the public conversation of a ticket (null: none such, or an internal note's). */
-export async function readPublicAttachment(db: Queryable, orgId: string, ticketId: string, id: string) {
+/** One file of the organization, with its bytes, by its id and what it must belong to (null: none such). */
+async function readFile(db: Queryable, orgId: string, id: string, belongsTo: SQL | undefined) {
   const [row] = await db
     .select({ filename: attachments.filename, contentType: attachments.contentType, bytes: storedBytes })
     .from(attachments)
-    .where(
-      and(
-        eq(attachments.organizationId, orgId),
-        eq(attachments.ticketId, ticketId),
-        eq(attachments.id, id),
-        publicFile,
-      ),
-    );
+    .where(and(eq(attachments.organizationId, orgId), eq(attachments.id, id), belongsTo));
   return row ?? null;
+}
+
+/** A file of the public conversation of a ticket (null: none such, or an internal note's). */
+export async function readPublicAttachment(db: Queryable, orgId: string, ticketId: string, id: string) {
+  return readFile(db, orgId, id, and(eq(attachments.ticketId, ticketId), publicFile));
 }
 
 const publicFile = and(
@@ -283,11 +281,7 @@ const publicFile = and(
 );
 
 export async function readAttachment(db: Queryable, orgId: string, ticketId: string, id: string) {
-  const [row] = await db
-    .select({ filename: attachments.filename, contentType: attachments.contentType, bytes: storedBytes })
-    .from(attachments)
-    .where(and(eq(attachments.organizationId, orgId), eq(attachments.ticketId, ticketId), eq(attachments.id, id)));
-  return row ?? null;
+  return readFile(db, orgId, id, eq(attachments.ticketId, ticketId));
 }
 
 /** A member's upload for a reply they are writing on a ticket of their organization (pending until the reply). */
@@ -312,13 +306,7 @@ export async function uploadForReply(
 
 /** A file of a live chat (row-level security leaves a visitor only their own chats' files). */
 export async function readChatFile(db: Queryable, orgId: string, sessionId: string, id: string) {
-  const [row] = await db
-    .select({ filename: attachments.filename, contentType: attachments.contentType, bytes: storedBytes })
-    .from(attachments)
-    .where(
-      and(eq(attachments.organizationId, orgId), eq(attachments.chatSessionId, sessionId), eq(attachments.id, id)),
-    );
-  return row ?? null;
+  return readFile(db, orgId, id, eq(attachments.chatSessionId, sessionId));
 }
 
 /** An article's files, without their bytes (staff see a draft's; the help center only a published one's). */
@@ -332,11 +320,7 @@ export async function listArticleFiles(db: Queryable, orgId: string, articleId: 
 }
 
 export async function readArticleFile(db: Queryable, orgId: string, articleId: string, id: string) {
-  const [row] = await db
-    .select({ filename: attachments.filename, contentType: attachments.contentType, bytes: storedBytes })
-    .from(attachments)
-    .where(and(eq(attachments.organizationId, orgId), eq(attachments.articleId, articleId), eq(attachments.id, id)));
-  return row ?? null;
+  return readFile(db, orgId, id, eq(attachments.articleId, articleId));
 }
 
 /** Adds a file to an article, within the limits of one message (an article's files count as one message's). */

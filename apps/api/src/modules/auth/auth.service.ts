@@ -208,7 +208,7 @@ export async function login(
       "This account has been deactivated. Ask an administrator of your team to activate it.",
     );
   }
-  if (await hasSecondFactor(db, user.id)) {
+  if (await hasSecondFactor(db, { orgId: user.organizationId, userId: user.id })) {
     await releaseAttempt(db, attempt);
     return { twoFactorRequired: true, challenge: await createChallenge(db, user, input.rememberMe) };
   }

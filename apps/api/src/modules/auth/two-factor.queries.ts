@@ -5,11 +5,13 @@ import { hashToken, newToken } from "../../platform/auth.ts";
 import type { Queryable } from "../../platform/db.ts";
 
 /** The member has a second factor turned on (set-up confirmed with a code). */
-export async function hasSecondFactor(db: Queryable, userId: string): Promise<boolean> {
+export async function hasSecondFactor(db: Queryable, who: { orgId: string; userId: string }): Promise<boolean> {
   const [row] = await db
     .select({ userId: twoFactor.userId })
     .from(twoFactor)
-    .where(and(eq(twoFactor.userId, userId), isNotNull(twoFactor.enabledAt)));
+    .where(
+      and(eq(twoFactor.organizationId, who.orgId), eq(twoFactor.userId, who.userId), isNotNull(twoFactor.enabledAt)),
+    );
   return Boolean(row);
 }
 

@@ -8,7 +8,7 @@ import type {
   TwoFactorStatus,
   updateSecurityBody,
 } from "@cove/contract/security.ts";
-import { and, count, eq, gt, isNotNull, isNull } from "drizzle-orm";
+import { and, count, eq, gt, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import { twoFactor, twoFactorChallenges, twoFactorRecoveryCodes } from "../../db/schema/auth.ts";
 import { organizations } from "../../db/schema/organizations.ts";
@@ -31,7 +31,7 @@ import {
   type SignInFrom,
 } from "./auth.service.ts";
 import { matchTotp, newRecoveryCode, newTotpSecret, otpauthUrl, qrCodeDataUrl, recoveryCodeHash } from "./totp.ts";
-import { spendRecoveryCode, takeTimeStep } from "./two-factor.queries.ts";
+import { hasSecondFactor, spendRecoveryCode, takeTimeStep } from "./two-factor.queries.ts";
 
 /**
  * Two-factor sign-in (TOTP, RFC 6238) and the organization's policy of who must use it. These are the actions the
@@ -290,7 +290,7 @@ export async function loginWithSecondFactor(
     spendCode = (tx) => takeTimeStep(tx, user.id, step);
   } else {
     const codeHash = recoveryCodeHash(user.id, input.recoveryCode ?? "");
-    spendCode = async (tx) => (await hasEnabledFactor(tx, member)) && spendRecoveryCode(tx, user.id, codeHash);
+    spendCode = async (tx) => (await hasSecondFactor(tx, member)) && spendRecoveryCode(tx, user.id, codeHash);
   }
   const wrong = input.code !== undefined ? WRONG_CODE : WRONG_RECOVERY_CODE;
   try {
@@ -311,14 +311,6 @@ export async function loginWithSecondFactor(
     }
     throw err;
   }
-}
-
-async function hasEnabledFactor(db: Queryable, who: Member): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: twoFactor.userId })
-    .from(twoFactor)
-    .where(and(factorRow(who), isNotNull(twoFactor.enabledAt)));
-  return Boolean(row);
 }
 
 /**
@@ -390,7 +382,7 @@ export async function updateSecuritySettings(
   ctx: Ctx,
   input: z.output<typeof updateSecurityBody>,
 ): Promise<SecuritySettings> {
-  if (input.twoFactorPolicy !== "off" && !(await hasEnabledFactor(ctx.db, ctx))) {
+  if (input.twoFactorPolicy !== "off" && !(await hasSecondFactor(ctx.db, ctx))) {
     throw new AppError(
       "CONFLICT",
       "Turn on two-factor sign-in for your own account first (in your profile), then require it of others.",

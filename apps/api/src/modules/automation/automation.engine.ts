@@ -53,16 +53,22 @@ export interface RuleRow {
 
 type NewRun = typeof automationRuns.$inferInsert;
 
+/** What running a rule reads of it. */
+export const ruleColumns = {
+  id: automationRules.id,
+  name: automationRules.name,
+  match: automationRules.match,
+  conditions: automationRules.conditions,
+  actions: automationRules.actions,
+};
+
+/** The order the rules of one event run in: the admin's, then the oldest first. */
+export const ruleOrder = [asc(automationRules.position), asc(automationRules.createdAt), asc(automationRules.id)];
+
 async function runRules(ctx: EventContext, event: DomainEvent<TicketEventType>): Promise<void> {
   const trigger = TRIGGERS[event.type];
   const rules: RuleRow[] = await ctx.db
-    .select({
-      id: automationRules.id,
-      name: automationRules.name,
-      match: automationRules.match,
-      conditions: automationRules.conditions,
-      actions: automationRules.actions,
-    })
+    .select(ruleColumns)
     .from(automationRules)
     .where(
       and(
@@ -71,7 +77,7 @@ async function runRules(ctx: EventContext, event: DomainEvent<TicketEventType>):
         eq(automationRules.isActive, true),
       ),
     )
-    .orderBy(asc(automationRules.position), asc(automationRules.createdAt), asc(automationRules.id));
+    .orderBy(...ruleOrder);
   if (rules.length === 0) return;
   const ticketId = event.data.ticket_id;
   let ticket = await findTicketRow(ctx.db, ctx.orgId, ticketId);

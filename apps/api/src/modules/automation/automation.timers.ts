@@ -6,7 +6,7 @@ import {
   TIME_TRIGGERS,
   type TimeTrigger,
 } from "@cove/contract/automation.ts";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { automationRules, automationRuns } from "../../db/schema/automation.ts";
 import { now } from "../../platform/clock.ts";
@@ -14,7 +14,7 @@ import { type Db, queryRows } from "../../platform/db.ts";
 import type { JobQueue, Jobs } from "../../platform/jobs.ts";
 import { type TenantCtx, withSystem } from "../../platform/tenancy.ts";
 import { findTicketRow, openTicketsCreatedBy, type TicketWait, ticketsWaiting } from "../tickets/index.ts";
-import { applyRule, matches, type RuleRow } from "./automation.engine.ts";
+import { applyRule, matches, type RuleRow, ruleColumns, ruleOrder } from "./automation.engine.ts";
 import { notifySlaDue } from "./sla.notices.ts";
 import { addHours, loadConfig, runSlaRecomputes } from "./sla.ts";
 
@@ -70,11 +70,7 @@ export async function runTimeRules(db: Db, log?: FastifyBaseLogger): Promise<num
     const rules = await withSystem(db, orgId, "automation", (ctx) =>
       ctx.db
         .select({
-          id: automationRules.id,
-          name: automationRules.name,
-          match: automationRules.match,
-          conditions: automationRules.conditions,
-          actions: automationRules.actions,
+          ...ruleColumns,
           event: automationRules.event,
           afterAmount: automationRules.afterAmount,
           afterUnit: automationRules.afterUnit,
@@ -87,7 +83,7 @@ export async function runTimeRules(db: Db, log?: FastifyBaseLogger): Promise<num
             inArray(automationRules.event, SCHEDULED),
           ),
         )
-        .orderBy(asc(automationRules.position), asc(automationRules.createdAt), asc(automationRules.id)),
+        .orderBy(...ruleOrder),
     );
     for (const rule of rules as TimeRule[]) {
       try {

@@ -172,22 +172,26 @@ async function putBusinessHours(ctx: TenantCtx, hours: BusinessHours): Promise<v
     .onConflictDoUpdate({ target: businessHours.organizationId, set: { ...values, updatedAt: new Date() } });
 }
 
-/** The weekday and the time of day of an instant in a time zone (one formatter per zone: building one is slow). */
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Formatters with these options, one per time zone, each made once: building one is slow. */
+function perZone(options: Intl.DateTimeFormatOptions): (timeZone: string) => Intl.DateTimeFormat {
+  const made = new Map<string, Intl.DateTimeFormat>();
+  return (timeZone) => {
+    let format = made.get(timeZone);
+    if (!format) {
+      format = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
+      made.set(timeZone, format);
+    }
+    return format;
+  };
+}
+
+const clockOptions = { hour: "numeric", minute: "numeric", second: "numeric", hourCycle: "h23" } as const;
+const weekdayClock = perZone({ weekday: "short", ...clockOptions });
+const dateClock = perZone({ year: "numeric", month: "numeric", day: "numeric", ...clockOptions });
+
+/** The weekday and the time of day of an instant in a time zone. */
 function localParts(at: number, timeZone: string) {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      weekday: "short",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-      hourCycle: "h23",
-    });
-    formatters.set(timeZone, format);
-  }
-  const parts = format.formatToParts(new Date(at));
+  const parts = weekdayClock(timeZone).formatToParts(new Date(at));
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "0";
   return {
     weekday: WEEKDAYS[part("weekday")] ?? 0,
@@ -238,24 +242,13 @@ export function addHours(start: Date, hours: number, window: OpeningWindow | fal
   return new Date(at);
 }
 
-/** The time zone's offset from UTC at an instant, in milliseconds (one formatter per zone). */
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+/** The time zone's offset from UTC at an instant, in milliseconds. */
 function offsetAt(at: number, timeZone: string): number {
-  let format = offsetFormatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-      hourCycle: "h23",
-    });
-    offsetFormatters.set(timeZone, format);
-  }
-  const p = Object.fromEntries(format.formatToParts(new Date(at)).map((x) => [x.type, Number(x.value)]));
+  const p = Object.fromEntries(
+    dateClock(timeZone)
+      .formatToParts(new Date(at))
+      .map((x) => [x.type, Number(x.value)]),
+  );
   const wall = Date.UTC(p.year ?? 1970, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
   return wall - Math.floor(at / 1000) * 1000;
 }

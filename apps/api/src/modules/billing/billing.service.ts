@@ -312,31 +312,32 @@ async function changeAndApply(
   return fresh.subscription;
 }
 
-/** POST /billing/cancel, effective at the end of the current period. */
-export async function cancel(deps: BillingDeps): Promise<{ message: string }> {
+/** Sets or clears the subscription's cancellation at the end of its period, at the provider, then here. */
+async function setCancelAtPeriodEnd(
+  deps: BillingDeps,
+  cancelAtPeriodEnd: boolean,
+  action: BillingAction,
+): Promise<void> {
   await changeAndApply(
     deps,
     async (row) => {
-      await deps.provider.updateSubscription(row.subscriptionId, { cancelAtPeriodEnd: true });
+      await deps.provider.updateSubscription(row.subscriptionId, { cancelAtPeriodEnd });
       return null;
     },
     undefined,
-    { action: "billing.canceled" },
+    { action },
   );
+}
+
+/** POST /billing/cancel, effective at the end of the current period. */
+export async function cancel(deps: BillingDeps): Promise<{ message: string }> {
+  await setCancelAtPeriodEnd(deps, true, "billing.canceled");
   return { message: "Subscription will be cancelled at the end of the current period" };
 }
 
 /** Takes back a cancellation that has not taken effect yet. */
 export async function resume(deps: BillingDeps): Promise<{ message: string }> {
-  await changeAndApply(
-    deps,
-    async (row) => {
-      await deps.provider.updateSubscription(row.subscriptionId, { cancelAtPeriodEnd: false });
-      return null;
-    },
-    undefined,
-    { action: "billing.resumed" },
-  );
+  await setCancelAtPeriodEnd(deps, false, "billing.resumed");
   return { message: "Your subscription will renew as usual." };
 }
 

@@ -349,6 +349,27 @@ export async function receiveMail(
         db: tx,
         emit: emitterIn(db, tx, orgId, actor),
       });
+      // The message as filed, on its ticket (as the reply it became, or as the new ticket), and its event.
+      const received = async (ctx: TenantCtx, ticketId: string, commentId: string | null) => {
+        const emailId = await record(tx, orgId, {
+          status: "received",
+          ...meta,
+          ticketId,
+          ...(commentId ? { commentId } : {}),
+          html,
+          reason: guardReason,
+        });
+        if (!emailId) throw new Error("inbound email row not written");
+        await ctx.emit("email.received", {
+          email_id: emailId,
+          ticket_id: ticketId,
+          comment_id: commentId,
+          new_ticket: commentId === null,
+          ...(opts.history ? { history: true } : {}),
+          ...(loopGuard ? { loop_guard: true } : {}),
+        });
+        return emailId;
+      };
 
       if (ticket && ticket.status !== "closed") {
         const contactId = memberId ? null : await findOrCreateContact(system, { name, email: sender });
@@ -367,23 +388,7 @@ export async function receiveMail(
         if (!memberId && (ticket.status === "solved" || ticket.status === "pending")) {
           await changeTicket(ctx, ticket.id, { status: "open" });
         }
-        const emailId = await record(tx, orgId, {
-          status: "received",
-          ...meta,
-          ticketId: ticket.id,
-          commentId: comment.id,
-          html,
-          reason: guardReason,
-        });
-        if (!emailId) throw new Error("inbound email row not written");
-        await ctx.emit("email.received", {
-          email_id: emailId,
-          ticket_id: ticket.id,
-          comment_id: comment.id,
-          new_ticket: false,
-          ...(opts.history ? { history: true } : {}),
-          ...(loopGuard ? { loop_guard: true } : {}),
-        });
+        const emailId = await received(ctx, ticket.id, comment.id);
         return filed(tx, { result: "comment", ticketId: ticket.id, commentId: comment.id, emailId }, opts);
       }
 
@@ -416,22 +421,7 @@ export async function receiveMail(
       for (const file of files.kept) {
         await putAttachment(tx, orgId, { ticketId: created.id, commentId: null, ...file });
       }
-      const emailId = await record(tx, orgId, {
-        status: "received",
-        ...meta,
-        ticketId: created.id,
-        html,
-        reason: guardReason,
-      });
-      if (!emailId) throw new Error("inbound email row not written");
-      await ctx.emit("email.received", {
-        email_id: emailId,
-        ticket_id: created.id,
-        comment_id: null,
-        new_ticket: true,
-        ...(opts.history ? { history: true } : {}),
-        ...(loopGuard ? { loop_guard: true } : {}),
-      });
+      const emailId = await received(ctx, created.id, null);
       return filed(tx, { result: "ticket", ticketId: created.id, emailId }, opts);
     });
   } catch (err) {

@@ -13,6 +13,7 @@ import { recordId } from "../../platform/ids.ts";
 import { organizationAt } from "../../platform/organizations.ts";
 import { type Ctx, withVisitor } from "../../platform/tenancy.ts";
 import { listArticleFiles, readArticleFile } from "../attachments/index.ts";
+import { oneVote } from "./kb.queries.ts";
 import { articleSearch, excerptOf, searchMatch } from "./kb.search.ts";
 
 type Visitor = Pick<Ctx, "orgId" | "db">;
@@ -154,11 +155,7 @@ export function recordHelpFeedback(db: Db, orgSlug: string, articleSlug: string,
   return inHelpCenter(db, orgSlug, async (v) => {
     const [voted] = await v.db
       .update(kbArticles)
-      .set(
-        helpful
-          ? { helpfulCount: sql`${kbArticles.helpfulCount} + 1` }
-          : { notHelpfulCount: sql`${kbArticles.notHelpfulCount} + 1` },
-      )
+      .set(oneVote(helpful))
       .where(and(published(v.orgId), eq(kbArticles.slug, articleSlug)))
       .returning({ id: kbArticles.id });
     if (!voted) throw notFound("Article");

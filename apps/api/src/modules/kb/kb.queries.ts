@@ -23,6 +23,13 @@ export const articleSummaryColumns = {
   publishedAt: kbArticles.publishedAt,
 };
 
+/** A reader's vote on an article: one more on its helpful count, or on its not-helpful count. */
+export function oneVote(helpful: boolean) {
+  return helpful
+    ? { helpfulCount: sql`${kbArticles.helpfulCount} + 1` }
+    : { notHelpfulCount: sql`${kbArticles.notHelpfulCount} + 1` };
+}
+
 type SummaryRow = {
   id: string;
   title: string;

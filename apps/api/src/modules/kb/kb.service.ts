@@ -28,6 +28,7 @@ import {
 import {
   articleSummaryColumns,
   findArticleRow,
+  oneVote,
   toArticle,
   toArticleSummary,
   withFreeArticleSlug,
@@ -203,11 +204,7 @@ export async function deleteArticle(ctx: Ctx, id: string): Promise<void> {
 export async function recordFeedback(ctx: Ctx, id: string, helpful: boolean): Promise<FeedbackAnswer> {
   const [counts] = await ctx.db
     .update(kbArticles)
-    .set(
-      helpful
-        ? { helpfulCount: sql`${kbArticles.helpfulCount} + 1` }
-        : { notHelpfulCount: sql`${kbArticles.notHelpfulCount} + 1` },
-    )
+    .set(oneVote(helpful))
     .where(and(eq(kbArticles.organizationId, ctx.orgId), eq(kbArticles.id, id)))
     .returning({ helpful: kbArticles.helpfulCount, notHelpful: kbArticles.notHelpfulCount });
   if (!counts) throw articleNotFound();

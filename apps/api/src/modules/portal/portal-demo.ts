@@ -8,8 +8,8 @@ import { withSystem } from "../../platform/tenancy.ts";
 import { markForSlaRecompute } from "../automation/index.ts";
 import { endContactSessions, findOrCreateContact, renameContact } from "../contacts/index.ts";
 import { insertPastSurvey } from "../csat/index.ts";
+import { findDemoOrganization } from "../demo/index.ts";
 import { deleteTicketsOfContact, insertPastTicket } from "../tickets/index.ts";
-import { demoOrganization } from "./portal-organization.ts";
 import { signIn } from "./portal-sign-in.service.ts";
 
 /**
@@ -86,7 +86,7 @@ const DEMO_TICKETS: DemoTicket[] = [
  * organization is left alone.
  */
 export async function resetDemoCustomer(db: Db): Promise<boolean> {
-  const org = await demoOrganization(db);
+  const org = await findDemoOrganization(db);
   if (!org) return false;
   await db.transaction(async (tx) => {
     const ctx = { orgId: org.id, db: tx };
@@ -145,7 +145,7 @@ async function seedDemoTickets(ctx: { orgId: string; db: Tx }, contactId: string
 
 /** A session as the demo customer (created if the demo was never reset, e.g. right after a first seed). */
 export async function startDemoSession(db: Db): Promise<PortalSessionAnswer> {
-  const org = await demoOrganization(db);
+  const org = await findDemoOrganization(db);
   if (!org) throw new AppError("NOT_FOUND", "The demo customer portal is not set up on this server.");
   return withSystem(db, org.id, "portal", async (ctx) => {
     const contactId = await findOrCreateContact(ctx, DEMO_CUSTOMER);

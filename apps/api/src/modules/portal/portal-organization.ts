@@ -1,6 +1,4 @@
 import type { Branding, PortalOrganization } from "@cove/contract/portal.ts";
-import { eq } from "drizzle-orm";
-import { organizations } from "../../db/schema/organizations.ts";
 import type { Db, Queryable } from "../../platform/db.ts";
 import { type OrganizationRef, organizationAt } from "../../platform/organizations.ts";
 import { brandOfOrganization, type OrganizationBrand } from "../settings/index.ts";
@@ -20,16 +18,3 @@ export async function portalOrganization(db: Db, orgId: string): Promise<PortalO
 
 /** The organization of a portal address (platform/organizations.ts), or "Portal not found". */
 export const organizationBySlug = (db: Queryable, slug: string) => organizationAt(db, slug, "Portal");
-
-/**
- * The demo organization (docs/product.md, "The demo organization"), whose portal /customer-portal opens; null when the install has none
- * (SEED_DEMO=false). The one the seed flagged, never one found by a slug a registration could take.
- */
-export async function demoOrganization(db: Queryable): Promise<OrganizationRef | null> {
-  const [org] = await db
-    .select({ id: organizations.id, name: organizations.name, slug: organizations.slug })
-    .from(organizations)
-    .where(eq(organizations.isDemo, true))
-    .limit(1);
-  return org ?? null;
-}

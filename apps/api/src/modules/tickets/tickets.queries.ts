@@ -157,15 +157,20 @@ export async function firstTeamReplyAt(db: Queryable, orgId: string, ticketId: s
   return row?.at ?? null;
 }
 
+/** What a comment is shown with. */
+export const commentColumns = {
+  id: ticketComments.id,
+  body: ticketComments.body,
+  isPublic: ticketComments.isPublic,
+  authorName: ticketComments.authorName,
+  authorEmail: ticketComments.authorEmail,
+  createdAt: ticketComments.createdAt,
+};
+
 export async function listComments(db: Queryable, orgId: string, ticketId: string): Promise<Comment[]> {
   const rows = await db
     .select({
-      id: ticketComments.id,
-      body: ticketComments.body,
-      isPublic: ticketComments.isPublic,
-      authorName: ticketComments.authorName,
-      authorEmail: ticketComments.authorEmail,
-      createdAt: ticketComments.createdAt,
+      ...commentColumns,
       // A public reply emailed to the requester (modules/email): how its delivery stands.
       // (Columns named in full: drizzle writes a bare "id" here, which inside the subquery would mean m.id.)
       emailStatus: ticketParts.emailStatus(sql`"ticket_comments"."organization_id"`, sql`"ticket_comments"."id"`),

@@ -24,6 +24,7 @@ import { findContactCard, findOrCreateContact } from "../contacts/index.ts";
 import { ticketParts } from "./tickets.parts.ts";
 import {
   appendCommentWords,
+  commentColumns,
   findTicketRow,
   listActivity,
   listComments,
@@ -296,14 +297,7 @@ export async function addComment(
       body: input.body,
       isPublic: input.is_public,
     })
-    .returning({
-      id: ticketComments.id,
-      body: ticketComments.body,
-      isPublic: ticketComments.isPublic,
-      authorName: ticketComments.authorName,
-      authorEmail: ticketComments.authorEmail,
-      createdAt: ticketComments.createdAt,
-    });
+    .returning(commentColumns);
   if (!comment) throw new Error("comment insert returned nothing");
   // A customer's files were uploaded before their ticket was chosen (portal uploads are theirs, not a ticket's).
   const contactId = ctx.actor.kind === "contact" ? ctx.actor.id : null;
