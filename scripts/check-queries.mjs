@@ -23,7 +23,10 @@ export function readLog(folder) {
       const newline = record.indexOf("\n");
       if (newline < 0) continue;
       const [mark, ...origin] = record.slice(0, newline).split(" ");
-      const text = record.slice(newline + 1).replace(/\s+/g, " ").trim();
+      const text = record
+        .slice(newline + 1)
+        .replace(/\s+/g, " ")
+        .trim();
       const seen = statements.get(text);
       const confined = mark === "confined" || Boolean(seen?.confined);
       const where = origin.join(" ");
@@ -89,7 +92,9 @@ async function main() {
   const found = violations(statements, await tenantTablesOfMigrations());
   for (const v of found) console.error(`${v.origin}: ${v.sql.slice(0, 300)}`);
   if (found.length > 0) {
-    console.error(`check-queries: ${found.length} statement(s) read or write an organization's table without organization_id`);
+    console.error(
+      `check-queries: ${found.length} statement(s) read or write an organization's table without organization_id`,
+    );
     process.exit(1);
   }
   console.log(`check-queries: ${confinedCount} confined statements of ${statements.length} name organization_id`);
