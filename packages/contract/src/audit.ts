@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineRoute } from "./routes.ts";
 
 /**
  * The audit log (admins, Settings -> Audit log): every security-relevant action, who did it, to which object, when and
@@ -144,3 +145,45 @@ export type AuditVerifyAnswer = z.infer<typeof auditVerifyAnswer>;
 
 /** The plain words of an action (its stable name when it is one this version does not know). */
 export const auditActionLabel = (action: string): string => (isAuditAction(action) ? AUDIT_ACTIONS[action] : action);
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["audit log"];
+
+/** The audit log (admins): its entries with filters, the same as CSV, and the check of its hash chain. */
+export const auditApi = {
+  list: defineRoute({
+    method: "GET",
+    path: "/api/audit-log",
+    summary: "The audit log, newest first, filtered by actor, action and dates (next_cursor reads on)",
+    tags,
+    access: "admin",
+    query: auditListQuery,
+    answers: { 200: auditListAnswer },
+  }),
+  csv: defineRoute({
+    method: "GET",
+    path: "/api/audit-log.csv",
+    summary: "The audit log as CSV, with the same filters (newest first)",
+    tags,
+    access: "admin",
+    query: auditFilterQuery,
+    answers: { 200: z.string().describe("CSV (text/csv)") },
+  }),
+  actors: defineRoute({
+    method: "GET",
+    path: "/api/audit-log/actors",
+    summary: "Everyone the audit log names, for its filter",
+    tags,
+    access: "admin",
+    answers: { 200: auditActorsAnswer },
+  }),
+  verify: defineRoute({
+    method: "GET",
+    path: "/api/audit-log/verify",
+    summary: "Checks the audit log's hash chain from its oldest kept entry",
+    tags,
+    access: "admin",
+    answers: { 200: auditVerifyAnswer },
+  }),
+};

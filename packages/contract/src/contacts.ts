@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CHAT_SESSION_STATUSES } from "./chat.ts";
 import { cursorParam, pageParam } from "./pagination.ts";
+import { defineRoute, idParams } from "./routes.ts";
 import { paginationSchema, TICKET_PRIORITIES, TICKET_STATUSES } from "./tickets.ts";
 
 /** An organization's customers as staff see them (spec: customer; docs/product.md: contacts). */
@@ -108,3 +109,41 @@ export const ERASE_MISMATCH_EMAIL = "The email you typed does not match this cus
 export const ERASE_MISMATCH_NAME = "The name you typed does not match this customer's name.";
 export const ALREADY_ERASED = "This customer has already been erased.";
 export const DEMO_NOT_ERASABLE = "The demo organization's customers cannot be erased.";
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["contacts"];
+
+/**
+ * The organization's customers, for staff (contacts never reach these routes: they admit staff only). An id that is
+ * not one of the organization's, malformed ones included, is simply not found.
+ */
+export const contactsApi = {
+  list: defineRoute({
+    method: "GET",
+    path: "/api/contacts",
+    summary: "The organization's customers, newest first; search by name, email or company",
+    tags,
+    access: "authenticated",
+    query: contactListQuery,
+    answers: { 200: contactListAnswer },
+  }),
+  get: defineRoute({
+    method: "GET",
+    path: "/api/contacts/:id",
+    summary: "A customer with their tickets",
+    tags,
+    access: "authenticated",
+    params: idParams,
+    answers: { 200: contactAnswer },
+  }),
+  ofTicket: defineRoute({
+    method: "GET",
+    path: "/api/tickets/:id/contact",
+    summary: "A ticket's requester as a customer, with their other tickets",
+    tags,
+    access: "authenticated",
+    params: idParams,
+    answers: { 200: ticketContactAnswer },
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineRoute, idParams } from "./routes.ts";
 
 /** What a notification is about (docs/product.md: the bell). */
 export const NOTIFICATION_TYPES = [
@@ -35,5 +36,37 @@ export const notificationListAnswer = z.object({
 });
 export type NotificationListAnswer = z.infer<typeof notificationListAnswer>;
 
-export const notificationParams = z.object({ id: z.string() });
 export const unreadCountAnswer = z.object({ unread_count: z.number().int() });
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["notifications"];
+
+/** The bell: each member reads and clears only their own notifications; new ones arrive on the realtime socket. */
+export const notificationsApi = {
+  list: defineRoute({
+    method: "GET",
+    path: "/api/notifications",
+    summary: "Your newest notifications and the unread count",
+    tags,
+    access: "authenticated",
+    answers: { 200: notificationListAnswer },
+  }),
+  markRead: defineRoute({
+    method: "POST",
+    path: "/api/notifications/:id/read",
+    summary: "Mark one notification read",
+    tags,
+    access: "authenticated",
+    params: idParams,
+    answers: { 200: unreadCountAnswer },
+  }),
+  markAllRead: defineRoute({
+    method: "POST",
+    path: "/api/notifications/read-all",
+    summary: "Mark all your notifications read",
+    tags,
+    access: "authenticated",
+    answers: { 200: unreadCountAnswer },
+  }),
+};

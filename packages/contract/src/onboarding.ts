@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineRoute } from "./routes.ts";
 
 /**
  * A new organization's first steps, shown to its admins on the dashboard as a checklist. Each step is ticked by Cove
@@ -42,3 +43,28 @@ export const onboardingBody = z.object({
   dismissed: z.boolean({ error: "dismissed must be true or false" }),
 });
 export type OnboardingBody = z.infer<typeof onboardingBody>;
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["onboarding"];
+
+/** The getting-started checklist on the dashboard: read by any member, dismissed by each for themselves. */
+export const onboardingApi = {
+  get: defineRoute({
+    method: "GET",
+    path: "/api/onboarding",
+    summary: "The organization's first steps, each done or not, and whether you dismissed the checklist",
+    tags,
+    access: "authenticated",
+    answers: { 200: onboardingAnswer },
+  }),
+  setDismissed: defineRoute({
+    method: "PUT",
+    path: "/api/onboarding",
+    summary: "Dismiss the checklist for yourself ({dismissed: true}), or bring it back ({dismissed: false})",
+    tags,
+    access: "authenticated",
+    body: onboardingBody,
+    answers: { 200: onboardingAnswer },
+  }),
+};

@@ -89,12 +89,15 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>)
   }
 }
 
-/** What a call of a table route sends: its params (when its path has any), its query and its body. */
+/**
+ * What a call of a table route sends: its params (when its path has any), its query and its body, each as its schema
+ * reads it (the schema's input: a query field may narrow or transform what it reads, as the audit log's action does).
+ */
 export type RouteInput<R extends RouteDef> = (R["params"] extends ZodType
   ? { params: z.input<R["params"]> }
   : { params?: undefined }) &
   (R["query"] extends ZodType
-    ? { query?: { [K in keyof z.output<R["query"]>]?: z.output<R["query"]>[K] | undefined } }
+    ? { query?: { [K in keyof z.input<R["query"]>]?: z.input<R["query"]>[K] | undefined } }
     : { query?: undefined }) &
   (R["body"] extends ZodType ? { body: z.input<R["body"]> } : { body?: undefined });
 

@@ -1,18 +1,14 @@
-import { errorSchema } from "@cove/contract/errors.ts";
-import { notificationListAnswer, notificationParams, unreadCountAnswer } from "@cove/contract/notifications.ts";
+import { notificationsApi } from "@cove/contract/notifications.ts";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { inRequest } from "../../platform/auth.ts";
+import { addRoute } from "../../platform/routes.ts";
 import * as service from "./notifications.service.ts";
 
-const errors = { 401: errorSchema, 404: errorSchema };
-const tags = ["notifications"];
-
-/** The bell: each member reads and clears only their own notifications; new ones arrive on the realtime socket. */
-export async function notificationRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const access = "authenticated" as const;
-
+/**
+ * The bell (the contract's notificationsApi): each member reads and clears only their own notifications; new ones
+ * arrive on the realtime socket.
+ */
+export async function notificationRoutes(app: FastifyInstance) {
   app.realtime.topic({
     name: "notifications",
     withArgument: false,
@@ -22,24 +18,9 @@ export async function notificationRoutes(fastify: FastifyInstance) {
     { topic: `notifications:${event.data.user_id}`, kinds: ["staff"] },
   ]);
 
-  app.get("/api/notifications", {
-    config: { access },
-    schema: {
-      tags,
-      summary: "Your newest notifications and the unread count",
-      response: { 200: notificationListAnswer, ...errors },
-    },
-    handler: (req) => inRequest(app, req, service.listNotifications),
-  });
+  addRoute(app, notificationsApi.list, { handler: (req) => inRequest(app, req, service.listNotifications) });
 
-  app.post("/api/notifications/:id/read", {
-    config: { access },
-    schema: {
-      tags,
-      summary: "Mark one notification read",
-      params: notificationParams,
-      response: { 200: unreadCountAnswer, ...errors },
-    },
+  addRoute(app, notificationsApi.markRead, {
     handler: (req) =>
       inRequest(app, req, async (ctx) => {
         await service.markRead(ctx, req.params.id);
@@ -47,9 +28,7 @@ export async function notificationRoutes(fastify: FastifyInstance) {
       }),
   });
 
-  app.post("/api/notifications/read-all", {
-    config: { access },
-    schema: { tags, summary: "Mark all your notifications read", response: { 200: unreadCountAnswer, ...errors } },
+  addRoute(app, notificationsApi.markAllRead, {
     handler: (req) =>
       inRequest(app, req, async (ctx) => {
         await service.markAllRead(ctx);

@@ -1,14 +1,15 @@
-import { type AuditFilterQuery, auditActorsAnswer, auditListAnswer, auditVerifyAnswer } from "@cove/contract/audit.ts";
+import { type AuditFilterQuery, auditApi } from "@cove/contract/audit.ts";
+import { routePath } from "@cove/contract/routes.ts";
 import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { downloadWithSession } from "../../../lib/download.ts";
 
 const auditKey = ["audit-log"] as const;
 
-/** The filters as a query string (empty ones left out). */
-export function filterQuery(filters: AuditFilterQuery, extra: Record<string, string> = {}): string {
+/** The filters as a query string (empty ones left out), for the CSV's download address. */
+export function filterQuery(filters: AuditFilterQuery): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ ...filters, ...extra })) if (v) params.set(k, String(v));
+  for (const [k, v] of Object.entries(filters)) if (v) params.set(k, String(v));
   const text = params.toString();
   return text ? `?${text}` : "";
 }
@@ -18,10 +19,7 @@ export function useAuditLog(filters: AuditFilterQuery) {
     queryKey: [...auditKey, "entries", filters],
     initialPageParam: "",
     queryFn: ({ pageParam, signal }) =>
-      apiRequest(`/audit-log${filterQuery(filters, pageParam ? { cursor: pageParam } : {})}`, {
-        schema: auditListAnswer,
-        signal,
-      }),
+      callRoute(auditApi.list, { query: { ...filters, cursor: pageParam || undefined }, signal }),
     getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
 }
@@ -29,18 +27,18 @@ export function useAuditLog(filters: AuditFilterQuery) {
 export function useAuditActors() {
   return useQuery({
     queryKey: [...auditKey, "actors"],
-    queryFn: ({ signal }) => apiRequest("/audit-log/actors", { schema: auditActorsAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(auditApi.actors, { signal }),
   });
 }
 
 export function useVerifyAuditLog() {
-  return useMutation({ mutationFn: () => apiRequest("/audit-log/verify", { schema: auditVerifyAnswer }) });
+  return useMutation({ mutationFn: () => callRoute(auditApi.verify, {}) });
 }
 
 /** Downloads the filtered log as CSV (the browser saves the file). */
 export function downloadAuditCsv(filters: AuditFilterQuery): Promise<void> {
   return downloadWithSession(
-    `/audit-log.csv${filterQuery(filters)}`,
+    `${routePath(auditApi.csv, undefined).slice("/api".length)}${filterQuery(filters)}`,
     "audit-log.csv",
     "The audit log could not be downloaded. Please try again.",
   );

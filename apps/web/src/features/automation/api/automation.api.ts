@@ -1,9 +1,9 @@
 import { automationApi, type CreateRuleBody, type UpdateRuleBody } from "@cove/contract/automation.ts";
 import type { CannedReplyBody } from "@cove/contract/canned-replies.ts";
 import type { SlaTargetsBody } from "@cove/contract/sla.ts";
-import { userListAnswer } from "@cove/contract/users.ts";
+import { usersApi } from "@cove/contract/users.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest, callRoute } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { teamKey, ticketKeys } from "../../../lib/query-keys.ts";
 
 /** Every automation query: the rules, the cards and each rule's run log. */
@@ -39,7 +39,7 @@ export function useRuleRuns(id: string) {
 export function useTeamMembers() {
   return useQuery({
     queryKey: teamKey,
-    queryFn: ({ signal }) => apiRequest("/users", { schema: userListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(usersApi.list, { signal }),
   });
 }
 

@@ -1,7 +1,7 @@
-import { contactAnswer, contactListAnswer, eraseContactAnswer, ticketContactAnswer } from "@cove/contract/contacts.ts";
+import { contactsApi, eraseContactAnswer } from "@cove/contract/contacts.ts";
 import { dataExportAnswer } from "@cove/contract/settings.ts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiRequest, callRoute } from "../../../lib/api-client.ts";
 import { downloadWithSession } from "../../../lib/download.ts";
 import { contactKeys, ticketKeys } from "../../../lib/query-keys.ts";
 
@@ -11,11 +11,11 @@ export interface ContactListParams {
 }
 
 export function useContactList(params: ContactListParams) {
-  const query = new URLSearchParams({ page: String(params.page) });
-  if (params.search) query.set("search", params.search);
+  // An empty search is left out of the address, as no search.
+  const query = { page: params.page, search: params.search || undefined };
   return useQuery({
     queryKey: contactKeys.list(params),
-    queryFn: ({ signal }) => apiRequest(`/contacts?${query}`, { schema: contactListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(contactsApi.list, { query, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -23,7 +23,7 @@ export function useContactList(params: ContactListParams) {
 export function useContact(id: string) {
   return useQuery({
     queryKey: contactKeys.detail(id),
-    queryFn: ({ signal }) => apiRequest(`/contacts/${encodeURIComponent(id)}`, { schema: contactAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(contactsApi.get, { params: { id }, signal }),
   });
 }
 
@@ -31,8 +31,7 @@ export function useContact(id: string) {
 export function useTicketContact(ticketId: string) {
   return useQuery({
     queryKey: contactKeys.ofTicket(ticketId),
-    queryFn: ({ signal }) =>
-      apiRequest(`/tickets/${encodeURIComponent(ticketId)}/contact`, { schema: ticketContactAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(contactsApi.ofTicket, { params: { id: ticketId }, signal }),
   });
 }
 

@@ -1,6 +1,6 @@
-import { type OnboardingAnswer, onboardingAnswer } from "@cove/contract/onboarding.ts";
+import { type OnboardingAnswer, onboardingApi } from "@cove/contract/onboarding.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 
 const onboardingKey = ["onboarding"] as const;
 
@@ -11,7 +11,7 @@ const onboardingKey = ["onboarding"] as const;
 export function useOnboarding() {
   return useQuery({
     queryKey: onboardingKey,
-    queryFn: ({ signal }) => apiRequest("/onboarding", { schema: onboardingAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(onboardingApi.get, { signal }),
     staleTime: 0,
   });
 }
@@ -20,7 +20,7 @@ export function useOnboarding() {
 export function useDismissOnboarding() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest("/onboarding", { method: "PUT", body: { dismissed: true }, schema: onboardingAnswer }),
+    mutationFn: () => callRoute(onboardingApi.setDismissed, { body: { dismissed: true } }),
     onMutate: async () => {
       await queryClient.cancelQueries({ queryKey: onboardingKey });
       const before = queryClient.getQueryData<OnboardingAnswer>(onboardingKey);

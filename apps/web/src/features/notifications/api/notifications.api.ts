@@ -1,13 +1,13 @@
-import { notificationListAnswer, unreadCountAnswer } from "@cove/contract/notifications.ts";
+import { notificationsApi } from "@cove/contract/notifications.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { notificationsKey } from "../../../lib/query-keys.ts";
 
 /** The bell's list and unread count; new notifications arrive over the realtime socket (lib/live-updates.ts). */
 export function useNotifications() {
   return useQuery({
     queryKey: notificationsKey,
-    queryFn: ({ signal }) => apiRequest("/notifications", { schema: notificationListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(notificationsApi.list, { signal }),
   });
 }
 
@@ -15,10 +15,9 @@ export function useMarkRead() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string | "all") =>
-      apiRequest(id === "all" ? "/notifications/read-all" : `/notifications/${encodeURIComponent(id)}/read`, {
-        method: "POST",
-        schema: unreadCountAnswer,
-      }),
+      id === "all"
+        ? callRoute(notificationsApi.markAllRead, {})
+        : callRoute(notificationsApi.markRead, { params: { id } }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: notificationsKey }),
   });
 }

@@ -1,7 +1,7 @@
 import { type ReportSection, reportAnswer } from "@cove/contract/reports.ts";
-import { type UserListAnswer, userListAnswer } from "@cove/contract/users.ts";
+import { type UserListAnswer, usersApi } from "@cove/contract/users.ts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiRequest, callRoute } from "../../../lib/api-client.ts";
 import { downloadWithSession } from "../../../lib/download.ts";
 import { reportKeys, teamKey } from "../../../lib/query-keys.ts";
 import { type ReportParams, toSearch } from "../components/report-params.ts";
@@ -22,7 +22,7 @@ export function useReport(params: ReportParams) {
 export function useTeamForFilter() {
   return useQuery({
     queryKey: teamKey,
-    queryFn: ({ signal }) => apiRequest("/users", { schema: userListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(usersApi.list, { signal }),
     select: byName,
   });
 }

@@ -1,13 +1,13 @@
-import { type UserListAnswer, type UserListItem, userListAnswer } from "@cove/contract/users.ts";
+import { type UserListAnswer, type UserListItem, usersApi } from "@cove/contract/users.ts";
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { teamKey } from "../../../lib/query-keys.ts";
 
 /** The team members a ticket can be assigned to: the active ones, by name. */
 export function useActiveAgents() {
   return useQuery({
     queryKey: teamKey,
-    queryFn: ({ signal }) => apiRequest("/users", { schema: userListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(usersApi.list, { signal }),
     select: activeByName,
   });
 }

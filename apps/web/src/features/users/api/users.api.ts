@@ -1,13 +1,13 @@
 import { messageAnswer } from "@cove/contract/auth.ts";
-import { type InviteUserBody, type UpdateUserBody, userAnswer, userListAnswer } from "@cove/contract/users.ts";
+import { type InviteUserBody, type UpdateUserBody, usersApi } from "@cove/contract/users.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiRequest, callRoute } from "../../../lib/api-client.ts";
 import { organizationStatsKey, teamKey } from "../../../lib/query-keys.ts";
 
 export function useTeam() {
   return useQuery({
     queryKey: teamKey,
-    queryFn: ({ signal }) => apiRequest("/users", { schema: userListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(usersApi.list, { signal }),
   });
 }
 
@@ -24,31 +24,22 @@ function useTeamMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
 }
 
 export function useInviteUser() {
-  return useTeamMutation(
-    async (body: InviteUserBody) =>
-      (await apiRequest("/users/invite", { method: "POST", body, schema: userAnswer })).user,
-  );
+  return useTeamMutation(async (body: InviteUserBody) => (await callRoute(usersApi.invite, { body })).user);
 }
 
 export function useUpdateUser() {
   return useTeamMutation(
     async ({ id, body }: { id: string; body: UpdateUserBody }) =>
-      (await apiRequest(`/users/${encodeURIComponent(id)}`, { method: "PUT", body, schema: userAnswer })).user,
+      (await callRoute(usersApi.update, { params: { id }, body })).user,
   );
 }
 
 export function useResendInvite() {
-  return useTeamMutation(
-    async (id: string) =>
-      (await apiRequest(`/users/${encodeURIComponent(id)}/resend-invite`, { method: "POST", schema: userAnswer })).user,
-  );
+  return useTeamMutation(async (id: string) => (await callRoute(usersApi.resendInvite, { params: { id } })).user);
 }
 
 export function useRevokeInvite() {
-  return useTeamMutation(
-    async (id: string) =>
-      (await apiRequest(`/users/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer })).message,
-  );
+  return useTeamMutation(async (id: string) => (await callRoute(usersApi.revokeInvite, { params: { id } })).message);
 }
 
 /** An admin's actions on a member's sign-in: reset their two-factor sign-in, or sign them out everywhere. */
