@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { csatScoreSchema } from "./csat.ts";
+import { defineRoute } from "./routes.ts";
 import { TICKET_PRIORITIES, TICKET_SOURCES } from "./tickets.ts";
 
 /**
@@ -396,3 +397,47 @@ export function reportTable(report: ReportAnswer, section: ReportSection): Repor
       };
   }
 }
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["reports"];
+const csvAnswer = z.string().describe("CSV (text/csv)");
+
+/** A section's CSV route (GET /api/reports/{section}.csv): one route per section, each a static path. */
+const sectionCsvRoute = (section: ReportSection) =>
+  defineRoute({
+    method: "GET",
+    path: `/api/reports/${section}.csv`,
+    summary: `The ${section.replace("_", " ")} section as CSV, as its table shows it`,
+    tags,
+    access: "authenticated",
+    query: reportQuery,
+    answers: { 200: csvAnswer },
+  });
+
+/**
+ * Reports (staff only, agents and admins: customers' and API keys' tokens are refused): every section in one answer,
+ * each section as CSV, and one row per ticket.
+ */
+export const reportsApi = {
+  report: defineRoute({
+    method: "GET",
+    path: "/api/reports",
+    summary: "Every report section for a range of days, grouped by day, week or month, with filters",
+    tags,
+    access: "authenticated",
+    query: reportQuery,
+    answers: { 200: reportAnswer },
+  }),
+  ticketsCsv: defineRoute({
+    method: "GET",
+    path: "/api/reports/tickets.csv",
+    summary: "One row per ticket created in the range, with every figure (streamed CSV)",
+    tags,
+    access: "authenticated",
+    query: reportQuery,
+    answers: { 200: csvAnswer },
+  }),
+  /** Each section's CSV, by section. */
+  sectionCsv: sectionCsvRoute,
+};

@@ -1,7 +1,8 @@
-import { type ReportSection, reportAnswer } from "@cove/contract/reports.ts";
+import { type ReportSection, reportsApi } from "@cove/contract/reports.ts";
+import { type RouteDef, routePath } from "@cove/contract/routes.ts";
 import { type UserListAnswer, usersApi } from "@cove/contract/users.ts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiRequest, callRoute } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { downloadWithSession } from "../../../lib/download.ts";
 import { reportKeys, teamKey } from "../../../lib/query-keys.ts";
 import { type ReportParams, toSearch } from "../components/report-params.ts";
@@ -13,7 +14,11 @@ import { type ReportParams, toSearch } from "../components/report-params.ts";
 export function useReport(params: ReportParams) {
   return useQuery({
     queryKey: reportKeys.report(params),
-    queryFn: ({ signal }) => apiRequest(`/reports?${toSearch(params)}`, { schema: reportAnswer, signal }),
+    queryFn: ({ signal }) => {
+      // In toSearch's fixed order, so the same view is the same URL.
+      const { from, to, group, channel, agent, priority, tag } = params;
+      return callRoute(reportsApi.report, { query: { from, to, group, channel, agent, priority, tag }, signal });
+    },
     placeholderData: keepPreviousData,
   });
 }
@@ -34,10 +39,13 @@ function byName(answer: UserListAnswer) {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** A CSV route's address as downloadWithSession reads it (under /api). */
+const csvPath = (route: RouteDef) => routePath(route, undefined).slice("/api".length);
+
 /** A section's CSV, exactly as its table view shows it (GET /reports/{section}.csv with the screen's query). */
 export function downloadSectionCsv(section: ReportSection, params: ReportParams): Promise<void> {
   return downloadWithSession(
-    `/reports/${section}.csv?${toSearch(params)}`,
+    `${csvPath(reportsApi.sectionCsv(section))}?${toSearch(params)}`,
     `${section}-${params.from}-${params.to}.csv`,
     "The CSV could not be downloaded. Try again in a moment.",
   );
@@ -46,7 +54,7 @@ export function downloadSectionCsv(section: ReportSection, params: ReportParams)
 /** One row per ticket of the range, with every figure (GET /reports/tickets.csv). */
 export function downloadTicketsCsv(params: ReportParams): Promise<void> {
   return downloadWithSession(
-    `/reports/tickets.csv?${toSearch(params)}`,
+    `${csvPath(reportsApi.ticketsCsv)}?${toSearch(params)}`,
     `tickets-${params.from}-${params.to}.csv`,
     "The tickets CSV could not be downloaded. Try again in a moment.",
   );
