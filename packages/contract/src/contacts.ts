@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CHAT_SESSION_STATUSES } from "./chat.ts";
 import { cursorParam, pageParam } from "./pagination.ts";
 import { defineRoute, idParams } from "./routes.ts";
+import { dataExportAnswer } from "./settings.ts";
 import { paginationSchema, TICKET_PRIORITIES, TICKET_STATUSES } from "./tickets.ts";
 
 /** An organization's customers as staff see them (spec: customer; docs/product.md: contacts). */
@@ -145,5 +146,51 @@ export const contactsApi = {
     access: "authenticated",
     params: idParams,
     answers: { 200: ticketContactAnswer },
+  }),
+};
+
+/**
+ * A customer's data on request (admins): export it (a ZIP made in the background, like the organization's export) or
+ * erase the customer. Starting an export and erasing work while the organization is read-only.
+ */
+export const privacyApi = {
+  startExport: defineRoute({
+    method: "POST",
+    path: "/api/contacts/:id/export",
+    summary: "Start an export of a customer's data (or answer the one under way)",
+    tags,
+    access: "admin",
+    params: idParams,
+    answers: { 202: dataExportAnswer },
+  }),
+  latestExport: defineRoute({
+    method: "GET",
+    path: "/api/contacts/:id/export",
+    summary: "The latest export of a customer's data and its progress",
+    tags,
+    access: "admin",
+    params: idParams,
+    answers: { 200: dataExportAnswer },
+  }),
+  downloadExport: defineRoute({
+    method: "GET",
+    path: "/api/contacts/:id/export/:exportId/download",
+    summary: "Download a finished export of a customer's data (a ZIP of JSON files and their files)",
+    tags,
+    access: "admin",
+    params: z.object({ id: z.string(), exportId: z.string() }),
+    answers: { 200: z.unknown().describe("A ZIP file (application/zip)") },
+  }),
+  erase: defineRoute({
+    method: "POST",
+    path: "/api/contacts/:id/erase",
+    summary: "Erase a customer: their chats, files, surveys and sessions go; their name leaves their tickets",
+    tags,
+    access: "admin",
+    params: idParams,
+    body: eraseContactBody,
+    answers: { 200: eraseContactAnswer },
+    /** Already erased (409); the typed email or name does not match (422). */
+    errors: ["CONFLICT", "CONFIRMATION_MISMATCH"],
   }),
 };

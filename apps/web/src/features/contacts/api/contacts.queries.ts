@@ -1,7 +1,7 @@
-import { contactsApi, eraseContactAnswer } from "@cove/contract/contacts.ts";
-import { dataExportAnswer } from "@cove/contract/settings.ts";
+import { contactsApi, privacyApi } from "@cove/contract/contacts.ts";
+import { routePath } from "@cove/contract/routes.ts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest, callRoute } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { downloadWithSession } from "../../../lib/download.ts";
 import { contactKeys, ticketKeys } from "../../../lib/query-keys.ts";
 
@@ -41,8 +41,7 @@ const exportKey = (id: string) => [...contactKeys.detail(id), "export"] as const
 export function useContactExport(id: string, enabled: boolean) {
   return useQuery({
     queryKey: exportKey(id),
-    queryFn: ({ signal }) =>
-      apiRequest(`/contacts/${encodeURIComponent(id)}/export`, { schema: dataExportAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(privacyApi.latestExport, { params: { id }, signal }),
     enabled,
     refetchInterval: (query) => {
       const status = query.state.data?.export?.status;
@@ -54,15 +53,14 @@ export function useContactExport(id: string, enabled: boolean) {
 export function useStartContactExport(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      apiRequest(`/contacts/${encodeURIComponent(id)}/export`, { method: "POST", schema: dataExportAnswer }),
+    mutationFn: () => callRoute(privacyApi.startExport, { params: { id } }),
     onSuccess: (data) => queryClient.setQueryData(exportKey(id), data),
   });
 }
 
 export function downloadContactExport(id: string, exportId: string): Promise<void> {
   return downloadWithSession(
-    `/contacts/${encodeURIComponent(id)}/export/${encodeURIComponent(exportId)}/download`,
+    routePath(privacyApi.downloadExport, { id, exportId }).slice("/api".length),
     "cove-customer-export.zip",
     "The export could not be downloaded. Start a new one and try again.",
   );
@@ -72,12 +70,7 @@ export function downloadContactExport(id: string, exportId: string): Promise<voi
 export function useEraseContact(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (confirmEmail: string) =>
-      apiRequest(`/contacts/${encodeURIComponent(id)}/erase`, {
-        method: "POST",
-        body: { confirmEmail },
-        schema: eraseContactAnswer,
-      }),
+    mutationFn: (confirmEmail: string) => callRoute(privacyApi.erase, { params: { id }, body: { confirmEmail } }),
     onSuccess: async () => {
       queryClient.removeQueries({ queryKey: exportKey(id) });
       await Promise.all([
