@@ -259,3 +259,32 @@ export const apiKeysApi = {
     answers: { 200: z.object({ api_key: apiKey }) },
   }),
 };
+
+/** The organization's data export (admins): start it, follow its progress, download the ZIP. */
+export const organizationExportApi = {
+  start: defineRoute({
+    method: "POST",
+    path: "/api/organization/export",
+    summary: "Start an export of all the organization's data (or answer the one under way)",
+    tags: ["organization"],
+    access: "admin",
+    answers: { 202: dataExportAnswer },
+  }),
+  latest: defineRoute({
+    method: "GET",
+    path: "/api/organization/export",
+    summary: "The latest export and its progress",
+    tags: ["organization"],
+    access: "admin",
+    answers: { 200: dataExportAnswer },
+  }),
+  download: defineRoute({
+    method: "GET",
+    path: "/api/organization/export/:id/download",
+    summary: "Download a finished export (a ZIP of JSON files)",
+    tags: ["organization"],
+    access: "admin",
+    params: exportParams,
+    answers: { 200: z.unknown().describe("A ZIP file (application/zip)") },
+  }),
+};

@@ -7,6 +7,7 @@ import { isUuid } from "./ids.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import { textRequired } from "./messages.ts";
 import { cursorParam, type Pagination, pageParam, paginationSchema } from "./pagination.ts";
+import { defineRoute } from "./routes.ts";
 
 export const TICKET_STATUSES = ["open", "pending", "solved", "closed"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -227,3 +228,15 @@ export const organizationStats = z.object({
   ticketTrends: z.array(z.object({ date: z.string(), tickets_created: z.number().int() })),
 });
 export type OrganizationStats = z.infer<typeof organizationStats>;
+
+/** The organization's figures for the dashboard (staff; the answer is cached for the day). */
+export const organizationsApi = {
+  stats: defineRoute({
+    method: "GET",
+    path: "/api/organizations/stats",
+    summary: "Active team members and the 30-day ticket trend",
+    tags: ["organizations"],
+    access: "authenticated",
+    answers: { 200: organizationStats },
+  }),
+};

@@ -1,11 +1,11 @@
-import { organizationStats } from "@cove/contract/tickets.ts";
+import { organizationsApi } from "@cove/contract/tickets.ts";
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { organizationStatsKey } from "../../../lib/query-keys.ts";
 
 export function useOrganizationStats() {
   return useQuery({
     queryKey: organizationStatsKey,
-    queryFn: ({ signal }) => apiRequest("/organizations/stats", { schema: organizationStats, signal }),
+    queryFn: ({ signal }) => callRoute(organizationsApi.stats, { signal }),
   });
 }

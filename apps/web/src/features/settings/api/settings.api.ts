@@ -1,13 +1,14 @@
+import { routePath } from "@cove/contract/routes.ts";
 import {
   apiKeysApi,
   type CreateApiKeyBody,
-  dataExportAnswer,
+  organizationExportApi,
   settingsApi,
   type UpdateEmailBody,
   type UpdateGeneralBody,
 } from "@cove/contract/settings.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest, callRoute } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { downloadWithSession } from "../../../lib/download.ts";
 
 const generalKey = ["settings", "general"] as const;
@@ -75,7 +76,7 @@ export function useRevokeApiKey() {
 export function useLatestExport() {
   return useQuery({
     queryKey: exportKey,
-    queryFn: ({ signal }) => apiRequest("/organization/export", { schema: dataExportAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(organizationExportApi.latest, { signal }),
     refetchInterval: (query) => {
       const status = query.state.data?.export?.status;
       return status === "queued" || status === "running" ? 1000 : false;
@@ -86,7 +87,7 @@ export function useLatestExport() {
 export function useStartExport() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest("/organization/export", { method: "POST", schema: dataExportAnswer }),
+    mutationFn: () => callRoute(organizationExportApi.start, {}),
     onSuccess: (data) => queryClient.setQueryData(exportKey, data),
   });
 }
@@ -94,7 +95,7 @@ export function useStartExport() {
 /** Downloads a finished export (lib/download.ts: fetched with the session's token, handed to the browser). */
 export function downloadExport(id: string): Promise<void> {
   return downloadWithSession(
-    `/organization/export/${encodeURIComponent(id)}/download`,
+    routePath(organizationExportApi.download, { id }).slice("/api".length),
     "cove-export.zip",
     "The export could not be downloaded. Start a new one and try again.",
   );
