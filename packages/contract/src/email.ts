@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineRoute, idParams } from "./routes.ts";
 
 /**
  * The email channel (docs/decisions/2026-11-25-email-channel.md): what the contract says about mail in and out.
@@ -93,3 +94,46 @@ export const originalEmailAnswer = z.object({
   email: ticketEmailSchema.extend({ ticket_id: z.uuid().nullable(), html: z.string().nullable() }),
 });
 export type OriginalEmailAnswer = z.infer<typeof originalEmailAnswer>;
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["email"];
+
+/** What the receiver kept without filing (admins), a ticket's received emails and one email as it came (staff). */
+export const emailApi = {
+  unfiled: defineRoute({
+    method: "GET",
+    path: "/api/email/unfiled",
+    summary: "The latest inbound messages kept without filing (bounces, auto-replies, unreadable), with why",
+    tags,
+    access: "admin",
+    answers: { 200: unfiledMailAnswer },
+  }),
+  ofTicket: defineRoute({
+    method: "GET",
+    path: "/api/tickets/:id/emails",
+    summary: "The emails received on a ticket (its first message has no comment), and which have HTML",
+    tags,
+    access: "authenticated",
+    params: idParams,
+    answers: { 200: ticketEmailsAnswer },
+  }),
+  original: defineRoute({
+    method: "GET",
+    path: "/api/email/messages/:id",
+    summary: "A received email as it came: its HTML is a stranger's, to be sanitized and framed by whoever shows it",
+    tags,
+    access: "authenticated",
+    params: idParams,
+    answers: { 200: originalEmailAnswer },
+  }),
+  unfiledRaw: defineRoute({
+    method: "GET",
+    path: "/api/email/unfiled/:id/raw",
+    summary: "The raw text kept of an unfiled message, as a download",
+    tags,
+    access: "admin",
+    params: idParams,
+    answers: { 200: z.string().describe("The message as received (text/plain)") },
+  }),
+};

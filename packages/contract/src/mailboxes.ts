@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { requiredText } from "./auth.ts";
+import { messageAnswer, requiredText } from "./auth.ts";
+import { defineRoute, idParams } from "./routes.ts";
 
 /**
  * Mailbox import over IMAP (docs/decisions/2026-11-25-mailbox-import.md): an admin connects a mailbox, Cove files its
@@ -100,3 +101,66 @@ export type Mailbox = z.infer<typeof mailboxSchema>;
 export const mailboxAnswer = z.object({ mailbox: mailboxSchema });
 export const mailboxListAnswer = z.object({ mailboxes: z.array(mailboxSchema) });
 export type MailboxListAnswer = z.infer<typeof mailboxListAnswer>;
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["email"];
+
+/** Pausing, resuming or cancelling a mailbox's import: not possible in its present state (409). */
+const mailboxAction = <const A extends "pause" | "resume" | "cancel">(action: A, summary: string) =>
+  defineRoute({
+    method: "POST",
+    path: `/api/email/mailboxes/:id/${action}`,
+    summary,
+    tags,
+    access: "admin",
+    params: idParams,
+    answers: { 200: mailboxAnswer },
+    errors: ["CONFLICT"],
+  });
+
+/** Mailbox import over IMAP (admins): connect, follow the progress, pause, resume, cancel, remove. */
+export const mailboxesApi = {
+  list: defineRoute({
+    method: "GET",
+    path: "/api/email/mailboxes",
+    summary: "The connected mailboxes with their import's progress",
+    tags,
+    access: "admin",
+    answers: { 200: mailboxListAnswer },
+  }),
+  connect: defineRoute({
+    method: "POST",
+    path: "/api/email/mailboxes",
+    summary: "Connect a mailbox over IMAP (tried first) and start importing it",
+    tags,
+    access: "admin",
+    body: connectMailboxBody,
+    answers: { 201: mailboxAnswer },
+    /** The mailbox is already connected (409); it could not be reached or signed in to (422). */
+    errors: ["CONFLICT", "MAILBOX_CONNECTION_FAILED"],
+  }),
+  update: defineRoute({
+    method: "PUT",
+    path: "/api/email/mailboxes/:id",
+    summary: "Change a mailbox's sign-in details (tried first); an empty password keeps the saved one",
+    tags,
+    access: "admin",
+    params: idParams,
+    body: updateMailboxBody,
+    answers: { 200: mailboxAnswer },
+    errors: ["CONFLICT", "MAILBOX_CONNECTION_FAILED"],
+  }),
+  pause: mailboxAction("pause", "Pause a mailbox's import"),
+  resume: mailboxAction("resume", "Resume a paused import where it stopped"),
+  cancel: mailboxAction("cancel", "Stop importing for good and forget the password"),
+  remove: defineRoute({
+    method: "DELETE",
+    path: "/api/email/mailboxes/:id",
+    summary: "Remove a mailbox and its saved password (the tickets it made stay)",
+    tags,
+    access: "admin",
+    params: idParams,
+    answers: { 200: messageAnswer },
+  }),
+};

@@ -1,6 +1,7 @@
-import { originalEmailAnswer, ticketEmailsAnswer, unfiledMailAnswer } from "@cove/contract/email.ts";
+import { emailApi } from "@cove/contract/email.ts";
+import { routePath } from "@cove/contract/routes.ts";
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { downloadWithSession } from "../../../lib/download.ts";
 
 export const unfiledMailKey = ["email", "unfiled"] as const;
@@ -9,7 +10,7 @@ export const unfiledMailKey = ["email", "unfiled"] as const;
 export function useUnfiledMail() {
   return useQuery({
     queryKey: unfiledMailKey,
-    queryFn: ({ signal }) => apiRequest("/email/unfiled", { schema: unfiledMailAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(emailApi.unfiled, { signal }),
   });
 }
 
@@ -17,8 +18,7 @@ export function useUnfiledMail() {
 export function useTicketEmails(ticketId: string) {
   return useQuery({
     queryKey: ["email", "ticket", ticketId],
-    queryFn: ({ signal }) =>
-      apiRequest(`/tickets/${encodeURIComponent(ticketId)}/emails`, { schema: ticketEmailsAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(emailApi.ofTicket, { params: { id: ticketId }, signal }),
     staleTime: 60_000,
   });
 }
@@ -27,8 +27,7 @@ export function useTicketEmails(ticketId: string) {
 export function useOriginalEmail(id: string, enabled: boolean) {
   return useQuery({
     queryKey: ["email", "message", id],
-    queryFn: ({ signal }) =>
-      apiRequest(`/email/messages/${encodeURIComponent(id)}`, { schema: originalEmailAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(emailApi.original, { params: { id }, signal }),
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -37,7 +36,7 @@ export function useOriginalEmail(id: string, enabled: boolean) {
 /** Saves the raw text kept of an unfiled message as a file (a download: the text is whatever a stranger sent). */
 export function downloadUnfiled(id: string): Promise<void> {
   return downloadWithSession(
-    `/email/unfiled/${encodeURIComponent(id)}/raw`,
+    routePath(emailApi.unfiledRaw, { id }).slice("/api".length),
     `message-${id}.eml`,
     "The message could not be downloaded.",
   );

@@ -1,13 +1,11 @@
-import { messageAnswer } from "@cove/contract/auth.ts";
 import {
   type ConnectMailboxBody,
   type MailboxListAnswer,
-  mailboxAnswer,
-  mailboxListAnswer,
+  mailboxesApi,
   type UpdateMailboxBody,
 } from "@cove/contract/mailboxes.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 
 export const mailboxesKey = ["email", "mailboxes"] as const;
 
@@ -20,7 +18,7 @@ export function mailboxRefresh(data: MailboxListAnswer | undefined): number {
 export function useMailboxes() {
   return useQuery({
     queryKey: mailboxesKey,
-    queryFn: ({ signal }) => apiRequest("/email/mailboxes", { schema: mailboxListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(mailboxesApi.list, { signal }),
     refetchInterval: (query) => mailboxRefresh(query.state.data),
   });
 }
@@ -34,14 +32,12 @@ function useRefreshAfter<T, V>(fn: (vars: V) => Promise<T>) {
 }
 
 export function useConnectMailbox() {
-  return useRefreshAfter((body: ConnectMailboxBody) =>
-    apiRequest("/email/mailboxes", { method: "POST", body, schema: mailboxAnswer }),
-  );
+  return useRefreshAfter((body: ConnectMailboxBody) => callRoute(mailboxesApi.connect, { body }));
 }
 
 export function useUpdateMailbox() {
   return useRefreshAfter(({ id, body }: { id: string; body: UpdateMailboxBody }) =>
-    apiRequest(`/email/mailboxes/${encodeURIComponent(id)}`, { method: "PUT", body, schema: mailboxAnswer }),
+    callRoute(mailboxesApi.update, { params: { id }, body }),
   );
 }
 
@@ -49,12 +45,10 @@ export type MailboxAction = "pause" | "resume" | "cancel";
 
 export function useMailboxAction() {
   return useRefreshAfter(({ id, action }: { id: string; action: MailboxAction }) =>
-    apiRequest(`/email/mailboxes/${encodeURIComponent(id)}/${action}`, { method: "POST", schema: mailboxAnswer }),
+    callRoute(mailboxesApi[action], { params: { id } }),
   );
 }
 
 export function useRemoveMailbox() {
-  return useRefreshAfter((id: string) =>
-    apiRequest(`/email/mailboxes/${encodeURIComponent(id)}`, { method: "DELETE", schema: messageAnswer }),
-  );
+  return useRefreshAfter((id: string) => callRoute(mailboxesApi.remove, { params: { id } }));
 }
