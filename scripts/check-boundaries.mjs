@@ -18,8 +18,8 @@
 //     contract, nothing else (no other app, no library: its budget is 25 KB gzip);
 //  7. the web has one way to do two everyday things (CODE_STYLE.md, "Web"): an error toast goes through
 //     lib/toast-error.ts (no other file calls sonner's toast.error), and a form in a feature is a react-hook-form
-//     form (it imports react-hook-form, or lib/contract-form.ts which wraps it). The exceptions are in FORM_EXCEPTIONS,
-//     each with its reason.
+//     form (it imports react-hook-form, or lib/contract-form.ts which wraps it) made by useContractForm (a feature
+//     never calls react-hook-form's useForm itself). The exceptions are in FORM_EXCEPTIONS, each with its reason.
 //  8. the API has one way into a transaction (docs/decisions/2026-11-29-one-way-into-a-transaction.md): a route's work
 //     goes through inRequest, so a route file never opens withTenant, withContact or withApiKey itself; and a module
 //     opens a transaction on the outer handle (db.transaction, as the owner role, with no organization confined) only
@@ -278,6 +278,12 @@ function oneWayProblems(file, text) {
   if (form && /<form[\s>]/.test(text) && !FORM_EXCEPTIONS.has(file)) {
     const hookForm = imports(text, "react-hook-form") || imports(text, "(?:\\.\\./)+lib/contract-form\\.ts");
     if (!hookForm) found.push("holds a <form> without react-hook-form: use useContractForm (lib/contract-form.ts)");
+  }
+  if (
+    file.startsWith("apps/web/src/features/") &&
+    /import\s*\{[^}]*\buseForm\b[^}]*\}\s*from\s*["']react-hook-form["']/.test(text)
+  ) {
+    found.push("calls react-hook-form's useForm itself: use useContractForm (lib/contract-form.ts)");
   }
   return found;
 }

@@ -159,7 +159,7 @@ describe("check-boundaries catches each rule's planted violation", () => {
     ]);
   });
 
-  it("a web file calling sonner's toast.error, and a feature's <form> without react-hook-form", () => {
+  it("a web file calling sonner's toast.error, and a feature's <form> without useContractForm", () => {
     const form = "export const F = () => <form onSubmit={save}><input /></form>;";
     const found = check(
       tree({
@@ -175,6 +175,7 @@ describe("check-boundaries catches each rule's planted violation", () => {
     );
     expect(found.sort()).toEqual([
       expect.stringContaining("features/tickets/copy.tsx: calls sonner's toast.error"),
+      expect.stringContaining("features/tickets/hook-form.tsx: calls react-hook-form's useForm itself"),
       expect.stringContaining("features/tickets/state-form.tsx: holds a <form> without react-hook-form"),
     ]);
   });

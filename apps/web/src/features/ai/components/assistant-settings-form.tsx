@@ -1,13 +1,12 @@
 import { AI_GREETING_MAX, AI_TONES, type AiSettings, type AiTone, aiGreeting } from "@cove/contract/ai.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useId } from "react";
-import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 import { CheckboxField } from "../../../components/ui/checkbox-field.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
 import { FieldShell, TextAreaField } from "../../../components/ui/text-field.tsx";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useUpdateAiSettings } from "../api/ai.api.ts";
 
@@ -54,7 +53,7 @@ export function AssistantSettingsForm({ settings, canEdit }: { settings: AiSetti
     reset,
     watch,
     formState: { errors, isSubmitting, isDirty },
-  } = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: toForm(settings) });
+  } = useContractForm(formSchema, toForm(settings));
   useEffect(() => reset(toForm(settings)), [settings, reset]);
   const threshold = watch("threshold");
   const enabled = watch("enabled");

@@ -1,11 +1,10 @@
 import { forgotPasswordBody } from "@cove/contract/auth.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { forgotPasswordRequest } from "../api/auth.api.ts";
 
 const FALLBACK = "Could not send the reset link";
@@ -16,7 +15,7 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm({ resolver: zodResolver(forgotPasswordBody), defaultValues: { email: "" } });
+  } = useContractForm(forgotPasswordBody, { email: "" });
 
   const onSubmit = handleSubmit(async (values) => {
     setResult(null);

@@ -1,7 +1,5 @@
 import { loginBody } from "@cove/contract/auth.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { Link } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
@@ -9,6 +7,7 @@ import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { TwoFactorStep } from "./two-factor-step.tsx";
 
 const textLink = "font-medium text-indigo-600 hover:text-indigo-500 underline-offset-2 hover:underline";
@@ -21,10 +20,7 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm({
-    resolver: zodResolver(loginBody),
-    defaultValues: { email: "", password: "", rememberMe: false },
-  });
+  } = useContractForm(loginBody, { email: "", password: "", rememberMe: false });
 
   const onSubmit = handleSubmit(async (values) => {
     setServerError(null);

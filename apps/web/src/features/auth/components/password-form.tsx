@@ -1,11 +1,10 @@
 import { passwordField } from "@cove/contract/auth.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { NewPasswordFields, withPasswordConfirmation } from "./account-fields.tsx";
@@ -28,10 +27,7 @@ export function PasswordForm() {
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm({
-    resolver: zodResolver(passwordForm),
-    defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },
-  });
+  } = useContractForm(passwordForm, { currentPassword: "", newPassword: "", confirmPassword: "" });
 
   const onSubmit = handleSubmit(async (values) => {
     try {

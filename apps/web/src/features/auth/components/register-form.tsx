@@ -1,13 +1,12 @@
 import { registerBody } from "@cove/contract/auth.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { NameFields, NewPasswordFields, withPasswordConfirmation } from "./account-fields.tsx";
 
@@ -24,9 +23,13 @@ export function RegisterForm() {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm({
-    resolver: zodResolver(registerForm),
-    defaultValues: { organizationName: "", firstName: "", lastName: "", email: "", password: "", confirmPassword: "" },
+  } = useContractForm(registerForm, {
+    organizationName: "",
+    firstName: "",
+    lastName: "",
+    email: "",
+    password: "",
+    confirmPassword: "",
   });
 
   const onSubmit = handleSubmit(async (values) => {

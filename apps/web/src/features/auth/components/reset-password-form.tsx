@@ -1,7 +1,5 @@
 import { passwordField } from "@cove/contract/auth.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useState } from "react";
-import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -9,6 +7,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Loading } from "../../../components/ui/load-states.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { resetPasswordRequest, resetTokenCheckRequest } from "../api/auth.api.ts";
 import { NewPasswordFields, withPasswordConfirmation } from "./account-fields.tsx";
 
@@ -50,7 +49,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm({ resolver: zodResolver(resetForm), defaultValues: { password: "", confirmPassword: "" } });
+  } = useContractForm(resetForm, { password: "", confirmPassword: "" });
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);

@@ -1,7 +1,5 @@
 import { type InvitationAnswer, passwordField, requiredText } from "@cove/contract/auth.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { type ReactNode, useEffect, useState } from "react";
-import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -10,6 +8,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Loading } from "../../../components/ui/load-states.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { invitationRequest } from "../api/auth.api.ts";
@@ -51,14 +50,11 @@ function AcceptForm({ token, invitation }: { token: string; invitation: Invitati
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm({
-    resolver: zodResolver(acceptForm),
-    defaultValues: {
-      firstName: invitation.first_name,
-      lastName: invitation.last_name,
-      password: "",
-      confirmPassword: "",
-    },
+  } = useContractForm(acceptForm, {
+    firstName: invitation.first_name,
+    lastName: invitation.last_name,
+    password: "",
+    confirmPassword: "",
   });
 
   const onSubmit = handleSubmit(async (values) => {

@@ -1,12 +1,11 @@
 import { profileBody, type SessionUser } from "@cove/contract/auth.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import type { ReactNode } from "react";
-import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { NameFields } from "../components/account-fields.tsx";
@@ -32,10 +31,7 @@ function NamesForm({ user }: { user: SessionUser }) {
     setError,
     formState: { errors, isSubmitting, isDirty },
     reset,
-  } = useForm({
-    resolver: zodResolver(profileBody),
-    defaultValues: { firstName: user.firstName, lastName: user.lastName },
-  });
+  } = useContractForm(profileBody, { firstName: user.firstName, lastName: user.lastName });
 
   const onSubmit = handleSubmit(async (values) => {
     try {

@@ -1,14 +1,14 @@
 import type { Article, KbArticleStatus } from "@cove/contract/kb.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { Trash2 } from "lucide-react";
 import { useRef, useState } from "react";
-import { Controller, useFieldArray, useForm } from "react-hook-form";
+import { Controller, useFieldArray } from "react-hook-form";
 import { useBlocker, useNavigate } from "react-router";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastErrorWithReason } from "../../../lib/toast-error.ts";
 import { useDeleteArticle, useSaveArticle } from "../api/kb.mutations.ts";
@@ -48,10 +48,7 @@ export function ArticleEditor({ article }: { article?: Article }) {
     setError,
     watch,
     formState: { errors, isSubmitting, isDirty },
-  } = useForm<EditorValues, unknown, z.output<typeof editorSchema>>({
-    resolver: zodResolver(editorSchema),
-    defaultValues: editorDefaults(article),
-  });
+  } = useContractForm(editorSchema, editorDefaults(article));
   const phrasings = useFieldArray({ control, name: "questions" });
 
   const blocker = useBlocker(

@@ -1,10 +1,9 @@
 import { type PortalCustomer, updatePortalMeBody } from "@cove/contract/portal.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import * as Dialog from "@radix-ui/react-dialog";
-import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useUpdateMe } from "../api/portal.queries.ts";
@@ -23,15 +22,13 @@ export function DetailsDialog({
 }) {
   const portal = usePortal();
   const update = useUpdateMe();
+  const saved = { name: customer.name, company: customer.company ?? "" };
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm({
-    resolver: zodResolver(updatePortalMeBody),
-    values: { name: customer.name, company: customer.company ?? "" },
-  });
+  } = useContractForm(updatePortalMeBody, saved, { values: saved });
   const onSubmit = handleSubmit(async (values) => {
     try {
       await update.mutateAsync(values);

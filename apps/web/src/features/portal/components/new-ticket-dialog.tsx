@@ -1,11 +1,10 @@
 import { createPortalTicketBody } from "@cove/contract/portal.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { useFileUploads } from "../../../components/file-uploads.tsx";
 import { FormDialog } from "../../../components/ui/dialog-shell.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { toastErrorWithReason } from "../../../lib/toast-error.ts";
 import { NewTicketDetails } from "../../tickets/index.ts";
@@ -32,10 +31,7 @@ export function NewTicketDialog({
     reset,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm({
-    resolver: zodResolver(createPortalTicketBody),
-    defaultValues: { subject: "", description: "", priority: "normal" },
-  });
+  } = useContractForm(createPortalTicketBody, { subject: "", description: "", priority: "normal" });
 
   const onSubmit = handleSubmit(async (values) => {
     try {

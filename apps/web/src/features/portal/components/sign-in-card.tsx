@@ -1,12 +1,11 @@
 import { type PortalOrganization, signInLinkAnswer, signInLinkBody } from "@cove/contract/portal.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { MailCheck } from "lucide-react";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { apiRequest, errorText } from "../../../lib/api-client.ts";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { accentButton } from "./portal-brand.ts";
 
 /**
@@ -20,7 +19,7 @@ export function SignInCard({ organization, problem }: { organization: PortalOrga
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm({ resolver: zodResolver(signInLinkBody), defaultValues: { email: "" } });
+  } = useContractForm(signInLinkBody, { email: "" });
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);

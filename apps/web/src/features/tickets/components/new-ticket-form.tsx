@@ -1,11 +1,10 @@
 import { createTicketBody } from "@cove/contract/tickets.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { useFileUploads } from "../../../components/file-uploads.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { getSession } from "../../../lib/session-storage.ts";
 import { toastErrorWithReason } from "../../../lib/toast-error.ts";
@@ -26,16 +25,13 @@ export function NewTicketForm() {
     setError,
     watch,
     formState: { errors, isSubmitting },
-  } = useForm({
-    resolver: zodResolver(createTicketBody),
-    defaultValues: {
-      requester_name: "",
-      requester_email: "",
-      subject: "",
-      description: "",
-      priority: "normal",
-      tags: [],
-    },
+  } = useContractForm(createTicketBody, {
+    requester_name: "",
+    requester_email: "",
+    subject: "",
+    description: "",
+    priority: "normal",
+    tags: [],
   });
 
   const onSubmit = handleSubmit(async (values) => {

@@ -1,11 +1,10 @@
 import { createCommentBody } from "@cove/contract/tickets.ts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { clsx } from "clsx";
 import { useEffect, useId } from "react";
-import { useForm } from "react-hook-form";
 import { AttachFilesButton, UploadList, useFileUploads } from "../../../components/file-uploads.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
+import { useContractForm } from "../../../lib/contract-form.ts";
 import { getSession } from "../../../lib/session-storage.ts";
 import { CannedReplyPicker } from "../../automation/index.ts";
 import { useAddComment } from "../api/tickets.mutations.ts";
@@ -21,6 +20,7 @@ interface ReplyFormProps {
 export function ReplyForm({ ticketId, onClose, onTyping }: ReplyFormProps) {
   const id = useId();
   const addComment = useAddComment(ticketId);
+  // The contract's rule: the text must not be blank once trimmed, so a reply of only spaces is never sent.
   const {
     register,
     handleSubmit,
@@ -29,11 +29,7 @@ export function ReplyForm({ ticketId, onClose, onTyping }: ReplyFormProps) {
     getValues,
     setValue,
     formState: { errors, isSubmitting },
-  } = useForm({
-    // The contract's rule: the text must not be blank once trimmed, so a reply of only spaces is never sent.
-    resolver: zodResolver(createCommentBody),
-    defaultValues: { body: "", is_public: true },
-  });
+  } = useContractForm(createCommentBody, { body: "", is_public: true });
   const isPublic = watch("is_public");
   const files = useFileUploads({
     url: `/api/tickets/${encodeURIComponent(ticketId)}/attachments`,
