@@ -19,7 +19,8 @@
 //  7. the web has one way to do two everyday things (CODE_STYLE.md, "Web"): an error toast goes through
 //     lib/toast-error.ts (no other file calls sonner's toast.error), and a form in a feature is a react-hook-form
 //     form (it imports react-hook-form, or lib/contract-form.ts which wraps it) made by useContractForm (a feature
-//     never calls react-hook-form's useForm itself). The exceptions are in FORM_EXCEPTIONS, each with its reason.
+//     never calls react-hook-form's useForm itself). The exceptions are in FORM_EXCEPTIONS, each with its reason. A
+//     feature's modal is one of the shared ones (components/ui/dialog-shell.tsx): no feature imports Radix's dialog.
 //  8. the API has one way into a transaction (docs/decisions/2026-11-29-one-way-into-a-transaction.md): a route's work
 //     goes through inRequest, so a route file never opens withTenant, withContact or withApiKey itself; and a module
 //     opens a transaction on the outer handle (db.transaction, as the owner role, with no organization confined) only
@@ -279,11 +280,12 @@ function oneWayProblems(file, text) {
     const hookForm = imports(text, "react-hook-form") || imports(text, "(?:\\.\\./)+lib/contract-form\\.ts");
     if (!hookForm) found.push("holds a <form> without react-hook-form: use useContractForm (lib/contract-form.ts)");
   }
-  if (
-    file.startsWith("apps/web/src/features/") &&
-    /import\s*\{[^}]*\buseForm\b[^}]*\}\s*from\s*["']react-hook-form["']/.test(text)
-  ) {
+  const feature = file.startsWith("apps/web/src/features/");
+  if (feature && /import\s*\{[^}]*\buseForm\b[^}]*\}\s*from\s*["']react-hook-form["']/.test(text)) {
     found.push("calls react-hook-form's useForm itself: use useContractForm (lib/contract-form.ts)");
+  }
+  if (feature && imports(text, "@radix-ui/react-dialog")) {
+    found.push("builds its own modal: use DialogShell, FormDialog or ConfirmDialog (components/ui)");
   }
   return found;
 }

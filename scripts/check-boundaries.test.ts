@@ -170,12 +170,15 @@ describe("check-boundaries catches each rule's planted violation", () => {
         "apps/web/src/features/tickets/hook-form.tsx": `import { useForm } from "react-hook-form";\n${form}`,
         "apps/web/src/features/tickets/contract-form.tsx": `import { useContractForm } from "../../lib/contract-form.ts";\n${form}`,
         "apps/web/src/features/chat/components/send-box.tsx": form,
+        "apps/web/src/features/tickets/own-modal.tsx": 'import * as Dialog from "@radix-ui/react-dialog";',
+        "apps/web/src/components/ui/modal.tsx": 'import * as Dialog from "@radix-ui/react-dialog";',
         "apps/web/src/features/tickets/state-form.test.tsx": form,
       }),
     );
     expect(found.sort()).toEqual([
       expect.stringContaining("features/tickets/copy.tsx: calls sonner's toast.error"),
       expect.stringContaining("features/tickets/hook-form.tsx: calls react-hook-form's useForm itself"),
+      expect.stringContaining("features/tickets/own-modal.tsx: builds its own modal"),
       expect.stringContaining("features/tickets/state-form.tsx: holds a <form> without react-hook-form"),
     ]);
   });

@@ -1,8 +1,8 @@
-import * as Dialog from "@radix-ui/react-dialog";
 import { Search } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
+import { FormDialog } from "../../../components/ui/dialog-shell.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
@@ -62,82 +62,80 @@ export function WrongAnswerDialog({
     });
 
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !mark.isPending && onOpenChange(next)}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 flex max-h-[90dvh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl bg-white p-6 shadow-xl">
-          <Dialog.Title className="text-lg font-semibold text-slate-900">Wrong answer</Dialog.Title>
-          <Dialog.Description className="mt-1 text-sm text-slate-600">
-            Pick the article that answers the customer's question: the question is suggested as one of its example
-            questions, so the assistant answers it from there next time. If no article covers it, say so.
-          </Dialog.Description>
-          <label htmlFor={`${id}-search`} className="mt-4 block text-sm font-medium text-slate-800">
-            Search your published articles
-          </label>
-          <div className="relative mt-1">
-            <Search
-              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
-              aria-hidden="true"
-            />
-            <input
-              id={`${id}-search`}
-              type="search"
-              value={search}
-              maxLength={200}
-              onChange={(e) => setSearch(e.target.value)}
-              className={`${inputClasses} pl-9`}
-            />
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={mark.isPending}
+      title="Wrong answer"
+      description="Pick the article that answers the customer's question: the question is suggested as one of its example questions, so the assistant answers it from there next time. If no article covers it, say so."
+      width="max-w-lg"
+      layout="column"
+    >
+      <label htmlFor={`${id}-search`} className="mt-4 block text-sm font-medium text-slate-800">
+        Search your published articles
+      </label>
+      <div className="relative mt-1">
+        <Search
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+          aria-hidden="true"
+        />
+        <input
+          id={`${id}-search`}
+          type="search"
+          value={search}
+          maxLength={200}
+          onChange={(e) => setSearch(e.target.value)}
+          className={`${inputClasses} pl-9`}
+        />
+      </div>
+      <fieldset className="mt-3 min-h-24 flex-1 overflow-y-auto rounded-md border border-slate-200">
+        <legend className="sr-only">The article that answers it</legend>
+        {articles.isPending && (
+          <div className="p-3 text-indigo-600">
+            <Spinner label="Loading the articles" />
           </div>
-          <fieldset className="mt-3 min-h-24 flex-1 overflow-y-auto rounded-md border border-slate-200">
-            <legend className="sr-only">The article that answers it</legend>
-            {articles.isPending && (
-              <div className="p-3 text-indigo-600">
-                <Spinner label="Loading the articles" />
-              </div>
-            )}
-            {articles.error && (
-              <p className="p-3 text-sm text-red-700">The articles could not be loaded: {articles.error.message}</p>
-            )}
-            {articles.data && list.length === 0 && (
-              <p className="p-3 text-sm text-slate-600">
-                {query ? `No published article matches "${query}".` : "There is no published article yet."}
-              </p>
-            )}
-            <ul className="divide-y divide-slate-100">
-              {list.map((a) => (
-                <li key={a.id}>
-                  <label className="flex cursor-pointer items-center gap-3 px-3 py-2 text-sm text-slate-800 hover:bg-slate-50">
-                    <input
-                      type="radio"
-                      name={`${id}-article`}
-                      value={a.id}
-                      checked={articleId === a.id}
-                      onChange={() => setArticleId(a.id)}
-                      className="size-4 accent-indigo-600"
-                    />
-                    <span className="min-w-0 break-words">{a.title}</span>
-                  </label>
-                </li>
-              ))}
-            </ul>
-          </fieldset>
-          <div className="mt-4 flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
-            <Button variant="secondary" disabled={mark.isPending} onClick={() => send({ not_covered: true })}>
-              Not covered by any article
-            </Button>
-            <FormActions
-              type="button"
-              onCancel="close"
-              cancelVariant="ghost"
-              disabled={articleId === null}
-              pending={mark.isPending}
-              onClick={() => articleId && send({ article_id: articleId })}
-            >
-              Use this article
-            </FormActions>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        )}
+        {articles.error && (
+          <p className="p-3 text-sm text-red-700">The articles could not be loaded: {articles.error.message}</p>
+        )}
+        {articles.data && list.length === 0 && (
+          <p className="p-3 text-sm text-slate-600">
+            {query ? `No published article matches "${query}".` : "There is no published article yet."}
+          </p>
+        )}
+        <ul className="divide-y divide-slate-100">
+          {list.map((a) => (
+            <li key={a.id}>
+              <label className="flex cursor-pointer items-center gap-3 px-3 py-2 text-sm text-slate-800 hover:bg-slate-50">
+                <input
+                  type="radio"
+                  name={`${id}-article`}
+                  value={a.id}
+                  checked={articleId === a.id}
+                  onChange={() => setArticleId(a.id)}
+                  className="size-4 accent-indigo-600"
+                />
+                <span className="min-w-0 break-words">{a.title}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <div className="mt-4 flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+        <Button variant="secondary" disabled={mark.isPending} onClick={() => send({ not_covered: true })}>
+          Not covered by any article
+        </Button>
+        <FormActions
+          type="button"
+          onCancel="close"
+          cancelVariant="ghost"
+          disabled={articleId === null}
+          pending={mark.isPending}
+          onClick={() => articleId && send({ article_id: articleId })}
+        >
+          Use this article
+        </FormActions>
+      </div>
+    </FormDialog>
   );
 }

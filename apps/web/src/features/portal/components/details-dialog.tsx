@@ -1,6 +1,6 @@
 import { type PortalCustomer, updatePortalMeBody } from "@cove/contract/portal.ts";
-import * as Dialog from "@radix-ui/react-dialog";
 import { toast } from "sonner";
+import { FormDialog } from "../../../components/ui/dialog-shell.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -40,26 +40,22 @@ export function DetailsDialog({
     }
   });
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <Dialog.Content
-          style={brandStyle(portal.organization.branding)}
-          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl"
-        >
-          <Dialog.Title className="text-lg font-semibold text-slate-900">Your details</Dialog.Title>
-          <Dialog.Description className="mt-1 text-sm text-slate-600">
-            Signed in as {customer.email ?? "a customer"}.
-          </Dialog.Description>
-          <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
-            <TextField label="Name" maxLength={120} error={errors.name?.message} {...register("name")} />
-            <TextField label="Company" maxLength={120} error={errors.company?.message} {...register("company")} />
-            <FormActions onCancel="close" variant="accent" pending={isSubmitting}>
-              Save
-            </FormActions>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={isSubmitting}
+      title="Your details"
+      description={`Signed in as ${customer.email ?? "a customer"}.`}
+      width="max-w-md"
+      style={brandStyle(portal.organization.branding)}
+    >
+      <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
+        <TextField label="Name" maxLength={120} error={errors.name?.message} {...register("name")} />
+        <TextField label="Company" maxLength={120} error={errors.company?.message} {...register("company")} />
+        <FormActions onCancel="close" variant="accent" pending={isSubmitting}>
+          Save
+        </FormActions>
+      </form>
+    </FormDialog>
   );
 }
