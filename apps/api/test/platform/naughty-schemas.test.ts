@@ -35,42 +35,38 @@ const blankOrNul = (s: string) => s.trim() === "" || s.includes("\u0000");
 const trimmed = (s: string) => s.trim();
 const ticket = { requester_name: "Naughty Tester", requester_email: "naughty@example.com" };
 
+/** A field of at most max characters that trims what it keeps and refuses only blank or a NUL. */
+function short(schema: z.ZodType, max: number, body: (s: string) => Record<string, unknown>, key: string): Field {
+  return {
+    schema,
+    body: (s) => body(fitLength(s, max)),
+    read: (p) => p[key],
+    kept: (s) => fitLength(s, max).trim(),
+    mayRefuse: (s) => blankOrNul(fitLength(s, max)),
+  };
+}
+
+/** A text without a length of its own (the body's limit bounds it): trimmed, refused only blank or with a NUL. */
+const long = (schema: z.ZodType, body: (s: string) => Record<string, unknown>, key: string): Field => ({
+  schema,
+  body,
+  read: (p) => p[key],
+  kept: trimmed,
+  mayRefuse: blankOrNul,
+});
+
+/** A search box of at most max characters: it trims what it keeps and refuses nothing. */
+const search = (schema: z.ZodType, max: number, body: (s: string) => Record<string, unknown>, key: string): Field => ({
+  ...short(schema, max, body, key),
+  mayRefuse: () => false,
+});
+
 const FIELDS: Record<string, Field> = {
-  "ticket subject": {
-    schema: createTicketBody,
-    body: (s) => ({ ...ticket, subject: fitLength(s, 250), description: "d" }),
-    read: (p) => p.subject,
-    kept: (s) => fitLength(s, 250).trim(),
-    mayRefuse: (s) => blankOrNul(fitLength(s, 250)),
-  },
-  "ticket description": {
-    schema: createTicketBody,
-    body: (s) => ({ ...ticket, subject: "s", description: s }),
-    read: (p) => p.description,
-    kept: trimmed,
-    mayRefuse: blankOrNul,
-  },
-  "reply or note": {
-    schema: createCommentBody,
-    body: (s) => ({ body: s, is_public: false }),
-    read: (p) => p.body,
-    kept: trimmed,
-    mayRefuse: blankOrNul,
-  },
-  "ticket search": {
-    schema: ticketListQuery,
-    body: (s) => ({ search: fitLength(s, 200) }),
-    read: (p) => p.search,
-    kept: (s) => fitLength(s, 200).trim(),
-    mayRefuse: () => false,
-  },
-  "article title": {
-    schema: createArticleBody,
-    body: (s) => ({ title: fitLength(s, 200), body: "b", status: "published" }),
-    read: (p) => p.title,
-    kept: (s) => fitLength(s, 200).trim(),
-    mayRefuse: (s) => blankOrNul(fitLength(s, 200)),
-  },
+  "ticket subject": short(createTicketBody, 250, (s) => ({ ...ticket, subject: s, description: "d" }), "subject"),
+  "ticket description": long(createTicketBody, (s) => ({ ...ticket, subject: "s", description: s }), "description"),
+  "reply or note": long(createCommentBody, (s) => ({ body: s, is_public: false }), "body"),
+  "ticket search": search(ticketListQuery, 200, (s) => ({ search: s }), "search"),
+  "article title": short(createArticleBody, 200, (s) => ({ title: s, body: "b", status: "published" }), "title"),
   "article body": {
     schema: createArticleBody,
     body: (s) => ({ title: "t", body: s, status: "published" }),
@@ -78,69 +74,25 @@ const FIELDS: Record<string, Field> = {
     kept: (s) => s,
     mayRefuse: blankOrNul,
   },
-  "category name": {
-    schema: createCategoryBody,
-    body: (s) => ({ name: fitLength(s, 60) }),
-    read: (p) => p.name,
-    kept: (s) => fitLength(s, 60).trim(),
-    mayRefuse: (s) => blankOrNul(fitLength(s, 60)),
-  },
-  "article search": {
-    schema: articleListQuery,
-    body: (s) => ({ search: fitLength(s, 200) }),
-    read: (p) => p.search,
-    kept: (s) => fitLength(s, 200).trim(),
-    mayRefuse: () => false,
-  },
-  "help center search": {
-    schema: helpSearchQuery,
-    body: (s) => ({ q: fitLength(s, 200) }),
-    read: (p) => p.q,
-    kept: (s) => fitLength(s, 200).trim(),
-    mayRefuse: () => false,
-  },
-  "portal ticket subject": {
-    schema: createPortalTicketBody,
-    body: (s) => ({ subject: fitLength(s, 250), description: "d" }),
-    read: (p) => p.subject,
-    kept: (s) => fitLength(s, 250).trim(),
-    mayRefuse: (s) => blankOrNul(fitLength(s, 250)),
-  },
-  "portal reply": {
-    schema: portalReplyBody,
-    body: (s) => ({ body: s }),
-    read: (p) => p.body,
-    kept: trimmed,
-    mayRefuse: blankOrNul,
-  },
-  "customer's name": {
-    schema: updatePortalMeBody,
-    body: (s) => ({ name: fitLength(s, 120) }),
-    read: (p) => p.name,
-    kept: (s) => fitLength(s, 120).trim(),
-    mayRefuse: (s) => blankOrNul(fitLength(s, 120)),
-  },
-  "assistant greeting": {
-    schema: updateAiSettingsBody,
-    body: (s) => ({ greeting: fitLength(s, 300) }),
-    read: (p) => p.greeting,
-    kept: (s) => fitLength(s, 300).trim(),
-    mayRefuse: (s) => blankOrNul(fitLength(s, 300)),
-  },
-  "invited member's first name": {
-    schema: inviteUserBody,
-    body: (s) => ({ email: "a@example.com", firstName: fitLength(s, 80), lastName: "L" }),
-    read: (p) => p.firstName,
-    kept: (s) => fitLength(s, 80).trim(),
-    mayRefuse: (s) => blankOrNul(fitLength(s, 80)),
-  },
-  "mailbox user name": {
-    schema: connectMailboxBody,
-    body: (s) => ({ host: "imap.example.com", port: 993, tls: true, user: fitLength(s, 320), password: "p" }),
-    read: (p) => p.user,
-    kept: (s) => fitLength(s, 320).trim(),
-    mayRefuse: (s) => blankOrNul(fitLength(s, 320)),
-  },
+  "category name": short(createCategoryBody, 60, (s) => ({ name: s }), "name"),
+  "article search": search(articleListQuery, 200, (s) => ({ search: s }), "search"),
+  "help center search": search(helpSearchQuery, 200, (s) => ({ q: s }), "q"),
+  "portal ticket subject": short(createPortalTicketBody, 250, (s) => ({ subject: s, description: "d" }), "subject"),
+  "portal reply": long(portalReplyBody, (s) => ({ body: s }), "body"),
+  "customer's name": short(updatePortalMeBody, 120, (s) => ({ name: s }), "name"),
+  "assistant greeting": short(updateAiSettingsBody, 300, (s) => ({ greeting: s }), "greeting"),
+  "invited member's first name": short(
+    inviteUserBody,
+    80,
+    (s) => ({ email: "a@example.com", firstName: s, lastName: "L" }),
+    "firstName",
+  ),
+  "mailbox user name": short(
+    connectMailboxBody,
+    320,
+    (s) => ({ host: "imap.example.com", port: 993, tls: true, user: s, password: "p" }),
+    "user",
+  ),
   "mailbox password": {
     schema: connectMailboxBody,
     body: (s) => ({ host: "imap.example.com", port: 993, tls: true, user: "u", password: fitLength(s, 1000) }),
@@ -162,13 +114,7 @@ const FIELDS: Record<string, Field> = {
     kept: (s) => fitLength(s, 120).trim(),
     mayRefuse: (s) => blankOrNul(fitLength(s, 120)),
   },
-  "billing name on invoices": {
-    schema: billingDetailsBody,
-    body: (s) => ({ name: fitLength(s, 200) }),
-    read: (p) => p.name,
-    kept: (s) => fitLength(s, 200).trim(),
-    mayRefuse: (s) => blankOrNul(fitLength(s, 200)),
-  },
+  "billing name on invoices": short(billingDetailsBody, 200, (s) => ({ name: s }), "name"),
   "billing address line": {
     schema: billingDetailsBody,
     body: (s) => ({ name: "N", address_line1: fitLength(s, 200) }),

@@ -98,14 +98,11 @@ describe("security headers", () => {
 
 describe("bad input gets a clear 4xx, never a 5xx", () => {
   const login = "/api/auth/login";
+  const postLogin = (payload: string, contentType = "application/json") =>
+    app.inject({ method: "POST", url: login, headers: { "content-type": contentType }, payload });
 
   it("rejects a body that is not valid JSON", async () => {
-    const res = await app.inject({
-      method: "POST",
-      url: login,
-      headers: { "content-type": "application/json" },
-      payload: '{"email": "a@example.com", "password": ',
-    });
+    const res = await postLogin('{"email": "a@example.com", "password": ');
     expect(res.statusCode).toBe(400);
     const body = errorOf(res);
     expect(body.code).toBe("BAD_REQUEST");
@@ -113,12 +110,7 @@ describe("bad input gets a clear 4xx, never a 5xx", () => {
   });
 
   it("rejects a content type other than JSON with 415", async () => {
-    const res = await app.inject({
-      method: "POST",
-      url: login,
-      headers: { "content-type": "application/xml" },
-      payload: "<login><email>a@example.com</email></login>",
-    });
+    const res = await postLogin("<login><email>a@example.com</email></login>", "application/xml");
     expect(res.statusCode).toBe(415);
     const body = errorOf(res);
     expect(body.code).toBe("UNSUPPORTED_MEDIA_TYPE");
@@ -126,23 +118,13 @@ describe("bad input gets a clear 4xx, never a 5xx", () => {
   });
 
   it("rejects a form-encoded body with 415", async () => {
-    const res = await app.inject({
-      method: "POST",
-      url: login,
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      payload: "email=a%40example.com&password=whatever1",
-    });
+    const res = await postLogin("email=a%40example.com&password=whatever1", "application/x-www-form-urlencoded");
     expect(res.statusCode).toBe(415);
     expect(errorOf(res).code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
 
   it("rejects an empty body sent as JSON", async () => {
-    const res = await app.inject({
-      method: "POST",
-      url: login,
-      headers: { "content-type": "application/json" },
-      payload: "",
-    });
+    const res = await postLogin("");
     expect(res.statusCode).toBe(400);
     const body = errorOf(res);
     expect(body.code).toBe("BAD_REQUEST");
@@ -151,12 +133,7 @@ describe("bad input gets a clear 4xx, never a 5xx", () => {
 
   it("rejects a body over 1 MiB with 413", async () => {
     const big = JSON.stringify({ email: "a@example.com", password: "x".repeat(1024 * 1024) });
-    const res = await app.inject({
-      method: "POST",
-      url: login,
-      headers: { "content-type": "application/json" },
-      payload: big,
-    });
+    const res = await postLogin(big);
     expect(res.statusCode).toBe(413);
     expect(errorOf(res).code).toBe("PAYLOAD_TOO_LARGE");
   });
@@ -164,12 +141,7 @@ describe("bad input gets a clear 4xx, never a 5xx", () => {
   it("accepts a body just under the limit far enough to validate it", async () => {
     // A control for the 413 above: the limit is 1 MiB, not something smaller that would reject ordinary bodies.
     const body = JSON.stringify({ email: "a@example.com", password: "x".repeat(1000 * 1000) });
-    const res = await app.inject({
-      method: "POST",
-      url: login,
-      headers: { "content-type": "application/json" },
-      payload: body,
-    });
+    const res = await postLogin(body);
     expect(res.statusCode).toBe(400);
     const answer = errorOf(res);
     expect(answer.code).toBe("VALIDATION_ERROR");
@@ -177,47 +149,27 @@ describe("bad input gets a clear 4xx, never a 5xx", () => {
   });
 
   it("rejects a JSON array where an object is expected", async () => {
-    const res = await app.inject({
-      method: "POST",
-      url: login,
-      headers: { "content-type": "application/json" },
-      payload: '[{"email": "a@example.com", "password": "whatever1"}]',
-    });
+    const res = await postLogin('[{"email": "a@example.com", "password": "whatever1"}]');
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).code).toBe("VALIDATION_ERROR");
   });
 
   it("rejects a JSON string where an object is expected", async () => {
-    const res = await app.inject({
-      method: "POST",
-      url: login,
-      headers: { "content-type": "application/json" },
-      payload: '"a@example.com"',
-    });
+    const res = await postLogin('"a@example.com"');
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).code).toBe("VALIDATION_ERROR");
   });
 
   it("rejects JSON null and numbers where an object is expected", async () => {
     for (const payload of ["null", "42", "true"]) {
-      const res = await app.inject({
-        method: "POST",
-        url: login,
-        headers: { "content-type": "application/json" },
-        payload,
-      });
+      const res = await postLogin(payload);
       expect(res.statusCode, payload).toBe(400);
       expect(errorOf(res).code, payload).toBe("VALIDATION_ERROR");
     }
   });
 
   it("rejects a plain-text body with a 4xx", async () => {
-    const res = await app.inject({
-      method: "POST",
-      url: login,
-      headers: { "content-type": "text/plain" },
-      payload: "email=a@example.com",
-    });
+    const res = await postLogin("email=a@example.com", "text/plain");
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
     errorOf(res);
@@ -238,12 +190,7 @@ describe("bad input gets a clear 4xx, never a 5xx", () => {
   });
 
   it("rejects a NUL byte nested in a field name", async () => {
-    const res = await app.inject({
-      method: "POST",
-      url: login,
-      headers: { "content-type": "application/json" },
-      payload: '{"email": "a@example.com", "password": "whatever1", "x\\u0000y": 1}',
-    });
+    const res = await postLogin('{"email": "a@example.com", "password": "whatever1", "x\\u0000y": 1}');
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).error).toContain("NUL");
   });
