@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { authAnswer } from "./auth.ts";
 import { TWO_FACTOR_POLICIES } from "./constants.ts";
 import { textRequired } from "./messages.ts";
 
@@ -45,13 +44,6 @@ export const twoFactorStatus = z.object({
   recoveryCodesLeft: z.number().int(),
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
-
-/** The password was right and the account has a second factor: no session yet, a short-lived challenge instead. */
-export const loginChallengeAnswer = z.object({ twoFactorRequired: z.literal(true), challenge: z.string() });
-export type LoginChallengeAnswer = z.infer<typeof loginChallengeAnswer>;
-
-export const loginAnswer = z.union([authAnswer, loginChallengeAnswer]);
-export type LoginAnswer = z.infer<typeof loginAnswer>;
 
 export const loginTwoFactorBody = z
   .object({
