@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AVATAR_MAX_BYTES, PASSWORD_MAX, PASSWORD_MIN, ROLES } from "./constants.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import { textRequired } from "./messages.ts";
+import { defineRoute } from "./routes.ts";
 
 const noNul = (s: string) => !s.includes("\u0000");
 
@@ -70,6 +71,13 @@ export type AuthAnswer = z.infer<typeof authAnswer>;
 
 export const meAnswer = z.object({ user: sessionUser });
 export type MeAnswer = z.infer<typeof meAnswer>;
+
+/** The password was right and the account has a second factor: no session yet, a short-lived challenge instead. */
+export const loginChallengeAnswer = z.object({ twoFactorRequired: z.literal(true), challenge: z.string() });
+export type LoginChallengeAnswer = z.infer<typeof loginChallengeAnswer>;
+
+export const loginAnswer = z.union([authAnswer, loginChallengeAnswer]);
+export type LoginAnswer = z.infer<typeof loginAnswer>;
 
 const AVATAR_PREFIX = /^data:(image\/(?:png|jpeg|webp));base64,/;
 /** Base64 text of AVATAR_MAX_BYTES, plus the longest prefix. */
@@ -155,3 +163,113 @@ export const acceptInviteBody = z.object({
   password: passwordField,
 });
 export type AcceptInviteBody = z.input<typeof acceptInviteBody>;
+
+const tags = ["auth"];
+
+/**
+ * Signing up, in and out, one's own account, an invitation's acceptance and a forgotten password (the second factor
+ * and sessions: securityApi in security.ts). The public ones are rate limited by the API (per address), or count
+ * their failures against the sign-in throttle.
+ */
+export const authApi = {
+  // EMAIL_TAKEN: the address already has an account.
+  register: defineRoute({
+    method: "POST",
+    path: "/api/auth/register",
+    summary: "Start a free trial",
+    tags,
+    access: "public",
+    body: registerBody,
+    answers: { 201: authAnswer },
+    errors: ["EMAIL_TAKEN"],
+  }),
+  // INVALID_CREDENTIALS: a wrong email or password; FORBIDDEN: a deactivated member; RATE_LIMITED: too many failures.
+  login: defineRoute({
+    method: "POST",
+    path: "/api/auth/login",
+    summary: "Sign in: a session, or for an account with two-factor sign-in a challenge for /api/auth/login/2fa",
+    tags,
+    access: "public",
+    body: loginBody,
+    answers: { 200: loginAnswer },
+    errors: ["INVALID_CREDENTIALS", "FORBIDDEN", "RATE_LIMITED"],
+  }),
+  logout: defineRoute({
+    method: "POST",
+    path: "/api/auth/logout",
+    summary: "Sign out: revokes this session",
+    tags,
+    access: "authenticated",
+    answers: { 200: messageAnswer },
+  }),
+  me: defineRoute({
+    method: "GET",
+    path: "/api/auth/me",
+    summary: "The signed-in user",
+    tags,
+    access: "authenticated",
+    answers: { 200: meAnswer },
+  }),
+  // BAD_REQUEST: the current password is wrong; CONFLICT: the password was changed meanwhile.
+  updateProfile: defineRoute({
+    method: "PUT",
+    path: "/api/auth/profile",
+    summary: "Update your own names, picture or password (a new password ends your other sessions)",
+    tags,
+    access: "authenticated",
+    body: profileBody,
+    answers: { 200: meAnswer },
+    errors: ["BAD_REQUEST", "CONFLICT"],
+  }),
+  // INVALID_TOKEN: no such invitation; INVITATION_USED, INVITATION_EXPIRED; EMAIL_TAKEN: the address joined elsewhere.
+  invitation: defineRoute({
+    method: "POST",
+    path: "/api/auth/invite-details",
+    summary: "Who invited whom: what the accept-invitation page shows (the token travels in the body, not the URL)",
+    tags,
+    access: "public",
+    body: invitationLookupBody,
+    answers: { 200: invitationAnswer },
+    errors: ["INVALID_TOKEN", "INVITATION_USED", "INVITATION_EXPIRED", "EMAIL_TAKEN"],
+  }),
+  acceptInvite: defineRoute({
+    method: "POST",
+    path: "/api/auth/accept-invite",
+    summary: "Accept an invitation: set your names and password, and sign in",
+    tags,
+    access: "public",
+    body: acceptInviteBody,
+    answers: { 200: authAnswer },
+    errors: ["INVALID_TOKEN", "INVITATION_USED", "INVITATION_EXPIRED", "EMAIL_TAKEN"],
+  }),
+  forgotPassword: defineRoute({
+    method: "POST",
+    path: "/api/auth/forgot-password",
+    summary: "Email a single-use password reset link (always answers 200)",
+    tags,
+    access: "public",
+    body: forgotPasswordBody,
+    answers: { 200: messageAnswer },
+  }),
+  // INVALID_TOKEN: the link is unknown, used or expired.
+  checkResetToken: defineRoute({
+    method: "POST",
+    path: "/api/auth/reset-password/check",
+    summary: "Whether a reset link still works, without using it (what its page shows first)",
+    tags,
+    access: "public",
+    body: resetTokenCheckBody,
+    answers: { 200: messageAnswer },
+    errors: ["INVALID_TOKEN"],
+  }),
+  resetPassword: defineRoute({
+    method: "POST",
+    path: "/api/auth/reset-password",
+    summary: "Choose a new password with a reset link's token",
+    tags,
+    access: "public",
+    body: resetPasswordBody,
+    answers: { 200: messageAnswer },
+    errors: ["INVALID_TOKEN"],
+  }),
+};

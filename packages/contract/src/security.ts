@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { authAnswer } from "./auth.ts";
+import { authAnswer, messageAnswer } from "./auth.ts";
 import { TWO_FACTOR_POLICIES } from "./constants.ts";
 import { textRequired } from "./messages.ts";
+import { defineRoute, idParams } from "./routes.ts";
 
 /** Two-factor sign-in (TOTP) and signed-in sessions: issue 32, docs/decisions/2026-11-29-two-factor-and-sessions.md. */
 
@@ -46,13 +47,6 @@ export const twoFactorStatus = z.object({
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
 
-/** The password was right and the account has a second factor: no session yet, a short-lived challenge instead. */
-export const loginChallengeAnswer = z.object({ twoFactorRequired: z.literal(true), challenge: z.string() });
-export type LoginChallengeAnswer = z.infer<typeof loginChallengeAnswer>;
-
-export const loginAnswer = z.union([authAnswer, loginChallengeAnswer]);
-export type LoginAnswer = z.infer<typeof loginAnswer>;
-
 export const loginTwoFactorBody = z
   .object({
     challenge: z
@@ -91,3 +85,138 @@ export const updateSecurityBody = z.object({
   twoFactorPolicy: z.enum(TWO_FACTOR_POLICIES, { error: "Choose who must use two-factor sign-in" }),
 });
 export type UpdateSecurityBody = z.input<typeof updateSecurityBody>;
+
+const tags = ["auth"];
+
+/**
+ * Two-factor sign-in, the member's sessions, the organization's security settings, and an admin's actions on a
+ * member's sign-in. A wrong code counts against the sign-in throttle (RATE_LIMITED) like a wrong password.
+ */
+export const securityApi = {
+  // INVALID_TOKEN: the challenge expired or was used; INVALID_CREDENTIALS: a wrong code; RATE_LIMITED: too many.
+  loginSecondFactor: defineRoute({
+    method: "POST",
+    path: "/api/auth/login/2fa",
+    summary: "Sign in, second step: a code from the authenticator app or a recovery code, for the login's challenge",
+    tags,
+    access: "public",
+    body: loginTwoFactorBody,
+    answers: { 200: authAnswer },
+    errors: ["INVALID_TOKEN", "INVALID_CREDENTIALS", "RATE_LIMITED"],
+  }),
+  twoFactor: defineRoute({
+    method: "GET",
+    path: "/api/auth/2fa",
+    summary: "Your two-factor sign-in: on or off, required, recovery codes left",
+    tags,
+    access: "authenticated",
+    answers: { 200: twoFactorStatus },
+  }),
+  // CONFLICT: two-factor sign-in is already on.
+  startTwoFactor: defineRoute({
+    method: "POST",
+    path: "/api/auth/2fa/setup",
+    summary: "Start setting up two-factor sign-in: a new secret, its otpauth:// address and QR code",
+    tags,
+    access: "authenticated",
+    answers: { 200: twoFactorSetupAnswer },
+    errors: ["CONFLICT"],
+  }),
+  // BAD_REQUEST: a wrong code; CONFLICT: no set-up started, or already on.
+  enableTwoFactor: defineRoute({
+    method: "POST",
+    path: "/api/auth/2fa/enable",
+    summary: "Confirm set-up with a code: two-factor sign-in is on; answers the recovery codes (shown once)",
+    tags,
+    access: "authenticated",
+    body: twoFactorCodeBody,
+    answers: { 200: recoveryCodesAnswer },
+    errors: ["BAD_REQUEST", "CONFLICT", "RATE_LIMITED"],
+  }),
+  // BAD_REQUEST: a wrong code; CONFLICT: two-factor sign-in is off.
+  newRecoveryCodes: defineRoute({
+    method: "POST",
+    path: "/api/auth/2fa/recovery-codes",
+    summary: "New recovery codes for a current code (the old ones stop working)",
+    tags,
+    access: "authenticated",
+    body: twoFactorCodeBody,
+    answers: { 200: recoveryCodesAnswer },
+    errors: ["BAD_REQUEST", "CONFLICT", "RATE_LIMITED"],
+  }),
+  // FORBIDDEN: the organization requires it of the member; BAD_REQUEST: a wrong code; CONFLICT: it is off.
+  disableTwoFactor: defineRoute({
+    method: "POST",
+    path: "/api/auth/2fa/disable",
+    summary: "Turn two-factor sign-in off with a current code",
+    tags,
+    access: "authenticated",
+    body: twoFactorCodeBody,
+    answers: { 200: messageAnswer },
+    errors: ["FORBIDDEN", "BAD_REQUEST", "CONFLICT", "RATE_LIMITED"],
+  }),
+  sessions: defineRoute({
+    method: "GET",
+    path: "/api/auth/sessions",
+    summary: "Where you're signed in",
+    tags,
+    access: "authenticated",
+    answers: { 200: sessionsAnswer },
+  }),
+  signOutSession: defineRoute({
+    method: "DELETE",
+    path: "/api/auth/sessions/:id",
+    summary: "Sign out one of your sessions",
+    tags,
+    access: "authenticated",
+    params: idParams,
+    answers: { 200: messageAnswer },
+  }),
+  signOutOtherSessions: defineRoute({
+    method: "DELETE",
+    path: "/api/auth/sessions",
+    summary: "Sign out everywhere else (every session but this one)",
+    tags,
+    access: "authenticated",
+    answers: { 200: messageAnswer },
+  }),
+  settings: defineRoute({
+    method: "GET",
+    path: "/api/settings/security",
+    summary: "Security settings: who must use two-factor sign-in",
+    tags,
+    access: "admin",
+    answers: { 200: securitySettings },
+  }),
+  // CONFLICT: the admin requires it of others before turning it on for themselves.
+  updateSettings: defineRoute({
+    method: "PUT",
+    path: "/api/settings/security",
+    summary: "Require two-factor sign-in of admins, of everyone, or of nobody",
+    tags,
+    access: "admin",
+    body: updateSecurityBody,
+    answers: { 200: securitySettings },
+    errors: ["CONFLICT"],
+  }),
+  // CONFLICT: the member has no second factor to reset.
+  resetMemberTwoFactor: defineRoute({
+    method: "POST",
+    path: "/api/users/:id/2fa/reset",
+    summary: "Reset a member's two-factor sign-in (they lost their device); the member is told by email",
+    tags: ["users"],
+    access: "admin",
+    params: idParams,
+    answers: { 200: messageAnswer },
+    errors: ["CONFLICT"],
+  }),
+  signOutMember: defineRoute({
+    method: "DELETE",
+    path: "/api/users/:id/sessions",
+    summary: "Sign a member out everywhere",
+    tags: ["users"],
+    access: "admin",
+    params: idParams,
+    answers: { 200: messageAnswer },
+  }),
+};

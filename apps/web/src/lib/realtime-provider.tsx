@@ -1,8 +1,8 @@
-import { meAnswer } from "@cove/contract/auth.ts";
+import { authApi } from "@cove/contract/auth.ts";
 import type { Viewer } from "@cove/contract/realtime.ts";
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
-import { apiRequest } from "./api-client.ts";
+import { callRoute } from "./api-client.ts";
 import { createLiveUpdates } from "./live-updates.ts";
 import { connectRealtime, type LiveStatus, type RealtimeConnection } from "./realtime.ts";
 
@@ -23,7 +23,7 @@ export function RealtimeProvider({ token, children }: { token: string | null; ch
       token,
       onReconnected: live.refetchAll,
       // The server ended the session: asking who we are ends it here too (the API client clears it on 401).
-      onSessionEnded: () => void apiRequest("/auth/me", { schema: meAnswer }).catch(() => {}),
+      onSessionEnded: () => void callRoute(authApi.me, {}).catch(() => {}),
     });
     const stopEvents = conn.onEvent((event) => live.apply(event));
     const unfollow = [conn.follow("tickets"), conn.follow("notifications")];

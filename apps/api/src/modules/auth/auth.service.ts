@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type {
   AuthAnswer,
   forgotPasswordBody,
+  LoginChallengeAnswer,
   loginBody,
   profileBody,
   registerBody,
@@ -17,7 +18,6 @@ import {
   TRIAL_DAYS,
   TRIAL_PLAN,
 } from "@cove/contract/constants.ts";
-import type { LoginChallengeAnswer } from "@cove/contract/security.ts";
 import { isReservedOrgSlug, slugify } from "@cove/contract/slugs.ts";
 import { and, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";

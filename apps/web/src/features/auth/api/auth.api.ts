@@ -1,58 +1,55 @@
 import {
   type AcceptInviteBody,
   type AuthAnswer,
-  authAnswer,
+  authApi,
   type ForgotPasswordBody,
   type InvitationAnswer,
-  invitationAnswer,
+  type LoginAnswer,
   type LoginBody,
   type MeAnswer,
   type MessageAnswer,
-  meAnswer,
-  messageAnswer,
   type ProfileBody,
   type RegisterBody,
   type ResetPasswordBody,
 } from "@cove/contract/auth.ts";
-import { type LoginAnswer, loginAnswer } from "@cove/contract/security.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 
 export function loginRequest(body: LoginBody): Promise<LoginAnswer> {
-  return apiRequest("/auth/login", { method: "POST", body, schema: loginAnswer });
+  return callRoute(authApi.login, { body });
 }
 
 export function registerRequest(body: RegisterBody): Promise<AuthAnswer> {
-  return apiRequest("/auth/register", { method: "POST", body, schema: authAnswer });
+  return callRoute(authApi.register, { body });
 }
 
 export function logoutRequest(): Promise<MessageAnswer> {
-  return apiRequest("/auth/logout", { method: "POST", schema: messageAnswer });
+  return callRoute(authApi.logout, {});
 }
 
 export function meRequest(signal?: AbortSignal): Promise<MeAnswer> {
-  return apiRequest("/auth/me", { schema: meAnswer, signal });
+  return callRoute(authApi.me, { signal });
 }
 
 export function updateProfileRequest(body: ProfileBody): Promise<MeAnswer> {
-  return apiRequest("/auth/profile", { method: "PUT", body, schema: meAnswer });
+  return callRoute(authApi.updateProfile, { body });
 }
 
 export function forgotPasswordRequest(body: ForgotPasswordBody): Promise<MessageAnswer> {
-  return apiRequest("/auth/forgot-password", { method: "POST", body, schema: messageAnswer });
+  return callRoute(authApi.forgotPassword, { body });
 }
 
 export function resetPasswordRequest(body: ResetPasswordBody): Promise<MessageAnswer> {
-  return apiRequest("/auth/reset-password", { method: "POST", body, schema: messageAnswer });
+  return callRoute(authApi.resetPassword, { body });
 }
 
 export function resetTokenCheckRequest(token: string, signal?: AbortSignal): Promise<MessageAnswer> {
-  return apiRequest("/auth/reset-password/check", { method: "POST", body: { token }, schema: messageAnswer, signal });
+  return callRoute(authApi.checkResetToken, { body: { token }, signal });
 }
 
 export function invitationRequest(token: string, signal?: AbortSignal): Promise<InvitationAnswer> {
-  return apiRequest("/auth/invite-details", { method: "POST", body: { token }, schema: invitationAnswer, signal });
+  return callRoute(authApi.invitation, { body: { token }, signal });
 }
 
 export function acceptInviteRequest(body: AcceptInviteBody): Promise<AuthAnswer> {
-  return apiRequest("/auth/accept-invite", { method: "POST", body, schema: authAnswer });
+  return callRoute(authApi.acceptInvite, { body });
 }

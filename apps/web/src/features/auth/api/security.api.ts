@@ -1,32 +1,26 @@
-import { type AuthAnswer, authAnswer, messageAnswer } from "@cove/contract/auth.ts";
-import {
-  type LoginTwoFactorBody,
-  recoveryCodesAnswer,
-  sessionsAnswer,
-  twoFactorSetupAnswer,
-  twoFactorStatus,
-} from "@cove/contract/security.ts";
+import type { AuthAnswer } from "@cove/contract/auth.ts";
+import { type LoginTwoFactorBody, securityApi } from "@cove/contract/security.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 
 /** Two-factor sign-in and sessions of the signed-in member (docs/decisions/2026-11-29-two-factor-and-sessions.md). */
 export const twoFactorKey = ["auth", "two-factor"] as const;
 export const sessionsKey = ["auth", "sessions"] as const;
 
 export function loginTwoFactorRequest(body: LoginTwoFactorBody): Promise<AuthAnswer> {
-  return apiRequest("/auth/login/2fa", { method: "POST", body, schema: authAnswer, anonymous: true });
+  return callRoute(securityApi.loginSecondFactor, { body, anonymous: true });
 }
 
 export function useTwoFactorStatus() {
   return useQuery({
     queryKey: twoFactorKey,
-    queryFn: ({ signal }) => apiRequest("/auth/2fa", { schema: twoFactorStatus, signal }),
+    queryFn: ({ signal }) => callRoute(securityApi.twoFactor, { signal }),
   });
 }
 
 export function useStartTwoFactor() {
   return useMutation({
-    mutationFn: () => apiRequest("/auth/2fa/setup", { method: "POST", schema: twoFactorSetupAnswer }),
+    mutationFn: () => callRoute(securityApi.startTwoFactor, {}),
   });
 }
 
@@ -35,7 +29,9 @@ export function useCodeAction(action: "enable" | "recovery-codes") {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (code: string) =>
-      apiRequest(`/auth/2fa/${action}`, { method: "POST", body: { code }, schema: recoveryCodesAnswer }),
+      action === "enable"
+        ? callRoute(securityApi.enableTwoFactor, { body: { code } })
+        : callRoute(securityApi.newRecoveryCodes, { body: { code } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: twoFactorKey }),
   });
 }
@@ -43,8 +39,7 @@ export function useCodeAction(action: "enable" | "recovery-codes") {
 export function useDisableTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) =>
-      apiRequest("/auth/2fa/disable", { method: "POST", body: { code }, schema: messageAnswer }),
+    mutationFn: (code: string) => callRoute(securityApi.disableTwoFactor, { body: { code } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: twoFactorKey }),
   });
 }
@@ -52,7 +47,7 @@ export function useDisableTwoFactor() {
 export function useSessions() {
   return useQuery({
     queryKey: sessionsKey,
-    queryFn: ({ signal }) => apiRequest("/auth/sessions", { schema: sessionsAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(securityApi.sessions, { signal }),
   });
 }
 
@@ -61,10 +56,7 @@ export function useSignOutSessions() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string | null) =>
-      apiRequest(id ? `/auth/sessions/${encodeURIComponent(id)}` : "/auth/sessions", {
-        method: "DELETE",
-        schema: messageAnswer,
-      }),
+      id ? callRoute(securityApi.signOutSession, { params: { id } }) : callRoute(securityApi.signOutOtherSessions, {}),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: sessionsKey }),
   });
 }

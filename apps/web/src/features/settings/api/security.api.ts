@@ -1,6 +1,6 @@
-import { securitySettings, type UpdateSecurityBody } from "@cove/contract/security.ts";
+import { securityApi, type UpdateSecurityBody } from "@cove/contract/security.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 
 const securityKey = ["settings", "security"] as const;
 
@@ -8,15 +8,14 @@ const securityKey = ["settings", "security"] as const;
 export function useSecuritySettings() {
   return useQuery({
     queryKey: securityKey,
-    queryFn: ({ signal }) => apiRequest("/settings/security", { schema: securitySettings, signal }),
+    queryFn: ({ signal }) => callRoute(securityApi.settings, { signal }),
   });
 }
 
 export function useUpdateSecurity() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateSecurityBody) =>
-      apiRequest("/settings/security", { method: "PUT", body, schema: securitySettings }),
+    mutationFn: (body: UpdateSecurityBody) => callRoute(securityApi.updateSettings, { body }),
     onSuccess: (data) => queryClient.setQueryData(securityKey, data),
   });
 }

@@ -1,7 +1,7 @@
-import { messageAnswer } from "@cove/contract/auth.ts";
+import { securityApi } from "@cove/contract/security.ts";
 import { type InviteUserBody, type UpdateUserBody, usersApi } from "@cove/contract/users.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest, callRoute } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { organizationStatsKey, teamKey } from "../../../lib/query-keys.ts";
 
 export function useTeam() {
@@ -45,14 +45,9 @@ export function useRevokeInvite() {
 /** An admin's actions on a member's sign-in: reset their two-factor sign-in, or sign them out everywhere. */
 export function useMemberSignIn() {
   return useMutation({
-    mutationFn: async ({ id, action }: { id: string; action: "reset-2fa" | "sign-out" }) =>
-      (
-        await apiRequest(
-          action === "reset-2fa"
-            ? `/users/${encodeURIComponent(id)}/2fa/reset`
-            : `/users/${encodeURIComponent(id)}/sessions`,
-          { method: action === "reset-2fa" ? "POST" : "DELETE", schema: messageAnswer },
-        )
-      ).message,
+    mutationFn: async ({ id, action }: { id: string; action: "reset-2fa" | "sign-out" }) => {
+      const route = action === "reset-2fa" ? securityApi.resetMemberTwoFactor : securityApi.signOutMember;
+      return (await callRoute(route, { params: { id } })).message;
+    },
   });
 }
