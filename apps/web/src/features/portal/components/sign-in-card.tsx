@@ -1,4 +1,4 @@
-import { type PortalOrganization, signInLinkAnswer, signInLinkBody } from "@cove/contract/portal.ts";
+import { type PortalOrganization, portalApi, signInLinkBody } from "@cove/contract/portal.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { MailCheck } from "lucide-react";
 import { useState } from "react";
@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
-import { apiRequest, errorText } from "../../../lib/api-client.ts";
+import { callRoute, errorText } from "../../../lib/api-client.ts";
 import { accentButton } from "./portal-brand.ts";
 
 /**
@@ -25,10 +25,9 @@ export function SignInCard({ organization, problem }: { organization: PortalOrga
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      const answer = await apiRequest(`/public/${encodeURIComponent(organization.slug)}/portal/sign-in-link`, {
-        method: "POST",
+      const answer = await callRoute(portalApi.signInLink, {
+        params: { orgSlug: organization.slug },
         body: values,
-        schema: signInLinkAnswer,
         anonymous: true,
       });
       setSent(answer.message);
