@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { AI_FEEDBACK, aiSource } from "./ai.ts";
-import { attachmentSchema } from "./attachments.ts";
+import { AI_FEEDBACK, aiSource, chatAnswerParams, wrongAnswerAnswer, wrongAnswerBody } from "./ai.ts";
+import { attachmentSchema, uploadAttachmentQuery } from "./attachments.ts";
 import { CSAT_RATINGS } from "./csat.ts";
 import { textRequired } from "./messages.ts";
+import { defineRoute } from "./routes.ts";
 
 /**
  * Live chat (docs/product.md: "Screens", "Records", "States" and "API calls"): a visitor on the organization's own
@@ -274,3 +275,129 @@ export const visitorOrgParams = z.object({ orgSlug: z.string().max(200) });
 /** Realtime topics: the organization's chats (staff) and one session (its staff and its visitor). */
 export const CHAT_TOPIC = "chat";
 export const chatSessionTopic = (id: string) => `chat_session:${id}`;
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const fileAnswer = z.unknown().describe("The file's bytes");
+const staffTags = ["live chat"];
+const chatFileParams = chatIdParams.extend({ fileId: z.string() });
+
+/** The agent's side of live chat (docs/product.md, "API calls" chat calls, and /chat's take and figures). */
+export const chatApi = {
+  sessions: defineRoute({
+    method: "GET",
+    path: "/api/chat/sessions",
+    summary: "Chat sessions: waiting for a person first, then the most recent",
+    tags: staffTags,
+    access: "authenticated",
+    answers: { 200: chatSessionListAnswer },
+  }),
+  stats: defineRoute({
+    method: "GET",
+    path: "/api/chat/stats",
+    summary: "Active Chats, Closed Today, Avg Response (to a person's first reply), Total Sessions",
+    tags: staffTags,
+    access: "authenticated",
+    answers: { 200: chatStatsAnswer },
+  }),
+  session: defineRoute({
+    method: "GET",
+    path: "/api/chat/sessions/:id",
+    summary: "One chat session",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    answers: { 200: chatSessionAnswer },
+  }),
+  messages: defineRoute({
+    method: "GET",
+    path: "/api/chat/sessions/:id/messages",
+    summary: "A session's messages, oldest first",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    answers: { 200: chatMessageListAnswer },
+  }),
+  send: defineRoute({
+    method: "POST",
+    path: "/api/chat/sessions/:id/messages",
+    summary: "Send an agent message (the assistant stays silent in the session from then on)",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    body: sendChatMessageBody,
+    answers: { 201: chatMessageAnswer },
+    // The chat has ended.
+    errors: ["CONFLICT"],
+  }),
+  sendFile: defineRoute({
+    method: "POST",
+    path: "/api/chat/sessions/:id/files",
+    summary: "Send a file as an agent message (the body is the file, application/octet-stream)",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    query: uploadAttachmentQuery,
+    answers: { 201: chatMessageAnswer },
+    errors: ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "CONFLICT"],
+  }),
+  file: defineRoute({
+    method: "GET",
+    path: "/api/chat/sessions/:id/files/:fileId",
+    summary: "A file of a chat: shown inline when a safe image, else a download",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatFileParams,
+    answers: { 200: fileAnswer },
+  }),
+  close: defineRoute({
+    method: "PUT",
+    path: "/api/chat/sessions/:id",
+    summary: "Close a session (status: closed)",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    body: updateChatSessionBody,
+    answers: { 200: chatClosedAnswer },
+    // The chat has ended already.
+    errors: ["CONFLICT"],
+  }),
+  toTicket: defineRoute({
+    method: "POST",
+    path: "/api/chat/sessions/:id/ticket",
+    summary: "Create a ticket from the conversation, with its transcript (the session becomes transferred)",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    answers: { 201: chatTicketAnswer },
+    // The chat is a ticket already, or its visitor left no email address.
+    errors: ["CONFLICT"],
+  }),
+  take: defineRoute({
+    method: "POST",
+    path: "/api/chat/sessions/:id/take",
+    summary: "Take a session: it is assigned to you",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    answers: { 200: chatSessionAnswer },
+    // The chat has ended.
+    errors: ["CONFLICT"],
+  }),
+  wrongAnswer: defineRoute({
+    method: "POST",
+    path: "/api/chat/sessions/:id/messages/:messageId/wrong-answer",
+    summary: "Mark an assistant's answer in a live chat as wrong, naming the right article or none",
+    description:
+      "`{ article_id }`: a published article of the organization that answers the customer's question, which " +
+      "becomes a suggested example question of it (added at once when the organization accepts automatically). " +
+      "`{ not_covered: true }`: no article covers it. Either way the answer counts for the hand-off threshold as a " +
+      "question that should have been handed off. Only an answer the assistant gave (one a visitor can rate) can " +
+      "be marked; any other message, chat or article is not found.",
+    tags: ["ai"],
+    access: "authenticated",
+    params: chatAnswerParams,
+    body: wrongAnswerBody,
+    answers: { 200: wrongAnswerAnswer },
+  }),
+};
