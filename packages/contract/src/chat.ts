@@ -401,3 +401,107 @@ export const chatApi = {
     answers: { 200: wrongAnswerAnswer },
   }),
 };
+
+const visitorTags = ["live chat (visitors)"];
+
+/**
+ * The visitor's side of live chat, called by the widget on the organization's own website
+ * (docs/decisions/2026-11-25-live-chat.md): start a chat, read it, write in it. Past the start, the visitor's token
+ * (a contact token) only: staff tokens are refused. The widget (apps/widget) writes these paths itself: the contract
+ * would bring zod into the script every page of a customer's website loads, several times its size budget.
+ */
+export const chatPublicApi = {
+  widget: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/chat/widget",
+    summary: "What the widget shows from the start: the organization's name, brand colour and logo",
+    tags: visitorTags,
+    access: "public",
+    params: visitorOrgParams,
+    answers: { 200: widgetLookAnswer },
+  }),
+  start: defineRoute({
+    method: "POST",
+    path: "/api/public/:orgSlug/chat/sessions",
+    summary: "Start a chat (name and email optional): answers the visitor's token and the assistant's greeting",
+    tags: visitorTags,
+    access: "public",
+    params: visitorOrgParams,
+    body: startChatBody,
+    answers: { 201: startChatAnswer },
+    // A portal customer's token sent with it that is not valid (401), or is not a customer's (403).
+    errors: ["UNAUTHORIZED", "FORBIDDEN"],
+  }),
+  conversation: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/chat/sessions/:id",
+    summary: "Your chat and its messages",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorParams,
+    answers: { 200: visitorConversationAnswer },
+  }),
+  send: defineRoute({
+    method: "POST",
+    path: "/api/public/:orgSlug/chat/sessions/:id/messages",
+    summary: "Write in your chat: answers your message and, while it has the chat, the assistant's reply",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorParams,
+    body: sendChatMessageBody,
+    answers: { 201: chatMessageListAnswer },
+    // The chat has ended; the visitor writes faster than CHAT_VISITOR_MESSAGES in CHAT_VISITOR_WINDOW_SECONDS.
+    errors: ["CONFLICT", "RATE_LIMITED"],
+  }),
+  sendFile: defineRoute({
+    method: "POST",
+    path: "/api/public/:orgSlug/chat/sessions/:id/files",
+    summary: "Send a file in your chat (the body is the file, application/octet-stream)",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorParams,
+    query: uploadAttachmentQuery,
+    answers: { 201: chatMessageAnswer },
+    errors: ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "CONFLICT", "RATE_LIMITED"],
+  }),
+  file: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/chat/sessions/:id/files/:fileId",
+    summary: "A file of your chat: shown inline when a safe image, else a download",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorParams.extend({ fileId: z.string() }),
+    answers: { 200: fileAnswer },
+  }),
+  feedback: defineRoute({
+    method: "PUT",
+    path: "/api/public/:orgSlug/chat/sessions/:id/messages/:messageId/feedback",
+    summary: "Was this helpful? on one of the assistant's answers in your chat (a later answer replaces it)",
+    description:
+      "helpful true is a thumbs up, false a thumbs down; it counts on the AI Assistant page as a rating on /ai-test " +
+      "does. Only answers of the assistant in your own chat can be rated; anything else is not found.",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorMessageParams,
+    body: rateAnswerBody,
+    answers: { 200: chatMessageAnswer },
+  }),
+  rate: defineRoute({
+    method: "PUT",
+    path: "/api/public/:orgSlug/chat/sessions/:id/rating",
+    summary: "Answer How did we do? once your chat has ended (good or bad)",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorParams,
+    body: rateChatBody,
+    answers: { 200: z.object({ session: visitorSessionSchema }) },
+    // The chat has not ended yet.
+    errors: ["CONFLICT"],
+  }),
+};
