@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { AI_FEEDBACK, aiSource } from "./ai.ts";
-import { attachmentSchema } from "./attachments.ts";
+import { AI_FEEDBACK, aiSource, chatAnswerParams, wrongAnswerAnswer, wrongAnswerBody } from "./ai.ts";
+import { attachmentSchema, uploadAttachmentQuery } from "./attachments.ts";
 import { CSAT_RATINGS } from "./csat.ts";
 import { textRequired } from "./messages.ts";
+import { defineRoute } from "./routes.ts";
 
 /**
  * Live chat (docs/product.md: "Screens", "Records", "States" and "API calls"): a visitor on the organization's own
@@ -274,3 +275,233 @@ export const visitorOrgParams = z.object({ orgSlug: z.string().max(200) });
 /** Realtime topics: the organization's chats (staff) and one session (its staff and its visitor). */
 export const CHAT_TOPIC = "chat";
 export const chatSessionTopic = (id: string) => `chat_session:${id}`;
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const fileAnswer = z.unknown().describe("The file's bytes");
+const staffTags = ["live chat"];
+const chatFileParams = chatIdParams.extend({ fileId: z.string() });
+
+/** The agent's side of live chat (docs/product.md, "API calls" chat calls, and /chat's take and figures). */
+export const chatApi = {
+  sessions: defineRoute({
+    method: "GET",
+    path: "/api/chat/sessions",
+    summary: "Chat sessions: waiting for a person first, then the most recent",
+    tags: staffTags,
+    access: "authenticated",
+    answers: { 200: chatSessionListAnswer },
+  }),
+  stats: defineRoute({
+    method: "GET",
+    path: "/api/chat/stats",
+    summary: "Active Chats, Closed Today, Avg Response (to a person's first reply), Total Sessions",
+    tags: staffTags,
+    access: "authenticated",
+    answers: { 200: chatStatsAnswer },
+  }),
+  session: defineRoute({
+    method: "GET",
+    path: "/api/chat/sessions/:id",
+    summary: "One chat session",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    answers: { 200: chatSessionAnswer },
+  }),
+  messages: defineRoute({
+    method: "GET",
+    path: "/api/chat/sessions/:id/messages",
+    summary: "A session's messages, oldest first",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    answers: { 200: chatMessageListAnswer },
+  }),
+  send: defineRoute({
+    method: "POST",
+    path: "/api/chat/sessions/:id/messages",
+    summary: "Send an agent message (the assistant stays silent in the session from then on)",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    body: sendChatMessageBody,
+    answers: { 201: chatMessageAnswer },
+    // The chat has ended.
+    errors: ["CONFLICT"],
+  }),
+  sendFile: defineRoute({
+    method: "POST",
+    path: "/api/chat/sessions/:id/files",
+    summary: "Send a file as an agent message (the body is the file, application/octet-stream)",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    query: uploadAttachmentQuery,
+    answers: { 201: chatMessageAnswer },
+    errors: ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "CONFLICT"],
+  }),
+  file: defineRoute({
+    method: "GET",
+    path: "/api/chat/sessions/:id/files/:fileId",
+    summary: "A file of a chat: shown inline when a safe image, else a download",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatFileParams,
+    answers: { 200: fileAnswer },
+  }),
+  close: defineRoute({
+    method: "PUT",
+    path: "/api/chat/sessions/:id",
+    summary: "Close a session (status: closed)",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    body: updateChatSessionBody,
+    answers: { 200: chatClosedAnswer },
+    // The chat has ended already.
+    errors: ["CONFLICT"],
+  }),
+  toTicket: defineRoute({
+    method: "POST",
+    path: "/api/chat/sessions/:id/ticket",
+    summary: "Create a ticket from the conversation, with its transcript (the session becomes transferred)",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    answers: { 201: chatTicketAnswer },
+    // The chat is a ticket already, or its visitor left no email address.
+    errors: ["CONFLICT"],
+  }),
+  take: defineRoute({
+    method: "POST",
+    path: "/api/chat/sessions/:id/take",
+    summary: "Take a session: it is assigned to you",
+    tags: staffTags,
+    access: "authenticated",
+    params: chatIdParams,
+    answers: { 200: chatSessionAnswer },
+    // The chat has ended.
+    errors: ["CONFLICT"],
+  }),
+  wrongAnswer: defineRoute({
+    method: "POST",
+    path: "/api/chat/sessions/:id/messages/:messageId/wrong-answer",
+    summary: "Mark an assistant's answer in a live chat as wrong, naming the right article or none",
+    description:
+      "`{ article_id }`: a published article of the organization that answers the customer's question, which " +
+      "becomes a suggested example question of it (added at once when the organization accepts automatically). " +
+      "`{ not_covered: true }`: no article covers it. Either way the answer counts for the hand-off threshold as a " +
+      "question that should have been handed off. Only an answer the assistant gave (one a visitor can rate) can " +
+      "be marked; any other message, chat or article is not found.",
+    tags: ["ai"],
+    access: "authenticated",
+    params: chatAnswerParams,
+    body: wrongAnswerBody,
+    answers: { 200: wrongAnswerAnswer },
+  }),
+};
+
+const visitorTags = ["live chat (visitors)"];
+
+/**
+ * The visitor's side of live chat, called by the widget on the organization's own website
+ * (docs/decisions/2026-11-25-live-chat.md): start a chat, read it, write in it. Past the start, the visitor's token
+ * (a contact token) only: staff tokens are refused. The widget (apps/widget) writes these paths itself: the contract
+ * would bring zod into the script every page of a customer's website loads, several times its size budget.
+ */
+export const chatPublicApi = {
+  widget: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/chat/widget",
+    summary: "What the widget shows from the start: the organization's name, brand colour and logo",
+    tags: visitorTags,
+    access: "public",
+    params: visitorOrgParams,
+    answers: { 200: widgetLookAnswer },
+  }),
+  start: defineRoute({
+    method: "POST",
+    path: "/api/public/:orgSlug/chat/sessions",
+    summary: "Start a chat (name and email optional): answers the visitor's token and the assistant's greeting",
+    tags: visitorTags,
+    access: "public",
+    params: visitorOrgParams,
+    body: startChatBody,
+    answers: { 201: startChatAnswer },
+    // A portal customer's token sent with it that is not valid (401), or is not a customer's (403).
+    errors: ["UNAUTHORIZED", "FORBIDDEN"],
+  }),
+  conversation: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/chat/sessions/:id",
+    summary: "Your chat and its messages",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorParams,
+    answers: { 200: visitorConversationAnswer },
+  }),
+  send: defineRoute({
+    method: "POST",
+    path: "/api/public/:orgSlug/chat/sessions/:id/messages",
+    summary: "Write in your chat: answers your message and, while it has the chat, the assistant's reply",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorParams,
+    body: sendChatMessageBody,
+    answers: { 201: chatMessageListAnswer },
+    // The chat has ended; the visitor writes faster than CHAT_VISITOR_MESSAGES in CHAT_VISITOR_WINDOW_SECONDS.
+    errors: ["CONFLICT", "RATE_LIMITED"],
+  }),
+  sendFile: defineRoute({
+    method: "POST",
+    path: "/api/public/:orgSlug/chat/sessions/:id/files",
+    summary: "Send a file in your chat (the body is the file, application/octet-stream)",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorParams,
+    query: uploadAttachmentQuery,
+    answers: { 201: chatMessageAnswer },
+    errors: ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "CONFLICT", "RATE_LIMITED"],
+  }),
+  file: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/chat/sessions/:id/files/:fileId",
+    summary: "A file of your chat: shown inline when a safe image, else a download",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorParams.extend({ fileId: z.string() }),
+    answers: { 200: fileAnswer },
+  }),
+  feedback: defineRoute({
+    method: "PUT",
+    path: "/api/public/:orgSlug/chat/sessions/:id/messages/:messageId/feedback",
+    summary: "Was this helpful? on one of the assistant's answers in your chat (a later answer replaces it)",
+    description:
+      "helpful true is a thumbs up, false a thumbs down; it counts on the AI Assistant page as a rating on /ai-test " +
+      "does. Only answers of the assistant in your own chat can be rated; anything else is not found.",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorMessageParams,
+    body: rateAnswerBody,
+    answers: { 200: chatMessageAnswer },
+  }),
+  rate: defineRoute({
+    method: "PUT",
+    path: "/api/public/:orgSlug/chat/sessions/:id/rating",
+    summary: "Answer How did we do? once your chat has ended (good or bad)",
+    tags: visitorTags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: visitorParams,
+    body: rateChatBody,
+    answers: { 200: z.object({ session: visitorSessionSchema }) },
+    // The chat has not ended yet.
+    errors: ["CONFLICT"],
+  }),
+};

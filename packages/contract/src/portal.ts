@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { attachmentIds, attachmentSchema } from "./attachments.ts";
-import { emailField, requiredText } from "./auth.ts";
-import { satisfactionSchema } from "./csat.ts";
+import { emailField, messageAnswer, requiredText } from "./auth.ts";
+import { rateBody, satisfactionAnswer, satisfactionSchema } from "./csat.ts";
 import { cursorParam, pageParam } from "./pagination.ts";
+import { defineRoute, idParams } from "./routes.ts";
 import {
   createCommentBody,
   createTicketBody,
@@ -147,3 +148,155 @@ export const portalReplyBody = z.object({
 });
 export type PortalReplyBody = z.input<typeof portalReplyBody>;
 export const customerCommentAnswer = z.object({ comment: customerCommentSchema });
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["customer portal"];
+const orgParams = z.object({ orgSlug: z.string().max(200) });
+// Any text: an id that is not one of the customer's tickets or its files, malformed ones included, is not found.
+const fileParams = z.object({ id: z.string(), attachmentId: z.string() });
+
+/**
+ * The customer portal (docs/decisions/2026-11-25-customer-portal.md). Public routes know the organization from its
+ * slug (/api/public/{org-slug}/portal/...); signed-in ones from the customer's token (/api/portal/...), which they
+ * alone admit: staff tokens are refused by them, as contacts are by staff routes.
+ */
+export const portalApi = {
+  info: defineRoute({
+    method: "GET",
+    path: "/api/public/:orgSlug/portal",
+    summary: "A portal's organization: its name and branding",
+    tags,
+    access: "public",
+    params: orgParams,
+    answers: { 200: portalInfoAnswer },
+  }),
+  signInLink: defineRoute({
+    method: "POST",
+    path: "/api/public/:orgSlug/portal/sign-in-link",
+    summary: "Email a single-use sign-in link (the same answer whether or not the email is known; throttled)",
+    tags,
+    access: "public",
+    params: orgParams,
+    body: signInLinkBody,
+    answers: { 200: signInLinkAnswer },
+    // Too many links asked for the email or from the address (PORTAL_LINKS_PER_EMAIL, PORTAL_LINKS_PER_ADDRESS).
+    errors: ["RATE_LIMITED"],
+  }),
+  session: defineRoute({
+    method: "POST",
+    path: "/api/public/:orgSlug/portal/session",
+    summary: "Sign in with a sign-in link's token (it works once)",
+    tags,
+    access: "public",
+    params: orgParams,
+    body: portalSessionBody,
+    answers: { 200: portalSessionAnswer },
+    // A link used already, expired, or of no one.
+    errors: ["INVALID_TOKEN"],
+  }),
+  demoSession: defineRoute({
+    method: "POST",
+    path: "/api/portal/demo-session",
+    summary: "Sign in to the demo organization's portal as its demo customer (/customer-portal)",
+    tags,
+    access: "public",
+    answers: { 200: portalSessionAnswer },
+    // The server has no demo organization.
+    errors: ["NOT_FOUND"],
+  }),
+  me: defineRoute({
+    method: "GET",
+    path: "/api/portal/me",
+    summary: "The signed-in customer",
+    tags,
+    access: "authenticated",
+    actors: ["contact"],
+    answers: { 200: portalMeAnswer },
+  }),
+  updateMe: defineRoute({
+    method: "PUT",
+    path: "/api/portal/me",
+    summary: "Change your name and company",
+    tags,
+    access: "authenticated",
+    actors: ["contact"],
+    body: updatePortalMeBody,
+    answers: { 200: portalMeAnswer },
+  }),
+  signOut: defineRoute({
+    method: "POST",
+    path: "/api/portal/sign-out",
+    summary: "Sign out: ends this session",
+    tags,
+    access: "authenticated",
+    actors: ["contact"],
+    answers: { 200: messageAnswer },
+  }),
+  tickets: defineRoute({
+    method: "GET",
+    path: "/api/portal/tickets",
+    summary: "Your tickets, most recently updated first",
+    tags,
+    access: "authenticated",
+    actors: ["contact"],
+    query: customerTicketListQuery,
+    answers: { 200: customerTicketListAnswer },
+  }),
+  createTicket: defineRoute({
+    method: "POST",
+    path: "/api/portal/tickets",
+    summary: "Submit a ticket (it starts open)",
+    tags,
+    access: "authenticated",
+    actors: ["contact"],
+    body: createPortalTicketBody,
+    answers: { 201: customerTicketAnswer },
+  }),
+  ticket: defineRoute({
+    method: "GET",
+    path: "/api/portal/tickets/:id",
+    summary: "One of your tickets with its public conversation",
+    tags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: idParams,
+    answers: { 200: customerTicketAnswer },
+  }),
+  reply: defineRoute({
+    method: "POST",
+    path: "/api/portal/tickets/:id/comments",
+    summary: "Reply (a solved or pending ticket opens again)",
+    tags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: idParams,
+    body: portalReplyBody,
+    answers: { 201: customerCommentAnswer },
+    // A closed ticket can no longer be answered.
+    errors: ["CONFLICT"],
+  }),
+  rate: defineRoute({
+    method: "PUT",
+    path: "/api/portal/tickets/:id/satisfaction",
+    summary: "Rate a solved ticket: good or bad, with an optional comment (changeable for 7 days)",
+    tags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: idParams,
+    body: rateBody,
+    answers: { 200: satisfactionAnswer },
+    // The ticket was reopened, or the survey has closed.
+    errors: ["CONFLICT"],
+  }),
+  file: defineRoute({
+    method: "GET",
+    path: "/api/portal/tickets/:id/attachments/:attachmentId",
+    summary: "A file of your ticket's conversation: shown inline when a safe image, else a download",
+    tags,
+    access: "authenticated",
+    actors: ["contact"],
+    params: fileParams,
+    answers: { 200: z.unknown().describe("The file's bytes") },
+  }),
+};

@@ -1,30 +1,12 @@
-import { uploadAttachmentQuery } from "@cove/contract/attachments.ts";
-import {
-  CHAT_STARTS_PER_ADDRESS_PER_HOUR,
-  chatMessageAnswer,
-  chatMessageListAnswer,
-  rateAnswerBody,
-  rateChatBody,
-  sendChatMessageBody,
-  startChatAnswer,
-  startChatBody,
-  visitorConversationAnswer,
-  visitorMessageParams,
-  visitorOrgParams,
-  visitorParams,
-  visitorSessionSchema,
-  widgetLookAnswer,
-} from "@cove/contract/chat.ts";
-import { errorSchema } from "@cove/contract/errors.ts";
+import { CHAT_STARTS_PER_ADDRESS_PER_HOUR, chatPublicApi } from "@cove/contract/chat.ts";
 import cors from "@fastify/cors";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { bearerToken, inRequest, type RequestTx, sessionEnded } from "../../platform/auth.ts";
 import { acceptedEncoding } from "../../platform/encoding.ts";
 import { AppError } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import { orgOfSlug } from "../../platform/organizations.ts";
+import { addRoute } from "../../platform/routes.ts";
 import type { ContactCtx, ContactPrincipal } from "../../platform/tenancy.ts";
 import type { AiProvider } from "../ai/index.ts";
 import { fileBody, fileBytes, sendFile } from "../attachments/index.ts";
@@ -40,17 +22,6 @@ import {
 } from "./chat-visitor.service.ts";
 import { widgetScript } from "./widget.ts";
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  429: errorSchema,
-};
-const tags = ["live chat (visitors)"];
-/** A visitor's routes: the visitor token (a contact token) only; staff tokens are refused. */
-const visitor = { access: "authenticated", actors: ["contact"] } as const;
 /** Messages one address may send per minute, across visitors (each visitor is also paced: CHAT_VISITOR_MESSAGES). */
 const MESSAGES_PER_ADDRESS_PER_MINUTE = 60;
 
@@ -103,28 +74,28 @@ async function serveWidgetScript(req: FastifyRequest, reply: FastifyReply) {
 }
 
 /**
- * The visitor's side of live chat, called by the widget on the organization's own website
- * (docs/decisions/2026-11-25-live-chat.md): start a chat, read it, write in it. Also serves the widget's script.
+ * The visitor's side of live chat (the contract's chatPublicApi), called by the widget on the organization's own
+ * website (docs/decisions/2026-11-25-live-chat.md): start a chat, read it, write in it. Also serves the widget's script.
  */
-export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provider: AiProvider }) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function chatPublicRoutes(app: FastifyInstance, opts: { provider: AiProvider }) {
   const deps = { db: app.db, provider: opts.provider, metrics: app.metrics };
   /** The visitor's transactions: a chat's work may take several, with the assistant's answer between them. */
   const visitorTx =
     (req: FastifyRequest): RequestTx<ContactCtx> =>
     (fn) =>
       inRequest(app, req, "contact", fn);
+  const messageLimit = { rateLimit: { max: MESSAGES_PER_ADDRESS_PER_MINUTE, timeWindow: "1 minute" } };
 
   // The widget runs on the organization's own website: its calls come from another origin, with a bearer token and
   // never a cookie, so any origin may make them. The library answers preflights for the widget's paths only (a
   // preflight for any other path is not found, and no staff route carries these headers).
-  await fastify.register(cors, {
+  await app.register(cors, {
     delegator: (req, done) => done(null, WIDGET_PATH.test(req.url) ? WIDGET_CORS : { origin: false }),
   });
-  fastify.addHook("onRequest", async (_req, reply) => {
+  app.addHook("onRequest", async (_req, reply) => {
     reply.header("cross-origin-resource-policy", "cross-origin");
   });
-  fileBody(fastify);
+  fileBody(app);
 
   app.get("/widget.js", {
     config: { access: "public" },
@@ -132,14 +103,7 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     handler: serveWidgetScript,
   });
 
-  app.get("/api/public/:orgSlug/chat/widget", {
-    config: { access: "public" },
-    schema: {
-      tags,
-      summary: "What the widget shows from the start: the organization's name, brand colour and logo",
-      params: visitorOrgParams,
-      response: { 200: widgetLookAnswer, ...errors },
-    },
+  addRoute(app, chatPublicApi.widget, {
     handler: async (req, reply) => {
       const look = await branding(app.db, req.params.orgSlug);
       // The launcher asks on every page of the organization's website it shows on: a visitor's browser keeps the
@@ -149,19 +113,8 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     },
   });
 
-  app.post("/api/public/:orgSlug/chat/sessions", {
-    config: {
-      access: "public",
-      writesTo: orgOfSlug,
-      rateLimit: { max: CHAT_STARTS_PER_ADDRESS_PER_HOUR, timeWindow: "1 hour" },
-    },
-    schema: {
-      tags,
-      summary: "Start a chat (name and email optional): answers the visitor's token and the assistant's greeting",
-      params: visitorOrgParams,
-      body: startChatBody,
-      response: { 201: startChatAnswer, ...errors },
-    },
+  addRoute(app, chatPublicApi.start, {
+    config: { writesTo: orgOfSlug, rateLimit: { max: CHAT_STARTS_PER_ADDRESS_PER_HOUR, timeWindow: "1 hour" } },
     handler: async (req, reply) => {
       const customer = await signedInCustomer(req);
       const who = customer ?? req.body;
@@ -169,26 +122,12 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     },
   });
 
-  app.get("/api/public/:orgSlug/chat/sessions/:id", {
-    config: visitor,
-    schema: {
-      tags,
-      summary: "Your chat and its messages",
-      params: visitorParams,
-      response: { 200: visitorConversationAnswer, ...errors },
-    },
+  addRoute(app, chatPublicApi.conversation, {
     handler: (req) => readConversation(app.db, visitorOf(req), visitorTx(req), req.params.orgSlug, req.params.id),
   });
 
-  app.post("/api/public/:orgSlug/chat/sessions/:id/messages", {
-    config: { ...visitor, rateLimit: { max: MESSAGES_PER_ADDRESS_PER_MINUTE, timeWindow: "1 minute" } },
-    schema: {
-      tags,
-      summary: "Write in your chat: answers your message and, while it has the chat, the assistant's reply",
-      params: visitorParams,
-      body: sendChatMessageBody,
-      response: { 201: chatMessageListAnswer, ...errors },
-    },
+  addRoute(app, chatPublicApi.send, {
+    config: messageLimit,
     handler: async (req, reply) => {
       const who = visitorOf(req);
       const messages = await sendVisitorMessage(deps, who, visitorTx(req), {
@@ -200,15 +139,8 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     },
   });
 
-  app.post("/api/public/:orgSlug/chat/sessions/:id/files", {
-    config: { ...visitor, rateLimit: { max: MESSAGES_PER_ADDRESS_PER_MINUTE, timeWindow: "1 minute" } },
-    schema: {
-      tags,
-      summary: "Send a file in your chat (the body is the file, application/octet-stream)",
-      params: visitorParams,
-      querystring: uploadAttachmentQuery,
-      response: { 201: chatMessageAnswer, ...errors, 413: errorSchema, 415: errorSchema },
-    },
+  addRoute(app, chatPublicApi.sendFile, {
+    config: messageLimit,
     handler: async (req, reply) => {
       const who = visitorOf(req);
       // An id that is no chat is not found, whatever the body.
@@ -224,14 +156,7 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     },
   });
 
-  app.get("/api/public/:orgSlug/chat/sessions/:id/files/:fileId", {
-    config: visitor,
-    schema: {
-      tags,
-      summary: "A file of your chat: shown inline when a safe image, else a download",
-      params: visitorParams.extend({ fileId: z.string() }),
-      response: { 200: z.unknown().describe("The file's bytes"), ...errors },
-    },
+  addRoute(app, chatPublicApi.file, {
     handler: async (req, reply) =>
       sendFile(
         reply,
@@ -246,18 +171,8 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
       ),
   });
 
-  app.put("/api/public/:orgSlug/chat/sessions/:id/messages/:messageId/feedback", {
-    config: { ...visitor, rateLimit: { max: MESSAGES_PER_ADDRESS_PER_MINUTE, timeWindow: "1 minute" } },
-    schema: {
-      tags,
-      summary: "Was this helpful? on one of the assistant's answers in your chat (a later answer replaces it)",
-      description:
-        "helpful true is a thumbs up, false a thumbs down; it counts on the AI Assistant page as a rating on /ai-test " +
-        "does. Only answers of the assistant in your own chat can be rated; anything else is not found.",
-      params: visitorMessageParams,
-      body: rateAnswerBody,
-      response: { 200: chatMessageAnswer, ...errors },
-    },
+  addRoute(app, chatPublicApi.feedback, {
+    config: messageLimit,
     handler: async (req) => ({
       message: await rateAnswer(app.db, visitorOf(req), visitorTx(req), {
         orgSlug: req.params.orgSlug,
@@ -268,15 +183,7 @@ export async function chatPublicRoutes(fastify: FastifyInstance, opts: { provide
     }),
   });
 
-  app.put("/api/public/:orgSlug/chat/sessions/:id/rating", {
-    config: visitor,
-    schema: {
-      tags,
-      summary: "Answer How did we do? once your chat has ended (good or bad)",
-      params: visitorParams,
-      body: rateChatBody,
-      response: { 200: z.object({ session: visitorSessionSchema }), ...errors },
-    },
+  addRoute(app, chatPublicApi.rate, {
     handler: async (req) => ({
       session: await rateChat(app.db, visitorOf(req), visitorTx(req), {
         orgSlug: req.params.orgSlug,

@@ -1,23 +1,20 @@
-import { type WrongAnswerBody, wrongAnswerAnswer } from "@cove/contract/ai.ts";
+import type { WrongAnswerBody } from "@cove/contract/ai.ts";
 import {
   CHAT_CLOSE_FAILED,
   CHAT_SEND_FAILED,
   type ChatMessage,
-  chatClosedAnswer,
+  chatApi,
   chatMessageAnswer,
-  chatSessionAnswer,
-  chatTicketAnswer,
 } from "@cove/contract/chat.ts";
+import { routePath } from "@cove/contract/routes.ts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { toast } from "sonner";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { chatKeys, ticketKeys } from "../../../lib/query-keys.ts";
 import { getSession } from "../../../lib/session-storage.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { uploadFile, useAttachmentLimits } from "../../../lib/uploads.ts";
-
-const path = (id: string) => `/chat/sessions/${encodeURIComponent(id)}`;
 
 /** The spec's fixed alert, with the server's reason underneath when it gave one. */
 function toastFailure(title: string, error: unknown) {
@@ -28,13 +25,7 @@ export function useSendChatMessage(sessionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (message: string) =>
-      (
-        await apiRequest(`${path(sessionId)}/messages`, {
-          method: "POST",
-          body: { message },
-          schema: chatMessageAnswer,
-        })
-      ).message,
+      (await callRoute(chatApi.send, { params: { id: sessionId }, body: { message } })).message,
     onSuccess: (message) => {
       queryClient.setQueryData<ChatMessage[]>(chatKeys.messages(sessionId), (list) =>
         list?.some((m) => m.id === message.id) ? list : [...(list ?? []), message],
@@ -62,7 +53,7 @@ export function useChatFiles(sessionId: string) {
         setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...change } : u)));
       setUploads((list) => [...list, { key, name: file.name, progress: 0 }]);
       uploadFile({
-        url: `/api${path(sessionId)}/files`,
+        url: routePath(chatApi.sendFile, { id: sessionId }),
         token: getSession()?.token,
         file,
         maxFileBytes: limits.max_file_bytes,
@@ -99,7 +90,7 @@ export function useCloseChatSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (sessionId: string) =>
-      apiRequest(path(sessionId), { method: "PUT", body: { status: "closed" }, schema: chatClosedAnswer }),
+      callRoute(chatApi.close, { params: { id: sessionId }, body: { status: "closed" } }),
     onSuccess: (answer) => {
       toast.success(answer.message);
       void queryClient.invalidateQueries({ queryKey: chatKeys.all });
@@ -111,8 +102,7 @@ export function useCloseChatSession() {
 export function useTakeChatSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (sessionId: string) =>
-      apiRequest(`${path(sessionId)}/take`, { method: "POST", schema: chatSessionAnswer }),
+    mutationFn: (sessionId: string) => callRoute(chatApi.take, { params: { id: sessionId } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: chatKeys.sessions() }),
     onError: (error) => toastFailure("Failed to take the chat", error),
   });
@@ -122,8 +112,7 @@ export function useTakeChatSession() {
 export function useChatToTicket() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (sessionId: string) =>
-      apiRequest(`${path(sessionId)}/ticket`, { method: "POST", schema: chatTicketAnswer }),
+    mutationFn: (sessionId: string) => callRoute(chatApi.toTicket, { params: { id: sessionId } }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: chatKeys.all });
       void queryClient.invalidateQueries({ queryKey: ticketKeys.all });
@@ -140,11 +129,7 @@ export function useMarkWrongAnswer(sessionId: string, messageId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: WrongAnswerBody) =>
-      apiRequest(`${path(sessionId)}/messages/${encodeURIComponent(messageId)}/wrong-answer`, {
-        method: "POST",
-        body,
-        schema: wrongAnswerAnswer,
-      }),
+      callRoute(chatApi.wrongAnswer, { params: { id: sessionId, messageId }, body }),
     // The AI Assistant page's suggestions, unanswered questions and threshold may have changed.
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["ai"] }),
   });

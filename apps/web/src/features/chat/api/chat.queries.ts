@@ -1,6 +1,6 @@
-import { chatMessageListAnswer, chatSessionListAnswer, chatStatsAnswer } from "@cove/contract/chat.ts";
+import { chatApi } from "@cove/contract/chat.ts";
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { chatKeys } from "../../../lib/query-keys.ts";
 
 // The chat calls treat any failure as an empty list; the screen shows the connection banner.
@@ -8,8 +8,7 @@ import { chatKeys } from "../../../lib/query-keys.ts";
 export function useChatSessions() {
   return useQuery({
     queryKey: chatKeys.sessions(),
-    queryFn: async ({ signal }) =>
-      (await apiRequest("/chat/sessions", { schema: chatSessionListAnswer, signal })).sessions,
+    queryFn: async ({ signal }) => (await callRoute(chatApi.sessions, { signal })).sessions,
   });
 }
 
@@ -18,18 +17,13 @@ export function useChatMessages(sessionId: string | null) {
     queryKey: chatKeys.messages(sessionId ?? ""),
     enabled: sessionId !== null,
     queryFn: async ({ signal }) =>
-      (
-        await apiRequest(`/chat/sessions/${encodeURIComponent(sessionId ?? "")}/messages`, {
-          schema: chatMessageListAnswer,
-          signal,
-        })
-      ).messages,
+      (await callRoute(chatApi.messages, { params: { id: sessionId ?? "" }, signal })).messages,
   });
 }
 
 export function useChatStats() {
   return useQuery({
     queryKey: chatKeys.stats(),
-    queryFn: ({ signal }) => apiRequest("/chat/stats", { schema: chatStatsAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(chatApi.stats, { signal }),
   });
 }

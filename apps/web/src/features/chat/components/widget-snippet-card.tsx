@@ -1,9 +1,9 @@
-import { widgetLookAnswer } from "@cove/contract/chat.ts";
+import { chatPublicApi } from "@cove/contract/chat.ts";
 import { useQuery } from "@tanstack/react-query";
 import { Copy } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 
 /** The one tag a website adds to show the chat (docs/decisions/2026-11-25-live-chat.md). */
@@ -16,12 +16,7 @@ export function widgetSnippet(origin: string, slug: string, color: string | null
 export function WidgetSnippetCard({ slug }: { slug: string }) {
   const look = useQuery({
     queryKey: ["chat", "widget-look", slug],
-    queryFn: ({ signal }) =>
-      apiRequest(`/public/${encodeURIComponent(slug)}/chat/widget`, {
-        schema: widgetLookAnswer,
-        signal,
-        anonymous: true,
-      }),
+    queryFn: ({ signal }) => callRoute(chatPublicApi.widget, { params: { orgSlug: slug }, signal, anonymous: true }),
   });
   const snippet = widgetSnippet(window.location.origin, slug, look.data?.brand_color ?? null);
   const copy = async () => {

@@ -1,6 +1,7 @@
 import type { PortalCustomer, PortalOrganization } from "@cove/contract/portal.ts";
+import type { RouteAnswer, RouteDef } from "@cove/contract/routes.ts";
 import { createContext, useContext } from "react";
-import { ApiError, type ApiRequestOptions, apiRequest } from "../../../lib/api-client.ts";
+import { ApiError, callRoute, type RouteInput } from "../../../lib/api-client.ts";
 
 /** The signed-in customer's portal: its token, organization, and how to leave it. */
 export interface PortalContextValue {
@@ -21,14 +22,17 @@ export function usePortal(): PortalContextValue {
   return value;
 }
 
-/** A call as the signed-in customer; a refused token signs them out of the portal (never out of a staff session). */
-export async function portalRequest<T>(
+/**
+ * A call of a portal route (the contract's portalApi) as the signed-in customer; a refused token signs them out of the
+ * portal (never out of a staff session).
+ */
+export async function portalRequest<R extends RouteDef>(
   portal: Pick<PortalContextValue, "token" | "signOut">,
-  path: string,
-  options: Omit<ApiRequestOptions<T>, "token" | "anonymous">,
-): Promise<T> {
+  route: R,
+  options: RouteInput<R> & { signal?: AbortSignal },
+): Promise<RouteAnswer<R>> {
   try {
-    return await apiRequest(path, { ...options, token: portal.token });
+    return await callRoute(route, { ...options, token: portal.token });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) portal.signOut({ serverEnded: true });
     throw error;

@@ -1,20 +1,14 @@
 import { csatApi } from "@cove/contract/csat.ts";
-import { portalInfoAnswer } from "@cove/contract/portal.ts";
+import { portalApi } from "@cove/contract/portal.ts";
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest, callRoute } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 
 /** A portal's organization (name, branding), for pages shown before sign-in. */
 export function usePortalInfo(orgSlug: string) {
   return useQuery({
     queryKey: ["portal-public", "info", orgSlug],
     queryFn: async ({ signal }) =>
-      (
-        await apiRequest(`/public/${encodeURIComponent(orgSlug)}/portal`, {
-          schema: portalInfoAnswer,
-          signal,
-          anonymous: true,
-        })
-      ).organization,
+      (await callRoute(portalApi.info, { params: { orgSlug }, signal, anonymous: true })).organization,
   });
 }
 

@@ -1,17 +1,14 @@
-import { type RateBody, satisfactionAnswer } from "@cove/contract/csat.ts";
-import { helpCenterAnswer, helpSearchAnswer } from "@cove/contract/kb.ts";
+import type { RateBody } from "@cove/contract/csat.ts";
+import { helpCenterApi } from "@cove/contract/kb.ts";
 import {
   type CreatePortalTicketBody,
   type CustomerTicketDetail,
-  customerCommentAnswer,
-  customerTicketAnswer,
-  customerTicketListAnswer,
   type PortalReplyBody,
-  portalMeAnswer,
+  portalApi,
   type UpdatePortalMeBody,
 } from "@cove/contract/portal.ts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { portalRequest, usePortal } from "./portal-context.ts";
 
 /** Every portal query starts with "portal"; the portal has a query cache of its own per signed-in customer. */
@@ -28,7 +25,7 @@ export function usePortalMe() {
   const portal = usePortal();
   return useQuery({
     queryKey: portalKeys.me(),
-    queryFn: ({ signal }) => portalRequest(portal, "/portal/me", { schema: portalMeAnswer, signal }),
+    queryFn: ({ signal }) => portalRequest(portal, portalApi.me, { signal }),
   });
 }
 
@@ -36,8 +33,7 @@ export function useUpdateMe() {
   const portal = usePortal();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdatePortalMeBody) =>
-      portalRequest(portal, "/portal/me", { method: "PUT", body, schema: portalMeAnswer }),
+    mutationFn: (body: UpdatePortalMeBody) => portalRequest(portal, portalApi.updateMe, { body }),
     onSuccess: (answer) => queryClient.setQueryData(portalKeys.me(), answer),
   });
 }
@@ -46,8 +42,7 @@ export function useMyTickets(page: number) {
   const portal = usePortal();
   return useQuery({
     queryKey: portalKeys.ticketPage(page),
-    queryFn: ({ signal }) =>
-      portalRequest(portal, `/portal/tickets?page=${page}`, { schema: customerTicketListAnswer, signal }),
+    queryFn: ({ signal }) => portalRequest(portal, portalApi.tickets, { query: { page }, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -57,12 +52,7 @@ export function useMyTicket(id: string) {
   return useQuery({
     queryKey: portalKeys.ticket(id),
     queryFn: async ({ signal }): Promise<CustomerTicketDetail> =>
-      (
-        await portalRequest(portal, `/portal/tickets/${encodeURIComponent(id)}`, {
-          schema: customerTicketAnswer,
-          signal,
-        })
-      ).ticket,
+      (await portalRequest(portal, portalApi.ticket, { params: { id }, signal })).ticket,
   });
 }
 
@@ -71,7 +61,7 @@ export function useCreateMyTicket() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: CreatePortalTicketBody) =>
-      (await portalRequest(portal, "/portal/tickets", { method: "POST", body, schema: customerTicketAnswer })).ticket,
+      (await portalRequest(portal, portalApi.createTicket, { body })).ticket,
     onSuccess: (ticket) => {
       queryClient.setQueryData(portalKeys.ticket(ticket.id), ticket);
       void queryClient.invalidateQueries({ queryKey: portalKeys.tickets() });
@@ -84,13 +74,7 @@ export function useReplyToMyTicket(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: PortalReplyBody) =>
-      (
-        await portalRequest(portal, `/portal/tickets/${encodeURIComponent(id)}/comments`, {
-          method: "POST",
-          body,
-          schema: customerCommentAnswer,
-        })
-      ).comment,
+      (await portalRequest(portal, portalApi.reply, { params: { id }, body })).comment,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: portalKeys.ticket(id) });
       void queryClient.invalidateQueries({ queryKey: portalKeys.tickets() });
@@ -103,13 +87,7 @@ export function useRateMyTicket(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: RateBody) =>
-      (
-        await portalRequest(portal, `/portal/tickets/${encodeURIComponent(id)}/satisfaction`, {
-          method: "PUT",
-          body,
-          schema: satisfactionAnswer,
-        })
-      ).satisfaction,
+      (await portalRequest(portal, portalApi.rate, { params: { id }, body })).satisfaction,
     onSuccess: (satisfaction) =>
       queryClient.setQueryData(portalKeys.ticket(id), (ticket: CustomerTicketDetail | undefined) =>
         ticket ? { ...ticket, satisfaction } : ticket,
@@ -128,16 +106,15 @@ export interface PortalArticle {
 
 /** The organization's published articles (the public help center's API): all of them, or those matching q. */
 export function useHelpArticles(orgSlug: string, q: string) {
-  const base = `/public/${encodeURIComponent(orgSlug)}/kb`;
+  const params = { orgSlug };
   return useQuery({
     queryKey: portalKeys.help(orgSlug, q),
     queryFn: async ({ signal }): Promise<PortalArticle[]> => {
       if (q) {
-        const query = `${base}/search?q=${encodeURIComponent(q)}`;
-        const found = await apiRequest(query, { schema: helpSearchAnswer, signal, anonymous: true });
+        const found = await callRoute(helpCenterApi.search, { params, query: { q }, signal, anonymous: true });
         return found.results;
       }
-      const center = await apiRequest(base, { schema: helpCenterAnswer, signal, anonymous: true });
+      const center = await callRoute(helpCenterApi.center, { params, signal, anonymous: true });
       const inCategories = center.categories.flatMap((c) =>
         c.articles.map((a) => ({ ...a, category_name: c.name, excerpt: null })),
       );

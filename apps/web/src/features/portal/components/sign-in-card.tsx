@@ -1,10 +1,10 @@
-import { type PortalOrganization, signInLinkAnswer, signInLinkBody } from "@cove/contract/portal.ts";
+import { type PortalOrganization, portalApi, signInLinkBody } from "@cove/contract/portal.ts";
 import { MailCheck } from "lucide-react";
 import { useState } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
-import { apiRequest, errorText } from "../../../lib/api-client.ts";
+import { callRoute, errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { accentButton } from "./portal-brand.ts";
 
@@ -24,10 +24,9 @@ export function SignInCard({ organization, problem }: { organization: PortalOrga
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      const answer = await apiRequest(`/public/${encodeURIComponent(organization.slug)}/portal/sign-in-link`, {
-        method: "POST",
+      const answer = await callRoute(portalApi.signInLink, {
+        params: { orgSlug: organization.slug },
         body: values,
-        schema: signInLinkAnswer,
         anonymous: true,
       });
       setSent(answer.message);

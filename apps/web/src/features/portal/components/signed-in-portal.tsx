@@ -1,7 +1,6 @@
-import { messageAnswer } from "@cove/contract/auth.ts";
-import type { PortalSessionAnswer } from "@cove/contract/portal.ts";
+import { type PortalSessionAnswer, portalApi } from "@cove/contract/portal.ts";
 import { type ReactNode, useCallback, useMemo } from "react";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { SessionQueryProvider } from "../../../lib/query-provider.tsx";
 import { usePortalMe } from "../api/portal.queries.ts";
 import { PortalContext, type PortalContextValue, usePortal } from "../api/portal-context.ts";
@@ -26,7 +25,7 @@ export function SignedInPortal({
     (opts?: { serverEnded?: boolean }) => {
       if (!opts?.serverEnded) {
         // Ends the session on the server too; the portal forgets it here either way.
-        void apiRequest("/portal/sign-out", { method: "POST", schema: messageAnswer, token }).catch(() => {});
+        void callRoute(portalApi.signOut, { token }).catch(() => {});
       }
       clearPortalSession(scope);
     },

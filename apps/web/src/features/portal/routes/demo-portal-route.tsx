@@ -1,9 +1,9 @@
-import { portalSessionAnswer } from "@cove/contract/portal.ts";
+import { portalApi } from "@cove/contract/portal.ts";
 import { FlaskConical } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { FullPageSpinner } from "../../../components/ui/spinner.tsx";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { type PortalScope, savePortalSession, usePortalSession } from "../api/portal-session.ts";
 import { PortalUnavailable } from "../components/portal-unavailable.tsx";
 import { SignedInPortal } from "../components/signed-in-portal.tsx";
@@ -20,7 +20,7 @@ export function DemoPortalRoute() {
   const [error, setError] = useState<Error | null>(null);
   const start = useCallback(() => {
     setError(null);
-    apiRequest("/portal/demo-session", { method: "POST", schema: portalSessionAnswer, anonymous: true })
+    callRoute(portalApi.demoSession, { anonymous: true })
       .then((answer) => savePortalSession(DEMO, answer))
       .catch((e: unknown) => setError(e instanceof Error ? e : new Error(String(e))));
   }, []);

@@ -1,8 +1,8 @@
-import { portalSessionAnswer } from "@cove/contract/portal.ts";
+import { portalApi } from "@cove/contract/portal.ts";
 import { useEffect, useMemo, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
 import { FullPageSpinner } from "../../../components/ui/spinner.tsx";
-import { apiRequest, errorText } from "../../../lib/api-client.ts";
+import { callRoute, errorText } from "../../../lib/api-client.ts";
 import { SessionQueryProvider } from "../../../lib/query-provider.tsx";
 import { usePortalInfo } from "../api/portal-public.queries.ts";
 import { type PortalScope, savePortalSession, usePortalSession } from "../api/portal-session.ts";
@@ -37,12 +37,7 @@ export function PortalRoute() {
       { replace: true },
     );
     setExchanging(true);
-    apiRequest(`/public/${encodeURIComponent(orgSlug)}/portal/session`, {
-      method: "POST",
-      body: { token: linkToken },
-      schema: portalSessionAnswer,
-      anonymous: true,
-    })
+    callRoute(portalApi.session, { params: { orgSlug }, body: { token: linkToken }, anonymous: true })
       .then((answer) => savePortalSession(scope, answer))
       .catch((error: unknown) => setProblem(errorText(error, "This sign-in link did not work. Ask for a new one.")))
       .finally(() => setExchanging(false));
