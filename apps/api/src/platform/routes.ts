@@ -73,10 +73,11 @@ export function addRoute<const R extends RouteDef>(
     schema: {
       tags: [...route.tags],
       summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { querystring: route.query } : {}),
       ...(route.body ? { body: route.body } : {}),
-      response: { ...route.answers, ...errors },
+      response: { ...route.answers, ...errors, ...(route.unavailable ? { 503: route.unavailable } : {}) },
     },
     handler: opts.handler,
   });

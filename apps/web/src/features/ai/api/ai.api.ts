@@ -20,9 +20,9 @@ import {
   type UpdateAiSettingsBody,
   unansweredReviewedAnswer,
 } from "@cove/contract/ai.ts";
-import { type DemoAnswer, demoAnswer } from "@cove/contract/demo.ts";
+import { type DemoAnswer, demoApi } from "@cove/contract/demo.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiRequest, callRoute } from "../../../lib/api-client.ts";
 
 export const aiKeys = {
   all: ["ai"] as const,
@@ -152,7 +152,7 @@ export function askAssistant(
 
 /** GET /api/demo: whether this server has the demo organization the public demo answers from. */
 export function fetchDemo(signal?: AbortSignal): Promise<DemoAnswer> {
-  return apiRequest("/demo", { schema: demoAnswer, signal, anonymous: true });
+  return callRoute(demoApi.status, { signal, anonymous: true });
 }
 
 export function useAiSettings() {
