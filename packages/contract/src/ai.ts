@@ -2,6 +2,7 @@ import { z } from "zod";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import { KB_QUESTION_MAX, KB_QUESTIONS_MAX, KB_TITLE_MAX } from "./kb.ts";
 import { textRequired } from "./messages.ts";
+import { defineRoute, idParams } from "./routes.ts";
 
 export const AI_TONES = ["friendly", "professional", "concise"] as const;
 export type AiTone = (typeof AI_TONES)[number];
@@ -303,3 +304,174 @@ export const thresholdProposal = z.object({
   message: z.string(),
 });
 export type ThresholdProposal = z.infer<typeof thresholdProposal>;
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["ai"];
+/**
+ * A question or a rating of the public assistant: a staff token is optional, but a bad one is refused (401) and so is
+ * a customer's (403); without one, a server with no demo organization has nothing to answer from (404).
+ */
+const askErrors = ["UNAUTHORIZED", "FORBIDDEN", "DEMO_UNAVAILABLE"] as const;
+
+/** The assistant: asking and rating it (the console and the public demo), its unanswered questions, settings, stats. */
+export const aiApi = {
+  ask: defineRoute({
+    method: "POST",
+    path: "/api/chat/ai-response",
+    summary: "Ask the AI assistant",
+    description:
+      "With a staff bearer token the assistant answers from that organization's published articles (the test " +
+      "console); without one, from the demo organization's (the public /ai-test page), rate-limited per address.",
+    tags,
+    access: "public",
+    body: aiResponseBody,
+    answers: { 200: aiResponseAnswer },
+    errors: askErrors,
+  }),
+  feedback: defineRoute({
+    method: "POST",
+    path: "/api/chat/ai-feedback",
+    summary: "Say whether an answer of the assistant helped",
+    description:
+      "Thumbs up or down on an answer (its answerId). With a staff bearer token, an answer of that organization; " +
+      "without one, an answer of the public demo (/ai-test). A thumbs down puts the question on the team's " +
+      "unanswered list. Answers in a live chat are rated by its visitor, in the chat.",
+    tags,
+    access: "public",
+    body: aiFeedbackBody,
+    answers: { 200: aiFeedbackAnswer },
+    errors: [...askErrors, "NOT_FOUND"],
+  }),
+  unanswered: defineRoute({
+    method: "GET",
+    path: "/api/ai/unanswered",
+    summary: "Questions the assistant could not answer in the last 30 days, grouped",
+    tags,
+    access: "authenticated",
+    answers: { 200: aiUnansweredAnswer },
+  }),
+  attachUnanswered: defineRoute({
+    method: "POST",
+    path: "/api/ai/unanswered/attach",
+    summary: "Attach unanswered questions to an article as example questions (administrators)",
+    tags,
+    access: "admin",
+    body: attachUnansweredBody,
+    answers: { 200: unansweredReviewedAnswer },
+  }),
+  newArticle: defineRoute({
+    method: "POST",
+    path: "/api/ai/unanswered/new-article",
+    summary: "Start a draft article from unanswered questions (administrators)",
+    tags,
+    access: "admin",
+    body: newArticleFromUnansweredBody,
+    answers: { 201: unansweredReviewedAnswer },
+  }),
+  settings: defineRoute({
+    method: "GET",
+    path: "/api/ai/settings",
+    summary: "The assistant's settings",
+    tags,
+    access: "authenticated",
+    answers: { 200: aiSettingsAnswer },
+  }),
+  updateSettings: defineRoute({
+    method: "PUT",
+    path: "/api/ai/settings",
+    summary: "Change the assistant's settings (administrators)",
+    tags,
+    access: "admin",
+    body: updateAiSettingsBody,
+    answers: { 200: aiSettingsAnswer },
+  }),
+  stats: defineRoute({
+    method: "GET",
+    path: "/api/ai/stats",
+    summary: "Measured resolution rate over the last 30 days",
+    tags,
+    access: "authenticated",
+    answers: { 200: aiStatsAnswer },
+  }),
+};
+
+/**
+ * The assistant learning each organization (docs/product.md, "The assistant learns"): suggested example questions
+ * and their review, questions no article covers, and the organization's own hand-off threshold.
+ */
+export const learningApi = {
+  notCovered: defineRoute({
+    method: "POST",
+    path: "/api/ai/unanswered/not-covered",
+    summary: "Say that no article covers these unanswered questions (administrators)",
+    description:
+      "They leave the list and count as questions the assistant should hand off (the threshold's history). Each " +
+      "must be one of the organization's unanswered questions, or nothing is marked (404).",
+    tags,
+    access: "admin",
+    body: notCoveredBody,
+    answers: { 200: notCoveredAnswer },
+  }),
+  suggestions: defineRoute({
+    method: "GET",
+    path: "/api/ai/suggestions",
+    summary: "Example questions suggested by agents' replies that linked an article",
+    tags,
+    access: "authenticated",
+    answers: { 200: questionSuggestionsAnswer },
+  }),
+  acceptSuggestion: defineRoute({
+    method: "POST",
+    path: "/api/ai/suggestions/:id/accept",
+    summary: "Add a suggested question to its article's example questions (administrators)",
+    tags,
+    access: "admin",
+    params: idParams,
+    answers: { 200: suggestionReviewedAnswer },
+  }),
+  reviewSuggestions: defineRoute({
+    method: "POST",
+    path: "/api/ai/suggestions/review",
+    summary: "Accept or dismiss several suggested questions at once (administrators)",
+    description:
+      "Every id must be a pending suggestion of the organization, or nothing is done (404). Accepting skips a " +
+      "near-duplicate of a question its article already has (it is dismissed) and keeps pending one whose article " +
+      "is full (KB_QUESTIONS_MAX example questions), saying so.",
+    tags,
+    access: "admin",
+    body: reviewSuggestionsBody,
+    answers: { 200: suggestionsReviewedAnswer },
+  }),
+  dismissSuggestion: defineRoute({
+    method: "POST",
+    path: "/api/ai/suggestions/:id/dismiss",
+    summary: "Dismiss a suggested question (administrators)",
+    tags,
+    access: "admin",
+    params: idParams,
+    answers: { 200: suggestionReviewedAnswer },
+  }),
+  threshold: defineRoute({
+    method: "GET",
+    path: "/api/ai/threshold",
+    summary: "The hand-off threshold proposed from the organization's labelled questions, with its trade-off",
+    description:
+      "The highest threshold that hands off at most `target` of the questions an article covered (default: the " +
+      "target last applied), with the shares of answerable and uncovered questions each threshold hands off. " +
+      "With too little history `proposed` is null and the message says so.",
+    tags,
+    access: "authenticated",
+    query: thresholdQuery,
+    answers: { 200: thresholdProposal },
+  }),
+  applyThreshold: defineRoute({
+    method: "POST",
+    path: "/api/ai/threshold/apply",
+    summary: "Apply the proposed hand-off threshold for a target (administrators)",
+    tags,
+    access: "admin",
+    body: applyThresholdBody,
+    answers: { 200: thresholdProposal },
+  }),
+};

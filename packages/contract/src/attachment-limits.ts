@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MESSAGE_MAX_BYTES, ATTACHMENTS_PER_MESSAGE } from "./attachments.ts";
+import { defineRoute } from "./routes.ts";
 
 // Apart from attachments.ts, which the ticket contract (and so every signed-in screen) loads: only upload boxes need these.
 
@@ -15,6 +16,18 @@ export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = {
   max_file_bytes: ATTACHMENT_MAX_BYTES,
   max_message_bytes: ATTACHMENT_MESSAGE_MAX_BYTES,
   max_files: ATTACHMENTS_PER_MESSAGE,
+};
+
+/** The limits in force, for anyone about to upload (staff, a portal customer, a chat visitor). */
+export const attachmentLimitsApi = {
+  limits: defineRoute({
+    method: "GET",
+    path: "/api/public/attachment-limits",
+    summary: "The size and count limits of files (per file and per message), to say them before uploading",
+    tags: ["tickets"],
+    access: "public",
+    answers: { 200: attachmentLimitsAnswer },
+  }),
 };
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineRoute, idParams } from "./routes.ts";
 
 /** A file on a ticket, as a ticket's answer lists it (the bytes are at its own URL, for those who may read the ticket). */
 export const attachmentSchema = z.object({
@@ -31,9 +32,7 @@ export const attachmentIds = z
 /** Images a browser may show inline: never SVG (it can carry script). */
 export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 
-/** Where a ticket's attachment is served (to staff), and to the ticket's customer in the portal. */
-export const attachmentPath = (ticketId: string, attachmentId: string) =>
-  `/api/tickets/${ticketId}/attachments/${attachmentId}`;
+/** Where a ticket's attachment is served to the ticket's customer in the portal (to staff: attachmentsApi.file). */
 export const portalAttachmentPath = (ticketId: string, attachmentId: string) =>
   `/api/portal/tickets/${ticketId}/attachments/${attachmentId}`;
 
@@ -43,3 +42,61 @@ export const attachmentAnswer = z.object({ attachment: attachmentSchema });
 export const uploadAttachmentQuery = z.object({
   filename: z.string().max(1000, "The file name must be at most 1000 characters").default(""),
 });
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const fileParams = z.object({ id: z.string(), attachmentId: z.string() });
+/** An upload's own failures: a file over the limits, a body that is not a file's bytes. */
+const uploadErrors = ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] as const;
+const fileAnswer = z.unknown().describe("The file's bytes");
+
+/**
+ * A ticket's files: uploaded by its organization's members, or by its customer in the portal, and served to whoever may
+ * read the message they came with. The limits they are held to are attachmentLimitsApi's (attachment-limits.ts).
+ */
+export const attachmentsApi = {
+  uploadForReply: defineRoute({
+    method: "POST",
+    path: "/api/tickets/:id/attachments",
+    summary: "Upload a file for a reply (the body is the file, application/octet-stream); attach it by its id",
+    tags: ["tickets"],
+    access: "authenticated",
+    params: idParams,
+    query: uploadAttachmentQuery,
+    answers: { 201: attachmentAnswer },
+    errors: uploadErrors,
+  }),
+  upload: defineRoute({
+    method: "POST",
+    path: "/api/attachments",
+    summary:
+      "Upload a file for a ticket you are creating (the body is the file, application/octet-stream); send its id with it",
+    tags: ["tickets"],
+    access: "authenticated",
+    query: uploadAttachmentQuery,
+    answers: { 201: attachmentAnswer },
+    errors: uploadErrors,
+  }),
+  file: defineRoute({
+    method: "GET",
+    path: "/api/tickets/:id/attachments/:attachmentId",
+    summary: "A file of a ticket: shown inline when a safe image, else a download",
+    tags: ["tickets"],
+    access: "authenticated",
+    actors: ["api_key"],
+    params: fileParams,
+    answers: { 200: fileAnswer },
+  }),
+  portalUpload: defineRoute({
+    method: "POST",
+    path: "/api/portal/attachments",
+    summary:
+      "Upload a file for a reply or a new ticket (the body is the file, application/octet-stream); send its id with it",
+    tags: ["customer portal"],
+    access: "authenticated",
+    actors: ["contact"],
+    query: uploadAttachmentQuery,
+    answers: { 201: attachmentAnswer },
+    errors: uploadErrors,
+  }),
+};

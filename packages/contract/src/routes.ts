@@ -19,9 +19,8 @@ export interface RouteDef {
   method: RouteMethod;
   /** Fastify's form: `/api/kb/articles/:id`; each `:name` is a key of params. */
   path: `/api/${string}`;
-  /** For the OpenAPI document. */
+  /** For the OpenAPI document (with its longer description, when the summary cannot say enough). */
   summary: string;
-  /** For the OpenAPI document, when the summary needs more: what the route does beyond its one line. */
   description?: string;
   tags: readonly string[];
   access: RouteAccess;
@@ -32,6 +31,11 @@ export interface RouteDef {
   body?: ZodType;
   /** The answer by success status; a route has one. */
   answers: Partial<Record<SuccessStatus, ZodType>>;
+  /**
+   * A failure answered in the route's own shape rather than the error body: the readiness check's 503 says why the
+   * instance should get no traffic, as its success says it should.
+   */
+  unavailable?: ZodType;
   /**
    * The codes of the route's own failures beyond the ones every route shares (validation, session, role, not found,
    * read-only): a name taken (CONFLICT), a file too large (PAYLOAD_TOO_LARGE)... Their statuses are its error answers.

@@ -7,7 +7,7 @@ import { isUuid } from "./ids.ts";
 // Every message a schema here does not write itself comes from one place: "<Field> must be ...".
 import { textRequired } from "./messages.ts";
 import { cursorParam, type Pagination, pageParam, paginationSchema } from "./pagination.ts";
-import { defineRoute } from "./routes.ts";
+import { defineRoute, idParams } from "./routes.ts";
 
 export const TICKET_STATUSES = ["open", "pending", "solved", "closed"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -238,5 +238,75 @@ export const organizationsApi = {
     tags: ["organizations"],
     access: "authenticated",
     answers: { 200: organizationStats },
+  }),
+};
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["tickets"];
+// The public REST API: the organization's API keys read and change tickets like a member (docs/product.md, "Beyond the brief").
+const actors = ["api_key"] as const;
+
+/** The tickets: the list, one ticket, the dashboard's figures, creating, changing and replying (staff and API keys). */
+export const ticketsApi = {
+  list: defineRoute({
+    method: "GET",
+    path: "/api/tickets",
+    summary: "List tickets: filters, search, pages",
+    tags,
+    access: "authenticated",
+    actors,
+    query: ticketListQuery,
+    answers: { 200: ticketListAnswer },
+  }),
+  stats: defineRoute({
+    method: "GET",
+    path: "/api/tickets/stats/overview",
+    summary: "Dashboard figures",
+    tags,
+    access: "authenticated",
+    answers: { 200: ticketStats },
+  }),
+  get: defineRoute({
+    method: "GET",
+    path: "/api/tickets/:id",
+    summary: "A ticket with its comments and activity",
+    tags,
+    access: "authenticated",
+    actors,
+    params: idParams,
+    answers: { 200: ticketAnswer },
+  }),
+  create: defineRoute({
+    method: "POST",
+    path: "/api/tickets",
+    summary: "Create a ticket",
+    tags,
+    access: "authenticated",
+    actors,
+    body: createTicketBody,
+    answers: { 201: ticketAnswer },
+  }),
+  update: defineRoute({
+    method: "PUT",
+    path: "/api/tickets/:id",
+    summary: "Change status, priority, assignee or tags",
+    tags,
+    access: "authenticated",
+    actors,
+    params: idParams,
+    body: updateTicketBody,
+    answers: { 200: ticketAnswer },
+  }),
+  comment: defineRoute({
+    method: "POST",
+    path: "/api/tickets/:id/comments",
+    summary: "Reply publicly or add an internal note",
+    tags,
+    access: "authenticated",
+    actors,
+    params: idParams,
+    body: createCommentBody,
+    answers: { 201: commentAnswer },
   }),
 };

@@ -77,7 +77,7 @@ export function addRoute<const R extends RouteDef>(
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { querystring: route.query } : {}),
       ...(route.body ? { body: route.body } : {}),
-      response: { ...route.answers, ...errors },
+      response: { ...route.answers, ...errors, ...(route.unavailable ? { 503: route.unavailable } : {}) },
     },
     handler: opts.handler,
   });

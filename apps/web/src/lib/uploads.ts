@@ -1,13 +1,13 @@
 import {
   type AttachmentLimits,
-  attachmentLimitsAnswer,
+  attachmentLimitsApi,
   DEFAULT_ATTACHMENT_LIMITS,
   formatBytes,
   UPLOADS_AT_ONCE_FROM_A_PAGE,
 } from "@cove/contract/attachment-limits.ts";
 import { type Attachment, attachmentAnswer } from "@cove/contract/attachments.ts";
 import { useQuery } from "@tanstack/react-query";
-import { ApiError, apiRequest } from "./api-client.ts";
+import { ApiError, callRoute } from "./api-client.ts";
 
 /** What a file over the server's per-file limit is told, before or after an upload. */
 export const tooLargeMessage = (name: string, maxFileBytes: number) =>
@@ -114,9 +114,7 @@ export async function fetchFile(url: string, token: string | undefined, filename
 export function useAttachmentLimits(): AttachmentLimits {
   const query = useQuery({
     queryKey: ["attachment-limits"],
-    queryFn: async ({ signal }) =>
-      (await apiRequest("/public/attachment-limits", { schema: attachmentLimitsAnswer, signal, anonymous: true }))
-        .limits,
+    queryFn: async ({ signal }) => (await callRoute(attachmentLimitsApi.limits, { signal, anonymous: true })).limits,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });

@@ -1,13 +1,11 @@
-import { attachmentLimitsAnswer } from "@cove/contract/attachment-limits.ts";
-import { attachmentAnswer, uploadAttachmentQuery } from "@cove/contract/attachments.ts";
-import { errorSchema } from "@cove/contract/errors.ts";
+import { attachmentLimitsApi } from "@cove/contract/attachment-limits.ts";
+import { attachmentsApi } from "@cove/contract/attachments.ts";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { inRequest } from "../../platform/auth.ts";
 import { notFound } from "../../platform/errors.ts";
-import { idParams, recordId } from "../../platform/ids.ts";
+import { recordId } from "../../platform/ids.ts";
 import type { JobQueue } from "../../platform/jobs.ts";
+import { addRoute } from "../../platform/routes.ts";
 import { fileBody, fileBytes, sendFile, UPLOAD_RATE_LIMIT } from "./attachments.http.ts";
 import { purgeStaleUploads, readAttachment, uploadForReply, uploadPending } from "./attachments.store.ts";
 
@@ -19,45 +17,27 @@ const PURGE_QUEUE: JobQueue<object> = {
   expireInSeconds: 15 * 60,
 };
 
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
-const uploadErrors = { ...errors, 409: errorSchema, 413: errorSchema, 415: errorSchema, 429: errorSchema };
-
-const fileParams = z.object({ id: z.string(), attachmentId: z.string() });
-
 /**
  * A ticket's files: uploaded by its organization's members, or by its customer in the portal, and served to whoever may
- * read the message they came with (staff: the whole ticket; the customer: its public conversation).
+ * read the message they came with (staff: the whole ticket; the customer: its public conversation). The contract's
+ * attachmentsApi, and attachmentLimitsApi for the limits.
  */
-export async function attachmentRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function attachmentRoutes(app: FastifyInstance) {
   app.jobs.work(PURGE_QUEUE, async () => {
     await purgeStaleUploads(app.db);
   });
   app.jobs.schedule(PURGE_QUEUE, "41 3 * * *");
   fileBody(app);
 
-  app.get("/api/public/attachment-limits", {
-    config: { access: "public" },
-    schema: {
-      tags: ["tickets"],
-      summary: "The size and count limits of files (per file and per message), to say them before uploading",
-      response: { 200: attachmentLimitsAnswer },
-    },
+  addRoute(app, attachmentLimitsApi.limits, {
     handler: async (_req, reply) => {
       reply.header("cache-control", "public, max-age=300");
       return { limits: app.attachmentLimits };
     },
   });
 
-  app.post("/api/tickets/:id/attachments", {
-    config: { access: "authenticated", rateLimit: UPLOAD_RATE_LIMIT },
-    schema: {
-      tags: ["tickets"],
-      summary: "Upload a file for a reply (the body is the file, application/octet-stream); attach it by its id",
-      params: idParams,
-      querystring: uploadAttachmentQuery,
-      response: { 201: attachmentAnswer, ...uploadErrors },
-    },
+  addRoute(app, attachmentsApi.uploadForReply, {
+    config: { rateLimit: UPLOAD_RATE_LIMIT },
     handler: async (req, reply) => {
       const ticketId = recordId("Ticket", req.params.id);
       const bytes = fileBytes(req.body);
@@ -68,15 +48,8 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
     },
   });
 
-  app.post("/api/attachments", {
-    config: { access: "authenticated", rateLimit: UPLOAD_RATE_LIMIT },
-    schema: {
-      tags: ["tickets"],
-      summary:
-        "Upload a file for a ticket you are creating (the body is the file, application/octet-stream); send its id with it",
-      querystring: uploadAttachmentQuery,
-      response: { 201: attachmentAnswer, ...uploadErrors },
-    },
+  addRoute(app, attachmentsApi.upload, {
+    config: { rateLimit: UPLOAD_RATE_LIMIT },
     handler: async (req, reply) => {
       const bytes = fileBytes(req.body);
       const attachment = await inRequest(app, req, (ctx) =>
@@ -86,14 +59,7 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
     },
   });
 
-  app.get("/api/tickets/:id/attachments/:attachmentId", {
-    config: { access: "authenticated", actors: ["api_key"] },
-    schema: {
-      tags: ["tickets"],
-      summary: "A file of a ticket: shown inline when a safe image, else a download",
-      params: fileParams,
-      response: { 200: z.unknown().describe("The file's bytes"), ...errors },
-    },
+  addRoute(app, attachmentsApi.file, {
     handler: async (req, reply) => {
       const file = await inRequest(app, req, "api_key", (ctx) =>
         readAttachment(
@@ -108,15 +74,8 @@ export async function attachmentRoutes(fastify: FastifyInstance) {
     },
   });
 
-  app.post("/api/portal/attachments", {
-    config: { access: "authenticated", actors: ["contact"], rateLimit: UPLOAD_RATE_LIMIT },
-    schema: {
-      tags: ["customer portal"],
-      summary:
-        "Upload a file for a reply or a new ticket (the body is the file, application/octet-stream); send its id with it",
-      querystring: uploadAttachmentQuery,
-      response: { 201: attachmentAnswer, ...uploadErrors },
-    },
+  addRoute(app, attachmentsApi.portalUpload, {
+    config: { rateLimit: UPLOAD_RATE_LIMIT },
     handler: async (req, reply) => {
       const bytes = fileBytes(req.body);
       const attachment = await inRequest(app, req, "customer", (ctx) =>

@@ -1,16 +1,14 @@
-import { healthAnswer, readyAnswer } from "@cove/contract/health.ts";
+import { healthApi } from "@cove/contract/health.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { addRoute } from "../../platform/routes.ts";
 
+/** Liveness and readiness (the contract's healthApi). */
 export async function healthRoutes(
-  fastify: FastifyInstance,
+  app: FastifyInstance,
   opts: { kind: "embedded" | "postgres"; migrationsBehind: () => Promise<number> },
 ) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get("/api/health", {
-    config: { access: "public" },
-    schema: { tags: ["health"], summary: "Liveness and database check", response: { 200: healthAnswer } },
+  addRoute(app, healthApi.health, {
     handler: async () => {
       await app.db.execute(sql`select 1`);
       return { status: "ok" as const, database: opts.kind };
@@ -18,15 +16,7 @@ export async function healthRoutes(
   });
 
   // The load balancer's check (docs/deploy.md): an instance that cannot serve yet, or is shutting down, gets no traffic.
-  app.get("/api/ready", {
-    config: { access: "public" },
-    schema: {
-      tags: ["health"],
-      summary: "Readiness: whether this instance should receive traffic",
-      description:
-        "200 when the database answers, every migration this version carries is applied and the instance is not shutting down; otherwise 503 with the reason. /api/health is the liveness check.",
-      response: { 200: readyAnswer, 503: readyAnswer },
-    },
+  addRoute(app, healthApi.ready, {
     handler: async (_req, reply) => {
       const notReady = (reason: string) => reply.code(503).send({ status: "not_ready" as const, reason });
       if (app.lifecycle.draining) return notReady("The instance is shutting down.");

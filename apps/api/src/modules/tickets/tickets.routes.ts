@@ -1,28 +1,15 @@
-import { errorSchema } from "@cove/contract/errors.ts";
-import {
-  commentAnswer,
-  createCommentBody,
-  createTicketBody,
-  ticketAnswer,
-  ticketListAnswer,
-  ticketListQuery,
-  ticketStats,
-  updateTicketBody,
-} from "@cove/contract/tickets.ts";
+import { ticketListQuery, ticketsApi } from "@cove/contract/tickets.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import { inRequest } from "../../platform/auth.ts";
-import { idParams, recordId } from "../../platform/ids.ts";
+import { recordId } from "../../platform/ids.ts";
+import { addRoute } from "../../platform/routes.ts";
 import type { Principal } from "../../platform/tenancy.ts";
 import { listTickets } from "./tickets.list.ts";
 import { registerTicketTopics } from "./tickets.realtime.ts";
 import * as service from "./tickets.service.ts";
 import { ticketStats as loadStats } from "./tickets.stats.ts";
 
-const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema };
-const tags = ["tickets"];
-const params = idParams;
 const ticketId = (id: string) => recordId("Ticket", id);
 
 type ListQuery = z.output<typeof ticketListQuery>;
@@ -38,46 +25,28 @@ export const listKey = (req: FastifyRequest, who: Principal) => {
   );
 };
 
-export async function ticketRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const access = "authenticated" as const;
-  // The public REST API: the organization's API keys read and change tickets like a member (docs/product.md, "Beyond the brief").
-  const actors = ["api_key"] as const;
-  registerTicketTopics(fastify);
+/** The tickets (the contract's ticketsApi): members read and change them, and so do the organization's API keys. */
+export async function ticketRoutes(app: FastifyInstance) {
+  registerTicketTopics(app);
 
-  app.get("/api/tickets", {
-    config: { access, actors, answerCache: { key: listKey } },
-    schema: {
-      tags,
-      summary: "List tickets: filters, search, pages",
-      querystring: ticketListQuery,
-      response: { 200: ticketListAnswer, ...errors },
-    },
+  addRoute(app, ticketsApi.list, {
+    config: { answerCache: { key: listKey } },
     handler: (req) => inRequest(app, req, "api_key", (ctx) => listTickets(ctx, req.query)),
   });
 
-  app.get("/api/tickets/stats/overview", {
-    config: { access, answerCache: { key: () => [], daily: true } },
-    schema: { tags, summary: "Dashboard figures", response: { 200: ticketStats, ...errors } },
+  addRoute(app, ticketsApi.stats, {
+    config: { answerCache: { key: () => [], daily: true } },
     handler: (req) => inRequest(app, req, loadStats),
   });
 
-  app.get("/api/tickets/:id", {
-    config: { access, actors, answerCache: { key: (req) => [(req.params as { id: string }).id] } },
-    schema: {
-      tags,
-      summary: "A ticket with its comments and activity",
-      params,
-      response: { 200: ticketAnswer, ...errors },
-    },
+  addRoute(app, ticketsApi.get, {
+    config: { answerCache: { key: (req) => [(req.params as { id: string }).id] } },
     handler: async (req) => ({
       ticket: await inRequest(app, req, "api_key", (ctx) => service.getTicket(ctx, ticketId(req.params.id))),
     }),
   });
 
-  app.post("/api/tickets", {
-    config: { access, actors },
-    schema: { tags, summary: "Create a ticket", body: createTicketBody, response: { 201: ticketAnswer, ...errors } },
+  addRoute(app, ticketsApi.create, {
     handler: async (req, reply) =>
       reply.status(201).send({
         ticket: await inRequest(app, req, "api_key", (ctx) =>
@@ -91,15 +60,7 @@ export async function ticketRoutes(fastify: FastifyInstance) {
       }),
   });
 
-  app.put("/api/tickets/:id", {
-    config: { access, actors },
-    schema: {
-      tags,
-      summary: "Change status, priority, assignee or tags",
-      params,
-      body: updateTicketBody,
-      response: { 200: ticketAnswer, ...errors },
-    },
+  addRoute(app, ticketsApi.update, {
     handler: async (req) => ({
       ticket: await inRequest(app, req, "api_key", (ctx) =>
         service.updateTicket(ctx, ticketId(req.params.id), req.body),
@@ -107,15 +68,7 @@ export async function ticketRoutes(fastify: FastifyInstance) {
     }),
   });
 
-  app.post("/api/tickets/:id/comments", {
-    config: { access, actors },
-    schema: {
-      tags,
-      summary: "Reply publicly or add an internal note",
-      params,
-      body: createCommentBody,
-      response: { 201: commentAnswer, ...errors },
-    },
+  addRoute(app, ticketsApi.comment, {
     handler: async (req, reply) =>
       reply.status(201).send({
         comment: await inRequest(app, req, "api_key", (ctx) =>

@@ -4,25 +4,16 @@ import {
   type AiResponseBody,
   type AiSettings,
   type AttachUnansweredBody,
-  aiFeedbackAnswer,
-  aiResponseAnswer,
-  aiSettingsAnswer,
-  aiStatsAnswer,
-  aiUnansweredAnswer,
+  aiApi,
+  learningApi,
   type NewArticleFromUnansweredBody,
   type NotCoveredBody,
-  notCoveredAnswer,
-  questionSuggestionsAnswer,
   type ReviewSuggestionsBody,
-  suggestionReviewedAnswer,
-  suggestionsReviewedAnswer,
-  thresholdProposal,
   type UpdateAiSettingsBody,
-  unansweredReviewedAnswer,
 } from "@cove/contract/ai.ts";
-import { type DemoAnswer, demoAnswer } from "@cove/contract/demo.ts";
+import { type DemoAnswer, demoApi } from "@cove/contract/demo.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 
 export const aiKeys = {
   all: ["ai"] as const,
@@ -35,14 +26,14 @@ export const aiKeys = {
 
 /** POST /api/chat/ai-feedback: thumbs up or down on an answer. Anonymous: an answer of the public demo. */
 export async function rateAnswer(body: AiFeedbackBody, opts: { anonymous?: boolean } = {}): Promise<void> {
-  await apiRequest("/chat/ai-feedback", { method: "POST", body, schema: aiFeedbackAnswer, ...opts });
+  await callRoute(aiApi.feedback, { body, ...opts });
 }
 
 /** The questions the assistant could not answer in the last 30 days, grouped. */
 export function useUnanswered() {
   return useQuery({
     queryKey: aiKeys.unanswered(),
-    queryFn: ({ signal }) => apiRequest("/ai/unanswered", { schema: aiUnansweredAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(aiApi.unanswered, { signal }),
   });
 }
 
@@ -55,13 +46,11 @@ export function useReviewUnanswered() {
   };
   return {
     attach: useMutation({
-      mutationFn: (body: AttachUnansweredBody) =>
-        apiRequest("/ai/unanswered/attach", { method: "POST", body, schema: unansweredReviewedAnswer }),
+      mutationFn: (body: AttachUnansweredBody) => callRoute(aiApi.attachUnanswered, { body }),
       onSuccess,
     }),
     newArticle: useMutation({
-      mutationFn: (body: NewArticleFromUnansweredBody) =>
-        apiRequest("/ai/unanswered/new-article", { method: "POST", body, schema: unansweredReviewedAnswer }),
+      mutationFn: (body: NewArticleFromUnansweredBody) => callRoute(aiApi.newArticle, { body }),
       onSuccess,
     }),
   };
@@ -71,7 +60,7 @@ export function useReviewUnanswered() {
 export function useSuggestions() {
   return useQuery({
     queryKey: aiKeys.suggestions(),
-    queryFn: ({ signal }) => apiRequest("/ai/suggestions", { schema: questionSuggestionsAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(learningApi.suggestions, { signal }),
   });
 }
 
@@ -80,9 +69,8 @@ export function useReviewSuggestion() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: "accept" | "dismiss" }) =>
-      apiRequest(`/ai/suggestions/${encodeURIComponent(id)}/${action}`, {
-        method: "POST",
-        schema: suggestionReviewedAnswer,
+      callRoute(action === "accept" ? learningApi.acceptSuggestion : learningApi.dismissSuggestion, {
+        params: { id },
       }),
     onSuccess: (_done, { action }) => {
       void queryClient.invalidateQueries({ queryKey: aiKeys.suggestions() });
@@ -98,8 +86,7 @@ export function useReviewSuggestion() {
 export function useReviewSuggestions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ReviewSuggestionsBody) =>
-      apiRequest("/ai/suggestions/review", { method: "POST", body, schema: suggestionsReviewedAnswer }),
+    mutationFn: (body: ReviewSuggestionsBody) => callRoute(learningApi.reviewSuggestions, { body }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: aiKeys.suggestions() });
       void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() });
@@ -112,8 +99,7 @@ export function useReviewSuggestions() {
 export function useMarkNotCovered() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: NotCoveredBody) =>
-      apiRequest("/ai/unanswered/not-covered", { method: "POST", body, schema: notCoveredAnswer }),
+    mutationFn: (body: NotCoveredBody) => callRoute(learningApi.notCovered, { body }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: aiKeys.unanswered() });
       // A new label: the proposal changes, and with "adjust automatically" on, so may the threshold.
@@ -127,8 +113,7 @@ export function useMarkNotCovered() {
 export function useThresholdProposal(target: number) {
   return useQuery({
     queryKey: aiKeys.threshold(target),
-    queryFn: ({ signal }) =>
-      apiRequest(`/ai/threshold?target=${encodeURIComponent(target)}`, { schema: thresholdProposal, signal }),
+    queryFn: ({ signal }) => callRoute(learningApi.threshold, { query: { target }, signal }),
   });
 }
 
@@ -136,8 +121,7 @@ export function useThresholdProposal(target: number) {
 export function useApplyThreshold() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (target: number) =>
-      apiRequest("/ai/threshold/apply", { method: "POST", body: { target }, schema: thresholdProposal }),
+    mutationFn: (target: number) => callRoute(learningApi.applyThreshold, { body: { target } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: aiKeys.all }),
   });
 }
@@ -147,34 +131,32 @@ export function askAssistant(
   body: AiResponseBody,
   opts: { anonymous?: boolean; signal?: AbortSignal } = {},
 ): Promise<AiResponseAnswer> {
-  return apiRequest("/chat/ai-response", { method: "POST", body, schema: aiResponseAnswer, ...opts });
+  return callRoute(aiApi.ask, { body, ...opts });
 }
 
 /** GET /api/demo: whether this server has the demo organization the public demo answers from. */
 export function fetchDemo(signal?: AbortSignal): Promise<DemoAnswer> {
-  return apiRequest("/demo", { schema: demoAnswer, signal, anonymous: true });
+  return callRoute(demoApi.status, { signal, anonymous: true });
 }
 
 export function useAiSettings() {
   return useQuery({
     queryKey: aiKeys.settings(),
-    queryFn: async ({ signal }): Promise<AiSettings> =>
-      (await apiRequest("/ai/settings", { schema: aiSettingsAnswer, signal })).settings,
+    queryFn: async ({ signal }): Promise<AiSettings> => (await callRoute(aiApi.settings, { signal })).settings,
   });
 }
 
 export function useAiStats() {
   return useQuery({
     queryKey: aiKeys.stats(),
-    queryFn: ({ signal }) => apiRequest("/ai/stats", { schema: aiStatsAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(aiApi.stats, { signal }),
   });
 }
 
 export function useUpdateAiSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: UpdateAiSettingsBody) =>
-      (await apiRequest("/ai/settings", { method: "PUT", body, schema: aiSettingsAnswer })).settings,
+    mutationFn: async (body: UpdateAiSettingsBody) => (await callRoute(aiApi.updateSettings, { body })).settings,
     onSuccess: (settings) => queryClient.setQueryData(aiKeys.settings(), settings),
   });
 }

@@ -1,4 +1,6 @@
+import { attachmentsApi } from "@cove/contract/attachments.ts";
 import { createPortalTicketBody } from "@cove/contract/portal.ts";
+import { routePath } from "@cove/contract/routes.ts";
 import { toast } from "sonner";
 import { useFileUploads } from "../../../components/file-uploads.tsx";
 import { FormDialog } from "../../../components/ui/dialog-shell.tsx";
@@ -24,7 +26,7 @@ export function NewTicketDialog({
 }) {
   const portal = usePortal();
   const create = useCreateMyTicket();
-  const files = useFileUploads({ url: "/api/portal/attachments", token: portal.token });
+  const files = useFileUploads({ url: routePath(attachmentsApi.portalUpload, undefined), token: portal.token });
   const {
     register,
     handleSubmit,

@@ -1,5 +1,6 @@
-import { type Attachment, portalAttachmentPath } from "@cove/contract/attachments.ts";
+import { type Attachment, attachmentsApi, portalAttachmentPath } from "@cove/contract/attachments.ts";
 import { type CustomerComment, type CustomerTicketDetail, portalReplyBody } from "@cove/contract/portal.ts";
+import { routePath } from "@cove/contract/routes.ts";
 import { clsx } from "clsx";
 import { ArrowLeft, FileQuestion } from "lucide-react";
 import { useCallback, useId } from "react";
@@ -152,7 +153,7 @@ function ReplyBox({ ticket }: { ticket: CustomerTicketDetail }) {
   const id = useId();
   const reply = useReplyToMyTicket(ticket.id);
   const { token } = usePortal();
-  const files = useFileUploads({ url: "/api/portal/attachments", token });
+  const files = useFileUploads({ url: routePath(attachmentsApi.portalUpload, undefined), token });
   const {
     register,
     watch,

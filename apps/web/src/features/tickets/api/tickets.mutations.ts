@@ -1,14 +1,13 @@
 import {
   type CreateCommentBody,
   type CreateTicketBody,
-  commentAnswer,
   type Ticket,
-  ticketAnswer,
+  ticketsApi,
   type UpdateTicketBody,
 } from "@cove/contract/tickets.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { organizationStatsKey, ticketKeys } from "../../../lib/query-keys.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 
@@ -23,8 +22,7 @@ function toastFailure(title: string, error: unknown) {
 export function useCreateTicket() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: CreateTicketBody) =>
-      (await apiRequest("/tickets", { method: "POST", body, schema: ticketAnswer })).ticket,
+    mutationFn: async (body: CreateTicketBody) => (await callRoute(ticketsApi.create, { body })).ticket,
     onSuccess: (ticket) => {
       queryClient.setQueryData(ticketKeys.detail(ticket.id), ticket);
       // Lists and counters include the new ticket the next time they are shown.
@@ -64,8 +62,7 @@ export function useUpdateTicket(id: string) {
   const queryClient = useQueryClient();
   const key = ticketKeys.detail(id);
   return useMutation({
-    mutationFn: async ({ body }: TicketChange) =>
-      (await apiRequest(`/tickets/${encodeURIComponent(id)}`, { method: "PUT", body, schema: ticketAnswer })).ticket,
+    mutationFn: async ({ body }: TicketChange) => (await callRoute(ticketsApi.update, { params: { id }, body })).ticket,
     onMutate: async (change) => {
       await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData<Ticket>(key);
@@ -91,13 +88,7 @@ export function useAddComment(ticketId: string) {
   const key = ticketKeys.detail(ticketId);
   return useMutation({
     mutationFn: async (body: CreateCommentBody) =>
-      (
-        await apiRequest(`/tickets/${encodeURIComponent(ticketId)}/comments`, {
-          method: "POST",
-          body,
-          schema: commentAnswer,
-        })
-      ).comment,
+      (await callRoute(ticketsApi.comment, { params: { id: ticketId }, body })).comment,
     onSuccess: (comment, variables) => {
       queryClient.setQueryData<Ticket>(key, (ticket) =>
         ticket && !ticket.comments.some((c) => c.id === comment.id)

@@ -3,12 +3,10 @@ import {
   type TicketPriority,
   type TicketSort,
   type TicketStatus,
-  ticketAnswer,
-  ticketListAnswer,
-  ticketStats,
+  ticketsApi,
 } from "@cove/contract/tickets.ts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { ticketKeys } from "../../../lib/query-keys.ts";
 
 /** What a ticket list is asked for; the same shape lives in the list page's URL. */
@@ -24,22 +22,23 @@ export interface TicketListParams {
   sort?: TicketSort;
 }
 
-export function ticketListPath(params: TicketListParams): string {
-  const query = new URLSearchParams();
-  query.set("page", String(params.page));
-  if (params.limit !== undefined) query.set("limit", String(params.limit));
-  if (params.status) query.set("status", params.status);
-  if (params.priority) query.set("priority", params.priority);
-  if (params.assignee_id) query.set("assignee_id", params.assignee_id);
-  if (params.search) query.set("search", params.search);
-  if (params.sort) query.set("sort", params.sort);
-  return `/tickets?${query}`;
+/** The list's query, in the order the address has always had; an empty filter is left out. */
+function ticketListQuery(params: TicketListParams) {
+  return {
+    page: params.page,
+    limit: params.limit,
+    status: params.status || undefined,
+    priority: params.priority || undefined,
+    assignee_id: params.assignee_id || undefined,
+    search: params.search || undefined,
+    sort: params.sort || undefined,
+  };
 }
 
 export function useTicketList(params: TicketListParams) {
   return useQuery({
     queryKey: ticketKeys.list(params),
-    queryFn: ({ signal }) => apiRequest(ticketListPath(params), { schema: ticketListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(ticketsApi.list, { query: ticketListQuery(params), signal }),
     // The rows of the previous page or filter stay on screen (dimmed) until the next ones arrive.
     placeholderData: keepPreviousData,
   });
@@ -49,13 +48,13 @@ export function useTicket(id: string) {
   return useQuery({
     queryKey: ticketKeys.detail(id),
     queryFn: async ({ signal }): Promise<Ticket> =>
-      (await apiRequest(`/tickets/${encodeURIComponent(id)}`, { schema: ticketAnswer, signal })).ticket,
+      (await callRoute(ticketsApi.get, { params: { id }, signal })).ticket,
   });
 }
 
 export function useTicketStats() {
   return useQuery({
     queryKey: ticketKeys.stats(),
-    queryFn: ({ signal }) => apiRequest("/tickets/stats/overview", { schema: ticketStats, signal }),
+    queryFn: ({ signal }) => callRoute(ticketsApi.stats, { signal }),
   });
 }

@@ -1,3 +1,5 @@
+import { attachmentsApi } from "@cove/contract/attachments.ts";
+import { routePath } from "@cove/contract/routes.ts";
 import { createTicketBody } from "@cove/contract/tickets.ts";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
@@ -18,7 +20,7 @@ export function NewTicketForm() {
   const navigate = useNavigate();
   const createTicket = useCreateTicket();
   // Uploaded as soon as chosen, dropped or pasted, before the ticket exists: they are the member's until it is created.
-  const files = useFileUploads({ url: "/api/attachments", token: getSession()?.token });
+  const files = useFileUploads({ url: routePath(attachmentsApi.upload, undefined), token: getSession()?.token });
   const {
     register,
     handleSubmit,

@@ -1,3 +1,5 @@
+import { attachmentsApi } from "@cove/contract/attachments.ts";
+import { routePath } from "@cove/contract/routes.ts";
 import { createCommentBody } from "@cove/contract/tickets.ts";
 import { clsx } from "clsx";
 import { useEffect, useId } from "react";
@@ -32,7 +34,7 @@ export function ReplyForm({ ticketId, onClose, onTyping }: ReplyFormProps) {
   } = useContractForm(createCommentBody, { body: "", is_public: true });
   const isPublic = watch("is_public");
   const files = useFileUploads({
-    url: `/api/tickets/${encodeURIComponent(ticketId)}/attachments`,
+    url: routePath(attachmentsApi.uploadForReply, { id: ticketId }),
     token: getSession()?.token,
   });
   const ticket = useTicket(ticketId).data;
