@@ -2,6 +2,7 @@ import { z } from "zod";
 import { requiredText } from "./auth.ts";
 import { planIdField } from "./billing.ts";
 import { PLAN_IDS } from "./constants.ts";
+import { defineRoute } from "./routes.ts";
 
 /**
  * What the Billing page adds for a paying team: the billing details printed on invoices, and a change of plan's cost
@@ -80,3 +81,39 @@ export type BillingDetails = z.infer<typeof billingDetails>;
  */
 export const billingDetailsAnswer = z.object({ details: billingDetails, saved: z.boolean() });
 export type BillingDetailsAnswer = z.infer<typeof billingDetailsAnswer>;
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["billing"];
+
+/** The Billing page's own routes (admins), beside billingApi (billing.ts): a change of plan's cost, the billing details. */
+export const billingAccountApi = {
+  planChangePreview: defineRoute({
+    method: "GET",
+    path: "/api/billing/change-plan/preview",
+    summary: "What a change of plan would cost: the new price and the proration of the rest of the period",
+    tags,
+    access: "admin",
+    query: planChangePreviewQuery,
+    answers: { 200: planChangePreview },
+    // The same checks as the change: no subscription yet, or already on that plan; too few seats for the team.
+    errors: ["CONFLICT", "SEAT_LIMIT"],
+  }),
+  details: defineRoute({
+    method: "GET",
+    path: "/api/billing/details",
+    summary: "Who the invoices are addressed to (until saved: the organization's name and the card's address)",
+    tags,
+    access: "admin",
+    answers: { 200: billingDetailsAnswer },
+  }),
+  saveDetails: defineRoute({
+    method: "PUT",
+    path: "/api/billing/details",
+    summary: "Set the billing name, address and tax ID printed on every invoice",
+    tags,
+    access: "admin",
+    body: billingDetailsBody,
+    answers: { 200: billingDetailsAnswer },
+  }),
+};

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PLAN_IDS } from "./constants.ts";
+import { defineRoute, idParams } from "./routes.ts";
 
 /** Which card provider takes payments (PAYMENT_PROVIDER): Cove's own test-mode one, or Stripe. */
 export const PAYMENT_PROVIDERS = ["test", "stripe"] as const;
@@ -123,3 +124,101 @@ export const advanceClockBody = z.object({
 });
 
 export const billingMessage = z.object({ message: z.string() });
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+const tags = ["billing"];
+
+/**
+ * Billing (admins: docs/product.md, "Roles"): the plan, the card, invoices. The billing details and a change of plan's
+ * cost are billingAccountApi's (billing-account.ts), whose schemas travel with the Billing page only. A call that
+ * reaches the card provider can fail there (PAYMENT_FAILED: the card; PAYMENT_PROVIDER_ERROR: the provider).
+ */
+export const billingApi = {
+  config: defineRoute({
+    method: "GET",
+    path: "/api/billing/config",
+    summary: "Which card provider the payment form loads",
+    tags,
+    access: "admin",
+    answers: { 200: billingConfigAnswer },
+  }),
+  subscription: defineRoute({
+    method: "GET",
+    path: "/api/billing/subscription",
+    summary: "The plan, the subscription (status, currentPeriodEnd in Unix seconds), the card, read-only mode",
+    tags,
+    access: "admin",
+    answers: { 200: subscriptionAnswer },
+    // A payment waiting for its confirmation step is read again from the provider.
+    errors: ["PAYMENT_PROVIDER_ERROR"],
+  }),
+  subscribe: defineRoute({
+    method: "POST",
+    path: "/api/billing/subscribe",
+    summary: "Subscribe to a plan with a card created by the payment form (clientSecret: confirm it there)",
+    tags,
+    access: "admin",
+    body: subscribeBody,
+    answers: { 200: subscribeAnswer },
+    // Already subscribed, or a payment under way; a plan with fewer seats than the team holds.
+    errors: ["CONFLICT", "SEAT_LIMIT", "PAYMENT_FAILED", "PAYMENT_PROVIDER_ERROR"],
+  }),
+  cancel: defineRoute({
+    method: "POST",
+    path: "/api/billing/cancel",
+    summary: "Cancel the subscription at the end of the current period",
+    tags,
+    access: "admin",
+    answers: { 200: billingMessage },
+    // No subscription yet.
+    errors: ["CONFLICT", "PAYMENT_PROVIDER_ERROR"],
+  }),
+  resume: defineRoute({
+    method: "POST",
+    path: "/api/billing/resume",
+    summary: "Keep a subscription that was set to cancel at the end of the period",
+    tags,
+    access: "admin",
+    answers: { 200: billingMessage },
+    errors: ["CONFLICT", "PAYMENT_PROVIDER_ERROR"],
+  }),
+  changePlan: defineRoute({
+    method: "POST",
+    path: "/api/billing/change-plan",
+    summary: "Move the subscription to another plan",
+    tags,
+    access: "admin",
+    body: changePlanBody,
+    answers: { 200: billingMessage },
+    // No subscription yet, or already on that plan; a plan with fewer seats than the team holds.
+    errors: ["CONFLICT", "SEAT_LIMIT", "PAYMENT_PROVIDER_ERROR"],
+  }),
+  paymentMethod: defineRoute({
+    method: "POST",
+    path: "/api/billing/payment-method",
+    summary: "Replace the subscription's card; an overdue invoice is paid with it at once",
+    tags,
+    access: "admin",
+    body: paymentMethodBody,
+    answers: { 200: billingMessage },
+    errors: ["CONFLICT", "PAYMENT_FAILED", "PAYMENT_PROVIDER_ERROR"],
+  }),
+  invoices: defineRoute({
+    method: "GET",
+    path: "/api/billing/invoices",
+    summary: "Invoices, newest first, with amounts in cents",
+    tags,
+    access: "admin",
+    answers: { 200: invoiceListAnswer },
+  }),
+  invoicePdf: defineRoute({
+    method: "GET",
+    path: "/api/billing/invoices/:id/pdf",
+    summary: "One invoice as a PDF, addressed with the organization's billing details",
+    tags,
+    access: "admin",
+    params: idParams,
+    answers: { 200: z.unknown().describe("A PDF file (application/pdf)") },
+  }),
+};

@@ -1,17 +1,10 @@
-import {
-  billingConfigAnswer,
-  billingMessage,
-  invoiceListAnswer,
-  type PaymentProviderKind,
-  type SubscribeAnswer,
-  subscribeAnswer,
-  subscriptionAnswer,
-} from "@cove/contract/billing.ts";
-import { type BillingDetailsBody, billingDetailsAnswer, planChangePreview } from "@cove/contract/billing-account.ts";
+import { billingApi, type PaymentProviderKind, type SubscribeAnswer, subscribeAnswer } from "@cove/contract/billing.ts";
+import { type BillingDetailsBody, billingAccountApi } from "@cove/contract/billing-account.ts";
 import type { PlanId } from "@cove/contract/constants.ts";
+import { routePath } from "@cove/contract/routes.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiRequest, callRoute } from "../../../lib/api-client.ts";
 import { downloadWithSession } from "../../../lib/download.ts";
 
 export const subscriptionKey = ["billing", "subscription"] as const;
@@ -22,7 +15,7 @@ const trialKey = ["trial", "status"] as const;
 export function useBillingConfig() {
   return useQuery({
     queryKey: ["billing", "config"],
-    queryFn: ({ signal }) => apiRequest("/billing/config", { schema: billingConfigAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(billingApi.config, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -30,33 +23,32 @@ export function useBillingConfig() {
 export function useSubscription() {
   return useQuery({
     queryKey: subscriptionKey,
-    queryFn: ({ signal }) => apiRequest("/billing/subscription", { schema: subscriptionAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(billingApi.subscription, { signal }),
   });
 }
 
 export function useInvoices() {
   return useQuery({
     queryKey: invoicesKey,
-    queryFn: ({ signal }) => apiRequest("/billing/invoices", { schema: invoiceListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(billingApi.invoices, { signal }),
   });
 }
 
 /** What moving to plan would cost, asked when the admin chooses it (never cached: it depends on the day). */
 export const fetchPlanChangePreview = (plan: PlanId) =>
-  apiRequest(`/billing/change-plan/preview?plan=${encodeURIComponent(plan)}`, { schema: planChangePreview });
+  callRoute(billingAccountApi.planChangePreview, { query: { plan } });
 
 export function useBillingDetails() {
   return useQuery({
     queryKey: detailsKey,
-    queryFn: ({ signal }) => apiRequest("/billing/details", { schema: billingDetailsAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(billingAccountApi.details, { signal }),
   });
 }
 
 export function useSaveBillingDetails() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: BillingDetailsBody) =>
-      apiRequest("/billing/details", { method: "PUT", body, schema: billingDetailsAnswer }),
+    mutationFn: (body: BillingDetailsBody) => callRoute(billingAccountApi.saveDetails, { body }),
     onSuccess: (answer) => queryClient.setQueryData(detailsKey, answer),
   });
 }
@@ -64,7 +56,7 @@ export function useSaveBillingDetails() {
 /** Downloads an invoice's PDF: the call needs the session's token, so it is fetched and handed to the browser. */
 export function downloadInvoicePdf(id: string): Promise<void> {
   return downloadWithSession(
-    `/billing/invoices/${encodeURIComponent(id)}/pdf`,
+    routePath(billingApi.invoicePdf, { id }).slice("/api".length),
     "invoice.pdf",
     "The invoice could not be downloaded. Reload the page and try again.",
   );
@@ -85,37 +77,25 @@ function useBillingMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
 }
 
 export const useSubscribe = () =>
-  useBillingMutation((body: { plan: PlanId; paymentMethodId: string }) =>
-    apiRequest("/billing/subscribe", { method: "POST", body, schema: subscribeAnswer }),
-  );
+  useBillingMutation((body: { plan: PlanId; paymentMethodId: string }) => callRoute(billingApi.subscribe, { body }));
 
 export const useConvertTrial = () =>
   useBillingMutation((body: { plan: PlanId; paymentMethodId: string }) =>
     apiRequest("/trial/convert", { method: "POST", body, schema: subscribeAnswer }),
   );
 
-export const useCancelSubscription = () =>
-  useBillingMutation(() => apiRequest("/billing/cancel", { method: "POST", schema: billingMessage }));
+export const useCancelSubscription = () => useBillingMutation(() => callRoute(billingApi.cancel, {}));
 
-export const useResumeSubscription = () =>
-  useBillingMutation(() => apiRequest("/billing/resume", { method: "POST", schema: billingMessage }));
+export const useResumeSubscription = () => useBillingMutation(() => callRoute(billingApi.resume, {}));
 
 export const useChangePlan = () =>
-  useBillingMutation((plan: PlanId) =>
-    apiRequest("/billing/change-plan", { method: "POST", body: { plan }, schema: billingMessage }),
-  );
+  useBillingMutation((plan: PlanId) => callRoute(billingApi.changePlan, { body: { plan } }));
 
 export const useUpdatePaymentMethod = () =>
   useBillingMutation(
     async (paymentMethodId: string): Promise<SubscribeAnswer> => ({
       status: "active",
-      message: (
-        await apiRequest("/billing/payment-method", {
-          method: "POST",
-          body: { paymentMethodId },
-          schema: billingMessage,
-        })
-      ).message,
+      message: (await callRoute(billingApi.paymentMethod, { body: { paymentMethodId } })).message,
     }),
   );
 
