@@ -1,7 +1,8 @@
-import { billingApi, type PaymentProviderKind, type SubscribeAnswer, subscribeAnswer } from "@cove/contract/billing.ts";
+import { billingApi, type PaymentProviderKind, type SubscribeAnswer } from "@cove/contract/billing.ts";
 import { type BillingDetailsBody, billingAccountApi } from "@cove/contract/billing-account.ts";
 import type { PlanId } from "@cove/contract/constants.ts";
 import { routePath } from "@cove/contract/routes.ts";
+import { trialApi } from "@cove/contract/trial.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 import { apiRequest, callRoute } from "../../../lib/api-client.ts";
@@ -80,9 +81,7 @@ export const useSubscribe = () =>
   useBillingMutation((body: { plan: PlanId; paymentMethodId: string }) => callRoute(billingApi.subscribe, { body }));
 
 export const useConvertTrial = () =>
-  useBillingMutation((body: { plan: PlanId; paymentMethodId: string }) =>
-    apiRequest("/trial/convert", { method: "POST", body, schema: subscribeAnswer }),
-  );
+  useBillingMutation((body: { plan: PlanId; paymentMethodId: string }) => callRoute(trialApi.convert, { body }));
 
 export const useCancelSubscription = () => useBillingMutation(() => callRoute(billingApi.cancel, {}));
 
