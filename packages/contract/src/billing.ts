@@ -125,6 +125,9 @@ export const advanceClockBody = z.object({
 
 export const billingMessage = z.object({ message: z.string() });
 
+/** The answer to the provider's webhook: the event was taken (duplicate: it had been delivered before). */
+export const webhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() });
+
 // Routes -------------------------------------------------------------------------------------------------------------
 
 const tags = ["billing"];
@@ -220,5 +223,25 @@ export const billingApi = {
     access: "admin",
     params: idParams,
     answers: { 200: z.unknown().describe("A PDF file (application/pdf)") },
+  }),
+};
+
+/**
+ * The payment provider's webhook (public: the provider signs each event, and the signature is checked over the exact
+ * bytes sent, so the route reads its body raw and declares no body schema).
+ */
+export const billingWebhookApi = {
+  event: defineRoute({
+    method: "POST",
+    path: "/api/billing/webhook",
+    summary: "Payment provider events (signed): payment succeeded or failed, subscription updated or canceled",
+    description:
+      "The signature is checked (Stripe-Signature with Stripe, cove-test-signature with the test provider); a bad " +
+      "one answers 400. An event delivered again is acknowledged and not applied twice.",
+    tags,
+    access: "public",
+    answers: { 200: webhookAnswer },
+    // A missing, wrong or stale signature; the provider could not be reached to read the event's subscription.
+    errors: ["BAD_REQUEST", "PAYMENT_PROVIDER_ERROR"],
   }),
 };

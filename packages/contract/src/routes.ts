@@ -21,6 +21,8 @@ export interface RouteDef {
   path: `/api/${string}`;
   /** For the OpenAPI document. */
   summary: string;
+  /** For the OpenAPI document, when the summary does not say enough (what a signature is checked against...). */
+  description?: string;
   tags: readonly string[];
   access: RouteAccess;
   /** With access "authenticated": the other kinds of actor the route admits (none unless listed). */

@@ -73,6 +73,7 @@ export function addRoute<const R extends RouteDef>(
     schema: {
       tags: [...route.tags],
       summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { querystring: route.query } : {}),
       ...(route.body ? { body: route.body } : {}),
