@@ -2,10 +2,10 @@ import { billingApi, type PaymentProviderKind, type SubscribeAnswer } from "@cov
 import { type BillingDetailsBody, billingAccountApi } from "@cove/contract/billing-account.ts";
 import type { PlanId } from "@cove/contract/constants.ts";
 import { routePath } from "@cove/contract/routes.ts";
+import { type TestCardBody, testProviderApi } from "@cove/contract/test-provider.ts";
 import { trialApi } from "@cove/contract/trial.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
-import { apiRequest, callRoute } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { downloadWithSession } from "../../../lib/download.ts";
 
 export const subscriptionKey = ["billing", "subscription"] as const;
@@ -99,28 +99,13 @@ export const useUpdatePaymentMethod = () =>
   );
 
 /** The test provider's card form call: a test card becomes a payment method id. */
-export async function createTestPaymentMethod(card: {
-  number: string;
-  exp_month: number;
-  exp_year: number;
-  cvc: string;
-  name: string;
-  address: { line1: string; city: string; postal_code: string; country: string };
-}): Promise<string> {
-  const answer = await apiRequest("/test-provider/payment-methods", {
-    method: "POST",
-    body: card,
-    schema: z.object({ id: z.string() }),
-  });
+export async function createTestPaymentMethod(card: TestCardBody): Promise<string> {
+  const answer = await callRoute(testProviderApi.createPaymentMethod, { body: card });
   return answer.id;
 }
 
 export async function confirmTestPayment(clientSecret: string, outcome: "complete" | "fail"): Promise<void> {
-  await apiRequest("/test-provider/confirm", {
-    method: "POST",
-    body: { client_secret: clientSecret, outcome },
-    schema: z.object({ status: z.string() }),
-  });
+  await callRoute(testProviderApi.confirmPayment, { body: { client_secret: clientSecret, outcome } });
 }
 
 export type { PaymentProviderKind };
