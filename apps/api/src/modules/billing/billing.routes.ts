@@ -1,5 +1,4 @@
-import { billingApi } from "@cove/contract/billing.ts";
-import { billingAccountApi } from "@cove/contract/billing-account.ts";
+import { billingApi } from "@cove/contract/billing-account.ts";
 import contentDisposition from "content-disposition";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { inRequest } from "../../platform/auth.ts";
@@ -17,10 +16,7 @@ export const billingDeps = (app: FastifyInstance, req: FastifyRequest, payments:
   tenant: (fn) => inRequest(app, req, fn),
 });
 
-/**
- * Billing (admins: docs/product.md, "Roles"; the contract's billingApi and billingAccountApi): the plan, the card,
- * invoices, the billing details.
- */
+/** Billing (admins: docs/product.md, "Roles"; the contract's billingApi): the plan, the card, invoices, the details. */
 export async function billingRoutes(app: FastifyInstance, opts: { payments: Payments }) {
   const deps = (req: FastifyRequest) => billingDeps(app, req, opts.payments);
 
@@ -49,7 +45,7 @@ export async function billingRoutes(app: FastifyInstance, opts: { payments: Paym
     handler: (req) => billing.resume(deps(req)),
   });
 
-  addRoute(app, billingAccountApi.planChangePreview, {
+  addRoute(app, billingApi.planChangePreview, {
     config,
     handler: (req) => inRequest(app, req, (ctx) => billing.previewPlanChange(ctx, req.query.plan)),
   });
@@ -82,12 +78,12 @@ export async function billingRoutes(app: FastifyInstance, opts: { payments: Paym
     },
   });
 
-  addRoute(app, billingAccountApi.details, {
+  addRoute(app, billingApi.details, {
     config,
     handler: (req) => inRequest(app, req, billing.getBillingDetails),
   });
 
-  addRoute(app, billingAccountApi.saveDetails, {
+  addRoute(app, billingApi.saveDetails, {
     config,
     handler: (req) => inRequest(app, req, (ctx) => billing.saveBillingDetails(ctx, req.body)),
   });

@@ -1,4 +1,4 @@
-import { billingWebhookApi } from "@cove/contract/billing.ts";
+import { billingWebhookApi } from "@cove/contract/billing-account.ts";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../../platform/routes.ts";
 import { handleWebhook } from "./billing.sync.ts";

@@ -1,5 +1,5 @@
-import { billingApi, type PaymentProviderKind, type SubscribeAnswer } from "@cove/contract/billing.ts";
-import { type BillingDetailsBody, billingAccountApi } from "@cove/contract/billing-account.ts";
+import type { PaymentProviderKind, SubscribeAnswer } from "@cove/contract/billing.ts";
+import { type BillingDetailsBody, billingApi } from "@cove/contract/billing-account.ts";
 import type { PlanId } from "@cove/contract/constants.ts";
 import { routePath } from "@cove/contract/routes.ts";
 import { type TestCardBody, testProviderApi } from "@cove/contract/test-provider.ts";
@@ -36,20 +36,19 @@ export function useInvoices() {
 }
 
 /** What moving to plan would cost, asked when the admin chooses it (never cached: it depends on the day). */
-export const fetchPlanChangePreview = (plan: PlanId) =>
-  callRoute(billingAccountApi.planChangePreview, { query: { plan } });
+export const fetchPlanChangePreview = (plan: PlanId) => callRoute(billingApi.planChangePreview, { query: { plan } });
 
 export function useBillingDetails() {
   return useQuery({
     queryKey: detailsKey,
-    queryFn: ({ signal }) => callRoute(billingAccountApi.details, { signal }),
+    queryFn: ({ signal }) => callRoute(billingApi.details, { signal }),
   });
 }
 
 export function useSaveBillingDetails() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: BillingDetailsBody) => callRoute(billingAccountApi.saveDetails, { body }),
+    mutationFn: (body: BillingDetailsBody) => callRoute(billingApi.saveDetails, { body }),
     onSuccess: (answer) => queryClient.setQueryData(detailsKey, answer),
   });
 }
