@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { accountAccess, SUBSCRIPTION_STATUSES } from "./billing.ts";
+import { accountAccess, convertTrialBody, SUBSCRIPTION_STATUSES, subscribeAnswer } from "./billing.ts";
+import { defineRoute } from "./routes.ts";
 
 export const trialStatus = z.object({
   isTrial: z.boolean(),
@@ -12,3 +13,28 @@ export const trialStatus = z.object({
   access: accountAccess,
 });
 export type TrialStatus = z.infer<typeof trialStatus>;
+
+// Routes -------------------------------------------------------------------------------------------------------------
+
+/** The trial: its banner, for every member; its conversion to a paid plan, for admins (docs/product.md, "Roles"). */
+export const trialApi = {
+  status: defineRoute({
+    method: "GET",
+    path: "/api/trial/status",
+    summary: "The organization's trial: whether it is on one, days left, expired; and whether it is read-only",
+    tags: ["billing"],
+    access: "authenticated",
+    answers: { 200: trialStatus },
+  }),
+  convert: defineRoute({
+    method: "POST",
+    path: "/api/trial/convert",
+    summary: "Convert the trial to a paid plan (Starter unless another plan is sent) with the payment form's card",
+    tags: ["billing"],
+    access: "admin",
+    body: convertTrialBody,
+    answers: { 200: subscribeAnswer },
+    // Not on a trial, already subscribed, or a payment under way; a plan with fewer seats than the team holds.
+    errors: ["CONFLICT", "SEAT_LIMIT", "PAYMENT_FAILED", "PAYMENT_PROVIDER_ERROR"],
+  }),
+};

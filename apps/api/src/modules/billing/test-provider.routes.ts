@@ -1,69 +1,24 @@
-import { advanceClockBody, billingMessage } from "@cove/contract/billing.ts";
-import { errorSchema } from "@cove/contract/errors.ts";
+import { testProviderApi } from "@cove/contract/test-provider.ts";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { inRequest } from "../../platform/auth.ts";
+import { addRoute } from "../../platform/routes.ts";
 import { customerOf, shiftOrganization } from "./billing.service.ts";
 import { applyInvoice, applySubscription, fetchState, lockForBilling } from "./billing.sync.ts";
 import type { TestProvider } from "./test.provider.ts";
 
-const errors = { 400: errorSchema, 401: errorSchema, 402: errorSchema, 403: errorSchema, 429: errorSchema };
-const tags = ["test payments"];
-const config = { access: "admin", allowedWhenReadOnly: true, rateLimit: { max: 30, timeWindow: "1 minute" } } as const;
-
-const digits = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
-    .max(max, `${label} is not valid`);
-
-const cardBody = z.object({
-  number: digits("Card number", 30),
-  exp_month: z
-    .number({ error: "Expiry month is required" })
-    .int()
-    .min(1, "Your card's expiration month is invalid.")
-    .max(12, "Your card's expiration month is invalid."),
-  exp_year: z.number({ error: "Expiry year is required" }).int().min(0).max(9999),
-  cvc: digits("Security code", 4),
-  name: z.string().trim().max(120).nullable().optional(),
-  address: z
-    .object({
-      line1: z.string().trim().max(200).nullable().optional(),
-      city: z.string().trim().max(100).nullable().optional(),
-      postal_code: z.string().trim().max(20).nullable().optional(),
-      country: z.string().trim().max(2).nullable().optional(),
-    })
-    .nullable()
-    .optional(),
-});
-const cardAnswer = z.object({
-  id: z.string(),
-  card: z.object({ brand: z.string(), last4: z.string(), expMonth: z.number(), expYear: z.number() }),
-});
-const confirmBody = z.object({
-  client_secret: z.string().min(10).max(200),
-  outcome: z.enum(["complete", "fail"], { error: "Outcome must be complete or fail" }),
-});
+/** The test payment form works while read-only (it is how one pays), and each call is rate limited. */
+const config = { allowedWhenReadOnly: true, rateLimit: { max: 30, timeWindow: "1 minute" } } as const;
 
 /**
  * The test provider's own calls, made by Cove's test payment form (PAYMENT_PROVIDER=test only): turn a test card into a
  * payment method, the extra confirmation step, and a clock that moves one organization's billing forward. Card
- * numbers are checked and dropped here; only brand, last 4 digits and expiry are kept.
+ * numbers are checked and dropped here; only brand, last 4 digits and expiry are kept (the contract's testProviderApi).
  */
-export async function testProviderRoutes(fastify: FastifyInstance, opts: { test: TestProvider }) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function testProviderRoutes(app: FastifyInstance, opts: { test: TestProvider }) {
   const { test } = opts;
 
-  app.post("/api/test-provider/payment-methods", {
+  addRoute(app, testProviderApi.createPaymentMethod, {
     config,
-    schema: {
-      tags,
-      summary: "Create a payment method from a test card",
-      body: cardBody,
-      response: { 200: cardAnswer, ...errors },
-    },
     handler: async (req) => {
       // The session is checked (as every signed-in route does) before the card goes to the provider.
       await inRequest(app, req, async () => undefined);
@@ -71,14 +26,8 @@ export async function testProviderRoutes(fastify: FastifyInstance, opts: { test:
     },
   });
 
-  app.post("/api/test-provider/confirm", {
+  addRoute(app, testProviderApi.confirmPayment, {
     config,
-    schema: {
-      tags,
-      summary: "Complete (or fail) the extra confirmation step a payment asked for",
-      body: confirmBody,
-      response: { 200: z.object({ status: z.literal("succeeded") }), ...errors },
-    },
     handler: async (req) => {
       await inRequest(app, req, async () => undefined);
       await test.confirmPayment(req.body.client_secret, req.body.outcome);
@@ -86,14 +35,8 @@ export async function testProviderRoutes(fastify: FastifyInstance, opts: { test:
     },
   });
 
-  app.post("/api/test-provider/clock/advance", {
+  addRoute(app, testProviderApi.advanceClock, {
     config,
-    schema: {
-      tags,
-      summary: "Move this organization's billing forward by some days: trial end, renewals, grace, cancellation",
-      body: advanceClockBody,
-      response: { 200: billingMessage, ...errors },
-    },
     handler: async (req) => {
       const { days } = req.body;
       const { customerId, subscriptionId } = await inRequest(app, req, async (ctx) => {

@@ -1,17 +1,11 @@
-import {
-  billingConfigAnswer,
-  billingMessage,
-  invoiceListAnswer,
-  type PaymentProviderKind,
-  type SubscribeAnswer,
-  subscribeAnswer,
-  subscriptionAnswer,
-} from "@cove/contract/billing.ts";
-import { type BillingDetailsBody, billingDetailsAnswer, planChangePreview } from "@cove/contract/billing-account.ts";
+import type { PaymentProviderKind, SubscribeAnswer } from "@cove/contract/billing.ts";
+import { type BillingDetailsBody, billingApi } from "@cove/contract/billing-account.ts";
 import type { PlanId } from "@cove/contract/constants.ts";
+import { routePath } from "@cove/contract/routes.ts";
+import { type TestCardBody, testProviderApi } from "@cove/contract/test-provider.ts";
+import { trialApi } from "@cove/contract/trial.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { callRoute } from "../../../lib/api-client.ts";
 import { downloadWithSession } from "../../../lib/download.ts";
 
 export const subscriptionKey = ["billing", "subscription"] as const;
@@ -22,7 +16,7 @@ const trialKey = ["trial", "status"] as const;
 export function useBillingConfig() {
   return useQuery({
     queryKey: ["billing", "config"],
-    queryFn: ({ signal }) => apiRequest("/billing/config", { schema: billingConfigAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(billingApi.config, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -30,33 +24,31 @@ export function useBillingConfig() {
 export function useSubscription() {
   return useQuery({
     queryKey: subscriptionKey,
-    queryFn: ({ signal }) => apiRequest("/billing/subscription", { schema: subscriptionAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(billingApi.subscription, { signal }),
   });
 }
 
 export function useInvoices() {
   return useQuery({
     queryKey: invoicesKey,
-    queryFn: ({ signal }) => apiRequest("/billing/invoices", { schema: invoiceListAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(billingApi.invoices, { signal }),
   });
 }
 
 /** What moving to plan would cost, asked when the admin chooses it (never cached: it depends on the day). */
-export const fetchPlanChangePreview = (plan: PlanId) =>
-  apiRequest(`/billing/change-plan/preview?plan=${encodeURIComponent(plan)}`, { schema: planChangePreview });
+export const fetchPlanChangePreview = (plan: PlanId) => callRoute(billingApi.planChangePreview, { query: { plan } });
 
 export function useBillingDetails() {
   return useQuery({
     queryKey: detailsKey,
-    queryFn: ({ signal }) => apiRequest("/billing/details", { schema: billingDetailsAnswer, signal }),
+    queryFn: ({ signal }) => callRoute(billingApi.details, { signal }),
   });
 }
 
 export function useSaveBillingDetails() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: BillingDetailsBody) =>
-      apiRequest("/billing/details", { method: "PUT", body, schema: billingDetailsAnswer }),
+    mutationFn: (body: BillingDetailsBody) => callRoute(billingApi.saveDetails, { body }),
     onSuccess: (answer) => queryClient.setQueryData(detailsKey, answer),
   });
 }
@@ -64,7 +56,7 @@ export function useSaveBillingDetails() {
 /** Downloads an invoice's PDF: the call needs the session's token, so it is fetched and handed to the browser. */
 export function downloadInvoicePdf(id: string): Promise<void> {
   return downloadWithSession(
-    `/billing/invoices/${encodeURIComponent(id)}/pdf`,
+    routePath(billingApi.invoicePdf, { id }).slice("/api".length),
     "invoice.pdf",
     "The invoice could not be downloaded. Reload the page and try again.",
   );
@@ -85,63 +77,34 @@ function useBillingMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
 }
 
 export const useSubscribe = () =>
-  useBillingMutation((body: { plan: PlanId; paymentMethodId: string }) =>
-    apiRequest("/billing/subscribe", { method: "POST", body, schema: subscribeAnswer }),
-  );
+  useBillingMutation((body: { plan: PlanId; paymentMethodId: string }) => callRoute(billingApi.subscribe, { body }));
 
 export const useConvertTrial = () =>
-  useBillingMutation((body: { plan: PlanId; paymentMethodId: string }) =>
-    apiRequest("/trial/convert", { method: "POST", body, schema: subscribeAnswer }),
-  );
+  useBillingMutation((body: { plan: PlanId; paymentMethodId: string }) => callRoute(trialApi.convert, { body }));
 
-export const useCancelSubscription = () =>
-  useBillingMutation(() => apiRequest("/billing/cancel", { method: "POST", schema: billingMessage }));
+export const useCancelSubscription = () => useBillingMutation(() => callRoute(billingApi.cancel, {}));
 
-export const useResumeSubscription = () =>
-  useBillingMutation(() => apiRequest("/billing/resume", { method: "POST", schema: billingMessage }));
+export const useResumeSubscription = () => useBillingMutation(() => callRoute(billingApi.resume, {}));
 
 export const useChangePlan = () =>
-  useBillingMutation((plan: PlanId) =>
-    apiRequest("/billing/change-plan", { method: "POST", body: { plan }, schema: billingMessage }),
-  );
+  useBillingMutation((plan: PlanId) => callRoute(billingApi.changePlan, { body: { plan } }));
 
 export const useUpdatePaymentMethod = () =>
   useBillingMutation(
     async (paymentMethodId: string): Promise<SubscribeAnswer> => ({
       status: "active",
-      message: (
-        await apiRequest("/billing/payment-method", {
-          method: "POST",
-          body: { paymentMethodId },
-          schema: billingMessage,
-        })
-      ).message,
+      message: (await callRoute(billingApi.paymentMethod, { body: { paymentMethodId } })).message,
     }),
   );
 
 /** The test provider's card form call: a test card becomes a payment method id. */
-export async function createTestPaymentMethod(card: {
-  number: string;
-  exp_month: number;
-  exp_year: number;
-  cvc: string;
-  name: string;
-  address: { line1: string; city: string; postal_code: string; country: string };
-}): Promise<string> {
-  const answer = await apiRequest("/test-provider/payment-methods", {
-    method: "POST",
-    body: card,
-    schema: z.object({ id: z.string() }),
-  });
+export async function createTestPaymentMethod(card: TestCardBody): Promise<string> {
+  const answer = await callRoute(testProviderApi.createPaymentMethod, { body: card });
   return answer.id;
 }
 
 export async function confirmTestPayment(clientSecret: string, outcome: "complete" | "fail"): Promise<void> {
-  await apiRequest("/test-provider/confirm", {
-    method: "POST",
-    body: { client_secret: clientSecret, outcome },
-    schema: z.object({ status: z.string() }),
-  });
+  await callRoute(testProviderApi.confirmPayment, { body: { client_secret: clientSecret, outcome } });
 }
 
 export type { PaymentProviderKind };
