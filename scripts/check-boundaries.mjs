@@ -26,10 +26,10 @@
 //     opens a transaction on the outer handle (db.transaction, as the owner role, with no organization confined) only
 //     in the files of OWNER_TRANSACTIONS, each with its reason. A savepoint inside a transaction (tx.transaction,
 //     ctx.db.transaction) is not a way in.
-//  9. a route file ported to the contract's route table (it registers with addRoute, platform/routes.ts) is ported
-//     whole: it registers no route by a path string (app.get("/api/..."), app.route({ url })) and lists no error
-//     answers by hand (errorSchema): they are derived from the table entry
-//     (docs/decisions/2026-11-30-route-table.md).
+//  9. every /api route is an entry of the contract's route table (docs/decisions/2026-11-30-route-table.md): a module
+//     registers it with addRoute (platform/routes.ts), never by a path string (app.get("/api/..."), app.route({ url })),
+//     and lists no error answers by hand (errorSchema): they are derived from the entry. On the web, only
+//     lib/api-client.ts sends a request by its path (apiRequest); everything else calls an entry with callRoute.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -257,16 +257,18 @@ function transactionProblems(file, text) {
   return found;
 }
 
-/** Rule 9's problems with an API route file that uses the route table. */
+/** Rule 9's problems with an API module file: every /api route comes from the route table. */
 function routeTableProblems(file, text) {
-  if (!file.startsWith(MODULES) || !file.endsWith(".routes.ts") || !/\baddRoute\s*\(/.test(text)) return [];
+  if (!file.startsWith(MODULES) || isTest(file)) return [];
   const found = [];
-  if (/\.(?:get|post|put|patch|delete|route)\s*(?:<[^>]*>)?\s*\(\s*(?:["'`]\/api\/|\{)/.test(text)) {
-    found.push("registers a route by its path beside addRoute: put it in the contract's route table");
+  if (/\.(?:get|post|put|patch|delete|route)\s*(?:<[^>]*>)?\s*\(\s*(?:["'`]\/api\/|\{\s*method\b)/.test(text)) {
+    found.push("registers a route by its path: put it in the contract's route table and register it with addRoute");
   }
   if (/\berrorSchema\b/.test(text)) found.push("lists error answers by hand: addRoute derives them from the table");
   return found;
 }
+
+const API_CLIENT = "apps/web/src/lib/api-client.ts";
 
 /** Rule 7's problems with a web file, as texts. */
 function oneWayProblems(file, text) {
@@ -279,6 +281,9 @@ function oneWayProblems(file, text) {
   if (form && /<form[\s>]/.test(text) && !FORM_EXCEPTIONS.has(file)) {
     const hookForm = imports(text, "react-hook-form") || imports(text, "(?:\\.\\./)+lib/contract-form\\.ts");
     if (!hookForm) found.push("holds a <form> without react-hook-form: use useContractForm (lib/contract-form.ts)");
+  }
+  if (file !== API_CLIENT && !isTest(file) && /\bapiRequest\s*(?:<[^>]*>)?\s*\(/.test(text)) {
+    found.push("sends a request by its path: call the route's entry with callRoute (lib/api-client.ts)");
   }
   const feature = file.startsWith("apps/web/src/features/");
   if (feature && /import\s*\{[^}]*\buseForm\b[^}]*\}\s*from\s*["']react-hook-form["']/.test(text)) {

@@ -203,7 +203,7 @@ describe("check-boundaries catches each rule's planted violation", () => {
     ]);
   });
 
-  it("a route file on the route table that still registers by path or lists its error answers", () => {
+  it("an API route registered by its path or listing its error answers, and a web call by path", () => {
     const found = check(
       tree({
         "apps/api/src/modules/tickets/tickets.routes.ts": [
@@ -211,13 +211,18 @@ describe("check-boundaries catches each rule's planted violation", () => {
           'app.get("/api/tickets/:id", { schema: { response: { 200: x, 404: errorSchema } }, handler });',
         ].join("\n"),
         "apps/api/src/modules/tickets/tickets.ok.routes.ts": "addRoute(app, ticketsApi.list, { handler });",
-        "apps/api/src/modules/tickets/tickets.old.routes.ts":
-          'app.get("/api/tickets", { schema: { response: { 200: x, 400: errorSchema } }, handler });',
+        "apps/api/src/modules/tickets/tickets.old.routes.ts": 'app.post("/api/tickets", { handler });',
+        "apps/api/src/modules/chat/widget.routes.ts": 'app.get("/widget.js", { config: { access: "public" } }, h);',
+        "apps/web/src/features/tickets/api/tickets.queries.ts": 'export const q = () => apiRequest("/tickets", {});',
+        "apps/web/src/features/tickets/api/ok.queries.ts": "export const q = () => callRoute(ticketsApi.list, {});",
+        "apps/web/src/lib/api-client.ts": "export const callRoute = (r, o) => apiRequest(r.path, o);",
       }),
     );
     expect(found.sort()).toEqual([
+      expect.stringContaining("tickets/tickets.old.routes.ts: registers a route by its path"),
       expect.stringContaining("tickets/tickets.routes.ts: lists error answers by hand"),
-      expect.stringContaining("tickets/tickets.routes.ts: registers a route by its path beside addRoute"),
+      expect.stringContaining("tickets/tickets.routes.ts: registers a route by its path"),
+      expect.stringContaining("tickets/api/tickets.queries.ts: sends a request by its path"),
     ]);
   });
 });

@@ -118,8 +118,8 @@ function queryString(query: Record<string, unknown> | undefined): string {
 
 /**
  * Calls a route of the contract's table (packages/contract/src/routes.ts): its path from the template with each param
- * encoded, its method, and its answer checked against the route's own success schema. Calls not yet in the table
- * still go through apiRequest with a path.
+ * encoded, its method, and its answer checked against the route's own success schema. Every call of the web app goes
+ * through here (scripts/check-boundaries.mjs, rule 9); apiRequest is its transport.
  */
 export function callRoute<R extends RouteDef>(route: R, options: CallOptions<R>): Promise<RouteAnswer<R>> {
   const { params, query, body, ...rest } = options;
