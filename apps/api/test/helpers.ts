@@ -242,7 +242,7 @@ export function client(app: () => FastifyInstance, opts: { newAddressEachCall?: 
 }
 
 /** The answer's JSON when it has the status expected; otherwise the test fails, showing the body. */
-async function answered<T>(res: Promise<LightMyRequestResponse>, status: number): Promise<T> {
+export async function answered<T>(res: Promise<LightMyRequestResponse>, status: number): Promise<T> {
   const done = await res;
   if (done.statusCode !== status) throw new Error(`expected ${status}, got ${done.statusCode}: ${done.body}`);
   return done.json() as T;
