@@ -278,6 +278,16 @@ export async function addComment(
   return (await answered<{ comment: Comment }>(res, 201)).comment;
 }
 
+/** Saves Email Settings (PUT /api/settings/email) as given: no sender name, reply-to or signature unless given. */
+export function saveEmailSettings(app: FastifyInstance, who: Caller, fields: Record<string, unknown>) {
+  return client(() => app)(who, "PUT", "/api/settings/email", {
+    sender_name: "",
+    reply_to: null,
+    signature: "",
+    ...fields,
+  });
+}
+
 /** Creates a knowledge-base article (a draft unless told otherwise) through the API and returns it. */
 export async function createArticle(app: FastifyInstance, who: Caller, overrides: Record<string, unknown> = {}) {
   const res = client(() => app)(who, "POST", "/api/kb/articles", {
