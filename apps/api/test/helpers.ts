@@ -242,7 +242,7 @@ export function client(app: () => FastifyInstance, opts: { newAddressEachCall?: 
 }
 
 /** The answer's JSON when it has the status expected; otherwise the test fails, showing the body. */
-async function answered<T>(res: Promise<LightMyRequestResponse>, status: number): Promise<T> {
+export async function answered<T>(res: Promise<LightMyRequestResponse>, status: number): Promise<T> {
   const done = await res;
   if (done.statusCode !== status) throw new Error(`expected ${status}, got ${done.statusCode}: ${done.body}`);
   return done.json() as T;
@@ -276,6 +276,16 @@ export async function addComment(
     ...overrides,
   });
   return (await answered<{ comment: Comment }>(res, 201)).comment;
+}
+
+/** Saves Email Settings (PUT /api/settings/email) as given: no sender name, reply-to or signature unless given. */
+export function saveEmailSettings(app: FastifyInstance, who: Caller, fields: Record<string, unknown>) {
+  return client(() => app)(who, "PUT", "/api/settings/email", {
+    sender_name: "",
+    reply_to: null,
+    signature: "",
+    ...fields,
+  });
 }
 
 /** Creates a knowledge-base article (a draft unless told otherwise) through the API and returns it. */

@@ -8,6 +8,12 @@ const t = testAppForFile();
 
 const call = client(() => t.app);
 
+/** A rule's trigger: a ticket's status changing to `status`. */
+const statusBecomes = (status: string): CreateRuleBody["triggerConditions"] => ({
+  event: "ticket_status_changed",
+  conditions: [{ field: "ticket.status", operator: "equals", value: status }],
+});
+
 async function createRule(token: string, body: Partial<CreateRuleBody> & Pick<CreateRuleBody, "actions">) {
   const res = await call(token, "POST", "/api/automation/rules", {
     name: "A rule",
@@ -454,10 +460,7 @@ describe("actions", () => {
       actions: [{ type: "change_status", status: "pending" }],
     });
     await createRule(org.token, {
-      triggerConditions: {
-        event: "ticket_status_changed",
-        conditions: [{ field: "ticket.status", operator: "equals", value: "pending" }],
-      },
+      triggerConditions: statusBecomes("pending"),
       actions: [{ type: "add_tags", tags: ["waiting"] }],
     });
     const ticket = await createTicket(t.app, org.token);
@@ -517,18 +520,12 @@ describe("order and the loop guard", () => {
     const org = await registerOrg(t.app);
     const toPending = await createRule(org.token, {
       name: "Ping",
-      triggerConditions: {
-        event: "ticket_status_changed",
-        conditions: [{ field: "ticket.status", operator: "equals", value: "open" }],
-      },
+      triggerConditions: statusBecomes("open"),
       actions: [{ type: "change_status", status: "pending" }],
     });
     const toOpen = await createRule(org.token, {
       name: "Pong",
-      triggerConditions: {
-        event: "ticket_status_changed",
-        conditions: [{ field: "ticket.status", operator: "equals", value: "pending" }],
-      },
+      triggerConditions: statusBecomes("pending"),
       actions: [{ type: "change_status", status: "open" }],
     });
     const ticket = await createTicket(t.app, org.token);

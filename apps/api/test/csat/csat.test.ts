@@ -7,7 +7,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { csatSurveys } from "../../src/db/schema/csat.ts";
 import { hashToken } from "../../src/platform/auth.ts";
 import { queryRows } from "../../src/platform/db.ts";
-import { addMember, client, type Method, naughtySample, registerOrg, testAppWithMail, unique } from "../helpers.ts";
+import {
+  addMember,
+  answered,
+  client,
+  createTicket,
+  type Method,
+  naughtySample,
+  registerOrg,
+  testAppWithMail,
+  unique,
+} from "../helpers.ts";
 import { linkToken } from "../smtp.ts";
 import { newIp, portalSignIn } from "../support/portal.ts";
 import { connectRealtime } from "../support/realtime-client.ts";
@@ -27,25 +37,13 @@ async function newOrg() {
   return { ...org, slug: me.user.organizationSlug };
 }
 
-async function staffTicket(token: string, email: string, subject = "Broken lamp") {
-  const res = await call(token, "POST", "/api/tickets", {
-    subject,
-    description: "It arrived in pieces.",
-    requester_name: "Ana Ruiz",
-    requester_email: email,
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json().ticket as Ticket;
-}
+const staffTicket = (token: string, email: string, subject = "Broken lamp") =>
+  createTicket(t.app, token, { subject, requester_email: email });
 
 const setStatus = (token: string, id: string, status: string) => call(token, "PUT", `/api/tickets/${id}`, { status });
 const surveyMails = (email: string) =>
   smtp.inbox.filter((m) => m.to.includes(email) && m.decoded.includes("/satisfaction?token="));
-const stats = async (token: string) => {
-  const res = await call(token, "GET", "/api/csat/stats");
-  expect(res.statusCode).toBe(200);
-  return res.json() as CsatStatsAnswer;
-};
+const stats = (token: string) => answered<CsatStatsAnswer>(call(token, "GET", "/api/csat/stats"), 200);
 
 describe("the satisfaction survey", () => {
   it("opens when a ticket is solved and is emailed once per solve, by a durable handler", async () => {

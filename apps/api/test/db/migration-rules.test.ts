@@ -1,20 +1,17 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { tempDirs } from "../support/temp-dirs.ts";
 
 /** scripts/check-migrations.mjs: the expand/contract rule on migrations from 0070 on (docs/deploy.md). */
 
 const SCRIPT = path.resolve(import.meta.dirname, "../../../../scripts/check-migrations.mjs");
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const dirs = tempDirs("cove-migrations-");
+afterAll(() => dirs.removeAll());
 
 function check(files: Record<string, string>) {
-  const dir = mkdtempSync(path.join(tmpdir(), "cove-migrations-"));
-  dirs.push(dir);
+  const dir = dirs.fresh();
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   const run = spawnSync(process.execPath, [SCRIPT, dir], { encoding: "utf8" });
   return { code: run.status, output: run.stdout + run.stderr };

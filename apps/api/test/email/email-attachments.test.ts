@@ -4,7 +4,7 @@ import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import { describe, expect, it } from "vitest";
 import { purgeStaleUploads } from "../../src/modules/attachments/attachments.store.ts";
 import { receiveMail } from "../../src/modules/email/email.inbound.ts";
-import { addMember, bearer, registerOrg, testAppWithMail, unique } from "../helpers.ts";
+import { addMember, bearer, createTicket, registerOrg, testAppWithMail, unique } from "../helpers.ts";
 import { EXE, PNG, uploader } from "../support/files.ts";
 
 const { t, smtp } = testAppWithMail({ email: { inboundDomain: "in.cove.test" } });
@@ -107,13 +107,7 @@ describe("files on a reply", () => {
   it("uploads files, attaches them to the reply, and emails them with it", async () => {
     const org = await newOrg();
     const customer = `up-${unique()}@example.com`;
-    const created = await t.app.inject({
-      method: "POST",
-      url: "/api/tickets",
-      headers: bearer(org.token),
-      payload: { subject: "Manual", description: "Where is it?", requester_name: "Uma", requester_email: customer },
-    });
-    const ticketId = created.json().ticket.id as string;
+    const { id: ticketId } = await createTicket(t.app, org.token, { subject: "Manual", requester_email: customer });
     const png = await upload(org.token, ticketId, "diagram.png", PNG);
     expect(png.statusCode).toBe(201);
     expect(png.json().attachment).toMatchObject({
@@ -164,13 +158,7 @@ describe("files on a reply", () => {
 
   it("drops uploads never sent with a reply after a day", async () => {
     const org = await newOrg();
-    const created = await t.app.inject({
-      method: "POST",
-      url: "/api/tickets",
-      headers: bearer(org.token),
-      payload: { subject: "S", description: "D", requester_name: "R", requester_email: `p-${unique()}@example.com` },
-    });
-    const ticketId = created.json().ticket.id as string;
+    const { id: ticketId } = await createTicket(t.app, org.token, { requester_email: `p-${unique()}@example.com` });
     const old = (await upload(org.token, ticketId, "old.txt", Buffer.from("old"))).json().attachment.id as string;
     const fresh = (await upload(org.token, ticketId, "new.txt", Buffer.from("new"))).json().attachment.id as string;
     await t.database.executeSql("update attachments set created_at = now() - interval '25 hours' where id = $1", [old]);
@@ -184,13 +172,7 @@ describe("files on a reply", () => {
   it("refuses empty and oversized files, and uploads to another organization's ticket", async () => {
     const org = await newOrg();
     const other = await newOrg();
-    const created = await t.app.inject({
-      method: "POST",
-      url: "/api/tickets",
-      headers: bearer(org.token),
-      payload: { subject: "S", description: "D", requester_name: "R", requester_email: `r-${unique()}@example.com` },
-    });
-    const ticketId = created.json().ticket.id as string;
+    const { id: ticketId } = await createTicket(t.app, org.token, { requester_email: `r-${unique()}@example.com` });
     expect((await upload(org.token, ticketId, "empty.txt", Buffer.alloc(0))).statusCode).toBe(400);
     expect((await upload(org.token, ticketId, "big.bin", Buffer.alloc(5 * 1024 * 1024 + 1))).statusCode).toBe(413);
     expect((await upload(other.token, ticketId, "x.txt", Buffer.from("x"))).statusCode).toBe(404);

@@ -5,8 +5,9 @@ import { simpleParser } from "mailparser";
 import nodemailer from "nodemailer";
 import { describe, expect, it } from "vitest";
 import { receiveMail } from "../../src/modules/email/email.inbound.ts";
-import { addMember, unique } from "../helpers.ts";
+import { addComment, addMember, createTicket, saveEmailSettings, unique } from "../helpers.ts";
 import { INBOUND_DOMAIN, type InboundOrg, inboundMailForFile } from "../support/inbound-mail.ts";
+import { multipartMail } from "../support/mime.ts";
 
 const DOMAIN = INBOUND_DOMAIN;
 const FIXTURES = path.join(import.meta.dirname, "../fixtures/email");
@@ -45,6 +46,19 @@ function message(m: {
   );
 }
 
+type MessageFields = Parameters<typeof message>[0];
+
+/**
+ * A message the customer sends from their own address, which is the envelope's sender too; to the organization's
+ * address unless it says otherwise, with the address's tag (`+t12`) when given.
+ */
+const fromCustomer = (
+  org: Org,
+  customer: string,
+  m: Omit<MessageFields, "from" | "to"> & { to?: string },
+  tag: string | null = null,
+) => deliver(org, message({ from: customer, to: `${org.slug}@${DOMAIN}`, ...m }), customer, tag);
+
 const deliver = (
   org: Org,
   raw: Buffer,
@@ -63,31 +77,13 @@ describe("inbound email", () => {
       customer,
     );
     expect(first.result).toBe("ticket");
-    const second = await deliver(
-      org,
-      message({
-        from: customer,
-        to,
-        subject: "Re: Lamp flickers",
-        text: "Still flickering.\n\nOn Tue, Ana Ruiz wrote:\n> It flickers.",
-        id: "m2@ana",
-        inReplyTo: "m1@ana",
-      }),
-      customer,
-    );
+    const reply = (text: string, id: string, threading: Pick<MessageFields, "inReplyTo" | "references">) =>
+      fromCustomer(org, customer, { subject: "Re: Lamp flickers", text, id, ...threading });
+    const second = await reply("Still flickering.\n\nOn Tue, Ana Ruiz wrote:\n> It flickers.", "m2@ana", {
+      inReplyTo: "m1@ana",
+    });
     expect(second.result).toBe("comment");
-    const third = await deliver(
-      org,
-      message({
-        from: customer,
-        to,
-        subject: "Re: Lamp flickers",
-        text: "Now it is dark.\n> Still flickering.",
-        id: "m3@ana",
-        references: ["m1@ana", "m2@ana"],
-      }),
-      customer,
-    );
+    const third = await reply("Now it is dark.\n> Still flickering.", "m3@ana", { references: ["m1@ana", "m2@ana"] });
     expect(third.result).toBe("comment");
 
     const [ticket, ...others] = await ticketsOf(org);
@@ -110,41 +106,19 @@ describe("inbound email", () => {
   it("answers a reply to Cove's own email on the ticket, by its Message-ID or by the number in the address", async () => {
     const org = await newOrg();
     const customer = `ben-${unique()}@example.com`;
-    const opened = await deliver(
-      org,
-      message({ from: customer, to: `${org.slug}@${DOMAIN}`, subject: "Refund", text: "Please refund." }),
-      customer,
-    );
+    const opened = await fromCustomer(org, customer, { subject: "Refund", text: "Please refund." });
     if (opened.result !== "ticket") throw new Error(opened.result);
-    const agentReply = await call(org.token, "POST", `/api/tickets/${opened.ticketId}/comments`, {
-      body: "Done, refunded.",
-      is_public: true,
-    });
-    const replyId = `reply.${agentReply.json().comment.id}@${DOMAIN}`;
+    const agentReply = await addComment(t.app, org.token, opened.ticketId, { body: "Done, refunded." });
+    const replyId = `reply.${agentReply.id}@${DOMAIN}`;
     // The customer answers the email once it has arrived (with the acknowledgement before it).
     await smtp.waitFor(2, (m) => m.to.includes(customer));
-    const byId = await deliver(
-      org,
-      message({
-        from: customer,
-        to: `${org.slug}@${DOMAIN}`,
-        subject: "Re: Refund",
-        text: "Thanks!",
-        inReplyTo: replyId,
-      }),
-      customer,
-    );
+    const byId = await fromCustomer(org, customer, { subject: "Re: Refund", text: "Thanks!", inReplyTo: replyId });
     expect(byId).toMatchObject({ result: "comment", ticketId: opened.ticketId });
     const [ticket] = await ticketsOf(org);
-    const byTag = await deliver(
+    const byTag = await fromCustomer(
       org,
-      message({
-        from: customer,
-        to: `${org.slug}+t${ticket?.ticket_number}@${DOMAIN}`,
-        subject: "one more",
-        text: "PS",
-      }),
       customer,
+      { to: `${org.slug}+t${ticket?.ticket_number}@${DOMAIN}`, subject: "one more", text: "PS" },
       `t${ticket?.ticket_number}`,
     );
     expect(byTag).toMatchObject({ result: "comment", ticketId: opened.ticketId });
@@ -153,30 +127,14 @@ describe("inbound email", () => {
   it("never files a forged In-Reply-To or ticket number from another sender into someone else's ticket", async () => {
     const org = await newOrg();
     const victim = `vic-${unique()}@example.com`;
-    const opened = await deliver(
-      org,
-      message({
-        from: victim,
-        to: `${org.slug}@${DOMAIN}`,
-        subject: "Private",
-        text: "My card ends 4242.",
-        id: "v1@vic",
-      }),
-      victim,
-    );
+    const opened = await fromCustomer(org, victim, { subject: "Private", text: "My card ends 4242.", id: "v1@vic" });
     if (opened.result !== "ticket") throw new Error(opened.result);
     const [victimTicket] = await ticketsOf(org);
     const attacker = `eve-${unique()}@example.com`;
-    const forged = await deliver(
+    const forged = await fromCustomer(
       org,
-      message({
-        from: attacker,
-        to: `${org.slug}@${DOMAIN}`,
-        subject: `Re: Private [#${victimTicket?.ticket_number}]`,
-        text: "Add me",
-        inReplyTo: "v1@vic",
-      }),
       attacker,
+      { subject: `Re: Private [#${victimTicket?.ticket_number}]`, text: "Add me", inReplyTo: "v1@vic" },
       `t${victimTicket?.ticket_number}`,
     );
     expect(forged.result).toBe("ticket");
@@ -190,17 +148,9 @@ describe("inbound email", () => {
     const a = await newOrg();
     const b = await newOrg();
     const customer = `cy-${unique()}@example.com`;
-    const inB = await deliver(
-      b,
-      message({ from: customer, to: `${b.slug}@${DOMAIN}`, subject: "B's", text: "for B", id: "b1@cy" }),
-      customer,
-    );
+    const inB = await fromCustomer(b, customer, { subject: "B's", text: "for B", id: "b1@cy" });
     expect(inB.result).toBe("ticket");
-    const inA = await deliver(
-      a,
-      message({ from: customer, to: `${a.slug}@${DOMAIN}`, subject: "Re: B's", text: "for A", inReplyTo: "b1@cy" }),
-      customer,
-    );
+    const inA = await fromCustomer(a, customer, { subject: "Re: B's", text: "for A", inReplyTo: "b1@cy" });
     expect(inA.result).toBe("ticket");
     expect(await ticketsOf(a)).toHaveLength(1);
     const [bTicket] = await ticketsOf(b);
@@ -247,47 +197,29 @@ describe("inbound email", () => {
   it("marks Cove's own email failed when it bounces", async () => {
     const org = await newOrg();
     const customer = `gone-${unique()}@example.com`;
-    const created = await call(org.token, "POST", "/api/tickets", {
-      subject: "Hello",
-      description: "Hi",
-      requester_name: "Gone",
-      requester_email: customer,
-    });
-    const ticketId = created.json().ticket.id as string;
-    const comment = await call(org.token, "POST", `/api/tickets/${ticketId}/comments`, {
-      body: "Answer",
-      is_public: true,
-    });
-    const commentId = comment.json().comment.id as string;
+    const { id: ticketId } = await createTicket(t.app, org.token, { subject: "Hello", requester_email: customer });
+    const { id: commentId } = await addComment(t.app, org.token, ticketId, { body: "Answer" });
     await smtp.waitFor(1, (m) => m.to.includes(customer));
-    const dsn = Buffer.from(
+    const dsn = multipartMail(
       [
         "From: Mail Delivery System <MAILER-DAEMON@mx.example.com>",
         `To: ${org.slug}+bounces@${DOMAIN}`,
         "Subject: Undelivered Mail Returned to Sender",
-        "MIME-Version: 1.0",
-        'Content-Type: multipart/report; report-type=delivery-status; boundary="b"',
-        "",
-        "--b",
-        "Content-Type: text/plain",
-        "",
-        `<${customer}>: user unknown`,
-        "--b",
-        "Content-Type: message/delivery-status",
-        "",
-        "Reporting-MTA: dns; mx.example.com",
-        "",
-        `Final-Recipient: rfc822; ${customer}`,
-        "Action: failed",
-        "Status: 5.1.1",
-        "--b",
-        "Content-Type: text/rfc822-headers",
-        "",
-        `Message-ID: <reply.${commentId}@${DOMAIN}>`,
-        "Subject: Re: Hello",
-        "--b--",
-        "",
-      ].join("\r\n"),
+      ],
+      [
+        ["Content-Type: text/plain", "", `<${customer}>: user unknown`],
+        [
+          "Content-Type: message/delivery-status",
+          "",
+          "Reporting-MTA: dns; mx.example.com",
+          "",
+          `Final-Recipient: rfc822; ${customer}`,
+          "Action: failed",
+          "Status: 5.1.1",
+        ],
+        ["Content-Type: text/rfc822-headers", "", `Message-ID: <reply.${commentId}@${DOMAIN}>`, "Subject: Re: Hello"],
+      ],
+      "multipart/report; report-type=delivery-status",
     );
     const outcome = await deliver(org, dsn, null, "bounces");
     expect(outcome).toMatchObject({ result: "ignored", bounced: 1 });
@@ -298,15 +230,10 @@ describe("inbound email", () => {
 
   it("sends no acknowledgement when Email Settings turn it off", async () => {
     const org = await newOrg();
-    const put = await call(org.token, "PUT", "/api/settings/email", {
-      sender_name: "",
-      reply_to: null,
-      signature: "",
-      acknowledge: false,
-    });
+    const put = await saveEmailSettings(t.app, org.token, { acknowledge: false });
     expect(put.json()).toMatchObject({ acknowledge: false, inbound_address: `${org.slug}@${DOMAIN}` });
     const customer = `quiet-${unique()}@example.com`;
-    const outcome = await deliver(org, message({ from: customer, to: "x", subject: "Q", text: "q" }), customer);
+    const outcome = await fromCustomer(org, customer, { to: "x", subject: "Q", text: "q" });
     expect(outcome.result).toBe("ticket");
     await new Promise((r) => setTimeout(r, 1500));
     expect(smtp.inbox.filter((m) => m.to.includes(customer))).toHaveLength(0);

@@ -9,9 +9,10 @@ import type { Ticket } from "@cove/contract/tickets.ts";
 import nodemailer from "nodemailer";
 import { describe, expect, it } from "vitest";
 import { receiveMail } from "../../src/modules/email/email.inbound.ts";
-import { unique } from "../helpers.ts";
+import { addComment, createTicket, unique } from "../helpers.ts";
 import { PNG } from "../support/files.ts";
 import { INBOUND_DOMAIN, type InboundOrg, inboundMailForFile } from "../support/inbound-mail.ts";
+import { multipartMail } from "../support/mime.ts";
 
 /**
  * Issue 29: what the inbound email channel accepts, it keeps. Mail goes through the real SMTP receiver (smtp-server)
@@ -289,38 +290,19 @@ describe("what a message says is kept", () => {
   it("names a file that came without a name after its type", async () => {
     const org = await newOrg();
     const customer = `unnamed-${unique()}@example.com`;
-    const raw = Buffer.from(
+    const raw = multipartMail(
       [
         `From: ${customer}`,
         `To: ${inbound(org)}`,
         "Subject: Screenshot and the mail I got",
         `Message-ID: <${unique()}@unnamed>`,
-        "MIME-Version: 1.0",
-        'Content-Type: multipart/mixed; boundary="b"',
-        "",
-        "--b",
-        "Content-Type: text/plain",
-        "",
-        "See the picture.",
-        "--b",
-        "Content-Type: image/png",
-        "Content-Transfer-Encoding: base64",
-        "",
-        PNG.toString("base64"),
-        "--b",
-        "Content-Type: message/rfc822",
-        "",
-        "From: shop@example.com",
-        "Subject: Your order",
-        "",
-        "Shipped.",
-        "--b",
-        "Content-Type: application/x-unheard-of",
-        "",
-        "???",
-        "--b--",
-        "",
-      ].join("\r\n"),
+      ],
+      [
+        ["Content-Type: text/plain", "", "See the picture."],
+        ["Content-Type: image/png", "Content-Transfer-Encoding: base64", "", PNG.toString("base64")],
+        ["Content-Type: message/rfc822", "", "From: shop@example.com", "Subject: Your order", "", "Shipped."],
+        ["Content-Type: application/x-unheard-of", "", "???"],
+      ],
     );
     const transport = sender();
     await transport.sendMail({ envelope: { from: customer, to: [inbound(org)] }, raw });
@@ -411,17 +393,11 @@ describe("mail no person wrote, sent with a sender address", () => {
   it("marks Cove's reply failed on an SES bounce of it, and not on a delivery notice", async () => {
     const org = await newOrg();
     const customer = `ses-${unique()}@example.com`;
-    const created = await call(org.token, "POST", "/api/tickets", {
-      subject: "Hello",
-      description: "Hi",
-      requester_name: "Ses",
-      requester_email: customer,
-    });
-    const ticketId = created.json().ticket.id as string;
+    const { id: ticketId } = await createTicket(t.app, org.token, { subject: "Hello", requester_email: customer });
     const replyIds: string[] = [];
     for (const body of ["First answer", "Second answer"]) {
-      const comment = await call(org.token, "POST", `/api/tickets/${ticketId}/comments`, { body, is_public: true });
-      replyIds.push(`reply.${comment.json().comment.id}@${DOMAIN}`);
+      const comment = await addComment(t.app, org.token, ticketId, { body });
+      replyIds.push(`reply.${comment.id}@${DOMAIN}`);
     }
     await emailJobsDone(org);
     // The real notifications, naming Cove's replies among the headers SES reports (as it does for mail sent by it).

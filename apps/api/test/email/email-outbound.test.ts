@@ -1,7 +1,15 @@
 import type { Ticket } from "@cove/contract/tickets.ts";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestApp, registerOrg, type TestApp, unique } from "../helpers.ts";
+import {
+  client,
+  createTestApp,
+  createTicket,
+  registerOrg,
+  saveEmailSettings,
+  type TestApp,
+  unique,
+} from "../helpers.ts";
 import { startSmtp, type TestSmtp } from "../smtp.ts";
 
 const DOMAIN = "in.cove.test";
@@ -27,16 +35,8 @@ async function newOrg() {
   return { ...org, slug: me.user.organizationSlug };
 }
 
-async function newTicket(token: string, email: string) {
-  const res = await call(token, "POST", "/api/tickets", {
-    subject: "The lamp flickers",
-    description: "Since Monday.",
-    requester_name: "Ana Ruiz",
-    requester_email: email,
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json().ticket as Ticket;
-}
+const newTicket = (token: string, email: string) =>
+  createTicket(t.app, token, { subject: "The lamp flickers", description: "Since Monday.", requester_email: email });
 
 const reply = (token: string, id: string, body: string, isPublic = true) =>
   call(token, "POST", `/api/tickets/${id}/comments`, { body, is_public: isPublic });
@@ -56,9 +56,8 @@ async function commentStatus(token: string, ticketId: string, commentId: string,
 describe("outbound email", () => {
   it("emails a public reply to the requester, threaded, from the organization's sender name", async () => {
     const org = await newOrg();
-    const put = await call(org.token, "PUT", "/api/settings/email", {
+    const put = await saveEmailSettings(t.app, org.token, {
       sender_name: "Lamp Support",
-      reply_to: null,
       signature: "The lamp people",
     });
     expect(put.statusCode).toBe(200);

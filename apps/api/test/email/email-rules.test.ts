@@ -13,6 +13,7 @@ import {
   unnamedFilename,
 } from "../../src/modules/email/email.classify.ts";
 import { ConfigError, loadConfig } from "../../src/platform/config.ts";
+import { multipartMail } from "../support/mime.ts";
 
 const parse = (headers: string[], body = "Hello") =>
   simpleParser(Buffer.from([...headers, "MIME-Version: 1.0", "Content-Type: text/plain", "", body, ""].join("\r\n")));
@@ -100,27 +101,12 @@ describe("mail no person wrote", () => {
   it("recognises a no-reply sender returning a message, and a Hotmail complaint, by the message they carry", async () => {
     const carrying = (from: string, subject: string) =>
       simpleParser(
-        Buffer.from(
+        multipartMail(
+          [`From: ${from}`, `Subject: ${subject}`],
           [
-            `From: ${from}`,
-            `Subject: ${subject}`,
-            "MIME-Version: 1.0",
-            'Content-Type: multipart/mixed; boundary="b"',
-            "",
-            "--b",
-            "Content-Type: text/plain",
-            "",
-            "See below.",
-            "--b",
-            "Content-Type: message/rfc822",
-            "",
-            "From: shop@example.com",
-            "Subject: Order",
-            "",
-            "Shipped.",
-            "--b--",
-            "",
-          ].join("\r\n"),
+            ["Content-Type: text/plain", "", "See below."],
+            ["Content-Type: message/rfc822", "", "From: shop@example.com", "Subject: Order", "", "Shipped."],
+          ],
         ),
       );
     const carrier = await carrying("no-reply@mail.carrier.example", "Mail error");

@@ -5,7 +5,7 @@ import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Receiver, startReceiver } from "../../src/modules/email/email.receiver.ts";
 import { checkSender } from "../../src/modules/email/email.sender-check.ts";
-import { addMember, client, createTestApp, registerOrg, type TestApp, unique } from "../helpers.ts";
+import { addMember, client, createTestApp, createTicket, registerOrg, type TestApp, unique } from "../helpers.ts";
 
 /**
  * SPF, DKIM and DMARC as the receiver checks them, against DNS records the test publishes through the checker's
@@ -128,13 +128,7 @@ describe("checking who really sent a message", () => {
     await t.database.executeSql("update users set email = $1 where id = $2", [`mia-${unique()}@corp.test`, member.id]);
     const { rows } = await t.database.executeSql("select email from users where id = $1", [member.id]);
     const memberEmail = String(rows[0]?.email);
-    const created = await call(org, "POST", "/api/tickets", {
-      subject: "Refund please",
-      description: "Broken lamp.",
-      requester_name: "Ana Ruiz",
-      requester_email: "ana@example.com",
-    });
-    const ticket = created.json().ticket as Ticket;
+    const ticket = await createTicket(t.app, org, { subject: "Refund please", description: "Broken lamp." });
 
     await send(
       message(`Mia Chen <${memberEmail}>`, `${slug}@${DOMAIN}`, {
@@ -157,13 +151,11 @@ describe("checking who really sent a message", () => {
   it("files a DKIM-signed reply from the requester on their ticket as before", async () => {
     const org = await registerOrg(t.app);
     const slug = org.user.organizationSlug;
-    const created = await call(org, "POST", "/api/tickets", {
+    const ticket = await createTicket(t.app, org, {
       subject: "Lamp arrived broken",
       description: "Pieces.",
-      requester_name: "Ana Ruiz",
       requester_email: "ana@signed.test",
     });
-    const ticket = created.json().ticket as Ticket;
     const raw = message("Ana Ruiz <ana@signed.test>", `${slug}@${DOMAIN}`, {
       Subject: `Re: [#${ticket.ticket_number}] Lamp arrived broken`,
       body: "Here is a photo of the box.",

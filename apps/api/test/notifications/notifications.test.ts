@@ -7,7 +7,15 @@ import { hashToken, newContactToken } from "../../src/platform/auth.ts";
 import { queryRows } from "../../src/platform/db.ts";
 import { withoutTheRule } from "../../src/platform/sql-log.ts";
 import { withContact } from "../../src/platform/tenancy.ts";
-import { addMember, client, errorAnswer, createTicket as newTicket, registerOrg, testAppForFile } from "../helpers.ts";
+import {
+  addMember,
+  answered,
+  client,
+  errorAnswer,
+  createTicket as newTicket,
+  registerOrg,
+  testAppForFile,
+} from "../helpers.ts";
 
 const t = testAppForFile();
 
@@ -15,11 +23,7 @@ const call = client(() => t.app);
 
 const createTicket = (token: string, subject = "Refund for a broken lamp") => newTicket(t.app, token, { subject });
 
-const bell = async (token: string) => {
-  const res = await call(token, "GET", "/api/notifications");
-  expect(res.statusCode).toBe(200);
-  return res.json() as NotificationListAnswer;
-};
+const bell = (token: string) => answered<NotificationListAnswer>(call(token, "GET", "/api/notifications"), 200);
 
 describe("the notification bell", () => {
   it("tells a member a ticket was assigned to them, by whom, with a link; not when they assign themselves", async () => {

@@ -353,13 +353,12 @@ describe("with the cache turned off", () => {
 
   it("computes every answer afresh", async () => {
     const org = await registerOrg(off.app);
-    const res = await off.app.inject({
-      method: "POST",
-      url: "/api/tickets",
-      headers: bearer(org.token),
-      payload: { subject: "Stove", description: "No flame.", requester_name: "Li", requester_email: "li@example.com" },
+    const ticket = await createTicket(off.app, org, {
+      subject: "Stove",
+      description: "No flame.",
+      requester_name: "Li",
+      requester_email: "li@example.com",
     });
-    const ticket = res.json().ticket as Ticket;
     const get = async () =>
       (await off.app.inject({ method: "GET", url: "/api/tickets", headers: bearer(org.token) })).json()
         .tickets as Ticket[];

@@ -1,23 +1,23 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DataDirLockedError, lockDataDir } from "../../src/platform/data-dir-lock.ts";
 import { holdDataDirLock } from "../support/cove-process.ts";
+import { tempDirs } from "../support/temp-dirs.ts";
 
 const children: ChildProcess[] = [];
-const dirs: string[] = [];
+const temp = tempDirs("cove-lock-");
 
-function freshDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "cove-lock-"));
-  dirs.push(dir);
-  return dir;
+/** A fresh data directory and the path of its lock file, which does not exist yet. */
+function freshLock(): { dir: string; lockFile: string } {
+  const dir = temp.fresh();
+  return { dir, lockFile: path.join(dir, "cove.lock") };
 }
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  temp.removeAll();
 });
 
 /** A process that is alive for the length of the test: another program, or a Node.js process that is not Cove. */
@@ -36,6 +36,13 @@ async function coveHolding(dir: string): Promise<ChildProcess> {
 
 const owner = (lockFile: string) => JSON.parse(readFileSync(lockFile, "utf8")) as { pid: number; startTime: string };
 
+/** Locks dir, expects its lock file to name this process now, and releases it. */
+function expectTakesOver(dir: string, lockFile: string): void {
+  const release = lockDataDir(dir);
+  expect(owner(lockFile).pid).toBe(process.pid);
+  release();
+}
+
 /** The pid of a process that has already exited. */
 async function deadPid(): Promise<number> {
   const child = spawn("true", [], { stdio: "ignore" });
@@ -47,7 +54,7 @@ async function deadPid(): Promise<number> {
 
 describe("lockDataDir", () => {
   it("creates the directory and a lock file naming this process: its pid and when it started", () => {
-    const dir = path.join(freshDir(), "nested", "data");
+    const dir = path.join(temp.fresh(), "nested", "data");
     const release = lockDataDir(dir);
     try {
       const held = owner(path.join(dir, "cove.lock"));
@@ -59,7 +66,7 @@ describe("lockDataDir", () => {
   });
 
   it("refuses a directory another Cove process holds, naming the directory and the process", async () => {
-    const dir = freshDir();
+    const dir = temp.fresh();
     const other = await coveHolding(dir);
     const lockFile = path.join(dir, "cove.lock");
     try {
@@ -75,35 +82,26 @@ describe("lockDataDir", () => {
   });
 
   it("takes over a lock whose pid now belongs to another program (a crash, then the pid reused)", () => {
-    const dir = freshDir();
-    const lockFile = path.join(dir, "cove.lock");
+    const { dir, lockFile } = freshLock();
     const other = liveProcess();
     // As Cove wrote it before the crash: the same pid, another start time.
     writeFileSync(lockFile, JSON.stringify({ pid: other.pid, startTime: "1", bootId: null, instance: "gone" }));
-    const release = lockDataDir(dir);
-    expect(owner(lockFile).pid).toBe(process.pid);
-    release();
+    expectTakesOver(dir, lockFile);
     // A lock file of an older Cove holds the pid alone: a live program that is not Node.js cannot be Cove.
     writeFileSync(lockFile, String(other.pid));
-    const again = lockDataDir(dir);
-    expect(owner(lockFile).pid).toBe(process.pid);
-    again();
+    expectTakesOver(dir, lockFile);
   });
 
   it("takes over a lock written before the machine last booted", () => {
-    const dir = freshDir();
-    const lockFile = path.join(dir, "cove.lock");
+    const { dir, lockFile } = freshLock();
     const other = liveProcess();
     const startTime = readFileSync(`/proc/${other.pid}/stat`, "utf8").split(") ")[1]?.split(" ")[19];
     writeFileSync(lockFile, JSON.stringify({ pid: other.pid, startTime, bootId: "another-boot", instance: "old" }));
-    const release = lockDataDir(dir);
-    expect(owner(lockFile).pid).toBe(process.pid);
-    release();
+    expectTakesOver(dir, lockFile);
   });
 
   it("stops and says what to do when the running process it names cannot be told apart from Cove", () => {
-    const dir = freshDir();
-    const lockFile = path.join(dir, "cove.lock");
+    const { dir, lockFile } = freshLock();
     const node = liveProcess(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
     writeFileSync(lockFile, String(node.pid));
     expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
@@ -115,26 +113,19 @@ describe("lockDataDir", () => {
   });
 
   it("takes over a lock left by a process that has exited", async () => {
-    const dir = freshDir();
-    const lockFile = path.join(dir, "cove.lock");
+    const { dir, lockFile } = freshLock();
     writeFileSync(lockFile, String(await deadPid()));
-    const release = lockDataDir(dir);
-    expect(owner(lockFile).pid).toBe(process.pid);
-    release();
+    expectTakesOver(dir, lockFile);
   });
 
   it("takes over a lock file that holds no pid", () => {
-    const dir = freshDir();
-    const lockFile = path.join(dir, "cove.lock");
+    const { dir, lockFile } = freshLock();
     writeFileSync(lockFile, "");
-    const release = lockDataDir(dir);
-    expect(owner(lockFile).pid).toBe(process.pid);
-    release();
+    expectTakesOver(dir, lockFile);
   });
 
   it("release removes the lock file, so the next process can start", () => {
-    const dir = freshDir();
-    const lockFile = path.join(dir, "cove.lock");
+    const { dir, lockFile } = freshLock();
     const release = lockDataDir(dir);
     expect(existsSync(lockFile)).toBe(true);
     release();

@@ -32,6 +32,14 @@ function errorOf(res: LightMyRequestResponse): ErrorAnswer {
   return body;
 }
 
+/** Expects the API's JSON error answer with this status and code, its message saying `says` (words in it, or a pattern). */
+function expectError(res: LightMyRequestResponse, status: number, code: string, says: string | RegExp): void {
+  expect(res.statusCode).toBe(status);
+  const body = errorOf(res);
+  expect(body.code).toBe(code);
+  expect(body.error).toMatch(says);
+}
+
 describe("health", () => {
   it("reports ok and which database it uses", async () => {
     const res = await app.inject({ method: "GET", url: "/api/health" });
@@ -43,10 +51,7 @@ describe("health", () => {
 describe("unknown API paths", () => {
   it("answer a JSON 404 instead of the web app", async () => {
     const res = await app.inject({ method: "GET", url: "/api/no-such-thing?x=1" });
-    expect(res.statusCode).toBe(404);
-    const body = errorOf(res);
-    expect(body.code).toBe("NOT_FOUND");
-    expect(body.error).toContain("/api/no-such-thing");
+    expectError(res, 404, "NOT_FOUND", "/api/no-such-thing");
   });
 
   it("answer a JSON 404 for other methods too", async () => {
@@ -103,18 +108,12 @@ describe("bad input gets a clear 4xx, never a 5xx", () => {
 
   it("rejects a body that is not valid JSON", async () => {
     const res = await postLogin('{"email": "a@example.com", "password": ');
-    expect(res.statusCode).toBe(400);
-    const body = errorOf(res);
-    expect(body.code).toBe("BAD_REQUEST");
-    expect(body.error).toContain("not valid JSON");
+    expectError(res, 400, "BAD_REQUEST", "not valid JSON");
   });
 
   it("rejects a content type other than JSON with 415", async () => {
     const res = await postLogin("<login><email>a@example.com</email></login>", "application/xml");
-    expect(res.statusCode).toBe(415);
-    const body = errorOf(res);
-    expect(body.code).toBe("UNSUPPORTED_MEDIA_TYPE");
-    expect(body.error).toContain("JSON");
+    expectError(res, 415, "UNSUPPORTED_MEDIA_TYPE", "JSON");
   });
 
   it("rejects a form-encoded body with 415", async () => {
@@ -125,10 +124,7 @@ describe("bad input gets a clear 4xx, never a 5xx", () => {
 
   it("rejects an empty body sent as JSON", async () => {
     const res = await postLogin("");
-    expect(res.statusCode).toBe(400);
-    const body = errorOf(res);
-    expect(body.code).toBe("BAD_REQUEST");
-    expect(body.error).toMatch(/empty/i);
+    expectError(res, 400, "BAD_REQUEST", /empty/i);
   });
 
   it("rejects a body over 1 MiB with 413", async () => {
@@ -197,10 +193,7 @@ describe("bad input gets a clear 4xx, never a 5xx", () => {
 
   it("rejects a NUL byte in the query string", async () => {
     const res = await app.inject({ method: "GET", url: "/api/health?q=a%00b" });
-    expect(res.statusCode).toBe(400);
-    const body = errorOf(res);
-    expect(body.code).toBe("BAD_REQUEST");
-    expect(body.error).toContain("NUL");
+    expectError(res, 400, "BAD_REQUEST", "NUL");
   });
 
   it("rejects a NUL byte in a profile update of a signed-in user and keeps the old name", async () => {

@@ -1,12 +1,12 @@
 import type { ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { AuthAnswer, MeAnswer } from "@cove/contract/auth.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_LOGIN } from "../../src/db/seed.ts";
 import { registration } from "../helpers.ts";
 import { runnerEnvWithoutCove, spawnCove } from "../support/cove-process.ts";
+import { tempDirs } from "../support/temp-dirs.ts";
 
 /**
  * The real start-up, as `npm start` runs it (from source instead of the bundle): a child process with its own
@@ -28,13 +28,8 @@ interface Server {
 }
 
 const servers: Server[] = [];
-const dirs: string[] = [];
-
-function freshDataDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "cove-server-"));
-  dirs.push(dir);
-  return dir;
-}
+const dataDirs = tempDirs("cove-server-");
+const freshDataDir = dataDirs.fresh;
 
 function start(dataDir: string, extraEnv: Record<string, string> = {}): Server {
   const env = runnerEnvWithoutCove();
@@ -108,7 +103,7 @@ afterAll(async () => {
       await server.exited;
     }
   }
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dataDirs.removeAll();
 });
 
 describe("the server process", () => {

@@ -191,45 +191,28 @@ async function finished(token: string, contactId: string) {
 /** Everything stored about a customer, counted: what erasing must empty, and what it must leave alone. */
 async function footprint(c: Customer) {
   const db = t.database.db;
-  const count = async (q: Promise<unknown[]>) => (await q).length;
   return {
-    tickets: await count(db.select().from(tickets).where(eq(tickets.contactId, c.contactId))),
-    named: await count(
-      db
-        .select()
-        .from(tickets)
-        .where(and(eq(tickets.organizationId, c.orgId), eq(tickets.requesterEmail, c.email))),
+    tickets: await db.$count(tickets, eq(tickets.contactId, c.contactId)),
+    named: await db.$count(tickets, and(eq(tickets.organizationId, c.orgId), eq(tickets.requesterEmail, c.email))),
+    comments: await db.$count(ticketComments, inArray(ticketComments.ticketId, [c.ticketId, c.secondId])),
+    chats: await db.$count(chatSessions, eq(chatSessions.contactId, c.contactId)),
+    chatMessages: await db.$count(chatMessages, eq(chatMessages.sessionId, c.chatId)),
+    files: await db.$count(
+      attachments,
+      sql`${attachments.ticketId} = ${c.ticketId} or ${attachments.chatSessionId} = ${c.chatId}`,
     ),
-    comments: await count(
-      db
-        .select()
-        .from(ticketComments)
-        .where(inArray(ticketComments.ticketId, [c.ticketId, c.secondId])),
+    parts: await db.$count(attachmentParts, eq(attachmentParts.uploadId, c.uploadId)),
+    surveys: await db.$count(csatSurveys, eq(csatSurveys.contactId, c.contactId)),
+    sessions: await db.$count(contactSessions, eq(contactSessions.contactId, c.contactId)),
+    links: await db.$count(portalSignInLinks, eq(portalSignInLinks.email, c.email)),
+    mail: await db.$count(emailMessages, eq(emailMessages.address, c.email)),
+    named_steps: await db.$count(
+      ticketEvents,
+      and(eq(ticketEvents.ticketId, c.secondId), eq(ticketEvents.actorName, c.name)),
     ),
-    chats: await count(db.select().from(chatSessions).where(eq(chatSessions.contactId, c.contactId))),
-    chatMessages: await count(db.select().from(chatMessages).where(eq(chatMessages.sessionId, c.chatId))),
-    files: await count(
-      db
-        .select()
-        .from(attachments)
-        .where(sql`${attachments.ticketId} = ${c.ticketId} or ${attachments.chatSessionId} = ${c.chatId}`),
-    ),
-    parts: await count(db.select().from(attachmentParts).where(eq(attachmentParts.uploadId, c.uploadId))),
-    surveys: await count(db.select().from(csatSurveys).where(eq(csatSurveys.contactId, c.contactId))),
-    sessions: await count(db.select().from(contactSessions).where(eq(contactSessions.contactId, c.contactId))),
-    links: await count(db.select().from(portalSignInLinks).where(eq(portalSignInLinks.email, c.email))),
-    mail: await count(db.select().from(emailMessages).where(eq(emailMessages.address, c.email))),
-    named_steps: await count(
-      db
-        .select()
-        .from(ticketEvents)
-        .where(and(eq(ticketEvents.ticketId, c.secondId), eq(ticketEvents.actorName, c.name))),
-    ),
-    notified: await count(
-      db
-        .select()
-        .from(notifications)
-        .where(and(eq(notifications.organizationId, c.orgId), eq(notifications.actorName, c.name))),
+    notified: await db.$count(
+      notifications,
+      and(eq(notifications.organizationId, c.orgId), eq(notifications.actorName, c.name)),
     ),
   };
 }

@@ -48,6 +48,14 @@ async function addMember(admin: Session, role: "agent" | "admin" = "agent"): Pro
   return res.json() as AuthAnswer;
 }
 
+/** Puts the organization on a paid plan with an active subscription, as paying for it does. */
+async function subscribe(admin: Session, plan: "starter" | "business"): Promise<void> {
+  await t.database.db
+    .update(organizations)
+    .set({ plan, subscriptionStatus: "active" })
+    .where(eq(organizations.id, admin.user.organizationId));
+}
+
 const listUsers = async (who: Session) => {
   const res = await call(who, "GET", "/api/users");
   expect(res.statusCode, res.body).toBe(200);
@@ -134,10 +142,7 @@ describe("POST /api/users/invite", () => {
 describe("seats", () => {
   it("limits active plus invited members to the plan, naming the plan and its limit", async () => {
     const admin = await registerOrg(t.app);
-    await t.database.db
-      .update(organizations)
-      .set({ plan: "starter", subscriptionStatus: "active" })
-      .where(eq(organizations.id, admin.user.organizationId));
+    await subscribe(admin, "starter");
     const second = await invite(admin);
     await invite(admin);
     const over = await call(admin, "POST", "/api/users/invite", person());
@@ -158,20 +163,14 @@ describe("seats", () => {
     expect(over.statusCode).toBe(403);
     expect(over.json().error).toContain("Your trial has the Growth plan's limit of 10 team members");
 
-    await t.database.db
-      .update(organizations)
-      .set({ plan: "business", subscriptionStatus: "active" })
-      .where(eq(organizations.id, admin.user.organizationId));
+    await subscribe(admin, "business");
     await invite(admin);
     expect((await listUsers(admin)).seats).toEqual({ plan: "business", plan_name: "Business", used: 11, limit: null });
   });
 
   it("counts a member being activated again", async () => {
     const admin = await registerOrg(t.app);
-    await t.database.db
-      .update(organizations)
-      .set({ plan: "starter", subscriptionStatus: "active" })
-      .where(eq(organizations.id, admin.user.organizationId));
+    await subscribe(admin, "starter");
     const member = await addMember(admin);
     expect((await call(admin, "PUT", `/api/users/${member.user.id}`, { status: "inactive" })).statusCode).toBe(200);
     await invite(admin);
