@@ -97,14 +97,7 @@ function EraseDialog({
   contact: Contact;
 }) {
   const erase = useEraseContact(contact.id);
-  const {
-    register,
-    watch,
-    setError,
-    reset,
-    submit,
-    formState: { errors },
-  } = useContractForm(eraseContactBody, { confirmEmail: "" });
+  const { field, watch, setError, reset, submit } = useContractForm(eraseContactBody, { confirmEmail: "" });
   const typed = watch("confirmEmail");
   const onErase = submit(
     ["confirmEmail"],
@@ -142,8 +135,7 @@ function EraseDialog({
           label={contact.email ? "Customer's email" : "Customer's name"}
           autoComplete="off"
           spellCheck={false}
-          error={errors.confirmEmail?.message}
-          {...register("confirmEmail")}
+          {...field("confirmEmail")}
         />
         <p className="sr-only" aria-live="polite">
           {typed && !matches ? `This is not the customer's ${what} yet.` : ""}

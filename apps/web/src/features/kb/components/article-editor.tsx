@@ -43,6 +43,7 @@ export function ArticleEditor({ article }: { article?: Article }) {
 
   const {
     register,
+    field,
     control,
     handleSubmit,
     setError,
@@ -99,7 +100,7 @@ export function ArticleEditor({ article }: { article?: Article }) {
           Status: <ArticleStatusBadge status={article.status} />
         </p>
       )}
-      <TextField label="Title" maxLength={200} error={errors.title?.message} {...register("title")} />
+      <TextField label="Title" maxLength={200} {...field("title")} />
       <div className="sm:max-w-lg">
         <Controller
           control={control}
@@ -109,7 +110,7 @@ export function ArticleEditor({ article }: { article?: Article }) {
           )}
         />
       </div>
-      <BodyField text={watch("body")} error={errors.body?.message} {...register("body")} />
+      <BodyField text={watch("body")} {...field("body")} />
       <PhrasingsField
         ids={phrasings.fields.map((f) => f.id)}
         register={register}

@@ -27,6 +27,7 @@ export function NewTicketDialog({
   const files = useFileUploads({ url: "/api/portal/attachments", token: portal.token });
   const {
     register,
+    field,
     handleSubmit,
     reset,
     setError,
@@ -66,7 +67,7 @@ export function NewTicketDialog({
         aria-label="Create Support Ticket"
         {...files.dropProps}
       >
-        <TextField label="Subject" maxLength={250} error={errors.subject?.message} {...register("subject")} />
+        <TextField label="Subject" maxLength={250} {...field("subject")} />
         <NewTicketDetails
           id="portal-ticket-description"
           rows={6}

@@ -73,13 +73,7 @@ function DeleteDialog({
 }) {
   const remove = useDeleteOrganization();
   const navigate = useNavigate();
-  const {
-    register,
-    watch,
-    setError,
-    submit,
-    formState: { errors },
-  } = useContractForm(deleteOrganizationBody, { confirm: "" });
+  const { field, watch, setError, submit } = useContractForm(deleteOrganizationBody, { confirm: "" });
   const typed = watch("confirm");
   const onDelete = submit(
     ["confirm"],
@@ -105,12 +99,7 @@ function DeleteDialog({
       }
     >
       <form className="mt-4 space-y-4" onSubmit={onDelete}>
-        <TextField
-          label="Organization name"
-          autoComplete="off"
-          error={errors.confirm?.message}
-          {...register("confirm")}
-        />
+        <TextField label="Organization name" autoComplete="off" {...field("confirm")} />
         <FormActions
           onCancel="close"
           variant="danger"

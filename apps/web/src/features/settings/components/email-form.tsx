@@ -19,6 +19,7 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
   const update = useUpdateEmail();
   const {
     register,
+    field,
     submit,
     formState: { errors },
   } = useContractForm(emailForm, {
@@ -51,8 +52,7 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
         maxLength={120}
         placeholder="Acme Support"
         hint="Shown as who the mail is from. Empty: your organization's name."
-        error={errors.sender_name?.message}
-        {...register("sender_name")}
+        {...field("sender_name")}
       />
       <TextField
         label="Reply-to address"
@@ -64,8 +64,7 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
             ? "Used only without an inbound address: replies to Cove's emails go back to their ticket."
             : "Where customers' replies go."
         }
-        error={errors.reply_to?.message}
-        {...register("reply_to")}
+        {...field("reply_to")}
       />
       <TextAreaField
         id={`${id}-signature`}

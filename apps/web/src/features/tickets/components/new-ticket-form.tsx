@@ -3,7 +3,7 @@ import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { useFileUploads } from "../../../components/file-uploads.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
-import { TextField } from "../../../components/ui/text-field.tsx";
+import { EmailField, TextField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { getSession } from "../../../lib/session-storage.ts";
@@ -21,6 +21,7 @@ export function NewTicketForm() {
   const files = useFileUploads({ url: "/api/attachments", token: getSession()?.token });
   const {
     register,
+    field,
     handleSubmit,
     setError,
     watch,
@@ -57,27 +58,14 @@ export function NewTicketForm() {
       className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
     >
       <div className="grid gap-5 sm:grid-cols-2">
-        <TextField
-          label="Requester Name"
-          autoComplete="off"
-          error={errors.requester_name?.message}
-          {...register("requester_name")}
-        />
-        <TextField
-          label="Requester Email"
-          type="email"
-          inputMode="email"
-          autoComplete="off"
-          error={errors.requester_email?.message}
-          {...register("requester_email")}
-        />
+        <TextField label="Requester Name" autoComplete="off" {...field("requester_name")} />
+        <EmailField label="Requester Email" autoComplete="off" {...field("requester_email")} />
       </div>
       {/* No maxLength: a pasted 600-character subject is not cut silently; the counter and the message say so. */}
       <TextField
         label="Subject"
         hint={`${[...watch("subject")].length} / ${SUBJECT_MAX} characters`}
-        error={errors.subject?.message}
-        {...register("subject")}
+        {...field("subject")}
       />
       <NewTicketDetails
         id="new-ticket-description"
