@@ -1,6 +1,7 @@
 import { clsx } from "clsx";
 import { RefreshCw, Send, TriangleExclamationPoint, X } from "lucide-react";
 import { Button } from "../../../components/ui/button.tsx";
+import { FigureCards } from "../../../components/ui/figure-cards.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
 import { PageMeta } from "../site/page-meta.tsx";
 import { Container } from "../site/section.tsx";
@@ -91,14 +92,8 @@ export function ChatLayoutPage() {
             </p>
           </div>
 
-          <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-            {STATS.map((stat) => (
-              <div key={stat.label} className="rounded-xl bg-white p-4 ring-1 ring-slate-200">
-                <dt className="text-sm text-slate-600">{stat.label}</dt>
-                <dd className="mt-1 text-2xl font-semibold text-slate-900">{stat.value}</dd>
-              </div>
-            ))}
-          </dl>
+          {/* The live-chat screen's own cards (ChatStatCards). */}
+          <FigureCards cards={STATS} className="grid grid-cols-2 gap-4 lg:grid-cols-4" />
 
           <div className="grid grid-cols-1 overflow-hidden rounded-xl bg-white ring-1 ring-slate-200 lg:h-[34rem] lg:grid-cols-[20rem_minmax(0,1fr)]">
             <section
