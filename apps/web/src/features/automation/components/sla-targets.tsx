@@ -6,6 +6,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TableHead } from "../../../components/ui/table-head.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
+import { PANEL, TitledSection } from "../../../components/ui/titled-section.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { useSaveSlaTargets, useSlaTargets } from "../api/automation.api.ts";
@@ -89,10 +90,12 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
   );
 
   return (
-    <section aria-labelledby="sla-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 id="sla-heading" className="text-base font-semibold text-slate-900">
-        SLA targets
-      </h2>
+    <TitledSection
+      titleId="sla-heading"
+      title="SLA targets"
+      className={PANEL}
+      titleClassName="text-base font-semibold text-slate-900"
+    >
       <p className="mt-1 text-sm text-slate-600">
         Hours to the first public reply and to the solve, per priority, in calendar hours or in your business hours
         below ({initial.timezone}, the time zone of Settings). Leave a field empty for no target.
@@ -194,6 +197,6 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
           </FormActions>
         )}
       </form>
-    </section>
+    </TitledSection>
   );
 }

@@ -1,5 +1,6 @@
 import { type LucideIcon, MessagesSquare, TriangleAlert, UserRoundX, Users } from "lucide-react";
 import { Link } from "react-router";
+import { TitledSection } from "../../../components/ui/titled-section.tsx";
 
 interface QuickAction {
   label: string;
@@ -16,10 +17,12 @@ export function QuickActions({ unassigned, highPriority }: { unassigned?: number
     { label: "Manage team", to: "/users", icon: Users },
   ];
   return (
-    <section aria-labelledby="quick-actions-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
-      <h2 id="quick-actions-heading" className="border-b border-slate-200 px-4 py-3 font-semibold text-slate-900">
-        Quick Actions
-      </h2>
+    <TitledSection
+      titleId="quick-actions-heading"
+      title="Quick Actions"
+      className="rounded-lg border border-slate-200 bg-white shadow-sm"
+      titleClassName="border-b border-slate-200 px-4 py-3 font-semibold text-slate-900"
+    >
       <ul className="p-2">
         {actions.map((action) => (
           <li key={action.to}>
@@ -38,6 +41,6 @@ export function QuickActions({ unassigned, highPriority }: { unassigned?: number
           </li>
         ))}
       </ul>
-    </section>
+    </TitledSection>
   );
 }

@@ -1,4 +1,5 @@
 import type { OrganizationStats } from "@cove/contract/tickets.ts";
+import { PANEL, TitledSection } from "../../../components/ui/titled-section.tsx";
 
 type Trend = OrganizationStats["ticketTrends"];
 
@@ -55,10 +56,12 @@ export function TrendCard({ trend }: { trend: Trend }) {
   const middle = series[Math.floor(series.length / 2)];
 
   return (
-    <section aria-labelledby="trend-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 id="trend-heading" className="font-semibold text-slate-900">
-        30-Day Trend
-      </h2>
+    <TitledSection
+      titleId="trend-heading"
+      title="30-Day Trend"
+      className={PANEL}
+      titleClassName="font-semibold text-slate-900"
+    >
       <p className="mt-1 text-sm text-slate-600">
         {plural(trend.length, "day", "days")} of data · {plural(total, "ticket", "tickets")} created
       </p>
@@ -99,6 +102,6 @@ export function TrendCard({ trend }: { trend: Trend }) {
           </div>
         </div>
       </div>
-    </section>
+    </TitledSection>
   );
 }
