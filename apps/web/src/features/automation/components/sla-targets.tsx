@@ -1,5 +1,6 @@
 import { SLA_HOURS_MAX, type SlaTarget, type SlaTargetsAnswer, WEEKDAY_NAMES } from "@cove/contract/sla.ts";
 import { TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
+import type { UseFormRegisterReturn } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
@@ -42,6 +43,21 @@ const hours = (text: string) => (text.trim() === "" ? null : Number(text));
 
 /** Monday first, as a working week reads. */
 const WEEK = [1, 2, 3, 4, 5, 6, 0];
+
+/** A target's hours, in a cell of the table (named by its row and column). */
+function HoursInput({ label, ...registered }: { label: string } & UseFormRegisterReturn) {
+  return (
+    <input
+      type="number"
+      min={0}
+      max={SLA_HOURS_MAX}
+      step="any"
+      aria-label={label}
+      className={inputClasses}
+      {...registered}
+    />
+  );
+}
 
 /**
  * SLA targets per priority: first response and resolution, in calendar or business hours (empty: no target), and the
@@ -120,26 +136,10 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
                   <tr key={row.priority}>
                     <td className="py-1 pr-3 font-medium text-slate-900">{name}</td>
                     <td className="py-1 pr-3">
-                      <input
-                        type="number"
-                        min={0}
-                        max={SLA_HOURS_MAX}
-                        step="any"
-                        aria-label={`${name} first response hours`}
-                        className={inputClasses}
-                        {...register(`rows.${i}.first`)}
-                      />
+                      <HoursInput label={`${name} first response hours`} {...register(`rows.${i}.first`)} />
                     </td>
                     <td className="py-1 pr-3">
-                      <input
-                        type="number"
-                        min={0}
-                        max={SLA_HOURS_MAX}
-                        step="any"
-                        aria-label={`${name} resolution hours`}
-                        className={inputClasses}
-                        {...register(`rows.${i}.resolution`)}
-                      />
+                      <HoursInput label={`${name} resolution hours`} {...register(`rows.${i}.resolution`)} />
                     </td>
                     <td className="py-1">
                       <input

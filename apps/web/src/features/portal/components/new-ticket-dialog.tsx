@@ -26,12 +26,11 @@ export function NewTicketDialog({
   const create = useCreateMyTicket();
   const files = useFileUploads({ url: "/api/portal/attachments", token: portal.token });
   const {
-    register,
     field,
     handleSubmit,
     reset,
     setError,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(createPortalTicketBody, { subject: "", description: "", priority: "normal" });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -72,9 +71,8 @@ export function NewTicketDialog({
           id="portal-ticket-description"
           rows={6}
           files={files}
-          description={register("description")}
-          descriptionError={errors.description?.message}
-          priority={register("priority")}
+          description={field("description")}
+          priority={field("priority")}
         />
         <FormActions
           onCancel="close"

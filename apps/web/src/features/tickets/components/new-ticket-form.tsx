@@ -20,12 +20,11 @@ export function NewTicketForm() {
   // Uploaded as soon as chosen, dropped or pasted, before the ticket exists: they are the member's until it is created.
   const files = useFileUploads({ url: "/api/attachments", token: getSession()?.token });
   const {
-    register,
     field,
     handleSubmit,
     setError,
     watch,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(createTicketBody, {
     requester_name: "",
     requester_email: "",
@@ -71,10 +70,8 @@ export function NewTicketForm() {
         id="new-ticket-description"
         rows={8}
         files={files}
-        description={register("description")}
-        descriptionError={errors.description?.message}
-        priority={register("priority")}
-        priorityError={errors.priority?.message}
+        description={field("description")}
+        priority={field("priority")}
       />
       <FormActions
         onCancel={() => navigate("/tickets")}
