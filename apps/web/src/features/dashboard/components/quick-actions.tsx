@@ -1,6 +1,5 @@
 import { type LucideIcon, MessagesSquare, TriangleAlert, UserRoundX, Users } from "lucide-react";
 import { Link } from "react-router";
-import { TitledSection } from "../../../components/ui/titled-section.tsx";
 
 interface QuickAction {
   label: string;
@@ -17,12 +16,10 @@ export function QuickActions({ unassigned, highPriority }: { unassigned?: number
     { label: "Manage team", to: "/users", icon: Users },
   ];
   return (
-    <TitledSection
-      titleId="quick-actions-heading"
-      title="Quick Actions"
-      className="rounded-lg border border-slate-200 bg-white shadow-sm"
-      titleClassName="border-b border-slate-200 px-4 py-3 font-semibold text-slate-900"
-    >
+    <section aria-labelledby="quick-actions-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
+      <h2 id="quick-actions-heading" className="border-b border-slate-200 px-4 py-3 font-semibold text-slate-900">
+        Quick Actions
+      </h2>
       <ul className="p-2">
         {actions.map((action) => (
           <li key={action.to}>
@@ -41,6 +38,6 @@ export function QuickActions({ unassigned, highPriority }: { unassigned?: number
           </li>
         ))}
       </ul>
-    </TitledSection>
+    </section>
   );
 }

@@ -1,5 +1,4 @@
 import type { OrganizationStats } from "@cove/contract/tickets.ts";
-import { PANEL, TitledSection } from "../../../components/ui/titled-section.tsx";
 
 type Trend = OrganizationStats["ticketTrends"];
 
@@ -56,12 +55,10 @@ export function TrendCard({ trend }: { trend: Trend }) {
   const middle = series[Math.floor(series.length / 2)];
 
   return (
-    <TitledSection
-      titleId="trend-heading"
-      title="30-Day Trend"
-      className={PANEL}
-      titleClassName="font-semibold text-slate-900"
-    >
+    <section aria-labelledby="trend-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <h2 id="trend-heading" className="font-semibold text-slate-900">
+        30-Day Trend
+      </h2>
       <p className="mt-1 text-sm text-slate-600">
         {plural(trend.length, "day", "days")} of data · {plural(total, "ticket", "tickets")} created
       </p>
@@ -102,6 +99,6 @@ export function TrendCard({ trend }: { trend: Trend }) {
           </div>
         </div>
       </div>
-    </TitledSection>
+    </section>
   );
 }
