@@ -3,6 +3,7 @@ import { useId } from "react";
 import { toast } from "sonner";
 import { CheckboxField } from "../../../components/ui/checkbox-field.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
+import { FormCard } from "../../../components/ui/form-card.tsx";
 import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -42,11 +43,7 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
   );
 
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="space-y-5 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
-    >
+    <FormCard onSubmit={onSubmit}>
       <TextField
         label="Sender name"
         maxLength={120}
@@ -81,6 +78,6 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
         {...register("acknowledge")}
       />
       <FormActions pending={update.isPending}>Save changes</FormActions>
-    </form>
+    </FormCard>
   );
 }
