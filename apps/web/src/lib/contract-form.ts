@@ -1,5 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type DefaultValues, type FieldValues, type UseFormProps, useForm } from "react-hook-form";
+import {
+  type DefaultValues,
+  type FieldPath,
+  type FieldValues,
+  type UseFormProps,
+  type UseFormRegisterReturn,
+  useForm,
+} from "react-hook-form";
 import type { z } from "zod";
 import { applyFieldErrors, type ServerFields } from "./form-errors.ts";
 
@@ -9,7 +16,8 @@ import { applyFieldErrors, type ServerFields } from "./form-errors.ts";
  * failure goes to `onError` (a toast, or an alert in a dialog), so each failure is shown once. A form may also handle
  * its submission itself with `handleSubmit` (when its failure has a place of its own: an alert above a sign-in form,
  * the spec's toast with the reason beside the fields'). `options` are react-hook-form's others (`values` for a form
- * that follows data loaded after it opened).
+ * that follows data loaded after it opened). `field(name)` is what a field component (TextField and the others taking
+ * `error`) is given for an input: its registration and its error message.
  */
 export function useContractForm<Input extends FieldValues, Output extends FieldValues>(
   schema: z.ZodType<Output, Input>,
@@ -29,5 +37,12 @@ export function useContractForm<Input extends FieldValues, Output extends FieldV
         if (!applyFieldErrors(error, form.setError, fields)) onError(error);
       }
     });
-  return { ...form, submit };
+  const field = <N extends FieldPath<Input>>(name: N): FieldProps<N> => ({
+    ...form.register(name),
+    error: form.getFieldState(name, form.formState).error?.message,
+  });
+  return { ...form, submit, field };
 }
+
+/** A field component's input registered with a form, and the message of its error (none while it is valid). */
+export type FieldProps<N extends string = string> = UseFormRegisterReturn<N> & { error: string | undefined };

@@ -83,3 +83,15 @@ export function TextAreaField({ label, hint, error, id, className, ...props }: T
     </FieldShell>
   );
 }
+
+/**
+ * A labelled email address ("Email" unless named otherwise): the type, keyboard and autofill of one
+ * (`autoComplete="off"` where it is someone else's).
+ */
+export function EmailField({
+  label = "Email",
+  autoComplete = "email",
+  ...props
+}: Omit<TextFieldProps, "label" | "type"> & { label?: string }) {
+  return <TextField label={label} type="email" inputMode="email" autoComplete={autoComplete} {...props} />;
+}

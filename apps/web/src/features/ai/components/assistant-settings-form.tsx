@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { CheckboxField } from "../../../components/ui/checkbox-field.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
+import { FormCard } from "../../../components/ui/form-card.tsx";
 import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
 import { FieldShell, TextAreaField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -75,12 +76,7 @@ export function AssistantSettingsForm({ settings, canEdit }: { settings: AiSetti
   });
 
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      aria-labelledby={`${id}-title`}
-      className="space-y-5 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
-    >
+    <FormCard onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
       <div>
         <h2 id={`${id}-title`} className="text-sm font-semibold text-slate-900">
           Settings
@@ -145,6 +141,6 @@ export function AssistantSettingsForm({ settings, canEdit }: { settings: AiSetti
           Save settings
         </FormActions>
       )}
-    </form>
+    </FormCard>
   );
 }

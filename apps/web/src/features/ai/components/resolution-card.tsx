@@ -1,5 +1,6 @@
 import type { AiStatsAnswer } from "@cove/contract/ai.ts";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { CARD, TitledSection } from "../../../components/ui/titled-section.tsx";
 import { confidencePercent } from "./assistant-reply.tsx";
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
@@ -7,10 +8,12 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en
 /** The measured resolution rate: customers' questions the assistant answered without handing off, last 30 days. */
 export function ResolutionCard({ stats, error }: { stats: AiStatsAnswer | undefined; error: Error | null }) {
   return (
-    <section aria-labelledby="resolution-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="resolution-title" className="text-sm font-semibold text-slate-900">
-        Resolution rate
-      </h2>
+    <TitledSection
+      titleId="resolution-title"
+      title="Resolution rate"
+      className={CARD}
+      titleClassName="text-sm font-semibold text-slate-900"
+    >
       <p className="text-xs text-slate-500">Last {stats?.days ?? 30} days, measured from every answer</p>
       {error && <p className="mt-3 text-sm text-red-700">The figures could not be loaded: {error.message}</p>}
       {!stats && !error && (
@@ -63,6 +66,6 @@ export function ResolutionCard({ stats, error }: { stats: AiStatsAnswer | undefi
           </p>
         </>
       )}
-    </section>
+    </TitledSection>
   );
 }

@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { CARD, TitledSection } from "../../../components/ui/titled-section.tsx";
 import { toastError } from "../../../lib/toast-error.ts";
 import { useArticleList } from "../../kb/index.ts";
 import { useMarkNotCovered, useReviewUnanswered, useUnanswered } from "../api/ai.api.ts";
@@ -25,10 +26,12 @@ export function UnansweredQuestions({ canEdit }: { canEdit: boolean }) {
   const articles = useArticleList({ page: 1, limit: 100, status: "published" });
   const options = (articles.data?.articles ?? []).map((a) => ({ value: a.id, label: a.title }));
   return (
-    <section aria-labelledby="unanswered-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="unanswered-title" className="text-base font-semibold text-slate-900">
-        Questions the assistant could not answer
-      </h2>
+    <TitledSection
+      titleId="unanswered-title"
+      title="Questions the assistant could not answer"
+      className={CARD}
+      titleClassName="text-base font-semibold text-slate-900"
+    >
       <p className="mt-1 max-w-3xl text-sm text-slate-600">
         Last {list.data?.days ?? 30} days: handed off to your team, answered with low confidence, or rated unhelpful.
         {canEdit
@@ -57,7 +60,7 @@ export function UnansweredQuestions({ canEdit }: { canEdit: boolean }) {
           ))}
         </ul>
       )}
-    </section>
+    </TitledSection>
   );
 }
 

@@ -1,13 +1,12 @@
 import { PASSWORD_MIN } from "@cove/contract/constants.ts";
-import type { UseFormRegisterReturn } from "react-hook-form";
 import type { z } from "zod";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import type { FieldProps } from "../../../lib/contract-form.ts";
 
-/** A form's `register` and `errors`, for the fields named N (the form may have more). */
+/** A form's `field` (useContractForm), for the fields named N (the form may have more). */
 interface FormParts<N extends string> {
-  register: (name: N) => UseFormRegisterReturn;
-  errors: Partial<Record<N, { message?: string }>>;
+  field: (name: N) => FieldProps<N>;
 }
 
 /**
@@ -27,52 +26,38 @@ export function withPasswordConfirmation<S extends z.ZodType<{ confirmPassword: 
 
 /** First and last name side by side: registering, joining a team and the profile ask for them the same way. */
 export function NameFields({
-  register,
-  errors,
+  field,
   className = "grid gap-4 sm:grid-cols-2",
 }: FormParts<"firstName" | "lastName"> & { className?: string }) {
   return (
     <div className={className}>
-      <TextField
-        label="First name"
-        autoComplete="given-name"
-        error={errors.firstName?.message}
-        {...register("firstName")}
-      />
-      <TextField
-        label="Last name"
-        autoComplete="family-name"
-        error={errors.lastName?.message}
-        {...register("lastName")}
-      />
+      <TextField label="First name" autoComplete="given-name" {...field("firstName")} />
+      <TextField label="Last name" autoComplete="family-name" {...field("lastName")} />
     </div>
   );
 }
 
 /**
- * A new password (`field`) and its confirmation (`confirmPassword`; "Confirm password" for the label "Password"), with
+ * A new password (`name`) and its confirmation (`confirmPassword`; "Confirm password" for the label "Password"), with
  * the length hint.
  */
 export function NewPasswordFields<F extends "password" | "newPassword">({
-  register,
-  errors,
   field,
+  name,
   label = "Password",
-}: FormParts<F | "confirmPassword"> & { field: F; label?: string }) {
+}: FormParts<F | "confirmPassword"> & { name: F; label?: string }) {
   return (
     <>
       <PasswordField
         label={label}
         autoComplete="new-password"
         hint={`Must be at least ${PASSWORD_MIN} characters`}
-        error={errors[field]?.message}
-        {...register(field)}
+        {...field(name)}
       />
       <PasswordField
         label={`Confirm ${label.toLowerCase()}`}
         autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...register("confirmPassword")}
+        {...field("confirmPassword")}
       />
     </>
   );

@@ -2,7 +2,7 @@ import { forgotPasswordBody } from "@cove/contract/auth.ts";
 import { useState } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { TextField } from "../../../components/ui/text-field.tsx";
+import { EmailField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { forgotPasswordRequest } from "../api/auth.api.ts";
@@ -12,9 +12,9 @@ const FALLBACK = "Could not send the reset link";
 export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   const [result, setResult] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const {
-    register,
+    field,
     handleSubmit,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(forgotPasswordBody, { email: "" });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -34,14 +34,7 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
         Enter the email address you sign in with and we will send you a link to choose a new password.
       </p>
       {result && <Alert tone={result.tone}>{result.text}</Alert>}
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        error={errors.email?.message}
-        {...register("email")}
-      />
+      <EmailField {...field("email")} />
       <Button type="submit" pending={isSubmitting} className="w-full">
         {isSubmitting ? "Sending…" : "Send reset link"}
       </Button>

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { PasswordField } from "../../../components/ui/password-field.tsx";
-import { TextField } from "../../../components/ui/text-field.tsx";
+import { EmailField } from "../../../components/ui/text-field.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -18,8 +18,9 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
   const [challenge, setChallenge] = useState<string | null>(null);
   const {
     register,
+    field,
     handleSubmit,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(loginBody, { email: "", password: "", rememberMe: false });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -39,20 +40,8 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Sign in">
       {serverError && <Alert>{serverError}</Alert>}
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        error={errors.email?.message}
-        {...register("email")}
-      />
-      <PasswordField
-        label="Password"
-        autoComplete="current-password"
-        error={errors.password?.message}
-        {...register("password")}
-      />
+      <EmailField {...field("email")} />
+      <PasswordField label="Password" autoComplete="current-password" {...field("password")} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <label className="flex items-center gap-2 text-sm text-slate-700">
           <input

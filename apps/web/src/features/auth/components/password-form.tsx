@@ -22,11 +22,11 @@ const passwordForm = withPasswordConfirmation(
 export function PasswordForm() {
   const { updateProfile } = useAuth();
   const {
-    register,
+    field,
     handleSubmit,
     setError,
     reset,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(passwordForm, { currentPassword: "", newPassword: "", confirmPassword: "" });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -43,14 +43,9 @@ export function PasswordForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Change password" className="space-y-4">
-      <PasswordField
-        label="Current password"
-        autoComplete="current-password"
-        error={errors.currentPassword?.message}
-        {...register("currentPassword")}
-      />
+      <PasswordField label="Current password" autoComplete="current-password" {...field("currentPassword")} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <NewPasswordFields label="New password" register={register} errors={errors} field="newPassword" />
+        <NewPasswordFields label="New password" field={field} name="newPassword" />
       </div>
       <FormActions pending={isSubmitting}>{isSubmitting ? "Changing…" : "Change password"}</FormActions>
     </form>

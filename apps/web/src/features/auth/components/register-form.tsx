@@ -3,7 +3,7 @@ import { useState } from "react";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { TextField } from "../../../components/ui/text-field.tsx";
+import { EmailField, TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
@@ -19,10 +19,10 @@ export function RegisterForm() {
   const { register: createAccount } = useAuth();
   const [serverError, setServerError] = useState<string | null>(null);
   const {
-    register,
+    field,
     handleSubmit,
     setError,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(registerForm, {
     organizationName: "",
     firstName: "",
@@ -56,22 +56,10 @@ export function RegisterForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Start your free trial">
       {serverError && <Alert>{serverError}</Alert>}
-      <TextField
-        label="Company name"
-        autoComplete="organization"
-        error={errors.organizationName?.message}
-        {...register("organizationName")}
-      />
-      <NameFields register={register} errors={errors} className="grid gap-5 sm:grid-cols-2" />
-      <TextField
-        label="Email address"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        error={errors.email?.message}
-        {...register("email")}
-      />
-      <NewPasswordFields register={register} errors={errors} field="password" />
+      <TextField label="Company name" autoComplete="organization" {...field("organizationName")} />
+      <NameFields field={field} className="grid gap-5 sm:grid-cols-2" />
+      <EmailField label="Email address" {...field("email")} />
+      <NewPasswordFields field={field} name="password" />
       <Button type="submit" pending={isSubmitting} className="w-full">
         {isSubmitting ? "Creating your account…" : "Start free trial"}
       </Button>

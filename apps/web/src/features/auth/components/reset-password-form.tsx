@@ -46,9 +46,9 @@ export function ResetPasswordForm({ token }: { token: string }) {
     return () => controller.abort();
   }, [token]);
   const {
-    register,
+    field,
     handleSubmit,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(resetForm, { password: "", confirmPassword: "" });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -88,7 +88,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
           <p>{failure.text}</p>
         </Alert>
       )}
-      <NewPasswordFields label="New password" register={register} errors={errors} field="password" />
+      <NewPasswordFields label="New password" field={field} name="password" />
       <Button type="submit" pending={isSubmitting} className="w-full">
         {isSubmitting ? "Saving…" : "Set new password"}
       </Button>

@@ -37,12 +37,7 @@ function CodeForm({
   onSubmit: (code: string, fail: (message: string) => void) => void;
   onCancel: () => void;
 }) {
-  const {
-    register,
-    setError,
-    submit: onValid,
-    formState: { errors },
-  } = useContractForm(codeForm, { code: "" });
+  const { field, setError, submit: onValid } = useContractForm(codeForm, { code: "" });
   const submit = onValid(
     ["code"],
     async ({ code }) => onSubmit(code, (message) => setError("code", { message })),
@@ -56,8 +51,7 @@ function CodeForm({
         autoComplete="one-time-code"
         inputMode="numeric"
         maxLength={20}
-        error={errors.code?.message}
-        {...register("code")}
+        {...field("code")}
       />
       <FormActions onCancel={onCancel} cancelVariant="ghost" variant={tone} pending={pending}>
         {submitLabel}

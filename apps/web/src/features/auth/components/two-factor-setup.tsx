@@ -75,12 +75,7 @@ export function RecoveryCodes({
 
 function ConfirmCode({ setup, onEnabled }: { setup: TwoFactorSetupAnswer; onEnabled: (codes: string[]) => void }) {
   const enable = useCodeAction("enable");
-  const {
-    register,
-    setError,
-    submit,
-    formState: { errors },
-  } = useContractForm(codeForm, { code: "" });
+  const { field, setError, submit } = useContractForm(codeForm, { code: "" });
   const onSubmit = submit(
     ["code"],
     async ({ code }) => onEnabled((await enable.mutateAsync(code)).recoveryCodes),
@@ -115,8 +110,7 @@ function ConfirmCode({ setup, onEnabled }: { setup: TwoFactorSetupAnswer; onEnab
           autoComplete="one-time-code"
           inputMode="numeric"
           maxLength={20}
-          error={errors.code?.message}
-          {...register("code")}
+          {...field("code")}
         />
         <Button type="submit" pending={enable.isPending}>
           {enable.isPending ? "Checking…" : "Turn on two-factor sign-in"}

@@ -25,7 +25,7 @@ const stepForm = z.object({ recovery: z.boolean(), code: z.string() }).superRefi
 export function TwoFactorStep({ challenge, onRestart }: { challenge: string; onRestart: () => void }) {
   const { completeLogin } = useAuth();
   const {
-    register,
+    field,
     watch,
     reset,
     setValue,
@@ -65,8 +65,7 @@ export function TwoFactorStep({ challenge, onRestart }: { challenge: string; onR
         spellCheck={false}
         autoCapitalize="none"
         maxLength={recovery ? 40 : 20}
-        error={errors.code?.message}
-        {...register("code")}
+        {...field("code")}
       />
       <Button type="submit" pending={pending} className="w-full">
         {pending ? "Checking…" : "Verify and sign in"}

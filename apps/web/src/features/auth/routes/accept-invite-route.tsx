@@ -46,10 +46,10 @@ function AcceptForm({ token, invitation }: { token: string; invitation: Invitati
   const { acceptInvite } = useAuth();
   const navigate = useNavigate();
   const {
-    register,
+    field,
     handleSubmit,
     setError,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(acceptForm, {
     firstName: invitation.first_name,
     lastName: invitation.last_name,
@@ -74,8 +74,8 @@ function AcceptForm({ token, invitation }: { token: string; invitation: Invitati
         You are joining as {invitation.role === "admin" ? "an admin" : "an agent"}. You will sign in with{" "}
         <span className="font-medium break-all text-slate-900">{invitation.email}</span>.
       </p>
-      <NameFields register={register} errors={errors} />
-      <NewPasswordFields register={register} errors={errors} field="password" />
+      <NameFields field={field} />
+      <NewPasswordFields field={field} name="password" />
       <Button type="submit" pending={isSubmitting} className="w-full">
         {isSubmitting ? "Joining…" : "Join the team"}
       </Button>

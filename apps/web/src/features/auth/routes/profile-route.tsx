@@ -26,10 +26,10 @@ function Card({ title, description, children }: { title: string; description: st
 function NamesForm({ user }: { user: SessionUser }) {
   const { updateProfile } = useAuth();
   const {
-    register,
+    field,
     handleSubmit,
     setError,
-    formState: { errors, isSubmitting, isDirty },
+    formState: { isSubmitting, isDirty },
     reset,
   } = useContractForm(profileBody, { firstName: user.firstName, lastName: user.lastName });
 
@@ -45,7 +45,7 @@ function NamesForm({ user }: { user: SessionUser }) {
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Your name" className="space-y-4">
-      <NameFields register={register} errors={errors} />
+      <NameFields field={field} />
       <TextField label="Email" value={user.email} readOnly disabled hint="Your sign-in email cannot be changed here." />
       <FormActions pending={isSubmitting} disabled={!isDirty}>
         {isSubmitting ? "Saving…" : "Save changes"}

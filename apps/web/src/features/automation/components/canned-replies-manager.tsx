@@ -7,6 +7,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
+import { PANEL, TitledSection } from "../../../components/ui/titled-section.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -55,10 +56,12 @@ export function CannedRepliesManager({ readOnly = false }: { readOnly?: boolean 
 
   const list = canned.data?.canned_replies ?? [];
   return (
-    <section aria-labelledby="canned-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 id="canned-heading" className="text-base font-semibold text-slate-900">
-        Canned replies
-      </h2>
+    <TitledSection
+      titleId="canned-heading"
+      title="Canned replies"
+      className={PANEL}
+      titleClassName="text-base font-semibold text-slate-900"
+    >
       <p className="mt-1 text-sm text-slate-600">
         Saved replies your team inserts from the reply box. Placeholders such as {"{{ticket.requester_name}}"} and{" "}
         {"{{ticket.subject}}"} are filled from the ticket.
@@ -121,6 +124,6 @@ export function CannedRepliesManager({ readOnly = false }: { readOnly?: boolean 
         pending={remove.isPending}
         onConfirm={() => void confirmDelete()}
       />
-    </section>
+    </TitledSection>
   );
 }

@@ -1,11 +1,13 @@
 import { SLA_HOURS_MAX, type SlaTarget, type SlaTargetsAnswer, WEEKDAY_NAMES } from "@cove/contract/sla.ts";
 import { TICKET_PRIORITIES } from "@cove/contract/tickets.ts";
+import type { UseFormRegisterReturn } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TableHead } from "../../../components/ui/table-head.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
+import { PANEL, TitledSection } from "../../../components/ui/titled-section.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { useSaveSlaTargets, useSlaTargets } from "../api/automation.api.ts";
@@ -41,6 +43,21 @@ const hours = (text: string) => (text.trim() === "" ? null : Number(text));
 
 /** Monday first, as a working week reads. */
 const WEEK = [1, 2, 3, 4, 5, 6, 0];
+
+/** A target's hours, in a cell of the table (named by its row and column). */
+function HoursInput({ label, ...registered }: { label: string } & UseFormRegisterReturn) {
+  return (
+    <input
+      type="number"
+      min={0}
+      max={SLA_HOURS_MAX}
+      step="any"
+      aria-label={label}
+      className={inputClasses}
+      {...registered}
+    />
+  );
+}
 
 /**
  * SLA targets per priority: first response and resolution, in calendar or business hours (empty: no target), and the
@@ -89,10 +106,12 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
   );
 
   return (
-    <section aria-labelledby="sla-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 id="sla-heading" className="text-base font-semibold text-slate-900">
-        SLA targets
-      </h2>
+    <TitledSection
+      titleId="sla-heading"
+      title="SLA targets"
+      className={PANEL}
+      titleClassName="text-base font-semibold text-slate-900"
+    >
       <p className="mt-1 text-sm text-slate-600">
         Hours to the first public reply and to the solve, per priority, in calendar hours or in your business hours
         below ({initial.timezone}, the time zone of Settings). Leave a field empty for no target.
@@ -117,26 +136,10 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
                   <tr key={row.priority}>
                     <td className="py-1 pr-3 font-medium text-slate-900">{name}</td>
                     <td className="py-1 pr-3">
-                      <input
-                        type="number"
-                        min={0}
-                        max={SLA_HOURS_MAX}
-                        step="any"
-                        aria-label={`${name} first response hours`}
-                        className={inputClasses}
-                        {...register(`rows.${i}.first`)}
-                      />
+                      <HoursInput label={`${name} first response hours`} {...register(`rows.${i}.first`)} />
                     </td>
                     <td className="py-1 pr-3">
-                      <input
-                        type="number"
-                        min={0}
-                        max={SLA_HOURS_MAX}
-                        step="any"
-                        aria-label={`${name} resolution hours`}
-                        className={inputClasses}
-                        {...register(`rows.${i}.resolution`)}
-                      />
+                      <HoursInput label={`${name} resolution hours`} {...register(`rows.${i}.resolution`)} />
                     </td>
                     <td className="py-1">
                       <input
@@ -194,6 +197,6 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
           </FormActions>
         )}
       </form>
-    </section>
+    </TitledSection>
   );
 }

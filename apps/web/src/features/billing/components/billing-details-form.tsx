@@ -3,6 +3,7 @@ import { toast } from "sonner";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import { CARD, TitledSection } from "../../../components/ui/titled-section.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { useBillingDetails, useSaveBillingDetails } from "../api/billing.api.ts";
@@ -38,10 +39,12 @@ export function BillingDetailsForm() {
   if (!details.data) return null;
   const { saved, details: current } = details.data;
   return (
-    <section aria-labelledby="billing-details" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="billing-details" className="text-sm font-semibold text-slate-900">
-        Billing details
-      </h2>
+    <TitledSection
+      titleId="billing-details"
+      title="Billing details"
+      className={CARD}
+      titleClassName="text-sm font-semibold text-slate-900"
+    >
       <p className="mt-1 text-sm text-slate-600">
         {saved
           ? "Printed on every invoice."
@@ -49,7 +52,7 @@ export function BillingDetailsForm() {
       </p>
       {/* Keyed by what was loaded, so a reload after saving shows the saved values. */}
       <DetailsForm key={JSON.stringify(current)} current={current} />
-    </section>
+    </TitledSection>
   );
 }
 

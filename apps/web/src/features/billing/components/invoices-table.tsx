@@ -2,6 +2,7 @@ import { Download, ExternalLink } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { DataTable } from "../../../components/ui/data-table.tsx";
+import { TitledSection } from "../../../components/ui/titled-section.tsx";
 import { downloadInvoicePdf, useInvoices } from "../api/billing.api.ts";
 import { longDate, money } from "./billing-format.ts";
 import { toastBillingFailure } from "./billing-toast.ts";
@@ -15,10 +16,12 @@ export function InvoicesTable() {
   const invoices = data?.invoices ?? [];
   if (invoices.length === 0) return null;
   return (
-    <section aria-labelledby="invoices-title" className="rounded-xl border border-slate-200 bg-white shadow-sm">
-      <h2 id="invoices-title" className="border-b border-slate-200 px-5 py-3 text-sm font-semibold text-slate-900">
-        Invoices
-      </h2>
+    <TitledSection
+      titleId="invoices-title"
+      title="Invoices"
+      className="rounded-xl border border-slate-200 bg-white shadow-sm"
+      titleClassName="border-b border-slate-200 px-5 py-3 text-sm font-semibold text-slate-900"
+    >
       <DataTable columns={["Date", "Invoice", "Period", "Amount", "Status", { label: "PDF", srOnly: true }]}>
         {invoices.map((i) => (
           <tr key={i.id}>
@@ -66,6 +69,6 @@ export function InvoicesTable() {
           </tr>
         ))}
       </DataTable>
-    </section>
+    </TitledSection>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { TitledSection } from "../../../components/ui/titled-section.tsx";
 import { useReloadBilling, useSubscribe, useSubscription } from "../api/billing.api.ts";
 import { BillingDetailsForm } from "../components/billing-details-form.tsx";
 import { trialEndWording } from "../components/billing-format.ts";
@@ -80,16 +81,18 @@ export function BillingRoute() {
       ) : data?.subscription ? (
         <CurrentSubscription data={data} />
       ) : (
-        <section aria-labelledby="choose-plan" className="space-y-3">
-          <h2 id="choose-plan" className="text-base font-semibold text-slate-900">
-            {data?.status === "trialing" ? "Choose a plan to keep Cove after your trial" : "Choose a plan"}
-          </h2>
+        <TitledSection
+          titleId="choose-plan"
+          title={data?.status === "trialing" ? "Choose a plan to keep Cove after your trial" : "Choose a plan"}
+          className="space-y-3"
+          titleClassName="text-base font-semibold text-slate-900"
+        >
           <PlanCards
             selected={selected}
             current={data?.status === "trialing" ? data.plan : null}
             onSelect={setSelected}
           />
-        </section>
+        </TitledSection>
       )}
 
       <InvoicesTable />

@@ -1,4 +1,5 @@
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { CARD, TitledSection } from "../../../components/ui/titled-section.tsx";
 import { useChatStats } from "../api/chat.queries.ts";
 
 /** The assistant's share of live chats: resolved by it alone (closed with no hand-off) vs handed to a person. */
@@ -7,10 +8,12 @@ export function ChatShareCard() {
   const data = stats.data;
   const decided = data ? data.resolved_by_ai + data.handed_off : 0;
   return (
-    <section aria-labelledby="chat-share-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="chat-share-title" className="text-sm font-semibold text-slate-900">
-        Live chats resolved by the assistant
-      </h2>
+    <TitledSection
+      titleId="chat-share-title"
+      title="Live chats resolved by the assistant"
+      className={CARD}
+      titleClassName="text-sm font-semibold text-slate-900"
+    >
       {stats.isError && <p className="mt-3 text-sm text-red-700">The figures could not be loaded.</p>}
       {stats.isPending && (
         <div className="mt-4 text-indigo-600">
@@ -34,6 +37,6 @@ export function ChatShareCard() {
           </dl>
         </>
       )}
-    </section>
+    </TitledSection>
   );
 }

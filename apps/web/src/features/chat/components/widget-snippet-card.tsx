@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Copy } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
+import { CARD, TitledSection } from "../../../components/ui/titled-section.tsx";
 import { callRoute } from "../../../lib/api-client.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 
@@ -28,10 +29,12 @@ export function WidgetSnippetCard({ slug }: { slug: string }) {
     }
   };
   return (
-    <section aria-labelledby="widget-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="widget-title" className="text-sm font-semibold text-slate-900">
-        Chat widget for your website
-      </h2>
+    <TitledSection
+      titleId="widget-title"
+      title="Chat widget for your website"
+      className={CARD}
+      titleClassName="text-sm font-semibold text-slate-900"
+    >
       <p className="mt-1 text-sm text-slate-600">
         Paste this tag before <code>&lt;/body&gt;</code> on your site. Visitors chat with the assistant first; the
         conversations appear in Live Chat. With a Content-Security-Policy, allow this address in script-src and
@@ -44,6 +47,6 @@ export function WidgetSnippetCard({ slug }: { slug: string }) {
         <Copy className="size-4" aria-hidden="true" />
         Copy snippet
       </Button>
-    </section>
+    </TitledSection>
   );
 }

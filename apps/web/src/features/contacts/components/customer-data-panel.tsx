@@ -7,6 +7,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { DialogShell } from "../../../components/ui/dialog-shell.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import { PANEL, TitledSection } from "../../../components/ui/titled-section.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import {
@@ -24,27 +25,28 @@ export function CustomerDataPanel({ contact }: { contact: Contact }) {
   const [erasing, setErasing] = useState(false);
   if (isErased(contact)) {
     return (
-      <section aria-labelledby="customer-data" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-        <h2 id="customer-data" className="font-semibold text-slate-900">
-          Customer data
-        </h2>
+      <TitledSection
+        titleId="customer-data"
+        title="Customer data"
+        className={PANEL}
+        titleClassName="font-semibold text-slate-900"
+      >
         <p className="mt-2 text-sm text-slate-600">
           This customer was erased: their chats, files, survey answers and sign-ins are gone, and their tickets show
           them as "{ERASED_CONTACT_NAME}".
         </p>
-      </section>
+      </TitledSection>
     );
   }
   return (
     <>
       <ExportSection contactId={contact.id} />
-      <section
-        aria-labelledby="danger-zone"
+      <TitledSection
+        titleId="danger-zone"
+        title="Danger zone"
         className="space-y-3 rounded-lg border border-red-200 bg-white p-4 shadow-sm"
+        titleClassName="font-semibold text-red-800"
       >
-        <h2 id="danger-zone" className="font-semibold text-red-800">
-          Danger zone
-        </h2>
         <p className="text-sm text-slate-600">
           Erasing this customer deletes their live chats, files, survey answers and portal sign-ins, and replaces their
           name and email on their tickets with "{ERASED_CONTACT_NAME}". The tickets and their numbers stay. This cannot
@@ -53,7 +55,7 @@ export function CustomerDataPanel({ contact }: { contact: Contact }) {
         <Button variant="danger" onClick={() => setErasing(true)}>
           Erase customer
         </Button>
-      </section>
+      </TitledSection>
       <EraseDialog open={erasing} onOpenChange={setErasing} contact={contact} />
     </>
   );
@@ -64,13 +66,12 @@ function ExportSection({ contactId }: { contactId: string }) {
   const start = useStartContactExport(contactId);
   const current = latest.data?.export ?? null;
   return (
-    <section
-      aria-labelledby="customer-data"
+    <TitledSection
+      titleId="customer-data"
+      title="Customer data"
       className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      titleClassName="font-semibold text-slate-900"
     >
-      <h2 id="customer-data" className="font-semibold text-slate-900">
-        Customer data
-      </h2>
       <p className="text-sm text-slate-600">
         A ZIP of JSON files with this customer's profile, their tickets with the public conversation (no internal
         notes), their live chats, survey answers and files: what they may ask for under data protection law.
@@ -83,7 +84,7 @@ function ExportSection({ contactId }: { contactId: string }) {
         onStart={() => start.mutateAsync()}
         onDownload={(id) => downloadContactExport(contactId, id)}
       />
-    </section>
+    </TitledSection>
   );
 }
 
@@ -97,14 +98,7 @@ function EraseDialog({
   contact: Contact;
 }) {
   const erase = useEraseContact(contact.id);
-  const {
-    register,
-    watch,
-    setError,
-    reset,
-    submit,
-    formState: { errors },
-  } = useContractForm(eraseContactBody, { confirmEmail: "" });
+  const { field, watch, setError, reset, submit } = useContractForm(eraseContactBody, { confirmEmail: "" });
   const typed = watch("confirmEmail");
   const onErase = submit(
     ["confirmEmail"],
@@ -142,8 +136,7 @@ function EraseDialog({
           label={contact.email ? "Customer's email" : "Customer's name"}
           autoComplete="off"
           spellCheck={false}
-          error={errors.confirmEmail?.message}
-          {...register("confirmEmail")}
+          {...field("confirmEmail")}
         />
         <p className="sr-only" aria-live="polite">
           {typed && !matches ? `This is not the customer's ${what} yet.` : ""}

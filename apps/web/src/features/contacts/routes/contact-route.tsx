@@ -4,6 +4,7 @@ import { Link, useParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Loading } from "../../../components/ui/load-states.tsx";
 import { BackLink } from "../../../components/ui/page-header.tsx";
+import { PANEL, TitledSection } from "../../../components/ui/titled-section.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useAuth } from "../../../lib/auth.ts";
 import { formatDate } from "../../tickets/index.ts";
@@ -77,10 +78,12 @@ export function ContactRoute() {
           <p className="mt-2 text-xs text-slate-500">The newest {tickets.length} are shown.</p>
         )}
       </section>
-      <section aria-labelledby="contact-chats" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-        <h2 id="contact-chats" className="font-semibold text-slate-900">
-          Live chats
-        </h2>
+      <TitledSection
+        titleId="contact-chats"
+        title="Live chats"
+        className={PANEL}
+        titleClassName="font-semibold text-slate-900"
+      >
         {chats.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No live chats yet.</p>
         ) : (
@@ -99,7 +102,7 @@ export function ContactRoute() {
             ))}
           </ul>
         )}
-      </section>
+      </TitledSection>
       {user?.role === "admin" && <CustomerDataPanel contact={contact} />}
     </div>
   );

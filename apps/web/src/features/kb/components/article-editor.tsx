@@ -4,7 +4,6 @@ import { useRef, useState } from "react";
 import { Controller, useFieldArray } from "react-hook-form";
 import { useBlocker, useNavigate } from "react-router";
 import { toast } from "sonner";
-import type { z } from "zod";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
@@ -16,7 +15,7 @@ import { useCategories } from "../api/kb.queries.ts";
 import { ArticleStatusBadge } from "./article-status-badge.tsx";
 import { BodyField } from "./body-field.tsx";
 import { CategoryField } from "./category-field.tsx";
-import { type EditorValues, editorDefaults, editorSchema, toArticleBody } from "./editor-values.ts";
+import { editorDefaults, editorSchema, toArticleBody } from "./editor-values.ts";
 import { PhrasingsField } from "./phrasings-field.tsx";
 
 export const EMPTY_BODY = "Write the article before publishing it.";
@@ -43,6 +42,7 @@ export function ArticleEditor({ article }: { article?: Article }) {
 
   const {
     register,
+    field,
     control,
     handleSubmit,
     setError,
@@ -99,7 +99,7 @@ export function ArticleEditor({ article }: { article?: Article }) {
           Status: <ArticleStatusBadge status={article.status} />
         </p>
       )}
-      <TextField label="Title" maxLength={200} error={errors.title?.message} {...register("title")} />
+      <TextField label="Title" maxLength={200} {...field("title")} />
       <div className="sm:max-w-lg">
         <Controller
           control={control}
@@ -109,7 +109,7 @@ export function ArticleEditor({ article }: { article?: Article }) {
           )}
         />
       </div>
-      <BodyField text={watch("body")} error={errors.body?.message} {...register("body")} />
+      <BodyField text={watch("body")} {...field("body")} />
       <PhrasingsField
         ids={phrasings.fields.map((f) => f.id)}
         register={register}

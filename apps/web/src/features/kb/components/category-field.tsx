@@ -21,14 +21,7 @@ interface CategoryFieldProps {
 export function CategoryField({ categories, value, onChange, disabled }: CategoryFieldProps) {
   const [adding, setAdding] = useState(false);
   const createCategory = useCreateCategory();
-  const {
-    register,
-    setError,
-    clearErrors,
-    reset,
-    submit,
-    formState: { errors },
-  } = useContractForm(createCategoryBody, { name: "" });
+  const { field, setError, clearErrors, reset, submit } = useContractForm(createCategoryBody, { name: "" });
 
   const add = submit(
     ["name"],
@@ -70,8 +63,7 @@ export function CategoryField({ categories, value, onChange, disabled }: Categor
             label="New category name"
             maxLength={60}
             autoFocus
-            error={errors.name?.message}
-            {...register("name")}
+            {...field("name")}
             onKeyDown={(e) => {
               if (e.key === "Enter") {
                 e.preventDefault();

@@ -4,6 +4,7 @@ import { Link, useLocation, useParams } from "react-router";
 import { MarkdownView } from "../../../components/markdown-view.tsx";
 import { buttonClasses } from "../../../components/ui/button.tsx";
 import { BackLink } from "../../../components/ui/page-header.tsx";
+import { TitledSection } from "../../../components/ui/titled-section.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { ArticleFiles } from "../components/article-files.tsx";
 import { ArticleLoader } from "../components/article-loader.tsx";
@@ -96,19 +97,18 @@ function ArticleReader({ article }: { article: Article }) {
       </article>
 
       {article.questions.length > 0 && (
-        <section
-          aria-labelledby="phrasings-title"
+        <TitledSection
+          titleId="phrasings-title"
+          title="Also answers"
           className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+          titleClassName="text-sm font-semibold text-slate-900"
         >
-          <h2 id="phrasings-title" className="text-sm font-semibold text-slate-900">
-            Also answers
-          </h2>
           <ul className="mt-3 space-y-1.5 text-sm break-words text-slate-700">
             {article.questions.map((q) => (
               <li key={q}>“{q}”</li>
             ))}
           </ul>
-        </section>
+        </TitledSection>
       )}
     </div>
   );

@@ -7,6 +7,7 @@ import { SearchBox } from "../../../components/search-box.tsx";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Loading } from "../../../components/ui/load-states.tsx";
+import { TitledSection } from "../../../components/ui/titled-section.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { fetchFile } from "../../../lib/uploads.ts";
 import { useHelpArticle } from "../api/kb.queries.ts";
@@ -92,10 +93,12 @@ export function HelpArticleRoute() {
       </article>
       <HelpFeedback key={article.slug} orgSlug={orgSlug} articleSlug={article.slug} />
       {related.length > 0 && (
-        <section aria-labelledby="related-title" className="border-t border-slate-200 pt-6">
-          <h2 id="related-title" className="text-base font-semibold text-slate-900">
-            Related articles
-          </h2>
+        <TitledSection
+          titleId="related-title"
+          title="Related articles"
+          className="border-t border-slate-200 pt-6"
+          titleClassName="text-base font-semibold text-slate-900"
+        >
           <ul className="mt-3 space-y-2">
             {related.map((r) => (
               <li key={r.id}>
@@ -108,7 +111,7 @@ export function HelpArticleRoute() {
               </li>
             ))}
           </ul>
-        </section>
+        </TitledSection>
       )}
     </div>
   );

@@ -1,4 +1,5 @@
 import type { Article, ArticleSummary, Category, HelpArticleAnswer, HelpCenterAnswer } from "@cove/contract/kb.ts";
+import { type PageOf, paginationOf } from "../../../test/pagination.ts";
 
 let n = 0;
 /** A fresh, valid uuid per call, so lists of fixtures never share ids. */
@@ -47,18 +48,8 @@ export function article(overrides: Partial<Article> = {}): Article {
   };
 }
 
-export function listAnswer(articles: ArticleSummary[], pagination: Partial<{ page: number; total: number }> = {}) {
-  const total = pagination.total ?? articles.length;
-  return {
-    articles,
-    pagination: {
-      page: pagination.page ?? 1,
-      limit: 20,
-      total,
-      pages: Math.max(1, Math.ceil(total / 20)),
-      next_cursor: null,
-    },
-  };
+export function listAnswer(articles: ArticleSummary[], pagination: PageOf = {}) {
+  return { articles, pagination: paginationOf(articles.length, 20, pagination) };
 }
 
 export const helpCenter: HelpCenterAnswer = {

@@ -24,10 +24,10 @@ export function DetailsDialog({
   const update = useUpdateMe();
   const saved = { name: customer.name, company: customer.company ?? "" };
   const {
-    register,
+    field,
     handleSubmit,
     setError,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(updatePortalMeBody, saved, { values: saved });
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -50,8 +50,8 @@ export function DetailsDialog({
       style={brandStyle(portal.organization.branding)}
     >
       <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
-        <TextField label="Name" maxLength={120} error={errors.name?.message} {...register("name")} />
-        <TextField label="Company" maxLength={120} error={errors.company?.message} {...register("company")} />
+        <TextField label="Name" maxLength={120} {...field("name")} />
+        <TextField label="Company" maxLength={120} {...field("company")} />
         <FormActions onCancel="close" variant="accent" pending={isSubmitting}>
           Save
         </FormActions>

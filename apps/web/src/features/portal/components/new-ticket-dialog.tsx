@@ -28,11 +28,11 @@ export function NewTicketDialog({
   const create = useCreateMyTicket();
   const files = useFileUploads({ url: routePath(attachmentsApi.portalUpload, undefined), token: portal.token });
   const {
-    register,
+    field,
     handleSubmit,
     reset,
     setError,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(createPortalTicketBody, { subject: "", description: "", priority: "normal" });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -68,14 +68,13 @@ export function NewTicketDialog({
         aria-label="Create Support Ticket"
         {...files.dropProps}
       >
-        <TextField label="Subject" maxLength={250} error={errors.subject?.message} {...register("subject")} />
+        <TextField label="Subject" maxLength={250} {...field("subject")} />
         <NewTicketDetails
           id="portal-ticket-description"
           rows={6}
           files={files}
-          description={register("description")}
-          descriptionError={errors.description?.message}
-          priority={register("priority")}
+          description={field("description")}
+          priority={field("priority")}
         />
         <FormActions
           onCancel="close"

@@ -3,7 +3,7 @@ import { MailCheck } from "lucide-react";
 import { useState } from "react";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { TextField } from "../../../components/ui/text-field.tsx";
+import { EmailField } from "../../../components/ui/text-field.tsx";
 import { callRoute, errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { accentButton } from "./portal-brand.ts";
@@ -16,9 +16,9 @@ export function SignInCard({ organization, problem }: { organization: PortalOrga
   const [sent, setSent] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const {
-    register,
+    field,
     handleSubmit,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(signInLinkBody, { email: "" });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -66,14 +66,7 @@ export function SignInCard({ organization, problem }: { organization: PortalOrga
         </div>
       ) : (
         <form onSubmit={onSubmit} noValidate className="mt-6 space-y-4" aria-label="Sign in with your email">
-          <TextField
-            label="Email address"
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            error={errors.email?.message}
-            {...register("email")}
-          />
+          <EmailField label="Email address" {...field("email")} />
           {failure && <Alert>{failure}</Alert>}
           <button type="submit" className={`${accentButton} w-full`} disabled={isSubmitting}>
             {isSubmitting && <Spinner className="size-4" />}

@@ -23,13 +23,7 @@ export function ApiKeysPanel() {
   const revoke = useRevokeApiKey();
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const {
-    register,
-    watch,
-    setValue,
-    submit,
-    formState: { errors },
-  } = useContractForm(createApiKeyBody, { name: "", scope: "read" });
+  const { field, watch, setValue, submit } = useContractForm(createApiKeyBody, { name: "", scope: "read" });
   const name = watch("name");
 
   const onCreate = submit(
@@ -60,18 +54,10 @@ export function ApiKeysPanel() {
           </p>
         </div>
         <div className="grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
-          <TextField
-            label="Key name"
-            maxLength={80}
-            placeholder="e.g. Zapier"
-            required
-            error={errors.name?.message}
-            {...register("name")}
-          />
+          <TextField label="Key name" maxLength={80} placeholder="e.g. Zapier" required {...field("name")} />
           <SelectField
             label="Scope"
-            error={errors.scope?.message}
-            {...register("scope")}
+            {...field("scope")}
             options={API_KEY_SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] }))}
           />
           <Button type="submit" pending={create.isPending} disabled={name.trim() === ""}>

@@ -8,6 +8,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { DialogShell } from "../../../components/ui/dialog-shell.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { TextField } from "../../../components/ui/text-field.tsx";
+import { TitledSection } from "../../../components/ui/titled-section.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { clearSession } from "../../../lib/session-storage.ts";
@@ -22,13 +23,12 @@ export function DataPanel({ organizationName }: { organizationName: string }) {
 
   return (
     <div className="space-y-5">
-      <section
-        aria-labelledby="export-title"
+      <TitledSection
+        titleId="export-title"
+        title="Export your data"
         className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+        titleClassName="text-sm font-semibold text-slate-900"
       >
-        <h2 id="export-title" className="text-sm font-semibold text-slate-900">
-          Export your data
-        </h2>
         <p className="text-sm text-slate-600">
           A ZIP of JSON files with everything your organization owns: tickets and their comments, articles, team,
           settings, invoices. It works while your workspace is read-only too. Passwords and keys are never included.
@@ -40,15 +40,14 @@ export function DataPanel({ organizationName }: { organizationName: string }) {
           onStart={() => start.mutateAsync()}
           onDownload={downloadExport}
         />
-      </section>
+      </TitledSection>
 
-      <section
-        aria-labelledby="delete-title"
+      <TitledSection
+        titleId="delete-title"
+        title="Delete organization"
         className="space-y-3 rounded-xl border border-red-200 bg-white p-5 shadow-sm"
+        titleClassName="text-sm font-semibold text-red-800"
       >
-        <h2 id="delete-title" className="text-sm font-semibold text-red-800">
-          Delete organization
-        </h2>
         <p className="text-sm text-slate-600">
           Deletes your organization and everything in it for everyone, at once, and ends its subscription. This cannot
           be undone: export your data first.
@@ -56,7 +55,7 @@ export function DataPanel({ organizationName }: { organizationName: string }) {
         <Button variant="danger" onClick={() => setDeleting(true)}>
           Delete organization
         </Button>
-      </section>
+      </TitledSection>
       <DeleteDialog open={deleting} onOpenChange={setDeleting} organizationName={organizationName} />
     </div>
   );
@@ -73,13 +72,7 @@ function DeleteDialog({
 }) {
   const remove = useDeleteOrganization();
   const navigate = useNavigate();
-  const {
-    register,
-    watch,
-    setError,
-    submit,
-    formState: { errors },
-  } = useContractForm(deleteOrganizationBody, { confirm: "" });
+  const { field, watch, setError, submit } = useContractForm(deleteOrganizationBody, { confirm: "" });
   const typed = watch("confirm");
   const onDelete = submit(
     ["confirm"],
@@ -105,12 +98,7 @@ function DeleteDialog({
       }
     >
       <form className="mt-4 space-y-4" onSubmit={onDelete}>
-        <TextField
-          label="Organization name"
-          autoComplete="off"
-          error={errors.confirm?.message}
-          {...register("confirm")}
-        />
+        <TextField label="Organization name" autoComplete="off" {...field("confirm")} />
         <FormActions
           onCancel="close"
           variant="danger"

@@ -3,6 +3,7 @@ import { useId } from "react";
 import { toast } from "sonner";
 import { CheckboxField } from "../../../components/ui/checkbox-field.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
+import { FormCard } from "../../../components/ui/form-card.tsx";
 import { TextAreaField, TextField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { toastError } from "../../../lib/toast-error.ts";
@@ -19,6 +20,7 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
   const update = useUpdateEmail();
   const {
     register,
+    field,
     submit,
     formState: { errors },
   } = useContractForm(emailForm, {
@@ -41,18 +43,13 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
   );
 
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="space-y-5 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
-    >
+    <FormCard onSubmit={onSubmit}>
       <TextField
         label="Sender name"
         maxLength={120}
         placeholder="Acme Support"
         hint="Shown as who the mail is from. Empty: your organization's name."
-        error={errors.sender_name?.message}
-        {...register("sender_name")}
+        {...field("sender_name")}
       />
       <TextField
         label="Reply-to address"
@@ -64,8 +61,7 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
             ? "Used only without an inbound address: replies to Cove's emails go back to their ticket."
             : "Where customers' replies go."
         }
-        error={errors.reply_to?.message}
-        {...register("reply_to")}
+        {...field("reply_to")}
       />
       <TextAreaField
         id={`${id}-signature`}
@@ -82,6 +78,6 @@ export function EmailForm({ settings }: { settings: EmailSettings }) {
         {...register("acknowledge")}
       />
       <FormActions pending={update.isPending}>Save changes</FormActions>
-    </form>
+    </FormCard>
   );
 }

@@ -10,6 +10,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Button } from "../../../components/ui/button.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
+import { FormCard } from "../../../components/ui/form-card.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { describedBy, FieldShell, inputClasses, TextField } from "../../../components/ui/text-field.tsx";
 import { useAuth } from "../../../lib/auth.ts";
@@ -113,11 +114,7 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
   );
 
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="space-y-5 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
-    >
+    <FormCard onSubmit={onSubmit}>
       <TextField label="Organization name" maxLength={120} required error={errors.name} {...register("name")} />
       <FieldShell
         id={`${id}-slug`}
@@ -196,6 +193,6 @@ export function GeneralForm({ settings }: { settings: GeneralSettings }) {
         </div>
       </FieldShell>
       <FormActions pending={update.isPending}>Save changes</FormActions>
-    </form>
+    </FormCard>
   );
 }

@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
+import { FormCard } from "../../../components/ui/form-card.tsx";
 import { errorText } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { useUpdateSecurity } from "../api/security.api.ts";
@@ -48,12 +49,7 @@ export function SecurityForm({ settings }: { settings: SecuritySettings }) {
   );
 
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      aria-label="Security"
-      className="space-y-5 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
-    >
+    <FormCard onSubmit={onSubmit} aria-label="Security">
       <div>
         <h2 className="text-base font-semibold text-slate-900">Two-factor sign-in</h2>
         <p className="mt-1 text-sm text-slate-600">
@@ -84,6 +80,6 @@ export function SecurityForm({ settings }: { settings: SecuritySettings }) {
       <FormActions pending={update.isPending} disabled={policyOf(admins, everyone) === settings.twoFactorPolicy}>
         {update.isPending ? "Saving…" : "Save changes"}
       </FormActions>
-    </form>
+    </FormCard>
   );
 }

@@ -5,7 +5,7 @@ import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { useFileUploads } from "../../../components/file-uploads.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
-import { TextField } from "../../../components/ui/text-field.tsx";
+import { EmailField, TextField } from "../../../components/ui/text-field.tsx";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
 import { getSession } from "../../../lib/session-storage.ts";
@@ -22,11 +22,11 @@ export function NewTicketForm() {
   // Uploaded as soon as chosen, dropped or pasted, before the ticket exists: they are the member's until it is created.
   const files = useFileUploads({ url: routePath(attachmentsApi.upload, undefined), token: getSession()?.token });
   const {
-    register,
+    field,
     handleSubmit,
     setError,
     watch,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useContractForm(createTicketBody, {
     requester_name: "",
     requester_email: "",
@@ -59,36 +59,21 @@ export function NewTicketForm() {
       className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
     >
       <div className="grid gap-5 sm:grid-cols-2">
-        <TextField
-          label="Requester Name"
-          autoComplete="off"
-          error={errors.requester_name?.message}
-          {...register("requester_name")}
-        />
-        <TextField
-          label="Requester Email"
-          type="email"
-          inputMode="email"
-          autoComplete="off"
-          error={errors.requester_email?.message}
-          {...register("requester_email")}
-        />
+        <TextField label="Requester Name" autoComplete="off" {...field("requester_name")} />
+        <EmailField label="Requester Email" autoComplete="off" {...field("requester_email")} />
       </div>
       {/* No maxLength: a pasted 600-character subject is not cut silently; the counter and the message say so. */}
       <TextField
         label="Subject"
         hint={`${[...watch("subject")].length} / ${SUBJECT_MAX} characters`}
-        error={errors.subject?.message}
-        {...register("subject")}
+        {...field("subject")}
       />
       <NewTicketDetails
         id="new-ticket-description"
         rows={8}
         files={files}
-        description={register("description")}
-        descriptionError={errors.description?.message}
-        priority={register("priority")}
-        priorityError={errors.priority?.message}
+        description={field("description")}
+        priority={field("priority")}
       />
       <FormActions
         onCancel={() => navigate("/tickets")}

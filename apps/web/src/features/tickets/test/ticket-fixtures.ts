@@ -1,5 +1,6 @@
 import type { Comment, Ticket, TicketSummary } from "@cove/contract/tickets.ts";
 import type { UserListItem } from "@cove/contract/users.ts";
+import { type PageOf, paginationOf } from "../../../test/pagination.ts";
 import { testUser } from "../../../test/render-app.tsx";
 
 let n = 0;
@@ -74,21 +75,7 @@ export const me: UserListItem = agent({
   role: "admin",
 });
 
-export function listAnswer(
-  tickets: TicketSummary[],
-  pagination: Partial<{ page: number; total: number; capped: boolean }> = {},
-) {
-  const total = pagination.total ?? tickets.length;
+export function listAnswer(tickets: TicketSummary[], pagination: PageOf & { capped?: boolean } = {}) {
   const capped = pagination.capped ? { capped: true } : {};
-  return {
-    tickets,
-    pagination: {
-      page: pagination.page ?? 1,
-      limit: 25,
-      total,
-      pages: Math.max(1, Math.ceil(total / 25)),
-      next_cursor: null,
-      ...capped,
-    },
-  };
+  return { tickets, pagination: { ...paginationOf(tickets.length, 25, pagination), ...capped } };
 }

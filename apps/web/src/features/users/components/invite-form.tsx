@@ -6,7 +6,7 @@ import { z } from "zod";
 import { Button } from "../../../components/ui/button.tsx";
 import { FormActions } from "../../../components/ui/form-actions.tsx";
 import { SelectField, type SelectOption } from "../../../components/ui/select-field.tsx";
-import { TextField } from "../../../components/ui/text-field.tsx";
+import { EmailField, TextField } from "../../../components/ui/text-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useContractForm } from "../../../lib/contract-form.ts";
 import { applyFieldErrors } from "../../../lib/form-errors.ts";
@@ -33,13 +33,7 @@ const EMPTY = { email: "", firstName: "", lastName: "", role: "agent" } as const
 /** Spec: email, first name and last name required ("Please fill in all required fields"); role agent by default. */
 export function InviteForm({ onClose }: { onClose: () => void }) {
   const invite = useInviteUser();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors },
-  } = useContractForm(inviteForm, EMPTY);
+  const { register, field, handleSubmit, setError, reset } = useContractForm(inviteForm, EMPTY);
 
   const submit = handleSubmit(
     async (values) => {
@@ -81,23 +75,11 @@ export function InviteForm({ onClose }: { onClose: () => void }) {
       </div>
       <form onSubmit={submit} noValidate aria-label="Invite a team member" className="mt-4 space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="First name"
-            autoComplete="off"
-            error={errors.firstName?.message}
-            {...register("firstName")}
-          />
-          <TextField label="Last name" autoComplete="off" error={errors.lastName?.message} {...register("lastName")} />
+          <TextField label="First name" autoComplete="off" {...field("firstName")} />
+          <TextField label="Last name" autoComplete="off" {...field("lastName")} />
         </div>
         <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
-          <TextField
-            label="Email"
-            type="email"
-            inputMode="email"
-            autoComplete="off"
-            error={errors.email?.message}
-            {...register("email")}
-          />
+          <EmailField autoComplete="off" {...field("email")} />
           <SelectField label="Role" options={roleOptions} {...register("role")} />
         </div>
         <FormActions pending={invite.isPending}>{invite.isPending ? "Sending…" : "Send invitation"}</FormActions>

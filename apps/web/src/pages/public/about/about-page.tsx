@@ -1,10 +1,10 @@
 import { PLANS, TRIAL_DAYS } from "@cove/contract/constants.ts";
 import { Bot, Inbox, type LucideIcon, ShieldCheck, Store, Users, Wallet } from "lucide-react";
-import { ctaClasses } from "../site/cta.ts";
+import { Figures } from "../site/figures.tsx";
 import { PageMeta } from "../site/page-meta.tsx";
-import { Container, PageTitle, PageTop, SectionHeading } from "../site/section.tsx";
+import { CardText, Container, PageSection, PageTitle, PageTop, SectionHeading } from "../site/section.tsx";
 import { SiteLayout } from "../site/site-layout.tsx";
-import { SiteLink } from "../site/site-nav.tsx";
+import { TrialLinks } from "../site/trial-links.tsx";
 
 const AUDIENCES: { title: string; text: string; Icon: LucideIcon }[] = [
   {
@@ -71,24 +71,21 @@ export function AboutPage() {
         </p>
       </PageTop>
 
-      <section aria-labelledby="audience-title" className="py-20 sm:py-24">
-        <Container>
-          <SectionHeading
-            id="audience-title"
-            eyebrow="Who it is for"
-            title="Small teams with customers to look after"
-          />
-          <ul className="mt-14 grid gap-6 md:grid-cols-3">
-            {AUDIENCES.map(({ title, text, Icon }) => (
-              <li key={title} className="rounded-2xl border border-slate-200 p-6 sm:p-8">
-                <Icon className="size-6 text-indigo-600" aria-hidden="true" />
-                <h3 className="mt-4 text-lg font-semibold text-slate-900">{title}</h3>
-                <p className="mt-2 text-base text-slate-600">{text}</p>
-              </li>
-            ))}
-          </ul>
-        </Container>
-      </section>
+      <PageSection
+        titleId="audience-title"
+        className="py-20 sm:py-24"
+        eyebrow="Who it is for"
+        title="Small teams with customers to look after"
+      >
+        <ul className="mt-14 grid gap-6 md:grid-cols-3">
+          {AUDIENCES.map(({ title, text, Icon }) => (
+            <li key={title} className="rounded-2xl border border-slate-200 p-6 sm:p-8">
+              <Icon className="size-6 text-indigo-600" aria-hidden="true" />
+              <CardText title={title} text={text} size="lg" titleClassName="mt-4" />
+            </li>
+          ))}
+        </ul>
+      </PageSection>
 
       <section aria-labelledby="why-title" className="bg-slate-50 py-20 sm:py-24">
         <Container className="grid gap-12 lg:grid-cols-2 lg:gap-16">
@@ -116,8 +113,7 @@ export function AboutPage() {
             {PRINCIPLES.map(({ title, text, Icon }) => (
               <li key={title} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
                 <Icon className="size-5 text-indigo-600" aria-hidden="true" />
-                <h3 className="mt-3 text-base font-semibold text-slate-900">{title}</h3>
-                <p className="mt-1.5 text-sm text-slate-600">{text}</p>
+                <CardText title={title} text={text} size="sm" titleClassName="mt-3" />
               </li>
             ))}
           </ul>
@@ -129,22 +125,10 @@ export function AboutPage() {
           <h2 id="figures-title" className="sr-only">
             Cove in figures
           </h2>
-          <dl className="grid gap-8 text-center sm:grid-cols-3">
-            {FIGURES.map(({ figure, label }) => (
-              <div key={figure} className="flex flex-col-reverse justify-end gap-2">
-                <dt className="text-base text-slate-600">{label}</dt>
-                <dd className="text-5xl font-bold tracking-tight text-indigo-600">{figure}</dd>
-              </div>
-            ))}
-          </dl>
-          <div className="mt-16 flex flex-col items-center gap-3 sm:flex-row sm:justify-center">
-            <SiteLink to="/register" className={ctaClasses("primary")}>
-              Start free trial
-            </SiteLink>
-            <SiteLink to="/demo" className={ctaClasses("secondary")}>
-              Watch the setup demo
-            </SiteLink>
-          </div>
+          <Figures figures={FIGURES} size="lg" className="grid gap-8 text-center sm:grid-cols-3" />
+          <TrialLinks to="/demo" className="mt-16 flex flex-col items-center gap-3 sm:flex-row sm:justify-center">
+            Watch the setup demo
+          </TrialLinks>
         </Container>
       </section>
     </SiteLayout>

@@ -1,10 +1,9 @@
 import { clsx } from "clsx";
 import { RefreshCw, Send, TriangleExclamationPoint, X } from "lucide-react";
 import { Button } from "../../../components/ui/button.tsx";
+import { FigureCards } from "../../../components/ui/figure-cards.tsx";
 import { inputClasses } from "../../../components/ui/text-field.tsx";
-import { PageMeta } from "../site/page-meta.tsx";
-import { Container } from "../site/section.tsx";
-import { SiteLayout } from "../site/site-layout.tsx";
+import { DevHeading, DevPage } from "./dev-page.tsx";
 
 // Sample content only: this page checks how the live-chat screen's parts lay out, it talks to no server.
 const STATS = [
@@ -66,126 +65,114 @@ function StatusBadge({ status }: { status: keyof typeof STATUS_STYLE }) {
 export function ChatLayoutPage() {
   const selected = SESSIONS[0];
   return (
-    <SiteLayout>
-      <PageMeta
-        title="Chat layout test · Cove"
-        description="Developer page: the parts of Cove's live-chat screen laid out with sample content."
-      />
-      <meta name="robots" content="noindex" />
-      <Container className="py-12 sm:py-16">
-        <p className="text-sm font-semibold tracking-wide text-indigo-600 uppercase">Developer page</p>
-        <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-900">Live chat layout</h1>
-        <p className="mt-2 max-w-2xl text-base text-slate-600">
-          The live-chat screen's parts with sample content. Nothing here is connected: buttons do nothing.
-        </p>
+    <DevPage
+      title="Chat layout test · Cove"
+      description="Developer page: the parts of Cove's live-chat screen laid out with sample content."
+    >
+      <DevHeading title="Live chat layout">
+        The live-chat screen's parts with sample content. Nothing here is connected: buttons do nothing.
+      </DevHeading>
 
-        <div className="mt-8 space-y-6 rounded-2xl bg-slate-50 p-4 ring-1 ring-slate-200 sm:p-6">
-          <div
-            role="note"
-            className="flex gap-3 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900"
-          >
-            <TriangleExclamationPoint className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-            <p>
-              <strong className="font-semibold">Backend connection issue.</strong> Sample of the banner shown when chats
-              cannot be loaded.
-            </p>
-          </div>
-
-          <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-            {STATS.map((stat) => (
-              <div key={stat.label} className="rounded-xl bg-white p-4 ring-1 ring-slate-200">
-                <dt className="text-sm text-slate-600">{stat.label}</dt>
-                <dd className="mt-1 text-2xl font-semibold text-slate-900">{stat.value}</dd>
-              </div>
-            ))}
-          </dl>
-
-          <div className="grid grid-cols-1 overflow-hidden rounded-xl bg-white ring-1 ring-slate-200 lg:h-[34rem] lg:grid-cols-[20rem_minmax(0,1fr)]">
-            <section
-              aria-label="Chat sessions"
-              className="flex min-h-0 flex-col border-b border-slate-200 lg:border-r lg:border-b-0"
-            >
-              <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
-                <h2 className="text-sm font-semibold text-slate-900">
-                  Sessions <span className="font-normal text-slate-600">· 2 active</span>
-                </h2>
-                <Button variant="ghost" size="icon" aria-label="Refresh sessions">
-                  <RefreshCw className="size-4" aria-hidden="true" />
-                </Button>
-              </div>
-              <ul className="max-h-64 overflow-y-auto lg:max-h-none lg:flex-1">
-                {SESSIONS.map((session) => (
-                  <li key={session.email}>
-                    <button
-                      type="button"
-                      aria-current={session === selected ? "true" : undefined}
-                      className="block w-full border-l-2 border-transparent px-4 py-3 text-left hover:bg-slate-50 aria-[current=true]:border-indigo-600 aria-[current=true]:bg-indigo-50/60"
-                    >
-                      <span className="flex items-center justify-between gap-2">
-                        <span className="truncate text-sm font-medium text-slate-900">{session.name}</span>
-                        <span className="shrink-0 text-xs text-slate-600">{session.time}</span>
-                      </span>
-                      <span className="mt-0.5 block truncate text-sm text-slate-600">{session.last}</span>
-                      <span className="mt-1.5 block">
-                        <StatusBadge status={session.status} />
-                      </span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </section>
-
-            <section aria-label={`Conversation with ${selected.name}`} className="flex min-h-0 flex-col">
-              <div className="flex items-center gap-3 border-b border-slate-200 px-4 py-3">
-                <div className="min-w-0 flex-1">
-                  <h2 className="truncate text-sm font-semibold text-slate-900">{selected.name}</h2>
-                  <p className="truncate text-xs text-slate-600">{selected.email}</p>
-                </div>
-                <StatusBadge status={selected.status} />
-                <Button variant="ghost" size="icon" aria-label="Refresh conversation">
-                  <RefreshCw className="size-4" aria-hidden="true" />
-                </Button>
-                <Button variant="secondary" size="sm">
-                  <X className="size-4" aria-hidden="true" />
-                  Close
-                </Button>
-              </div>
-              <ol className="flex-1 space-y-4 overflow-y-auto p-4">
-                {MESSAGES.map((message) => (
-                  <li
-                    key={message.text}
-                    className={clsx("flex flex-col", message.from === "visitor" ? "items-start" : "items-end")}
-                  >
-                    <p
-                      className={clsx(
-                        "max-w-[80%] rounded-2xl px-4 py-2.5 text-sm",
-                        message.from === "visitor" && "rounded-tl-sm bg-slate-100 text-slate-900",
-                        message.from === "agent" && "rounded-tr-sm bg-indigo-600 text-white",
-                        message.from === "ai" && "rounded-tr-sm bg-indigo-50 text-indigo-950 ring-1 ring-indigo-200",
-                      )}
-                    >
-                      {message.text}
-                    </p>
-                    <span className="mt-1 text-xs text-slate-600">
-                      {message.from === "visitor" ? selected.name : message.from === "ai" ? "AI assistant" : "Jonas"} ·{" "}
-                      {message.time}
-                    </span>
-                  </li>
-                ))}
-              </ol>
-              <form className="flex gap-2 border-t border-slate-200 p-3" onSubmit={(event) => event.preventDefault()}>
-                <label htmlFor="chat-layout-message" className="sr-only">
-                  Message
-                </label>
-                <input id="chat-layout-message" placeholder="Type a message…" className={inputClasses} />
-                <Button type="submit" aria-label="Send message">
-                  <Send className="size-4" aria-hidden="true" />
-                </Button>
-              </form>
-            </section>
-          </div>
+      <div className="mt-8 space-y-6 rounded-2xl bg-slate-50 p-4 ring-1 ring-slate-200 sm:p-6">
+        <div
+          role="note"
+          className="flex gap-3 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900"
+        >
+          <TriangleExclamationPoint className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <p>
+            <strong className="font-semibold">Backend connection issue.</strong> Sample of the banner shown when chats
+            cannot be loaded.
+          </p>
         </div>
-      </Container>
-    </SiteLayout>
+
+        {/* The live-chat screen's own cards (ChatStatCards). */}
+        <FigureCards cards={STATS} className="grid grid-cols-2 gap-4 lg:grid-cols-4" />
+
+        <div className="grid grid-cols-1 overflow-hidden rounded-xl bg-white ring-1 ring-slate-200 lg:h-[34rem] lg:grid-cols-[20rem_minmax(0,1fr)]">
+          <section
+            aria-label="Chat sessions"
+            className="flex min-h-0 flex-col border-b border-slate-200 lg:border-r lg:border-b-0"
+          >
+            <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
+              <h2 className="text-sm font-semibold text-slate-900">
+                Sessions <span className="font-normal text-slate-600">· 2 active</span>
+              </h2>
+              <Button variant="ghost" size="icon" aria-label="Refresh sessions">
+                <RefreshCw className="size-4" aria-hidden="true" />
+              </Button>
+            </div>
+            <ul className="max-h-64 overflow-y-auto lg:max-h-none lg:flex-1">
+              {SESSIONS.map((session) => (
+                <li key={session.email}>
+                  <button
+                    type="button"
+                    aria-current={session === selected ? "true" : undefined}
+                    className="block w-full border-l-2 border-transparent px-4 py-3 text-left hover:bg-slate-50 aria-[current=true]:border-indigo-600 aria-[current=true]:bg-indigo-50/60"
+                  >
+                    <span className="flex items-center justify-between gap-2">
+                      <span className="truncate text-sm font-medium text-slate-900">{session.name}</span>
+                      <span className="shrink-0 text-xs text-slate-600">{session.time}</span>
+                    </span>
+                    <span className="mt-0.5 block truncate text-sm text-slate-600">{session.last}</span>
+                    <span className="mt-1.5 block">
+                      <StatusBadge status={session.status} />
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+
+          <section aria-label={`Conversation with ${selected.name}`} className="flex min-h-0 flex-col">
+            <div className="flex items-center gap-3 border-b border-slate-200 px-4 py-3">
+              <div className="min-w-0 flex-1">
+                <h2 className="truncate text-sm font-semibold text-slate-900">{selected.name}</h2>
+                <p className="truncate text-xs text-slate-600">{selected.email}</p>
+              </div>
+              <StatusBadge status={selected.status} />
+              <Button variant="ghost" size="icon" aria-label="Refresh conversation">
+                <RefreshCw className="size-4" aria-hidden="true" />
+              </Button>
+              <Button variant="secondary" size="sm">
+                <X className="size-4" aria-hidden="true" />
+                Close
+              </Button>
+            </div>
+            <ol className="flex-1 space-y-4 overflow-y-auto p-4">
+              {MESSAGES.map((message) => (
+                <li
+                  key={message.text}
+                  className={clsx("flex flex-col", message.from === "visitor" ? "items-start" : "items-end")}
+                >
+                  <p
+                    className={clsx(
+                      "max-w-[80%] rounded-2xl px-4 py-2.5 text-sm",
+                      message.from === "visitor" && "rounded-tl-sm bg-slate-100 text-slate-900",
+                      message.from === "agent" && "rounded-tr-sm bg-indigo-600 text-white",
+                      message.from === "ai" && "rounded-tr-sm bg-indigo-50 text-indigo-950 ring-1 ring-indigo-200",
+                    )}
+                  >
+                    {message.text}
+                  </p>
+                  <span className="mt-1 text-xs text-slate-600">
+                    {message.from === "visitor" ? selected.name : message.from === "ai" ? "AI assistant" : "Jonas"} ·{" "}
+                    {message.time}
+                  </span>
+                </li>
+              ))}
+            </ol>
+            <form className="flex gap-2 border-t border-slate-200 p-3" onSubmit={(event) => event.preventDefault()}>
+              <label htmlFor="chat-layout-message" className="sr-only">
+                Message
+              </label>
+              <input id="chat-layout-message" placeholder="Type a message…" className={inputClasses} />
+              <Button type="submit" aria-label="Send message">
+                <Send className="size-4" aria-hidden="true" />
+              </Button>
+            </form>
+          </section>
+        </div>
+      </div>
+    </DevPage>
   );
 }

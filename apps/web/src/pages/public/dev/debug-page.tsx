@@ -8,9 +8,7 @@ import {
   getDebugLog,
   subscribeDebugLog,
 } from "../../../lib/debug-log.ts";
-import { PageMeta } from "../site/page-meta.tsx";
-import { Container } from "../site/section.tsx";
-import { SiteLayout } from "../site/site-layout.tsx";
+import { DevHeading, DevPage } from "./dev-page.tsx";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
@@ -54,51 +52,45 @@ export function DebugPage() {
   const entries = useSyncExternalStore(subscribeDebugLog, getDebugLog, getDebugLog);
 
   return (
-    <SiteLayout>
-      <PageMeta
-        title="Debug log · Cove"
-        description="Developer page: recent errors caught by Cove's error boundaries and failed API calls in this browser tab."
-      />
-      <meta name="robots" content="noindex" />
-      <Container className="py-12 sm:py-16">
-        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-          <div>
-            <p className="text-sm font-semibold tracking-wide text-indigo-600 uppercase">Developer page</p>
-            <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-900">Debug log</h1>
-            <p className="mt-2 max-w-2xl text-base text-slate-600">
-              Errors caught by the app's error boundaries and API calls that failed, newest first. The log lives in this
-              browser tab only and keeps the latest {DEBUG_LOG_LIMIT} entries.
+    <DevPage
+      title="Debug log · Cove"
+      description="Developer page: recent errors caught by Cove's error boundaries and failed API calls in this browser tab."
+    >
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <DevHeading title="Debug log">
+            Errors caught by the app's error boundaries and API calls that failed, newest first. The log lives in this
+            browser tab only and keeps the latest {DEBUG_LOG_LIMIT} entries.
+          </DevHeading>
+        </div>
+        <Button variant="secondary" onClick={clearDebugLog} disabled={entries.length === 0} className="shrink-0">
+          <Trash className="size-4" aria-hidden="true" />
+          Clear log
+        </Button>
+      </div>
+
+      <section aria-label="Log entries" className="mt-8 rounded-xl border border-slate-200 bg-white">
+        {entries.length === 0 ? (
+          <div className="flex flex-col items-center gap-3 px-6 py-16 text-center">
+            <Bug className="size-8 text-slate-400" aria-hidden="true" />
+            <p className="font-medium text-slate-900">Nothing logged in this tab</p>
+            <p className="max-w-md text-sm text-slate-600">
+              When an API call fails or a page crashes, it shows up here with its status, path and message.
             </p>
           </div>
-          <Button variant="secondary" onClick={clearDebugLog} disabled={entries.length === 0} className="shrink-0">
-            <Trash className="size-4" aria-hidden="true" />
-            Clear log
-          </Button>
-        </div>
-
-        <section aria-label="Log entries" className="mt-8 rounded-xl border border-slate-200 bg-white">
-          {entries.length === 0 ? (
-            <div className="flex flex-col items-center gap-3 px-6 py-16 text-center">
-              <Bug className="size-8 text-slate-400" aria-hidden="true" />
-              <p className="font-medium text-slate-900">Nothing logged in this tab</p>
-              <p className="max-w-md text-sm text-slate-600">
-                When an API call fails or a page crashes, it shows up here with its status, path and message.
-              </p>
-            </div>
-          ) : (
-            <>
-              <p className="border-b border-slate-200 px-4 py-3 text-sm text-slate-600 sm:px-6" aria-live="polite">
-                {entries.length === 1 ? "1 entry" : `${entries.length} entries`}
-              </p>
-              <ul className="divide-y divide-slate-200">
-                {entries.map((entry) => (
-                  <EntryRow key={entry.id} entry={entry} />
-                ))}
-              </ul>
-            </>
-          )}
-        </section>
-      </Container>
-    </SiteLayout>
+        ) : (
+          <>
+            <p className="border-b border-slate-200 px-4 py-3 text-sm text-slate-600 sm:px-6" aria-live="polite">
+              {entries.length === 1 ? "1 entry" : `${entries.length} entries`}
+            </p>
+            <ul className="divide-y divide-slate-200">
+              {entries.map((entry) => (
+                <EntryRow key={entry.id} entry={entry} />
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+    </DevPage>
   );
 }

@@ -1,8 +1,7 @@
 import { TRIAL_DAYS } from "@cove/contract/constants.ts";
 import { ChevronDown } from "lucide-react";
-import { ctaClasses } from "../site/cta.ts";
-import { Container, SectionHeading } from "../site/section.tsx";
-import { SiteLink } from "../site/site-nav.tsx";
+import { Container, PageSection } from "../site/section.tsx";
+import { TrialLinks } from "../site/trial-links.tsx";
 
 const QUESTIONS = [
   {
@@ -26,25 +25,28 @@ const QUESTIONS = [
 export function ClosingSection() {
   return (
     <>
-      <section aria-labelledby="faq-title" className="bg-white py-20 sm:py-24">
-        <Container width="narrow">
-          <SectionHeading id="faq-title" eyebrow="Questions" title="Good to know before you start" />
-          <div className="mt-12 divide-y divide-slate-200 border-y border-slate-200">
-            {QUESTIONS.map(({ q, a }) => (
-              <details key={q} className="group py-5">
-                <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-md text-base font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
-                  {q}
-                  <ChevronDown
-                    className="size-5 shrink-0 text-slate-500 transition-transform group-open:rotate-180"
-                    aria-hidden="true"
-                  />
-                </summary>
-                <p className="mt-3 text-base text-slate-600">{a}</p>
-              </details>
-            ))}
-          </div>
-        </Container>
-      </section>
+      <PageSection
+        titleId="faq-title"
+        className="bg-white py-20 sm:py-24"
+        width="narrow"
+        eyebrow="Questions"
+        title="Good to know before you start"
+      >
+        <div className="mt-12 divide-y divide-slate-200 border-y border-slate-200">
+          {QUESTIONS.map(({ q, a }) => (
+            <details key={q} className="group py-5">
+              <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-md text-base font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
+                {q}
+                <ChevronDown
+                  className="size-5 shrink-0 text-slate-500 transition-transform group-open:rotate-180"
+                  aria-hidden="true"
+                />
+              </summary>
+              <p className="mt-3 text-base text-slate-600">{a}</p>
+            </details>
+          ))}
+        </div>
+      </PageSection>
 
       <section aria-labelledby="cta-title" className="bg-indigo-600">
         <Container className="flex flex-col items-start gap-8 py-16 sm:py-20 lg:flex-row lg:items-center lg:justify-between">
@@ -56,14 +58,9 @@ export function ClosingSection() {
               Five minutes to set up, {TRIAL_DAYS} days free, and no card until you decide.
             </p>
           </div>
-          <div className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row">
-            <SiteLink to="/register" className={ctaClasses("inverse")}>
-              Start free trial
-            </SiteLink>
-            <SiteLink to="/ai-test" className={ctaClasses("outline-inverse")}>
-              Try the AI assistant
-            </SiteLink>
-          </div>
+          <TrialLinks to="/ai-test" onDark className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row">
+            Try the AI assistant
+          </TrialLinks>
         </Container>
       </section>
     </>

@@ -11,7 +11,7 @@ import {
   Paperclip,
   Workflow,
 } from "lucide-react";
-import { Container, SectionHeading } from "../site/section.tsx";
+import { CardText, PageSection } from "../site/section.tsx";
 
 interface Feature {
   name: string;
@@ -77,39 +77,36 @@ const MORE: Feature[] = [
 
 export function FeaturesSection() {
   return (
-    <section id="features" aria-labelledby="features-title" className="scroll-mt-16 bg-white py-20 sm:py-24">
-      <Container>
-        <SectionHeading
-          id="features-title"
-          eyebrow="Features"
-          title="Everything a small support team needs, in one place"
-          lead="No add-ons to buy and no integrations to babysit. Start with the inbox and grow into the rest."
-        />
+    <PageSection
+      id="features"
+      titleId="features-title"
+      className="scroll-mt-16 bg-white py-20 sm:py-24"
+      eyebrow="Features"
+      title="Everything a small support team needs, in one place"
+      lead="No add-ons to buy and no integrations to babysit. Start with the inbox and grow into the rest."
+    >
+      <div className="mt-14 grid gap-6 lg:grid-cols-2">
+        {CORE.map(({ name, text, Icon }) => (
+          <div key={name} className="rounded-2xl border border-indigo-100 bg-indigo-50/50 p-6 sm:p-8">
+            <span className="flex size-11 items-center justify-center rounded-xl bg-indigo-600 text-white">
+              <Icon className="size-5" aria-hidden="true" />
+            </span>
+            <h3 className="mt-5 text-xl font-semibold text-slate-900">{name}</h3>
+            <p className="mt-2 text-base text-slate-600">{text}</p>
+          </div>
+        ))}
+      </div>
 
-        <div className="mt-14 grid gap-6 lg:grid-cols-2">
-          {CORE.map(({ name, text, Icon }) => (
-            <div key={name} className="rounded-2xl border border-indigo-100 bg-indigo-50/50 p-6 sm:p-8">
-              <span className="flex size-11 items-center justify-center rounded-xl bg-indigo-600 text-white">
-                <Icon className="size-5" aria-hidden="true" />
-              </span>
-              <h3 className="mt-5 text-xl font-semibold text-slate-900">{name}</h3>
-              <p className="mt-2 text-base text-slate-600">{text}</p>
-            </div>
-          ))}
-        </div>
-
-        <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {MORE.map(({ name, text, Icon }) => (
-            <li key={name} className="rounded-2xl border border-slate-200 p-6">
-              <span className="flex size-10 items-center justify-center rounded-lg bg-slate-100 text-indigo-600">
-                <Icon className="size-5" aria-hidden="true" />
-              </span>
-              <h3 className="mt-4 text-base font-semibold text-slate-900">{name}</h3>
-              <p className="mt-1.5 text-sm text-slate-600">{text}</p>
-            </li>
-          ))}
-        </ul>
-      </Container>
-    </section>
+      <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+        {MORE.map(({ name, text, Icon }) => (
+          <li key={name} className="rounded-2xl border border-slate-200 p-6">
+            <span className="flex size-10 items-center justify-center rounded-lg bg-slate-100 text-indigo-600">
+              <Icon className="size-5" aria-hidden="true" />
+            </span>
+            <CardText title={name} text={text} size="sm" titleClassName="mt-4" />
+          </li>
+        ))}
+      </ul>
+    </PageSection>
   );
 }

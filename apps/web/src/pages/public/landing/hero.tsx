@@ -1,7 +1,8 @@
-import { ArrowRight, Sparkles } from "lucide-react";
-import { ctaClasses } from "../site/cta.ts";
+import { Sparkles } from "lucide-react";
+import { Figures } from "../site/figures.tsx";
 import { Container } from "../site/section.tsx";
 import { SiteLink } from "../site/site-nav.tsx";
+import { TrialLinks } from "../site/trial-links.tsx";
 import { HeroPreview } from "./hero-preview.tsx";
 
 // The three marketing claims of the product (docs/product.md, "What Cove does").
@@ -33,15 +34,9 @@ export function Hero() {
             Cove puts tickets, live chat and an AI assistant in one shared inbox for teams of 1 to 15. The assistant
             answers from your own help articles and passes anything tricky to a person.
           </p>
-          <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-            <SiteLink to="/register" className={ctaClasses("primary")}>
-              Start free trial
-              <ArrowRight className="size-4" aria-hidden="true" />
-            </SiteLink>
-            <SiteLink to="/demo" className={ctaClasses("secondary")}>
-              Watch the setup demo
-            </SiteLink>
-          </div>
+          <TrialLinks to="/demo" arrow className="mt-8 flex flex-col gap-3 sm:flex-row">
+            Watch the setup demo
+          </TrialLinks>
           <p className="mt-4 text-sm text-slate-600">
             Curious about the assistant?{" "}
             <SiteLink to="/ai-test" className="font-medium text-indigo-700 hover:underline">
@@ -52,14 +47,11 @@ export function Hero() {
               Sign in
             </SiteLink>
           </p>
-          <dl className="mt-10 grid grid-cols-1 gap-6 border-t border-slate-200 pt-8 sm:grid-cols-3">
-            {CLAIMS.map((claim) => (
-              <div key={claim.figure} className="flex flex-col-reverse justify-end gap-1">
-                <dt className="text-sm text-slate-600">{claim.label}</dt>
-                <dd className="text-3xl font-bold tracking-tight text-slate-900">{claim.figure}</dd>
-              </div>
-            ))}
-          </dl>
+          <Figures
+            figures={CLAIMS}
+            size="md"
+            className="mt-10 grid grid-cols-1 gap-6 border-t border-slate-200 pt-8 sm:grid-cols-3"
+          />
         </div>
         <HeroPreview />
       </Container>

@@ -1,5 +1,5 @@
 import { ArrowRight } from "lucide-react";
-import { Container, SectionHeading } from "../site/section.tsx";
+import { CardText, PageSection } from "../site/section.tsx";
 import { SiteLink } from "../site/site-nav.tsx";
 
 const STEPS = [
@@ -19,35 +19,32 @@ const STEPS = [
 
 export function HowItWorks() {
   return (
-    <section aria-labelledby="how-title" className="border-t border-slate-200 bg-white py-20 sm:py-24">
-      <Container>
-        <SectionHeading
-          id="how-title"
-          eyebrow="How it works"
-          title="From sign-up to first answer in five minutes"
-          lead="Cove is built to be set up by the person who answers the tickets, not by a consultant."
-        />
-        <ol className="mt-14 grid gap-8 md:grid-cols-3">
-          {STEPS.map((step, index) => (
-            <li key={step.title} className="relative">
-              <span className="flex size-10 items-center justify-center rounded-full bg-indigo-600 text-sm font-semibold text-white">
-                {index + 1}
-              </span>
-              <h3 className="mt-4 text-lg font-semibold text-slate-900">{step.title}</h3>
-              <p className="mt-2 text-base text-slate-600">{step.text}</p>
-            </li>
-          ))}
-        </ol>
-        <p className="mt-12 text-center">
-          <SiteLink
-            to="/demo"
-            className="inline-flex items-center gap-1.5 rounded-md text-base font-semibold text-indigo-700 hover:text-indigo-600"
-          >
-            Watch the four-minute setup demo
-            <ArrowRight className="size-4" aria-hidden="true" />
-          </SiteLink>
-        </p>
-      </Container>
-    </section>
+    <PageSection
+      titleId="how-title"
+      className="border-t border-slate-200 bg-white py-20 sm:py-24"
+      eyebrow="How it works"
+      title="From sign-up to first answer in five minutes"
+      lead="Cove is built to be set up by the person who answers the tickets, not by a consultant."
+    >
+      <ol className="mt-14 grid gap-8 md:grid-cols-3">
+        {STEPS.map((step, index) => (
+          <li key={step.title} className="relative">
+            <span className="flex size-10 items-center justify-center rounded-full bg-indigo-600 text-sm font-semibold text-white">
+              {index + 1}
+            </span>
+            <CardText title={step.title} text={step.text} size="lg" titleClassName="mt-4" />
+          </li>
+        ))}
+      </ol>
+      <p className="mt-12 text-center">
+        <SiteLink
+          to="/demo"
+          className="inline-flex items-center gap-1.5 rounded-md text-base font-semibold text-indigo-700 hover:text-indigo-600"
+        >
+          Watch the four-minute setup demo
+          <ArrowRight className="size-4" aria-hidden="true" />
+        </SiteLink>
+      </p>
+    </PageSection>
   );
 }

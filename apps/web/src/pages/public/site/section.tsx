@@ -40,6 +40,50 @@ export function SectionHeading({ id, eyebrow, title, lead, align = "center" }: S
   );
 }
 
+interface PageSectionProps extends Omit<SectionHeadingProps, "id" | "align"> {
+  /** The section's own id, where the page links to it (the landing page's #features). */
+  id?: string;
+  /** The id of the section's heading, which names the section. */
+  titleId: string;
+  /** The band's background and padding. */
+  className: string;
+  width?: ContainerProps["width"];
+  children: ReactNode;
+}
+
+/** A band of a public page: its centred heading (SectionHeading), then what it holds, at the page's width. */
+export function PageSection({ id, titleId, className, width, eyebrow, title, lead, children }: PageSectionProps) {
+  return (
+    <section id={id} aria-labelledby={titleId} className={className}>
+      <Container width={width}>
+        <SectionHeading id={titleId} eyebrow={eyebrow} title={title} lead={lead} />
+        {children}
+      </Container>
+    </section>
+  );
+}
+
+interface CardTextProps {
+  title: string;
+  text: string;
+  /** lg: a card of a three-column row; sm: of a denser grid. */
+  size: "lg" | "sm";
+  /** The heading's distance from what stands above it in the card. */
+  titleClassName: string;
+}
+
+/** The heading and text of a card on a public page (an audience, a step, a feature, a principle). */
+export function CardText({ title, text, size, titleClassName }: CardTextProps) {
+  return (
+    <>
+      <h3 className={clsx(titleClassName, "font-semibold text-slate-900", size === "lg" ? "text-lg" : "text-base")}>
+        {title}
+      </h3>
+      <p className={clsx("text-slate-600", size === "lg" ? "mt-2 text-base" : "mt-1.5 text-sm")}>{text}</p>
+    </>
+  );
+}
+
 interface PageTopProps {
   /** The id of the page's title (PageTitle), which names the band. */
   titleId: string;
