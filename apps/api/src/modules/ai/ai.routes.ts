@@ -16,21 +16,29 @@ export async function aiRoutes(app: FastifyInstance, opts: { provider: AiProvide
   // The console's questions and ratings are its organization's (refused while read-only); the public demo's are Cove's.
   const consoleOrg = async (req: FastifyRequest) => (await optionalPrincipal(app, req))?.orgId ?? null;
 
-  addRoute(app, aiApi.ask, {
-    config: {
-      writesTo: consoleOrg,
-      rateLimit: {
-        max: PUBLIC_ASKS_PER_MINUTE,
-        timeWindow: "1 minute",
-        // Staff calls carry a token (checked in the handler; a bad one is refused), so only visitors are limited.
-        allowList: (req) => req.headers.authorization !== undefined,
-      },
+  // Asking and rating, from the console or the public demo.
+  const askConfig = {
+    writesTo: consoleOrg,
+    rateLimit: {
+      max: PUBLIC_ASKS_PER_MINUTE,
+      timeWindow: "1 minute",
+      // Staff calls carry a token (checked in the handler; a bad one is refused), so only visitors are limited.
+      allowList: (req: FastifyRequest) => req.headers.authorization !== undefined,
     },
+  };
+  /** The asker's organization: a signed-in member's, else the demo's (none on a server without the demo). */
+  const askerOrg = async (req: FastifyRequest) => {
+    const principal = await optionalPrincipal(app, req);
+    const orgId = principal?.orgId ?? (await findDemoOrganization(app.db))?.id;
+    if (!orgId) throw new AppError("DEMO_UNAVAILABLE", DEMO_UNAVAILABLE);
+    return { orgId, signedIn: principal !== null };
+  };
+
+  addRoute(app, aiApi.ask, {
+    config: askConfig,
     handler: async (req) => {
-      const principal = await optionalPrincipal(app, req);
-      const orgId = principal?.orgId ?? (await findDemoOrganization(app.db))?.id;
-      if (!orgId) throw new AppError("DEMO_UNAVAILABLE", DEMO_UNAVAILABLE);
-      const channel = principal ? "console" : "demo";
+      const { orgId, signedIn } = await askerOrg(req);
+      const channel = signedIn ? "console" : "demo";
       return service.answerQuestion(
         { db: app.db, orgId, provider: opts.provider, channel, metrics: app.metrics },
         req.body,
@@ -39,19 +47,10 @@ export async function aiRoutes(app: FastifyInstance, opts: { provider: AiProvide
   });
 
   addRoute(app, aiApi.feedback, {
-    config: {
-      writesTo: consoleOrg,
-      rateLimit: {
-        max: PUBLIC_ASKS_PER_MINUTE,
-        timeWindow: "1 minute",
-        allowList: (req) => req.headers.authorization !== undefined,
-      },
-    },
+    config: askConfig,
     handler: async (req) => {
-      const principal = await optionalPrincipal(app, req);
-      const orgId = principal?.orgId ?? (await findDemoOrganization(app.db))?.id;
-      if (!orgId) throw new AppError("DEMO_UNAVAILABLE", DEMO_UNAVAILABLE);
-      return service.recordAnswerFeedback(app.db, orgId, req.body, principal ? undefined : "demo");
+      const { orgId, signedIn } = await askerOrg(req);
+      return service.recordAnswerFeedback(app.db, orgId, req.body, signedIn ? undefined : "demo");
     },
   });
 
