@@ -7,20 +7,26 @@ import { type Queryable, queryRows } from "../../platform/db.ts";
  * zone) they started, start included and end not; agent: only the chats assigned to that member.
  */
 
-const assignedTo = (agent: string | undefined) => (agent ? sql`and c.assigned_agent_id = ${agent}` : sql``);
+/** Which chats a figure counts: the organization's, started in [start, end), and the agent's alone when one is named. */
+export interface ChatSpan {
+  orgId: string;
+  agent: string | undefined;
+  start: string;
+  end: string;
+  /** The time zone days and hours are counted in. */
+  timezone: string;
+}
+
+const inSpan = ({ orgId, agent, start, end }: ChatSpan) =>
+  sql`c.organization_id = ${orgId} and c.started_at >= ${start}::timestamptz and c.started_at < ${end}::timestamptz
+      ${agent ? sql`and c.assigned_agent_id = ${agent}` : sql``}`;
 
 /**
  * Per day: chats started; resolved by the assistant alone (resolved_by_ai, set at close); handed off to a person;
  * and the visitors' "How did we do?" answers, split by who resolved the chat.
  */
-export function chatsByDay(
-  db: Queryable,
-  orgId: string,
-  agent: string | undefined,
-  start: string,
-  end: string,
-  timezone: string,
-) {
+export function chatsByDay(db: Queryable, span: ChatSpan) {
+  const { timezone } = span;
   return queryRows<{
     day: string;
     chats: number;
@@ -40,28 +46,20 @@ export function chatsByDay(
                count(*) filter (where not c.resolved_by_ai and c.rating = 'good')::int as people_good,
                count(*) filter (where not c.resolved_by_ai and c.rating = 'bad')::int as people_bad
         from ${chatSessions} c
-        where c.organization_id = ${orgId} and c.started_at >= ${start}::timestamptz and c.started_at < ${end}::timestamptz
-          ${assignedTo(agent)}
+        where ${inSpan(span)}
         group by 1`,
   );
 }
 
 /** Chats started per weekday (0: Sunday) and hour, in the time zone. */
-export function chatsByHour(
-  db: Queryable,
-  orgId: string,
-  agent: string | undefined,
-  start: string,
-  end: string,
-  timezone: string,
-) {
+export function chatsByHour(db: Queryable, span: ChatSpan) {
+  const { timezone } = span;
   return queryRows<{ dow: number; hour: number; n: number }>(
     db,
     sql`select extract(dow from c.started_at at time zone ${timezone})::int as dow,
                extract(hour from c.started_at at time zone ${timezone})::int as hour, count(*)::int as n
         from ${chatSessions} c
-        where c.organization_id = ${orgId} and c.started_at >= ${start}::timestamptz and c.started_at < ${end}::timestamptz
-          ${assignedTo(agent)}
+        where ${inSpan(span)}
         group by 1, 2`,
   );
 }

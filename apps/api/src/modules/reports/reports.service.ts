@@ -106,8 +106,9 @@ async function readFacts(ctx: Ctx, q: ReportQuery, span: ReportSpan & { bounds: 
     span.end,
     span.timezone,
   );
-  const chatDays = chats ? await chatsByDay(db, orgId, q.agent, span.start, span.end, span.timezone) : [];
-  const chatHours = chats ? await chatsByHour(db, orgId, q.agent, span.start, span.end, span.timezone) : [];
+  const chatSpan = { orgId, agent: q.agent, start: span.start, end: span.end, timezone: span.timezone };
+  const chatDays = chats ? await chatsByDay(db, chatSpan) : [];
+  const chatHours = chats ? await chatsByHour(db, chatSpan) : [];
   const asked = await unansweredBetween(db, orgId, span.start, span.end);
   const members = await queryRows<{ id: string; first_name: string; last_name: string; email: string; status: string }>(
     db,
