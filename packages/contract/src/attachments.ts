@@ -32,10 +32,6 @@ export const attachmentIds = z
 /** Images a browser may show inline: never SVG (it can carry script). */
 export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 
-/** Where a ticket's attachment is served to the ticket's customer in the portal (to staff: attachmentsApi.file). */
-export const portalAttachmentPath = (ticketId: string, attachmentId: string) =>
-  `/api/portal/tickets/${ticketId}/attachments/${attachmentId}`;
-
 export const attachmentAnswer = z.object({ attachment: attachmentSchema });
 
 /** Uploading a file for a reply: its bytes are the body (application/octet-stream), its name is here. */

@@ -135,4 +135,13 @@ describe("SLA targets", () => {
     );
     expect(addHours(new Date("2026-11-27T16:00:00Z"), 2, false, "UTC").toISOString()).toBe("2026-11-27T18:00:00.000Z");
   });
+
+  it("skip the hour the clocks go forward inside a night's opening hours", () => {
+    // Open every night 22:00-06:00 in Berlin; the clocks go from 02:00 to 03:00 on Sunday 29 March 2026, so
+    // Saturday's night (21:00-04:00 UTC) has 7 hours. The 8th is the first of Sunday's night: 22:00-23:00 there.
+    const nights = { days: [0, 1, 2, 3, 4, 5, 6], opens: 22 * 60, closes: 6 * 60 };
+    const saturday = new Date("2026-03-28T21:00:00Z");
+    expect(addHours(saturday, 7, nights, "Europe/Berlin").toISOString()).toBe("2026-03-29T04:00:00.000Z");
+    expect(addHours(saturday, 8, nights, "Europe/Berlin").toISOString()).toBe("2026-03-29T21:00:00.000Z");
+  });
 });

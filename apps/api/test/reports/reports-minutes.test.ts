@@ -134,6 +134,8 @@ describe("Business minutes stored on tickets", () => {
     const windows: OpeningWindow[] = [
       DEFAULT_WINDOW,
       { days: [1, 2, 3, 4, 5], opens: 22 * 60, closes: 6 * 60 },
+      // Open the night the clocks go forward (Saturday into Sunday) and the one they go back.
+      { days: [0, 1, 2, 3, 4, 5, 6], opens: 22 * 60, closes: 6 * 60 },
       { days: [0, 1, 2, 3, 4, 5, 6], opens: 2 * 60 + 30, closes: 3 * 60 },
       { days: [0, 6], opens: 0, closes: 23 * 60 + 59 },
     ];

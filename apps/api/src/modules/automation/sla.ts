@@ -229,7 +229,11 @@ export function addHours(start: Date, hours: number, window: OpeningWindow | fal
     const workday = window.days.includes(weekday);
     const closes = closesAt(window, weekday, minuteOfDay);
     if (closes !== null) {
-      const step = Math.min(left, closes - minuteOfDay - second / 60);
+      // Wall-clock minutes to the closing time, less any the clocks skip on the way (the spring change inside a
+      // night's window): never a minute past the closing instant.
+      const untilClose = closes - minuteOfDay - second / 60;
+      const skipped = Math.max(0, offsetAt(at + untilClose * MINUTE, timeZone) - offsetAt(at, timeZone)) / MINUTE;
+      const step = Math.min(left, untilClose - skipped);
       at += step * MINUTE;
       left -= step;
     } else if (workday && minuteOfDay < window.opens) {

@@ -1,5 +1,5 @@
-import { type Attachment, attachmentsApi, portalAttachmentPath } from "@cove/contract/attachments.ts";
-import { type CustomerComment, type CustomerTicketDetail, portalReplyBody } from "@cove/contract/portal.ts";
+import { type Attachment, attachmentsApi } from "@cove/contract/attachments.ts";
+import { type CustomerComment, type CustomerTicketDetail, portalApi, portalReplyBody } from "@cove/contract/portal.ts";
 import { routePath } from "@cove/contract/routes.ts";
 import { clsx } from "clsx";
 import { ArrowLeft, FileQuestion } from "lucide-react";
@@ -110,7 +110,8 @@ function Conversation({ ticket }: { ticket: CustomerTicketDetail }) {
   const { customer, token } = usePortal();
   // The files are the customer's to read with their own token (never the staff session's).
   const fetchOne = useCallback(
-    (file: Attachment) => fetchFile(portalAttachmentPath(ticket.id, file.id), token, file.filename),
+    (file: Attachment) =>
+      fetchFile(routePath(portalApi.file, { id: ticket.id, attachmentId: file.id }), token, file.filename),
     [ticket.id, token],
   );
   const filesOf = (commentId: string | null) => ticket.attachments.filter((a) => a.comment_id === commentId);
