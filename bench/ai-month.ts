@@ -33,10 +33,12 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../apps/api/src/app.ts";
 import { kbArticles } from "../apps/api/src/db/schema/kb.ts";
 import { DEFAULT_SETTINGS } from "../apps/api/src/modules/ai/ai.queries.ts";
+import { handedOffAt, proposeThreshold } from "../apps/api/src/modules/ai/threshold.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
 import { lexicon } from "../apps/api/src/modules/ai/wordnet.ts";
 import { type Database, openDatabase } from "../apps/api/src/platform/db.ts";
 import { type Clinc, domainArticles, domainQuestions } from "./ai-clinc.ts";
+import { leaveOneOut } from "./ai-loo.ts";
 import { SHOP, SHOP_TRAIN_PER_ARTICLE, SHOP_UNCOVERED, SHOP_UNCOVERED_TRAIN } from "./ai-shop.ts";
 
 export interface MonthKb {
@@ -53,6 +55,7 @@ export type Visitors = "worst" | "best";
 
 interface Org {
   token: string;
+  id: string;
   slug: string;
   ids: Map<string, string>;
 }
@@ -89,7 +92,12 @@ export interface MonthResult {
   };
   labelled: { answerable: number; uncovered: number };
   proposalMessage: string;
+  /** With BENCH_AI_MONTH_LOO=1: step 2 with the threshold fitted on leave-one-out confidences (bench/ai-loo.ts). */
+  leaveOneOut?: { step: Step; leftOut: number; ms: number; checkDrift: number; message: string };
 }
+
+/** The leave-one-out fit reads this many newest labels (an index is built for each one learned as an example). */
+const LOO_NEWEST = Number(process.env.BENCH_AI_MONTH_LOO_NEWEST) || 500;
 
 let address = 0;
 const run = Date.now().toString(16).slice(-4);
@@ -150,7 +158,7 @@ async function createOrg(app: FastifyInstance, database: Database, kb: MonthKb, 
   const bySlug = new Map(rows.map((r) => [r.slug, r.id]));
   const ids = new Map(kb.articles.map((a) => [a.key, bySlug.get(a.slug) ?? ""]));
   await call(token, "PUT", "/api/ai/settings", { learn_automatically: true });
-  return { token, slug: user.organizationSlug, ids };
+  return { token, id: user.organizationId, slug: user.organizationSlug, ids };
 }
 
 /** The test split asked of the console at threshold 0: each answer's best article and confidence. */
@@ -315,6 +323,29 @@ export async function simulateMonth(
     message: string;
   };
   const defaultThreshold = DEFAULT_SETTINGS.handoffThreshold;
+  let loo: MonthResult["leaveOneOut"];
+  if (process.env.BENCH_AI_MONTH_LOO === "1") {
+    // Scored in process on an index built from the articles as they are now; `check` compares its confidences of the
+    // test questions with the app's own answers to them (the mean absolute difference: the two should read alike).
+    const testQuestions = [...kb.test.map(([q]) => q), ...kb.uncoveredTest];
+    const fit = await leaveOneOut(database, org.id, org.slug, LOO_NEWEST, testQuestions);
+    const proposed = proposeThreshold(fit.labels, 0.1);
+    const drift = fit.check.reduce((s, c, k) => s + Math.abs(c - (after[k]?.confidence ?? 0)), 0) / fit.check.length;
+    const at = proposed === null ? null : handedOffAt(fit.labels, proposed);
+    // Where the answerable labels sit, logged and left out, beside the covered test questions after the month.
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
+    const medians = `medians: answerable labels logged ${median(fit.labels.filter((l) => l.answerable).map((l) => l.logged)).toFixed(2)}, left out ${median(fit.labels.filter((l) => l.answerable).map((l) => l.confidence)).toFixed(2)}; covered test questions ${median(after.filter((r) => r.key !== null).map((r) => r.confidence)).toFixed(2)}`;
+    loo = {
+      step: { rows: after, threshold: proposed ?? defaultThreshold },
+      leftOut: fit.leftOut,
+      ms: fit.ms,
+      checkDrift: drift,
+      message:
+        proposed === null || !at
+          ? `leave-one-out: none proposed (${fit.labels.filter((l) => l.answerable).length} answerable labels)`
+          : `leave-one-out: ${proposed.toFixed(2)} (${pct(at.answerable)} of ${fit.labels.filter((l) => l.answerable).length} answerable labels, ${at.uncovered === null ? "no" : pct(at.uncovered)} uncovered handed off; ${fit.leftOut} scored without their own example question; ${fit.ms.toFixed(0)} ms; test confidences drift ${drift.toFixed(3)} from the app's; ${medians})`,
+    };
+  }
   return {
     steps: [
       { rows: before, threshold: defaultThreshold },
@@ -324,6 +355,7 @@ export async function simulateMonth(
     month,
     labelled: proposal.labelled,
     proposalMessage: applied.status === 200 ? proposal.message : `no threshold applied: ${String(applied.body.error)}`,
+    ...(loo ? { leaveOneOut: loo } : {}),
   };
 }
 
@@ -373,10 +405,14 @@ export function monthLines(name: string, visitors: Visitors, results: MonthResul
     row("step 0: as written, default threshold", s0),
     row("step 1: after the month", s1),
     row("step 2: after the month, its own threshold", s2),
+    ...(results.every((r) => r.leaveOneOut)
+      ? [row("step 2, leave-one-out fit (not applied)", figuresOf(results.map((r) => r.leaveOneOut?.step as Step)))]
+      : []),
     `  for the record, not a fit: ${bestOnTest(results.flatMap((r) => r.steps[1].rows))}`,
     `  the month: ${m.asked} chats; answered right ${m.answeredRight}, wrong ${m.answeredWrong}, uncovered answered ${m.uncoveredAnswered}; handed off ${m.handedOff}: ${m.learned} answered with an article, ${m.notCovered} marked not covered; ${m.added} example questions added (with ratings: thumbs-down ones included)`,
     `  labelled: ${answerable} answerable, ${uncoveredLabels} uncovered (thresholds shown are the mean over ${results.length} organization${results.length === 1 ? "" : "s"})`,
     ...messages.map((text) => `    ${text}`),
+    ...results.flatMap((r) => (r.leaveOneOut ? [`    ${r.leaveOneOut.message}`] : [])),
   ];
 }
 

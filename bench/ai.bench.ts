@@ -28,7 +28,9 @@
  *                        dropped and recreated (default cove_ai_bench)
  *   BENCH_AI_MONTH       0 leaves out the simulated month (bench/ai-month.ts: a small shop and CLINC150 with 3
  *                        example questions, before and after a month of the team answering hand-offs), which runs
- *                        last, in process; BENCH_AI_MONTH_DOMAINS and BENCH_AI_MONTH_OOS size its CLINC150 part
+ *                        last, in process; BENCH_AI_MONTH_DOMAINS and BENCH_AI_MONTH_OOS size its CLINC150 part;
+ *                        BENCH_AI_MONTH_LOO=1 also prints step 2 with the threshold fitted leave-one-out (bench/ai-loo.ts,
+ *                        never applied), on the newest BENCH_AI_MONTH_LOO_NEWEST labels (default 500)
  * Flags: --quick (3 domains, 200 out-of-scope questions, 3 example questions per article: a check that everything
  *        runs; the month on 3 domains);
  *        --month (the simulated month alone);

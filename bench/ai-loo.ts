@@ -1,0 +1,139 @@
+/**
+ * The leave-one-out fit of the hand-off threshold, measured beside the month (issue 35, item 2; bench/ai-month.ts with
+ * BENCH_AI_MONTH_LOO=1): each labelled question is scored against the knowledge base as it is after the month, but
+ * without any trace of that question: its own example question removed, and with it everything the index derives from
+ * the article's texts (the whole-article unit's words and sentence vector, the idf, the centre), by building the index
+ * again without it. Its confidence is then what a new question like it would get. threshold.ts's rule then reads these
+ * confidences instead of the ones logged when each question was asked.
+ */
+import { and, desc, eq, gte, ne, notInArray, sql } from "drizzle-orm";
+import { aiAnswers, aiQuestionSuggestions } from "../apps/api/src/db/schema/ai.ts";
+import { kbArticles } from "../apps/api/src/db/schema/kb.ts";
+import { findCandidates } from "../apps/api/src/modules/ai/candidates.ts";
+import { buildIndex, type KbArticle, type SearchIndex } from "../apps/api/src/modules/ai/retrieval.ts";
+import { activeEncoder, encodeTexts } from "../apps/api/src/modules/ai/sentence-encoder.ts";
+import { attachSentenceVectors } from "../apps/api/src/modules/ai/sentences.ts";
+import { HISTORY_DAYS, type Labelled } from "../apps/api/src/modules/ai/threshold.ts";
+import { sameWording } from "../apps/api/src/modules/ai/unanswered.ts";
+import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
+import type { Database } from "../apps/api/src/platform/db.ts";
+
+export interface LabelledQuestion extends Labelled {
+  question: string;
+  /** How it was labelled: answerable by a thumbs up, by a person's answer or attachment (learned), or not. */
+  kind: "up" | "learned" | "uncovered" | "wrong";
+  /** The confidence logged when it was asked (`confidence` is the one read again). */
+  logged: number;
+}
+
+/** threshold.ts's labelled history, newest first, with each question's words (the same rules, read again here). */
+export async function labelledQuestions(database: Database, orgId: string): Promise<LabelledQuestion[]> {
+  const rows = await database.db
+    .select({
+      question: aiAnswers.question,
+      confidence: aiAnswers.confidence,
+      feedback: aiAnswers.feedback,
+      reviewedArticleId: aiAnswers.reviewedArticleId,
+      notCovered: aiAnswers.notCovered,
+      markedWrong: aiAnswers.markedWrong,
+    })
+    .from(aiAnswers)
+    .where(
+      and(
+        eq(aiAnswers.organizationId, orgId),
+        gte(aiAnswers.createdAt, sql`now() - make_interval(days => ${HISTORY_DAYS})`),
+        notInArray(aiAnswers.channel, ["console", "demo"]),
+        ne(aiAnswers.provider, "handoff-request"),
+      ),
+    )
+    .orderBy(desc(aiAnswers.createdAt));
+  const learned = await database.db
+    .select({ question: aiQuestionSuggestions.question })
+    .from(aiQuestionSuggestions)
+    .where(and(eq(aiQuestionSuggestions.organizationId, orgId), eq(aiQuestionSuggestions.state, "accepted")));
+  return rows.flatMap((r): LabelledQuestion[] => {
+    const base = { question: r.question, confidence: r.confidence, logged: r.confidence };
+    if (r.notCovered) return [{ ...base, answerable: false, kind: "uncovered" }];
+    if (r.markedWrong) return [{ ...base, answerable: false, wrong: true, kind: "wrong" }];
+    const taught = r.reviewedArticleId !== null || learned.some((l) => sameWording(l.question, r.question));
+    if (r.feedback === "up" && !taught) return [{ ...base, answerable: true, kind: "up" }];
+    return taught ? [{ ...base, answerable: true, kind: "learned" }] : [];
+  });
+}
+
+/** Gives an index the sentence vectors of its texts from `rows` (by text); the whole-article units as sentences.ts. */
+function attach(index: SearchIndex, rows: ReadonlyMap<string, Float32Array>, dimensions: number, encoder: string) {
+  const all = new Float32Array(index.units.length * dimensions);
+  index.texts.forEach((text, id) => {
+    const row = text ? rows.get(text) : undefined;
+    if (row) all.set(row, id * dimensions);
+  });
+  attachSentenceVectors(index, all, { name: encoder, dimensions });
+}
+
+export interface LeaveOneOut {
+  labels: LabelledQuestion[];
+  /** Labels whose question was one of an article's example questions, scored on an index built without it. */
+  leftOut: number;
+  /** The full index's confidence of each `check` question (to compare with the app's own answers). */
+  check: number[];
+  ms: number;
+}
+
+/**
+ * The newest `newest` labels with their confidence read again, leaving each one's own example question out; `check`:
+ * questions to score on the full index (a sanity check against the app's answers to the same questions).
+ */
+export async function leaveOneOut(
+  database: Database,
+  orgId: string,
+  orgSlug: string,
+  newest: number,
+  check: string[] = [],
+): Promise<LeaveOneOut> {
+  const started = performance.now();
+  const labels = (await labelledQuestions(database, orgId)).slice(0, newest);
+  const articles: KbArticle[] = await database.db
+    .select({
+      id: kbArticles.id,
+      title: kbArticles.title,
+      slug: kbArticles.slug,
+      body: kbArticles.body,
+      questions: kbArticles.questions,
+    })
+    .from(kbArticles)
+    .where(and(eq(kbArticles.organizationId, orgId), eq(kbArticles.status, "published")))
+    .orderBy(kbArticles.id);
+  const vectors = wordVectors();
+  const full = buildIndex(articles, vectors);
+  const encoder = activeEncoder();
+  if (!encoder) throw new Error("the leave-one-out fit needs the sentence encoder");
+  const texts = [...new Set([...full.texts.filter(Boolean), ...labels.map((l) => l.question), ...check])];
+  const encoded = await encodeTexts(texts, "index", {}, encoder);
+  if (!encoded) throw new Error("the sentence encoder did not answer");
+  const D = encoded.dimensions;
+  const rows = new Map(texts.map((text, k) => [text, encoded.rows.slice(k * D, (k + 1) * D)]));
+  attach(full, rows, D, encoder);
+  const score = (index: SearchIndex, question: string) => {
+    const readings = new Map([[question, rows.get(question) ?? null]]);
+    return findCandidates(index, orgSlug, question, [], readings)[0]?.confidence ?? 0;
+  };
+  let leftOut = 0;
+  const rescored = labels.map((label) => {
+    const own = articles.some((a) => a.questions.some((q) => sameWording(q, label.question)));
+    if (!own) return { ...label, confidence: score(full, label.question) };
+    leftOut++;
+    const without = buildIndex(
+      articles.map((a) => ({ ...a, questions: a.questions.filter((q) => !sameWording(q, label.question)) })),
+      vectors,
+    );
+    attach(without, rows, D, encoder);
+    return { ...label, confidence: score(without, label.question) };
+  });
+  return {
+    labels: rescored,
+    leftOut,
+    check: check.map((q) => score(full, q)),
+    ms: performance.now() - started,
+  };
+}
