@@ -1,5 +1,6 @@
 import { type ReportAnswer, reportQuery } from "@cove/contract/reports.ts";
 import { afterEach, describe, expect, it } from "vitest";
+import { LOW_CONFIDENCE } from "../../src/modules/ai/ai.queries.ts";
 import { buildReport } from "../../src/modules/reports/reports.service.ts";
 import { setClock } from "../../src/platform/clock.ts";
 import { withTenant } from "../../src/platform/tenancy.ts";
@@ -112,19 +113,27 @@ describe("Reports: the answer cache", () => {
     expect(afterSurvey.computed).toBe(true);
     expect(afterSurvey.answer.satisfaction.overall).toMatchObject({ answered: 1, bad: 1 });
 
-    // The assistant answered well (not in the report: cached still), then could not answer (listed).
-    const answer = (question: string, handoff: boolean) =>
+    // The assistant answered well (not in the report: cached still), then could not answer (listed): handed off, and
+    // just below LOW_CONFIDENCE (which migration 0080's trigger writes again).
+    const answer = (question: string, confidence: number, handoff: boolean) =>
       exec(
         `insert into ai_answers (organization_id, channel, question, confidence, handoff, provider, latency_ms)
-         values ($1, 'chat', $2, 0.9, $3, 'embedded', 5)`,
-        [orgId, question, handoff],
+         values ($1, 'chat', $2, $3, $4, 'embedded', 5)`,
+        [orgId, question, confidence, handoff],
       );
-    await answer("Opening hours?", false);
+    await answer("Opening hours?", LOW_CONFIDENCE, false);
     expect((await ask()).computed).toBe(false);
-    await answer("Can I pay by invoice?", true);
+    await answer("Can I pay by invoice?", 0.9, true);
     const afterAssistant = await ask();
     expect(afterAssistant.computed).toBe(true);
     expect(afterAssistant.answer.assistant.unanswered.map((q) => q.question)).toEqual(["Can I pay by invoice?"]);
+    await answer("Do you ship to Mars?", LOW_CONFIDENCE - 0.01, false);
+    const afterUnsure = await ask();
+    expect(afterUnsure.computed).toBe(true);
+    expect(afterUnsure.answer.assistant.unanswered.map((q) => q.question).sort()).toEqual([
+      "Can I pay by invoice?",
+      "Do you ship to Mars?",
+    ]);
 
     // No write: at the due time the answer still holds; a millisecond later the due time is missed.
     clock = Date.parse(due);
