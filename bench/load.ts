@@ -7,8 +7,11 @@
  * cost about three times as much per request (0.15-0.37 ms against 0.04-0.06 ms), which the figures then counted as
  * the app's.
  */
+import { execSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import type pg from "pg";
 
 export interface Call {
   path: string;
@@ -276,4 +279,46 @@ export function table(results: LoadResult[], cpuNames: string[] = []): string {
       ]
     : [];
   return [line(header), rule, ...rows.map(line), ...notes].join("\n");
+}
+
+/** Clock ticks per second of the CPU times in /proc. */
+const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
+
+/** The CPU ms (user and system) a process has used so far, from /proc; 0 when it has gone. */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The fields after the command name in brackets, from the state (field 3): utime is field 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * What the app process and the database's processes serving its requests have used in CPU so far: [app, database].
+ * The database's are the server processes connected to the benchmark's database (dbName). The pool closes a connection that
+ * idles (as it does under the answer cache) and opens another, so the database's figure adds up what each process
+ * used since it was last read: a process gone since then takes its last few milliseconds with it, never more.
+ */
+export function cpuSampler(appPid: number, admin: pg.Client | null, dbName: string): () => Promise<number[]> {
+  const lastRead = new Map<number, number>();
+  let database = 0;
+  return async () => {
+    const app = cpuMsOf(appPid);
+    if (!admin) return [app];
+    const backends = await admin.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+      [dbName],
+    );
+    const current = new Set(backends.rows.map((r) => r.pid));
+    for (const pid of lastRead.keys()) if (!current.has(pid)) lastRead.delete(pid);
+    for (const pid of current) {
+      const used = cpuMsOf(pid);
+      database += Math.max(0, used - (lastRead.get(pid) ?? 0));
+      lastRead.set(pid, used);
+    }
+    return [app, database];
+  };
 }

@@ -15,6 +15,10 @@
  *   BENCH_CONCURRENCY   clients (10); BENCH_DURATION seconds per endpoint (15); BENCH_WARMUP seconds (3)
  *   BENCH_REUSE=1       keep an already seeded BENCH_DB of the same size
  *   BENCH_EXPLAIN=0     skip EXPLAIN (ANALYZE, BUFFERS) of the report's statements
+ *   BENCH_CACHE=on      then the report with the answer cache on (as deployed) beside the same loads with it off, each
+ *                       with the CPU the app and the database spend per answer: one report asked again and again;
+ *                       the same while a writer changes a ticket of the range every second (each change makes the
+ *                       next report fresh); and each client asking a report with a filter of its own
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -24,10 +28,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { reportQuery } from "@cove/contract/reports.ts";
 import pg from "pg";
+import { DEFAULT_ANSWER_CACHE_BYTES } from "../apps/api/src/app.ts";
 import { buildReport } from "../apps/api/src/modules/reports/reports.service.ts";
 import { openDatabase } from "../apps/api/src/platform/db.ts";
 import { explainAll } from "./explain.ts";
-import { drive, type Endpoint, type LoadResult, table } from "./load.ts";
+import { cpuSampler, drive, type Endpoint, type LoadResult, table } from "./load.ts";
 import { type Run, type SeedPlan, seed, sessionToken } from "./seed.ts";
 import type { MemoryMessage, ServerMessage, ServerTarget } from "./server.ts";
 
@@ -53,6 +58,7 @@ const config = {
   warmupMs: intFromEnv("BENCH_WARMUP", 3) * 1000,
   reuse: process.env.BENCH_REUSE === "1",
   explain: process.env.BENCH_EXPLAIN !== "0",
+  cache: process.env.BENCH_CACHE === "on",
 };
 if (!/^[a-z_][a-z0-9_]*$/.test(config.dbName)) throw new Error("BENCH_DB must be a plain lower-case identifier");
 
@@ -307,6 +313,97 @@ async function download(port: number, pathname: string, child: ChildProcess): Pr
   });
 }
 
+/**
+ * A member at work beside the readers: every second a ticket of the range changes priority (PUT, as the app sends it),
+ * which bumps the organization's data version, so the next report is computed afresh. Returns the function that stops
+ * it.
+ */
+function changeTickets(port: number, ticketIds: string[]): () => Promise<void> {
+  let stopped = false;
+  let n = 0;
+  const running = (async () => {
+    while (!stopped) {
+      const res = await fetch(`http://127.0.0.1:${port}/api/tickets/${ticketIds[n % ticketIds.length]}`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${sessionToken(1)}`, "content-type": "application/json" },
+        body: JSON.stringify({ priority: n % 2 === 0 ? "high" : "normal" }),
+      });
+      if (!res.ok) throw new Error(`changing a ticket answered ${res.status}: ${await res.text()}`);
+      n++;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await running;
+  };
+}
+
+/** The loads BENCH_CACHE=on runs with the answer cache off and on. */
+function cacheLoads(range90: string, ticketIds: string[]): Endpoint[] {
+  const report = (more = "") => ({ path: `/api/reports?${range90}${more}`, token: sessionToken(1) });
+  const filters = [
+    ...["web", "email", "chat", "portal", "api"].map((c) => `&channel=${c}`),
+    ...["low", "normal", "high", "urgent"].map((p) => `&priority=${p}`),
+    "&group=week",
+  ];
+  return [
+    { name: "report, 90 days, asked again", calls: [report()] },
+    {
+      name: "report, 90 days, a ticket changed every second",
+      calls: [report()],
+      alongside: (port) => changeTickets(port, ticketIds),
+    },
+    { name: "report, 90 days, a filter per client", calls: filters.map(report) },
+  ];
+}
+
+/** BENCH_CACHE=on: runs cacheLoads against the app with the answer cache off and then on, and prints them together. */
+async function compareCache(url: string, range90: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const org = (await admin.query<{ id: string }>("select id from organizations where slug = 'bench-1'")).rows[0]?.id;
+    const tickets = await admin.query<{ id: string }>(
+      `select id from tickets where organization_id = $1 and created_at > now() - interval '80 days'
+       order by ticket_number limit 20`,
+      [org],
+    );
+    const loads = cacheLoads(
+      range90,
+      tickets.rows.map((r) => r.id),
+    );
+    const results: LoadResult[] = [];
+    for (const mode of ["off", "on"] as const) {
+      const answerCacheBytes = mode === "on" ? DEFAULT_ANSWER_CACHE_BYTES : 0;
+      const { child, ready } = await startServer({ kind: "postgres", url, answerCacheBytes });
+      try {
+        for (const load of loads) {
+          const stop = load.alongside?.(ready.port);
+          const result = await drive(load, {
+            port: ready.port,
+            concurrency: config.concurrency,
+            warmupMs: config.warmupMs,
+            durationMs: config.durationMs,
+            cpu: cpuSampler(child.pid ?? 0, admin, config.dbName),
+          }).finally(() => stop?.());
+          result.name = `cache ${mode}: ${result.name}`;
+          log(
+            `  ${result.name}: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms (load average ${loadAverage()})`,
+          );
+          results.push(result);
+        }
+      } finally {
+        await stopServer(child);
+      }
+    }
+    log(`
+${table(results, ["app", "database"])}`);
+  } finally {
+    await admin.end();
+  }
+}
+
 async function main(): Promise<void> {
   const cpus = os.cpus();
   log(`machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`);
@@ -387,6 +484,12 @@ async function main(): Promise<void> {
     }
   } finally {
     await stopServer(child);
+  }
+  if (config.cache) {
+    log(
+      `\n-- answer cache off and on: ${config.concurrency} clients, ${config.warmupMs / 1000} s warm-up + ${config.durationMs / 1000} s each`,
+    );
+    await compareCache(url, `from=${daysBefore(89)}&to=${daysBefore(0)}`);
   }
 }
 

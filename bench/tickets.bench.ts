@@ -20,7 +20,7 @@
  *                           so that every request does the full work
  * Flag --quick: 20,000 tickets over 20 organizations, 5,000 embedded, 3 s per endpoint (a check that everything runs).
  */
-import { type ChildProcess, execSync, fork } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -34,7 +34,7 @@ import { ticketStats } from "../apps/api/src/modules/tickets/tickets.stats.ts";
 import { openDatabase } from "../apps/api/src/platform/db.ts";
 import type { Ctx } from "../apps/api/src/platform/tenancy.ts";
 import { type ExplainCase, explainAll } from "./explain.ts";
-import { drive, type Endpoint, type LoadResult, table } from "./load.ts";
+import { cpuSampler, drive, type Endpoint, type LoadResult, table } from "./load.ts";
 import { type Run, type SeedPlan, seed, sessionToken } from "./seed.ts";
 import type { ServerMessage, ServerTarget } from "./server.ts";
 import { FIRST_NAMES, LAST_NAMES, PRODUCTS, VOCABULARY } from "./words.ts";
@@ -256,48 +256,6 @@ function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Clock ticks per second of the CPU times in /proc. */
-const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
-
-/** The CPU ms (user and system) a process has used so far, from /proc; 0 when it has gone. */
-function cpuMsOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The fields after the command name in brackets, from the state (field 3): utime is field 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * What the app process and the database's processes serving its requests have used in CPU so far: [app, database].
- * The database's are the server processes connected to the benchmark's database. The pool closes a connection that
- * idles (as it does under the answer cache) and opens another, so the database's figure adds up what each process
- * used since it was last read: a process gone since then takes its last few milliseconds with it, never more.
- */
-function cpuSampler(appPid: number, admin: pg.Client | null): () => Promise<number[]> {
-  const lastRead = new Map<number, number>();
-  let database = 0;
-  return async () => {
-    const app = cpuMsOf(appPid);
-    if (!admin) return [app];
-    const backends = await admin.query<{ pid: number }>(
-      "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
-      [config.dbName],
-    );
-    const current = new Set(backends.rows.map((r) => r.pid));
-    for (const pid of lastRead.keys()) if (!current.has(pid)) lastRead.delete(pid);
-    for (const pid of current) {
-      const used = cpuMsOf(pid);
-      database += Math.max(0, used - (lastRead.get(pid) ?? 0));
-      lastRead.set(pid, used);
-    }
-    return [app, database];
-  };
-}
-
 async function runLoad(port: number, list: Endpoint[], cpu?: () => Promise<number[]>): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
   for (const endpoint of list.filter((e) => !config.only || config.only.test(e.name))) {
@@ -401,7 +359,7 @@ async function benchPostgres(): Promise<ModeResults[]> {
       const admin = new pg.Client({ connectionString: config.adminUrl });
       await admin.connect();
       try {
-        runs.push({ mode, results: await runLoad(ready.port, list, cpuSampler(child.pid ?? 0, admin)) });
+        runs.push({ mode, results: await runLoad(ready.port, list, cpuSampler(child.pid ?? 0, admin, config.dbName)) });
       } finally {
         await admin.end();
       }
@@ -477,7 +435,7 @@ async function benchEmbedded(): Promise<ModeResults[]> {
           ticketIds: ready.ticketIds,
           smallTokens: [],
         });
-        runs.push({ mode, results: await runLoad(ready.port, list, cpuSampler(child.pid ?? 0, null)) });
+        runs.push({ mode, results: await runLoad(ready.port, list, cpuSampler(child.pid ?? 0, null, config.dbName)) });
       } finally {
         await stopServer(child);
       }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
 import { dataVersions } from "../db/schema/answer-cache.ts";
 import { adminsOnly, enrolmentRequired, recordSessionChecked, sessionEnded } from "./auth.ts";
+import { now } from "./clock.ts";
 import type { Db, Queryable } from "./db.ts";
 import { dataStateReader, type Principal } from "./tenancy.ts";
 
@@ -16,12 +17,16 @@ import { dataStateReader, type Principal } from "./tenancy.ts";
  * they simply age out. An answer is always computed after the version it is stored under was read, so it can only be
  * newer than its key, never older. Several app processes on one PostgreSQL each keep their own cache and stay exact.
  *
+ * An answer that changes with the clock alone (a due time passing) also says until when it holds (expireAnswer): it is
+ * not served after that instant of the app's clock (platform/clock.ts, which tests move), nor stored if it has passed.
+ *
  * Least recently used answers go first once the total size passes the budget; a budget of 0 turns the cache off.
  */
 export interface AnswerCache {
   readonly enabled: boolean;
   get(key: string): Buffer | undefined;
-  set(key: string, body: Buffer): void;
+  /** until: the last instant (epoch milliseconds of now()) the answer holds at; null: until the data changes. */
+  set(key: string, body: Buffer, until?: number | null): void;
   /** Answers held, their total size in bytes, and how many were stored since the start: for tests and diagnostics. */
   stats(): { entries: number; bytes: number; stored: number };
 }
@@ -35,13 +40,18 @@ export function createAnswerCache(maxBytes: number): AnswerCache {
     maxSize: maxBytes,
     maxEntrySize: maxBytes * MAX_SHARE,
     sizeCalculation: (body, key) => key.length * 2 + body.byteLength,
+    // An entry with a ttl is stale once now() - its start > ttl, read from the app's clock at every look-up.
+    perf: { now: () => now().getTime() },
+    ttlResolution: 0,
   });
   let stored = 0;
   return {
     enabled: true,
     get: (key) => entries.get(key),
-    set(key, body) {
-      entries.set(key, body);
+    set(key, body, until = null) {
+      const ttl = until === null ? 0 : until - now().getTime();
+      if (until !== null && ttl <= 0) return;
+      entries.set(key, body, { ttl });
       if (entries.has(key)) stored++;
     },
     stats: () => ({ entries: entries.size, bytes: entries.calculatedSize, stored }),
@@ -68,6 +78,8 @@ declare module "fastify" {
     answerKey: string | null;
     /** Set when this request computes an answer that others may be waiting for. */
     answerFlight: Flight | null;
+    /** Set by a handler whose answer changes with the clock alone: the last instant it holds at (expireAnswer). */
+    answerUntil: Date | null;
   }
   interface FastifyInstance {
     answers: AnswerCache;
@@ -76,12 +88,26 @@ declare module "fastify" {
   }
 }
 
+/**
+ * A cached route's handler whose answer will change at an instant without any write (a due time passes) states it
+ * here: the answer is served from the cache up to that instant, and computed again after it.
+ */
+export function expireAnswer(req: FastifyRequest, until: Date | null): void {
+  req.answerUntil = until;
+}
+
+/** A serialized answer, and the last instant it holds at (null: until the data changes). */
+interface Landed {
+  body: Buffer;
+  until: number | null;
+}
+
 /** An answer being computed for a key, which other requests for the same key wait for instead of computing it too. */
 interface Flight {
   key: string;
-  answer: Promise<Buffer | undefined>;
+  answer: Promise<Landed | undefined>;
   /** Called once with the serialized answer, or undefined when it ended in an error (each waiter then computes). */
-  land(body: Buffer | undefined): void;
+  land(landed: Landed | undefined): void;
 }
 
 /**
@@ -102,21 +128,22 @@ export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerC
   });
   app.decorateRequest("answerKey", null);
   app.decorateRequest("answerFlight", null);
+  app.decorateRequest("answerUntil", null);
   if (!cache.enabled) return;
   const flights = new Map<string, Flight>();
   const readDataState = dataStateReader(db);
 
   const takeOff = (key: string): Flight => {
-    let land: (body: Buffer | undefined) => void = () => {};
-    const answer = new Promise<Buffer | undefined>((resolve) => {
+    let land: (landed: Landed | undefined) => void = () => {};
+    const answer = new Promise<Landed | undefined>((resolve) => {
       land = resolve;
     });
     const flight: Flight = {
       key,
       answer,
-      land: (body) => {
+      land: (landed) => {
         if (flights.get(key) === flight) flights.delete(key);
-        land(body);
+        land(landed);
       },
     };
     flights.set(key, flight);
@@ -144,7 +171,10 @@ export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerC
     if (stored) return reply.type(JSON_TYPE).send(stored);
     const inFlight = flights.get(key);
     const shared = inFlight ? await inFlight.answer : undefined;
-    if (shared) return reply.type(JSON_TYPE).send(shared);
+    // An answer that expired while this request waited is computed again, as a stored one would be.
+    if (shared && (shared.until === null || shared.until >= now().getTime())) {
+      return reply.type(JSON_TYPE).send(shared.body);
+    }
     req.answerKey = key;
     if (!inFlight) req.answerFlight = takeOff(key);
   });
@@ -152,8 +182,9 @@ export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerC
   app.addHook("onSend", async (req, reply, payload) => {
     if (!req.answerKey) return payload;
     const body = reply.statusCode === 200 && typeof payload === "string" ? Buffer.from(payload) : undefined;
-    if (body) cache.set(req.answerKey, body);
-    req.answerFlight?.land(body);
+    const until = req.answerUntil?.getTime() ?? null;
+    if (body) cache.set(req.answerKey, body, until);
+    req.answerFlight?.land(body && { body, until });
     return payload;
   });
   // A request that never sends (its client went away) must not leave the others waiting.

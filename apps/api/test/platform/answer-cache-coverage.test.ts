@@ -16,13 +16,19 @@ const NOT_VERSIONED: Record<string, string> = {
   two_factor:
     "read with the session (must the member first set up two-factor sign-in?) on every request, cached or not, by the statement that reads the version; it decides whether to answer, never what",
   organizations:
-    "read for the caller's organization and its time zone, which are in the key (the organization, and the day for daily answers)",
+    "read for the caller's organization and its time zone, which are in the key (the organization, and the day for daily answers); a change of time zone bumps the version too (0080), nothing else of it does",
   ticket_totals: "kept by triggers on tickets, which are versioned, in the same transaction",
   ticket_tallies: "kept by triggers on tickets, which are versioned, in the same transaction",
 };
 
+/** A 90-day report up to today (UTC), with `more` query fields. */
+const report = (more = "") => {
+  const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+  return `/api/reports?from=${day(89)}&to=${day(0)}${more}`;
+};
+
 /** The URLs that exercise each cached route's ways of reading (a list, a filter, a search...). */
-const SAMPLES: Record<string, (ids: { ticket: string }) => string[]> = {
+const SAMPLES: Record<string, (ids: { ticket: string; member: string }) => string[]> = {
   "GET /api/tickets": () => [
     "/api/tickets",
     "/api/tickets?status=open&priority=high",
@@ -34,6 +40,13 @@ const SAMPLES: Record<string, (ids: { ticket: string }) => string[]> = {
   "GET /api/tickets/stats/overview": () => ["/api/tickets/stats/overview"],
   "GET /api/tickets/:id": ({ ticket }) => [`/api/tickets/${ticket}`],
   "GET /api/organizations/stats": () => ["/api/organizations/stats"],
+  "GET /api/reports": ({ member }) => [
+    report(),
+    report("&group=week"),
+    report(`&agent=${member}`),
+    report("&channel=chat"),
+    report("&priority=high&tag=lamp"),
+  ],
 };
 
 let t: TestApp;
@@ -42,13 +55,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The public tables whose changes bump the data version. */
+/**
+ * The public tables whose changes bump the data version: at least one of its version triggers bumps on every change of
+ * some kind (no WHEN). A table whose every version trigger has a condition bumps only on some changes: it needs a
+ * reason above.
+ */
 async function versionedTables(): Promise<Set<string>> {
   const { rows } = await t.database.executeSql(
     `select distinct c.relname from pg_trigger tg
        join pg_class c on c.oid = tg.tgrelid
        join pg_proc p on p.oid = tg.tgfoid
-     where p.proname = 'data_version_bump' and not tg.tgisinternal`,
+     where p.proname = 'data_version_bump' and not tg.tgisinternal and tg.tgqual is null`,
   );
   return new Set(rows.map((r) => String(r.relname)));
 }
@@ -97,7 +114,7 @@ describe("what cached routes read is versioned", () => {
     const offenders: string[] = [];
     const seen = new Set<string>();
     for (const [route, samples] of Object.entries(SAMPLES)) {
-      for (const url of samples({ ticket })) {
+      for (const url of samples({ ticket, member: member.id })) {
         const reads = await recordStatements(t, async () => {
           const res = await t.app.inject({ method: "GET", url, headers: bearer(org.token) });
           expect(res.statusCode, `${url}: ${res.body}`).toBe(200);

@@ -15,6 +15,7 @@ import { organizations } from "../../src/db/schema/organizations.ts";
 import { ticketComments, tickets } from "../../src/db/schema/tickets.ts";
 import { listKey } from "../../src/modules/tickets/tickets.routes.ts";
 import { createAnswerCache } from "../../src/platform/answer-cache.ts";
+import { setClock } from "../../src/platform/clock.ts";
 import type { Queryable } from "../../src/platform/db.ts";
 import { type Principal, readDataStates } from "../../src/platform/tenancy.ts";
 import {
@@ -60,6 +61,27 @@ describe("createAnswerCache", () => {
     expect(off.enabled).toBe(false);
     off.set("k", body(10));
     expect(off.get("k")).toBeUndefined();
+  });
+
+  it("serves an answer with an end up to that instant of the app's clock, and does not keep one already past", () => {
+    const at = Date.parse("2026-03-01T12:00:00Z");
+    let clock = at;
+    setClock(() => new Date(clock));
+    try {
+      const cache = createAnswerCache(16_000);
+      cache.set("k", body(10), at + 60_000);
+      cache.set("forever", body(10));
+      clock = at + 60_000;
+      expect(cache.get("k")?.byteLength).toBe(10);
+      clock = at + 60_001;
+      expect(cache.get("k")).toBeUndefined();
+      expect(cache.get("forever")?.byteLength).toBe(10);
+      cache.set("late", body(10), clock - 1);
+      expect(cache.get("late")).toBeUndefined();
+      expect(cache.stats().stored).toBe(2);
+    } finally {
+      setClock(null);
+    }
   });
 });
 

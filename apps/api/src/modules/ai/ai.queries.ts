@@ -158,7 +158,11 @@ export async function saveFeedback(
   return rows.length > 0;
 }
 
-/** Answers below this confidence are "could not answer" even when the threshold let them through. */
+/**
+ * Answers below this confidence are "could not answer" even when the threshold let them through. Migration
+ * 0080_report_data_versions.sql writes it, and couldNotAnswer below, again in the trigger that bumps the data version for
+ * the reports' cached answers: change them together (test/reports/reports-cache.test.ts checks the edge).
+ */
 export const LOW_CONFIDENCE = 0.6;
 /** The newest this many unanswered questions are grouped; older ones wait until these are dealt with. */
 const UNANSWERED_ROWS = 2000;

@@ -1,7 +1,8 @@
 import { Readable } from "node:stream";
-import { REPORT_SECTIONS, reportsApi, reportTable } from "@cove/contract/reports.ts";
+import { REPORT_SECTIONS, type ReportQuery, reportQuery, reportsApi, reportTable } from "@cove/contract/reports.ts";
 import contentDisposition from "content-disposition";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { expireAnswer } from "../../platform/answer-cache.ts";
 import { inRequest } from "../../platform/auth.ts";
 import { csvTable } from "../../platform/csv.ts";
 import { addRoute } from "../../platform/routes.ts";
@@ -13,13 +14,26 @@ const csvHeaders = (name: string, q: { from: string; to: string }) => ({
   "cache-control": "no-store",
 });
 
+/** A report's part of the answer cache's key: every field of its query (the time zone and date are added: daily). */
+const reportKey = (req: FastifyRequest) => {
+  const q = req.query as ReportQuery;
+  return (Object.keys(reportQuery.shape) as (keyof ReportQuery)[]).map((field) => q[field]);
+};
+
 /**
  * Reports (docs/reports.md; the contract's reportsApi): every section in one answer, each section as CSV, and one row
  * per ticket. Staff only; reading changes nothing.
  */
 export async function reportsRoutes(app: FastifyInstance) {
+  // Cached (platform/answer-cache.ts): every table a report reads bumps the data version (migration
+  // *_report_data_versions.sql), the time zone is in the key, and an answer expires when its next due time passes.
   addRoute(app, reportsApi.report, {
-    handler: (req) => inRequest(app, req, (ctx) => service.buildReport(ctx, req.query)),
+    config: { answerCache: { key: reportKey, daily: true } },
+    handler: async (req) => {
+      const { answer, until } = await inRequest(app, req, (ctx) => service.buildReport(ctx, req.query));
+      expireAnswer(req, until);
+      return answer;
+    },
   });
 
   // Declared before the sections' routes: a static path, so "tickets" is never read as a section.
@@ -34,7 +48,7 @@ export async function reportsRoutes(app: FastifyInstance) {
   for (const section of REPORT_SECTIONS) {
     addRoute(app, reportsApi.sectionCsv(section), {
       handler: async (req, reply) => {
-        const report = await inRequest(app, req, (ctx) => service.buildReport(ctx, req.query));
+        const { answer: report } = await inRequest(app, req, (ctx) => service.buildReport(ctx, req.query));
         const table = reportTable(report, section);
         return reply
           .headers(csvHeaders(section.replace("_", "-"), req.query))

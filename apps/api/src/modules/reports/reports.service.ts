@@ -398,7 +398,11 @@ function heatmap(rows: { dow: number; hour: number; n: number }[]): number[][] {
   return map;
 }
 
-export async function buildReport(ctx: Ctx, q: ReportQuery): Promise<ReportAnswer> {
+/**
+ * The report, and the last instant it holds at without a write (null: until the data changes): a due time of the
+ * range's tickets not done yet is missed just after it passes, which changes the SLA section (ticketFigures next_due).
+ */
+export async function buildReport(ctx: Ctx, q: ReportQuery): Promise<{ answer: ReportAnswer; until: Date | null }> {
   const { periods, indexOfDay } = periodsOf(q.from, q.to, q.group);
   const span = await spanOf(
     ctx.db,
@@ -413,7 +417,8 @@ export async function buildReport(ctx: Ctx, q: ReportQuery): Promise<ReportAnswe
     bucket: (b) => (b !== null && b >= 1 && b <= periods.length ? b - 1 : undefined),
   };
   const names = new Map(facts.members.map((m) => [m.id, `${m.first_name} ${m.last_name}`.trim()]));
-  return {
+  const nextDue = facts.figures.find((r) => r.kind === "next_due")?.m50 ?? null;
+  const answer: ReportAnswer = {
     from: q.from,
     to: q.to,
     group: q.group,
@@ -434,6 +439,7 @@ export async function buildReport(ctx: Ctx, q: ReportQuery): Promise<ReportAnswe
       chats: heatmap(facts.chatHours),
     },
   };
+  return { answer, until: nextDue === null ? null : new Date(nextDue) };
 }
 
 /** Tickets per page of the CSV: each page is one short transaction, so a long download holds no transaction open. */

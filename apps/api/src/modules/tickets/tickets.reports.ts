@@ -54,7 +54,9 @@ const inSpan = (column: SQL, span: ReportSpan) =>
  * - breached: the first REPORT_BREACHED_MAX due times missed (by due time) in `list` (`n` 0: how many there are is
  *   the sla groups' missed counts summed, the same tickets);
  * - tag: tickets created in period `a` with tag `key`; hour: tickets created on weekday `a` (0: Sunday) at hour `b`
- *   of the time zone.
+ *   of the time zone;
+ * - next_due: the earliest due time of the range's tickets that is not done and not yet past at `at` (m50: epoch
+ *   milliseconds, rounded down; null: none), when the sla and breached figures next change without a write.
  * Periods are width_bucket against the periods' bounds (1: the first).
  */
 export interface TicketFigure {
@@ -68,7 +70,8 @@ export interface TicketFigure {
     | "sla"
     | "breached"
     | "tag"
-    | "hour";
+    | "hour"
+    | "next_due";
   a: number | null;
   b: number | null;
   key: string | null;
@@ -179,6 +182,12 @@ export async function ticketFigures(
                 from (select * from missed order by due, ticket_number, kind limit ${breachedMax}) m)
         union all
         ${count("tag", sql`created_bucket`, sql`null::int`, sql`tag`, sql`true`, tagged)}
+        union all
+        select 'next_due', null::int, null::int, null::text, 0,
+               floor(extract(epoch from least(min(first_response_due_at) filter (where fr_due is null),
+                                              min(resolution_due_at) filter (where res_due is null))) * 1000)::float8,
+               null::float8, null::float8, null::float8, null::jsonb
+        from x where created_bucket is not null
         `,
   );
 }
