@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
 import { dataVersions } from "../db/schema/answer-cache.ts";
@@ -196,9 +196,11 @@ export function registerAnswerCache(app: FastifyInstance, db: Db, cache: AnswerC
 const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
- * Drops an erased organization's data version, in the erasing transaction: data_versions has no foreign key (its
- * triggers fire while the rows cascade away), so its rows do not go with the organization.
+ * Drops an erased organization's data version, last in the erasing transaction: data_versions has no foreign key (its
+ * triggers fire while the rows cascade away), so its rows do not go with the organization. The version triggers are
+ * deferred to the commit, where they would write a version again for the rows just deleted: they are fired first.
  */
 export async function forgetDataVersions(db: Queryable, orgId: string): Promise<void> {
+  await db.execute(sql`set constraints all immediate`);
   await db.delete(dataVersions).where(eq(dataVersions.organizationId, orgId));
 }

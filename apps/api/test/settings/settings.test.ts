@@ -327,7 +327,8 @@ describe("deleting the organization", () => {
       t.database.db,
       sql`select (select count(*) from organizations where id = ${user.organizationId})
                + (select count(*) from tickets where organization_id = ${user.organizationId})
-               + (select count(*) from users where organization_id = ${user.organizationId}) as n`,
+               + (select count(*) from users where organization_id = ${user.organizationId})
+               + (select count(*) from data_versions where organization_id = ${user.organizationId}) as n`,
     );
     expect(Number(left?.n)).toBe(0);
     expect((await call(token, "GET", "/api/tickets")).statusCode).toBe(401);
