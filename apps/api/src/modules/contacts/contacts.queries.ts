@@ -142,8 +142,8 @@ async function findContact(ctx: Ctx, records: ContactRecords, id: string): Promi
 export async function getContact(ctx: Ctx, records: ContactRecords, id: string): Promise<ContactAnswer> {
   const contact = await findContact(ctx, records, id);
   if (!contact) throw notFound("Contact");
-  const [tickets, chats] = await Promise.all([ticketsOf(ctx, records, id, null), records.chatsOf(ctx, id)]);
-  return { contact, tickets, chats };
+  const tickets = await ticketsOf(ctx, records, id, null);
+  return { contact, tickets, chats: await records.chatsOf(ctx, id) };
 }
 
 /** The requester of a ticket as a contact, with their other tickets: what the ticket's side panel shows. */

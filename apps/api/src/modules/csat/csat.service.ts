@@ -315,23 +315,22 @@ const score = (good: number, bad: number): CsatScore => ({ good, bad, score: csa
 /** The dashboard's satisfaction figures: answers given in the last 30 days, by who resolved, and per agent. */
 export async function csatStats(ctx: Ctx): Promise<CsatStatsAnswer> {
   const since = sql`now() - ${CSAT_PERIOD_DAYS}::int * interval '1 day'`;
-  const [[totals], agents, chats] = await Promise.all([
-    queryRows<{ sent: number; good: number; bad: number }>(
-      ctx.db,
-      sql`select count(*) filter (where solved_at > ${since})::int as sent,
+  const [totals] = await queryRows<{ sent: number; good: number; bad: number }>(
+    ctx.db,
+    sql`select count(*) filter (where solved_at > ${since})::int as sent,
                  count(*) filter (where answered_at > ${since} and rating = 'good')::int as good,
                  count(*) filter (where answered_at > ${since} and rating = 'bad')::int as bad
           from csat_surveys where organization_id = ${ctx.orgId} and (solved_at > ${since} or answered_at > ${since})`,
-    ),
-    queryRows<{
-      agent_id: string | null;
-      first_name: string | null;
-      last_name: string | null;
-      good: number;
-      bad: number;
-    }>(
-      ctx.db,
-      sql`select s.agent_id, u.first_name, u.last_name,
+  );
+  const agents = await queryRows<{
+    agent_id: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    good: number;
+    bad: number;
+  }>(
+    ctx.db,
+    sql`select s.agent_id, u.first_name, u.last_name,
                  count(*) filter (where s.rating = 'good')::int as good,
                  count(*) filter (where s.rating = 'bad')::int as bad
           from csat_surveys s
@@ -339,10 +338,9 @@ export async function csatStats(ctx: Ctx): Promise<CsatStatsAnswer> {
           where s.organization_id = ${ctx.orgId} and s.answered_at > ${since} and s.rating is not null
           group by s.agent_id, u.first_name, u.last_name
           order by count(*) desc, u.first_name, u.last_name`,
-    ),
-    // Live chats answer "How did we do?" in the widget: those the assistant resolved alone are the AI's half.
-    chatRatings(ctx, CSAT_PERIOD_DAYS),
-  ]);
+  );
+  // Live chats answer "How did we do?" in the widget: those the assistant resolved alone are the AI's half.
+  const chats = await chatRatings(ctx, CSAT_PERIOD_DAYS);
   const people = score((totals?.good ?? 0) + chats.people.good, (totals?.bad ?? 0) + chats.people.bad);
   const ai = { ...score(chats.ai.good, chats.ai.bad), available: true };
   return {

@@ -34,19 +34,17 @@ async function inHelpCenter<T>(db: Db, orgSlug: string, fn: (v: Visitor, org: Or
 
 export function helpCenter(db: Db, orgSlug: string): Promise<HelpCenterAnswer> {
   return inHelpCenter(db, orgSlug, async (v, org) => {
-    const [categories, articles] = await Promise.all([
-      v.db
-        .select({ id: kbCategories.id, name: kbCategories.name, slug: kbCategories.slug })
-        .from(kbCategories)
-        .where(eq(kbCategories.organizationId, v.orgId))
-        .orderBy(asc(kbCategories.position), asc(kbCategories.name)),
-      v.db
-        .select({ ...link, categoryId: kbArticles.categoryId })
-        .from(kbArticles)
-        .where(published(v.orgId))
-        .orderBy(asc(kbArticles.title), asc(kbArticles.id))
-        .limit(FRONT_PAGE_MAX),
-    ]);
+    const categories = await v.db
+      .select({ id: kbCategories.id, name: kbCategories.name, slug: kbCategories.slug })
+      .from(kbCategories)
+      .where(eq(kbCategories.organizationId, v.orgId))
+      .orderBy(asc(kbCategories.position), asc(kbCategories.name));
+    const articles = await v.db
+      .select({ ...link, categoryId: kbArticles.categoryId })
+      .from(kbArticles)
+      .where(published(v.orgId))
+      .orderBy(asc(kbArticles.title), asc(kbArticles.id))
+      .limit(FRONT_PAGE_MAX);
     const byCategory = new Map<string | null, HelpArticleLink[]>();
     for (const { categoryId, ...article } of articles) {
       const list = byCategory.get(categoryId) ?? [];
@@ -107,18 +105,16 @@ export function helpArticle(db: Db, orgSlug: string, articleSlug: string): Promi
     let related: HelpArticleLink[] = [];
     if (article.categoryId) {
       const categoryId = article.categoryId;
-      const [categories, others] = await Promise.all([
-        v.db
-          .select({ name: kbCategories.name, slug: kbCategories.slug })
-          .from(kbCategories)
-          .where(and(eq(kbCategories.organizationId, v.orgId), eq(kbCategories.id, categoryId))),
-        v.db
-          .select(link)
-          .from(kbArticles)
-          .where(and(published(v.orgId), eq(kbArticles.categoryId, categoryId), ne(kbArticles.id, article.id)))
-          .orderBy(desc(kbArticles.viewCount), asc(kbArticles.title))
-          .limit(RELATED_MAX),
-      ]);
+      const categories = await v.db
+        .select({ name: kbCategories.name, slug: kbCategories.slug })
+        .from(kbCategories)
+        .where(and(eq(kbCategories.organizationId, v.orgId), eq(kbCategories.id, categoryId)));
+      const others = await v.db
+        .select(link)
+        .from(kbArticles)
+        .where(and(published(v.orgId), eq(kbArticles.categoryId, categoryId), ne(kbArticles.id, article.id)))
+        .orderBy(desc(kbArticles.viewCount), asc(kbArticles.title))
+        .limit(RELATED_MAX);
       category = categories[0] ?? null;
       related = others;
     }

@@ -60,22 +60,20 @@ export async function listArticles(ctx: Ctx, query: z.output<typeof articleListQ
   const list = rank ? "articles:search" : "articles";
   const where = and(...filters);
   const start = query.cursor ? after(order, decodeCursor(list, query.cursor, order)) : undefined;
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select({
-        ...articleSummaryColumns,
-        cursorRank: rank ? cursorText(rank) : sql<string | null>`null`,
-        cursorUpdatedAt: cursorText(sql`${kbArticles.updatedAt}`),
-      })
-      .from(kbArticles)
-      .leftJoin(kbCategories, eq(kbCategories.id, kbArticles.categoryId))
-      .leftJoin(users, eq(users.id, kbArticles.authorId))
-      .where(and(where, start))
-      .orderBy(...(rank ? [desc(rank)] : []), desc(kbArticles.updatedAt), asc(kbArticles.id))
-      .limit(query.limit)
-      .offset(query.cursor ? 0 : (query.page - 1) * query.limit),
-    ctx.db.select({ n: count() }).from(kbArticles).where(where),
-  ]);
+  const rows = await ctx.db
+    .select({
+      ...articleSummaryColumns,
+      cursorRank: rank ? cursorText(rank) : sql<string | null>`null`,
+      cursorUpdatedAt: cursorText(sql`${kbArticles.updatedAt}`),
+    })
+    .from(kbArticles)
+    .leftJoin(kbCategories, eq(kbCategories.id, kbArticles.categoryId))
+    .leftJoin(users, eq(users.id, kbArticles.authorId))
+    .where(and(where, start))
+    .orderBy(...(rank ? [desc(rank)] : []), desc(kbArticles.updatedAt), asc(kbArticles.id))
+    .limit(query.limit)
+    .offset(query.cursor ? 0 : (query.page - 1) * query.limit);
+  const [total] = await ctx.db.select({ n: count() }).from(kbArticles).where(where);
   const totalCount = total?.n ?? 0;
   const last = rows.at(-1);
   const values = (r: NonNullable<typeof last>) => [...(rank ? [r.cursorRank] : []), r.cursorUpdatedAt, r.id];

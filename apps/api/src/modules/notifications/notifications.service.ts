@@ -15,25 +15,23 @@ const mine = (ctx: Ctx) => and(eq(notifications.organizationId, ctx.orgId), eq(n
 
 /** The signed-in member's newest notifications and how many are unread. */
 export async function listNotifications(ctx: Ctx): Promise<NotificationListAnswer> {
-  const [rows, unread] = await Promise.all([
-    ctx.db
-      .select({
-        id: notifications.id,
-        type: notifications.type,
-        actorName: notifications.actorName,
-        title: notifications.title,
-        excerpt: notifications.excerpt,
-        link: notifications.link,
-        ticketId: notifications.ticketId,
-        readAt: notifications.readAt,
-        createdAt: notifications.createdAt,
-      })
-      .from(notifications)
-      .where(mine(ctx))
-      .orderBy(desc(notifications.createdAt), desc(notifications.id))
-      .limit(NOTIFICATION_PAGE),
-    unreadCount(ctx),
-  ]);
+  const rows = await ctx.db
+    .select({
+      id: notifications.id,
+      type: notifications.type,
+      actorName: notifications.actorName,
+      title: notifications.title,
+      excerpt: notifications.excerpt,
+      link: notifications.link,
+      ticketId: notifications.ticketId,
+      readAt: notifications.readAt,
+      createdAt: notifications.createdAt,
+    })
+    .from(notifications)
+    .where(mine(ctx))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(NOTIFICATION_PAGE);
+  const unread = await unreadCount(ctx);
   return {
     notifications: rows.map(
       (r): Notification => ({

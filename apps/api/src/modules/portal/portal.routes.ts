@@ -62,8 +62,8 @@ function customerRoutes(app: FastifyInstance) {
     handler: (req) =>
       withBranding(
         inRequest(app, req, "customer", async (ctx) => {
-          const [customer, org] = await Promise.all([service.me(ctx), service.myOrganization(ctx)]);
-          return { customer, orgId: org.id };
+          const customer = await service.me(ctx);
+          return { customer, orgId: (await service.myOrganization(ctx)).id };
         }),
       ),
   });

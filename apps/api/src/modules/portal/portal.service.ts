@@ -82,11 +82,9 @@ async function findMyTicket(ctx: ContactCtx, id: string): Promise<CustomerTicket
 
 export async function getMyTicket(ctx: ContactCtx, id: string): Promise<CustomerTicketDetail> {
   const row = await findMyTicket(ctx, id);
-  const [comments, satisfaction, attachments] = await Promise.all([
-    publicComments(ctx.db, ctx.orgId, id),
-    mySurvey(ctx, row),
-    listPublicAttachments(ctx.db, ctx.orgId, id),
-  ]);
+  const comments = await publicComments(ctx.db, ctx.orgId, id);
+  const satisfaction = await mySurvey(ctx, row);
+  const attachments = await listPublicAttachments(ctx.db, ctx.orgId, id);
   return { ...toCustomerTicket(row), comments, satisfaction, attachments };
 }
 

@@ -45,15 +45,13 @@ export async function listCustomerTickets(
   const start = page.cursor
     ? sql` and ${after(CUSTOMER_ORDER, decodeCursor("my-tickets", page.cursor, CUSTOMER_ORDER))}`
     : sql``;
-  const [rows, [count]] = await Promise.all([
-    queryRows<CustomerTicketRow & { cursor_updated_at: string }>(
-      db,
-      sql`select ${customerTicketColumns}, ${cursorText(sql`t.updated_at`)} as cursor_updated_at
+  const rows = await queryRows<CustomerTicketRow & { cursor_updated_at: string }>(
+    db,
+    sql`select ${customerTicketColumns}, ${cursorText(sql`t.updated_at`)} as cursor_updated_at
           from ${tickets} t where ${mine}${start}
           order by t.updated_at desc, t.ticket_number desc limit ${page.limit} offset ${page.cursor ? 0 : page.offset}`,
-    ),
-    queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${tickets} t where ${mine}`),
-  ]);
+  );
+  const [count] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${tickets} t where ${mine}`);
   const last = rows.at(-1);
   const nextCursor =
     rows.length === page.limit && last
