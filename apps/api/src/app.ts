@@ -149,10 +149,10 @@ async function registerApiDocs(app: FastifyInstance): Promise<void> {
  */
 export function connectModules(): void {
   tickets.connectTicketParts({
-    listAttachments: attachments.listAttachments,
+    attachments: attachments.ticketAttachmentsJson,
     attachPending: attachments.attachPending,
     emailStatus: email.commentEmailStatus,
-    rating: csat.ratingOfTicket,
+    rating: csat.ticketRatingJson,
   });
 }
 

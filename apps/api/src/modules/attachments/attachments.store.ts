@@ -1,6 +1,6 @@
 import { type AttachmentLimits, formatBytes } from "@cove/contract/attachment-limits.ts";
 import { type Attachment, INLINE_IMAGE_TYPES } from "@cove/contract/attachments.ts";
-import { and, asc, count, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, lt, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { attachmentParts, attachments } from "../../db/schema/attachments.ts";
 import type { Db, Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
@@ -236,17 +236,15 @@ export async function filesOfChatMessages(
   return new Map(rows.map((r) => [r.messageId ?? "", toAttachment(r)]));
 }
 
-/** A ticket's attachments (not the uploads of replies still being written), without their bytes. */
-export async function listAttachments(db: Queryable, orgId: string, ticketId: string): Promise<Attachment[]> {
-  const rows = await db
-    .select(listed)
-    .from(attachments)
-    .where(
-      and(eq(attachments.organizationId, orgId), eq(attachments.ticketId, ticketId), eq(attachments.state, "attached")),
-    )
-    .orderBy(asc(attachments.createdAt), asc(attachments.seq));
-  return rows.map(toAttachment);
-}
+// A ticket's detail shows them: app.ts hands this to the tickets module (tickets.parts.ts), which cannot import this one.
+/**
+ * A scalar subquery for a ticket's detail: its attachments (not the uploads of replies still being written), oldest
+ * first, without their bytes, as a JSON array of the contract's Attachment.
+ */
+export const ticketAttachmentsJson = (orgId: SQLWrapper, ticketId: SQLWrapper) =>
+  sql<Attachment[]>`(select coalesce(json_agg(json_build_object('id', a.id, 'comment_id', a.comment_id,
+       'filename', a.filename, 'content_type', a.content_type, 'size', a.size) order by a.created_at, a.seq), '[]')
+     from ${attachments} a where a.organization_id = ${orgId} and a.ticket_id = ${ticketId} and a.state = 'attached')`;
 
 /**
  * The files of a ticket's public conversation, for its customer: the first message's and those of public replies, never

@@ -13,13 +13,13 @@ export {
   filesOfChatMessages,
   filesOfComment,
   listArticleFiles,
-  listAttachments,
   listPublicAttachments,
   putAttachment,
   readArticleFile,
   readChatFile,
   readPublicAttachment,
   safeFilename,
+  ticketAttachmentsJson,
 } from "./attachments.store.ts";
 
 /** Registers the module with the app: its routes, and the event handlers and schedules that come with them. */

@@ -6,6 +6,7 @@ import {
 } from "@cove/contract/tickets.ts";
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { tickets } from "../../db/schema/tickets.ts";
 import {
   after,
   type CursorValue,
@@ -17,7 +18,7 @@ import {
 import { preparedRows, valuePlannedRows } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { type TicketRow, ticketColumns, toTicketSummary } from "./tickets.queries.ts";
+import { rawTicketRow, type TicketRow, ticketSelectList, toTicketSummary } from "./tickets.queries.ts";
 import { ticketNumberIn, toTsQuery } from "./tickets.search.ts";
 
 type ListQuery = z.output<typeof ticketListQuery>;
@@ -60,22 +61,16 @@ function me(ctx: TenantCtx): string {
 }
 
 /**
- * The columns of ticketColumns (the one list of what a ticket answer holds), as a select list named like TicketRow,
- * with the description cut to the list's preview (LIST_DESCRIPTION_CHARS, in the contract): the rest of it would be
- * read, sent and serialized for every page and shown by no list.
+ * A list's columns, with the description cut to the list's preview (LIST_DESCRIPTION_CHARS, in the contract): the
+ * rest of it would be read, sent and serialized for every page and shown by no list.
  */
-const ticketSelectList = sql.join(
-  Object.entries(ticketColumns).map(([name, column]) =>
-    name === "description"
-      ? sql`left(${column}, ${sql.raw(String(LIST_DESCRIPTION_CHARS))}) as ${sql.identifier(name)}`
-      : sql`${column} as ${sql.identifier(name)}`,
-  ),
-  sql`, `,
+const ticketListColumns = ticketSelectList(
+  sql`left(${tickets.description}, ${sql.raw(String(LIST_DESCRIPTION_CHARS))})`,
 );
 
 /** A page's tickets by number, with their assignee, shaped as TicketRow; `page` is a CTE of ticket_number (+ rank). */
 const pageRows = (orgId: string) => sql`
-  select ${ticketSelectList}, page.rank, ${cursorText(sql`tickets.updated_at`)} as "cursorUpdatedAt",
+  select ${ticketListColumns}, page.rank, ${cursorText(sql`tickets.updated_at`)} as "cursorUpdatedAt",
     ${cursorText(sql`tickets.sla_due_at`)} as "cursorSlaDueAt", ${cursorText(sql`page.rank`)} as "cursorRank"
   from page
   join tickets on tickets.organization_id = ${orgId} and tickets.ticket_number = page.ticket_number
@@ -148,9 +143,6 @@ function pageStart(query: ListQuery, order: OrderName): { after: SQL; offset: nu
   return { after: sql` and ${after(keys, values)}`, offset: 0 };
 }
 
-/** Raw statements get timestamps as PostgreSQL prints them (the drivers are set up for Drizzle's own mapping). */
-const asDate = (v: Date | string) => (typeof v === "string" ? new Date(v) : v);
-
 function answer(rows: PageRow[], query: ListQuery, capped: boolean, order: OrderName): TicketListAnswer {
   const total = Number(rows[0]?.total ?? 0);
   const last = rows.at(-1);
@@ -160,16 +152,7 @@ function answer(rows: PageRow[], query: ListQuery, capped: boolean, order: Order
     : null;
   const tickets = rows.flatMap((r) => {
     if (r.id === null) return [];
-    const row = r as TicketRow;
-    return [
-      toTicketSummary({
-        ...row,
-        createdAt: asDate(row.createdAt),
-        updatedAt: asDate(row.updatedAt),
-        solvedAt: row.solvedAt === null ? null : asDate(row.solvedAt),
-        slaDueAt: row.slaDueAt === null ? null : asDate(row.slaDueAt),
-      }),
-    ];
+    return [toTicketSummary(rawTicketRow(r as TicketRow))];
   });
   const pagination = {
     page: query.page,

@@ -20,8 +20,8 @@ export interface UploadTarget {
  * each one says it is missing rather than answer as if the ticket had none.
  */
 export interface TicketParts {
-  /** The ticket's attached files, oldest first. */
-  listAttachments: (db: Queryable, orgId: string, ticketId: string) => Promise<Attachment[]>;
+  /** A scalar subquery: the ticket's attached files, oldest first, as a JSON array. */
+  attachments: (orgId: SQLWrapper, ticketId: SQLWrapper) => SQL<Attachment[]>;
   /** Attaches the uploads named by ids (pending, the uploader's) to the ticket, in the caller's transaction. */
   attachPending: (
     db: Queryable,
@@ -32,7 +32,8 @@ export interface TicketParts {
   ) => Promise<void>;
   /** A scalar subquery: how the latest email of a public reply stands (null: none sent). */
   emailStatus: (orgId: SQLWrapper, commentId: SQLWrapper) => SQL<CommentEmailStatus | null>;
-  rating: (db: Queryable, orgId: string, ticketId: string) => Promise<TicketRating | null>;
+  /** A scalar subquery: the customer's rating as JSON (rated_at as PostgreSQL writes a time), null when none. */
+  rating: (orgId: SQLWrapper, ticketId: SQLWrapper) => SQL<TicketRating | null>;
 }
 
 const missing = (part: keyof TicketParts) => () => {
@@ -40,7 +41,7 @@ const missing = (part: keyof TicketParts) => () => {
 };
 
 export const ticketParts: TicketParts = {
-  listAttachments: missing("listAttachments"),
+  attachments: missing("attachments"),
   attachPending: missing("attachPending"),
   emailStatus: missing("emailStatus"),
   rating: missing("rating"),

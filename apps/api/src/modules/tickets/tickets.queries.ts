@@ -1,10 +1,10 @@
 import type { CommentEmailStatus } from "@cove/contract/email.ts";
-import type { Activity, Comment, SlaKind, TicketSummary } from "@cove/contract/tickets.ts";
+import type { Comment, SlaKind, Ticket, TicketSummary } from "@cove/contract/tickets.ts";
 import { and, asc, eq, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
-import { type Queryable, queryRows } from "../../platform/db.ts";
+import { preparedRows, type Queryable, queryRows } from "../../platform/db.ts";
 import { contactHasEmail } from "../contacts/index.ts";
 import { ticketParts } from "./tickets.parts.ts";
 
@@ -81,6 +81,32 @@ export function toTicketSummary(row: TicketRow): TicketSummary {
     updated_at: row.updatedAt.toISOString(),
     solved_at: row.solvedAt?.toISOString() ?? null,
     sla_due: row.slaDueAt && row.slaKind ? { kind: row.slaKind, due_at: row.slaDueAt.toISOString() } : null,
+  };
+}
+
+/**
+ * The columns of ticketColumns (the one list of what a ticket answer holds) as a raw statement's select list, named
+ * like TicketRow; `description` stands in for the description's column (the list answers a preview of it).
+ */
+export const ticketSelectList = (description: SQLWrapper = tickets.description) =>
+  sql.join(
+    Object.entries(ticketColumns).map(
+      ([name, column]) => sql`${name === "description" ? description : column} as ${sql.identifier(name)}`,
+    ),
+    sql`, `,
+  );
+
+/** Raw statements get timestamps as PostgreSQL prints them (the drivers are set up for Drizzle's own mapping). */
+const asDate = (v: Date | string) => (typeof v === "string" ? new Date(v) : v);
+
+/** A TicketRow read by a raw statement (ticketSelectList), its times made Dates. */
+export function rawTicketRow(row: TicketRow): TicketRow {
+  return {
+    ...row,
+    createdAt: asDate(row.createdAt),
+    updatedAt: asDate(row.updatedAt),
+    solvedAt: row.solvedAt === null ? null : asDate(row.solvedAt),
+    slaDueAt: row.slaDueAt === null ? null : asDate(row.slaDueAt),
   };
 }
 
@@ -201,27 +227,43 @@ export function toComment(row: {
   };
 }
 
-export async function listActivity(db: Queryable, orgId: string, ticketId: string): Promise<Activity[]> {
-  const rows = await db
-    .select({
-      id: ticketEvents.id,
-      type: ticketEvents.type,
-      actorName: ticketEvents.actorName,
-      fromValue: ticketEvents.fromValue,
-      toValue: ticketEvents.toValue,
-      createdAt: ticketEvents.createdAt,
-    })
-    .from(ticketEvents)
-    .where(and(eq(ticketEvents.organizationId, orgId), eq(ticketEvents.ticketId, ticketId)))
-    .orderBy(asc(ticketEvents.createdAt), asc(ticketEvents.seq));
-  return rows.map((r) => ({
-    id: r.id,
-    type: r.type,
-    actor_name: r.actorName,
-    from_value: r.fromValue,
-    to_value: r.toValue,
-    created_at: r.createdAt.toISOString(),
-  }));
+/** A time as PostgreSQL writes it in JSON, as the API answers times. */
+const isoTime = (at: string) => new Date(at).toISOString();
+
+/** What findTicketDetail reads: the ticket's row and its parts, each as JSON with the contract's names. */
+type TicketDetailRow = TicketRow & Pick<Ticket, "comments" | "activity" | "attachments" | "rating">;
+
+/**
+ * A ticket with all its detail shows, in one statement, so one round trip (it was five: docs/benchmarks.md, issue 34):
+ * its columns and assignee, its comments in order with their emails' status, its activity, its files and its rating,
+ * the lists as JSON arrays. Every part names the organization, under row-level security too (CODE_STYLE.md, "Queries").
+ */
+export async function findTicketDetail(db: Queryable, orgId: string, id: string): Promise<Ticket | undefined> {
+  const [row] = await preparedRows<TicketDetailRow>(
+    db,
+    sql`select ${ticketSelectList()},
+      (select coalesce(json_agg(json_build_object('id', c.id, 'body', c.body, 'is_public', c.is_public,
+           'author_name', c.author_name, 'author_email', c.author_email, 'created_at', c.created_at,
+           'email_status', ${ticketParts.emailStatus(sql`c.organization_id`, sql`c.id`)})
+           order by c.created_at, c.id), '[]')
+        from ${ticketComments} c where c.organization_id = ${orgId} and c.ticket_id = ${tickets.id}) as comments,
+      (select coalesce(json_agg(json_build_object('id', e.id, 'type', e.type, 'actor_name', e.actor_name,
+           'from_value', e.from_value, 'to_value', e.to_value, 'created_at', e.created_at)
+           order by e.created_at, e.seq), '[]')
+        from ${ticketEvents} e where e.organization_id = ${orgId} and e.ticket_id = ${tickets.id}) as activity,
+      ${ticketParts.attachments(tickets.organizationId, tickets.id)} as attachments,
+      ${ticketParts.rating(tickets.organizationId, tickets.id)} as rating
+    from ${tickets} left join ${users} assignee on assignee.id = ${tickets.assigneeId}
+    where ${tickets.organizationId} = ${orgId} and ${tickets.id} = ${id}`,
+  );
+  if (!row) return undefined;
+  return {
+    ...toTicketSummary(rawTicketRow(row)),
+    comments: row.comments.map((c) => ({ ...c, created_at: isoTime(c.created_at) })),
+    activity: row.activity.map((a) => ({ ...a, created_at: isoTime(a.created_at) })),
+    attachments: row.attachments,
+    rating: row.rating && { ...row.rating, rated_at: isoTime(row.rating.rated_at) },
+  };
 }
 
 /** Appends a comment's words to its ticket's search vector. */

@@ -25,12 +25,10 @@ import { ticketParts } from "./tickets.parts.ts";
 import {
   appendCommentWords,
   commentColumns,
+  findTicketDetail,
   findTicketRow,
-  listActivity,
-  listComments,
   ticketsCreatedSince,
   toComment,
-  toTicketSummary,
 } from "./tickets.queries.ts";
 
 const ticketNotFound = () => notFound("Ticket");
@@ -76,15 +74,9 @@ export function systemActorName(id: string): string {
 }
 
 export async function getTicket(ctx: TenantCtx, id: string): Promise<Ticket> {
-  const row = await findTicketRow(ctx.db, ctx.orgId, id);
-  if (!row) throw ticketNotFound();
-  const [comments, activity, files, rating] = await Promise.all([
-    listComments(ctx.db, ctx.orgId, id),
-    listActivity(ctx.db, ctx.orgId, id),
-    ticketParts.listAttachments(ctx.db, ctx.orgId, id),
-    ticketParts.rating(ctx.db, ctx.orgId, id),
-  ]);
-  return { ...toTicketSummary(row), comments, activity, attachments: files, rating };
+  const ticket = await findTicketDetail(ctx.db, ctx.orgId, id);
+  if (!ticket) throw ticketNotFound();
+  return ticket;
 }
 
 async function assertAssignable(ctx: TenantCtx, userId: string) {
