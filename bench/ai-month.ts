@@ -38,6 +38,7 @@ import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
 import { lexicon } from "../apps/api/src/modules/ai/wordnet.ts";
 import { type Database, openDatabase } from "../apps/api/src/platform/db.ts";
 import { type Clinc, domainArticles, domainQuestions } from "./ai-clinc.ts";
+import { proposeWeighted, withImplicitLabels } from "./ai-implicit.ts";
 import { leaveOneOut } from "./ai-loo.ts";
 import { SHOP, SHOP_TRAIN_PER_ARTICLE, SHOP_UNCOVERED, SHOP_UNCOVERED_TRAIN } from "./ai-shop.ts";
 
@@ -94,7 +95,12 @@ export interface MonthResult {
   proposalMessage: string;
   /** With BENCH_AI_MONTH_LOO=1: step 2 with the threshold fitted on leave-one-out confidences (bench/ai-loo.ts). */
   leaveOneOut?: { step: Step; leftOut: number; ms: number; checkDrift: number; message: string };
+  /** With BENCH_AI_MONTH_IMPLICIT=1: step 2 with implicit answerable labels added, at each weight (bench/ai-implicit.ts). */
+  implicit?: { weight: number; step: Step; message: string }[];
 }
+
+/** The weights an implicit label is given beside an explicit one (BENCH_AI_MONTH_IMPLICIT=1). */
+const IMPLICIT_WEIGHTS = [1, 0.5];
 
 /** The leave-one-out fit reads this many newest labels (an index is built for each one learned as an example). */
 const LOO_NEWEST = Number(process.env.BENCH_AI_MONTH_LOO_NEWEST) || 500;
@@ -346,6 +352,25 @@ export async function simulateMonth(
           : `leave-one-out: ${proposed.toFixed(2)} (${pct(at.answerable)} of ${fit.labels.filter((l) => l.answerable).length} answerable labels, ${at.uncovered === null ? "no" : pct(at.uncovered)} uncovered handed off; ${fit.leftOut} scored without their own example question; ${fit.ms.toFixed(0)} ms; test confidences drift ${drift.toFixed(3)} from the app's; ${medians})`,
     };
   }
+  let implicit: MonthResult["implicit"];
+  if (process.env.BENCH_AI_MONTH_IMPLICIT === "1") {
+    // Read before anything else is asked of this organization; the test questions are the console's, never labels.
+    const labels = await withImplicitLabels(database, org.id);
+    const counted = labels.filter((l) => l.implicit).length;
+    const answerableLabels = labels.filter((l) => l.answerable).length;
+    implicit = IMPLICIT_WEIGHTS.map((weight) => {
+      const proposed = proposeWeighted(labels, 0.1, weight);
+      const at = proposed === null ? null : handedOffAt(labels, proposed);
+      return {
+        weight,
+        step: { rows: after, threshold: proposed ?? defaultThreshold },
+        message:
+          proposed === null || !at
+            ? `implicit labels at weight ${weight}: none proposed (${answerableLabels} answerable labels, ${counted} implicit)`
+            : `implicit labels at weight ${weight}: ${proposed.toFixed(2)} (${answerableLabels} answerable labels of which ${counted} implicit; ${pct(at.answerable)} of them handed off unweighted, ${at.uncovered === null ? "no" : pct(at.uncovered)} uncovered handed off)`,
+      };
+    });
+  }
   return {
     steps: [
       { rows: before, threshold: defaultThreshold },
@@ -356,6 +381,7 @@ export async function simulateMonth(
     labelled: proposal.labelled,
     proposalMessage: applied.status === 200 ? proposal.message : `no threshold applied: ${String(applied.body.error)}`,
     ...(loo ? { leaveOneOut: loo } : {}),
+    ...(implicit ? { implicit } : {}),
   };
 }
 
@@ -408,11 +434,20 @@ export function monthLines(name: string, visitors: Visitors, results: MonthResul
     ...(results.every((r) => r.leaveOneOut)
       ? [row("step 2, leave-one-out fit (not applied)", figuresOf(results.map((r) => r.leaveOneOut?.step as Step)))]
       : []),
+    ...(results.every((r) => r.implicit)
+      ? IMPLICIT_WEIGHTS.map((weight, k) =>
+          row(
+            `step 2, implicit labels x${weight} (not applied)`,
+            figuresOf(results.map((r) => r.implicit?.[k]?.step as Step)),
+          ),
+        )
+      : []),
     `  for the record, not a fit: ${bestOnTest(results.flatMap((r) => r.steps[1].rows))}`,
     `  the month: ${m.asked} chats; answered right ${m.answeredRight}, wrong ${m.answeredWrong}, uncovered answered ${m.uncoveredAnswered}; handed off ${m.handedOff}: ${m.learned} answered with an article, ${m.notCovered} marked not covered; ${m.added} example questions added (with ratings: thumbs-down ones included)`,
     `  labelled: ${answerable} answerable, ${uncoveredLabels} uncovered (thresholds shown are the mean over ${results.length} organization${results.length === 1 ? "" : "s"})`,
     ...messages.map((text) => `    ${text}`),
     ...results.flatMap((r) => (r.leaveOneOut ? [`    ${r.leaveOneOut.message}`] : [])),
+    ...results.flatMap((r) => (r.implicit ?? []).map((i) => `    ${i.message}`)),
   ];
 }
 

@@ -30,7 +30,9 @@
  *                        example questions, before and after a month of the team answering hand-offs), which runs
  *                        last, in process; BENCH_AI_MONTH_DOMAINS and BENCH_AI_MONTH_OOS size its CLINC150 part;
  *                        BENCH_AI_MONTH_LOO=1 also prints step 2 with the threshold fitted leave-one-out (bench/ai-loo.ts,
- *                        never applied), on the newest BENCH_AI_MONTH_LOO_NEWEST labels (default 500)
+ *                        never applied), on the newest BENCH_AI_MONTH_LOO_NEWEST labels (default 500);
+ *                        BENCH_AI_MONTH_IMPLICIT=1 also prints step 2 with implicit answerable labels (answers nobody
+ *                        complained about; bench/ai-implicit.ts, never applied) at weights 1 and 0.5
  * Flags: --quick (3 domains, 200 out-of-scope questions, 3 example questions per article: a check that everything
  *        runs; the month on 3 domains);
  *        --month (the simulated month alone);
