@@ -14,6 +14,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/no-overlapping-queries.ts"],
           // A question waits for its knowledge base's sentence vectors, so an answer never depends on timing.
           env: { AI_ENCODER_WAIT_MS: "120000" },
           testTimeout: 30_000,
@@ -28,6 +29,7 @@ export default defineConfig({
           include: ["test-pg/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/no-overlapping-queries.ts"],
           // A question waits for its knowledge base's sentence vectors, so an answer never depends on timing.
           env: { AI_ENCODER_WAIT_MS: "120000" },
           testTimeout: 60_000,
@@ -42,6 +44,7 @@ export default defineConfig({
           include: ["test-imap/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/no-overlapping-queries.ts"],
           // A question waits for its knowledge base's sentence vectors, so an answer never depends on timing.
           env: { AI_ENCODER_WAIT_MS: "120000" },
           // Thousands of messages through the whole filing path, on a 2-core machine shared with other work.

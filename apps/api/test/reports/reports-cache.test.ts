@@ -83,6 +83,16 @@ describe("Reports: the answer cache", () => {
     // A ticket solved.
     const solved = await call(admin, "PUT", `/api/tickets/${solving.id}`, { status: "solved" });
     expect(solved.statusCode, solved.body).toBe(200);
+    // The survey's email follows from the job queue and writes its link's token to the survey (a change, which bumps
+    // the version): wait for it, so that it does not land in the middle of the steps below.
+    const mailed = Date.now() + 15_000;
+    const surveyMailed = async () =>
+      (await exec("select 1 from csat_surveys where ticket_id = $1 and token_hash is not null", [solving.id])).rows
+        .length > 0;
+    while (!(await surveyMailed())) {
+      if (Date.now() > mailed) throw new Error("the survey was never mailed");
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const afterSolve = await ask();
     expect(afterSolve.computed).toBe(true);
     expect(afterSolve.answer.volume.totals.solved.total).toBe(1);
