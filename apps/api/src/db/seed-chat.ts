@@ -1,8 +1,13 @@
 import type { ChatSenderType } from "@cove/contract/chat.ts";
 import { CHAT_HANDOFF_NOTICE } from "@cove/contract/chat.ts";
+import { and, eq } from "drizzle-orm";
+import { EMBEDDED_PROVIDER } from "../modules/ai/index.ts";
 import { findOrCreateContact } from "../modules/contacts/index.ts";
+import { kbSlug } from "../modules/kb/index.ts";
 import type { Tx } from "../platform/db.ts";
+import { aiAnswers } from "./schema/ai.ts";
 import { chatMessages, chatSessions } from "./schema/chat.ts";
+import { kbArticles } from "./schema/kb.ts";
 
 type Line = [sender: ChatSenderType, text: string, minutesIn: number];
 
@@ -12,6 +17,8 @@ interface DemoChat {
   /** When it started, minutes ago. */
   startedMinutesAgo: number;
   lines: Line[];
+  /** The title of the help-center article the assistant answered from, when it answered. */
+  source?: string;
   /** The member (index in the team) who answered, if any. */
   agent: number | null;
   closed: boolean;
@@ -29,6 +36,7 @@ const DEMO_CHATS: DemoChat[] = [
     agent: null,
     closed: true,
     handedOff: false,
+    source: "How do I return an item?",
     lines: [
       ["ai", "Hi! I'm the virtual assistant. How can I help you today?", 0],
       ["visitor", "How long do I have to return a tent?", 1],
@@ -128,5 +136,32 @@ export async function seedDemoChats(tx: Tx, orgId: string, team: { id: string; n
         createdAt: new Date(at(minutes).getTime() + i * 1000),
       })),
     );
+    await logDemoAnswer(tx, orgId, chat, at);
   }
+}
+
+/**
+ * The assistant's answer to the chat's first question, logged as a live chat logs it (its resolution rate is measured
+ * from these): a hand-off here is the customer asking for a person, certain and not a question it failed.
+ */
+async function logDemoAnswer(tx: Tx, orgId: string, chat: DemoChat, at: (minutes: number) => Date) {
+  const question = chat.lines.find(([sender]) => sender === "visitor");
+  if (!question) return;
+  const [source] = chat.source
+    ? await tx
+        .select({ id: kbArticles.id })
+        .from(kbArticles)
+        .where(and(eq(kbArticles.organizationId, orgId), eq(kbArticles.slug, kbSlug(chat.source, "article"))))
+    : [];
+  await tx.insert(aiAnswers).values({
+    organizationId: orgId,
+    channel: "chat",
+    question: question[1],
+    confidence: chat.handedOff ? 1 : 0.86,
+    handoff: chat.handedOff,
+    provider: chat.handedOff ? "handoff-request" : EMBEDDED_PROVIDER,
+    sourceArticleIds: source ? [source.id] : [],
+    latencyMs: 40,
+    createdAt: at(question[2]),
+  });
 }

@@ -216,9 +216,12 @@ export async function seedDemoTickets(tx: Tx, orgId: string, team: { id: string;
   let number = 0;
   for (const demo of DEMO_TICKETS) {
     number++;
-    const created = new Date(Date.now() - demo.daysAgo * day - (number % 5) * 3_600_000);
     const member = demo.assignee === null ? null : team[demo.assignee];
     const done = demo.status === "solved" || demo.status === "closed";
+    // Replies come half an hour apart and the solving after them: a ticket of today starts early enough for both to be
+    // in the past (else a reply would read as written in half an hour, and the ticket as solved before it).
+    const room = ((demo.replies?.length ?? 0) + (done ? 1 : 0)) * 1_800_000;
+    const created = new Date(Math.min(Date.now() - demo.daysAgo * day - (number % 5) * 3_600_000, Date.now() - room));
     const solvedAt = done ? new Date(Math.min(Date.now(), created.getTime() + (2 + (number % 7)) * 3_600_000)) : null;
     // The requester becomes one of the organization's contacts, as for a ticket created through the API.
     const contactId = await findOrCreateContact(

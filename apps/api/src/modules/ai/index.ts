@@ -13,7 +13,7 @@ export {
   unansweredBetween,
 } from "./ai.queries.ts";
 export { answerQuestion, prepareAssistant } from "./ai.service.ts";
-export { embeddedProvider } from "./embedded.provider.ts";
+export { EMBEDDED_PROVIDER, embeddedProvider } from "./embedded.provider.ts";
 export { loadEncoderCalibration } from "./encoder-calibration.ts";
 export { asksForPerson } from "./handoff-request.ts";
 export { createOpenAiProvider } from "./openai.provider.ts";

@@ -1,5 +1,6 @@
 import type { SlaClock } from "@cove/contract/sla.ts";
 import { clsx } from "clsx";
+import { formatDateTime } from "../../tickets/index.ts";
 import { useTicketSla } from "../api/automation.api.ts";
 
 const STATE_TEXT: Record<SlaClock["state"], string> = {
@@ -18,6 +19,7 @@ const STATE_CLASS: Record<SlaClock["state"], string> = {
 };
 
 function Row({ label, clock }: { label: string; clock: SlaClock }) {
+  const at = clock.done_at ?? clock.due_at;
   return (
     <div className="flex items-start justify-between gap-2">
       <dt className="text-sm text-slate-600">{label}</dt>
@@ -27,7 +29,7 @@ function Row({ label, clock }: { label: string; clock: SlaClock }) {
         </span>
         <span className="mt-1 block text-xs text-slate-500">
           {clock.done_at ? "done " : "due "}
-          {new Date(clock.done_at ?? clock.due_at).toLocaleString()}
+          <time dateTime={at}>{formatDateTime(at)}</time>
         </span>
       </dd>
     </div>

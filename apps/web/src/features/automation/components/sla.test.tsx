@@ -2,6 +2,7 @@ import { emptyTargets } from "@cove/contract/sla.ts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { json, mockApi, renderApp, storeSession, testUser, trialAnswer } from "../../../test/render-app.tsx";
+import { formatDateTime } from "../../tickets/index.ts";
 import { me, ticket } from "../../tickets/test/ticket-fixtures.ts";
 
 const slaAnswer = {
@@ -31,6 +32,10 @@ describe("SLA", () => {
     const panel = await screen.findByRole("region", { name: "SLA" });
     expect(within(panel).getByText("First response").nextSibling).toHaveTextContent(/^Breached/);
     expect(within(panel).getByText("Resolution").nextSibling).toHaveTextContent(/^Close to breach/);
+    // The due time is written as every other time on the ticket's page (its Details), not in the browser's own format.
+    const due = within(panel).getByText(formatDateTime("2030-01-10T13:00:00.000Z"));
+    expect(due).toHaveAttribute("dateTime", "2030-01-10T13:00:00.000Z");
+    expect(due.parentElement).toHaveTextContent(`due ${formatDateTime("2030-01-10T13:00:00.000Z")}`);
     await router.navigate(`/tickets/${other.id}`);
     await screen.findByText(other.subject);
     expect(screen.queryByRole("region", { name: "SLA" })).not.toBeInTheDocument();

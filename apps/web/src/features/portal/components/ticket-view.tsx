@@ -68,7 +68,8 @@ export function TicketView({ id, onBack }: { id: string; onBack: () => void }) {
           <StatusBadge status={ticket.status} />
           <PriorityBadge priority={ticket.priority} />
           <span>Created {formatDateTime(ticket.created_at)}</span>
-          <span>· Updated {formatDateTime(ticket.updated_at)}</span>
+          {/* Items of a wrapping row: a "·" before this one began the next line when the row wrapped (a phone). */}
+          <span>Updated {formatDateTime(ticket.updated_at)}</span>
         </div>
       </header>
       <Conversation ticket={ticket} />

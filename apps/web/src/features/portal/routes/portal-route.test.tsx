@@ -98,6 +98,9 @@ describe("the customer portal", () => {
     expect(router.state.location.search).toBe(`?ticket=${boots.id}`);
     const conversation = await screen.findByRole("list", { name: "Conversation" });
     expect(within(conversation).getByText("They are a little tight.")).toBeInTheDocument();
+    // The ticket's dates are items of their own: no separator left to start a line when the row wraps on a phone.
+    expect(screen.getByText(/^Created /)).toBeInTheDocument();
+    expect(screen.getByText(/^Updated /)).toBeInTheDocument();
     expect(within(conversation).getByText("We have reserved a pair for you.")).toBeInTheDocument();
 
     await user.type(screen.getByLabelText("Your reply"), "Thanks, <b>size 43</b> please");
