@@ -45,9 +45,10 @@ export async function withImplicitLabels(database: Database, orgId: string): Pro
 }
 
 /**
- * threshold.ts's rule with weights: the highest threshold at which at most `target` of the answerable labels' weight
- * falls below it (explicit labels weigh 1, implicit ones `weight`), rounded down to a hundredth. With every weight 1 it
- * is proposeThreshold's (k+1)-th smallest, k = floor(target * n). Null below MIN_ANSWERABLE answerable labels.
+ * threshold.ts's target rule with weights (without the 85% floor, as measured before it): the highest threshold at
+ * which at most `target` of the answerable labels' weight falls below it (explicit labels weigh 1, implicit ones
+ * `weight`), rounded down to a hundredth. With every weight 1 it is targetThreshold's (k+1)-th smallest,
+ * k = floor(target * n). Null below MIN_ANSWERABLE answerable labels.
  */
 export function proposeWeighted(labels: ImplicitLabelled[], target: number, weight: number): number | null {
   const answerable = labels

@@ -1,7 +1,13 @@
 import type { ThresholdProposal } from "@cove/contract/ai.ts";
 import { describe, expect, it } from "vitest";
 import { aiAnswers, aiQuestionSuggestions } from "../../src/db/schema/ai.ts";
-import { handedOffAt, type Labelled, proposeThreshold } from "../../src/modules/ai/threshold.ts";
+import {
+  floorThreshold,
+  handedOffAt,
+  type Labelled,
+  proposeThreshold,
+  targetThreshold,
+} from "../../src/modules/ai/threshold.ts";
 import { addMember, client, createArticle, registerOrg, testAppForFile } from "../helpers.ts";
 
 const t = testAppForFile();
@@ -16,6 +22,14 @@ const UNCOVERED = [0.1, 0.2, 0.25, 0.38, 0.45, 0.5, 0.6];
 const FIXTURE: Labelled[] = [
   ...ANSWERABLE.map((confidence) => ({ confidence, answerable: true })),
   ...UNCOVERED.map((confidence) => ({ confidence, answerable: false })),
+];
+/** 20 questions no article covered, half of them at 0.40 or above: the 17th smallest (85% of 20) is 0.56. */
+const UNCOVERED_MANY = [
+  0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.32, 0.34, 0.36, 0.38, 0.42, 0.44, 0.46, 0.48, 0.5, 0.53, 0.56, 0.61, 0.7, 0.95,
+];
+const FLOOR_FIXTURE: Labelled[] = [
+  ...ANSWERABLE.map((confidence) => ({ confidence, answerable: true })),
+  ...UNCOVERED_MANY.map((confidence) => ({ confidence, answerable: false })),
 ];
 
 describe("the proposed threshold", () => {
@@ -40,12 +54,41 @@ describe("the proposed threshold", () => {
     expect(handedOffAt(history, 0.6)).toEqual({ threshold: 0.6, answerable: 7 / 20, uncovered: 6 / 7, wrong: 2 / 3 });
   });
 
+  it("hands off at least 85% of the uncovered questions once 14 are labelled, above the target's threshold if need be", () => {
+    // Target 10%: the 3rd smallest answerable confidence, 0.40, hands off 10 of the 20 uncovered (50%). 85% of 20 is 17:
+    // the threshold must be above the 17th smallest, 0.56, so the lowest hundredth that does is 0.57, where 6 of 20
+    // answerable (0.30 to 0.55: 30%) and 17 of 20 uncovered (85%) are handed off.
+    expect(targetThreshold(FLOOR_FIXTURE, 0.1)).toBe(0.4);
+    expect(handedOffAt(FLOOR_FIXTURE, 0.4).uncovered).toBe(10 / 20);
+    expect(floorThreshold(FLOOR_FIXTURE)).toBe(0.57);
+    expect(handedOffAt(FLOOR_FIXTURE, 0.56).uncovered).toBe(16 / 20);
+    expect(proposeThreshold(FLOOR_FIXTURE, 0.1)).toBe(0.57);
+    expect(handedOffAt(FLOOR_FIXTURE, 0.57)).toEqual({
+      threshold: 0.57,
+      answerable: 6 / 20,
+      uncovered: 17 / 20,
+      wrong: null,
+    });
+    // Target 30%: 6 may fall below; the 7th smallest, 0.58, already hands off 17 of 20: the floor does not move it.
+    expect(proposeThreshold(FLOOR_FIXTURE, 0.3)).toBe(0.58);
+    // Answers marked wrong are not uncovered questions: they neither count toward the 20 nor move the floor.
+    const wrong = [0.9, 0.95].map((confidence) => ({ confidence, answerable: false, wrong: true }));
+    expect(floorThreshold([...FLOOR_FIXTURE, ...wrong])).toBe(0.57);
+    // With the first 14 uncovered labels (0.05 to 0.48), 12 must be below (85% of 14 is 11.9): above the 12th smallest,
+    // 0.44, so 0.45. With 13 the floor is not applied (10 of 13 at 0.40); with 19 answerable, nothing is proposed.
+    expect(floorThreshold(FLOOR_FIXTURE.slice(0, -6))).toBe(0.45);
+    expect(proposeThreshold(FLOOR_FIXTURE.slice(0, -6), 0.1)).toBe(0.45);
+    expect(floorThreshold(FLOOR_FIXTURE.slice(0, -7))).toBeNull();
+    expect(proposeThreshold(FLOOR_FIXTURE.slice(0, -7), 0.1)).toBe(0.4);
+    expect(proposeThreshold(FLOOR_FIXTURE.slice(1), 0.1)).toBeNull();
+  });
+
   it("keeps the default with fewer than 20 answerable questions", () => {
     expect(proposeThreshold(FIXTURE.slice(1), 0.1)).toBeNull();
   });
 });
 
-async function seedHistory(org: Org) {
+async function seedHistory(org: Org, uncovered = UNCOVERED) {
   const orgId = org.user.organizationId;
   const article = await createArticle(t.app, org, { title: "Returns", body: "Send it back.", status: "published" });
   const row = (question: string, confidence: number, extra: Partial<typeof aiAnswers.$inferInsert> = {}) => ({
@@ -68,7 +111,7 @@ async function seedHistory(org: Org) {
   );
   await t.database.db.insert(aiAnswers).values([
     ...labelled,
-    ...UNCOVERED.map((c, k) => row(`uncovered ${k}`, c, { notCovered: true, reviewedAt: new Date() })),
+    ...uncovered.map((c, k) => row(`uncovered ${k}`, c, { notCovered: true, reviewedAt: new Date() })),
     // Not labels: a thumbs down alone, the staff's console, an unlabelled question.
     row("thumbs down", 0.2, { feedback: "down" }),
     row("console", 0.1, { channel: "console", feedback: "up" }),
@@ -135,6 +178,26 @@ describe("GET /api/ai/threshold and POST /api/ai/threshold/apply", () => {
     const settings = (await call(org, "GET", "/api/ai/settings")).json().settings;
     expect(settings.handoff_threshold).toBeCloseTo(0.52, 5);
     expect((await call(other, "GET", "/api/ai/settings")).json().settings.handoff_threshold).toBe(0.5);
+  });
+
+  it("says when no threshold meets both the target and the 85% floor, and applies the floor's", async () => {
+    const org = await registerOrg(t.app);
+    await seedHistory(org, UNCOVERED_MANY);
+    const proposal = (await call(org, "GET", "/api/ai/threshold?target=0.1")).json<ThresholdProposal>();
+    expect(proposal).toMatchObject({
+      labelled: { answerable: 20, uncovered: 20, wrong: 0 },
+      proposed: 0.57,
+      at_proposed: { threshold: 0.57, answerable_handed_off: 6 / 20, uncovered_handed_off: 17 / 20 },
+    });
+    expect(proposal.message).toBe(
+      "At 0.57: 30% of answerable questions handed off, 85% of uncovered ones handed off. No threshold hands off at most 10% of answerable questions and at least 85% of uncovered ones: this is the lowest that hands off at least 85% of them.",
+    );
+    // At 30% the target's own threshold (0.58) already meets the floor: the sentence is the usual one.
+    const at30 = (await call(org, "GET", "/api/ai/threshold?target=0.3")).json<ThresholdProposal>();
+    expect(at30.message).toBe("At 0.58: 30% of answerable questions handed off, 85% of uncovered ones handed off.");
+    const applied = await call(org, "POST", "/api/ai/threshold/apply", { target: 0.1 });
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json<ThresholdProposal>().current).toBeCloseTo(0.57, 5);
   });
 
   it("refuses a target out of range or not a number, and an anonymous caller", async () => {

@@ -17,6 +17,17 @@ import { sameWording } from "./unanswered.ts";
 export const MIN_ANSWERABLE = 20;
 /** With "adjust automatically" on, the proposal is applied once this many questions are labelled. */
 export const AUTOMATIC_FROM = 50;
+/**
+ * The share of uncovered labelled questions the proposal hands off at least (the issue's goal, 85%), whatever the
+ * target for answerable ones.
+ */
+export const UNCOVERED_FLOOR = 0.85;
+/**
+ * Below this many uncovered labelled questions the floor is not applied. From 14, at the 85% floor, two uncovered labels
+ * may lie at or above the threshold, as two answerable ones may lie below it with MIN_ANSWERABLE labels at the default
+ * 10% target: the same count of labels decides each side.
+ */
+export const MIN_UNCOVERED = 14;
 /** How far back labelled questions are read. */
 export const HISTORY_DAYS = 180;
 
@@ -54,7 +65,7 @@ export function handedOffAt(labels: Labelled[], threshold: number) {
  * are handed off: with n answerable confidences sorted, k = floor(target * n) of them may fall below it, so it is the
  * (k+1)-th smallest, rounded down to a hundredth (rounding down never hands off more). Null below MIN_ANSWERABLE.
  */
-export function proposeThreshold(labels: Labelled[], target: number): number | null {
+export function targetThreshold(labels: Labelled[], target: number): number | null {
   const answerable = labels
     .filter((l) => l.answerable)
     .map((l) => l.confidence)
@@ -63,6 +74,31 @@ export function proposeThreshold(labels: Labelled[], target: number): number | n
   const k = Math.floor(target * answerable.length + 1e-9);
   const at = answerable[k] ?? 1;
   return Math.min(1, Math.max(0, Math.floor(at * 100 + 1e-9) / 100));
+}
+
+/**
+ * The lowest threshold, in hundredths, that hands off at least UNCOVERED_FLOOR of the uncovered labelled questions (1
+ * when none below it does). Null below MIN_UNCOVERED uncovered labels: the floor is not applied on fewer.
+ */
+export function floorThreshold(labels: Labelled[]): number | null {
+  if (labels.filter((l) => !l.answerable && !l.wrong).length < MIN_UNCOVERED) return null;
+  for (let step = 0; step <= 100; step++) {
+    const uncovered = handedOffAt(labels, step / 100).uncovered ?? 0;
+    if (uncovered >= UNCOVERED_FLOOR - 1e-9) return step / 100;
+  }
+  return 1;
+}
+
+/**
+ * The proposal for a target share of false hand-offs: the target's threshold (targetThreshold), raised to the floor's
+ * (floorThreshold) when it hands off fewer than UNCOVERED_FLOOR of the uncovered labelled questions. No threshold then
+ * meets both; the lowest that meets the floor is proposed rather than one that leaves most uncovered questions answered
+ * (docs/decisions/2026-11-29-assistant-learns.md, "The floor"). Null below MIN_ANSWERABLE.
+ */
+export function proposeThreshold(labels: Labelled[], target: number): number | null {
+  const fitted = targetThreshold(labels, target);
+  if (fitted === null) return null;
+  return Math.max(fitted, floorThreshold(labels) ?? 0);
 }
 
 /**
@@ -119,6 +155,7 @@ export async function thresholdProposal(ctx: TenantCtx, target?: number): Promis
   const answerable = labels.filter((l) => l.answerable).length;
   const wrong = labels.filter((l) => l.wrong).length;
   const proposed = proposeThreshold(labels, goal);
+  const raisedToFloor = proposed !== null && proposed !== targetThreshold(labels, goal);
   const point = (threshold: number) => {
     const at = handedOffAt(labels, threshold);
     return {
@@ -142,7 +179,10 @@ export async function thresholdProposal(ctx: TenantCtx, target?: number): Promis
       (at.uncovered_handed_off === null
         ? " (no question is marked not covered yet)"
         : `, ${pct(at.uncovered_handed_off)} of uncovered ones handed off`) +
-      (at.wrong_handed_off === null ? "." : `, ${pct(at.wrong_handed_off)} of those answered wrongly handed off.`);
+      (at.wrong_handed_off === null ? "." : `, ${pct(at.wrong_handed_off)} of those answered wrongly handed off.`) +
+      (raisedToFloor
+        ? ` No threshold hands off at most ${pct(goal)} of answerable questions and at least ${pct(UNCOVERED_FLOOR)} of uncovered ones: this is the lowest that hands off at least ${pct(UNCOVERED_FLOOR)} of them.`
+        : "");
   }
   return {
     target: goal,
