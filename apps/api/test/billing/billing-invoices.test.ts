@@ -7,7 +7,7 @@ import { TEST_SIGNATURE_HEADER } from "../../src/modules/billing/test.provider.t
 import { now } from "../../src/platform/clock.ts";
 import { queryRows } from "../../src/platform/db.ts";
 import { addMember, bearer, client, errorAnswer, registerOrg, testAppForFile } from "../helpers.ts";
-import { clockAhead, clockAt, DAY, subscription, testCard } from "../support/billing.ts";
+import { clockAhead, clockAt, DAY, providerSecret, subscription, testCard } from "../support/billing.ts";
 import { pdfText } from "../support/pdf-text.ts";
 
 const t = testAppForFile();
@@ -40,13 +40,9 @@ async function providerInvoices(orgId: string) {
 
 /** A signed delivery of the test provider's event, as its webhook job sends it. */
 async function deliver(type: string, object: { id: string; object: "invoice" | "subscription" }) {
-  const [row] = await queryRows<{ secret: string }>(
-    t.database.db,
-    sql`select data->>'secret' as secret from test_provider_objects where id = 'webhook_secret'`,
-  );
   const body = JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, type, created: 0, data: { object } });
   const at = Math.floor(now().getTime() / 1000);
-  const signature = `t=${at},v1=${createHmac("sha256", row?.secret ?? "")
+  const signature = `t=${at},v1=${createHmac("sha256", await providerSecret(t.database.db))
     .update(`${at}.${body}`)
     .digest("hex")}`;
   const res = await t.app.inject({

@@ -6,22 +6,14 @@ import { TEST_SIGNATURE_HEADER } from "../../src/modules/billing/test.provider.t
 import { now } from "../../src/platform/clock.ts";
 import { queryRows } from "../../src/platform/db.ts";
 import { bearer, registerOrg, testAppForFile, unique } from "../helpers.ts";
-import { clockAhead, subscription, testCard } from "../support/billing.ts";
+import { clockAhead, providerSecret, subscription, testCard } from "../support/billing.ts";
 
 const t = testAppForFile();
 afterEach(() => {
   clockAhead(0);
 });
 
-/** The test provider signs with a secret kept in its own table; a test reads it as the provider would use it. */
-async function secret(): Promise<string> {
-  const [row] = await queryRows<{ secret: string }>(
-    t.database.db,
-    sql`select data->>'secret' as secret from test_provider_objects where id = 'webhook_secret'`,
-  );
-  if (!row) throw new Error("no webhook secret yet");
-  return row.secret;
-}
+const secret = () => providerSecret(t.database.db);
 
 async function deliver(event: object, opts: { signature?: string; at?: number } = {}) {
   const body = JSON.stringify(event);

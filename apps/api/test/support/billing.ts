@@ -1,7 +1,9 @@
 import type { SubscriptionAnswer } from "@cove/contract/billing.ts";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
 import { setClock } from "../../src/platform/clock.ts";
+import { type Db, queryRows } from "../../src/platform/db.ts";
 import { bearer } from "../helpers.ts";
 
 export const DAY = 86_400_000;
@@ -57,4 +59,22 @@ export async function waitForSubscription(
     if (Date.now() > until) throw new Error(`subscription never matched: ${JSON.stringify(s)}`);
     await new Promise((r) => setTimeout(r, 150));
   }
+}
+
+/**
+ * The secret the test provider signs its events with, kept in its own table. The provider makes it when it first
+ * signs or checks an event, which its webhook job may not have done yet: made here the same way if it is missing.
+ */
+export async function providerSecret(db: Db): Promise<string> {
+  await db.execute(
+    sql`insert into test_provider_objects (id, type, data)
+        values ('webhook_secret', 'webhook_secret', jsonb_build_object('secret', md5(random()::text)))
+        on conflict do nothing`,
+  );
+  const [row] = await queryRows<{ secret: string }>(
+    db,
+    sql`select data->>'secret' as secret from test_provider_objects where id = 'webhook_secret'`,
+  );
+  if (!row) throw new Error("no webhook secret");
+  return row.secret;
 }
