@@ -6,59 +6,20 @@
  * again without it. Its confidence is then what a new question like it would get. threshold.ts's rule then reads these
  * confidences instead of the ones logged when each question was asked.
  */
-import { and, desc, eq, gte, ne, notInArray, sql } from "drizzle-orm";
-import { aiAnswers, aiQuestionSuggestions } from "../apps/api/src/db/schema/ai.ts";
-import { kbArticles } from "../apps/api/src/db/schema/kb.ts";
 import { findCandidates } from "../apps/api/src/modules/ai/candidates.ts";
 import { buildIndex, type KbArticle, type SearchIndex } from "../apps/api/src/modules/ai/retrieval.ts";
 import { activeEncoder, encodeTexts } from "../apps/api/src/modules/ai/sentence-encoder.ts";
 import { attachSentenceVectors } from "../apps/api/src/modules/ai/sentences.ts";
-import { HISTORY_DAYS, type Labelled } from "../apps/api/src/modules/ai/threshold.ts";
+import { type LabelledQuestion, labelledHistory } from "../apps/api/src/modules/ai/threshold.ts";
 import { sameWording } from "../apps/api/src/modules/ai/unanswered.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
+import { publishedArticles } from "../apps/api/src/modules/kb/index.ts";
 import type { Database } from "../apps/api/src/platform/db.ts";
 
-export interface LabelledQuestion extends Labelled {
-  question: string;
-  /** How it was labelled: answerable by a thumbs up, by a person's answer or attachment (learned), or not. */
-  kind: "up" | "learned" | "uncovered" | "wrong";
+/** A labelled question, with the confidence read again here beside the one logged when it was asked. */
+export interface RescoredQuestion extends LabelledQuestion {
   /** The confidence logged when it was asked (`confidence` is the one read again). */
   logged: number;
-}
-
-/** threshold.ts's labelled history, newest first, with each question's words (the same rules, read again here). */
-export async function labelledQuestions(database: Database, orgId: string): Promise<LabelledQuestion[]> {
-  const rows = await database.db
-    .select({
-      question: aiAnswers.question,
-      confidence: aiAnswers.confidence,
-      feedback: aiAnswers.feedback,
-      reviewedArticleId: aiAnswers.reviewedArticleId,
-      notCovered: aiAnswers.notCovered,
-      markedWrong: aiAnswers.markedWrong,
-    })
-    .from(aiAnswers)
-    .where(
-      and(
-        eq(aiAnswers.organizationId, orgId),
-        gte(aiAnswers.createdAt, sql`now() - make_interval(days => ${HISTORY_DAYS})`),
-        notInArray(aiAnswers.channel, ["console", "demo"]),
-        ne(aiAnswers.provider, "handoff-request"),
-      ),
-    )
-    .orderBy(desc(aiAnswers.createdAt));
-  const learned = await database.db
-    .select({ question: aiQuestionSuggestions.question })
-    .from(aiQuestionSuggestions)
-    .where(and(eq(aiQuestionSuggestions.organizationId, orgId), eq(aiQuestionSuggestions.state, "accepted")));
-  return rows.flatMap((r): LabelledQuestion[] => {
-    const base = { question: r.question, confidence: r.confidence, logged: r.confidence };
-    if (r.notCovered) return [{ ...base, answerable: false, kind: "uncovered" }];
-    if (r.markedWrong) return [{ ...base, answerable: false, wrong: true, kind: "wrong" }];
-    const taught = r.reviewedArticleId !== null || learned.some((l) => sameWording(l.question, r.question));
-    if (r.feedback === "up" && !taught) return [{ ...base, answerable: true, kind: "up" }];
-    return taught ? [{ ...base, answerable: true, kind: "learned" }] : [];
-  });
 }
 
 /** Gives an index the sentence vectors of its texts from `rows` (by text); the whole-article units as sentences.ts. */
@@ -72,7 +33,7 @@ function attach(index: SearchIndex, rows: ReadonlyMap<string, Float32Array>, dim
 }
 
 export interface LeaveOneOut {
-  labels: LabelledQuestion[];
+  labels: RescoredQuestion[];
   /** Labels whose question was one of an article's example questions, scored on an index built without it. */
   leftOut: number;
   /** The full index's confidence of each `check` question (to compare with the app's own answers). */
@@ -92,18 +53,10 @@ export async function leaveOneOut(
   check: string[] = [],
 ): Promise<LeaveOneOut> {
   const started = performance.now();
-  const labels = (await labelledQuestions(database, orgId)).slice(0, newest);
-  const articles: KbArticle[] = await database.db
-    .select({
-      id: kbArticles.id,
-      title: kbArticles.title,
-      slug: kbArticles.slug,
-      body: kbArticles.body,
-      questions: kbArticles.questions,
-    })
-    .from(kbArticles)
-    .where(and(eq(kbArticles.organizationId, orgId), eq(kbArticles.status, "published")))
-    .orderBy(kbArticles.id);
+  const labels = (await labelledHistory(database.db, orgId))
+    .slice(0, newest)
+    .map((l) => ({ ...l, logged: l.confidence }));
+  const articles: KbArticle[] = await publishedArticles(database.db, orgId);
   const vectors = wordVectors();
   const full = buildIndex(articles, vectors);
   const encoder = activeEncoder();

@@ -1,5 +1,5 @@
 import type { ThresholdProposal } from "@cove/contract/ai.ts";
-import { and, eq, gte, ne, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, ne, notInArray, sql } from "drizzle-orm";
 import { aiAnswers, aiQuestionSuggestions } from "../../db/schema/ai.ts";
 import type { Queryable } from "../../platform/db.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
@@ -43,6 +43,11 @@ export interface Labelled {
    * question, but the answer given at that confidence was not it); absent when no article covers it.
    */
   wrong?: boolean;
+}
+
+/** A labelled question with its words, as labelledHistory reads it (newest first). */
+export interface LabelledQuestion extends Labelled {
+  question: string;
 }
 
 /**
@@ -110,7 +115,7 @@ export function proposeThreshold(labels: Labelled[], target: number): number | n
  * answered it with that article. A thumbs down alone says the answer did not help, not whether an article covers the
  * question: unused.
  */
-export async function labelledHistory(db: Queryable, orgId: string): Promise<Labelled[]> {
+export async function labelledHistory(db: Queryable, orgId: string): Promise<LabelledQuestion[]> {
   const rows = await db
     .select({
       question: aiAnswers.question,
@@ -128,17 +133,19 @@ export async function labelledHistory(db: Queryable, orgId: string): Promise<Lab
         notInArray(aiAnswers.channel, ["console", "demo"]),
         ne(aiAnswers.provider, "handoff-request"),
       ),
-    );
+    )
+    .orderBy(desc(aiAnswers.createdAt));
   const learned = await db
     .select({ question: aiQuestionSuggestions.question })
     .from(aiQuestionSuggestions)
     .where(and(eq(aiQuestionSuggestions.organizationId, orgId), eq(aiQuestionSuggestions.state, "accepted")));
-  return rows.flatMap((r): Labelled[] => {
-    if (r.notCovered) return [{ confidence: r.confidence, answerable: false }];
-    if (r.markedWrong) return [{ confidence: r.confidence, answerable: false, wrong: true }];
+  return rows.flatMap((r): LabelledQuestion[] => {
+    const asked = { question: r.question, confidence: r.confidence };
+    if (r.notCovered) return [{ ...asked, answerable: false }];
+    if (r.markedWrong) return [{ ...asked, answerable: false, wrong: true }];
     const answerable =
       r.feedback === "up" || r.reviewedArticleId !== null || learned.some((l) => sameWording(l.question, r.question));
-    return answerable ? [{ confidence: r.confidence, answerable: true }] : [];
+    return answerable ? [{ ...asked, answerable: true }] : [];
   });
 }
 
