@@ -120,6 +120,10 @@ test("a draft is not in the help center, until it is published", async ({ page }
   await page.getByRole("link", { name: "Edit" }).click();
   await page.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByText("Article published")).toBeVisible();
+  // The toast leaves the page's actions uncovered (it pauses while the pointer rests on it).
+  const toast = await page.locator("[data-sonner-toast]").boundingBox();
+  const link = await page.getByRole("link", { name: "View in help center" }).boundingBox();
+  expect(toast && link && (toast.x + toast.width <= link.x || link.x + link.width <= toast.x)).toBe(true);
   await page.getByRole("link", { name: "View in help center" }).click();
   await expect(page).toHaveURL(new RegExp(`/help/${slug}/articles/choosing-a-${word}$`));
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();

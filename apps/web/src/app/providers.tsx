@@ -6,9 +6,10 @@ const Toaster = lazy(async () => ({ default: (await import("sonner")).Toaster })
 
 /**
  * Toasts sit below the 64 px top bar (and the public pages' headers), never over it: 16 px under it on every screen,
- * on the right on a desktop and across the width on a phone.
+ * centred on a desktop and across the width on a phone. Not on the right: every page keeps its actions at the top
+ * right ("Edit", "View in help center"), and a toast there, paused while the pointer rests on it, hid them.
  */
-const TOAST_OFFSET = { top: 80, right: 24 } as const;
+const TOAST_OFFSET = { top: 80 } as const;
 const TOAST_MOBILE_OFFSET = { top: 80, left: 16, right: 16 } as const;
 
 /** App-wide context. The query cache is per session: see lib/query-provider.tsx. */
@@ -17,7 +18,13 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <AuthProvider>
       {children}
       <Suspense fallback={null}>
-        <Toaster position="top-right" offset={TOAST_OFFSET} mobileOffset={TOAST_MOBILE_OFFSET} richColors closeButton />
+        <Toaster
+          position="top-center"
+          offset={TOAST_OFFSET}
+          mobileOffset={TOAST_MOBILE_OFFSET}
+          richColors
+          closeButton
+        />
       </Suspense>
     </AuthProvider>
   );
