@@ -1,10 +1,10 @@
 import type { AuthAnswer } from "@cove/contract/auth.ts";
 import type { UserListAnswer, UserListItem } from "@cove/contract/users.ts";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "../../src/db/schema/auth.ts";
 import { organizations } from "../../src/db/schema/organizations.ts";
-import { bearer, client, errorAnswer, registerOrg, testAppWithMail, unique } from "../helpers.ts";
+import { bearer, client, errorAnswer, registerOrg, registration, testAppWithMail, unique } from "../helpers.ts";
 import { linkToken } from "../smtp.ts";
 
 const { t, smtp } = testAppWithMail();
@@ -366,6 +366,50 @@ describe("resending and revoking invitations", () => {
     const self = await call(admin, "DELETE", `/api/users/${admin.user.id}`);
     expect(self.statusCode).toBe(409);
     expect(self.json().error).toContain("Only a pending invitation can be revoked");
+  });
+});
+
+describe("registering with an invited email", () => {
+  it("says the invitation is waiting (not that an account exists), and registers once it is revoked", async () => {
+    const admin = await registerOrg(t.app);
+    const pending = await invite(admin);
+    const register = () =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/auth/register",
+        payload: registration({ email: pending.email.toUpperCase() }),
+        remoteAddress: `198.51.100.${Math.floor(Math.random() * 250) + 1}`,
+      });
+    const refused = await register();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual(
+      errorAnswer(
+        "This email has an invitation waiting to join a team on Cove. Open the link in the invitation email to join, or ask the person who invited you to revoke it to start a team of your own.",
+        "EMAIL_TAKEN",
+      ),
+    );
+
+    expect((await call(admin, "DELETE", `/api/users/${pending.id}`)).statusCode).toBe(200);
+    const registered = await register();
+    expect(registered.statusCode, registered.body).toBe(201);
+    expect(registered.json().user.organizationId).not.toBe(admin.user.organizationId);
+  });
+
+  it("still says an account exists when the email has one as well as an invitation elsewhere", async () => {
+    const admin = await registerOrg(t.app);
+    const member = await registerOrg(t.app);
+    await t.database.db.execute(
+      sql`insert into users (organization_id, email, first_name, last_name, role, status)
+          values (${admin.user.organizationId}, ${member.user.email}, 'Grace', 'Hopper', 'agent', 'invited')`,
+    );
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/register",
+      payload: registration({ email: member.user.email }),
+      remoteAddress: `198.51.100.${Math.floor(Math.random() * 250) + 1}`,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual(errorAnswer("An account with this email already exists", "EMAIL_TAKEN"));
   });
 });
 

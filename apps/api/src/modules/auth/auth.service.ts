@@ -39,6 +39,9 @@ import { createChallenge, hasSecondFactor } from "./two-factor.queries.ts";
 const HOUR = 3_600_000;
 const INVALID_CREDENTIALS = "Invalid email or password";
 const EMAIL_TAKEN = "An account with this email already exists";
+/** The email only has invitations: no account yet, so "already exists" would be wrong (and the person stuck). */
+const EMAIL_INVITED =
+  "This email has an invitation waiting to join a team on Cove. Open the link in the invitation email to join, or ask the person who invited you to revoke it to start a team of your own.";
 
 /** An organization's slug, the address of its help center: the one slugify, never a reserved address. */
 function organizationSlug(name: string, attempt: number): string {
@@ -86,8 +89,14 @@ export async function register(db: Db, input: z.output<typeof registerBody>, fro
     const slug = organizationSlug(input.organizationName, attempt);
     try {
       return await db.transaction(async (tx) => {
-        const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
-        if (taken) throw new AppError("EMAIL_TAKEN", EMAIL_TAKEN);
+        // An account comes first: an email with one and an invitation elsewhere is simply taken.
+        const [taken] = await tx
+          .select({ status: users.status })
+          .from(users)
+          .where(eq(users.email, input.email))
+          .orderBy(sql`${users.status} = 'invited'`)
+          .limit(1);
+        if (taken) throw new AppError("EMAIL_TAKEN", taken.status === "invited" ? EMAIL_INVITED : EMAIL_TAKEN);
         const [org] = await tx
           .insert(organizations)
           .values({
