@@ -1,6 +1,6 @@
 import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from "@cove/contract/attachment-limits.ts";
 import { readRuleActor } from "@cove/contract/automation.ts";
-import type { TicketChanges } from "@cove/contract/events.ts";
+import { ASSISTANT_ACTOR, type TicketChanges } from "@cove/contract/events.ts";
 import type {
   Comment,
   createCommentBody,
@@ -66,7 +66,7 @@ async function actor(ctx: TenantCtx): Promise<Author> {
 }
 
 /** How the system actors are named in a ticket's activity. */
-const SYSTEM_NAMES: Record<string, string> = { automation: "Automation" };
+const SYSTEM_NAMES: Record<string, string> = { automation: "Automation", [ASSISTANT_ACTOR.id]: "AI Assistant" };
 
 /** A system actor's name; an automation rule acts as "rule:<id>:<name>" and is shown by its name. */
 export function systemActorName(id: string): string {
