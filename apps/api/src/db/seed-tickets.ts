@@ -210,8 +210,66 @@ const DEMO_TICKETS: DemoTicket[] = [
   },
 ];
 
+type DemoMember = { id: string; name: string; email: string };
+
+/**
+ * A demo ticket's activity, as the app would have written it: created by the requester; assigned by the admin ten
+ * minutes later; set to pending with the last reply (a pending ticket waits on the customer); solved (or closed) at its
+ * solve by whoever had it.
+ */
+function demoHistory(
+  demo: DemoTicket,
+  at: { orgId: string; ticketId: string; number: number; created: Date; solvedAt: Date | null },
+  team: DemoMember[],
+): (typeof ticketEvents.$inferInsert)[] {
+  const minute = 60_000;
+  const admin = team[0];
+  const member = demo.assignee === null ? undefined : team[demo.assignee];
+  const by = (who: DemoMember | undefined) => ({ actorId: who?.id ?? null, actorName: who?.name ?? "Cove" });
+  const base = { organizationId: at.orgId, ticketId: at.ticketId };
+  const events: (typeof ticketEvents.$inferInsert)[] = [
+    { ...base, actorName: demo.requester[0], type: "created", toValue: `#${at.number}`, createdAt: at.created },
+  ];
+  if (member) {
+    const assignedAt = new Date(Math.min(Date.now(), at.created.getTime() + 10 * minute));
+    events.push({
+      ...base,
+      ...by(admin),
+      type: "assignee",
+      fromValue: null,
+      toValue: member.name,
+      createdAt: assignedAt,
+    });
+  }
+  const replies = demo.replies ?? [];
+  const last = replies.at(-1);
+  if (demo.status === "pending" && last) {
+    const repliedAt = new Date(at.created.getTime() + replies.length * 1_800_000);
+    events.push({
+      ...base,
+      ...by(team[last[0]]),
+      type: "status",
+      fromValue: "open",
+      toValue: "pending",
+      createdAt: repliedAt,
+    });
+  }
+  if (at.solvedAt) {
+    const to = demo.status === "closed" ? "closed" : "solved";
+    events.push({
+      ...base,
+      ...by(member ?? admin),
+      type: "status",
+      fromValue: "open",
+      toValue: to,
+      createdAt: at.solvedAt,
+    });
+  }
+  return events;
+}
+
 /** Seeds demo tickets with replies and history for the demo organization; team is [admin, agent, agent]. */
-export async function seedDemoTickets(tx: Tx, orgId: string, team: { id: string; name: string; email: string }[]) {
+export async function seedDemoTickets(tx: Tx, orgId: string, team: DemoMember[]) {
   const day = 86_400_000;
   let number = 0;
   for (const demo of DEMO_TICKETS) {
@@ -244,19 +302,15 @@ export async function seedDemoTickets(tx: Tx, orgId: string, team: { id: string;
         assigneeId: member?.id ?? null,
         tags: demo.tags ?? [],
         createdAt: created,
-        updatedAt: solvedAt ?? created,
+        // The last change: the solve, else the last reply (a pending ticket was set so with it).
+        updatedAt: solvedAt ?? new Date(created.getTime() + (demo.replies?.length ?? 0) * 1_800_000),
         solvedAt,
       })
       .returning({ id: tickets.id });
     if (!row) throw new Error("demo ticket insert returned nothing");
-    await tx.insert(ticketEvents).values({
-      organizationId: orgId,
-      ticketId: row.id,
-      actorName: demo.requester[0],
-      type: "created",
-      toValue: `#${number}`,
-      createdAt: created,
-    });
+    await tx
+      .insert(ticketEvents)
+      .values(demoHistory(demo, { orgId, ticketId: row.id, number, created, solvedAt }, team));
     for (const [i, [author, body, isPublic]] of (demo.replies ?? []).entries()) {
       const who = team[author];
       if (!who) continue;
