@@ -79,8 +79,9 @@ function sharedStatuses(route: Pick<RouteOptions, "method" | "config">, callers:
   const statuses = [400, 500];
   if (!callers.includes("public")) statuses.push(401, 403);
   if (writes) statuses.push(413, 415);
-  const config = route.config as { allowedWhenReadOnly?: boolean } | undefined;
+  const config = route.config as { allowedWhenReadOnly?: boolean; writesTo?: unknown } | undefined;
   if (writes && !callers.includes("public") && !config?.allowedWhenReadOnly) statuses.push(402);
+  else if (writes && config?.writesTo) statuses.push(402);
   if (callers.some((c) => c.startsWith("api_key"))) statuses.push(429);
   if (method === "POST" && callers.some((c) => c === "member" || c === "admin" || c.startsWith("api_key"))) {
     statuses.push(409, 422);

@@ -31,7 +31,8 @@ export type RouteExtras = Omit<FastifyContextConfig, "access" | "actors">;
  * The error statuses a route can answer, derived from its entry rather than listed by hand:
  * - 400 when it reads params, a query or a body (validation);
  * - 401 and 403 when it is signed in (no session; the wrong role, kind of caller, a read key, a second factor owed);
- * - 402 when it is signed in and writes, unless it still works while the organization is read-only;
+ * - 402 when it is signed in and writes, unless it still works while the organization is read-only, and when it is a
+ *   public write to an organization (writesTo: a read-only organization takes no new portal tickets, chats...);
  * - 404 when it names something in its path or reads the organization's data (another tenant's record is not found);
  * - 429 when it is rate limited (its own limit, or an API key's per minute);
  * - the status of each of its own error codes (a name taken: 409; a file too large: 413...).
@@ -44,7 +45,7 @@ export function errorStatuses(route: RouteDef, extras: RouteExtras = {}): number
   const statuses = new Set<number>();
   if (route.params || route.query || route.body) statuses.add(400);
   if (signedIn) statuses.add(401).add(403);
-  if (signedIn && writes && !extras.allowedWhenReadOnly) statuses.add(402);
+  if ((signedIn && writes && !extras.allowedWhenReadOnly) || extras.writesTo) statuses.add(402);
   if (route.params || signedIn) statuses.add(404);
   if (extras.rateLimit || route.actors?.includes("api_key")) statuses.add(429);
   for (const code of route.errors ?? []) statuses.add(ERROR_STATUS[code]);

@@ -198,6 +198,20 @@ describe("read-only mode on the public channels", () => {
     expect(exempt.sort()).toEqual([...PUBLIC_EXEMPT].sort());
   });
 
+  it("documents the 402 of every public write that names its organization, in the route and in the OpenAPI document", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const writes = t.app.routeList.filter((r) => WRITE.has(r.method) && r.access === "public" && r.writesTo);
+    expect(writes.length).toBeGreaterThan(3);
+    for (const r of writes) {
+      const path = r.url.replace(/:(\w+)/g, "{$1}");
+      const responses = doc.paths[path]?.[r.method.toLowerCase()]?.responses;
+      expect(responses, `${r.method} ${r.url} in the document`).toBeDefined();
+      expect(Object.keys(responses ?? {}), `${r.method} ${r.url}`).toContain("402");
+    }
+  });
+
   it("refuses a chat, a vote, a portal sign-in, a survey answer by link and the assistant console with 402 READ_ONLY", async () => {
     const { token, user } = await registerOrg(t.app);
     const orgId = user.organizationId;
