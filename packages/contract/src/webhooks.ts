@@ -50,7 +50,9 @@ const enabledField = z.boolean({ error: "enabled must be true or false" });
 
 const eventsField = z
   .array(
-    z.enum(DELIVERY_EVENTS, { error: `Choose events among: ${[...WEBHOOK_EVENTS, ...SLACK_EVENTS].join(", ")}` }),
+    z.enum(DELIVERY_EVENTS, {
+      error: `Choose events among: ${[...new Set([...WEBHOOK_EVENTS, ...SLACK_EVENTS])].join(", ")}`,
+    }),
     {
       error: "events must be a list of event names",
     },
