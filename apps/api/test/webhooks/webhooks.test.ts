@@ -239,6 +239,34 @@ describe("webhooks", () => {
     expect(rows.map((r) => r.event_type)).toEqual(["contact.created", "ticket.solved"]);
   });
 
+  it("sends csat.answered with the rating the ticket shows (rated_at in ISO 8601 UTC, an empty comment as null)", async () => {
+    const org = await registerOrg(t.app);
+    const hook = await addWebhook(org, ["csat.answered"]);
+    const orgId = org.user.organizationId;
+    for (const [comment, expected] of [
+      ["Quick and kind", "Quick and kind"],
+      ["", null],
+    ] as const) {
+      const ticket = await createTicket(t.app, org);
+      expect((await call(org, "PUT", `/api/tickets/${ticket.id}`, { status: "solved" })).statusCode).toBe(200);
+      // The customer's answer, as the survey page writes it, then its event.
+      await t.database.db.execute(
+        sql`update csat_surveys set rating = 'good', comment = ${comment}, answered_at = '2026-11-02T10:15:30.123Z'
+            where organization_id = ${orgId} and ticket_id = ${ticket.id}`,
+      );
+      await withSystem(t.database.db, orgId, "csat", (ctx) =>
+        ctx.emit("csat.rated", { ticket_id: ticket.id, rating: "good" }),
+      );
+      const got = await receiver.until((all) =>
+        at(hook.path)(all).find((r) => (JSON.parse(r.body) as { data: { ticket: Obj } }).data.ticket.id === ticket.id),
+      );
+      const rating = (JSON.parse(got.body) as { data: { rating: Obj } }).data.rating;
+      expect(rating).toEqual({ rating: "good", comment: expected, rated_at: "2026-11-02T10:15:30.123Z" });
+      const shown = (await call(org, "GET", `/api/tickets/${ticket.id}`)).json().ticket.rating;
+      expect(shown).toEqual(rating);
+    }
+  });
+
   it("sends a chat's start, messages and hand-off in order, and posts the hand-off to Slack", async () => {
     const org = await registerOrg(t.app);
     const hook = await addWebhook(org, ["chat.started", "chat.message", "chat.handed_off"]);
@@ -481,7 +509,11 @@ describe("webhooks", () => {
     const org = await registerOrg(t.app);
     const bad: [unknown, RegExp][] = [
       [{ url: `${receiver.url}/x`, events: [] }, /at least one event/],
-      [{ url: `${receiver.url}/x`, events: ["ticket.deleted"] }, /Choose events among/],
+      // Each event named once (ticket.created and chat.handed_off go to webhooks and to Slack alike).
+      [
+        { url: `${receiver.url}/x`, events: ["ticket.deleted"] },
+        /^Choose events among: ticket\.created, ticket\.updated, ticket\.solved, comment\.added, chat\.started, chat\.message, chat\.handed_off, contact\.created, csat\.answered, ticket\.sla_breached$/,
+      ],
       [{ url: `${receiver.url}/x`, events: ["ticket.sla_breached"] }, /A webhook cannot send ticket.sla_breached/],
       [{ kind: "slack", url: `${receiver.url}/x`, events: ["comment.added"] }, /Slack cannot send comment.added/],
       [{ url: "ftp://example.com/x", events: ["ticket.created"] }, /must start with https/],

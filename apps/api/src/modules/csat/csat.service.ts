@@ -12,7 +12,7 @@ import {
 import type { DomainEvent } from "@cove/contract/events.ts";
 import { portalPath } from "@cove/contract/portal.ts";
 import type { TicketRating } from "@cove/contract/tickets.ts";
-import { and, eq, isNotNull, isNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, eq, isNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { csatSurveys } from "../../db/schema/csat.ts";
 import { hashToken, newToken } from "../../platform/auth.ts";
 import { type Db, type Queryable, queryRows, type Tx } from "../../platform/db.ts";
@@ -48,28 +48,26 @@ function toSatisfaction(row: SurveyRow): Satisfaction {
   };
 }
 
-/** The customer's answer to a ticket's survey, as staff see it on the ticket (null before an answer, or no survey). */
-export async function ratingOfTicket(db: Queryable, orgId: string, ticketId: string): Promise<TicketRating | null> {
-  const [row] = await db
-    .select({ rating: csatSurveys.rating, comment: csatSurveys.comment, answeredAt: csatSurveys.answeredAt })
-    .from(csatSurveys)
-    .where(
-      and(eq(csatSurveys.organizationId, orgId), eq(csatSurveys.ticketId, ticketId), isNotNull(csatSurveys.rating)),
-    );
-  if (!row?.rating || !row.answeredAt) return null;
-  return { rating: row.rating, comment: row.comment || null, rated_at: row.answeredAt.toISOString() };
-}
-
-// A ticket's detail shows it: app.ts hands this to the tickets module (tickets.parts.ts), which cannot import this one.
 /**
- * ratingOfTicket as a scalar subquery for a ticket's detail: JSON of the contract's TicketRating (rated_at as
- * PostgreSQL writes a time in JSON), null before an answer or without a survey.
+ * The customer's answer to a ticket's survey, as staff see it on the ticket: JSON of the contract's TicketRating
+ * (rated_at as PostgreSQL writes a time in JSON), null before an answer or without a survey. A scalar subquery, so
+ * that a ticket's detail reads it in its one statement (app.ts hands it to the tickets module: tickets.parts.ts).
  */
 export const ticketRatingJson = (orgId: SQLWrapper, ticketId: SQLWrapper) =>
   sql<TicketRating | null>`(select json_build_object('rating', s.rating, 'comment', nullif(s.comment, ''),
        'rated_at', s.answered_at) from ${csatSurveys} s
      where s.organization_id = ${orgId} and s.ticket_id = ${ticketId}
        and s.rating is not null and s.answered_at is not null)`;
+
+/** The same rating on its own (a webhook's payload), rated_at in ISO 8601 UTC. */
+export async function ratingOfTicket(db: Queryable, orgId: string, ticketId: string): Promise<TicketRating | null> {
+  const [row] = await queryRows<{ rating: TicketRating | null }>(
+    db,
+    sql`select ${ticketRatingJson(sql`${orgId}::uuid`, sql`${ticketId}::uuid`)} as rating`,
+  );
+  const rating = row?.rating;
+  return rating ? { ...rating, rated_at: new Date(rating.rated_at).toISOString() } : null;
+}
 
 /** A ticket's survey (for its customer: the contact role reads only its own). */
 export async function surveyOfTicket(
