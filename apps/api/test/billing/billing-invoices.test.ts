@@ -206,6 +206,30 @@ describe("invoice PDFs (GET /api/billing/invoices/:id/pdf)", () => {
     expect(text).toMatch(/Amount due\s*\$0\.00/);
   });
 
+  it("dates the invoice and its period by the organization's time zone, not the server's", async () => {
+    const { token, user } = await subscribedOrg();
+    // An invoice of its own (the provider's sync keeps the subscription's invoice as it has it): 12:30 UTC on
+    // November 2 is already November 3 in Auckland (UTC+13), and still November 2 in Los Angeles.
+    const [invoice] = await queryRows<{ id: string }>(
+      t.database.db,
+      sql`insert into invoices (organization_id, provider, provider_invoice_id, number, amount_due, amount_paid, currency,
+            status, period_start, period_end, created_at)
+          values (${user.organizationId}, 'test', ${`in_zone_${user.organizationId}`}, 'TZ-0001', 2900, 2900, 'usd',
+            'paid', '2026-11-02T12:30:00Z', '2026-12-02T12:30:00Z', '2026-11-02T12:30:00Z')
+          returning id`,
+    );
+    if (!invoice) throw new Error("no invoice inserted");
+    for (const [zone, date, period] of [
+      ["Pacific/Auckland", "November 3, 2026", "November 3, 2026 – December 3, 2026"],
+      ["America/Los_Angeles", "November 2, 2026", "November 2, 2026 – December 2, 2026"],
+    ] as const) {
+      await t.database.db.execute(sql`update organizations set timezone = ${zone} where id = ${user.organizationId}`);
+      const text = await pdfText((await pdf(token, invoice.id)).rawPayload);
+      expect(text, zone).toContain(`Date: ${date}`);
+      expect(text, zone).toContain(period);
+    }
+  });
+
   it("without saved details, addresses it to the organization at the card's billing address", async () => {
     const { token, invoice } = await subscribedOrg("Analytical Engines");
     const details = (await call(token, "GET", "/api/billing/details")).json() as BillingDetailsAnswer;

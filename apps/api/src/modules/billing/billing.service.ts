@@ -544,6 +544,8 @@ export async function saveBillingDetails(
 /** Everything one invoice's PDF prints; another organization's invoice, or no such invoice, is not found. */
 export interface InvoiceDocument {
   organizationName: string;
+  /** The organization's time zone: the invoice's dates are its days, whoever downloads it and wherever. */
+  timeZone: string;
   billTo: BillingDetails;
   invoice: Invoice & { lines: { description: string; amount: number }[] };
 }
@@ -555,13 +557,14 @@ export async function invoiceDocument(ctx: Ctx, id: string): Promise<InvoiceDocu
     .where(and(eq(invoices.organizationId, ctx.orgId), eq(invoices.id, recordId("Invoice", id))));
   if (!row) throw notFound("Invoice");
   const [org] = await ctx.db
-    .select({ name: organizations.name })
+    .select({ name: organizations.name, timeZone: organizations.timezone })
     .from(organizations)
     .where(eq(organizations.id, ctx.orgId));
   if (!org) throw notFound("Organization");
   const { details } = await getBillingDetails(ctx);
   return {
     organizationName: org.name,
+    timeZone: org.timeZone,
     billTo: details,
     invoice: {
       ...invoiceAnswer(row),

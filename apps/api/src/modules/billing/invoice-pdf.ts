@@ -20,7 +20,14 @@ const STATUS: Record<string, string> = {
   draft: "Draft",
 };
 
-const day = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
+/** "November 3, 2026" in the organization's time zone (UTC if it were not one Intl knows). */
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
+  try {
+    return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone });
+  } catch {
+    return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
+  }
+}
 const countries = new Intl.DisplayNames(["en"], { type: "region" });
 
 const money = (cents: number, currency: string) =>
@@ -59,6 +66,7 @@ export function invoiceFileName(doc: InvoiceDocument): string {
 /** Writes the invoice and ends the document; the caller streams it (PDFDocument is a Readable). */
 export function renderInvoicePdf(doc: InvoiceDocument): PDFKit.PDFDocument {
   const { invoice } = doc;
+  const day = dayFormat(doc.timeZone);
   const title = `Invoice ${invoice.number ?? ""}`.trim();
   const pdf = new PDFDocument({
     size: "A4",
