@@ -20,6 +20,8 @@ interface Statement {
 }
 
 const isQuery = (text: string) => /^\s*(select|with)\b/i.test(text) && !/^\s*select set_config\(/i.test(text);
+/** A transaction setting a service makes for its statements (set local work_mem ...), replayed before each EXPLAIN. */
+const isSetting = (text: string) => /^\s*set\s+local\b/i.test(text);
 
 export async function explainAll(
   url: string,
@@ -39,16 +41,19 @@ export async function explainAll(
     for (const c of cases) {
       recorded = [];
       await withTenant(db, { ...principal, role: "admin" }, c.run);
+      const settings = recorded.filter((s) => isSetting(s.text));
       for (const statement of recorded.filter((s) => isQuery(s.text))) {
         // The first run warms the cache; the second, as a busy server would answer, is reported.
         let plan: string[] = [];
         for (let attempt = 0; attempt < 2; attempt++) {
           await client.query("begin");
           try {
-            await client.query("select set_config('app.org_id', $1, true), set_config('role', $2, true)", [
-              principal.orgId,
-              REQUEST_ROLE,
-            ]);
+            // As platform/tenancy.ts confines a request: its organization, the request role, JIT compiling off.
+            await client.query(
+              "select set_config('app.org_id', $1, true), set_config('role', $2, true), set_config('jit', 'off', true)",
+              [principal.orgId, REQUEST_ROLE],
+            );
+            for (const s of settings) await client.query(s.text, s.params);
             const result = await client.query<{ "QUERY PLAN": string }>(
               `explain (analyze, buffers) ${statement.text}`,
               statement.params,

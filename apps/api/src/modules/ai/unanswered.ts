@@ -61,10 +61,18 @@ export function groupQuestions(asked: AskedQuestion[], limit = 50): QuestionGrou
   // Most recent first, so each group's key and displayed wording lean to how customers ask now.
   const sorted = [...asked].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   const clusters: Cluster[] = [];
+  // The same words are asked again and again (a report's range holds up to 2,000 questions, most of them a few
+  // wordings): each distinct text's key terms and wording are worked out once.
+  const known = new Map<string, { terms: Set<string>; key: string }>();
   for (const q of sorted) {
     const text = q.question.trim();
     if (!text) continue;
-    const terms = keyTerms(text);
+    let seenText = known.get(text);
+    if (!seenText) {
+      seenText = { terms: keyTerms(text), key: wording(text) };
+      known.set(text, seenText);
+    }
+    const { terms, key } = seenText;
     let best: Cluster | undefined;
     let bestScore = SAME_QUESTION;
     for (const c of clusters) {
@@ -81,7 +89,6 @@ export function groupQuestions(asked: AskedQuestion[], limit = 50): QuestionGrou
     best.count++;
     if (q.handoff) best.handedOff++;
     if (q.createdAt > best.last) best.last = q.createdAt;
-    const key = wording(text);
     const seen = best.wordings.get(key);
     if (seen) seen.count++;
     else best.wordings.set(key, { text, count: 1, last: q.createdAt });

@@ -38,16 +38,19 @@ export function chatsByDay(db: Queryable, span: ChatSpan) {
     people_bad: number;
   }>(
     db,
-    sql`select to_char(c.started_at at time zone ${timezone}, 'YYYY-MM-DD') as day, count(*)::int as chats,
-               count(*) filter (where c.resolved_by_ai)::int as resolved_by_ai,
-               count(c.handed_off_at)::int as handed_off,
-               count(*) filter (where c.resolved_by_ai and c.rating = 'good')::int as ai_good,
-               count(*) filter (where c.resolved_by_ai and c.rating = 'bad')::int as ai_bad,
-               count(*) filter (where not c.resolved_by_ai and c.rating = 'good')::int as people_good,
-               count(*) filter (where not c.resolved_by_ai and c.rating = 'bad')::int as people_bad
-        from ${chatSessions} c
-        where ${inSpan(span)}
-        group by 1`,
+    // Grouped by the local date, each group's day written once (as csat's surveysByDay).
+    sql`select to_char(g.d::timestamp, 'YYYY-MM-DD') as day, g.chats, g.resolved_by_ai, g.handed_off, g.ai_good, g.ai_bad,
+               g.people_good, g.people_bad from (
+          select (c.started_at at time zone ${timezone})::date as d, count(*)::int as chats,
+                 count(*) filter (where c.resolved_by_ai)::int as resolved_by_ai,
+                 count(c.handed_off_at)::int as handed_off,
+                 count(*) filter (where c.resolved_by_ai and c.rating = 'good')::int as ai_good,
+                 count(*) filter (where c.resolved_by_ai and c.rating = 'bad')::int as ai_bad,
+                 count(*) filter (where not c.resolved_by_ai and c.rating = 'good')::int as people_good,
+                 count(*) filter (where not c.resolved_by_ai and c.rating = 'bad')::int as people_bad
+          from ${chatSessions} c
+          where ${inSpan(span)}
+          group by 1) g`,
   );
 }
 

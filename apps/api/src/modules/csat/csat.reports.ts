@@ -30,14 +30,17 @@ export function surveysByDay(
     bad: number;
   }>(
     db,
-    sql`select to_char(s.solved_at at time zone ${timezone}, 'YYYY-MM-DD') as day, s.agent_id, count(*)::int as sent,
-               count(s.rating)::int as answered,
-               count(*) filter (where s.rating = 'good')::int as good,
-               count(*) filter (where s.rating = 'bad')::int as bad
-        from ${csatSurveys} s
-        where s.organization_id = ${orgId} and s.solved_at >= ${start}::timestamptz and s.solved_at < ${end}::timestamptz
-          ${tickets ? sql`and s.ticket_id in (${tickets})` : sql``}
-        group by 1, 2`,
+    // Grouped by the local date and each group's day written once, not each survey's (to_char per row was about a
+    // third of the statement).
+    sql`select to_char(g.d::timestamp, 'YYYY-MM-DD') as day, g.agent_id, g.sent, g.answered, g.good, g.bad from (
+          select (s.solved_at at time zone ${timezone})::date as d, s.agent_id, count(*)::int as sent,
+                 count(s.rating)::int as answered,
+                 count(*) filter (where s.rating = 'good')::int as good,
+                 count(*) filter (where s.rating = 'bad')::int as bad
+          from ${csatSurveys} s
+          where s.organization_id = ${orgId} and s.solved_at >= ${start}::timestamptz and s.solved_at < ${end}::timestamptz
+            ${tickets ? sql`and s.ticket_id in (${tickets})` : sql``}
+          group by 1, 2) g`,
   );
 }
 

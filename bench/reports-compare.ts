@@ -1,0 +1,81 @@
+/**
+ * Reports before and after a change (issue 31, fresh reports): five reports of the organization bench-1 of a database
+ * seeded by `npm run bench:reports` (90 days by day; priority=high by week; a tag and a channel; the busiest assignee
+ * by month over a year; a year by month), computed at a fixed clock with the answer cache out of the way, each written
+ * as JSON to a directory (compare two directories with cmp: the answers must be byte for byte the same) and timed:
+ * the median wall time, the database backend's CPU (from /proc, so the database must run on this machine) and this
+ * process's CPU per report, over RUNS runs (default 5). CPU is the figure to compare on a shared, busy machine.
+ *   RUNS=5 npx tsx bench/reports-compare.ts postgres://postgres@127.0.0.1:5432/<bench db> <out dir>
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { reportQuery } from "@cove/contract/reports.ts";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { connectModules } from "../apps/api/src/app.ts";
+import { buildReport } from "../apps/api/src/modules/reports/reports.service.ts";
+import { setClock } from "../apps/api/src/platform/clock.ts";
+import type { Db } from "../apps/api/src/platform/db.ts";
+import { withTenant } from "../apps/api/src/platform/tenancy.ts";
+
+const [url, out] = process.argv.slice(2);
+if (!url || !out) throw new Error("usage: reports-compare.ts <url> <dir>");
+mkdirSync(out, { recursive: true });
+connectModules();
+const pool = new pg.Pool({ connectionString: url, max: 1 });
+const db = drizzle(pool) as unknown as Db;
+const at = new Date("2026-11-30T12:00:00Z");
+setClock(() => at);
+const day = (n: number) => new Date(at.getTime() - n * 86_400_000).toISOString().slice(0, 10);
+const { rows } = await pool.query<{ org: string; admin: string; agent: string }>(
+  `select o.id as org, (select id from users where organization_id = o.id and role = 'admin' limit 1) as admin,
+          (select assignee_id::text from tickets where organization_id = o.id and assignee_id is not null
+           group by 1 order by count(*) desc, 1 limit 1) as agent
+   from organizations o where slug = 'bench-1'`,
+);
+const who = rows[0];
+if (!who) throw new Error("no bench-1");
+const cases: Record<string, Record<string, string>> = {
+  day: { from: day(89), to: day(0) },
+  "high-week": { from: day(89), to: day(0), priority: "high", group: "week" },
+  "tag-channel": { from: day(89), to: day(0), tag: "mobile", channel: "email" },
+  "agent-month": { from: day(364), to: day(0), agent: who.agent, group: "month" },
+  "year-month": { from: day(364), to: day(0), group: "month" },
+};
+const runs = Number(process.env.RUNS ?? 5);
+// The database backend's CPU (user + system, ms) from /proc: the pool has one connection, so one backend.
+const client = await pool.connect();
+const backend = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]?.pid;
+client.release();
+const tick = 1000 / 100;
+const backendCpu = () => {
+  const fields = readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * tick;
+};
+for (const [name, q] of Object.entries(cases)) {
+  const times: number[] = [];
+  const dbCpu: number[] = [];
+  const appCpu: number[] = [];
+  let text = "";
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const db0 = backendCpu();
+    const r = await withTenant(db, { orgId: who.org, userId: who.admin, role: "admin" }, (ctx) =>
+      buildReport(ctx, reportQuery.parse(q)),
+    );
+    text = JSON.stringify(r);
+    const cpu = process.cpuUsage(cpu0);
+    times.push(performance.now() - t0);
+    dbCpu.push(backendCpu() - db0);
+    appCpu.push((cpu.user + cpu.system) / 1000);
+  }
+  writeFileSync(`${out}/${name}.json`, text);
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]?.toFixed(1);
+  console.log(
+    `${name}: wall median ${median(times)} ms, database CPU median ${median(dbCpu)} ms, app CPU median ${median(appCpu)} ms (${runs} runs, first dropped: ${dbCpu
+      .slice(1)
+      .map((v) => v.toFixed(0))
+      .join(" ")}), ${text.length} bytes`,
+  );
+}
+await pool.end();
