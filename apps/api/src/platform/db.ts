@@ -3,9 +3,9 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
-import { type ExtractTablesWithRelations, type SQL, sql } from "drizzle-orm";
+import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { drizzle as drizzleNodePg, NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -390,87 +390,6 @@ export async function preparedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
 export function valuePlannedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
   const { session } = db as unknown as DrizzleInternals;
   return typeof session.client.exec === "function" ? preparedRows<T>(db, query) : queryRows<T>(db, query);
-}
-
-/** The statements prepared with SQL's PREPARE on each PostgreSQL connection (transactionFrom), by connection. */
-const preparedByConnection = new WeakMap<pg.PoolClient, Set<string>>();
-
-/**
- * A transaction whose first statement (the one that confines it: platform/tenancy.ts) goes to PostgreSQL in the same
- * round trip as its BEGIN, where Drizzle's transaction sends BEGIN and waits for its answer first. fn gets the
- * transaction and the first statement's rows; COMMIT (or ROLLBACK) follows as in Drizzle's.
- *
- * The two go as one simple-protocol message, `BEGIN; EXECUTE name(values)`: PostgreSQL runs a message's statements in
- * turn and skips the rest of it at the first error, so the first statement can never run without the BEGIN before it
- * (outside a transaction its transaction-local settings would last one statement and the rest would run as the
- * connecting role). The statement itself is prepared once per connection with SQL's PREPARE (the simple protocol
- * takes no parameters), so it is planned as seldom as preparedRows' statements, and its values go in as literals, as
- * on PGlite. Not on the embedded database (PGlite has no round trips to save) or behind a transaction pooler (a
- * prepared name lives in one server session): there it is Drizzle's transaction with the statement through
- * preparedRows.
- */
-export async function transactionFrom<R, T>(db: Db, first: SQL, fn: (tx: Tx, rows: R[]) => Promise<T>): Promise<T> {
-  const internals = db as unknown as DrizzleInternals & {
-    session: { client: pg.Pool; schema: undefined; options: ConstructorParameters<typeof NodePgSession>[3] };
-  };
-  const { dialect, session } = internals;
-  if (typeof session.client.exec === "function" || unnamedStatements.has(dialect)) {
-    return db.transaction(async (tx) => fn(tx, await preparedRows<R>(tx, first)));
-  }
-  const built = dialect.sqlToQuery(first);
-  const name = `cove_b_${createHash("sha1").update(built.sql).digest("hex").slice(0, 22)}`;
-  const client = await session.client.connect();
-  const tx = new NodePgTransaction(
-    dialect as never,
-    new NodePgSession(client, dialect as never, session.schema, session.options),
-    session.schema,
-  ) as unknown as Tx;
-  let rows: R[];
-  try {
-    let prepared = preparedByConnection.get(client);
-    if (!prepared) {
-      prepared = new Set();
-      preparedByConnection.set(client, prepared);
-    }
-    if (!prepared.has(name)) {
-      await client.query(`PREPARE ${name} AS ${built.sql}`);
-      prepared.add(name);
-    }
-    logger()?.logQuery(built.sql, built.params);
-    const args = built.params.map(literal).join(", ");
-    const results = (await client.query(`BEGIN; EXECUTE ${name}${args ? `(${args})` : ""}`)) as unknown as
-      | pg.QueryResult[]
-      | pg.QueryResult;
-    rows = (Array.isArray(results) ? (results.at(-1)?.rows ?? []) : results.rows) as R[];
-  } catch (err) {
-    // 26000: the name is not prepared on this connection after all; it is prepared again next time.
-    if ((err as { code?: string }).code === "26000") preparedByConnection.get(client)?.delete(name);
-    await endFailed(client, err);
-    throw err;
-  }
-  try {
-    const result = await fn(tx, rows);
-    await tx.execute(sql`commit`);
-    client.release();
-    return result;
-  } catch (err) {
-    await endFailed(client, err, tx);
-    throw err;
-  }
-}
-
-/**
- * Rolls back a transaction of transactionFrom that failed and gives its connection back; one that cannot roll back is
- * closed instead of going back to the pool. (ROLLBACK outside a transaction, when the BEGIN itself failed, only warns.)
- */
-async function endFailed(client: pg.PoolClient, cause: unknown, tx?: Tx): Promise<void> {
-  try {
-    if (tx) await tx.execute(sql`rollback`);
-    else await client.query("ROLLBACK");
-    client.release();
-  } catch (err) {
-    client.release(err instanceof Error ? err : new Error(String(cause)));
-  }
 }
 
 /** An SQL literal of a value. Strings are E'' literals, read the same whatever standard_conforming_strings says. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { sessions } from "../../src/db/schema/auth.ts";
 import { organizations } from "../../src/db/schema/organizations.ts";
 import { users } from "../../src/db/schema/users.ts";
-import { queryRows, transactionFrom } from "../../src/platform/db.ts";
+import { queryRows } from "../../src/platform/db.ts";
 import { withoutTheRule } from "../../src/platform/sql-log.ts";
 import { REQUEST_ROLE, withTenant } from "../../src/platform/tenancy.ts";
 import { orgForFile, testAppForFile } from "../helpers.ts";
@@ -85,71 +85,6 @@ describe("row-level security", () => {
     );
     expect(after?.name).not.toBe(REQUEST_ROLE);
     expect(after?.org ?? "").toBe("");
-  });
-
-  it("runs the confining statement in the transaction it opens (sent with its BEGIN on PostgreSQL)", async () => {
-    const db = t.database.db;
-    // The same transaction: the first statement's transaction id is the work's, and its settings are the work's.
-    const seen = await transactionFrom<{ xid: string; org: string }, { xid: string; org: string } | undefined>(
-      db,
-      sql`select txid_current()::text as xid, set_config('app.org_id', ${a.user.organizationId}::text, true) as org`,
-      async (tx, [first]) => {
-        const [inside] = await queryRows<{ xid: string; org: string }>(
-          tx,
-          sql`select txid_current()::text as xid, current_setting('app.org_id', true) as org`,
-        );
-        expect(inside).toEqual(first);
-        return first;
-      },
-    );
-    expect(seen?.org).toBe(a.user.organizationId);
-    // Many times over, so the pool hands the same connections out again with the statement already prepared.
-    for (let i = 0; i < 12; i++) {
-      const org = i % 2 === 0 ? a.user.organizationId : b.user.organizationId;
-      const [mine] = await withTenant(t.database.db, { ...as(a), orgId: org }, (ctx) =>
-        queryRows<{ org: string }>(ctx.db, sql`select current_setting('app.org_id', true) as org`),
-      );
-      expect(mine?.org).toBe(org);
-    }
-  });
-
-  it("leaves nothing behind when the confining statement or the work fails", async () => {
-    const db = t.database.db;
-    const failing = (n: number) =>
-      transactionFrom(
-        db,
-        sql`select set_config('app.org_id', ${a.user.organizationId}::text, true), 1 / ${n}::int`,
-        () => Promise.resolve("ran"),
-      );
-    await expect(failing(0)).rejects.toThrow(/division by zero/);
-    // The work's own failure rolls its changes back.
-    await expect(
-      transactionFrom(db, sql`select set_config('app.org_id', ${a.user.organizationId}::text, true)`, async (tx) => {
-        await tx.execute(sql`update users set first_name = 'Rolled' where id = ${a.user.id}`);
-        throw new Error("the work failed");
-      }),
-    ).rejects.toThrow("the work failed");
-    // A session that no longer counts is refused after its statement ran, in the same transaction.
-    await expect(
-      withTenant(db, { ...as(a), sessionId: "00000000-0000-4000-8000-000000000000" }, () => Promise.resolve("ran")),
-    ).rejects.toThrow("Your session has ended");
-    // Every connection the pool hands out next is outside any transaction, as the owner, with no organization.
-    for (let i = 0; i < 12; i++) {
-      const [after] = await queryRows<{ name: string; org: string | null; idle: boolean }>(
-        db,
-        sql`select current_user as name, current_setting('app.org_id', true) as org,
-                   txid_current_if_assigned() is null as idle`,
-      );
-      expect(after?.name).not.toBe(REQUEST_ROLE);
-      expect(after?.org ?? "").toBe("");
-      expect(after?.idle).toBe(true);
-    }
-    expect(await failing(1)).toBe("ran");
-    const [row] = await queryRows<{ first_name: string }>(
-      db,
-      sql`select first_name from users where id = ${a.user.id}`,
-    );
-    expect(row?.first_name).not.toBe("Rolled");
   });
 
   it("protects every table that has an organization_id column", async () => {
