@@ -13,6 +13,7 @@
  *   BENCH_BIG_TICKETS       tickets of the largest organization (BENCH_TICKETS / 10)
  *   BENCH_EMBEDDED_TICKETS  tickets in the embedded database, one organization (100000)
  *   BENCH_CONCURRENCY       clients (50); BENCH_DURATION seconds measured per endpoint (10); BENCH_WARMUP seconds (2)
+ *   BENCH_DEEP_PAGE         the deep page of the list rows (default: a tenth of the way into the largest organization)
  *   BENCH_REUSE=1           keep an already seeded BENCH_DB of the same size instead of seeding again
  *   BENCH_EXPLAIN=0         skip EXPLAIN (ANALYZE, BUFFERS) of the app's queries
  *   BENCH_ONLY              a regular expression: drive only the endpoints whose name matches (e.g. "search|stats")
@@ -149,8 +150,8 @@ function hugePages(): string {
   }
 }
 
-/** A page a tenth of the way into the largest organization's list. */
-const deepPageOf = (bigTickets: number) => Math.max(2, Math.floor(bigTickets / 25 / 10));
+/** A page a tenth of the way into the largest organization's list, or BENCH_DEEP_PAGE. */
+const deepPageOf = (bigTickets: number) => intFromEnv("BENCH_DEEP_PAGE", Math.max(2, Math.floor(bigTickets / 25 / 10)));
 /** The search terms, with a ticket number ("#123" finds ticket 123) of the largest organization last. */
 const searchesOf = (bigTickets: number) => [...SEARCHES, `#${Math.max(1, Math.floor(bigTickets * 0.4242))}`];
 

@@ -77,6 +77,10 @@ const pageRows = (orgId: string) => sql`
   left join users assignee on assignee.id = tickets.assignee_id`;
 
 const BY_UPDATED = sql.raw("updated_at desc, ticket_number desc");
+const BY_SLA = sql.raw("sla_due_at asc nulls last, updated_at desc, ticket_number desc");
+/** The same orders backwards, read off the same indexes from their other end. */
+const BY_UPDATED_REVERSED = sql.raw("updated_at asc, ticket_number asc");
+const BY_SLA_REVERSED = sql.raw("sla_due_at desc nulls first, updated_at asc, ticket_number asc");
 
 interface CursorColumns {
   cursorUpdatedAt: string;
@@ -168,12 +172,19 @@ function answer(rows: PageRow[], query: ListQuery, capped: boolean, order: Order
  * One statement: the page's ticket numbers come off the index that matches the filter (no row is read for the
  * tickets skipped by the offset), then only those rows are read; the total adds up ticket_totals (at most 16 rows),
  * or ticket_tallies when the list is filtered by assignee.
+ *
+ * A numbered page past the list's middle is counted from its end: the same index read backwards, skipping
+ * total - offset - limit entries instead of offset (the last page of 10,000 tickets skips none, where it skipped
+ * 9,975). The total is exact (the triggers keep ticket_totals and ticket_tallies in the transaction of every change)
+ * and read in the same statement, so in the same snapshot as the tickets: both ways give the same rows, and the
+ * final order by is the page's. Which way a page goes is decided by the total in the plan's one-time filters; each
+ * way alone gives the whole page, so nothing depends on the order things are evaluated in.
  */
 async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAnswer> {
   const filter = filterOf(ctx, query);
   // Sorted by due time: tickets_org_sla_due_idx holds that order in full, as the other list indexes hold theirs.
   const bySla = query.sort === "sla_due";
-  const order = bySla ? sql.raw("sla_due_at asc nulls last, updated_at desc, ticket_number desc") : BY_UPDATED;
+  const order = bySla ? BY_SLA : BY_UPDATED;
   const orderName = bySla ? "sla_due" : "updated";
   const start = pageStart(query, orderName);
   // A page filtered by a value is planned with that value (valuePlannedRows). Prepared, PostgreSQL soon switches to a
@@ -183,19 +194,31 @@ async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAns
   // A filter for an empty column ("is null") has no value, so its plan is the same either way.
   const byValue = Object.values(filter.conditions).some((value) => value !== null);
   const run = byValue ? valuePlannedRows : preparedRows;
+  const numbers = sql`select ticket_number, null::real as rank from tickets
+      where organization_id = ${ctx.orgId}${filter.sql}${start.after}`;
+  // The first page, and every page after a cursor, start at the top: only forwards.
+  const page =
+    start.offset === 0
+      ? sql`${numbers} order by ${order} limit ${query.limit}`
+      : // The outer limit changes no answer (each way gives at most a page); it tells the planner a page is that small
+        // (it takes a limit it cannot compute for a tenth of the organization's tickets, and would plan the rows'
+        // reads for that many).
+        sql`select ticket_number, rank from ((${numbers} and ${start.offset} * 2 <= (select total from total)
+          order by ${order} limit ${query.limit} offset ${start.offset})
+        union all
+        (${numbers} and ${start.offset} * 2 > (select total from total)
+          order by ${bySla ? BY_SLA_REVERSED : BY_UPDATED_REVERSED}
+          limit greatest(0, least(${query.limit}, (select total from total) - ${start.offset}))
+          offset greatest(0, (select total from total) - ${start.offset} - ${query.limit}))) either_way
+        limit ${query.limit}`;
   const rows = await run<PageRow>(
     ctx.db,
     sql`
-    with page as (
-      select ticket_number, null::real as rank from tickets
-      where organization_id = ${ctx.orgId}${filter.sql}${start.after}
-      order by ${order}
-      limit ${query.limit} offset ${start.offset}
-    ),
-    total as (
+    with total as (
       select coalesce(sum(n), 0)::int as total from ${filter.totals}
       where organization_id = ${ctx.orgId}${filter.sql}
-    )
+    ),
+    page as (${page})
     select total.total, p.* from total left join lateral (${pageRows(ctx.orgId)}) p on true
     order by ${bySla ? sql.raw(`p."slaDueAt" asc nulls last, `) : sql``}p."updatedAt" desc, p."ticketNumber" desc`,
   );
