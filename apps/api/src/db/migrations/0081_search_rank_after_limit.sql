@@ -52,6 +52,7 @@ DECLARE
   recheck text;
   bound_at timestamptz;
   bound_number integer;
+  gathered float8;
 BEGIN
   -- The list's filters, as the app defines them (tickets.list.ts): a column of tickets and the value asked for (null:
   -- the column is empty). Each becomes a condition on that column, its value a literal of the column's own type.
@@ -136,7 +137,11 @@ BEGIN
          AND (t.updated_at < $6 OR (t.updated_at = $6 AND t.ticket_number < $7))
        ORDER BY t.updated_at DESC, t.ticket_number DESC OFFSET $8 - 1 LIMIT 1'
       INTO bound_at, bound_number USING q, org, st, pr, asg, last_at, last_number, cap;
-    IF bound_at IS NOT NULL AND rate < 1 AND 0.1 * rate * everything < cap THEN
+    -- The index gathers each word's tickets over the whole organization before ANDing them: as many as the sample
+    -- says the words asked match apart (the whole words, the prefix), not only as many as match them all.
+    gathered := everything * greatest(CASE WHEN prefix IS NULL THEN seen_q WHEN probe = exact THEN seen_exact
+      ELSE seen_exact + seen_prefix END, 0.5) / sample;
+    IF bound_at IS NOT NULL AND rate < 1 AND 0.1 * gathered < cap THEN
       -- The same rows' matches without reading the rows: the words index's matches ANDed with the list's index
       -- between the sample's last row and that one, so only the matches are read (about k, not cap rows).
       EXECUTE
