@@ -53,6 +53,8 @@ DECLARE
   bound_at timestamptz;
   bound_number integer;
   gathered float8;
+  in_order boolean;
+  by_index boolean;
 BEGIN
   -- The list's filters, as the app defines them (tickets.list.ts): a column of tickets and the value asked for (null:
   -- the column is empty). Each becomes a condition on that column, its value a literal of the column's own type.
@@ -126,22 +128,27 @@ BEGIN
   recheck := CASE WHEN probe IS DISTINCT FROM q OR q::text ~ '[<!|()]|'':\*?[A-Da-d]' THEN ' AND t.search_vector @@ $1'
     ELSE '' END;
 
-  -- 2a. Read on in order, up to twice as far as the sample's rate says the remaining matches need, and at least as
-  --     far again as the sample: when only a few matches are missing, twice their expected distance is a handful of
-  --     rows that may well hold none of them, and the words index would then gather every match of a common word.
-  IF rate * rate > k::float8 / listed THEN
-    cap := CASE WHEN rate = 1 THEN listed ELSE greatest(sample, ceil(2 * (k - cardinality(numbers)) / rate)) END;
+  -- 2a. Read on, up to twice as far as the sample's rate says the remaining matches need, and at least as far again
+  --     as the sample: when only a few matches are missing, twice their expected distance is a handful of rows that
+  --     may well hold none of them, and the words index would then gather every match of a common word.
+  cap := CASE WHEN rate = 1 THEN listed ELSE greatest(sample, ceil(2 * (k - cardinality(numbers)) / rate)) END;
+  -- The index gathers each word's tickets over the whole organization before ANDing them: as many as the sample says
+  -- the words asked match apart (the whole words, the prefix), not only as many as match them all.
+  gathered := everything * greatest(CASE WHEN prefix IS NULL THEN seen_q WHEN probe = exact THEN seen_exact
+    ELSE seen_exact + seen_prefix END, 0.5) / sample;
+  in_order := rate * rate > k::float8 / listed;
+  -- Through the words index when gathering costs less than reading those rows (a tenth of a row a ticket); also for a
+  -- rarer word the sample saw a few times, whose matches past the sample the index would otherwise all read.
+  by_index := rate < 1 AND 0.1 * gathered < cap AND (in_order OR seen_q >= 4);
+  IF in_order OR by_index THEN
     -- The last of those rows (null: the list ends before it).
     EXECUTE
       'SELECT t.updated_at, t.ticket_number FROM tickets t WHERE t.organization_id = $2' || filters || '
          AND (t.updated_at < $6 OR (t.updated_at = $6 AND t.ticket_number < $7))
        ORDER BY t.updated_at DESC, t.ticket_number DESC OFFSET $8 - 1 LIMIT 1'
       INTO bound_at, bound_number USING q, org, st, pr, asg, last_at, last_number, cap;
-    -- The index gathers each word's tickets over the whole organization before ANDing them: as many as the sample
-    -- says the words asked match apart (the whole words, the prefix), not only as many as match them all.
-    gathered := everything * greatest(CASE WHEN prefix IS NULL THEN seen_q WHEN probe = exact THEN seen_exact
-      ELSE seen_exact + seen_prefix END, 0.5) / sample;
-    IF bound_at IS NOT NULL AND rate < 1 AND 0.1 * gathered < cap THEN
+    more_numbers := NULL;
+    IF bound_at IS NOT NULL AND by_index THEN
       -- The same rows' matches without reading the rows: the words index's matches ANDed with the list's index
       -- between the sample's last row and that one, so only the matches are read (about k, not cap rows).
       EXECUTE
@@ -154,7 +161,7 @@ BEGIN
         INTO more_numbers, more_ranks, more_updated
         USING q, org, st, pr, asg, last_at, last_number, cap, k - cardinality(numbers), org_probe, bound_at,
           bound_number;
-    ELSE
+    ELSIF in_order THEN
       EXECUTE
         'SELECT array_agg(r.ticket_number), array_agg(ts_rank(r.search_vector, $1)), array_agg(r.updated_at) FROM (
            SELECT r.ticket_number, r.search_vector, r.updated_at FROM (
@@ -166,16 +173,21 @@ BEGIN
         INTO more_numbers, more_ranks, more_updated
         USING q, org, st, pr, asg, last_at, last_number, cap, k - cardinality(numbers);
     END IF;
-    numbers := numbers || coalesce(more_numbers, '{}');
-    ranks := ranks || coalesce(more_ranks, '{}');
-    updated := updated || coalesce(more_updated, '{}');
-    -- Enough, or the list ended within those rows: done. Else the words index looks past them.
-    IF cardinality(numbers) >= k OR bound_at IS NULL THEN
+    -- (A rarer word whose list ends within those rows read nothing here: the words index below finds its matches.)
+    IF more_numbers IS NOT NULL THEN
+      numbers := numbers || more_numbers;
+      ranks := ranks || more_ranks;
+      updated := updated || more_updated;
+    END IF;
+    -- Enough, or the list ended within the rows read: done. Else the words index looks past them.
+    IF cardinality(numbers) >= k OR (bound_at IS NULL AND in_order) THEN
       RETURN QUERY SELECT * FROM unnest(numbers[1:k], ranks[1:k], updated[1:k]);
       RETURN;
     END IF;
-    last_at := bound_at;
-    last_number := bound_number;
+    IF bound_at IS NOT NULL THEN
+      last_at := bound_at;
+      last_number := bound_number;
+    END IF;
   END IF;
 
   -- 2b. The words index, for anything older than what was read.
