@@ -239,11 +239,12 @@ describe("search over many tickets", () => {
 });
 
 describe("search reads as little as it can and still finds the newest matches", () => {
-  // Enough tickets that every path of ticket_search_candidates (migration 0014) is taken: a word in a third of the
-  // tickets reads on in order, rarer ones go to the words index (for the whole query or for its whole words alone),
-  // a word that only old tickets hold is rare among the newest and common further back, and a short filtered list is
-  // read to its end. Three tickets share each updated_at, so boundaries fall inside ties: the 400 newest end with
-  // ticket 2601, and 2600 and 2599, as old as it, hold a rare word.
+  // Enough tickets that every path of ticket_search_candidates (migrations 0014, 0081) is taken: a word in a third of
+  // the tickets reads on (since 0081 through the words index ANDed with the list's order), rarer ones go to the words
+  // index (for the whole query or for its whole words alone), a word that only old tickets hold is rare among the
+  // newest and common further back, and a short filtered list is read to its end, in order; a hyphenated word is a
+  // phrase, which the words index (no positions) matched wrongly until 0081. Three tickets share each updated_at, so
+  // boundaries fall inside ties: the 400 newest end with ticket 2601, and 2600 and 2599, as old as it, hold a rare word.
   const TICKETS = 3000;
   let org: Session;
 
@@ -259,6 +260,7 @@ describe("search reads as little as it can and still finds the newest matches", 
                case when g % 7 = 0 then 'kettle' end,
                case when g % 97 = 0 or g in (2599, 2600) then 'quartz' end,
                case when g < 400 then 'zephyr' end,
+               case when g % 89 = 0 then 'gift-wrap' when g % 83 = 0 then 'wrap the gift' end,
                case when g % 2 = 0 then (array['bagel', 'bagpipe', 'banjo', 'badge', 'bamboo'])[g % 5 + 1] end,
                'arrived today'),
              'Lee Kim', 'lee@example.com',
@@ -295,6 +297,8 @@ describe("search reads as little as it can and still finds the newest matches", 
       "kettle ba",
       "quartz lan",
       "lantern kettl",
+      "gift-wrap",
+      "wrap gift",
     ];
     const filterSets: Record<string, string>[] = [{}, { status: "pending" }, { priority: "high" }];
     for (const search of searches) {
