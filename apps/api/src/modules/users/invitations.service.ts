@@ -111,8 +111,12 @@ export async function inviteUser(
 ): Promise<UserListItem> {
   await lockTeam(ctx);
   await assertSeatAvailable(ctx);
-  // Row-level security confines this to the caller's organization: other organizations' members are not looked at.
-  const [mine] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
+  // This organization's members only (row-level security would confine it too; the query rule names it anyway).
+  const [mine] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organizationId, ctx.orgId), eq(users.email, input.email)))
+    .limit(1);
   if (mine) throw new AppError("EMAIL_TAKEN", EMAIL_TAKEN);
   let created: Parameters<typeof toUserItem>[0] | undefined;
   try {
