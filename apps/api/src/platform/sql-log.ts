@@ -36,8 +36,11 @@ export function sqlLogger(): Logger | undefined {
   const seen = new Set<string>();
   return {
     logQuery(query: string) {
-      if (seen.has(query)) return;
-      seen.add(query);
+      // Once per text and kind: a text first sent by the owner's own work (registration, say) and later by a confined
+      // transaction is judged as confined; keyed by its text alone, the first sending hid the second.
+      const mark = confinement.getStore() === true ? "confined" : "owner";
+      if (seen.has(`${mark} ${query}`)) return;
+      seen.add(`${mark} ${query}`);
       // One statement a record, after a line saying whether a confined transaction sent it and, when the stack shows
       // it, the line of Cove's code that did; a statement's own newlines stay inside it, and the separator cannot
       // occur in SQL text.
@@ -45,10 +48,7 @@ export function sqlLogger(): Logger | undefined {
       Error.stackTraceLimit = 60;
       const stack = new Error().stack ?? "";
       Error.stackTraceLimit = limit;
-      appendFileSync(
-        file,
-        `${confinement.getStore() === true ? "confined" : "owner"} ${origin(stack)}\n${query}\n\u0000\n`,
-      );
+      appendFileSync(file, `${mark} ${origin(stack)}\n${query}\n\u0000\n`);
     },
   };
 }

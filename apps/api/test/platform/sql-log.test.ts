@@ -27,7 +27,7 @@ function records(dir: string): [string, string][] {
 }
 
 describe("the statement log of the query rule (platform/sql-log.ts)", () => {
-  it("writes each statement once, marked confined only inside a confined transaction's work", async () => {
+  it("writes each statement once per kind, marked confined only inside a confined transaction's work", async () => {
     folder = mkdtempSync(path.join(tmpdir(), "sql-log-"));
     vi.stubEnv("COVE_SQL_LOG", folder);
     const { confined, sqlLogger, withoutTheRule } = await import("../../src/platform/sql-log.ts");
@@ -35,9 +35,12 @@ describe("the statement log of the query rule (platform/sql-log.ts)", () => {
     if (!logger) throw new Error("no logger with COVE_SQL_LOG set");
 
     logger.logQuery("select 1", []);
+    logger.logQuery("select 1", []);
     await confined(async () => {
       await Promise.resolve();
       logger.logQuery("select id from tickets where organization_id = $1", []);
+      // Sent by the owner first, then by a confined transaction: written again, so that the rule judges it.
+      logger.logQuery("select 1", []);
       logger.logQuery("select 1", []);
       await withoutTheRule(async () => logger.logQuery("select email from users", []));
     });
@@ -45,6 +48,7 @@ describe("the statement log of the query rule (platform/sql-log.ts)", () => {
     expect(records(folder)).toEqual([
       ["owner", "select 1"],
       ["confined", "select id from tickets where organization_id = $1"],
+      ["confined", "select 1"],
       ["owner", "select email from users"],
     ]);
   });
