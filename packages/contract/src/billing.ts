@@ -108,7 +108,8 @@ export const invoice = z.object({
   url: z.string().nullable(),
 });
 export type Invoice = z.infer<typeof invoice>;
-export const invoiceListAnswer = z.object({ invoices: z.array(invoice) });
+/** The organization's time zone comes with the list: an invoice's dates are its days, as on the invoice's PDF. */
+export const invoiceListAnswer = z.object({ invoices: z.array(invoice), timezone: z.string() });
 
 /** What the browser needs to load the card form. */
 export const billingConfigAnswer = z.object({

@@ -424,14 +424,19 @@ export async function updatePaymentMethod(deps: BillingDeps, paymentMethodId: st
  * The organization's invoices, newest first; a voided one (an attempt that never completed) was never owed. Providers
  * stamp invoices to the second, so two from the same second go by their number, which a provider counts up per customer.
  */
-export async function listInvoices(ctx: Ctx): Promise<{ invoices: Invoice[] }> {
+export async function listInvoices(ctx: Ctx): Promise<{ invoices: Invoice[]; timezone: string }> {
+  const [org] = await ctx.db
+    .select({ timezone: organizations.timezone })
+    .from(organizations)
+    .where(eq(organizations.id, ctx.orgId));
+  if (!org) throw notFound("Organization");
   const rows = await ctx.db
     .select()
     .from(invoices)
     .where(and(eq(invoices.organizationId, ctx.orgId), ne(invoices.status, "void")))
     .orderBy(desc(invoices.createdAt), desc(invoices.number))
     .limit(100);
-  return { invoices: rows.map(invoiceAnswer) };
+  return { invoices: rows.map(invoiceAnswer), timezone: org.timezone };
 }
 
 function invoiceAnswer(r: typeof invoices.$inferSelect): Invoice {

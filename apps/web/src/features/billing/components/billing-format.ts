@@ -1,13 +1,31 @@
 import type { PlanChangePreview } from "@cove/contract/billing-account.ts";
 import { PLANS } from "@cove/contract/constants.ts";
 
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long" });
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** A Unix timestamp in seconds (the subscription's currentPeriodEnd) or an ISO date, as a long date. */
-export function longDate(value: number | string | null): string {
+/** A long date's format in a time zone (the browser's when none is given, or when the zone is unknown here). */
+function dateFormat(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? "";
+  let format = dateFormats.get(key);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone });
+    } catch {
+      format = new Intl.DateTimeFormat("en-US", { dateStyle: "long" });
+    }
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+/**
+ * A Unix timestamp in seconds (the subscription's currentPeriodEnd) or an ISO date, as a long date: in `timeZone`
+ * when given (an invoice's dates are the organization's days, as on its PDF), else in the browser's.
+ */
+export function longDate(value: number | string | null, timeZone?: string): string {
   if (value === null) return "—";
   const date = typeof value === "number" ? new Date(value * 1000) : new Date(value);
-  return Number.isNaN(date.getTime()) ? "—" : dateFormat.format(date);
+  return Number.isNaN(date.getTime()) ? "—" : dateFormat(timeZone).format(date);
 }
 
 /** Cents as money: 2900 usd -> $29.00. */

@@ -14,6 +14,7 @@ export function InvoicesTable() {
   const { data } = useInvoices();
   const [downloading, setDownloading] = useState<string | null>(null);
   const invoices = data?.invoices ?? [];
+  const zone = data?.timezone;
   if (invoices.length === 0) return null;
   return (
     <TitledSection
@@ -25,7 +26,7 @@ export function InvoicesTable() {
       <DataTable columns={["Date", "Invoice", "Period", "Amount", "Status", { label: "PDF", srOnly: true }]}>
         {invoices.map((i) => (
           <tr key={i.id}>
-            <td className="px-5 py-2 whitespace-nowrap">{longDate(i.created_at)}</td>
+            <td className="px-5 py-2 whitespace-nowrap">{longDate(i.created_at, zone)}</td>
             <td className="px-5 py-2 whitespace-nowrap">
               {i.url ? (
                 <a
@@ -41,7 +42,9 @@ export function InvoicesTable() {
               )}
             </td>
             <td className="px-5 py-2 whitespace-nowrap text-slate-600">
-              {i.period_start && i.period_end ? `${longDate(i.period_start)} – ${longDate(i.period_end)}` : "—"}
+              {i.period_start && i.period_end
+                ? `${longDate(i.period_start, zone)} – ${longDate(i.period_end, zone)}`
+                : "—"}
             </td>
             <td className="px-5 py-2 whitespace-nowrap">{money(i.amount_due, i.currency)}</td>
             <td className="px-5 py-2 whitespace-nowrap">{STATUS[i.status] ?? i.status}</td>
@@ -49,7 +52,7 @@ export function InvoicesTable() {
               <Button
                 variant="ghost"
                 size="sm"
-                aria-label={`Download invoice ${i.number ?? longDate(i.created_at)} as PDF`}
+                aria-label={`Download invoice ${i.number ?? longDate(i.created_at, zone)} as PDF`}
                 pending={downloading === i.id}
                 onClick={async () => {
                   setDownloading(i.id);

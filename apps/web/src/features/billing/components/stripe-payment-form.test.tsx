@@ -21,7 +21,7 @@ describe("the Stripe card form", () => {
           access: trialAnswer.access,
           provider: "stripe",
         }),
-      "GET /api/billing/invoices": () => json(200, { invoices: [] }),
+      "GET /api/billing/invoices": () => json(200, { invoices: [], timezone: "UTC" }),
       "GET /api/billing/config": () => json(200, { provider: "stripe", publishableKey: "pk_test_cove" }),
     });
     const { user } = renderApp("/billing");

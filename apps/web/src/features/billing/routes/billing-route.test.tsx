@@ -48,7 +48,7 @@ afterEach(() => {
 function api(overrides: Parameters<typeof signedIn>[0] = {}) {
   return signedIn({
     "GET /api/billing/subscription": () => json(200, onTrial),
-    "GET /api/billing/invoices": () => json(200, { invoices: [] }),
+    "GET /api/billing/invoices": () => json(200, { invoices: [], timezone: "UTC" }),
     "GET /api/billing/config": () => json(200, { provider: "test", publishableKey: null }),
     "GET /api/billing/details": () => json(200, savedDetails),
     ...overrides,
@@ -354,13 +354,27 @@ describe("invoices and billing details", () => {
     url: null,
   };
 
+  it("dates invoices by the organization's time zone, as their PDFs do", async () => {
+    // 23:30 UTC on January 15 is already January 16 in Auckland, whatever the browser's zone.
+    const late = { ...invoice, created_at: "2030-01-15T23:30:00.000Z", period_start: "2030-01-15T23:30:00.000Z" };
+    api({
+      "GET /api/billing/subscription": () => json(200, active),
+      "GET /api/billing/invoices": () => json(200, { invoices: [late], timezone: "Pacific/Auckland" }),
+    });
+    renderApp("/billing");
+    const table = await screen.findByRole("region", { name: "Invoices" });
+    const row = within(table).getAllByRole("row")[1];
+    expect(row).toHaveTextContent("January 16, 2030");
+    expect(row).toHaveTextContent("January 16, 2030 – February 15, 2030");
+  });
+
   it("downloads an invoice's PDF with the session's token", async () => {
     const created = vi.fn(() => "blob:invoice");
     vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
     const clicked = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
     const fetchMock = api({
       "GET /api/billing/subscription": () => json(200, active),
-      "GET /api/billing/invoices": () => json(200, { invoices: [invoice] }),
+      "GET /api/billing/invoices": () => json(200, { invoices: [invoice], timezone: "UTC" }),
       [`GET /api/billing/invoices/${invoice.id}/pdf`]: () =>
         new Response(new Uint8Array([37, 80, 68, 70]), {
           status: 200,
