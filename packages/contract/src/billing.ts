@@ -64,6 +64,8 @@ export const subscriptionAnswer = z.object({
   card: cardSummary.nullable(),
   access: accountAccess,
   provider: z.enum(PAYMENT_PROVIDERS),
+  /** The organization's time zone: the trial's end and the period's end are its days, as the trial banner counts them. */
+  timezone: z.string(),
 });
 export type SubscriptionAnswer = z.infer<typeof subscriptionAnswer>;
 

@@ -227,8 +227,9 @@ describe("invoice PDFs (GET /api/billing/invoices/:id/pdf)", () => {
       const text = await pdfText((await pdf(token, invoice.id)).rawPayload);
       expect(text, zone).toContain(`Date: ${date}`);
       expect(text, zone).toContain(period);
-      // The Billing page's list dates the invoices by the same zone, which comes with the list.
+      // The Billing page dates the invoices, the period and the trial by the same zone, which its answers carry.
       expect((await call(token, "GET", "/api/billing/invoices")).json().timezone, zone).toBe(zone);
+      expect((await call(token, "GET", "/api/billing/subscription")).json().timezone, zone).toBe(zone);
     }
   });
 

@@ -127,6 +127,7 @@ async function view(ctx: Ctx, provider: PaymentProvider): Promise<SubscriptionAn
         : null,
     access: accessAt(state, now()),
     provider: provider.kind,
+    timezone: state.timezone,
   };
 }
 

@@ -60,9 +60,22 @@ export function planChangeWording(p: PlanChangePreview): string {
   return `Nothing is charged today. ${p.plan_name} is ${price} from ${next}.`;
 }
 
-/** When the trial ends, for the Billing page: "on January 15, 2030 (in 10 days)". */
-export function trialEndWording(endsAt: string, at = new Date()): string {
-  const days = Math.ceil((new Date(endsAt).getTime() - at.getTime()) / 86_400_000);
+/** An instant's day in a time zone, as YYYY-MM-DD (the browser's zone when the given one is unknown here). */
+function dayIn(date: Date, timeZone: string): string {
+  const options = { year: "numeric", month: "2-digit", day: "2-digit" } as const;
+  try {
+    return new Intl.DateTimeFormat("en-CA", { ...options, timeZone }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat("en-CA", options).format(date);
+  }
+}
+
+/**
+ * When the trial ends, for the Billing page: "on January 15, 2030 (in 10 days)". Days of the organization's time
+ * zone, counted as the trial banner counts them (the API's trialDaysRemaining): from today's date to the end's date.
+ */
+export function trialEndWording(endsAt: string, timeZone: string, at = new Date()): string {
+  const days = (Date.parse(dayIn(new Date(endsAt), timeZone)) - Date.parse(dayIn(at, timeZone))) / 86_400_000;
   const when = days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`;
-  return `Your free trial ends on ${longDate(endsAt)} (${when}).`;
+  return `Your free trial ends on ${longDate(endsAt, timeZone)} (${when}).`;
 }

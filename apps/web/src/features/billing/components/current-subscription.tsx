@@ -88,7 +88,7 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
               )}
             </dd>
             <dt className="text-slate-500">{sub.cancel_at_period_end ? "Ends on" : "Next billing date"}</dt>
-            <dd className="text-slate-900">{longDate(sub.currentPeriodEnd)}</dd>
+            <dd className="text-slate-900">{longDate(sub.currentPeriodEnd, data.timezone)}</dd>
             {data.card && (
               <>
                 <dt className="text-slate-500">Card</dt>
@@ -132,7 +132,7 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
         open={confirmCancel}
         onOpenChange={setConfirmCancel}
         title={CANCEL_QUESTION}
-        description={`You keep full access until ${longDate(sub.currentPeriodEnd)}; nothing more is charged.`}
+        description={`You keep full access until ${longDate(sub.currentPeriodEnd, data.timezone)}; nothing more is charged.`}
         confirmLabel="Cancel Subscription"
         tone="danger"
         pending={cancel.isPending}

@@ -14,6 +14,7 @@ const onTrial: SubscriptionAnswer = {
   card: null,
   access,
   provider: "test",
+  timezone: "UTC",
 };
 const active: SubscriptionAnswer = {
   ...onTrial,
@@ -205,6 +206,13 @@ describe("the trial on the Billing page", () => {
     api();
     renderApp("/billing");
     expect(await screen.findByText(/Your free trial ends on January 15, 2030 \(in \d+ days\)\./)).toBeInTheDocument();
+  });
+
+  it("says it in the organization's time zone, whatever the browser's", async () => {
+    // Midnight UTC on January 15 is still January 14 in Los Angeles.
+    api({ "GET /api/billing/subscription": () => json(200, { ...onTrial, timezone: "America/Los_Angeles" }) });
+    renderApp("/billing");
+    expect(await screen.findByText(/Your free trial ends on January 14, 2030 \(in \d+ days\)\./)).toBeInTheDocument();
   });
 
   it("a failed conversion says so once, in the form", async () => {

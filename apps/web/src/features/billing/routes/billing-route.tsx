@@ -29,7 +29,9 @@ export function BillingRoute() {
   const data = subscription.data;
   // While the trial runs, the page says when it ends (once it has ended, the read-only notice says so instead).
   const trialEnds =
-    data?.status === "trialing" && data.trial_ends_at && !data.access.read_only ? data.trial_ends_at : null;
+    data?.status === "trialing" && data.trial_ends_at && !data.access.read_only
+      ? trialEndWording(data.trial_ends_at, data.timezone)
+      : null;
 
   return (
     <div className="space-y-6">
@@ -68,8 +70,7 @@ export function BillingRoute() {
         >
           <Clock className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
           <span>
-            {trialEndWording(trialEnds)} Choose a plan before then to keep full access; nothing is charged until you
-            subscribe.
+            {trialEnds} Choose a plan before then to keep full access; nothing is charged until you subscribe.
           </span>
         </p>
       )}
