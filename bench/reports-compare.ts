@@ -6,6 +6,8 @@
  * the median wall time, the database backend's CPU (from /proc, so the database must run on this machine) and this
  * process's CPU per report, over RUNS runs (default 5). CPU is the figure to compare on a shared, busy machine.
  *   RUNS=5 npx tsx bench/reports-compare.ts postgres://postgres@127.0.0.1:5432/<bench db> <out dir>
+ * The backend's CPU leaves out PostgreSQL's parallel workers (a filtered report's replies and surveys may use them):
+ * PGOPTIONS="-c max_parallel_workers_per_gather=0" has the one backend do all of it, so the figure is the whole.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { reportQuery } from "@cove/contract/reports.ts";

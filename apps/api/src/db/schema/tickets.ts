@@ -96,7 +96,9 @@ export const tickets = pgTable(
     // filtered list be read off the index alone (docs/decisions/2026-11-25-sla-in-the-list.md).
     index("tickets_org_created_idx").on(t.organizationId, t.createdAt),
     // The reports read the tickets created in a range off tickets_org_created_minutes_idx (migration
-    // *_ticket_business_minutes_trigger.sql): (organization_id, created_at) INCLUDE every column a report counts.
+    // *_ticket_business_minutes_trigger.sql): (organization_id, created_at) INCLUDE every column a report counts. A
+    // filtered report's replies and surveys find the tickets that pass the filter off tickets_org_report_filter_idx
+    // (migration *_report_filter_index.sql): (organization_id) INCLUDE (id, source, priority, assignee_id, tags).
     index("tickets_org_contact_updated_idx")
       .on(t.organizationId, t.contactId, t.updatedAt.desc())
       .where(sql`${t.contactId} is not null`),

@@ -36,7 +36,11 @@ function matching(orgId: string, f: TicketReportFilter): SQL {
     ${f.tag ? sql`and t.tags @> array[${f.tag}]::text[]` : sql``}`;
 }
 
-/** A subquery of the ids of the organization's tickets that pass the filters, for another module's statement. */
+/**
+ * A subquery of the ids of the organization's tickets that pass the filters, for another module's statement (the
+ * replies and surveys of a filtered report). It reads every ticket of the organization, off the narrow
+ * tickets_org_report_filter_idx (migration *_report_filter_index.sql: the id and the filtered columns).
+ */
 export const filteredTicketIds = (orgId: string, f: TicketReportFilter): SQL =>
   sql`select t.id from ${tickets} t where ${matching(orgId, f)}`;
 
