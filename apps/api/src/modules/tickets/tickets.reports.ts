@@ -157,7 +157,7 @@ export async function ticketFigures(
           union all
           select ${columns(false)} from ${tickets} t
           where ${matching(orgId, f)} and t.created_at < ${span.start}::timestamptz
-            and (t.created_at, t.id) in (${answeredOrSolvedBefore(orgId, span)})),
+            and t.id in (${answeredOrSolvedBefore(orgId, span)})),
         missed as (
           select id, ticket_number, priority, 'first_response' as kind, first_response_due_at as due
           from x where created_bucket is not null and fr_due = 'missed'
@@ -202,11 +202,11 @@ export async function ticketFigures(
  * instead of every older ticket's entry of the covering index.
  */
 function answeredOrSolvedBefore(orgId: string, span: ReportSpan): SQL {
-  return sql`select s.created_at, s.id from ${tickets} s
+  return sql`select s.id from ${tickets} s
              where s.organization_id = ${orgId} and s.status in ${DONE} and ${inSpan(sql`s.solved_at`, span)}
                and s.created_at < ${span.start}::timestamptz
              union all
-             select r.created_at, r.id from ${tickets} r
+             select r.id from ${tickets} r
              where r.organization_id = ${orgId} and r.first_responded_at is not null
                and ${inSpan(sql`r.first_responded_at`, span)} and r.created_at < ${span.start}::timestamptz`;
 }
@@ -294,7 +294,7 @@ export async function backlogParts(
   // no bucket when they do not pass the filters) instead of every ticket of the organization; the fewer created
   // before it are looked up one by one (creation bucket 0), and the ones created after the range's end (no bucket)
   // are left out. A change between open and pending moves nothing and is not read.
-  const changes = await queryRows<{ changed_bucket: number; created_bucket: number | null; delta: number }>(
+  const changes = await queryRows<{ changed_bucket: number; created_bucket: number; delta: number }>(
     db,
     sql`select changed_bucket, created_bucket, sum(delta)::int as delta from (
           select ${bucketOf(sql`e.created_at`, bounds)} as changed_bucket,
@@ -307,15 +307,11 @@ export async function backlogParts(
           left join (select t.id, case when ${matching(orgId, f)} then ${created} end as created_bucket from ${tickets} t
                      where t.organization_id = ${orgId} and ${inSpan(sql`t.created_at`, span)}) r on r.id = e.ticket_id
           where e.organization_id = ${orgId} and e.type = 'status' and e.created_at >= ${span.start}::timestamptz
-            and (e.to_value in ${OPEN}) <> (e.from_value in ${OPEN})
-            and (r.id is null or r.created_bucket is not null)) c
+            and (e.to_value in ${OPEN}) <> (e.from_value in ${OPEN})) c
+        where created_bucket is not null
         group by 1, 2`,
   );
-  // The changes of the range's tickets that do not pass the filters are left out in SQL (before grouping); those of
-  // other tickets not counted (created after the range, or before it and not passing the filters) come back without
-  // a creation bucket and are left out here: a filter on it in SQL ran the older tickets' lookup twice per change.
-  type Counted = { changed_bucket: number; created_bucket: number; delta: number };
-  return { open, changes: changes.filter((c): c is Counted => c.created_bucket !== null) };
+  return { open, changes };
 }
 
 /** Public replies written in the range per member (author), on the tickets that pass the filters. */
