@@ -3,7 +3,7 @@ import type { ContactSessionKind } from "@cove/contract/contacts.ts";
 import type { ActorRef } from "@cove/contract/events.ts";
 import { type SQL, sql } from "drizzle-orm";
 import { batched } from "./batch.ts";
-import { CONTACT_ROLE, type Db, preparedRows, REQUEST_ROLE, type Tx } from "./db.ts";
+import { CONTACT_ROLE, type Db, preparedRows, REQUEST_ROLE, type Tx, transactionFrom } from "./db.ts";
 import { AppError } from "./errors.ts";
 import { createEventBus, type Emit, type EventBus } from "./events.ts";
 import { confined } from "./sql-log.ts";
@@ -123,31 +123,26 @@ export const enrolmentRequiredSql = sql`(o.two_factor_policy = 'everyone' or (o.
 /**
  * Confines a transaction to an organization and, for a signed-in caller, checks in the same statement that the
  * session is still valid: it exists, has not expired, and its user is active. It answers the user's role as it is
- * now (null: the session no longer counts), and whether the member must first set up a second factor. Every request pays for this statement, so it is a prepared one (planned
- * once per connection). The check runs as the connecting role: the statement's subquery is planned and its
+ * now (null: the session no longer counts), and whether the member must first set up a second factor. Every request
+ * pays for this statement, so it is a prepared one (planned once per connection), and on PostgreSQL it goes in the same
+ * round trip as the transaction's BEGIN (transactionFrom in db.ts). The check runs as the connecting role: the statement's subquery is planned and its
  * permissions checked before set_config switches to the request role. JIT compiling is off: it pays off for long
  * analytical queries, never for a request's short ones, where it can add tens of milliseconds to a plan that crosses
  * its cost threshold.
  */
-async function confine(
-  tx: Tx,
-  orgId: string,
-  session?: { sessionId: string; userId: string },
-): Promise<{ role: Role; enrol: boolean } | null> {
+function confineSql(orgId: string, session?: { sessionId: string; userId: string }): SQL {
   const settings = sql`select set_config('app.org_id', ${orgId}::text, true), set_config('role', ${REQUEST_ROLE}::text, true),
                               set_config('jit', 'off', true)`;
-  if (!session) {
-    await preparedRows(tx, settings);
-    return null;
-  }
+  if (!session) return settings;
   const live = liveSession(sql`${session.sessionId}::uuid`, sql`${orgId}::uuid`, sql`${session.userId}::uuid`);
-  const [row] = await preparedRows<{ role: Role | null; enrol: boolean | null }>(
-    tx,
-    sql`${settings}, (select u.role from sessions s join users u on u.id = s.user_id where ${live}) as role,
+  return sql`${settings}, (select u.role from sessions s join users u on u.id = s.user_id where ${live}) as role,
         (select ${enrolmentRequiredSql} from sessions s join users u on u.id = s.user_id
-           join organizations o on o.id = u.organization_id where ${live}) as enrol`,
-  );
-  return row?.role ? { role: row.role, enrol: row.enrol === true } : null;
+           join organizations o on o.id = u.organization_id where ${live}) as enrol`;
+}
+
+/** A transaction confined to an organization (confineSql), with no one's session to check. */
+function confinedTransaction<T>(db: Db, orgId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return transactionFrom(db, confineSql(orgId), (tx) => fn(tx));
 }
 
 /** What a cached read checks before serving a stored answer (platform/answer-cache.ts). */
@@ -214,16 +209,15 @@ export function withTenant<T>(
   who: Pick<Principal, "orgId" | "userId" | "role"> & Partial<Pick<Principal, "sessionId">>,
   fn: (ctx: Ctx) => Promise<T>,
 ) {
-  return db.transaction(async (tx) => {
+  const session = who.sessionId ? { sessionId: who.sessionId, userId: who.userId } : undefined;
+  type Current = { role: Role | null; enrol: boolean | null };
+  return transactionFrom<Current, T>(db, confineSql(who.orgId, session), async (tx, [current]) => {
     let role = who.role;
     let enrolmentRequired = false;
-    if (who.sessionId) {
-      const current = await confine(tx, who.orgId, { sessionId: who.sessionId, userId: who.userId });
-      if (!current) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
+    if (session) {
+      if (!current?.role) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
       role = current.role;
-      enrolmentRequired = current.enrol;
-    } else {
-      await confine(tx, who.orgId);
+      enrolmentRequired = current.enrol === true;
     }
     const actor: ActorRef = { kind: "staff", id: who.userId };
     const emit = busOf(db).emitter(tx, who.orgId, actor);
@@ -244,15 +238,12 @@ export function emitterIn(db: Db, tx: Tx, orgId: string, actor: ActorRef): Emit 
  * role, and the same statement re-checks the contact's session (gone or expired: refused).
  */
 export function withContact<T>(db: Db, who: ContactPrincipal, fn: (ctx: ContactCtx) => Promise<T>) {
-  return db.transaction(async (tx) => {
-    const [row] = await preparedRows<{ live: boolean }>(
-      tx,
-      sql`select set_config('app.org_id', ${who.orgId}::text, true), set_config('app.contact_id', ${who.contactId}::text, true),
+  const first = sql`select set_config('app.org_id', ${who.orgId}::text, true), set_config('app.contact_id', ${who.contactId}::text, true),
                  set_config('role', ${CONTACT_ROLE}::text, true), set_config('jit', 'off', true),
                  exists (select 1 from contact_sessions s
                          where s.id = ${who.sessionId}::uuid and s.organization_id = ${who.orgId}::uuid
-                           and s.contact_id = ${who.contactId}::uuid and s.expires_at > now()) as live`,
-    );
+                           and s.contact_id = ${who.contactId}::uuid and s.expires_at > now()) as live`;
+  return transactionFrom<{ live: boolean }, T>(db, first, async (tx, [row]) => {
     if (!row?.live) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
     const actor: ActorRef = { kind: "contact", id: who.contactId };
     return confined(() =>
@@ -273,15 +264,12 @@ export function withContact<T>(db: Db, who: ContactPrincipal, fn: (ctx: ContactC
  * the key as the actor, and the same statement checks that the key has not been revoked meanwhile.
  */
 export function withApiKey<T>(db: Db, who: ApiKeyPrincipal, fn: (ctx: TenantCtx) => Promise<T>) {
-  return db.transaction(async (tx) => {
-    const [row] = await preparedRows<{ live: boolean }>(
-      tx,
-      sql`select set_config('app.org_id', ${who.orgId}::text, true), set_config('role', ${REQUEST_ROLE}::text, true),
+  const first = sql`select set_config('app.org_id', ${who.orgId}::text, true), set_config('role', ${REQUEST_ROLE}::text, true),
                  set_config('jit', 'off', true),
                  exists (select 1 from api_keys k
                          where k.id = ${who.keyId}::uuid and k.organization_id = ${who.orgId}::uuid
-                           and k.revoked_at is null) as live`,
-    );
+                           and k.revoked_at is null) as live`;
+  return transactionFrom<{ live: boolean }, T>(db, first, async (tx, [row]) => {
     if (!row?.live) throw new AppError("UNAUTHORIZED", "This API key has been revoked.");
     const actor: ActorRef = { kind: "api_key", id: who.keyId };
     return confined(() => fn({ orgId: who.orgId, actor, db: tx, emit: busOf(db).emitter(tx, who.orgId, actor) }));
@@ -293,8 +281,7 @@ export function withApiKey<T>(db: Db, who: ApiKeyPrincipal, fn: (ctx: TenantCtx)
  * the organization's confinement, with the system as the actor. name says what acts (e.g. "automation").
  */
 export function withSystem<T>(db: Db, orgId: string, name: string, fn: (ctx: TenantCtx) => Promise<T>) {
-  return db.transaction(async (tx) => {
-    await confine(tx, orgId);
+  return confinedTransaction(db, orgId, (tx) => {
     const actor: ActorRef = { kind: "system", id: name };
     return confined(() => fn({ orgId, actor, db: tx, emit: busOf(db).emitter(tx, orgId, actor) }));
   });
@@ -306,8 +293,5 @@ export function withSystem<T>(db: Db, orgId: string, name: string, fn: (ctx: Ten
  * still applies. There is no user, so fn gets only the organization and the transaction.
  */
 export function withVisitor<T>(db: Db, orgId: string, fn: (ctx: Pick<Ctx, "orgId" | "db">) => Promise<T>) {
-  return db.transaction(async (tx) => {
-    await confine(tx, orgId);
-    return confined(() => fn({ orgId, db: tx }));
-  });
+  return confinedTransaction(db, orgId, (tx) => confined(() => fn({ orgId, db: tx })));
 }
