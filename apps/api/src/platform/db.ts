@@ -492,7 +492,8 @@ export async function transactionFrom<R, T>(
   const client = await pool.connect();
   let rows: R[];
   try {
-    logger()?.logQuery(built.sql, built.params);
+    // Logged by the handle's own logger, as Drizzle logs the statements it sends (the statement log, a bench's record).
+    options?.logger?.logQuery(built.sql, built.params);
     const results = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
       client.query(
         new BegunQuery({
