@@ -472,7 +472,7 @@ class BegunQuery extends pg.Query {
  * round trip as its BEGIN (BegunQuery), where Drizzle's transaction sends BEGIN and waits for its answer first: one
  * write and one round trip fewer per request. The statement is prepared under the same name as preparedRows would
  * give it, so it is planned once per connection as before. fn gets the transaction and the statement's rows; COMMIT
- * or ROLLBACK follow as in Drizzle's transaction. If the BEGIN and the statement fail, the connection is closed
+ * or ROLLBACK follow as in Drizzle's transaction. If the BEGIN or the statement fails, the connection is closed
  * rather than given back (whatever state the error left it in, a fresh one replaces it). On the embedded database
  * (no round trips to save) and behind a transaction pooler (statements go unnamed there) it is Drizzle's transaction
  * with the statement through preparedRows.
