@@ -3,9 +3,9 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
-import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import { type ExtractTablesWithRelations, fillPlaceholders, type SQL, sql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { drizzle as drizzleNodePg, NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -347,13 +347,14 @@ const unnamedStatements = new WeakSet<object>();
  * several times more on the embedded database (PostgreSQL compiled to WebAssembly). On PostgreSQL the name goes with
  * the protocol's own Parse message; PGlite has no such option, so there it is an SQL PREPARE, then EXECUTE.
  */
-export async function preparedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
+export async function preparedRows<T>(db: Queryable, query: Statement): Promise<T[]> {
   const { dialect, session } = db as unknown as DrizzleInternals;
-  const built = dialect.sqlToQuery(query);
-  const name = `cove_${createHash("sha1").update(built.sql).digest("hex").slice(0, 24)}`;
+  const built = buildStatement(dialect, query);
+  const name = built.name;
   if (typeof session.client.exec !== "function") {
-    if (unnamedStatements.has(dialect)) return queryRows<T>(db, query);
-    return (await session.prepareQuery(built, undefined, name, false).execute()).rows as T[];
+    // Behind a transaction pooler: sent unnamed, parsed and planned each time.
+    const as = unnamedStatements.has(dialect) ? undefined : name;
+    return (await session.prepareQuery(built, undefined, as as string, false).execute()).rows as T[];
   }
   logger()?.logQuery(built.sql, built.params);
   let prepared = preparedOnPglite.get(dialect);
@@ -380,6 +381,159 @@ export async function preparedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
   return (results.at(-1)?.rows ?? []) as T[];
 }
 
+/** The name a statement is prepared under: derived from its text, so every path that prepares it shares it. */
+function statementName(text: string): string {
+  return `cove_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
+}
+
+/**
+ * A statement whose text never changes, with its values apart: template is built with sql.placeholder() where the
+ * values go, once (as a module's constant), and values names them. Its text and name are worked out on its first use
+ * and kept (buildStatement), where a statement built anew for each request walks Drizzle's whole tree of fragments
+ * and hashes its text each time (a list page's statement: about 6% of the app's CPU under load, docs/benchmarks.md).
+ * The text is the same as the template's with the values in place (each placeholder is a parameter, as each value
+ * is), so it is prepared under the same name either way.
+ */
+export interface Filled {
+  template: SQL;
+  values: Record<string, unknown>;
+}
+/** What preparedRows, valuePlannedRows and transactionFrom run: a statement built for this call, or a Filled one. */
+export type Statement = SQL | Filled;
+
+export const filled = (template: SQL, values: Record<string, unknown>): Filled => ({ template, values });
+
+interface BuiltStatement {
+  sql: string;
+  params: unknown[];
+  name: string;
+}
+
+/** The templates' texts, names and parameters (placeholders), by Drizzle dialect and template. */
+const builtTemplates = new WeakMap<object, WeakMap<SQL, BuiltStatement>>();
+
+function buildStatement(dialect: DrizzleInternals["dialect"], query: Statement): BuiltStatement {
+  if (!("template" in query)) {
+    const built = dialect.sqlToQuery(query);
+    return { sql: built.sql, params: built.params, name: statementName(built.sql) };
+  }
+  let templates = builtTemplates.get(dialect);
+  if (!templates) {
+    templates = new WeakMap();
+    builtTemplates.set(dialect, templates);
+  }
+  let built = templates.get(query.template);
+  if (!built) {
+    const { sql: text, params } = dialect.sqlToQuery(query.template);
+    built = { sql: text, params, name: statementName(text) };
+    templates.set(query.template, built);
+  }
+  return { sql: built.sql, params: fillPlaceholders(built.params, query.values), name: built.name };
+}
+
+/** What transactionFrom sends through node-postgres' connection (its protocol messages, not in its public types). */
+interface ProtocolConnection {
+  stream: { cork(): void; uncork(): void };
+  parse(message: { text: string; name: string }): void;
+  bind(message: { portal: string; statement: string; values: unknown[] }): void;
+  execute(message: { portal: string; rows: number }): void;
+}
+
+/**
+ * A prepared statement sent with a BEGIN before it, both in one extended-protocol pipeline that ends with the
+ * statement's own Sync: Parse/Bind/Execute of BEGIN, then the statement's (Parse the first time on this connection),
+ * Bind, Describe, Execute, Sync, all written to the socket at once. PostgreSQL runs the messages in turn; after an
+ * error it skips every message up to the Sync, so the statement never runs when the BEGIN did not (and a BEGIN inside
+ * the pipeline's implicit transaction makes it an ordinary transaction block, still open after the Sync). The
+ * answer holds the BEGIN's result, then the statement's.
+ */
+class BegunQuery extends pg.Query {
+  override submit = (connection: pg.Connection): Error | null => {
+    const wire = connection as unknown as ProtocolConnection;
+    wire.stream.cork();
+    try {
+      wire.parse({ text: "BEGIN", name: "" });
+      wire.bind({ portal: "", statement: "", values: [] });
+      wire.execute({ portal: "", rows: 0 });
+      // The statement's own messages, as node-postgres sends them for a named statement, with the Sync. An error it
+      // returns (the values are not an array...) fails the query; transactionFrom then closes the connection.
+      return (pg.Query.prototype as unknown as { submit(c: pg.Connection): Error | null }).submit.call(
+        this,
+        connection,
+      );
+    } finally {
+      wire.stream.uncork();
+    }
+  };
+}
+
+/**
+ * A transaction whose first statement (the one that confines it: platform/tenancy.ts) reaches PostgreSQL in the same
+ * round trip as its BEGIN (BegunQuery), where Drizzle's transaction sends BEGIN and waits for its answer first: one
+ * write and one round trip fewer per request. The statement is prepared under the same name as preparedRows would
+ * give it, so it is planned once per connection as before. fn gets the transaction and the statement's rows; COMMIT
+ * or ROLLBACK follow as in Drizzle's transaction. If the BEGIN or the statement fails, the connection is closed
+ * rather than given back (whatever state the error left it in, a fresh one replaces it). On the embedded database
+ * (no round trips to save) and behind a transaction pooler (statements go unnamed there) it is Drizzle's transaction
+ * with the statement through preparedRows.
+ */
+export async function transactionFrom<R, T>(
+  db: Db,
+  first: Statement,
+  fn: (tx: Tx, rows: R[]) => Promise<T>,
+): Promise<T> {
+  const { dialect, session } = db as unknown as DrizzleInternals;
+  if (typeof session.client.exec === "function" || unnamedStatements.has(dialect)) {
+    return db.transaction(async (tx) => fn(tx, await preparedRows<R>(tx, first)));
+  }
+  const pool = session.client as unknown as pg.Pool;
+  const options = (session as unknown as { options: ConstructorParameters<typeof NodePgSession>[3] }).options;
+  const built = buildStatement(dialect, first);
+  const client = await pool.connect();
+  let rows: R[];
+  try {
+    // Logged by the handle's own logger, as Drizzle logs the statements it sends (the statement log, a bench's record).
+    options?.logger?.logQuery(built.sql, built.params);
+    const results = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
+      client.query(
+        new BegunQuery({
+          name: built.name,
+          text: built.sql,
+          values: built.params,
+          callback: (err: Error | null, result: pg.QueryResult | pg.QueryResult[]) =>
+            err ? reject(err) : resolve(result),
+        } as pg.QueryConfig),
+      );
+    });
+    rows = (Array.isArray(results) ? (results.at(-1)?.rows ?? []) : results.rows) as R[];
+  } catch (err) {
+    client.release(err instanceof Error ? err : true);
+    throw err;
+  }
+  const tx = new NodePgTransaction(
+    dialect as never,
+    new NodePgSession(client, dialect as never, undefined, options),
+    undefined,
+  ) as unknown as Tx;
+  // As Drizzle's transaction: COMMIT after fn, ROLLBACK when fn or the COMMIT failed; a connection that cannot even
+  // roll back is closed rather than given back.
+  let broken = false;
+  try {
+    const result = await fn(tx, rows);
+    await tx.execute(sql`commit`);
+    return result;
+  } catch (err) {
+    try {
+      await tx.execute(sql`rollback`);
+    } catch {
+      broken = true;
+    }
+    throw err;
+  } finally {
+    client.release(broken || undefined);
+  }
+}
+
 /**
  * preparedRows for a statement whose best plan depends on its values (a filter that matches a few rows of one
  * organization and most of another's): on PostgreSQL it goes unnamed, so it is planned with its values every time,
@@ -387,9 +541,11 @@ export async function preparedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
  * prepared: planning there costs several times more, and its one process serves few organizations, in practice one,
  * whose sizes a generic plan then matches (docs/benchmarks.md, issue 34).
  */
-export function valuePlannedRows<T>(db: Queryable, query: SQL): Promise<T[]> {
-  const { session } = db as unknown as DrizzleInternals;
-  return typeof session.client.exec === "function" ? preparedRows<T>(db, query) : queryRows<T>(db, query);
+export async function valuePlannedRows<T>(db: Queryable, query: Statement): Promise<T[]> {
+  const { dialect, session } = db as unknown as DrizzleInternals;
+  if (typeof session.client.exec === "function") return preparedRows<T>(db, query);
+  const built = buildStatement(dialect, query);
+  return (await session.prepareQuery(built, undefined, undefined as unknown as string, false).execute()).rows as T[];
 }
 
 /** An SQL literal of a value. Strings are E'' literals, read the same whatever standard_conforming_strings says. */

@@ -3,7 +3,16 @@ import type { ContactSessionKind } from "@cove/contract/contacts.ts";
 import type { ActorRef } from "@cove/contract/events.ts";
 import { type SQL, sql } from "drizzle-orm";
 import { batched } from "./batch.ts";
-import { CONTACT_ROLE, type Db, preparedRows, REQUEST_ROLE, type Tx } from "./db.ts";
+import {
+  CONTACT_ROLE,
+  type Db,
+  type Filled,
+  filled,
+  preparedRows,
+  REQUEST_ROLE,
+  type Tx,
+  transactionFrom,
+} from "./db.ts";
 import { AppError } from "./errors.ts";
 import { createEventBus, type Emit, type EventBus } from "./events.ts";
 import { confined } from "./sql-log.ts";
@@ -123,31 +132,33 @@ export const enrolmentRequiredSql = sql`(o.two_factor_policy = 'everyone' or (o.
 /**
  * Confines a transaction to an organization and, for a signed-in caller, checks in the same statement that the
  * session is still valid: it exists, has not expired, and its user is active. It answers the user's role as it is
- * now (null: the session no longer counts), and whether the member must first set up a second factor. Every request pays for this statement, so it is a prepared one (planned
- * once per connection). The check runs as the connecting role: the statement's subquery is planned and its
- * permissions checked before set_config switches to the request role. JIT compiling is off: it pays off for long
+ * now (null: the session no longer counts), and whether the member must first set up a second factor. Every request
+ * pays for this statement, so it is a prepared one (planned once per connection), built once with its values apart
+ * (Filled, in db.ts), and on PostgreSQL it goes in the same round trip as the transaction's BEGIN (transactionFrom).
+ * The check runs as the connecting role: the statement's subquery is planned and its permissions checked before set_config switches to the request role. JIT compiling is off: it pays off for long
  * analytical queries, never for a request's short ones, where it can add tens of milliseconds to a plan that crosses
  * its cost threshold.
  */
-async function confine(
-  tx: Tx,
-  orgId: string,
-  session?: { sessionId: string; userId: string },
-): Promise<{ role: Role; enrol: boolean } | null> {
-  const settings = sql`select set_config('app.org_id', ${orgId}::text, true), set_config('role', ${REQUEST_ROLE}::text, true),
+const confineSettings = sql`select set_config('app.org_id', ${sql.placeholder("org")}::text, true), set_config('role', ${REQUEST_ROLE}::text, true),
                               set_config('jit', 'off', true)`;
-  if (!session) {
-    await preparedRows(tx, settings);
-    return null;
-  }
-  const live = liveSession(sql`${session.sessionId}::uuid`, sql`${orgId}::uuid`, sql`${session.userId}::uuid`);
-  const [row] = await preparedRows<{ role: Role | null; enrol: boolean | null }>(
-    tx,
-    sql`${settings}, (select u.role from sessions s join users u on u.id = s.user_id where ${live}) as role,
+const confineLive = liveSession(
+  sql`${sql.placeholder("session")}::uuid`,
+  sql`${sql.placeholder("org")}::uuid`,
+  sql`${sql.placeholder("user")}::uuid`,
+);
+/** The confining statement with the session check; confineSettings alone confines work with no session to check. */
+const confineChecking = sql`${confineSettings}, (select u.role from sessions s join users u on u.id = s.user_id where ${confineLive}) as role,
         (select ${enrolmentRequiredSql} from sessions s join users u on u.id = s.user_id
-           join organizations o on o.id = u.organization_id where ${live}) as enrol`,
-  );
-  return row?.role ? { role: row.role, enrol: row.enrol === true } : null;
+           join organizations o on o.id = u.organization_id where ${confineLive}) as enrol`;
+
+function confineSql(orgId: string, session?: { sessionId: string; userId: string }): Filled {
+  if (!session) return filled(confineSettings, { org: orgId });
+  return filled(confineChecking, { org: orgId, session: session.sessionId, user: session.userId });
+}
+
+/** A transaction confined to an organization (confineSql), with no one's session to check. */
+function confinedTransaction<T>(db: Db, orgId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return transactionFrom(db, confineSql(orgId), (tx) => fn(tx));
 }
 
 /** What a cached read checks before serving a stored answer (platform/answer-cache.ts). */
@@ -214,16 +225,15 @@ export function withTenant<T>(
   who: Pick<Principal, "orgId" | "userId" | "role"> & Partial<Pick<Principal, "sessionId">>,
   fn: (ctx: Ctx) => Promise<T>,
 ) {
-  return db.transaction(async (tx) => {
+  const session = who.sessionId ? { sessionId: who.sessionId, userId: who.userId } : undefined;
+  type Current = { role: Role | null; enrol: boolean | null };
+  return transactionFrom<Current, T>(db, confineSql(who.orgId, session), async (tx, [current]) => {
     let role = who.role;
     let enrolmentRequired = false;
-    if (who.sessionId) {
-      const current = await confine(tx, who.orgId, { sessionId: who.sessionId, userId: who.userId });
-      if (!current) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
+    if (session) {
+      if (!current?.role) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
       role = current.role;
-      enrolmentRequired = current.enrol;
-    } else {
-      await confine(tx, who.orgId);
+      enrolmentRequired = current.enrol === true;
     }
     const actor: ActorRef = { kind: "staff", id: who.userId };
     const emit = busOf(db).emitter(tx, who.orgId, actor);
@@ -239,20 +249,20 @@ export function emitterIn(db: Db, tx: Tx, orgId: string, actor: ActorRef): Emit 
   return busOf(db).emitter(tx, orgId, actor);
 }
 
+const confineContact = sql`select set_config('app.org_id', ${sql.placeholder("org")}::text, true),
+                 set_config('app.contact_id', ${sql.placeholder("contact")}::text, true),
+                 set_config('role', ${CONTACT_ROLE}::text, true), set_config('jit', 'off', true),
+                 exists (select 1 from contact_sessions s
+                         where s.id = ${sql.placeholder("session")}::uuid and s.organization_id = ${sql.placeholder("org")}::uuid
+                           and s.contact_id = ${sql.placeholder("contact")}::uuid and s.expires_at > now()) as live`;
+
 /**
  * A contact's transaction: the organization and the contact are set for row-level security, the role is the contact
  * role, and the same statement re-checks the contact's session (gone or expired: refused).
  */
 export function withContact<T>(db: Db, who: ContactPrincipal, fn: (ctx: ContactCtx) => Promise<T>) {
-  return db.transaction(async (tx) => {
-    const [row] = await preparedRows<{ live: boolean }>(
-      tx,
-      sql`select set_config('app.org_id', ${who.orgId}::text, true), set_config('app.contact_id', ${who.contactId}::text, true),
-                 set_config('role', ${CONTACT_ROLE}::text, true), set_config('jit', 'off', true),
-                 exists (select 1 from contact_sessions s
-                         where s.id = ${who.sessionId}::uuid and s.organization_id = ${who.orgId}::uuid
-                           and s.contact_id = ${who.contactId}::uuid and s.expires_at > now()) as live`,
-    );
+  const first = filled(confineContact, { org: who.orgId, contact: who.contactId, session: who.sessionId });
+  return transactionFrom<{ live: boolean }, T>(db, first, async (tx, [row]) => {
     if (!row?.live) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
     const actor: ActorRef = { kind: "contact", id: who.contactId };
     return confined(() =>
@@ -268,20 +278,19 @@ export function withContact<T>(db: Db, who: ContactPrincipal, fn: (ctx: ContactC
   });
 }
 
+const confineApiKey = sql`select set_config('app.org_id', ${sql.placeholder("org")}::text, true),
+                 set_config('role', ${REQUEST_ROLE}::text, true), set_config('jit', 'off', true),
+                 exists (select 1 from api_keys k
+                         where k.id = ${sql.placeholder("key")}::uuid and k.organization_id = ${sql.placeholder("org")}::uuid
+                           and k.revoked_at is null) as live`;
+
 /**
  * A public API call made with one of the organization's keys: the request role and the organization's confinement,
  * the key as the actor, and the same statement checks that the key has not been revoked meanwhile.
  */
 export function withApiKey<T>(db: Db, who: ApiKeyPrincipal, fn: (ctx: TenantCtx) => Promise<T>) {
-  return db.transaction(async (tx) => {
-    const [row] = await preparedRows<{ live: boolean }>(
-      tx,
-      sql`select set_config('app.org_id', ${who.orgId}::text, true), set_config('role', ${REQUEST_ROLE}::text, true),
-                 set_config('jit', 'off', true),
-                 exists (select 1 from api_keys k
-                         where k.id = ${who.keyId}::uuid and k.organization_id = ${who.orgId}::uuid
-                           and k.revoked_at is null) as live`,
-    );
+  const first = filled(confineApiKey, { org: who.orgId, key: who.keyId });
+  return transactionFrom<{ live: boolean }, T>(db, first, async (tx, [row]) => {
     if (!row?.live) throw new AppError("UNAUTHORIZED", "This API key has been revoked.");
     const actor: ActorRef = { kind: "api_key", id: who.keyId };
     return confined(() => fn({ orgId: who.orgId, actor, db: tx, emit: busOf(db).emitter(tx, who.orgId, actor) }));
@@ -293,8 +302,7 @@ export function withApiKey<T>(db: Db, who: ApiKeyPrincipal, fn: (ctx: TenantCtx)
  * the organization's confinement, with the system as the actor. name says what acts (e.g. "automation").
  */
 export function withSystem<T>(db: Db, orgId: string, name: string, fn: (ctx: TenantCtx) => Promise<T>) {
-  return db.transaction(async (tx) => {
-    await confine(tx, orgId);
+  return confinedTransaction(db, orgId, (tx) => {
     const actor: ActorRef = { kind: "system", id: name };
     return confined(() => fn({ orgId, actor, db: tx, emit: busOf(db).emitter(tx, orgId, actor) }));
   });
@@ -306,8 +314,5 @@ export function withSystem<T>(db: Db, orgId: string, name: string, fn: (ctx: Ten
  * still applies. There is no user, so fn gets only the organization and the transaction.
  */
 export function withVisitor<T>(db: Db, orgId: string, fn: (ctx: Pick<Ctx, "orgId" | "db">) => Promise<T>) {
-  return db.transaction(async (tx) => {
-    await confine(tx, orgId);
-    return confined(() => fn({ orgId, db: tx }));
-  });
+  return confinedTransaction(db, orgId, (tx) => confined(() => fn({ orgId, db: tx })));
 }

@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { preparedRows, queryRows } from "../../src/platform/db.ts";
+import { filled, preparedRows, queryRows, valuePlannedRows } from "../../src/platform/db.ts";
 import { naughtyStrings, testAppForFile } from "../helpers.ts";
 
 const naughty = naughtyStrings().filter((s) => !s.includes("\u0000"));
@@ -27,6 +27,26 @@ describe("preparedRows", () => {
     );
     expect(row).toMatchObject({ n: -42.5, b: true, z: null });
     expect(new Date(row?.d ?? "").toISOString()).toBe(when.toISOString());
+  });
+
+  it("fills a statement built once with each call's own values, the same answer as the statement built with them", async () => {
+    const template = sql`select ${sql.placeholder("a")}::text || ${"-"}::text || ${sql.placeholder("b")}::int as v,
+      ${sql.placeholder("a")}::text = ${sql.placeholder("a")}::text as same`;
+    for (const run of [preparedRows, valuePlannedRows]) {
+      for (const [a, b] of [
+        ["first", 1],
+        ["second", 2],
+        ["it's \\ 'third'", 3],
+      ] as const) {
+        const [row] = await run<{ v: string; same: boolean }>(t.database.db, filled(template, { a, b }));
+        const [built] = await queryRows<{ v: string; same: boolean }>(
+          t.database.db,
+          sql`select ${a}::text || ${"-"}::text || ${b}::int as v, ${a}::text = ${a}::text as same`,
+        );
+        expect(row).toEqual(built);
+        expect(row).toEqual({ v: `${a}-${b}`, same: true });
+      }
+    }
   });
 
   it("answers every caller when many ask for the same new statement at once (it is prepared once)", async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { sessions } from "../../src/db/schema/auth.ts";
 import { organizations } from "../../src/db/schema/organizations.ts";
 import { users } from "../../src/db/schema/users.ts";
-import { queryRows } from "../../src/platform/db.ts";
+import { queryRows, transactionFrom } from "../../src/platform/db.ts";
 import { withoutTheRule } from "../../src/platform/sql-log.ts";
 import { REQUEST_ROLE, withTenant } from "../../src/platform/tenancy.ts";
 import { orgForFile, testAppForFile } from "../helpers.ts";
@@ -85,6 +85,69 @@ describe("row-level security", () => {
     );
     expect(after?.name).not.toBe(REQUEST_ROLE);
     expect(after?.org ?? "").toBe("");
+  });
+
+  it("runs the confining statement inside the transaction it opens (with its BEGIN, one round trip on PostgreSQL)", async () => {
+    type Seen = { xid: string; org: string };
+    const first = sql`select txid_current()::text as xid, set_config('app.org_id', ${a.user.organizationId}::text, true) as org`;
+    const [opened, inside] = await transactionFrom<Seen, [Seen | undefined, Seen | undefined]>(
+      t.database.db,
+      first,
+      async (tx, [row]) => {
+        const [later] = await queryRows<Seen>(
+          tx,
+          sql`select txid_current()::text as xid, current_setting('app.org_id', true) as org`,
+        );
+        return [row, later];
+      },
+    );
+    // The same transaction id and the same transaction-local setting: the statement did not run on its own.
+    expect(opened?.org).toBe(a.user.organizationId);
+    expect(inside).toEqual(opened);
+    // Again and again, alternating organizations, so connections come back from the pool with the statement prepared.
+    for (let i = 0; i < 12; i++) {
+      const who = i % 2 === 0 ? a : b;
+      const [seen] = await withTenant(t.database.db, as(who), (ctx) =>
+        queryRows<{ org: string }>(ctx.db, sql`select current_setting('app.org_id', true) as org`),
+      );
+      expect(seen?.org).toBe(who.user.organizationId);
+    }
+  });
+
+  it("leaves no transaction, role or organization behind when the confining statement or the work fails", async () => {
+    const db = t.database.db;
+    const dividing = (by: number) =>
+      transactionFrom(
+        db,
+        sql`select set_config('app.org_id', ${a.user.organizationId}::text, true), 1 / ${by}::int`,
+        () => Promise.resolve("ran"),
+      );
+    await expect(dividing(0)).rejects.toThrow(/division by zero/);
+    await expect(
+      transactionFrom(db, sql`select set_config('app.org_id', ${a.user.organizationId}::text, true)`, async (tx) => {
+        await tx.execute(sql`update users set first_name = 'Rolled' where id = ${a.user.id}`);
+        throw new Error("the work failed");
+      }),
+    ).rejects.toThrow("the work failed");
+    await expect(
+      withTenant(db, { ...as(a), sessionId: "00000000-0000-4000-8000-000000000000" }, () => Promise.resolve("ran")),
+    ).rejects.toThrow("Your session has ended");
+    for (let i = 0; i < 12; i++) {
+      const [after] = await queryRows<{ name: string; org: string | null; idle: boolean }>(
+        db,
+        sql`select current_user as name, current_setting('app.org_id', true) as org,
+                   txid_current_if_assigned() is null as idle`,
+      );
+      expect(after?.name).not.toBe(REQUEST_ROLE);
+      expect(after?.org ?? "").toBe("");
+      expect(after?.idle).toBe(true);
+    }
+    expect(await dividing(1)).toBe("ran");
+    const [row] = await queryRows<{ first_name: string }>(
+      db,
+      sql`select first_name from users where id = ${a.user.id}`,
+    );
+    expect(row?.first_name).not.toBe("Rolled");
   });
 
   it("protects every table that has an organization_id column", async () => {

@@ -15,7 +15,7 @@ import {
   encodeCursor,
   type SortKey,
 } from "../../platform/cursor.ts";
-import { preparedRows, valuePlannedRows } from "../../platform/db.ts";
+import { filled, preparedRows, valuePlannedRows } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { rawTicketRow, type TicketRow, ticketSelectList, toTicketSummary } from "./tickets.queries.ts";
@@ -38,18 +38,34 @@ const FILTERS: Record<string, (query: ListQuery, ctx: TenantCtx) => string | nul
 };
 const ONLY_IN_TALLIES = new Set(["assignee_id"]);
 
-/** The filters asked for, as conditions (column: value) and as SQL on the unqualified columns. */
+/**
+ * The filters asked for, as conditions (column: value) and as SQL on the unqualified columns, whose values are
+ * placeholders (f_<column>) filled from values (Filled, platform/db.ts); shape names the SQL: the filtered columns, and
+ * which of them are "is null".
+ */
 function filterOf(ctx: TenantCtx, query: ListQuery) {
   const conditions: Record<string, string | null> = {};
   for (const [column, valueIn] of Object.entries(FILTERS)) {
     const value = valueIn(query, ctx);
     if (value !== undefined) conditions[column] = value;
   }
-  const parts: SQL[] = Object.entries(conditions).map(([column, value]) =>
-    value === null ? sql` and ${sql.identifier(column)} is null` : sql` and ${sql.identifier(column)} = ${value}`,
-  );
+  const values: Record<string, string> = {};
+  const parts: SQL[] = Object.entries(conditions).map(([column, value]) => {
+    if (value === null) return sql` and ${sql.identifier(column)} is null`;
+    values[`f_${column}`] = value;
+    return sql` and ${sql.identifier(column)} = ${sql.placeholder(`f_${column}`)}`;
+  });
+  const shape = Object.entries(conditions)
+    .map(([column, value]) => (value === null ? `${column} is null` : column))
+    .join(",");
   const tallied = Object.keys(conditions).some((column) => ONLY_IN_TALLIES.has(column));
-  return { sql: sql.join(parts), conditions, totals: sql.raw(tallied ? "ticket_tallies" : "ticket_totals") };
+  return {
+    sql: sql.join(parts),
+    values,
+    shape,
+    conditions,
+    totals: sql.raw(tallied ? "ticket_tallies" : "ticket_totals"),
+  };
 }
 
 /** "me" in a filter: the signed-in member (an API key is nobody's "me"). */
@@ -69,7 +85,7 @@ const ticketListColumns = ticketSelectList(
 );
 
 /** A page's tickets by number, with their assignee, shaped as TicketRow; `page` is a CTE of ticket_number (+ rank). */
-const pageRows = (orgId: string) => sql`
+const pageRows = (orgId: unknown) => sql`
   select ${ticketListColumns}, page.rank, ${cursorText(sql`tickets.updated_at`)} as "cursorUpdatedAt",
     ${cursorText(sql`tickets.sla_due_at`)} as "cursorSlaDueAt", ${cursorText(sql`page.rank`)} as "cursorRank"
   from page
@@ -184,7 +200,6 @@ async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAns
   const filter = filterOf(ctx, query);
   // Sorted by due time: tickets_org_sla_due_idx holds that order in full, as the other list indexes hold theirs.
   const bySla = query.sort === "sla_due";
-  const order = bySla ? BY_SLA : BY_UPDATED;
   const orderName = bySla ? "sla_due" : "updated";
   const start = pageStart(query, orderName);
   // A page filtered by a value is planned with that value (valuePlannedRows). Prepared, PostgreSQL soon switches to a
@@ -194,35 +209,53 @@ async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAns
   // A filter for an empty column ("is null") has no value, so its plan is the same either way.
   const byValue = Object.values(filter.conditions).some((value) => value !== null);
   const run = byValue ? valuePlannedRows : preparedRows;
+  // A page without a cursor is one of a few statements (by filter, order, and whether it starts at the top), each built
+  // once; a cursor's values are in its SQL, so that page's statement is built for it.
+  const key = query.cursor ? null : `${filter.shape}|${orderName}|${start.offset === 0 ? "top" : "offset"}`;
+  let template = key === null ? undefined : listTemplates.get(key);
+  if (!template) {
+    template = listStatement(filter, bySla, start);
+    if (key !== null) listTemplates.set(key, template);
+  }
+  const values = { ...filter.values, org: ctx.orgId, limit: query.limit, offset: start.offset };
+  const rows = await run<PageRow>(ctx.db, filled(template, values));
+  return answer(rows, query, false, orderName);
+}
+
+/** The list's statements without a cursor, by listPage's key. */
+const listTemplates = new Map<string, SQL>();
+
+/** A list page's statement, its values as placeholders: org, limit, offset and the filter's (filterOf). */
+function listStatement(filter: ReturnType<typeof filterOf>, bySla: boolean, start: { after: SQL; offset: number }) {
+  const org = sql.placeholder("org");
+  const limit = sql.placeholder("limit");
+  const offset = sql.placeholder("offset");
+  const order = bySla ? BY_SLA : BY_UPDATED;
   const numbers = sql`select ticket_number, null::real as rank from tickets
-      where organization_id = ${ctx.orgId}${filter.sql}${start.after}`;
+      where organization_id = ${org}${filter.sql}${start.after}`;
   // The first page, and every page after a cursor, start at the top: only forwards.
   const page =
     start.offset === 0
-      ? sql`${numbers} order by ${order} limit ${query.limit}`
+      ? sql`${numbers} order by ${order} limit ${limit}`
       : // The outer limit changes no answer (each way gives at most a page); it tells the planner a page is that small
         // (it takes a limit it cannot compute for a tenth of the organization's tickets, and would plan the rows'
         // reads for that many).
-        sql`select ticket_number, rank from ((${numbers} and ${start.offset} * 2 <= (select total from total)
-          order by ${order} limit ${query.limit} offset ${start.offset})
+        sql`select ticket_number, rank from ((${numbers} and ${offset} * 2 <= (select total from total)
+          order by ${order} limit ${limit} offset ${offset})
         union all
-        (${numbers} and ${start.offset} * 2 > (select total from total)
+        (${numbers} and ${offset} * 2 > (select total from total)
           order by ${bySla ? BY_SLA_REVERSED : BY_UPDATED_REVERSED}
-          limit greatest(0, least(${query.limit}, (select total from total) - ${start.offset}))
-          offset greatest(0, (select total from total) - ${start.offset} - ${query.limit}))) either_way
-        limit ${query.limit}`;
-  const rows = await run<PageRow>(
-    ctx.db,
-    sql`
+          limit greatest(0, least(${limit}, (select total from total) - ${offset}))
+          offset greatest(0, (select total from total) - ${offset} - ${limit}))) either_way
+        limit ${limit}`;
+  return sql`
     with total as (
       select coalesce(sum(n), 0)::int as total from ${filter.totals}
-      where organization_id = ${ctx.orgId}${filter.sql}
+      where organization_id = ${org}${filter.sql}
     ),
     page as (${page})
-    select total.total, p.* from total left join lateral (${pageRows(ctx.orgId)}) p on true
-    order by ${bySla ? sql.raw(`p."slaDueAt" asc nulls last, `) : sql``}p."updatedAt" desc, p."ticketNumber" desc`,
-  );
-  return answer(rows, query, false, orderName);
+    select total.total, p.* from total left join lateral (${pageRows(org)}) p on true
+    order by ${bySla ? sql.raw(`p."slaDueAt" asc nulls last, `) : sql``}p."updatedAt" desc, p."ticketNumber" desc`;
 }
 
 /**
@@ -251,7 +284,8 @@ async function searchPage(ctx: TenantCtx, query: ListQuery, search: string): Pro
   const found = byWords && byNumber ? sql`${byWords} union all ${byNumber}` : (byWords ?? byNumber);
   const rows = await preparedRows<PageRow>(
     ctx.db,
-    sql`
+    filled(
+      sql`
     with found as (${found}),
     ranked as (
       select distinct on (ticket_number) ticket_number, rank, updated_at from found order by ticket_number, rank desc
@@ -277,6 +311,8 @@ async function searchPage(ctx: TenantCtx, query: ListQuery, search: string): Pro
     )
     select total.total, p.* from total left join lateral (${pageRows(ctx.orgId)}) p on true
     order by ${query.sort === "sla_due" ? sql.raw(`p."slaDueAt" asc nulls last, `) : sql``}p.rank desc, p."updatedAt" desc, p."ticketNumber" desc`,
+      filter.values,
+    ),
   );
   const total = Number(rows[0]?.total ?? 0);
   if (total <= SEARCH_CANDIDATES) return answer(rows, query, false, orderName);

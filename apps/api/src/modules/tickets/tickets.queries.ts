@@ -4,7 +4,7 @@ import { and, asc, eq, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle
 import { alias } from "drizzle-orm/pg-core";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
-import { preparedRows, type Queryable, queryRows } from "../../platform/db.ts";
+import { filled, preparedRows, type Queryable, queryRows } from "../../platform/db.ts";
 import { contactHasEmail } from "../contacts/index.ts";
 import { ticketParts } from "./tickets.parts.ts";
 
@@ -234,28 +234,33 @@ const isoTime = (at: string) => new Date(at).toISOString();
 type TicketDetailRow = TicketRow & Pick<Ticket, "comments" | "activity" | "attachments" | "rating">;
 
 /**
+ * findTicketDetail's statement, built on first use and then kept with its values apart (Filled, platform/db.ts); not
+ * at load, since its parts come from other modules (tickets.parts.ts).
+ */
+let ticketDetail: SQL | undefined;
+const ticketDetailTemplate = () =>
+  (ticketDetail ??= sql`select ${ticketSelectList()},
+      (select coalesce(json_agg(json_build_object('id', c.id, 'body', c.body, 'is_public', c.is_public,
+           'author_name', c.author_name, 'author_email', c.author_email, 'created_at', c.created_at,
+           'email_status', ${ticketParts.emailStatus(sql`c.organization_id`, sql`c.id`)})
+           order by c.created_at, c.id), '[]')
+        from ${ticketComments} c where c.organization_id = ${sql.placeholder("org")} and c.ticket_id = ${tickets.id}) as comments,
+      (select coalesce(json_agg(json_build_object('id', e.id, 'type', e.type, 'actor_name', e.actor_name,
+           'from_value', e.from_value, 'to_value', e.to_value, 'created_at', e.created_at)
+           order by e.created_at, e.seq), '[]')
+        from ${ticketEvents} e where e.organization_id = ${sql.placeholder("org")} and e.ticket_id = ${tickets.id}) as activity,
+      ${ticketParts.attachments(tickets.organizationId, tickets.id)} as attachments,
+      ${ticketParts.rating(tickets.organizationId, tickets.id)} as rating
+    from ${tickets} left join ${users} assignee on assignee.id = ${tickets.assigneeId}
+    where ${tickets.organizationId} = ${sql.placeholder("org")} and ${tickets.id} = ${sql.placeholder("id")}`);
+
+/**
  * A ticket with all its detail shows, in one statement, so one round trip (it was five: docs/benchmarks.md, issue 34):
  * its columns and assignee, its comments in order with their emails' status, its activity, its files and its rating,
  * the lists as JSON arrays. Every part names the organization, under row-level security too (CODE_STYLE.md, "Queries").
  */
 export async function findTicketDetail(db: Queryable, orgId: string, id: string): Promise<Ticket | undefined> {
-  const [row] = await preparedRows<TicketDetailRow>(
-    db,
-    sql`select ${ticketSelectList()},
-      (select coalesce(json_agg(json_build_object('id', c.id, 'body', c.body, 'is_public', c.is_public,
-           'author_name', c.author_name, 'author_email', c.author_email, 'created_at', c.created_at,
-           'email_status', ${ticketParts.emailStatus(sql`c.organization_id`, sql`c.id`)})
-           order by c.created_at, c.id), '[]')
-        from ${ticketComments} c where c.organization_id = ${orgId} and c.ticket_id = ${tickets.id}) as comments,
-      (select coalesce(json_agg(json_build_object('id', e.id, 'type', e.type, 'actor_name', e.actor_name,
-           'from_value', e.from_value, 'to_value', e.to_value, 'created_at', e.created_at)
-           order by e.created_at, e.seq), '[]')
-        from ${ticketEvents} e where e.organization_id = ${orgId} and e.ticket_id = ${tickets.id}) as activity,
-      ${ticketParts.attachments(tickets.organizationId, tickets.id)} as attachments,
-      ${ticketParts.rating(tickets.organizationId, tickets.id)} as rating
-    from ${tickets} left join ${users} assignee on assignee.id = ${tickets.assigneeId}
-    where ${tickets.organizationId} = ${orgId} and ${tickets.id} = ${id}`,
-  );
+  const [row] = await preparedRows<TicketDetailRow>(db, filled(ticketDetailTemplate(), { org: orgId, id }));
   if (!row) return undefined;
   return {
     ...toTicketSummary(rawTicketRow(row)),
