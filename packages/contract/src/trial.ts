@@ -14,6 +14,27 @@ export const trialStatus = z.object({
 });
 export type TrialStatus = z.infer<typeof trialStatus>;
 
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone (UTC's for a zone this runtime does not know). */
+function dayIn(date: Date, timeZone: string): string {
+  const options = { year: "numeric", month: "2-digit", day: "2-digit" } as const;
+  try {
+    return new Intl.DateTimeFormat("en-CA", { ...options, timeZone }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat("en-CA", { ...options, timeZone: "UTC" }).format(date);
+  }
+}
+
+/**
+ * Whole calendar days from today until the day the trial ends, in the organization's time zone: 0 on the last day
+ * ("expires today"), 1 the day before ("tomorrow"). One rule for the banner's daysRemaining (the API) and the Billing
+ * page's "in N days" (the web).
+ */
+export function trialDaysRemaining(now: Date, endsAt: Date, timeZone: string): number {
+  if (now >= endsAt) return 0;
+  const days = (Date.parse(dayIn(endsAt, timeZone)) - Date.parse(dayIn(now, timeZone))) / 86_400_000;
+  return Math.max(0, Math.round(days));
+}
+
 // Routes -------------------------------------------------------------------------------------------------------------
 
 /** The trial: its banner, for every member; its conversion to a paid plan, for admins (docs/product.md, "Roles"). */

@@ -1,8 +1,8 @@
 import type { TrialStatus } from "@cove/contract/trial.ts";
+import { trialDaysRemaining } from "@cove/contract/trial.ts";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { organizations } from "../../src/db/schema/organizations.ts";
-import { trialDaysRemaining } from "../../src/modules/billing/trial.service.ts";
 import { bearer, registerOrg, testAppForFile } from "../helpers.ts";
 
 const t = testAppForFile();

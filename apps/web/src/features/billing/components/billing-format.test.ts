@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { longDate, trialEndWording } from "./billing-format.ts";
+import { longDate, planChangeWording, trialEndWording } from "./billing-format.ts";
 
 describe("trialEndWording", () => {
   it("counts days from today's date to the end's date, as the trial banner does, not in 24-hour steps", () => {
@@ -34,5 +34,23 @@ describe("longDate", () => {
     expect(longDate("2030-01-15T23:30:00.000Z", "UTC")).toBe("January 15, 2030");
     expect(longDate("2030-01-15T12:00:00.000Z", "Not/AZone")).toMatch(/^January 1[56], 2030$/);
     expect(longDate(null)).toBe("—");
+  });
+});
+
+describe("planChangeWording", () => {
+  it("dates the next invoice by the organization's time zone", () => {
+    const preview = {
+      plan: "business",
+      plan_name: "Business",
+      price: 9900,
+      current_plan: "growth",
+      current_plan_name: "Growth",
+      proration: 2000,
+      currency: "usd",
+      // 23:30 UTC on March 16 is already March 17 in Auckland.
+      next_invoice_at: "2030-03-16T23:30:00.000Z",
+    } as const;
+    expect(planChangeWording(preview, "Pacific/Auckland")).toContain("your next invoice, on March 17, 2030");
+    expect(planChangeWording(preview, "UTC")).toContain("your next invoice, on March 16, 2030");
   });
 });

@@ -1,5 +1,6 @@
 import type { PlanChangePreview } from "@cove/contract/billing-account.ts";
 import { PLANS } from "@cove/contract/constants.ts";
+import { trialDaysRemaining } from "@cove/contract/trial.ts";
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -45,9 +46,11 @@ export const statusLabel = (status: string) =>
   ({ active: "Active", past_due: "Past due", canceled: "Canceled", trialing: "Trial" })[status] ?? status;
 
 /** The plan-change confirmation's sentence: what is charged today, what the next invoice does, and the new price. */
-export function planChangeWording(p: PlanChangePreview): string {
+export function planChangeWording(p: PlanChangePreview, timeZone: string): string {
   const price = `$${PLANS[p.plan].price}/month`;
-  const next = p.next_invoice_at ? `your next invoice, on ${longDate(p.next_invoice_at)}` : "your next invoice";
+  const next = p.next_invoice_at
+    ? `your next invoice, on ${longDate(p.next_invoice_at, timeZone)}`
+    : "your next invoice";
   const amount = money(Math.abs(p.proration), p.currency);
   const after = `From then on, ${p.plan_name} is ${price}.`;
   if (p.proration > 0) {
@@ -60,22 +63,12 @@ export function planChangeWording(p: PlanChangePreview): string {
   return `Nothing is charged today. ${p.plan_name} is ${price} from ${next}.`;
 }
 
-/** An instant's day in a time zone, as YYYY-MM-DD (the browser's zone when the given one is unknown here). */
-function dayIn(date: Date, timeZone: string): string {
-  const options = { year: "numeric", month: "2-digit", day: "2-digit" } as const;
-  try {
-    return new Intl.DateTimeFormat("en-CA", { ...options, timeZone }).format(date);
-  } catch {
-    return new Intl.DateTimeFormat("en-CA", options).format(date);
-  }
-}
-
 /**
  * When the trial ends, for the Billing page: "on January 15, 2030 (in 10 days)". Days of the organization's time
- * zone, counted as the trial banner counts them (the API's trialDaysRemaining): from today's date to the end's date.
+ * zone, counted as the trial banner counts them (the contract's trialDaysRemaining): from today's date to the end's.
  */
 export function trialEndWording(endsAt: string, timeZone: string, at = new Date()): string {
-  const days = (Date.parse(dayIn(new Date(endsAt), timeZone)) - Date.parse(dayIn(at, timeZone))) / 86_400_000;
+  const days = trialDaysRemaining(at, new Date(endsAt), timeZone);
   const when = days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`;
   return `Your free trial ends on ${longDate(endsAt, timeZone)} (${when}).`;
 }

@@ -142,7 +142,7 @@ export function CurrentSubscription({ data }: { data: SubscriptionAnswer }) {
         open={preview !== null}
         onOpenChange={(open) => !open && setPreview(null)}
         title={preview ? `Change to the ${preview.plan_name} plan?` : ""}
-        description={preview ? planChangeWording(preview) : undefined}
+        description={preview ? planChangeWording(preview, data.timezone) : undefined}
         confirmLabel="Change plan"
         pending={changePlan.isPending}
         onConfirm={() => preview && void onChangePlan(preview.plan)}
