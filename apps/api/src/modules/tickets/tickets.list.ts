@@ -84,13 +84,22 @@ const ticketListColumns = ticketSelectList(
   sql`left(${tickets.description}, ${sql.raw(String(LIST_DESCRIPTION_CHARS))})`,
 );
 
-/** A page's tickets by number, with their assignee, shaped as TicketRow; `page` is a CTE of ticket_number (+ rank). */
+/**
+ * A page's tickets by number, with their assignee, shaped as TicketRow; `page` is a CTE of ticket_number (+ rank).
+ *
+ * The assignee is looked up per ticket by its key (a lateral subquery with a limit, which the planner cannot turn into
+ * a join of its own choosing). As a plain join, PostgreSQL guesses 23 rows for each (organization, number) lookup (it
+ * does not count the unique index in its row estimate), so about 900 for a 25-row page, and for every plan made with
+ * the values (a filtered page, a page with an offset) it hashed the whole users table instead: a scan of every
+ * organization's members per page, about half of PostgreSQL's CPU for a list page (docs/benchmarks.md, issue 34).
+ */
 const pageRows = (orgId: unknown) => sql`
   select ${ticketListColumns}, page.rank, ${cursorText(sql`tickets.updated_at`)} as "cursorUpdatedAt",
     ${cursorText(sql`tickets.sla_due_at`)} as "cursorSlaDueAt", ${cursorText(sql`page.rank`)} as "cursorRank"
   from page
   join tickets on tickets.organization_id = ${orgId} and tickets.ticket_number = page.ticket_number
-  left join users assignee on assignee.id = tickets.assignee_id`;
+  left join lateral (select u.first_name, u.last_name from users u where u.id = tickets.assignee_id limit 1) assignee
+    on true`;
 
 const BY_UPDATED = sql.raw("updated_at desc, ticket_number desc");
 const BY_SLA = sql.raw("sla_due_at asc nulls last, updated_at desc, ticket_number desc");
