@@ -468,6 +468,74 @@ class BegunQuery extends pg.Query {
 }
 
 /**
+ * A statement sent with the COMMIT of its transaction after it, in one extended-protocol pipeline that ends with a
+ * single Sync: its Parse (the first time on this connection, when named), Bind, Describe and Execute, then COMMIT's
+ * Parse/Bind/Execute, then Sync. After an error PostgreSQL skips every message up to the Sync, so the COMMIT never
+ * runs when the statement failed (the transaction is then left aborted, for a ROLLBACK). The answer holds the
+ * statement's result, then COMMIT's.
+ */
+class CommittingQuery extends pg.Query {
+  constructor(config: pg.QueryConfig) {
+    super(config);
+    // node-postgres writes Execute and then Sync here (its _getRows, for a query read in one go, as every one is here).
+    (this as unknown as { _getRows(connection: pg.Connection): void })._getRows = (connection) => {
+      const wire = connection as unknown as ProtocolConnection & { sync(): void };
+      wire.execute({ portal: "", rows: 0 });
+      wire.parse({ text: "COMMIT", name: "" });
+      wire.bind({ portal: "", statement: "", values: [] });
+      wire.execute({ portal: "", rows: 0 });
+      wire.sync();
+    };
+  }
+}
+
+/** A transaction transactionFrom opened on PostgreSQL: its connection, and whether its last statement committed it. */
+interface OpenTransaction {
+  client: pg.PoolClient;
+  committed: boolean;
+}
+const openTransactions = new WeakMap<object, OpenTransaction>();
+
+/**
+ * The last statement of a transaction, with its COMMIT in the same round trip (CommittingQuery): one write to
+ * PostgreSQL and one answer fewer for a request whose work ends with one read (a list page). After it the transaction
+ * is over: any further statement through it is refused, and transactionFrom sends no COMMIT of its own. withValues
+ * plans it with its values each time, as valuePlannedRows does; otherwise it is prepared, as preparedRows does. On
+ * the embedded database, behind a transaction pooler, or outside a transaction opened by transactionFrom, it is
+ * preparedRows (or valuePlannedRows) and the COMMIT comes as usual.
+ */
+export async function finalRows<T>(db: Queryable, query: Statement, withValues = false): Promise<T[]> {
+  const open = openTransactions.get(db);
+  if (!open || open.committed) {
+    if (open?.committed) throw new Error("This transaction has already been committed by its last statement");
+    return withValues ? valuePlannedRows<T>(db, query) : preparedRows<T>(db, query);
+  }
+  const { dialect, session } = db as unknown as DrizzleInternals;
+  const built = buildStatement(dialect, query);
+  // Drizzle's own query config (its name, and its parsers: times stay text, as every other statement reads them).
+  const prepared = session.prepareQuery(
+    built,
+    undefined,
+    withValues ? (undefined as unknown as string) : built.name,
+    false,
+  );
+  const config = (prepared as unknown as { rawQueryConfig: pg.QueryConfig }).rawQueryConfig;
+  logger()?.logQuery(built.sql, built.params);
+  const results = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
+    open.client.query(
+      new CommittingQuery({
+        ...config,
+        values: built.params,
+        callback: (err: Error | null, result: pg.QueryResult | pg.QueryResult[]) =>
+          err ? reject(err) : resolve(result),
+      } as pg.QueryConfig),
+    );
+  });
+  open.committed = true;
+  return (Array.isArray(results) ? (results[0]?.rows ?? []) : results.rows) as T[];
+}
+
+/**
  * A transaction whose first statement (the one that confines it: platform/tenancy.ts) reaches PostgreSQL in the same
  * round trip as its BEGIN (BegunQuery), where Drizzle's transaction sends BEGIN and waits for its answer first: one
  * write and one round trip fewer per request. The statement is prepared under the same name as preparedRows would
@@ -510,21 +578,33 @@ export async function transactionFrom<R, T>(
     client.release(err instanceof Error ? err : true);
     throw err;
   }
+  const open: OpenTransaction = { client, committed: false };
+  // Drizzle's session reaches the connection only through query(): once a last statement has committed (finalRows),
+  // nothing more may run on it as if it were still this transaction (it would run outside it, unconfined).
+  const guarded = {
+    query: (...args: Parameters<pg.PoolClient["query"]>) => {
+      if (open.committed) throw new Error("This transaction has already been committed by its last statement");
+      return (client.query as (...a: unknown[]) => unknown)(...args);
+    },
+  };
   const tx = new NodePgTransaction(
     dialect as never,
-    new NodePgSession(client, dialect as never, undefined, options),
+    new NodePgSession(guarded as never, dialect as never, undefined, options),
     undefined,
   ) as unknown as Tx;
-  // As Drizzle's transaction: COMMIT after fn, ROLLBACK when fn or the COMMIT failed; a connection that cannot even
-  // roll back is closed rather than given back.
+  openTransactions.set(tx, open);
+  // As Drizzle's transaction: COMMIT after fn (unless its last statement took it along: finalRows), ROLLBACK when fn or
+  // the COMMIT failed; a connection that cannot even roll back is closed rather than given back.
   let broken = false;
   try {
     const result = await fn(tx, rows);
-    await tx.execute(sql`commit`);
+    if (!open.committed) await tx.execute(sql`commit`);
     return result;
   } catch (err) {
     try {
-      await tx.execute(sql`rollback`);
+      // Through the connection itself: the guard refuses statements once a last statement has committed, and a
+      // COMMIT that failed has ended the transaction already (the ROLLBACK then only draws a warning).
+      await client.query("rollback");
     } catch {
       broken = true;
     }

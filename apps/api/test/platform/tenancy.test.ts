@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { sessions } from "../../src/db/schema/auth.ts";
 import { organizations } from "../../src/db/schema/organizations.ts";
 import { users } from "../../src/db/schema/users.ts";
-import { queryRows, transactionFrom } from "../../src/platform/db.ts";
+import { finalRows, preparedRows, queryRows, transactionFrom } from "../../src/platform/db.ts";
 import { withoutTheRule } from "../../src/platform/sql-log.ts";
 import { REQUEST_ROLE, withTenant } from "../../src/platform/tenancy.ts";
 import { orgForFile, testAppForFile } from "../helpers.ts";
@@ -148,6 +148,69 @@ describe("row-level security", () => {
       sql`select first_name from users where id = ${a.user.id}`,
     );
     expect(row?.first_name).not.toBe("Rolled");
+  });
+
+  it("commits with the last statement (finalRows): its rows read as any statement's, nothing runs after it", async () => {
+    const db = t.database.db;
+    const confine = sql`select set_config('app.org_id', ${a.user.organizationId}::text, true)`;
+    const reading = sql`select id, first_name, created_at, current_setting('app.org_id', true) as org,
+                               txid_current()::text as xid from users where id = ${a.user.id}`;
+    type Read = { id: string; first_name: string; created_at: string; org: string; xid: string };
+    // Its rows are those preparedRows reads (the same parsers: times as text), inside the confined transaction; both
+    // ways of planning, for a statement asked again and again on pooled connections.
+    for (let i = 0; i < 8; i++) {
+      const [prepared, last] = await transactionFrom(db, confine, async (tx) => {
+        const before = await preparedRows<Read>(tx, reading);
+        return [before, await finalRows<Read>(tx, reading, i % 2 === 1)];
+      });
+      expect(last).toEqual(prepared);
+      expect(last?.[0]?.org).toBe(a.user.organizationId);
+    }
+    // A write before it is committed with it.
+    await transactionFrom(db, confine, async (tx) => {
+      await tx.execute(sql`update users set first_name = 'Committed' where id = ${a.user.id}`);
+      return finalRows(tx, sql`select 1 as one`);
+    });
+    const [written] = await queryRows<{ first_name: string }>(
+      db,
+      sql`select first_name from users where id = ${a.user.id}`,
+    );
+    expect(written?.first_name).toBe("Committed");
+    // On PostgreSQL nothing may run through the transaction after it (it would run outside the transaction,
+    // unconfined); on the embedded database finalRows is preparedRows, and Drizzle's transaction commits as usual.
+    const after = transactionFrom(db, confine, async (tx) => {
+      await finalRows(tx, sql`select 1 as one`);
+      return queryRows<{ two: number }>(tx, sql`select 2 as two`);
+    });
+    if (t.database.kind === "postgres") {
+      await expect(after).rejects.toMatchObject({
+        cause: expect.objectContaining({ message: expect.stringContaining("already been committed") }),
+      });
+    } else {
+      expect(await after).toEqual([{ two: 2 }]);
+    }
+    // When it fails, the COMMIT does not run: the write before it is rolled back, and the connection goes back clean.
+    await expect(
+      transactionFrom(db, confine, async (tx) => {
+        await tx.execute(sql`update users set first_name = 'Rolled' where id = ${a.user.id}`);
+        return finalRows(tx, sql`select 1 / ${0}::int as never`);
+      }),
+    ).rejects.toThrow(/division by zero/);
+    for (let i = 0; i < 12; i++) {
+      const [after] = await queryRows<{ name: string; org: string | null; idle: boolean }>(
+        db,
+        sql`select current_user as name, current_setting('app.org_id', true) as org,
+                   txid_current_if_assigned() is null as idle`,
+      );
+      expect(after?.name).not.toBe(REQUEST_ROLE);
+      expect(after?.org ?? "").toBe("");
+      expect(after?.idle).toBe(true);
+    }
+    const [kept] = await queryRows<{ first_name: string }>(
+      db,
+      sql`select first_name from users where id = ${a.user.id}`,
+    );
+    expect(kept?.first_name).toBe("Committed");
   });
 
   it("protects every table that has an organization_id column", async () => {

@@ -15,7 +15,7 @@ import {
   encodeCursor,
   type SortKey,
 } from "../../platform/cursor.ts";
-import { filled, preparedRows, valuePlannedRows } from "../../platform/db.ts";
+import { filled, finalRows } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
 import { rawTicketRow, type TicketRow, ticketSelectList, toTicketSummary } from "./tickets.queries.ts";
@@ -211,13 +211,12 @@ async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAns
   const bySla = query.sort === "sla_due";
   const orderName = bySla ? "sla_due" : "updated";
   const start = pageStart(query, orderName);
-  // A page filtered by a value is planned with that value (valuePlannedRows). Prepared, PostgreSQL soon switches to a
+  // A page filtered by a value is planned with that value (finalRows with its values, as valuePlannedRows). Prepared, PostgreSQL soon switches to a
   // generic plan costed for an average organization's few matches, and that plan reads the whole organization's index
   // and sorts what passes the filter (100,000 index entries for 25 rows in an organization of 100,000 tickets), where
   // the plan for the actual values walks the filter's own index in order and stops at the page (docs/benchmarks.md).
   // A filter for an empty column ("is null") has no value, so its plan is the same either way.
   const byValue = Object.values(filter.conditions).some((value) => value !== null);
-  const run = byValue ? valuePlannedRows : preparedRows;
   // A page without a cursor is one of a few statements (by filter, order, and whether it starts at the top), each built
   // once; a cursor's values are in its SQL, so that page's statement is built for it.
   const key = query.cursor ? null : `${filter.shape}|${orderName}|${start.offset === 0 ? "top" : "offset"}`;
@@ -227,7 +226,8 @@ async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAns
     if (key !== null) listTemplates.set(key, template);
   }
   const values = { ...filter.values, org: ctx.orgId, limit: query.limit, offset: start.offset };
-  const rows = await run<PageRow>(ctx.db, filled(template, values));
+  // The request's last statement: its COMMIT goes with it (finalRows).
+  const rows = await finalRows<PageRow>(ctx.db, filled(template, values), byValue);
   return answer(rows, query, false, orderName);
 }
 
@@ -291,7 +291,7 @@ async function searchPage(ctx: TenantCtx, query: ListQuery, search: string): Pro
             where organization_id = ${ctx.orgId} and ticket_number = ${number}${filter.sql}`
       : null;
   const found = byWords && byNumber ? sql`${byWords} union all ${byNumber}` : (byWords ?? byNumber);
-  const rows = await preparedRows<PageRow>(
+  const rows = await finalRows<PageRow>(
     ctx.db,
     filled(
       sql`

@@ -4,7 +4,7 @@ import { and, asc, eq, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle
 import { alias } from "drizzle-orm/pg-core";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
-import { filled, preparedRows, type Queryable, queryRows } from "../../platform/db.ts";
+import { filled, finalRows, preparedRows, type Queryable, queryRows } from "../../platform/db.ts";
 import { contactHasEmail } from "../contacts/index.ts";
 import { ticketParts } from "./tickets.parts.ts";
 
@@ -258,9 +258,17 @@ const ticketDetailTemplate = () =>
  * A ticket with all its detail shows, in one statement, so one round trip (it was five: docs/benchmarks.md, issue 34):
  * its columns and assignee, its comments in order with their emails' status, its activity, its files and its rating,
  * the lists as JSON arrays. Every part names the organization, under row-level security too (CODE_STYLE.md, "Queries").
+ * last: nothing follows it in its transaction (a request that only reads the ticket), so its COMMIT goes with it
+ * (finalRows).
  */
-export async function findTicketDetail(db: Queryable, orgId: string, id: string): Promise<Ticket | undefined> {
-  const [row] = await preparedRows<TicketDetailRow>(db, filled(ticketDetailTemplate(), { org: orgId, id }));
+export async function findTicketDetail(
+  db: Queryable,
+  orgId: string,
+  id: string,
+  last = false,
+): Promise<Ticket | undefined> {
+  const statement = filled(ticketDetailTemplate(), { org: orgId, id });
+  const [row] = await (last ? finalRows : preparedRows)<TicketDetailRow>(db, statement);
   if (!row) return undefined;
   return {
     ...toTicketSummary(rawTicketRow(row)),

@@ -42,7 +42,7 @@ export async function ticketRoutes(app: FastifyInstance) {
   addRoute(app, ticketsApi.get, {
     config: { answerCache: { key: (req) => [(req.params as { id: string }).id] } },
     handler: async (req) => ({
-      ticket: await inRequest(app, req, "api_key", (ctx) => service.getTicket(ctx, ticketId(req.params.id))),
+      ticket: await inRequest(app, req, "api_key", (ctx) => service.getTicket(ctx, ticketId(req.params.id), true)),
     }),
   });
 

@@ -73,8 +73,9 @@ export function systemActorName(id: string): string {
   return SYSTEM_NAMES[id] ?? readRuleActor(id)?.name ?? "Cove";
 }
 
-export async function getTicket(ctx: TenantCtx, id: string): Promise<Ticket> {
-  const ticket = await findTicketDetail(ctx.db, ctx.orgId, id);
+/** A ticket with its detail; last: the request does nothing after reading it (findTicketDetail). */
+export async function getTicket(ctx: TenantCtx, id: string, last = false): Promise<Ticket> {
+  const ticket = await findTicketDetail(ctx.db, ctx.orgId, id, last);
   if (!ticket) throw ticketNotFound();
   return ticket;
 }

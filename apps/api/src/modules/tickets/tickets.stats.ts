@@ -1,6 +1,6 @@
 import type { TicketStats } from "@cove/contract/tickets.ts";
 import { sql } from "drizzle-orm";
-import { filled, preparedRows } from "../../platform/db.ts";
+import { filled, finalRows } from "../../platform/db.ts";
 import type { Ctx } from "../../platform/tenancy.ts";
 
 /** The overview's statement, built once with the organization apart (Filled, platform/db.ts). */
@@ -32,10 +32,11 @@ const overview = sql`
 /**
  * The dashboard's figures. Counts and the average resolution time add up ticket_totals (and ticket_tallies for the
  * unassigned); Solved Today and This Week read one day's or week's tickets off their indexes. "Today" and "this week"
- * follow the organization's time zone; Solved Today counts tickets whose status became solved today.
+ * follow the organization's time zone; Solved Today counts tickets whose status became solved today. The request's one
+ * statement: its COMMIT goes with it (finalRows).
  */
 export async function ticketStats(ctx: Ctx): Promise<TicketStats> {
-  const [row] = await preparedRows<{
+  const [row] = await finalRows<{
     total: number;
     open: number;
     solved_today: number;
