@@ -15,9 +15,10 @@
  * Two months per knowledge base, because what the threshold can learn depends on what visitors do:
  *   worst  visitors never rate an answer: the only labels are the hand-offs the team answered or marked, so every
  *          answerable label is a question the assistant was unsure of;
- *   best   every visitor rates: a right answer gets a thumbs up (an answerable label), a wrong one a thumbs down, after
- *          which an admin attaches a covered question to its right article from the unanswered list or marks an
- *          uncovered one "not covered".
+ *   best   every visitor rates: a right answer gets a thumbs up (an answerable label, and since 2026-11-30 a candidate
+ *          example question of the answer's article, which "accept automatically" adds at once: suggestions.ts), a
+ *          wrong one a thumbs down, after which an admin attaches a covered question to its right article from the
+ *          unanswered list or marks an uncovered one "not covered".
  * Measured at each step on the test split with the staff console's endpoint (POST /api/chat/ai-response, channel
  * "console", which the threshold's history never reads): asked once with the threshold at 0 so every answer names
  * its best article and its confidence, and a question counts as handed off when its confidence is below the step's

@@ -190,12 +190,16 @@ export const aiStatsAnswer = z.object({
 });
 export type AiStatsAnswer = z.infer<typeof aiStatsAnswer>;
 
-/** Where a suggested example question came from: an agent's reply that linked the article. */
-export const SUGGESTION_SOURCES = ["chat", "ticket"] as const;
+/**
+ * Where a suggested example question came from: an agent's reply that linked the article (in a live chat, on a ticket),
+ * or a visitor's thumbs up on the assistant's answer drawn from the article in a live chat ("rated").
+ */
+export const SUGGESTION_SOURCES = ["chat", "ticket", "rated"] as const;
 export const SUGGESTION_STATES = ["pending", "accepted", "dismissed"] as const;
 
 /**
- * A question an agent answered by linking a help-center article: suggested as one of that article's example questions
+ * A question an agent answered by linking a help-center article, or a visitor rated the answer drawn from it helpful:
+ * suggested as one of that article's example questions
  * (GET /api/ai/suggestions), for an admin to accept or dismiss.
  */
 export const questionSuggestion = z.object({

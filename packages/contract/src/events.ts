@@ -112,6 +112,11 @@ export const EVENT_DATA = {
     status: z.enum(CHAT_SESSION_STATUSES),
     waiting_for_human: z.boolean(),
   }),
+  /**
+   * A visitor rated one of the assistant's answers in their chat ("Was this helpful?"; a later rating replaces it):
+   * message_id is the chat message, answer_id the logged answer it shows.
+   */
+  "chat.answer_rated": z.object({ session_id: id, message_id: id, answer_id: id, helpful: z.boolean() }),
   /** The assistant handed a session to the team: it waits for a person (the agents are notified). */
   "chat.handed_off": z.object({
     session_id: id,

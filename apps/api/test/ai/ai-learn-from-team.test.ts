@@ -1,7 +1,10 @@
 import type { AiResponseAnswer, SuggestionsReviewedAnswer } from "@cove/contract/ai.ts";
-import type { StartChatAnswer } from "@cove/contract/chat.ts";
+import type { ChatMessage, StartChatAnswer } from "@cove/contract/chat.ts";
 import { KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { aiQuestionSuggestions } from "../../src/db/schema/ai.ts";
+import { chatMessages } from "../../src/db/schema/chat.ts";
 import { NEAR_DUPLICATE, nearDuplicate } from "../../src/modules/ai/learning.ts";
 import {
   addComment,
@@ -14,6 +17,7 @@ import {
   registerOrg,
   testAppForFile,
 } from "../helpers.ts";
+import { addArticle, demoOrganization } from "../support/kb-fixtures.ts";
 import { articleLink, suggestionReads } from "../support/suggestions.ts";
 
 const t = testAppForFile();
@@ -254,6 +258,167 @@ describe("the assistant learns from the team's answers", () => {
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().error).toContain(reason);
     }
+  });
+});
+
+/** A visitor asks in a live chat; the assistant's answer (the message after the visitor's) and the chat. */
+async function visitorAsks(org: Org, question: string) {
+  const base = `/api/public/${org.user.organizationSlug}/chat/sessions`;
+  const started = await t.app.inject({
+    method: "POST",
+    url: base,
+    payload: { name: "Lee" },
+    remoteAddress: newAddress(),
+  });
+  expect(started.statusCode, started.body).toBe(201);
+  const chat = started.json() as StartChatAnswer;
+  const said = await call(chat.token, "POST", `${base}/${chat.session.id}/messages`, { message: question });
+  expect(said.statusCode, said.body).toBe(201);
+  const [, answer] = said.json().messages as ChatMessage[];
+  if (!answer) throw new Error(`no answer to ${question}`);
+  const rate = async (helpful: boolean) => {
+    const res = await call(chat.token, "PUT", `${base}/${chat.session.id}/messages/${answer.id}/feedback`, {
+      helpful,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  return { chat, answer, rate };
+}
+
+/** A question the assistant answers from RETURNS in words none of its texts uses alike (no near-duplicate). */
+const RATED = "can i send an item back for my money";
+
+describe("a visitor's thumbs up on an answer teaches its question", () => {
+  it("makes the question a pending candidate of the answer's article; a thumbs down withdraws it", async () => {
+    const org = await registerOrg(t.app);
+    const returns = await createArticle(t.app, org, RETURNS);
+    await createArticle(t.app, org, SHIPPING);
+    const visit = await visitorAsks(org, RATED);
+    expect(visit.answer).toMatchObject({ sender_type: "ai", sources: [{ id: returns.id }] });
+    await visit.rate(true);
+    const [candidate, ...rest] = await suggestions(org);
+    expect(rest).toEqual([]);
+    expect(candidate).toMatchObject({
+      question: RATED,
+      source: "rated",
+      article: { id: returns.id, title: RETURNS.title, questions: 0 },
+    });
+    // Pending: nothing joins the article before an admin accepts it.
+    expect(await questionsOf(org, returns.id)).toEqual([]);
+    // Rated up again: still one candidate.
+    await visit.rate(true);
+    expect(await suggestions(org)).toHaveLength(1);
+    // The visitor changes their mind: the candidate their thumbs up left goes.
+    await visit.rate(false);
+    expect(await suggestions(org)).toEqual([]);
+    await visit.rate(true);
+    const [again] = await suggestions(org);
+    expect(again).toMatchObject({ question: RATED, source: "rated" });
+
+    const accepted = await call(org, "POST", `/api/ai/suggestions/${again?.id}/accept`);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(await questionsOf(org, returns.id)).toEqual([RATED]);
+    // Accepted, a later thumbs down does not take it out of the article (the team may in the article's editor).
+    await visit.rate(false);
+    expect(await questionsOf(org, returns.id)).toEqual([RATED]);
+  });
+
+  it("a thumbs down alone suggests nothing", async () => {
+    const org = await registerOrg(t.app);
+    const returns = await createArticle(t.app, org, RETURNS);
+    const visit = await visitorAsks(org, RATED);
+    expect(visit.answer.sources[0]?.id).toBe(returns.id);
+    await visit.rate(false);
+    expect(await suggestions(org)).toEqual([]);
+    expect(await questionsOf(org, returns.id)).toEqual([]);
+  });
+
+  it("with 'accept automatically' the rated question joins its article at once, and is answered from it", async () => {
+    const org = await registerOrg(t.app);
+    const returns = await createArticle(t.app, org, RETURNS);
+    await createArticle(t.app, org, SHIPPING);
+    expect((await call(org, "PUT", "/api/ai/settings", { learn_automatically: true })).statusCode).toBe(200);
+    const before = await ask(org, RATED);
+    const visit = await visitorAsks(org, RATED);
+    await visit.rate(true);
+    expect(await questionsOf(org, returns.id)).toEqual([RATED]);
+    expect(await suggestions(org)).toEqual([]);
+    const after = await ask(org, RATED);
+    expect(after.handoff).toBe(false);
+    expect(after.sources[0]?.id).toBe(returns.id);
+    // Now one of the article's own questions: the assistant is surer of it than before.
+    expect(after.confidence).toBeGreaterThan(before.confidence);
+  });
+
+  it("does not suggest a near-duplicate of one of the article's example questions", async () => {
+    const org = await registerOrg(t.app);
+    const shipping = await createArticle(t.app, org, { ...SHIPPING, questions: ["Do you ship to Iceland?"] });
+    const visit = await visitorAsks(org, "do you SHIP to iceland");
+    expect(visit.answer.sources[0]?.id).toBe(shipping.id);
+    await visit.rate(true);
+    expect(await suggestions(org)).toEqual([]);
+    expect(await questionsOf(org, shipping.id)).toEqual(["Do you ship to Iceland?"]);
+  });
+
+  it("learns nothing from the staff console's thumbs, nor from the public demo's", async () => {
+    const org = await registerOrg(t.app);
+    const returns = await createArticle(t.app, org, RETURNS);
+    const console = await ask(org, RATED);
+    expect(console.sources[0]?.id).toBe(returns.id);
+    const rated = await call(org, "POST", "/api/chat/ai-feedback", { answerId: console.answerId, helpful: true });
+    expect(rated.statusCode, rated.body).toBe(200);
+    // A member rating a chat's answer from the console is not the visitor's rating either.
+    const visit = await visitorAsks(org, RATED);
+    const [logged] = await t.database.db
+      .select({ id: chatMessages.aiAnswerId })
+      .from(chatMessages)
+      .where(eq(chatMessages.id, visit.answer.id));
+    const byStaff = await call(org, "POST", "/api/chat/ai-feedback", { answerId: logged?.id, helpful: true });
+    expect(byStaff.statusCode, byStaff.body).toBe(200);
+    expect(await suggestions(org)).toEqual([]);
+
+    const demoId = await demoOrganization(t);
+    // A made-up word keeps this article apart from any other a shared test database holds for the demo.
+    const word = `zorbly${Date.now()}`;
+    const article = await addArticle(t, demoId, {
+      title: `Returning a ${word} jacket`,
+      body: `Send the ${word} jacket back within 30 days and we refund you.`,
+    });
+    const asked = await call(null, "POST", "/api/chat/ai-response", { message: `can my ${word} jacket go back` });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const demo = asked.json<AiResponseAnswer>();
+    expect(demo.sources[0]?.id).toBe(article.id);
+    const byVisitor = await call(null, "POST", "/api/chat/ai-feedback", { answerId: demo.answerId, helpful: true });
+    expect(byVisitor.statusCode, byVisitor.body).toBe(200);
+    const suggested = await t.database.db
+      .select({ id: aiQuestionSuggestions.id })
+      .from(aiQuestionSuggestions)
+      .where(eq(aiQuestionSuggestions.articleId, article.id));
+    expect(suggested).toEqual([]);
+  });
+
+  it("keeps a rated candidate to its organization: another gets 404 and sees nothing", async () => {
+    const org = await registerOrg(t.app);
+    const other = await registerOrg(t.app);
+    const returns = await createArticle(t.app, org, RETURNS);
+    await createArticle(t.app, other, RETURNS);
+    const visit = await visitorAsks(org, RATED);
+    await visit.rate(true);
+    const [candidate] = await suggestions(org);
+    expect(candidate?.source).toBe("rated");
+    expect(await suggestions(other)).toEqual([]);
+    for (const path of [
+      `/api/ai/suggestions/${candidate?.id}/accept`,
+      `/api/ai/suggestions/${candidate?.id}/dismiss`,
+    ]) {
+      const res = await call(other, "POST", path);
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.body).not.toContain("money");
+    }
+    const bulk = await review(other, [candidate?.id], "accept");
+    expect(bulk.statusCode, bulk.body).toBe(404);
+    expect(await suggestions(org)).toHaveLength(1);
+    expect(await questionsOf(org, returns.id)).toEqual([]);
   });
 });
 

@@ -251,6 +251,21 @@ export async function loggedQuestion(db: Queryable, orgId: string, id: string) {
   return row;
 }
 
+/** A logged answer of the organization as a rating reads it: what was asked, where, and the articles it was drawn from. */
+export async function ratedAnswer(db: Queryable, orgId: string, id: string) {
+  const [row] = await db
+    .select({
+      id: aiAnswers.id,
+      channel: aiAnswers.channel,
+      question: aiAnswers.question,
+      handoff: aiAnswers.handoff,
+      sourceArticleIds: aiAnswers.sourceArticleIds,
+    })
+    .from(aiAnswers)
+    .where(and(eq(aiAnswers.organizationId, orgId), eq(aiAnswers.id, id)));
+  return row;
+}
+
 /**
  * A person marked this logged answer wrong, naming the article that answers its question or saying none does: it
  * leaves the unanswered list (if it was on it) and becomes a label for the threshold. A later mark replaces an earlier.

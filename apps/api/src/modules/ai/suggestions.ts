@@ -13,16 +13,19 @@ import type { EventBus, EventContext } from "../../platform/events.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
 import { articleQuestionCounts, findPublished } from "../kb/index.ts";
 import { findComment, findTicketRow } from "../tickets/index.ts";
+import { ratedAnswer } from "./ai.queries.ts";
 import { acceptPending, nearDuplicate } from "./learning.ts";
 
 /**
  * Learning from the team: when an agent answers a customer (a public reply on a ticket, a message in a live chat) with
  * a link to one of the organization's published help-center articles, the customer's question (the ticket's subject,
- * or what the visitor last wrote) is suggested as an example question of that article. An admin accepts it with one
- * click on the AI Assistant page, and the assistant then finds that article for questions worded like it.
+ * or what the visitor last wrote) is suggested as an example question of that article; so is a chat visitor's question
+ * whose answer from an article they rated helpful. An admin accepts it with one click on the AI Assistant page, and
+ * the assistant then finds that article for questions worded like it.
  */
 export function registerSuggestionHandlers(bus: EventBus): void {
   bus.onInTransaction(["comment.added"], fromTicketReply);
+  bus.onInTransaction(["chat.answer_rated"], fromRating);
 }
 
 type Source = (typeof SUGGESTION_SOURCES)[number];
@@ -35,6 +38,49 @@ async function fromTicketReply(ctx: EventContext, event: DomainEvent<"comment.ad
   const ticket = await findTicketRow(ctx.db, ctx.orgId, event.data.ticket_id);
   if (!ticket) return;
   await suggestFromAnswer(ctx, body, ticket.subject, "ticket", ticket.id);
+}
+
+/**
+ * A visitor's thumbs up on the assistant's answer in a live chat: the question they asked becomes a candidate example
+ * question of the article the answer was drawn from (source "rated"), through the same path as a person's answer. Only
+ * a visitor's rating of an answer (not a hand-off) drawn from exactly one article; the staff console's and the public
+ * demo's thumbs never come here. A thumbs down (or a thumbs up changed to down) withdraws the candidate that answer's
+ * thumbs up left pending; one already accepted stays (docs/decisions/2026-11-30-thumbs-up-teaches.md).
+ */
+async function fromRating(ctx: EventContext, event: DomainEvent<"chat.answer_rated">) {
+  if (event.actor.kind !== "contact") return;
+  if (!event.data.helpful) {
+    await withdrawRated(ctx, event.data.answer_id);
+    return;
+  }
+  const answer = await ratedAnswer(ctx.db, ctx.orgId, event.data.answer_id);
+  if (answer?.channel !== "chat" || answer.handoff || answer.sourceArticleIds.length !== 1) return;
+  const [articleId] = answer.sourceArticleIds;
+  const question = answer.question.replace(/\s+/g, " ").trim();
+  if (!articleId || question.length < 3 || question.length > KB_QUESTION_MAX) return;
+  const article = await findPublished(ctx.db, ctx.orgId, { id: articleId });
+  if (!article) return;
+  const learn = await learnsAutomatically(ctx);
+  await suggestQuestion(
+    ctx,
+    article,
+    { question, source: "rated", sourceId: answer.id },
+    learn ? ctx.asSystem(ASSISTANT_ACTOR.id) : null,
+  );
+}
+
+/** Drops the pending candidate a thumbs up on this logged answer left (none when it was reviewed or never made). */
+async function withdrawRated(ctx: Pick<TenantCtx, "db" | "orgId">, answerId: string) {
+  await ctx.db
+    .delete(aiQuestionSuggestions)
+    .where(
+      and(
+        eq(aiQuestionSuggestions.organizationId, ctx.orgId),
+        eq(aiQuestionSuggestions.source, "rated"),
+        eq(aiQuestionSuggestions.sourceId, answerId),
+        eq(aiQuestionSuggestions.state, "pending"),
+      ),
+    );
 }
 
 /** The slugs of the organization's help-center articles linked in a text (a full address or a path). */

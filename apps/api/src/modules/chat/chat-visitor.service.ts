@@ -326,7 +326,8 @@ export async function rateChat(
  * The visitor's "Was this helpful?" on one of the assistant's answers in their own chat, during the chat or after it.
  * One rating per answer: a later one replaces it (as the test console's thumbs do). It is the answer's logged rating,
  * so it counts on the AI Assistant page exactly as a rating on /ai-test does (a thumbs down puts the question on the
- * list of questions the assistant could not answer). Another visitor's or organization's answer is not found.
+ * list of questions the assistant could not answer), and a thumbs up makes the question a candidate example question of
+ * the answer's article (chat.answer_rated). Another visitor's or organization's answer is not found.
  */
 export async function rateAnswer(
   db: Db,
@@ -342,6 +343,13 @@ export async function rateAnswer(
     if (!answer) throw notFound("Answer");
     const feedback = input.helpful ? "up" : "down";
     if (!(await saveFeedback(ctx.db, ctx.orgId, answer.aiAnswerId, feedback))) throw notFound("Answer");
+    // A thumbs up teaches the assistant the question (ai/suggestions.ts), with the organization's rights.
+    await ctx.emit("chat.answer_rated", {
+      session_id: input.id,
+      message_id: answer.id,
+      answer_id: answer.aiAnswerId,
+      helpful: input.helpful,
+    });
     return toMessage(answer, feedback);
   });
 }

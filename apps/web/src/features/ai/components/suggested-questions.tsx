@@ -9,7 +9,8 @@ import { useReviewSuggestion, useReviewSuggestions, useSuggestions } from "../ap
 export const REVIEW_FAILED = "The suggestion could not be saved";
 
 /**
- * "Suggested by your team": questions customers asked that an agent answered with a link to a help-center article.
+ * "Suggested by your team": questions customers asked that an agent answered with a link to a help-center article, or
+ * whose answer from an article a chat visitor rated helpful ("rated").
  * Accepting one makes it an example question of that article, so the assistant answers it next time on its own.
  * Shown only when there is something to review.
  */
@@ -40,7 +41,8 @@ export function SuggestedQuestions({ canEdit }: { canEdit: boolean }) {
         )}
       </div>
       <p className="mt-1 max-w-3xl text-sm text-slate-600">
-        Your agents answered these questions with a link to an article.
+        Your agents answered these questions with a link to an article, or a visitor rated the assistant's answer from
+        the article helpful.
         {canEdit
           ? " Accept one and the assistant will answer that question with the article next time."
           : " An administrator can add them to the articles."}{" "}
@@ -69,16 +71,23 @@ function SuggestionRow({ suggestion, canEdit }: { suggestion: QuestionSuggestion
         onError: (error) => toastError(error, REVIEW_FAILED),
       },
     );
+  const article = (
+    <Link to={`/knowledge-base/${suggestion.article.id}`} className="text-indigo-700 hover:underline">
+      {suggestion.article.title}
+    </Link>
+  );
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0">
         <p className="font-medium break-words text-slate-900">“{suggestion.question}”</p>
         <p className="text-sm text-slate-600">
-          Answered with{" "}
-          <Link to={`/knowledge-base/${suggestion.article.id}`} className="text-indigo-700 hover:underline">
-            {suggestion.article.title}
-          </Link>{" "}
-          in a {suggestion.source === "chat" ? "live chat" : "ticket"}
+          {suggestion.source === "rated" ? (
+            <>Rated helpful in a live chat, where the assistant answered with {article}</>
+          ) : (
+            <>
+              Answered with {article} in a {suggestion.source === "chat" ? "live chat" : "ticket"}
+            </>
+          )}
         </p>
         {suggestion.article.questions >= KB_QUESTIONS_MAX && (
           <p className="text-sm text-amber-700">

@@ -549,6 +549,37 @@ describe("Suggested by your team", () => {
     expect(reviewed).toEqual(["accept", "dismiss"]);
   });
 
+  it("says where each suggestion came from: an agent's link in a chat or a ticket, or a visitor's thumbs up", async () => {
+    const rated = { ...suggestion, id: "7c6d5e4f-3a2b-4c1d-8e9f-0a1b2c3d4e5f", question: "Ship to Oslo?" };
+    aiScreen({
+      "GET /api/ai/suggestions": () =>
+        json(200, {
+          suggestions: [
+            suggestion,
+            {
+              ...suggestion,
+              id: "6b5c4d3e-2f1a-4b0c-9d8e-7f6a5b4c3d2e",
+              question: "Is shipping free?",
+              source: "ticket",
+            },
+            { ...rated, source: "rated" },
+          ],
+        }),
+    });
+    renderApp("/ai-assistant");
+    const section = await screen.findByRole("region", { name: "Suggested by your team" });
+    const rowOf = (question: string) => within(section).getByText(`“${question}”`).parentElement as HTMLElement;
+    expect(rowOf("Do you deliver to Norway?")).toHaveTextContent("Answered with International shipping in a live chat");
+    expect(rowOf("Is shipping free?")).toHaveTextContent("Answered with International shipping in a ticket");
+    expect(rowOf("Ship to Oslo?")).toHaveTextContent(
+      "Rated helpful in a live chat, where the assistant answered with International shipping",
+    );
+    expect(within(rowOf("Ship to Oslo?")).getByRole("link", { name: "International shipping" })).toHaveAttribute(
+      "href",
+      `/knowledge-base/${SHIPPING_ID}`,
+    );
+  });
+
   it("shows agents the suggestions without the buttons", async () => {
     aiScreen({ "GET /api/ai/suggestions": () => json(200, { suggestions: [suggestion] }) }, "agent");
     renderApp("/ai-assistant");
