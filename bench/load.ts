@@ -284,13 +284,18 @@ export function table(results: LoadResult[], cpuNames: string[] = []): string {
 /** Clock ticks per second of the CPU times in /proc. */
 const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
 
-/** The CPU ms (user and system) a process has used so far, from /proc; 0 when it has gone. */
+/** The CPU ms (user and system) a process of this machine has used so far, from /proc; throws when there is none. */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The fields after the command name in brackets, from the state (field 3): utime is field 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** processCpuMs, or 0 when the process has gone. */
 function cpuMsOf(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The fields after the command name in brackets, from the state (field 3): utime is field 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    return processCpuMs(pid);
   } catch {
     return 0;
   }

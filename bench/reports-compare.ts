@@ -9,33 +9,18 @@
  * The backend's CPU leaves out PostgreSQL's parallel workers (a filtered report's replies and surveys may use them):
  * PGOPTIONS="-c max_parallel_workers_per_gather=0" has the one backend do all of it, so the figure is the whole.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { reportQuery } from "@cove/contract/reports.ts";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { connectModules } from "../apps/api/src/app.ts";
 import { buildReport } from "../apps/api/src/modules/reports/reports.service.ts";
 import { setClock } from "../apps/api/src/platform/clock.ts";
-import type { Db } from "../apps/api/src/platform/db.ts";
-import { withTenant } from "../apps/api/src/platform/tenancy.ts";
+import { asAdmin, openReportsBench, REPORT_AT } from "./reports-tools.ts";
 
 const [url, out] = process.argv.slice(2);
 if (!url || !out) throw new Error("usage: reports-compare.ts <url> <dir>");
 mkdirSync(out, { recursive: true });
-connectModules();
-const pool = new pg.Pool({ connectionString: url, max: 1 });
-const db = drizzle(pool) as unknown as Db;
-const at = new Date("2026-11-30T12:00:00Z");
-setClock(() => at);
-const day = (n: number) => new Date(at.getTime() - n * 86_400_000).toISOString().slice(0, 10);
-const { rows } = await pool.query<{ org: string; admin: string; agent: string }>(
-  `select o.id as org, (select id from users where organization_id = o.id and role = 'admin' limit 1) as admin,
-          (select assignee_id::text from tickets where organization_id = o.id and assignee_id is not null
-           group by 1 order by count(*) desc, 1 limit 1) as agent
-   from organizations o where slug = 'bench-1'`,
-);
-const who = rows[0];
-if (!who) throw new Error("no bench-1");
+const { pool, db, who, backendCpu } = await openReportsBench(url);
+setClock(() => REPORT_AT);
+const day = (n: number) => new Date(REPORT_AT.getTime() - n * 86_400_000).toISOString().slice(0, 10);
 const cases: Record<string, Record<string, string>> = {
   day: { from: day(89), to: day(0) },
   "high-week": { from: day(89), to: day(0), priority: "high", group: "week" },
@@ -44,15 +29,6 @@ const cases: Record<string, Record<string, string>> = {
   "year-month": { from: day(364), to: day(0), group: "month" },
 };
 const runs = Number(process.env.RUNS ?? 5);
-// The database backend's CPU (user + system, ms) from /proc: the pool has one connection, so one backend.
-const client = await pool.connect();
-const backend = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]?.pid;
-client.release();
-const tick = 1000 / 100;
-const backendCpu = () => {
-  const fields = readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * tick;
-};
 for (const [name, q] of Object.entries(cases)) {
   const times: number[] = [];
   const dbCpu: number[] = [];
@@ -62,9 +38,7 @@ for (const [name, q] of Object.entries(cases)) {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const db0 = backendCpu();
-    const r = await withTenant(db, { orgId: who.org, userId: who.admin, role: "admin" }, (ctx) =>
-      buildReport(ctx, reportQuery.parse(q)),
-    );
+    const r = await asAdmin(db, who, (ctx) => buildReport(ctx, reportQuery.parse(q)));
     text = JSON.stringify(r);
     const cpu = process.cpuUsage(cpu0);
     times.push(performance.now() - t0);

@@ -7,17 +7,12 @@ import { reportQuery } from "@cove/contract/reports.ts";
 import pg from "pg";
 import { buildReport } from "../apps/api/src/modules/reports/reports.service.ts";
 import { explainAll } from "./explain.ts";
+import { benchOrg } from "./reports-tools.ts";
 
 const [url, extra] = process.argv.slice(2);
 if (!url) throw new Error("url");
 const pool = new pg.Pool({ connectionString: url, max: 1 });
-const { rows } = await pool.query<{ org: string; admin: string }>(
-  `select o.id as org, (select id from users where organization_id = o.id and role = 'admin' limit 1) as admin
-   from organizations o where slug = 'bench-1'`,
-);
-await pool.end();
-const who = rows[0];
-if (!who) throw new Error("no bench-1");
+const who = await benchOrg(pool).finally(() => pool.end());
 const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 const q = { from: day(89), to: day(0), ...(extra ? JSON.parse(extra) : {}) };
 console.log(

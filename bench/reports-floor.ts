@@ -6,41 +6,27 @@
  * mean over the runs).
  *   RUNS=10 npx tsx bench/reports-floor.ts postgres://postgres@127.0.0.1:5432/<bench db>
  */
-import { readFileSync } from "node:fs";
 import { type SQL, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { connectModules } from "../apps/api/src/app.ts";
 import { ticketFigures } from "../apps/api/src/modules/tickets/tickets.reports.ts";
 import { type Db, queryRows } from "../apps/api/src/platform/db.ts";
-import { withTenant } from "../apps/api/src/platform/tenancy.ts";
+import { loadAverage, openReportsBench, REPORT_AT, statementAsAdmin } from "./reports-tools.ts";
 
 const [url] = process.argv.slice(2);
 if (!url) throw new Error("usage: reports-floor.ts <url>");
-connectModules();
-const pool = new pg.Pool({ connectionString: url, max: 1 });
-const db = drizzle(pool) as unknown as Db;
-const at = new Date("2026-11-30T12:00:00Z");
-const { rows } = await pool.query<{ org: string; admin: string; tz: string; start: Date; end: Date }>(
-  `select o.id as org, (select id from users where organization_id = o.id and role = 'admin' limit 1) as admin,
-          o.timezone as tz, ('2026-09-02'::date::timestamp at time zone o.timezone) as start,
-          ('2026-12-01'::date::timestamp at time zone o.timezone) as end
-   from organizations o where slug = 'bench-1'`,
+const { pool, db, who, backendCpu } = await openReportsBench(url);
+const at = REPORT_AT;
+// The 90 days' bounds: local midnights in the organization's time zone.
+const { rows } = await pool.query<{ start: Date; end: Date }>(
+  `select ('2026-09-02'::date::timestamp at time zone $1) as start, ('2026-12-01'::date::timestamp at time zone $1) as end`,
+  [who.tz],
 );
-const who = rows[0];
-if (!who) throw new Error("no bench-1");
-const span = { start: who.start.toISOString(), end: who.end.toISOString(), timezone: who.tz };
+const midnights = rows[0];
+if (!midnights) throw new Error("no bounds");
+const span = { start: midnights.start.toISOString(), end: midnights.end.toISOString(), timezone: who.tz };
 const bounds: string[] = [];
-for (let d = who.start.getTime(); d < who.end.getTime(); d += 86_400_000) bounds.push(new Date(d).toISOString());
+for (let d = midnights.start.getTime(); d < midnights.end.getTime(); d += 86_400_000)
+  bounds.push(new Date(d).toISOString());
 bounds.push(span.end);
-
-const client = await pool.connect();
-const backend = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]?.pid;
-client.release();
-const backendCpu = () => {
-  const fields = readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 
 const inRange = sql`t.organization_id = ${who.org} and t.created_at >= ${span.start}::timestamptz
                     and t.created_at < ${span.end}::timestamptz`;
@@ -130,7 +116,6 @@ const variants: Variant[] = [
 ];
 
 const runs = Number(process.env.RUNS ?? 10);
-const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 for (const v of variants) {
   const dbCpu: number[] = [];
   const appCpu: number[] = [];
@@ -138,10 +123,7 @@ for (const v of variants) {
   for (let i = 0; i <= runs; i++) {
     const cpu0 = process.cpuUsage();
     const db0 = backendCpu();
-    out = await withTenant(db, { orgId: who.org, userId: who.admin, role: "admin" }, async (ctx) => {
-      await ctx.db.execute(sql`set local work_mem = '64MB'`);
-      return v.run(ctx.db as unknown as Db);
-    });
+    out = await statementAsAdmin(db, who, v.run);
     const cpu = process.cpuUsage(cpu0);
     if (i === 0) continue; // warm-up
     dbCpu.push(backendCpu() - db0);
@@ -150,7 +132,7 @@ for (const v of variants) {
   const mean = (a: number[]) => (a.reduce((s, x) => s + x, 0) / a.length).toFixed(1);
   const min = (a: number[]) => Math.min(...a).toFixed(1);
   console.log(
-    `${v.name}: database CPU mean ${mean(dbCpu)} ms (min ${min(dbCpu)}), app CPU mean ${mean(appCpu)} ms (min ${min(appCpu)}), out ${out}, load ${load()}`,
+    `${v.name}: database CPU mean ${mean(dbCpu)} ms (min ${min(dbCpu)}), app CPU mean ${mean(appCpu)} ms (min ${min(appCpu)}), out ${out}, load ${loadAverage()}`,
   );
 }
 await pool.end();

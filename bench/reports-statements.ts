@@ -6,41 +6,18 @@
  * runs; run with PGOPTIONS="-c max_parallel_workers_per_gather=0" so the one backend does all the work.
  *   RUNS=30 npx tsx bench/reports-statements.ts postgres://postgres@127.0.0.1:5432/<bench db>
  */
-import { readFileSync } from "node:fs";
-import { sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { connectModules } from "../apps/api/src/app.ts";
 import {
   backlogParts,
   type TicketReportFilter,
   ticketFigures,
 } from "../apps/api/src/modules/tickets/tickets.reports.ts";
 import type { Db } from "../apps/api/src/platform/db.ts";
-import { withTenant } from "../apps/api/src/platform/tenancy.ts";
+import { loadAverage, openReportsBench, REPORT_AT, statementAsAdmin } from "./reports-tools.ts";
 
 const [url] = process.argv.slice(2);
 if (!url) throw new Error("usage: reports-statements.ts <url>");
-connectModules();
-const pool = new pg.Pool({ connectionString: url, max: 1 });
-const db = drizzle(pool) as unknown as Db;
-const at = new Date("2026-11-30T12:00:00Z");
-const { rows } = await pool.query<{ org: string; admin: string; tz: string; agent: string }>(
-  `select o.id as org, (select id from users where organization_id = o.id and role = 'admin' limit 1) as admin,
-          o.timezone as tz,
-          (select assignee_id::text from tickets where organization_id = o.id and assignee_id is not null
-           group by 1 order by count(*) desc, 1 limit 1) as agent
-   from organizations o where slug = 'bench-1'`,
-);
-const who = rows[0];
-if (!who) throw new Error("no bench-1");
-const client = await pool.connect();
-const backend = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]?.pid;
-client.release();
-const backendCpu = () => {
-  const fields = readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+const { pool, db, who, backendCpu } = await openReportsBench(url);
+const at = REPORT_AT;
 const days = (from: string, to: string) => {
   const out: string[] = [];
   for (let d = Date.parse(from); d <= Date.parse(to); d += 86_400_000) out.push(new Date(d).toISOString());
@@ -56,7 +33,6 @@ const cases: { name: string; f: TicketReportFilter; bounds: string[] }[] = [
   { name: "a year by month", f: {}, bounds: months },
 ];
 const runs = Number(process.env.RUNS ?? 30);
-const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 for (const c of cases) {
   const span = { start: c.bounds[0] ?? "", end: c.bounds.at(-1) ?? "", timezone: who.tz };
   for (const [name, run] of [
@@ -66,13 +42,12 @@ for (const c of cases) {
     let total = 0;
     for (let i = 0; i <= runs; i++) {
       const db0 = backendCpu();
-      await withTenant(db, { orgId: who.org, userId: who.admin, role: "admin" }, async (ctx) => {
-        await ctx.db.execute(sql`set local work_mem = '64MB'`);
-        return run(ctx.db as unknown as Db);
-      });
+      await statementAsAdmin<unknown>(db, who, run);
       if (i > 0) total += backendCpu() - db0; // the first run warms up
     }
-    console.log(`${c.name}, ${name}: database CPU mean ${(total / runs).toFixed(1)} ms (${runs} runs), load ${load()}`);
+    console.log(
+      `${c.name}, ${name}: database CPU mean ${(total / runs).toFixed(1)} ms (${runs} runs), load ${loadAverage()}`,
+    );
   }
 }
 await pool.end();

@@ -204,6 +204,29 @@ test("on a 375 px phone the list and a ticket fit the screen @phone", async ({ p
   await expect(page.getByText("Showing 1 to 1 of 1 results")).toBeVisible();
   await page.getByRole("link", { name: /A subject long enough/ }).click();
   await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
+
+  // A toast spans a phone's width: it sits below the ticket's first row ("Back to List", "Reply"), not over it.
+  await page.route(/\/api\/tickets\/[0-9a-f-]{36}$/, (route) =>
+    route.request().method() === "GET"
+      ? route.fallback()
+      : route.fulfill({ status: 500, json: { error: "Down for a moment" } }),
+  );
+  await page.getByLabel("Status").selectOption("pending");
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Failed to update ticket" });
+  await expect(toast).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const actions = [
+    page.getByRole("link", { name: "Back to List" }),
+    page.getByRole("button", { name: "Reply", exact: true }),
+  ];
+  await expect
+    .poll(async () => {
+      const t = await toast.boundingBox();
+      const boxes = await Promise.all(actions.map((a) => a.boundingBox()));
+      return boxes.every((a) => t && a && (t.y >= a.y + a.height || a.y >= t.y + t.height));
+    })
+    .toBe(true);
+  await page.screenshot({ path: "test-results/ticket-toast-375.png" });
 });
 
 test("at 1280x800 a long subject and requester are cut, and Assignee and Updated stay on screen", async ({ page }) => {

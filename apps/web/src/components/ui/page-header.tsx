@@ -1,6 +1,7 @@
 import { ArrowLeft } from "lucide-react";
-import type { ReactNode } from "react";
+import { type ReactNode, useRef } from "react";
 import { Link } from "react-router";
+import { useToastsBelow } from "../../lib/toasts-below.ts";
 import { buttonClasses } from "./button.tsx";
 
 interface PageHeaderProps {
@@ -14,10 +15,13 @@ interface PageHeaderProps {
 
 /** The top of a screen of the app: the tab's title, the heading with its lead, and the screen's own actions. */
 export function PageHeader({ title, lead, actions }: PageHeaderProps) {
+  const header = useRef<HTMLElement>(null);
+  // On a phone the actions wrap below the heading: toasts keep clear of them.
+  useToastsBelow(header);
   return (
     <>
       <title>{`${title} · Cove`}</title>
-      <header className="flex flex-wrap items-center justify-between gap-3">
+      <header ref={header} className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
           {lead && <p className="mt-1 max-w-3xl text-sm text-slate-600">{lead}</p>}
@@ -30,10 +34,26 @@ export function PageHeader({ title, lead, actions }: PageHeaderProps) {
 
 /** "Back to List": the way up from a screen to the list or page it was opened from, above its heading. */
 export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  const link = useRef<HTMLAnchorElement>(null);
+  useToastsBelow(link);
   return (
-    <Link to={to} className={buttonClasses("ghost", "sm", "-ml-3")}>
+    <Link ref={link} to={to} className={buttonClasses("ghost", "sm", "-ml-3")}>
       <ArrowLeft className="size-4" aria-hidden="true" />
       {children}
     </Link>
+  );
+}
+
+/**
+ * The row a detail screen starts with: its BackLink at the left and its own actions at the right ("Reply", "Edit").
+ * On a phone toasts keep clear of it.
+ */
+export function ActionRow({ children }: { children: ReactNode }) {
+  const row = useRef<HTMLDivElement>(null);
+  useToastsBelow(row);
+  return (
+    <div ref={row} className="flex flex-wrap items-center justify-between gap-3">
+      {children}
+    </div>
   );
 }

@@ -3,7 +3,7 @@ import { ExternalLink, Eye, Pencil, ThumbsUp } from "lucide-react";
 import { Link, useLocation, useParams } from "react-router";
 import { MarkdownView } from "../../../components/markdown-view.tsx";
 import { buttonClasses } from "../../../components/ui/button.tsx";
-import { BackLink } from "../../../components/ui/page-header.tsx";
+import { ActionRow, BackLink } from "../../../components/ui/page-header.tsx";
 import { TitledSection } from "../../../components/ui/titled-section.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { ArticleFiles } from "../components/article-files.tsx";
@@ -34,7 +34,7 @@ function ArticleReader({ article }: { article: Article }) {
   return (
     <div className="space-y-6">
       <title>{`${article.title} · Knowledge Base · Cove`}</title>
-      <div className="flex flex-wrap items-center justify-between gap-3">
+      <ActionRow>
         <BackLink to={listPath}>Back to Knowledge Base</BackLink>
         <div className="flex flex-wrap gap-2">
           {article.status === "published" && user && (
@@ -48,7 +48,7 @@ function ArticleReader({ article }: { article: Article }) {
             Edit
           </Link>
         </div>
-      </div>
+      </ActionRow>
 
       <article
         aria-labelledby="article-title"

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../../../components/ui/button.tsx";
 import { Loading, NotFound } from "../../../components/ui/load-states.tsx";
-import { BackLink } from "../../../components/ui/page-header.tsx";
+import { ActionRow, BackLink } from "../../../components/ui/page-header.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { usePresence } from "../../../lib/realtime-provider.tsx";
 import { SlaPanel } from "../../automation/index.ts";
@@ -73,7 +73,7 @@ function TicketDetail({ id }: { id: string }) {
   return (
     <div className="space-y-6">
       <title>{`#${ticket.ticket_number} ${ticket.subject} · Cove`}</title>
-      <div className="flex flex-wrap items-center justify-between gap-3">
+      <ActionRow>
         <BackLink to={listPath}>Back to List</BackLink>
         <Button
           variant={replying ? "secondary" : "primary"}
@@ -84,7 +84,7 @@ function TicketDetail({ id }: { id: string }) {
           <Reply className="size-4" aria-hidden="true" />
           Reply
         </Button>
-      </div>
+      </ActionRow>
       <header className="space-y-2">
         <h1 className="text-2xl font-semibold tracking-tight break-words text-slate-900">
           <span className="text-slate-500">#{ticket.ticket_number}</span> {ticket.subject}
