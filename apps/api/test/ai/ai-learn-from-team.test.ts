@@ -1,5 +1,4 @@
 import type { AiResponseAnswer, SuggestionsReviewedAnswer } from "@cove/contract/ai.ts";
-import type { ChatMessage, StartChatAnswer } from "@cove/contract/chat.ts";
 import { KB_QUESTIONS_MAX } from "@cove/contract/kb.ts";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -13,12 +12,11 @@ import {
   createArticle,
   createTicket,
   errorAnswer,
-  newAddress,
   registerOrg,
   testAppForFile,
 } from "../helpers.ts";
 import { addArticle, demoOrganization } from "../support/kb-fixtures.ts";
-import { articleLink, suggestionReads } from "../support/suggestions.ts";
+import { articleLink, visitorAsks as askInChat, suggestionReads } from "../support/suggestions.ts";
 
 const t = testAppForFile();
 
@@ -53,17 +51,7 @@ async function review(org: Parameters<typeof call>[0], ids: (string | undefined)
 
 /** A visitor asks in the chat; the assistant hands off; a person answers with a link to the article. */
 async function handedOffChatAnsweredWith(org: Org, question: string, slug: string) {
-  const base = `/api/public/${org.user.organizationSlug}/chat/sessions`;
-  const started = await t.app.inject({
-    method: "POST",
-    url: base,
-    payload: { name: "Ada" },
-    remoteAddress: newAddress(),
-  });
-  expect(started.statusCode, started.body).toBe(201);
-  const chat = started.json() as StartChatAnswer;
-  const said = await call(chat.token, "POST", `${base}/${chat.session.id}/messages`, { message: question });
-  expect(said.statusCode, said.body).toBe(201);
+  const { chat } = await askInChat(t.app, org, question, "Ada");
   const sent = await call(org, "POST", `/api/chat/sessions/${chat.session.id}/messages`, {
     message: `Sorry about that! Here is how: ${link(org, slug)}`,
   });
@@ -263,18 +251,7 @@ describe("the assistant learns from the team's answers", () => {
 
 /** A visitor asks in a live chat; the assistant's answer (the message after the visitor's) and the chat. */
 async function visitorAsks(org: Org, question: string) {
-  const base = `/api/public/${org.user.organizationSlug}/chat/sessions`;
-  const started = await t.app.inject({
-    method: "POST",
-    url: base,
-    payload: { name: "Lee" },
-    remoteAddress: newAddress(),
-  });
-  expect(started.statusCode, started.body).toBe(201);
-  const chat = started.json() as StartChatAnswer;
-  const said = await call(chat.token, "POST", `${base}/${chat.session.id}/messages`, { message: question });
-  expect(said.statusCode, said.body).toBe(201);
-  const [, answer] = said.json().messages as ChatMessage[];
+  const { chat, base, answer } = await askInChat(t.app, org, question);
   if (!answer) throw new Error(`no answer to ${question}`);
   const rate = async (helpful: boolean) => {
     const res = await call(chat.token, "PUT", `${base}/${chat.session.id}/messages/${answer.id}/feedback`, {

@@ -1,4 +1,3 @@
-import type { StartChatAnswer } from "@cove/contract/chat.ts";
 import { describe, expect, it } from "vitest";
 import { linkedArticleSlugs } from "../../src/modules/ai/suggestions.ts";
 import {
@@ -7,12 +6,11 @@ import {
   client,
   createArticle,
   createTicket,
-  newAddress,
   registerOrg,
   testAppForFile,
   xssPayloads,
 } from "../helpers.ts";
-import { articleLink, suggestionReads } from "../support/suggestions.ts";
+import { articleLink, suggestionReads, visitorAsks } from "../support/suggestions.ts";
 
 const t = testAppForFile();
 
@@ -32,18 +30,7 @@ const link = articleLink;
 const { suggestions, questionsOf } = suggestionReads(() => t.app);
 
 async function startChat(org: Org, question: string) {
-  const base = `/api/public/${org.user.organizationSlug}/chat/sessions`;
-  const started = await t.app.inject({
-    method: "POST",
-    url: base,
-    payload: { name: "Lee Park" },
-    remoteAddress: newAddress(),
-  });
-  expect(started.statusCode, started.body).toBe(201);
-  const chat = started.json() as StartChatAnswer;
-  const said = await call(chat.token, "POST", `${base}/${chat.session.id}/messages`, { message: question });
-  expect(said.statusCode, said.body).toBe(201);
-  return chat;
+  return (await visitorAsks(t.app, org, question, "Lee Park")).chat;
 }
 
 describe("links in agents' answers suggest example questions", () => {

@@ -1,11 +1,11 @@
 import type { ThresholdProposal } from "@cove/contract/ai.ts";
-import type { ChatMessage, StartChatAnswer } from "@cove/contract/chat.ts";
+import type { ChatMessage } from "@cove/contract/chat.ts";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { aiAnswers, aiQuestionSuggestions } from "../../src/db/schema/ai.ts";
 import { chatMessages } from "../../src/db/schema/chat.ts";
-import { addMember, client, createArticle, newAddress, type Org, registerOrg, testAppForFile } from "../helpers.ts";
-import { suggestionReads } from "../support/suggestions.ts";
+import { addMember, client, createArticle, type Org, registerOrg, testAppForFile } from "../helpers.ts";
+import { suggestionReads, visitorAsks } from "../support/suggestions.ts";
 
 /*
  * "Wrong answer" on an assistant's answer in the agent's live-chat view (issue 35, items 1 and 2): the right article
@@ -44,18 +44,7 @@ async function shop(): Promise<Shop> {
 
 /** A visitor asks in the chat widget; the assistant answers (not a hand-off). The session and that answer. */
 async function answeredChat(org: Org, question = ASKED) {
-  const base = `/api/public/${org.user.organizationSlug}/chat/sessions`;
-  const started = await t.app.inject({
-    method: "POST",
-    url: base,
-    payload: { name: "Lee" },
-    remoteAddress: newAddress(),
-  });
-  expect(started.statusCode, started.body).toBe(201);
-  const chat = started.json() as StartChatAnswer;
-  const said = await call(chat.token, "POST", `${base}/${chat.session.id}/messages`, { message: question });
-  expect(said.statusCode, said.body).toBe(201);
-  const [, answer] = said.json().messages as ChatMessage[];
+  const { chat, base, answer } = await visitorAsks(t.app, org, question);
   expect(answer?.sender_type).toBe("ai");
   // An answer a visitor may rate: one the assistant gave and logged.
   expect(answer?.feedback).toBeNull();
