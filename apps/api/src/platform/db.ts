@@ -495,6 +495,7 @@ interface OpenTransaction {
   committed: boolean;
 }
 const openTransactions = new WeakMap<object, OpenTransaction>();
+const ALREADY_COMMITTED = "This transaction has already been committed by its last statement";
 
 /**
  * The last statement of a transaction, with its COMMIT in the same round trip (CommittingQuery): one write to
@@ -506,10 +507,8 @@ const openTransactions = new WeakMap<object, OpenTransaction>();
  */
 export async function finalRows<T>(db: Queryable, query: Statement, withValues = false): Promise<T[]> {
   const open = openTransactions.get(db);
-  if (!open || open.committed) {
-    if (open?.committed) throw new Error("This transaction has already been committed by its last statement");
-    return withValues ? valuePlannedRows<T>(db, query) : preparedRows<T>(db, query);
-  }
+  if (open?.committed) throw new Error(ALREADY_COMMITTED);
+  if (!open) return withValues ? valuePlannedRows<T>(db, query) : preparedRows<T>(db, query);
   const { dialect, session } = db as unknown as DrizzleInternals;
   const built = buildStatement(dialect, query);
   // Drizzle's own query config (its name, and its parsers: times stay text, as every other statement reads them).
@@ -583,7 +582,7 @@ export async function transactionFrom<R, T>(
   // nothing more may run on it as if it were still this transaction (it would run outside it, unconfined).
   const guarded = {
     query: (...args: Parameters<pg.PoolClient["query"]>) => {
-      if (open.committed) throw new Error("This transaction has already been committed by its last statement");
+      if (open.committed) throw new Error(ALREADY_COMMITTED);
       return (client.query as (...a: unknown[]) => unknown)(...args);
     },
   };
