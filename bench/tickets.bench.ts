@@ -19,6 +19,8 @@
  *   BENCH_ONLY              a regular expression: drive only the endpoints whose name matches (e.g. "search|stats")
  *   BENCH_CACHE             on,off (default both): run the app with its answer cache (as deployed), then without it,
  *                           so that every request does the full work
+ *   BENCH_APP_NODE_ARGS     extra Node options for the app's process, space-separated (e.g. "--cpu-prof
+ *                           --cpu-prof-dir=/tmp/prof": a CPU profile of the app, written when it exits)
  * Flag --quick: 20,000 tickets over 20 organizations, 5,000 embedded, 3 s per endpoint (a check that everything runs).
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -67,6 +69,7 @@ const config = {
   explain: process.env.BENCH_EXPLAIN !== "0",
   only: process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : null,
   seedConnections: Math.max(1, os.cpus().length),
+  appNodeArgs: (process.env.BENCH_APP_NODE_ARGS ?? "").split(" ").filter(Boolean),
   cacheModes: (process.env.BENCH_CACHE || "on,off").split(",").map((m) => {
     if (m.trim() !== "on" && m.trim() !== "off") throw new Error(`BENCH_CACHE takes on, off or on,off; got ${m}`);
     return m.trim() as CacheMode;
@@ -232,7 +235,7 @@ function startServer(
   target: ServerTarget,
 ): Promise<{ child: ChildProcess; ready: Extract<ServerMessage, { type: "ready" }> }> {
   const child = fork(path.join(here, "server.ts"), [], {
-    execArgv: ["--import", "tsx"],
+    execArgv: ["--import", "tsx", ...config.appNodeArgs],
     env: { ...process.env, NODE_ENV: "production", BENCH_SERVER: JSON.stringify(target) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

@@ -5,7 +5,7 @@ import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { validatorCompiler } from "fastify-type-provider-zod";
 import * as aiModule from "./modules/ai/index.ts";
 import { createOpenAiProvider, embeddedProvider } from "./modules/ai/index.ts";
 import * as apiKeys from "./modules/api-keys/index.ts";
@@ -54,6 +54,7 @@ import { registerRealtime } from "./platform/realtime.ts";
 import { registerRequestId, requestIdOf } from "./platform/request-id.ts";
 import { createSecrets } from "./platform/secrets.ts";
 import { registerSecurityHeaders } from "./platform/security-headers.ts";
+import { answerSerializer } from "./platform/serializer.ts";
 import { attachEventBus } from "./platform/tenancy.ts";
 import { registerWebApp, WEB_DIST } from "./platform/web.ts";
 
@@ -84,6 +85,11 @@ export interface AppOptions {
   webDist?: string;
   /** The bearer token of GET /metrics (METRICS_TOKEN); /metrics answers 404 when absent. */
   metricsToken?: string;
+  /**
+   * Whether each answer is also written through its zod schema and must come out the same (platform/serializer.ts);
+   * everywhere but NODE_ENV=production when absent, so every test checks the compiled serializers.
+   */
+  checkAnswers?: boolean;
 }
 
 /** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
@@ -172,7 +178,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   registerJsonBody(app);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializer({ checked: opts.checkAnswers ?? process.env.NODE_ENV !== "production" }));
   app.decorate("db", opts.database.db);
   const metrics = createMetrics({ defaultMetrics: Boolean(opts.metricsToken) });
   app.decorate("metrics", metrics);

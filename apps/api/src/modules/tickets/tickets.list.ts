@@ -18,7 +18,7 @@ import {
 import { filled, finalRows } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { TenantCtx } from "../../platform/tenancy.ts";
-import { rawTicketRow, type TicketRow, ticketSelectList, toTicketSummary } from "./tickets.queries.ts";
+import { type TicketRowRead, ticketSelectList, toTicketSummary } from "./tickets.queries.ts";
 import { ticketNumberIn, toTsQuery } from "./tickets.search.ts";
 
 type ListQuery = z.output<typeof ticketListQuery>;
@@ -85,7 +85,7 @@ const ticketListColumns = ticketSelectList(
 );
 
 /**
- * A page's tickets by number, with their assignee, shaped as TicketRow; `page` is a CTE of ticket_number (+ rank).
+ * A page's tickets by number, with their assignee, shaped as TicketRowRead; `page` is a CTE of ticket_number (+ rank).
  *
  * The assignee is looked up per ticket by its key (a lateral subquery with a limit, which the planner cannot turn into
  * a join of its own choosing). As a plain join, PostgreSQL guesses 23 rows for each (organization, number) lookup (it
@@ -114,7 +114,7 @@ interface CursorColumns {
 }
 
 type PageRow = { total: number; rank: number | null } & (
-  | ({ [K in keyof TicketRow]: TicketRow[K] } & CursorColumns)
+  | ({ [K in keyof TicketRowRead]: TicketRowRead[K] } & CursorColumns)
   | { id: null }
 );
 
@@ -125,7 +125,7 @@ type PageRow = { total: number; rank: number | null } & (
 const ORDERS = {
   updated: {
     keys: [key("updated_at", "timestamptz", true), key("ticket_number", "integer", true)],
-    values: (r: CursorColumns & TicketRow) => [r.cursorUpdatedAt, String(r.ticketNumber)],
+    values: (r: CursorColumns & TicketRowRead) => [r.cursorUpdatedAt, String(r.ticketNumber)],
   },
   sla_due: {
     keys: [
@@ -133,7 +133,7 @@ const ORDERS = {
       key("updated_at", "timestamptz", true),
       key("ticket_number", "integer", true),
     ],
-    values: (r: CursorColumns & TicketRow) => [r.cursorSlaDueAt, r.cursorUpdatedAt, String(r.ticketNumber)],
+    values: (r: CursorColumns & TicketRowRead) => [r.cursorSlaDueAt, r.cursorUpdatedAt, String(r.ticketNumber)],
   },
   "search:updated": {
     keys: [
@@ -141,7 +141,7 @@ const ORDERS = {
       key("k.updated_at", "timestamptz", true),
       key("k.ticket_number", "integer", true),
     ],
-    values: (r: CursorColumns & TicketRow) => [r.cursorRank, r.cursorUpdatedAt, String(r.ticketNumber)],
+    values: (r: CursorColumns & TicketRowRead) => [r.cursorRank, r.cursorUpdatedAt, String(r.ticketNumber)],
   },
   "search:sla_due": {
     keys: [
@@ -150,14 +150,14 @@ const ORDERS = {
       key("k.updated_at", "timestamptz", true),
       key("k.ticket_number", "integer", true),
     ],
-    values: (r: CursorColumns & TicketRow) => [
+    values: (r: CursorColumns & TicketRowRead) => [
       r.cursorSlaDueAt,
       r.cursorRank,
       r.cursorUpdatedAt,
       String(r.ticketNumber),
     ],
   },
-} satisfies Record<string, { keys: SortKey[]; values: (r: CursorColumns & TicketRow) => CursorValue[] }>;
+} satisfies Record<string, { keys: SortKey[]; values: (r: CursorColumns & TicketRowRead) => CursorValue[] }>;
 type OrderName = keyof typeof ORDERS;
 
 function key(column: string, type: string, desc: boolean): SortKey {
@@ -177,11 +177,11 @@ function answer(rows: PageRow[], query: ListQuery, capped: boolean, order: Order
   const last = rows.at(-1);
   const full = rows.length === query.limit && last !== undefined && last.id !== null;
   const next_cursor = full
-    ? encodeCursor(`tickets:${order}`, ORDERS[order].values(last as CursorColumns & TicketRow))
+    ? encodeCursor(`tickets:${order}`, ORDERS[order].values(last as CursorColumns & TicketRowRead))
     : null;
   const tickets = rows.flatMap((r) => {
     if (r.id === null) return [];
-    return [toTicketSummary(rawTicketRow(r as TicketRow))];
+    return [toTicketSummary(r as TicketRowRead)];
   });
   const pagination = {
     page: query.page,

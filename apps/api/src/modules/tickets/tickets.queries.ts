@@ -5,6 +5,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
 import { filled, finalRows, preparedRows, type Queryable, queryRows } from "../../platform/db.ts";
+import { isoInstant } from "../../platform/instants.ts";
 import { contactHasEmail } from "../contacts/index.ts";
 import { ticketParts } from "./tickets.parts.ts";
 
@@ -58,7 +59,18 @@ export type TicketRow = {
   slaKind: SlaKind | null;
 };
 
-export function toTicketSummary(row: TicketRow): TicketSummary {
+/**
+ * A TicketRow as Drizzle maps it (times as Dates) or as a raw statement reads it (ticketSelectList: times as
+ * PostgreSQL prints them).
+ */
+export type TicketRowRead = Omit<TicketRow, "createdAt" | "updatedAt" | "solvedAt" | "slaDueAt"> & {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  solvedAt: Date | string | null;
+  slaDueAt: Date | string | null;
+};
+
+export function toTicketSummary(row: TicketRowRead): TicketSummary {
   const name = row.requesterName.trim();
   const space = name.indexOf(" ");
   return {
@@ -77,10 +89,10 @@ export function toTicketSummary(row: TicketRow): TicketSummary {
     assignee_first_name: row.assigneeFirstName,
     assignee_last_name: row.assigneeLastName,
     tags: row.tags,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    solved_at: row.solvedAt?.toISOString() ?? null,
-    sla_due: row.slaDueAt && row.slaKind ? { kind: row.slaKind, due_at: row.slaDueAt.toISOString() } : null,
+    created_at: isoInstant(row.createdAt),
+    updated_at: isoInstant(row.updatedAt),
+    solved_at: row.solvedAt === null ? null : isoInstant(row.solvedAt),
+    sla_due: row.slaDueAt && row.slaKind ? { kind: row.slaKind, due_at: isoInstant(row.slaDueAt) } : null,
   };
 }
 
@@ -95,20 +107,6 @@ export const ticketSelectList = (description: SQLWrapper = tickets.description) 
     ),
     sql`, `,
   );
-
-/** Raw statements get timestamps as PostgreSQL prints them (the drivers are set up for Drizzle's own mapping). */
-const asDate = (v: Date | string) => (typeof v === "string" ? new Date(v) : v);
-
-/** A TicketRow read by a raw statement (ticketSelectList), its times made Dates. */
-export function rawTicketRow(row: TicketRow): TicketRow {
-  return {
-    ...row,
-    createdAt: asDate(row.createdAt),
-    updatedAt: asDate(row.updatedAt),
-    solvedAt: row.solvedAt === null ? null : asDate(row.solvedAt),
-    slaDueAt: row.slaDueAt === null ? null : asDate(row.slaDueAt),
-  };
-}
 
 export async function findTicketRow(db: Queryable, orgId: string, id: string): Promise<TicketRow | undefined> {
   const [row] = await db
@@ -227,11 +225,8 @@ export function toComment(row: {
   };
 }
 
-/** A time as PostgreSQL writes it in JSON, as the API answers times. */
-const isoTime = (at: string) => new Date(at).toISOString();
-
 /** What findTicketDetail reads: the ticket's row and its parts, each as JSON with the contract's names. */
-type TicketDetailRow = TicketRow & Pick<Ticket, "comments" | "activity" | "attachments" | "rating">;
+type TicketDetailRow = TicketRowRead & Pick<Ticket, "comments" | "activity" | "attachments" | "rating">;
 
 /**
  * findTicketDetail's statement, built on first use and then kept with its values apart (Filled, platform/db.ts); not
@@ -271,11 +266,11 @@ export async function findTicketDetail(
   const [row] = await (last ? finalRows : preparedRows)<TicketDetailRow>(db, statement);
   if (!row) return undefined;
   return {
-    ...toTicketSummary(rawTicketRow(row)),
-    comments: row.comments.map((c) => ({ ...c, created_at: isoTime(c.created_at) })),
-    activity: row.activity.map((a) => ({ ...a, created_at: isoTime(a.created_at) })),
+    ...toTicketSummary(row),
+    comments: row.comments.map((c) => ({ ...c, created_at: isoInstant(c.created_at) })),
+    activity: row.activity.map((a) => ({ ...a, created_at: isoInstant(a.created_at) })),
     attachments: row.attachments,
-    rating: row.rating && { ...row.rating, rated_at: isoTime(row.rating.rated_at) },
+    rating: row.rating && { ...row.rating, rated_at: isoInstant(row.rating.rated_at) },
   };
 }
 
