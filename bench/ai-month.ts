@@ -25,7 +25,7 @@
  * threshold, the rule the embedded provider applies.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { CHAT_HANDOFF_NOTICE, type ChatMessage } from "@cove/contract/chat.ts";
@@ -34,7 +34,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../apps/api/src/app.ts";
 import { kbArticles } from "../apps/api/src/db/schema/kb.ts";
 import { DEFAULT_SETTINGS } from "../apps/api/src/modules/ai/ai.queries.ts";
-import { handedOffAt, targetThreshold } from "../apps/api/src/modules/ai/threshold.ts";
+import { handedOffAt, labelledHistory, targetThreshold } from "../apps/api/src/modules/ai/threshold.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
 import { lexicon } from "../apps/api/src/modules/ai/wordnet.ts";
 import { type Database, openDatabase } from "../apps/api/src/platform/db.ts";
@@ -322,6 +322,15 @@ export async function simulateMonth(
   month.added =
     rows.reduce((n, r) => n + r.questions.length, 0) - kb.articles.reduce((n, a) => n + a.questions.length, 0);
   const after = await measure(call, org, kb);
+  if (process.env.BENCH_AI_MONTH_LABELS) {
+    // The month's labels (train side only: test questions are never labelled), one JSON line an organization, for
+    // studying the threshold rule away from the test answers.
+    const labels = await labelledHistory(database.db, org.id);
+    appendFileSync(
+      process.env.BENCH_AI_MONTH_LABELS,
+      `${JSON.stringify({ kb: kb.name, visitors, labels: labels.map(({ question: _, ...l }) => l) })}\n`,
+    );
+  }
   // Too little history is a 400 that says so: the default threshold stays.
   const applied = await call(org.token, "POST", "/api/ai/threshold/apply", { target: 0.1 }, undefined, true);
   const proposal = (await call(org.token, "GET", "/api/ai/threshold?target=0.1")).body as {
