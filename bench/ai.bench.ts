@@ -35,7 +35,8 @@
  *                        complained about; bench/ai-implicit.ts, never applied) at weights 1 and 0.5;
  *                        BENCH_AI_MONTH_LABELS=<file> appends each organization's month labels (train side: confidence
  *                        and kind, no test question) to that file as a JSON line, to study the threshold rule on
- *                        them
+ *                        them; BENCH_AI_MONTH_VISITORS=worst,best (default) chooses the months, "half" adds one where
+ *                        every second answered visitor rates
  * Flags: --quick (3 domains, 200 out-of-scope questions, 3 example questions per article: a check that everything
  *        runs; the month on 3 domains);
  *        --month (the simulated month alone);
