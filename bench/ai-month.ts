@@ -18,14 +18,16 @@
  *   best   every visitor rates: a right answer gets a thumbs up (an answerable label, and since 2026-11-30 a candidate
  *          example question of the answer's article, which "accept automatically" adds at once: suggestions.ts), a
  *          wrong one a thumbs down, after which an admin attaches a covered question to its right article from the
- *          unanswered list or marks an uncovered one "not covered".
+ *          unanswered list or marks an uncovered one "not covered";
+ *   half   (only with BENCH_AI_MONTH_VISITORS=half) every second answered visitor rates, as in the best case: between
+ *          the two, where real visitors sit.
  * Measured at each step on the test split with the staff console's endpoint (POST /api/chat/ai-response, channel
  * "console", which the threshold's history never reads): asked once with the threshold at 0 so every answer names
  * its best article and its confidence, and a question counts as handed off when its confidence is below the step's
  * threshold, the rule the embedded provider applies.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { CHAT_HANDOFF_NOTICE, type ChatMessage } from "@cove/contract/chat.ts";
@@ -34,7 +36,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../apps/api/src/app.ts";
 import { kbArticles } from "../apps/api/src/db/schema/kb.ts";
 import { DEFAULT_SETTINGS } from "../apps/api/src/modules/ai/ai.queries.ts";
-import { handedOffAt, targetThreshold } from "../apps/api/src/modules/ai/threshold.ts";
+import { handedOffAt, labelledHistory, targetThreshold } from "../apps/api/src/modules/ai/threshold.ts";
 import { wordVectors } from "../apps/api/src/modules/ai/word-vectors.ts";
 import { lexicon } from "../apps/api/src/modules/ai/wordnet.ts";
 import { type Database, openDatabase } from "../apps/api/src/platform/db.ts";
@@ -53,7 +55,13 @@ export interface MonthKb {
   uncoveredTest: string[];
 }
 
-export type Visitors = "worst" | "best";
+export type Visitors = "worst" | "best" | "half";
+
+/** The months to run per knowledge base (BENCH_AI_MONTH_VISITORS, a list; default worst,best). */
+const VISITORS = (process.env.BENCH_AI_MONTH_VISITORS || "worst,best")
+  .split(",")
+  .map((v) => v.trim())
+  .filter((v): v is Visitors => v === "worst" || v === "best" || v === "half");
 
 interface Org {
   token: string;
@@ -298,6 +306,9 @@ export async function simulateMonth(
     else if (right) month.answeredRight++;
     else month.answeredWrong++;
     if (visitors === "worst" || !turn.answerId) continue;
+    // Half the visitors rate: every second answered question of the month.
+    const answered = month.answeredRight + month.answeredWrong + month.uncoveredAnswered;
+    if (visitors === "half" && answered % 2 === 0) continue;
     await call(
       turn.visitor,
       "PUT",
@@ -322,6 +333,15 @@ export async function simulateMonth(
   month.added =
     rows.reduce((n, r) => n + r.questions.length, 0) - kb.articles.reduce((n, a) => n + a.questions.length, 0);
   const after = await measure(call, org, kb);
+  if (process.env.BENCH_AI_MONTH_LABELS) {
+    // The month's labels (train side only: test questions are never labelled), one JSON line an organization, for
+    // studying the threshold rule away from the test answers.
+    const labels = await labelledHistory(database.db, org.id);
+    appendFileSync(
+      process.env.BENCH_AI_MONTH_LABELS,
+      `${JSON.stringify({ kb: kb.name, visitors, labels: labels.map(({ question: _, ...l }) => l) })}\n`,
+    );
+  }
   // Too little history is a 400 that says so: the default threshold stays.
   const applied = await call(org.token, "POST", "/api/ai/threshold/apply", { target: 0.1 }, undefined, true);
   const proposal = (await call(org.token, "GET", "/api/ai/threshold?target=0.1")).body as {
@@ -429,7 +449,7 @@ export function monthLines(name: string, visitors: Visitors, results: MonthResul
   const row = (name: string, s: StepFigures) =>
     `  ${name.padEnd(44)} threshold ${s.threshold.toFixed(2)}  top-1 ${pct(s.top1)}  false hand-off ${pct(s.falseHandoff)}  uncovered hand-off ${pct(s.uncoveredHandoff)}`;
   return [
-    `${name}, visitors ${visitors === "worst" ? "never rate (worst case)" : "always rate (best case)"}: ${s0.inScope} in-scope and ${s0.uncovered} uncovered test answers`,
+    `${name}, visitors ${visitors === "worst" ? "never rate (worst case)" : visitors === "best" ? "always rate (best case)" : "rate every second answer"}: ${s0.inScope} in-scope and ${s0.uncovered} uncovered test answers`,
     row("step 0: as written, default threshold", s0),
     row("step 1: after the month", s1),
     row("step 2: after the month, its own threshold", s2),
@@ -515,7 +535,7 @@ export async function runMonths(clinc: Clinc, log: (line?: string) => void, quic
   await app.ready();
   try {
     const started = performance.now();
-    for (const visitors of ["worst", "best"] as const) {
+    for (const visitors of VISITORS) {
       const shop = shopKb();
       log();
       for (const line of monthLines(shop.name, visitors, [await simulateMonth(app, database, shop, visitors)]))
@@ -527,7 +547,7 @@ export async function runMonths(clinc: Clinc, log: (line?: string) => void, quic
       process.env.BENCH_AI_MONTH_DOMAINS ? Number(process.env.BENCH_AI_MONTH_DOMAINS) : quick ? 3 : undefined,
     );
     const oosTest = Number(process.env.BENCH_AI_MONTH_OOS) || 200;
-    for (const visitors of domains.length > 0 ? (["worst", "best"] as const) : []) {
+    for (const visitors of domains.length > 0 ? VISITORS : []) {
       const begun = performance.now();
       const results: MonthResult[] = [];
       for (const domain of domains) {

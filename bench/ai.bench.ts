@@ -32,7 +32,11 @@
  *                        BENCH_AI_MONTH_LOO=1 also prints step 2 with the threshold fitted leave-one-out (bench/ai-loo.ts,
  *                        never applied), on the newest BENCH_AI_MONTH_LOO_NEWEST labels (default 500);
  *                        BENCH_AI_MONTH_IMPLICIT=1 also prints step 2 with implicit answerable labels (answers nobody
- *                        complained about; bench/ai-implicit.ts, never applied) at weights 1 and 0.5
+ *                        complained about; bench/ai-implicit.ts, never applied) at weights 1 and 0.5;
+ *                        BENCH_AI_MONTH_LABELS=<file> appends each organization's month labels (train side: confidence
+ *                        and kind, no test question) to that file as a JSON line, to study the threshold rule on
+ *                        them; BENCH_AI_MONTH_VISITORS=worst,best (default) chooses the months, "half" adds one where
+ *                        every second answered visitor rates
  * Flags: --quick (3 domains, 200 out-of-scope questions, 3 example questions per article: a check that everything
  *        runs; the month on 3 domains);
  *        --month (the simulated month alone);

@@ -2,6 +2,7 @@ import type { ThresholdProposal } from "@cove/contract/ai.ts";
 import { describe, expect, it } from "vitest";
 import { aiAnswers, aiQuestionSuggestions } from "../../src/db/schema/ai.ts";
 import {
+  ceilingThreshold,
   floorThreshold,
   handedOffAt,
   type Labelled,
@@ -23,13 +24,23 @@ const FIXTURE: Labelled[] = [
   ...ANSWERABLE.map((confidence) => ({ confidence, answerable: true })),
   ...UNCOVERED.map((confidence) => ({ confidence, answerable: false })),
 ];
-/** 20 questions no article covered, half of them at 0.40 or above: the 17th smallest (85% of 20) is 0.56. */
+/**
+ * 20 questions no article covered, half of them at 0.40 or above: the 17th smallest (85% of 20) is 0.56. Each label as
+ * the assistant at 0.5 would have logged it: handed off below 0.5 (16 answerable ones answered, fewer than 20).
+ */
 const UNCOVERED_MANY = [
   0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.32, 0.34, 0.36, 0.38, 0.42, 0.44, 0.46, 0.48, 0.5, 0.53, 0.56, 0.61, 0.7, 0.95,
 ];
 const FLOOR_FIXTURE: Labelled[] = [
-  ...ANSWERABLE.map((confidence) => ({ confidence, answerable: true })),
-  ...UNCOVERED_MANY.map((confidence) => ({ confidence, answerable: false })),
+  ...ANSWERABLE.map((confidence) => ({ confidence, answerable: true, handedOff: confidence < 0.5 })),
+  ...UNCOVERED_MANY.map((confidence) => ({ confidence, answerable: false, handedOff: confidence < 0.5 })),
+];
+
+/** FLOOR_FIXTURE with 4 more answerable questions the assistant answered: 20 it answered itself, 24 answerable. */
+const ANSWERED_MORE = [0.92, 0.94, 0.96, 0.98];
+const CEILING_FIXTURE: Labelled[] = [
+  ...FLOOR_FIXTURE,
+  ...ANSWERED_MORE.map((confidence) => ({ confidence, answerable: true, handedOff: false })),
 ];
 
 describe("the proposed threshold", () => {
@@ -83,12 +94,45 @@ describe("the proposed threshold", () => {
     expect(proposeThreshold(FLOOR_FIXTURE.slice(1), 0.1)).toBeNull();
   });
 
+  it("raises the threshold toward the floor no higher than the target allows on the questions the assistant answered", () => {
+    // The floor reads the uncovered questions only: 0.57, as in FLOOR_FIXTURE.
+    expect(floorThreshold(CEILING_FIXTURE)).toBe(0.57);
+    // Target 10%: of all 24 answerable, 2 may fall below (floor(2.4)): the 3rd smallest, 0.40. Of the 20 the assistant
+    // answered (0.52 to 0.98), 2 may fall below: the 3rd smallest, 0.58, above the floor: the floor's 0.57 stands.
+    expect(targetThreshold(CEILING_FIXTURE, 0.1)).toBe(0.4);
+    expect(ceilingThreshold(CEILING_FIXTURE, 0.1)).toBe(0.58);
+    expect(proposeThreshold(CEILING_FIXTURE, 0.1)).toBe(0.57);
+    // Target 5%: 1 of 24 (the 2nd smallest, 0.35) and 1 of the 20 answered (the 2nd smallest, 0.55): the ceiling, 0.55,
+    // is below the floor, so the proposal stops there. At 0.55: 4 handed off and 0.52 of the answerable (5 of 24), 1 of
+    // the 20 answered (5%), 16 of 20 uncovered (0.05 to 0.53: 80%); the floor's 0.57 would hand off 2 of the 20 answered.
+    expect(targetThreshold(CEILING_FIXTURE, 0.05)).toBe(0.35);
+    expect(ceilingThreshold(CEILING_FIXTURE, 0.05)).toBe(0.55);
+    expect(proposeThreshold(CEILING_FIXTURE, 0.05)).toBe(0.55);
+    expect(handedOffAt(CEILING_FIXTURE, 0.55)).toEqual({
+      threshold: 0.55,
+      answerable: 5 / 24,
+      uncovered: 16 / 20,
+      wrong: null,
+    });
+    const answered = CEILING_FIXTURE.filter((l) => l.answerable && !l.handedOff);
+    expect(handedOffAt(answered, 0.55).answerable).toBe(1 / 20);
+    expect(handedOffAt(answered, 0.57).answerable).toBe(2 / 20);
+    // Without the 4 more (FLOOR_FIXTURE), 16 answered questions are fewer than 20: no ceiling, the floor's 0.57 stands.
+    expect(ceilingThreshold(FLOOR_FIXTURE, 0.05)).toBeNull();
+    expect(proposeThreshold(FLOOR_FIXTURE, 0.05)).toBe(0.57);
+    // A label not flagged as handed off counts as answered: with none flagged, all 20 answerable ones are, the ceiling
+    // is the target's own threshold, and the floor cannot raise the proposal (0.40, not 0.57).
+    const unflagged = FLOOR_FIXTURE.map(({ handedOff: _, ...l }) => l);
+    expect(ceilingThreshold(unflagged, 0.1)).toBe(0.4);
+    expect(proposeThreshold(unflagged, 0.1)).toBe(0.4);
+  });
+
   it("keeps the default with fewer than 20 answerable questions", () => {
     expect(proposeThreshold(FIXTURE.slice(1), 0.1)).toBeNull();
   });
 });
 
-async function seedHistory(org: Org, uncovered = UNCOVERED) {
+async function seedHistory(org: Org, uncovered = UNCOVERED, answeredMore: number[] = []) {
   const orgId = org.user.organizationId;
   const article = await createArticle(t.app, org, { title: "Returns", body: "Send it back.", status: "published" });
   const row = (question: string, confidence: number, extra: Partial<typeof aiAnswers.$inferInsert> = {}) => ({
@@ -111,6 +155,7 @@ async function seedHistory(org: Org, uncovered = UNCOVERED) {
   );
   await t.database.db.insert(aiAnswers).values([
     ...labelled,
+    ...answeredMore.map((c, k) => row(`thumbs more ${k}`, c, { feedback: "up" })),
     ...uncovered.map((c, k) => row(`uncovered ${k}`, c, { notCovered: true, reviewedAt: new Date() })),
     // Not labels: a thumbs down alone, the staff's console, an unlabelled question.
     row("thumbs down", 0.2, { feedback: "down" }),
@@ -198,6 +243,25 @@ describe("GET /api/ai/threshold and POST /api/ai/threshold/apply", () => {
     const applied = await call(org, "POST", "/api/ai/threshold/apply", { target: 0.1 });
     expect(applied.statusCode, applied.body).toBe(200);
     expect(applied.json<ThresholdProposal>().current).toBeCloseTo(0.57, 5);
+  });
+
+  it("stops below the floor where it would hand off more than the target of the questions the assistant answered", async () => {
+    const org = await registerOrg(t.app);
+    await seedHistory(org, UNCOVERED_MANY, ANSWERED_MORE);
+    // CEILING_FIXTURE at 5% (hand-computed in "raises the threshold toward the floor ..."): 0.55, not the floor's 0.57.
+    const proposal = (await call(org, "GET", "/api/ai/threshold?target=0.05")).json<ThresholdProposal>();
+    expect(proposal).toMatchObject({
+      labelled: { answerable: 24, uncovered: 20, wrong: 0 },
+      proposed: 0.55,
+      at_proposed: { threshold: 0.55, answerable_handed_off: 5 / 24, uncovered_handed_off: 16 / 20 },
+    });
+    expect(proposal.message).toBe(
+      "At 0.55: 21% of answerable questions handed off, 80% of uncovered ones handed off. No threshold hands off at most 5% of answerable questions and at least 85% of uncovered ones: 0.57 would hand off 85% of uncovered ones, but also 10% of the answerable questions the assistant answered itself; this one hands off 5% of those.",
+    );
+    // At 10% the ceiling (0.58) is above the floor: the floor's sentence, as without the ceiling.
+    const at10 = (await call(org, "GET", "/api/ai/threshold?target=0.1")).json<ThresholdProposal>();
+    expect(at10.proposed).toBe(0.57);
+    expect(at10.message).toContain("this is the lowest that hands off at least 85% of them.");
   });
 
   it("refuses a target out of range or not a number, and an anonymous caller", async () => {

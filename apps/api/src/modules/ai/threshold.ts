@@ -43,6 +43,11 @@ export interface Labelled {
    * question, but the answer given at that confidence was not it); absent when no article covers it.
    */
   wrong?: boolean;
+  /**
+   * True when the assistant handed the question off when it was asked (its confidence was below the threshold then in
+   * force); false or absent when it answered.
+   */
+  handedOff?: boolean;
 }
 
 /** A labelled question with its words, as labelledHistory reads it (newest first). */
@@ -95,15 +100,34 @@ export function floorThreshold(labels: Labelled[]): number | null {
 }
 
 /**
- * The proposal for a target share of false hand-offs: the target's threshold (targetThreshold), raised to the floor's
- * (floorThreshold) when it hands off fewer than UNCOVERED_FLOOR of the uncovered labelled questions. No threshold then
- * meets both; the lowest that meets the floor is proposed rather than one that leaves most uncovered questions answered
- * (docs/decisions/2026-11-29-assistant-learns.md, "The floor"). Null below MIN_ANSWERABLE.
+ * How far the floor may raise the proposal: the target's threshold read on the answerable questions the assistant
+ * answered itself (handedOff false), the highest at which at most `target` of them are handed off. The floor overrides
+ * the target because the answerable questions it handed off were answered by a person with an article since, so
+ * questions like them now score higher than their logged confidences: on those the target's count overstates what a
+ * threshold costs. The questions it answered carry no such bias, and the floor may not hand off more than the target
+ * of them (docs/decisions/2026-11-30-floor-ceiling.md). Null below MIN_ANSWERABLE of them: the floor is then not capped.
+ */
+export function ceilingThreshold(labels: Labelled[], target: number): number | null {
+  return targetThreshold(
+    labels.filter((l) => l.answerable && !l.handedOff),
+    target,
+  );
+}
+
+/**
+ * The proposal for a target share of false hand-offs: the target's threshold (targetThreshold), raised toward the
+ * floor's (floorThreshold) when it hands off fewer than UNCOVERED_FLOOR of the uncovered labelled questions, but no
+ * higher than the ceiling's (ceilingThreshold) when there is one. No threshold then meets both; the lowest that meets
+ * the floor is proposed rather than one that leaves most uncovered questions answered
+ * (docs/decisions/2026-11-29-assistant-learns.md, "The floor"), unless it would hand off more than the target of the
+ * questions the assistant answered itself. Null below MIN_ANSWERABLE.
  */
 export function proposeThreshold(labels: Labelled[], target: number): number | null {
   const fitted = targetThreshold(labels, target);
   if (fitted === null) return null;
-  return Math.max(fitted, floorThreshold(labels) ?? 0);
+  const floor = floorThreshold(labels) ?? 0;
+  const ceiling = ceilingThreshold(labels, target) ?? 1;
+  return Math.max(fitted, Math.min(floor, ceiling));
 }
 
 /**
@@ -113,7 +137,8 @@ export function proposeThreshold(labels: Labelled[], target: number): number | n
  * confidence logged is the wrong answer's: at it the question should have been handed off). Answerable: a thumbs up,
  * attached to an article from the unanswered list, or accepted as an article's example question after a person
  * answered it with that article. A thumbs down alone says the answer did not help, not whether an article covers the
- * question: unused.
+ * question: unused. Each keeps whether the assistant handed it off when asked (ceilingThreshold reads the ones it
+ * answered).
  */
 export async function labelledHistory(db: Queryable, orgId: string): Promise<LabelledQuestion[]> {
   const rows = await db
@@ -124,6 +149,7 @@ export async function labelledHistory(db: Queryable, orgId: string): Promise<Lab
       reviewedArticleId: aiAnswers.reviewedArticleId,
       notCovered: aiAnswers.notCovered,
       markedWrong: aiAnswers.markedWrong,
+      handoff: aiAnswers.handoff,
     })
     .from(aiAnswers)
     .where(
@@ -140,7 +166,7 @@ export async function labelledHistory(db: Queryable, orgId: string): Promise<Lab
     .from(aiQuestionSuggestions)
     .where(and(eq(aiQuestionSuggestions.organizationId, orgId), eq(aiQuestionSuggestions.state, "accepted")));
   return rows.flatMap((r): LabelledQuestion[] => {
-    const asked = { question: r.question, confidence: r.confidence };
+    const asked = { question: r.question, confidence: r.confidence, handedOff: r.handoff };
     if (r.notCovered) return [{ ...asked, answerable: false }];
     if (r.markedWrong) return [{ ...asked, answerable: false, wrong: true }];
     const answerable =
@@ -162,7 +188,11 @@ export async function thresholdProposal(ctx: TenantCtx, target?: number): Promis
   const answerable = labels.filter((l) => l.answerable).length;
   const wrong = labels.filter((l) => l.wrong).length;
   const proposed = proposeThreshold(labels, goal);
-  const raisedToFloor = proposed !== null && proposed !== targetThreshold(labels, goal);
+  const floor = floorThreshold(labels);
+  const raisedToFloor = proposed !== null && proposed === floor && proposed !== targetThreshold(labels, goal);
+  // Below the floor because the ceiling held it there: the sentence says what the floor would have cost.
+  const heldByCeiling = proposed !== null && floor !== null && proposed < floor;
+  const answeredItself = labels.filter((l) => l.answerable && !l.handedOff);
   const point = (threshold: number) => {
     const at = handedOffAt(labels, threshold);
     return {
@@ -189,6 +219,9 @@ export async function thresholdProposal(ctx: TenantCtx, target?: number): Promis
       (at.wrong_handed_off === null ? "." : `, ${pct(at.wrong_handed_off)} of those answered wrongly handed off.`) +
       (raisedToFloor
         ? ` No threshold hands off at most ${pct(goal)} of answerable questions and at least ${pct(UNCOVERED_FLOOR)} of uncovered ones: this is the lowest that hands off at least ${pct(UNCOVERED_FLOOR)} of them.`
+        : "") +
+      (heldByCeiling && floor !== null
+        ? ` No threshold hands off at most ${pct(goal)} of answerable questions and at least ${pct(UNCOVERED_FLOOR)} of uncovered ones: ${floor.toFixed(2)} would hand off ${pct(handedOffAt(labels, floor).uncovered ?? 0)} of uncovered ones, but also ${pct(handedOffAt(answeredItself, floor).answerable)} of the answerable questions the assistant answered itself; this one hands off ${pct(handedOffAt(answeredItself, proposed).answerable)} of those.`
         : "");
   }
   return {
