@@ -234,6 +234,42 @@ describe("PAYMENT_PROVIDER=stripe (the stripe SDK against a local server that sp
     expect(s.access.read_only_from).not.toBeNull();
   });
 
+  it("a webhook whose answer from Stripe was overtaken by a newer one's does not write the older state over it", async () => {
+    const { token, user } = await subscribed();
+    const subId = await subscriptionIdOf(user.organizationId);
+    // The first webhook's read of the subscription is answered (active) but arrives late.
+    const held = stripe.hold("GET", `/v1/subscriptions/${subId}`);
+    const first = webhook(stripe.event("customer.subscription.updated", subId));
+    await held.asked;
+    // Meanwhile the subscription ends and the second webhook reads and applies that.
+    stripe.end(subId);
+    const second = await webhook(stripe.event("customer.subscription.deleted", subId));
+    expect(second.statusCode, second.body).toBe(200);
+    expect((await subscription(t.app, token)).status).toBe("canceled");
+    held.release();
+    const late = await first;
+    expect(late.statusCode, late.body).toBe(200);
+    expect((await subscription(t.app, token)).status).toBe("canceled");
+  });
+
+  it("a user's change whose answer from Stripe was overtaken by a webhook's does not write the older state", async () => {
+    const { token, user } = await subscribed();
+    const subId = await subscriptionIdOf(user.organizationId);
+    // Cancel at the period's end: the update, then the read of the subscription (active, to cancel), answered late.
+    const held = stripe.hold("GET", `/v1/subscriptions/${subId}`);
+    const cancel = call(token, "POST", "/api/billing/cancel");
+    await held.asked;
+    stripe.end(subId);
+    const ended = await webhook(stripe.event("customer.subscription.deleted", subId));
+    expect(ended.statusCode, ended.body).toBe(200);
+    held.release();
+    const res = await cancel;
+    expect(res.statusCode, res.body).toBe(200);
+    const s = await subscription(t.app, token);
+    expect(s.status).toBe("canceled");
+    expect(s.access.read_only_from).not.toBeNull();
+  });
+
   it.skipIf(!onPostgres)(
     "a webhook waits behind a subscribe of the same organization instead of deadlocking with it (PostgreSQL)",
     async () => {

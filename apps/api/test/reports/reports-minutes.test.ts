@@ -138,34 +138,63 @@ describe("Business minutes stored on tickets", () => {
       { days: [0, 1, 2, 3, 4, 5, 6], opens: 22 * 60, closes: 6 * 60 },
       { days: [0, 1, 2, 3, 4, 5, 6], opens: 2 * 60 + 30, closes: 3 * 60 },
       { days: [0, 6], opens: 0, closes: 23 * 60 + 59 },
+      // Opening in the hour before the one Berlin repeats, and inside New York's.
+      { days: [0, 1, 2, 3, 4, 5, 6], opens: 60, closes: 5 * 60 },
+      { days: [0, 1, 2, 3, 4, 5, 6], opens: 90, closes: 5 * 60 },
     ];
-    const starts = Array.from({ length: 40 }, (_, i) => Z("2026-03-25T00:00:00Z").getTime() + i * 7.3 * 3_600_000);
-    const autumn = Array.from({ length: 20 }, (_, i) => Z("2026-10-22T00:00:00Z").getTime() + i * 5.9 * 3_600_000);
-    for (const window of windows) {
-      const pairs = [...starts, ...autumn].flatMap((s) => [1.5, 30, 200].map((h) => [s, s + h * 3_600_000] as const));
-      const res = await exec(
-        `select business_minutes_between(to_timestamp(a / 1000.0), to_timestamp(b / 1000.0), 'Europe/Berlin',
-                  $2::smallint[], $3, $4) as m
-         from jsonb_to_recordset($1::jsonb) as p(a float8, b float8, i int) order by i`,
-        [
-          JSON.stringify(pairs.map(([a, b], i) => ({ a, b, i }))),
-          `{${window.days.join(",")}}`,
-          window.opens,
-          window.closes,
-        ],
-      );
-      const inDatabase = res.rows.map((r) => round(Number(r.m)));
-      const inNode = pairs.map(([a, b]) => round(counted(window, "Europe/Berlin", new Date(a), new Date(b))));
-      expect(inDatabase).toEqual(inNode);
-      // And a due time SLA works out (addHours) is that many business hours away, past midnight too. (Not for the
-      // window inside the hour the autumn change repeats: addHours, reading wall clocks, opens it twice that night.)
-      if (window.opens === 2 * 60 + 30) continue;
-      for (const s of [...starts, ...autumn]) {
-        const start = new Date(s);
-        const due = addHours(start, 5.5, window, "Europe/Berlin");
-        expect(round(counted(window, "Europe/Berlin", start, due))).toBe(330);
+    const spring = (from: string) => Array.from({ length: 40 }, (_, i) => Z(from).getTime() + i * 7.3 * 3_600_000);
+    const autumn = (from: string) => Array.from({ length: 20 }, (_, i) => Z(from).getTime() + i * 5.9 * 3_600_000);
+    const zones = [
+      ["Europe/Berlin", [...spring("2026-03-25T00:00:00Z"), ...autumn("2026-10-22T00:00:00Z")]],
+      ["America/New_York", [...spring("2026-03-04T00:00:00Z"), ...autumn("2026-10-29T00:00:00Z")]],
+    ] as const;
+    for (const [zone, starts] of zones) {
+      for (const window of windows) {
+        const pairs = starts.flatMap((s) => [1.5, 30, 200].map((h) => [s, s + h * 3_600_000] as const));
+        const res = await exec(
+          `select business_minutes_between(to_timestamp(a / 1000.0), to_timestamp(b / 1000.0), $5,
+                    $2::smallint[], $3, $4) as m
+           from jsonb_to_recordset($1::jsonb) as p(a float8, b float8, i int) order by i`,
+          [
+            JSON.stringify(pairs.map(([a, b], i) => ({ a, b, i }))),
+            `{${window.days.join(",")}}`,
+            window.opens,
+            window.closes,
+            zone,
+          ],
+        );
+        const inDatabase = res.rows.map((r) => round(Number(r.m)));
+        const inNode = pairs.map(([a, b]) => round(counted(window, zone, new Date(a), new Date(b))));
+        expect(inDatabase, `${zone} ${window.opens}-${window.closes}`).toEqual(inNode);
+        // And a due time SLA works out (addHours) is that many business hours away, past midnight and over both
+        // changes of clocks too, whatever the window.
+        for (const s of starts) {
+          const start = new Date(s);
+          const due = addHours(start, 5.5, window, zone);
+          expect(round(counted(window, zone, start, due)), `${zone} ${start.toISOString()}`).toBe(330);
+        }
       }
     }
+  });
+
+  it("are counted by PostgreSQL as hand-computed on the nights the clocks go back", async () => {
+    const between = async (a: string, b: string, zone: string, opens: number, closes: number) => {
+      const res = await exec(
+        "select business_minutes_between($1::timestamptz, $2::timestamptz, $3, '{0,1,2,3,4,5,6}', $4, $5) as m",
+        [a, b, zone, opens, closes],
+      );
+      return Number(res.rows[0]?.m);
+    };
+    // Berlin, Sunday 25 October 2026 (03:00 CEST back to 02:00 CET at 01:00 UTC). Saturday's 22:00-06:00 night:
+    // 20:00-05:00 UTC, 9 hours. 01:00-05:00: 01:00 CEST (23:00 UTC) to 05:00 CET (04:00 UTC), 5 hours. 02:30-03:00:
+    // the later 02:30 (CET, 01:30 UTC) to 03:00 CET (02:00 UTC), 30 minutes.
+    expect(await between("2026-10-24T12:00Z", "2026-10-25T12:00Z", "Europe/Berlin", 22 * 60, 6 * 60)).toBe(540);
+    expect(await between("2026-10-24T12:00Z", "2026-10-25T12:00Z", "Europe/Berlin", 60, 5 * 60)).toBe(300);
+    expect(await between("2026-10-24T12:00Z", "2026-10-25T12:00Z", "Europe/Berlin", 150, 180)).toBe(30);
+    // New York, Sunday 1 November 2026 (02:00 EDT back to 01:00 EST at 06:00 UTC). The night: 02:00-11:00 UTC, 9 h.
+    // 01:30-05:00: the later 01:30 (EST, 06:30 UTC) to 05:00 EST (10:00 UTC), 3 h 30.
+    expect(await between("2026-10-31T12:00Z", "2026-11-01T12:00Z", "America/New_York", 22 * 60, 6 * 60)).toBe(540);
+    expect(await between("2026-10-31T12:00Z", "2026-11-01T12:00Z", "America/New_York", 90, 5 * 60)).toBe(210);
   });
 
   it("follow business hours that span midnight, in the report's speed figures", async () => {

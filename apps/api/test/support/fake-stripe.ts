@@ -74,6 +74,11 @@ export interface FakeStripe {
     opts?: { secret?: string; created?: number },
   ): { body: string; signature: string };
   requests: string[];
+  /**
+   * Holds the answer to the next request of this method and path: read from the objects when it arrives, sent when
+   * released (a slow answer, overtaken by later requests). asked resolves once the request has been answered.
+   */
+  hold(method: string, path: string): { asked: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -324,6 +329,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     return Buffer.concat(chunks).toString("utf8");
   }
 
+  const holds: { method: string; path: string; asked: () => void; released: Promise<void> }[] = [];
+
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const body = await readBody(req);
@@ -336,17 +343,22 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       res.end(JSON.stringify({ error: { type: "invalid_request_error", message: "Invalid API Key provided" } }));
       return;
     }
+    let status = 200;
+    let answer: unknown;
     try {
-      res.end(JSON.stringify(route(req.method ?? "GET", url.pathname, params)));
+      answer = route(req.method ?? "GET", url.pathname, params);
     } catch (err) {
-      if (err instanceof StripeFail) {
-        res.statusCode = err.status;
-        res.end(JSON.stringify(err.body));
-        return;
-      }
-      res.statusCode = 500;
-      res.end(JSON.stringify({ error: { type: "api_error", message: String(err) } }));
+      status = err instanceof StripeFail ? err.status : 500;
+      answer = err instanceof StripeFail ? err.body : { error: { type: "api_error", message: String(err) } };
     }
+    const held = holds.findIndex((h) => h.method === req.method && h.path === url.pathname);
+    if (held >= 0) {
+      const [hold] = holds.splice(held, 1);
+      hold?.asked();
+      await hold?.released;
+    }
+    res.statusCode = status;
+    res.end(JSON.stringify(answer));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
@@ -444,6 +456,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         body: payload,
         signature: signer.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? webhookSecret }),
       };
+    },
+    hold(method, path) {
+      let asked = () => {};
+      let release = () => {};
+      const answered = new Promise<void>((resolve) => {
+        asked = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holds.push({ method, path, asked, released });
+      return { asked: answered, release };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

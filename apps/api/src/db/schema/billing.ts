@@ -35,6 +35,8 @@ export const subscriptions = pgTable(
     billingAddress: jsonb("billing_address").$type<Record<string, string | null>>(),
     /** Set while a subscribe call talks to the provider, so a second one at the same time is refused. */
     pendingSince: timestamptz("pending_since"),
+    /** Counts the provider's states applied here; a sync applies only if it has not moved since it read the provider. */
+    syncGeneration: integer("sync_generation").notNull().default(0),
     updatedAt: updatedAt(),
   },
   (t) => [

@@ -43,7 +43,6 @@ import {
 const MINUTE = 60_000;
 /** The statuses a ticket waits on a due time in. */
 const OPEN: readonly string[] = ["open", "pending"];
-const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
 /** Open tickets whose due times one transaction works out again. */
 const RECOMPUTE_BATCH = 500;
 /** Answered or solved tickets whose stored business minutes one transaction works out again. */
@@ -186,64 +185,52 @@ function perZone(options: Intl.DateTimeFormatOptions): (timeZone: string) => Int
 }
 
 const clockOptions = { hour: "numeric", minute: "numeric", second: "numeric", hourCycle: "h23" } as const;
-const weekdayClock = perZone({ weekday: "short", ...clockOptions });
 const dateClock = perZone({ year: "numeric", month: "numeric", day: "numeric", ...clockOptions });
-
-/** The weekday and the time of day of an instant in a time zone. */
-function localParts(at: number, timeZone: string) {
-  const parts = weekdayClock(timeZone).formatToParts(new Date(at));
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "0";
-  return {
-    weekday: WEEKDAYS[part("weekday")] ?? 0,
-    minuteOfDay: Number(part("hour")) * 60 + Number(part("minute")),
-    minute: Number(part("minute")),
-    second: Number(part("second")),
-  };
-}
-
-/**
- * The minute of the day an instant's opening window closes at (1440: midnight, where a window that runs past it goes
- * on in the next day's early hours), or null when closed then. A window whose closing time is not after its opening
- * time runs past midnight: its early hours belong to the day before, a working day or not as that day is.
- */
-function closesAt(window: OpeningWindow, weekday: number, minuteOfDay: number): number | null {
-  const workday = window.days.includes(weekday);
-  if (window.closes > window.opens) {
-    return workday && minuteOfDay >= window.opens && minuteOfDay < window.closes ? window.closes : null;
-  }
-  if (workday && minuteOfDay >= window.opens) return 24 * 60;
-  return minuteOfDay < window.closes && window.days.includes((weekday + 6) % 7) ? window.closes : null;
-}
 
 /**
  * start plus hours, counted in business hours (window: the working days and opening hours in timeZone, past midnight
- * when it closes before it opens) or, with window false, in calendar hours. Closed time is skipped to the opening
- * time or an hour at a time, so a change of clocks (DST) is read as it happens.
+ * when it closes before it opens) or, with window false, in calendar hours. The business hours are the day's opening
+ * instant to its closing instant (openingsOf), the same spans businessMinutesCounter and the database's
+ * business_minutes_between count, so a due time is always that many counted business hours away: a change of clocks
+ * inside the hours lengthens or shortens them as it happens, and a time the clocks show twice is the later one.
  */
 export function addHours(start: Date, hours: number, window: OpeningWindow | false, timeZone: string): Date {
   if (!window) return new Date(start.getTime() + hours * 3_600_000);
   let at = start.getTime();
   let left = hours * 60;
-  for (let guard = 0; left > 0 && guard < 500_000; guard++) {
-    const { weekday, minuteOfDay, minute, second } = localParts(at, timeZone);
-    const workday = window.days.includes(weekday);
-    const closes = closesAt(window, weekday, minuteOfDay);
-    if (closes !== null) {
-      // Wall-clock minutes to the closing time, less any the clocks skip on the way (the spring change inside a
-      // night's window): never a minute past the closing instant.
-      const untilClose = closes - minuteOfDay - second / 60;
-      const skipped = Math.max(0, offsetAt(at + untilClose * MINUTE, timeZone) - offsetAt(at, timeZone)) / MINUTE;
-      const step = Math.min(left, untilClose - skipped);
-      at += step * MINUTE;
-      left -= step;
-    } else if (workday && minuteOfDay < window.opens) {
-      // Never past the next full hour: a change of clocks in between moves the opening time.
-      at += (Math.min(window.opens - minuteOfDay, 60 - minute) * 60 - second) * 1000;
-    } else {
-      at += ((60 - minute) * 60 - second) * 1000;
-    }
+  for (const [opens, closes] of openingsOf(window, timeZone, at)) {
+    if (left <= 0) break;
+    if (closes <= at) continue;
+    const from = Math.max(at, opens);
+    const open = (closes - from) / MINUTE;
+    if (open >= left) return new Date(from + left * MINUTE);
+    left -= open;
+    at = closes;
   }
   return new Date(at);
+}
+
+const DAY = 86_400_000;
+
+/** The UTC midnight of an instant's local date in a time zone (the calendar day it falls on there). */
+function localDay(at: number, timeZone: string): number {
+  return Math.floor((at + offsetAt(at, timeZone)) / DAY) * DAY;
+}
+
+/**
+ * The opening windows as instants, [opens, closes], in order, from the one of the local day before `from` (one that
+ * runs past midnight may still be open) on, for at most 100 years. A window whose closing is not after its opening
+ * (the clocks skip it) is left out.
+ */
+function* openingsOf(window: OpeningWindow, timeZone: string, from: number): Generator<[number, number]> {
+  const spans = window.closes <= window.opens;
+  const first = localDay(from, timeZone) - DAY;
+  for (let day = first; day < first + 36_525 * DAY; day += DAY) {
+    if (!window.days.includes(new Date(day).getUTCDay())) continue;
+    const opens = instantOf(day, window.opens, timeZone);
+    const closes = instantOf(spans ? day + DAY : day, window.closes, timeZone);
+    if (closes > opens) yield [opens, closes];
+  }
 }
 
 /** The time zone's offset from UTC at an instant, in milliseconds. */
@@ -259,13 +246,17 @@ function offsetAt(at: number, timeZone: string): number {
 
 /**
  * The instant a wall-clock time of a calendar day has in a time zone (day: milliseconds of that date's midnight as
- * if it were UTC). A time the clocks skip (the hour a daylight-saving change leaves out) is read in the offset after.
+ * if it were UTC), read as PostgreSQL reads `timestamp AT TIME ZONE` (business_minutes_between): a time the clocks
+ * show twice (the hour the autumn change repeats) is the later one, in standard time; a time they skip (the spring
+ * change) is read in the offset before the change, so it falls as far after it. The offsets tried are those a day
+ * before and a day after (no zone changes its clocks twice in two days).
  */
 function instantOf(day: number, minuteOfDay: number, timeZone: string): number {
   const wall = day + minuteOfDay * MINUTE;
-  const first = wall - offsetAt(wall, timeZone);
-  const second = wall - offsetAt(first, timeZone);
-  return Math.max(first, second);
+  const before = offsetAt(wall - DAY, timeZone);
+  const after = offsetAt(wall + DAY, timeZone);
+  const shown = [wall - before, wall - after].filter((at) => wall - at === offsetAt(at, timeZone));
+  return shown.length > 0 ? Math.max(...shown) : wall - before;
 }
 
 /**
@@ -281,19 +272,14 @@ export function businessMinutesCounter(
   from: Date,
   to: Date,
 ): (start: Date, end: Date) => number {
-  const DAY = 86_400_000;
   const starts: number[] = [];
   const ends: number[] = [];
   const before: number[] = [];
   let open = 0;
-  // Calendar days as UTC midnights of their local date, from a day before `from` to a day after `to`.
-  const localDay = (at: number) => Math.floor((at + offsetAt(at, timeZone)) / DAY) * DAY;
-  const spans = window.closes <= window.opens;
-  for (let day = localDay(from.getTime()) - DAY; day <= localDay(to.getTime()) + DAY; day += DAY) {
-    if (!window.days.includes(new Date(day).getUTCDay())) continue;
-    const s = instantOf(day, window.opens, timeZone);
-    const e = instantOf(spans ? day + DAY : day, window.closes, timeZone);
-    if (e <= s) continue;
+  // The windows from the one of the day before `from` to those of the day after `to`.
+  const last = localDay(to.getTime(), timeZone) + 2 * DAY;
+  for (const [s, e] of openingsOf(window, timeZone, from.getTime())) {
+    if (s >= last) break;
     starts.push(s);
     ends.push(e);
     before.push(open);

@@ -19,7 +19,7 @@ import { AppError, notFound } from "../../platform/errors.ts";
 import { recordId } from "../../platform/ids.ts";
 import type { Ctx, TenantCtx } from "../../platform/tenancy.ts";
 import { accessAt, readBillingState } from "./access.ts";
-import { applyInvoice, applySubscription, fetchState, lockForBilling } from "./billing.sync.ts";
+import { applyInvoice, applySubscription, fetchState, syncFromProvider } from "./billing.sync.ts";
 import { prorationCents } from "./proration.ts";
 import type { PaymentProvider, ProviderCard } from "./provider.ts";
 
@@ -135,16 +135,21 @@ async function view(ctx: Ctx, provider: PaymentProvider): Promise<SubscriptionAn
 export async function getSubscription(deps: BillingDeps): Promise<SubscriptionAnswer> {
   const pending = await deps.tenant(async (ctx) => {
     const row = await subscriptionRow(ctx);
-    return row?.providerStatus === "incomplete" && row.subscriptionId ? row.subscriptionId : null;
+    return row?.providerStatus === "incomplete" && row.subscriptionId
+      ? { id: row.subscriptionId, mark: row.syncGeneration }
+      : null;
   });
   if (pending) {
-    const fresh = await fetchState(deps.provider, pending);
-    return deps.tenant(async (ctx) => {
-      await lockForBilling(ctx);
-      if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice, fresh.subscription.status);
-      await applySubscription(ctx, deps.provider.kind, fresh.subscription);
-      return view(ctx, deps.provider);
-    });
+    return syncFromProvider(
+      deps.tenant,
+      () => fetchState(deps.provider, pending.id),
+      async (ctx, fresh) => {
+        if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice, fresh.subscription.status);
+        await applySubscription(ctx, deps.provider.kind, fresh.subscription);
+        return view(ctx, deps.provider);
+      },
+      pending.mark,
+    );
   }
   return deps.tenant((ctx) => view(ctx, deps.provider));
 }
@@ -204,6 +209,8 @@ export async function subscribe(
       email: me?.email ?? "",
       customerId: row?.provider === provider.kind ? row.customerId : null,
       incomplete: row?.providerStatus === "incomplete" ? row.subscriptionId : null,
+      // Read before the provider creates anything: the new subscription's answer is applied in order (syncFromProvider).
+      mark: row?.syncGeneration ?? 0,
     };
   });
 
@@ -231,26 +238,34 @@ export async function subscribe(
       ? await provider.retrieveInvoice(created.subscription.latestInvoiceId)
       : null;
     const savedCustomer = customerId;
-    await deps.tenant(async (ctx) => {
-      await lockForBilling(ctx);
-      await ctx.db
-        .update(subscriptions)
-        .set({
-          customerId: savedCustomer,
-          subscriptionId: created.subscription.id,
-          pendingSince: null,
-          ...cardColumns(card),
-        })
-        .where(eq(subscriptions.organizationId, ctx.orgId));
-      if (abandoned?.invoice) await applyInvoice(ctx, provider.kind, abandoned.invoice, abandoned.subscription.status);
-      if (invoice) await applyInvoice(ctx, provider.kind, invoice, created.subscription.status);
-      await applySubscription(ctx, provider.kind, created.subscription, at);
-      await audit(ctx, "billing.subscribed", subscriptionObject(ctx, input.plan), {
-        plan: input.plan,
-        mode,
-        ...cardDetails(card),
-      });
-    });
+    // The creation's answer, unless a webhook applied a state of the new subscription first: then it is read again.
+    const createdState = { subscription: created.subscription, invoice };
+    await syncFromProvider(
+      deps.tenant,
+      async (attempt) => (attempt === 0 ? createdState : fetchState(provider, created.subscription.id)),
+      async (ctx, state) => {
+        await ctx.db
+          .update(subscriptions)
+          .set({
+            customerId: savedCustomer,
+            subscriptionId: created.subscription.id,
+            pendingSince: null,
+            ...cardColumns(card),
+          })
+          .where(eq(subscriptions.organizationId, ctx.orgId));
+        if (abandoned?.invoice) {
+          await applyInvoice(ctx, provider.kind, abandoned.invoice, abandoned.subscription.status);
+        }
+        if (state.invoice) await applyInvoice(ctx, provider.kind, state.invoice, state.subscription.status);
+        await applySubscription(ctx, provider.kind, state.subscription, at);
+        await audit(ctx, "billing.subscribed", subscriptionObject(ctx, input.plan), {
+          plan: input.plan,
+          mode,
+          ...cardDetails(card),
+        });
+      },
+      prep.mark,
+    );
     if (created.clientSecret) {
       return {
         status: "requires_confirmation",
@@ -299,18 +314,21 @@ async function changeAndApply(
     return found;
   });
   const card = await change(row);
-  const fresh = await fetchState(deps.provider, row.subscriptionId);
-  await deps.tenant(async (ctx) => {
-    await lockForBilling(ctx);
-    if (card) {
-      await ctx.db.update(subscriptions).set(cardColumns(card)).where(eq(subscriptions.organizationId, ctx.orgId));
-    }
-    if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice, fresh.subscription.status);
-    await applySubscription(ctx, deps.provider.kind, fresh.subscription);
-    const details = { ...record.details, ...(card ? cardDetails(card) : {}) };
-    await audit(ctx, record.action, subscriptionObject(ctx, fresh.subscription.plan ?? row.plan), details);
-  });
-  return fresh.subscription;
+  return syncFromProvider(
+    deps.tenant,
+    () => fetchState(deps.provider, row.subscriptionId),
+    async (ctx, fresh) => {
+      if (card) {
+        await ctx.db.update(subscriptions).set(cardColumns(card)).where(eq(subscriptions.organizationId, ctx.orgId));
+      }
+      if (fresh.invoice) await applyInvoice(ctx, deps.provider.kind, fresh.invoice, fresh.subscription.status);
+      await applySubscription(ctx, deps.provider.kind, fresh.subscription);
+      const details = { ...record.details, ...(card ? cardDetails(card) : {}) };
+      await audit(ctx, record.action, subscriptionObject(ctx, fresh.subscription.plan ?? row.plan), details);
+      return fresh.subscription;
+    },
+    row.syncGeneration,
+  );
 }
 
 /** Sets or clears the subscription's cancellation at the end of its period, at the provider, then here. */

@@ -5,7 +5,8 @@ import { billingEvents, invoices, subscriptions } from "../../db/schema/billing.
 import { organizations } from "../../db/schema/organizations.ts";
 import { recordAudit } from "../../platform/audit.ts";
 import { now } from "../../platform/clock.ts";
-import type { Db, Queryable } from "../../platform/db.ts";
+import type { Db, Queryable, Tx } from "../../platform/db.ts";
+import { AppError } from "../../platform/errors.ts";
 import { withVisitor } from "../../platform/tenancy.ts";
 import type { PaymentProvider, ProviderInvoice, ProviderSubscription } from "./provider.ts";
 
@@ -28,6 +29,64 @@ export async function lockForBilling(v: Scope): Promise<void> {
     .from(organizations)
     .where(eq(organizations.id, v.orgId))
     .for("no key update");
+}
+
+/** Runs fn in one of the organization's transactions (a request's, or a webhook's as the visitor). */
+export type InBillingTx<C extends Scope = Scope> = <T>(fn: (v: C) => Promise<T>) => Promise<T>;
+
+/** The organization's count of applied syncs (0 without a subscription row), read before asking the provider. */
+export async function syncMark(v: Scope): Promise<number> {
+  const [row] = await v.db
+    .select({ generation: subscriptions.syncGeneration })
+    .from(subscriptions)
+    .where(eq(subscriptions.organizationId, v.orgId));
+  return row?.generation ?? 0;
+}
+
+/** Attempts of one sync before it gives up (each lost only to another sync applied in between). */
+const SYNC_ATTEMPTS = 5;
+
+/**
+ * Reads the provider's state and applies it, in the order the reads were made. The read is a network round trip, so
+ * it runs outside any transaction (no row lock is held while the provider answers; the embedded database has a single
+ * connection). Two syncs of one organization (two webhooks, a webhook and a user's change) may then read in one order
+ * and apply in the other, and the older answer would be written over the newer one. So each sync reads the
+ * organization's sync generation before asking the provider, and applies its answer, under lockForBilling, only if
+ * the generation has not moved since: then no other answer was applied after this read was asked for, and every
+ * answer applied before was read before it. If it moved, the answer may be older than the one applied: it is dropped
+ * and the provider read again (the generation read under the lock is the new mark). `mark`: a generation read
+ * earlier, before the provider was asked anything this sync applies (subscribe reads it with its first checks).
+ * read(attempt): the state to apply; attempt 0 may return an answer already at hand, got after the mark was read.
+ */
+export async function syncFromProvider<C extends Scope, S, R>(
+  inTx: InBillingTx<C>,
+  read: (attempt: number) => Promise<S>,
+  apply: (v: C, state: S) => Promise<R>,
+  mark?: number,
+): Promise<R> {
+  let seen = mark ?? (await inTx(syncMark));
+  for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
+    const state = await read(attempt);
+    const done = await inTx(async (v) => {
+      await lockForBilling(v);
+      const [row] = await v.db
+        .select({ generation: subscriptions.syncGeneration })
+        .from(subscriptions)
+        .where(eq(subscriptions.organizationId, v.orgId));
+      // No subscription row: nothing a sync writes is ordered (and none was applied).
+      if (row && row.generation !== seen) return { applied: false as const, generation: row.generation };
+      if (row) {
+        await v.db
+          .update(subscriptions)
+          .set({ syncGeneration: seen + 1 })
+          .where(eq(subscriptions.organizationId, v.orgId));
+      }
+      return { applied: true as const, result: await apply(v, state) };
+    });
+    if (done.applied) return done.result;
+    seen = done.generation;
+  }
+  throw new AppError("CONFLICT", "Your subscription changed several times at once. Reload the page to see it.");
 }
 
 /** The subscription's state on the organization: its plan and status, the grace and cancellation dates. */
@@ -147,6 +206,25 @@ export async function fetchState(provider: PaymentProvider, subscriptionId: stri
   return { subscription, invoice };
 }
 
+/** The organization Cove recorded a subscription or invoice of the provider for (as the owner role), if any. */
+async function organizationOf(
+  db: Db,
+  provider: PaymentProviderKind,
+  object: { kind: "subscription" | "invoice"; id: string },
+): Promise<string | null> {
+  const [row] =
+    object.kind === "subscription"
+      ? await db
+          .select({ orgId: subscriptions.organizationId })
+          .from(subscriptions)
+          .where(and(eq(subscriptions.provider, provider), eq(subscriptions.subscriptionId, object.id)))
+      : await db
+          .select({ orgId: invoices.organizationId })
+          .from(invoices)
+          .where(and(eq(invoices.provider, provider), eq(invoices.providerInvoiceId, object.id)));
+  return row?.orgId ?? null;
+}
+
 /**
  * A webhook delivery: verified, then applied once. The event only says which object changed; its current state is
  * read from the provider, so a duplicate or late delivery cannot move the organization back to an older state.
@@ -172,43 +250,59 @@ export async function handleWebhook(
 
   let orgId: string | null = null;
   if (event.object) {
+    const object = event.object;
     // The object the event names, and with it the subscription and its latest invoice.
-    const invoice = event.object.kind === "invoice" ? await provider.retrieveInvoice(event.object.id) : null;
-    const subscriptionId = event.object.kind === "subscription" ? event.object.id : (invoice?.subscriptionId ?? null);
-    const fresh = subscriptionId ? await fetchState(provider, subscriptionId) : null;
-    const subscription = fresh?.subscription ?? null;
-    const latest = fresh?.invoice ?? null;
-    const customerId = subscription?.customerId ?? invoice?.customerId;
-    // Which organization: by the provider's customer, found as the owner role (no organization is known yet).
-    const [owner] = customerId
-      ? await db
-          .select({ orgId: subscriptions.organizationId })
-          .from(subscriptions)
-          .where(and(eq(subscriptions.provider, provider.kind), eq(subscriptions.customerId, customerId)))
-      : [];
-    orgId = owner?.orgId ?? null;
-    if (orgId) {
-      await withVisitor(db, orgId, async (v) => {
-        await lockForBilling(v);
-        // Both belong to the subscription read here (an invoice of no subscription has no such status).
-        const status = subscription?.status ?? null;
-        if (invoice) await applyInvoice(v, provider.kind, invoice, invoice.subscriptionId ? status : null);
-        if (latest && latest.id !== invoice?.id) await applyInvoice(v, provider.kind, latest, status);
-        const before = await statusOf(v);
-        if (subscription) await applySubscription(v, provider.kind, subscription);
-        const after = await statusOf(v);
-        if (before && after && before.status !== after.status) {
-          // What the provider changed by itself (a renewal's payment failed, the subscription ended) is the system's.
-          await recordAudit(v.db, {
-            orgId: v.orgId,
-            actor: { type: "system", id: "payment-provider", name: "Payment provider" },
-            action: "billing.status_changed",
-            object: { type: "subscription", id: v.orgId, label: PLANS[after.plan].name },
-            details: { from: before.status, to: after.status },
-            address: null,
-          });
-        }
-      });
+    const read = async () => {
+      const invoice = object.kind === "invoice" ? await provider.retrieveInvoice(object.id) : null;
+      const subscriptionId = object.kind === "subscription" ? object.id : (invoice?.subscriptionId ?? null);
+      const fresh = subscriptionId ? await fetchState(provider, subscriptionId) : null;
+      return { invoice, subscription: fresh?.subscription ?? null, latest: fresh?.invoice ?? null };
+    };
+    // Which organization: the one Cove recorded the object for, read before the provider is asked, so the sync's
+    // generation is read before too (syncFromProvider). An object not recorded yet (a subscription's first events,
+    // before the subscribe that created it has written it down): by the provider's customer, read once more then.
+    orgId = await organizationOf(db, provider.kind, object);
+    if (!orgId) {
+      const first = await read();
+      const customerId = first.subscription?.customerId ?? first.invoice?.customerId;
+      // Found as the owner role (no organization is known yet).
+      const [owner] = customerId
+        ? await db
+            .select({ orgId: subscriptions.organizationId })
+            .from(subscriptions)
+            .where(and(eq(subscriptions.provider, provider.kind), eq(subscriptions.customerId, customerId)))
+        : [];
+      orgId = owner?.orgId ?? null;
+    }
+    const org = orgId;
+    if (org) {
+      const inTx: InBillingTx<{ orgId: string; db: Tx }> = (fn) => withVisitor(db, org, fn);
+      const mark = await inTx(syncMark);
+      await syncFromProvider(
+        inTx,
+        read,
+        async (v, { invoice, subscription, latest }) => {
+          // Both belong to the subscription read here (an invoice of no subscription has no such status).
+          const status = subscription?.status ?? null;
+          if (invoice) await applyInvoice(v, provider.kind, invoice, invoice.subscriptionId ? status : null);
+          if (latest && latest.id !== invoice?.id) await applyInvoice(v, provider.kind, latest, status);
+          const before = await statusOf(v);
+          if (subscription) await applySubscription(v, provider.kind, subscription);
+          const after = await statusOf(v);
+          if (before && after && before.status !== after.status) {
+            // What the provider changed by itself (a renewal's payment failed, the subscription ended) is the system's.
+            await recordAudit(v.db, {
+              orgId: v.orgId,
+              actor: { type: "system", id: "payment-provider", name: "Payment provider" },
+              action: "billing.status_changed",
+              object: { type: "subscription", id: v.orgId, label: PLANS[after.plan].name },
+              details: { from: before.status, to: after.status },
+              address: null,
+            });
+          }
+        },
+        mark,
+      );
     }
   }
   // An event about a customer Cove does not know yet is not recorded, so a redelivery is looked at again.

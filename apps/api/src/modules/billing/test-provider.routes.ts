@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { inRequest } from "../../platform/auth.ts";
 import { addRoute } from "../../platform/routes.ts";
 import { customerOf, shiftOrganization } from "./billing.service.ts";
-import { applyInvoice, applySubscription, fetchState, lockForBilling } from "./billing.sync.ts";
+import { applyInvoice, applySubscription, fetchState, syncFromProvider, syncMark } from "./billing.sync.ts";
 import type { TestProvider } from "./test.provider.ts";
 
 /** The test payment form works while read-only (it is how one pays), and each call is rate limited. */
@@ -39,20 +39,23 @@ export async function testProviderRoutes(app: FastifyInstance, opts: { test: Tes
     config,
     handler: async (req) => {
       const { days } = req.body;
-      const { customerId, subscriptionId } = await inRequest(app, req, async (ctx) => {
+      const { customerId, subscriptionId, mark } = await inRequest(app, req, async (ctx) => {
         await shiftOrganization(ctx, days);
-        return customerOf(ctx);
+        return { ...(await customerOf(ctx)), mark: await syncMark(ctx) };
       });
       if (customerId) await test.shiftCustomer(customerId, days);
       await test.renewDue();
       // Apply what the renewals did now, rather than when their webhooks arrive, so the next page load shows it.
       if (subscriptionId) {
-        const fresh = await fetchState(test, subscriptionId);
-        await inRequest(app, req, async (ctx) => {
-          await lockForBilling(ctx);
-          if (fresh.invoice) await applyInvoice(ctx, test.kind, fresh.invoice, fresh.subscription.status);
-          await applySubscription(ctx, test.kind, fresh.subscription);
-        });
+        await syncFromProvider(
+          (fn) => inRequest(app, req, fn),
+          () => fetchState(test, subscriptionId),
+          async (ctx, fresh) => {
+            if (fresh.invoice) await applyInvoice(ctx, test.kind, fresh.invoice, fresh.subscription.status);
+            await applySubscription(ctx, test.kind, fresh.subscription);
+          },
+          mark,
+        );
       }
       return { message: `Your organization's billing moved ${days} day${days === 1 ? "" : "s"} ahead.` };
     },
