@@ -12,7 +12,7 @@ type Serialize = (data: unknown) => string;
  * Encoding with zod and then JSON.stringify cost about a sixth of a list page's CPU in the app: zod checks every
  * field of every ticket, its uuids by regular expression (docs/benchmarks.md, issue 34).
  *
- * A schema JSON Schema cannot express (a transform, a date) keeps zod's encode. With `checked` (every environment but
+ * A schema JSON Schema cannot express (a Date) keeps zod's encode. With `checked` (every environment but
  * production, so every test) each answer is also written through zod's encode and the two must say the same (the
  * same JSON values; the order of an object's keys may differ): the compiled serializer checks neither types nor
  * refinements, so the tests hold it to what zod would have written, on every answer they get.
