@@ -270,6 +270,65 @@ describe("PAYMENT_PROVIDER=stripe (the stripe SDK against a local server that sp
     expect(s.access.read_only_from).not.toBeNull();
   });
 
+  it("a webhook that loses every attempt to newer syncs gives up with 409, writes nothing, and applies when redelivered", async () => {
+    const { token, user } = await subscribed();
+    const orgId = user.organizationId;
+    const subId = await subscriptionIdOf(orgId);
+    const path = `/v1/subscriptions/${subId}`;
+    const generation = async () =>
+      (
+        await queryRows<{ g: number }>(
+          t.database.db,
+          sql`select sync_generation as g from subscriptions where organization_id = ${orgId}`,
+        )
+      )[0]?.g;
+    const before = await generation();
+    const reads = () => stripe.requests.filter((r) => r === `GET ${path}`).length;
+    const readsBefore = reads();
+
+    let held = stripe.hold("GET", path);
+    const delivery = stripe.event("customer.subscription.updated", subId);
+    const first = webhook(delivery);
+    for (let round = 1; round <= 5; round++) {
+      // The first webhook's read (attempt `round`) is answered but arrives late; it must not have finished meanwhile.
+      const waiting = await Promise.race([held.asked.then(() => true), first.then(() => false)]);
+      expect(waiting, `the first webhook finished before its attempt ${round}`).toBe(true);
+      // Meanwhile the subscription changes and another webhook reads and applies that: the generation moves.
+      if (round % 2 === 1) stripe.renew(subId, false);
+      else stripe.payOpen(subId);
+      const other = await webhook(stripe.event("customer.subscription.updated", subId));
+      expect(other.statusCode, other.body).toBe(200);
+      const next = round < 5 ? stripe.hold("GET", path) : null;
+      held.release();
+      if (next) held = next;
+    }
+    const late = await first;
+    expect(late.statusCode, late.body).toBe(409);
+    expect(late.json()).toEqual(
+      errorAnswer("Your subscription changed several times at once. Reload the page to see it.", "CONFLICT"),
+    );
+    // Five reads by the first webhook, five by the others: it gave up after its fifth instead of reading again.
+    expect(reads() - readsBefore).toBe(10);
+    // Nothing of its older answers was written: the newest state (past due, applied by the fifth other webhook)
+    // stands, only the others' syncs were counted, and the event is not recorded, so Stripe's redelivery is applied.
+    expect((await subscription(t.app, token)).status).toBe("past_due");
+    expect(await generation()).toBe((before ?? 0) + 5);
+    const eventId = (JSON.parse(delivery.body) as { id: string }).id;
+    const recorded = await queryRows<{ id: string }>(
+      t.database.db,
+      sql`select id from billing_events where id = ${`stripe:${eventId}`}`,
+    );
+    expect(recorded).toEqual([]);
+
+    // The card is paid again; Stripe redelivers the event, and with no sync in between it is applied.
+    stripe.payOpen(subId);
+    const again = await webhook(delivery);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual({ received: true, duplicate: false });
+    expect((await subscription(t.app, token)).status).toBe("active");
+    expect(await generation()).toBe((before ?? 0) + 6);
+  });
+
   it.skipIf(!onPostgres)(
     "a webhook waits behind a subscribe of the same organization instead of deadlocking with it (PostgreSQL)",
     async () => {
