@@ -13,7 +13,8 @@
  *   BENCH_BIG_TICKETS   tickets of the reported organization (105000); BENCH_TICKETS all tickets (BENCH_BIG_TICKETS +
  *                       20000, over BENCH_ORGS organizations, 5)
  *   BENCH_CONCURRENCY   clients (10); BENCH_DURATION seconds per endpoint (15); BENCH_WARMUP seconds (3)
- *   BENCH_REUSE=1       keep an already seeded BENCH_DB of the same size
+ *   BENCH_REUSE=1       keep an already seeded BENCH_DB of the same size; the app's migrator runs on it first, so
+ *                       migrations written since it was seeded apply
  *   BENCH_EXPLAIN=0     skip EXPLAIN (ANALYZE, BUFFERS) of the report's statements
  *   BENCH_CACHE=on      then the report with the answer cache on (as deployed) beside the same loads with it off, each
  *                       with the CPU the app and the database spend per answer: one report asked again and again;
@@ -136,6 +137,12 @@ async function seeded(url: string): Promise<boolean> {
   }
 }
 
+/** The app's own migrations, as it runs them at start-up: all of them on a new database, the newer ones on a reused one. */
+async function migrate(url: string): Promise<void> {
+  const database = await openDatabase({ kind: "postgres", url });
+  await database.close();
+}
+
 async function seedPostgres(url: string): Promise<void> {
   const admin = new pg.Client({ connectionString: config.adminUrl });
   await admin.connect();
@@ -145,8 +152,7 @@ async function seedPostgres(url: string): Promise<void> {
   } finally {
     await admin.end();
   }
-  const database = await openDatabase({ kind: "postgres", url });
-  await database.close();
+  await migrate(url);
   const plan: SeedPlan = {
     tickets: config.tickets,
     organizations: config.organizations,
@@ -417,8 +423,10 @@ async function main(): Promise<void> {
   log(
     `\n== PostgreSQL: ${config.tickets} tickets, ${config.organizations} organizations, reported one ${config.bigTickets}`,
   );
-  if (config.reuse && (await seeded(url))) log(`  reusing ${config.dbName}`);
-  else {
+  if (config.reuse && (await seeded(url))) {
+    await migrate(url);
+    log(`  reusing ${config.dbName} (migrated)`);
+  } else {
     const started = performance.now();
     await seedPostgres(url);
     log(`  seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);

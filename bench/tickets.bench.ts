@@ -14,7 +14,8 @@
  *   BENCH_EMBEDDED_TICKETS  tickets in the embedded database, one organization (100000)
  *   BENCH_CONCURRENCY       clients (50); BENCH_DURATION seconds measured per endpoint (10); BENCH_WARMUP seconds (2)
  *   BENCH_DEEP_PAGE         the deep page of the list rows (default: a tenth of the way into the largest organization)
- *   BENCH_REUSE=1           keep an already seeded BENCH_DB of the same size instead of seeding again
+ *   BENCH_REUSE=1           keep an already seeded BENCH_DB of the same size instead of seeding again; the app's
+ *                           migrator runs on it first, so migrations written since it was seeded apply
  *   BENCH_EXPLAIN=0         skip EXPLAIN (ANALYZE, BUFFERS) of the app's queries
  *   BENCH_ONLY              a regular expression: drive only the endpoints whose name matches (e.g. "search|stats")
  *   BENCH_CACHE             on,off (default both): run the app with its answer cache (as deployed), then without it,
@@ -302,6 +303,12 @@ async function seededAlready(url: string, plan: SeedPlan): Promise<boolean> {
   }
 }
 
+/** The app's own migrations, as it runs them at start-up: all of them on a new database, the newer ones on a reused one. */
+async function migrate(url: string): Promise<void> {
+  const database = await openDatabase({ kind: "postgres", url });
+  await database.close();
+}
+
 async function seedPostgres(url: string, plan: SeedPlan): Promise<void> {
   const admin = new pg.Client({ connectionString: config.adminUrl });
   await admin.connect();
@@ -311,9 +318,7 @@ async function seedPostgres(url: string, plan: SeedPlan): Promise<void> {
   } finally {
     await admin.end();
   }
-  // The app's own migrations, as it runs them at start-up.
-  const database = await openDatabase({ kind: "postgres", url });
-  await database.close();
+  await migrate(url);
 
   const clients = Array.from({ length: config.seedConnections }, () => new pg.Client({ connectionString: url }));
   const runners: Run[] = [];
@@ -340,7 +345,8 @@ async function benchPostgres(): Promise<ModeResults[]> {
   };
   log(`\n== PostgreSQL: ${plan.tickets} tickets, ${plan.organizations} organizations, largest ${plan.bigTickets}`);
   if (config.reuse && (await seededAlready(url, plan))) {
-    log(`  reusing the seeded database ${config.dbName}`);
+    await migrate(url);
+    log(`  reusing the seeded database ${config.dbName} (migrated)`);
   } else {
     const seedStarted = performance.now();
     await seedPostgres(url, plan);
