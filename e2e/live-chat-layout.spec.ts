@@ -1,9 +1,10 @@
 import { expect, type Page, test } from "@playwright/test";
-import { register, sessionToken } from "./support.ts";
+import { expectToastClear, register, sessionToken } from "./support.ts";
 
 /**
  * Live chat's layout (issue 29, item 9): with a long conversation open, the page itself does not scroll; the thread
- * scrolls above a reply box that is in view from the start, on a laptop and on a phone.
+ * scrolls above a reply box that is in view from the start, on a laptop and on a phone. On a phone a toast keeps clear
+ * of the page's heading and the conversation's actions.
  */
 
 /** A visitor starts a chat on the new organization's widget and the agent writes forty messages into it. */
@@ -71,4 +72,22 @@ test("at 390 px a long conversation scrolls above a reply box in view, and the p
   const id = await longChat(page);
   await page.goto(`/chat?session=${id}`);
   await expectComposerInView(page, "chat-390.png");
+});
+
+test("at 390 px a toast sits below the heading, All sessions and the conversation's actions, not over them @phone", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await register(page);
+  const id = await longChat(page);
+  await page.goto(`/chat?session=${id}`);
+  const conversation = page.getByRole("region", { name: "Chat with Rosa Diaz" });
+  await conversation.getByRole("button", { name: "Create ticket" }).click();
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: /Ticket #\d+ created from this chat/ });
+  await expectToastClear(page, toast, [
+    page.getByRole("heading", { level: 1, name: "Live Chat" }),
+    page.getByRole("button", { name: "All sessions" }),
+    conversation.locator("header"),
+  ]);
+  await page.screenshot({ path: "test-results/chat-toast-390.png" });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { TICKET_CSV_COLUMNS } from "@cove/contract/reports.ts";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { DEMO, signIn } from "./support.ts";
+import { DEMO, expectToastClear, signIn } from "./support.ts";
 
 /**
  * The Reports screen against the real API (issue 31, "Proof"): the demo team opens /reports from the sidebar,
@@ -124,4 +124,14 @@ test("the reports screen works on a 375 px phone @phone", async ({ page }) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 375, height: 740 });
   await journey(page, "reports-375.png");
+
+  // A failed download's toast spans the width: it sits below the heading and the button, not over them.
+  await page.route(/\/api\/reports\/tickets\.csv/, (route) =>
+    route.fulfill({ status: 500, json: { error: "Down for a moment", code: "INTERNAL_ERROR" } }),
+  );
+  const button = page.getByRole("button", { name: "Download tickets (CSV)" });
+  await button.click();
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: "could not be downloaded" });
+  await expectToastClear(page, toast, [page.getByRole("heading", { level: 1, name: "Reports" }), button]);
+  await page.screenshot({ path: "test-results/reports-toast-375.png" });
 });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 export const DEMO = { email: "demo@cove.example", password: "cove-demo-2026" };
 
@@ -92,4 +92,20 @@ export async function sessionToken(page: Page): Promise<string> {
   });
   if (!token) throw new Error("no session token in localStorage");
   return token;
+}
+
+/**
+ * A phone's toast spans the width: with the page scrolled to the top, it sits wholly above or below each of `rows` (a
+ * page's heading and actions), never over a pixel of them. Polled: the toast moves when the rows are measured.
+ */
+export async function expectToastClear(page: Page, toast: Locator, rows: Locator[]): Promise<void> {
+  await expect(toast).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect
+    .poll(async () => {
+      const t = await toast.boundingBox();
+      const boxes = await Promise.all(rows.map((r) => r.boundingBox()));
+      return boxes.map((a) => Boolean(t && a && (t.y >= a.y + a.height || a.y >= t.y + t.height)));
+    })
+    .toEqual(rows.map(() => true));
 }

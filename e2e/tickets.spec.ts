@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
-import { register, sessionToken } from "./support.ts";
+import { expectToastClear, register, sessionToken } from "./support.ts";
 
 /** Every dialog (alert, prompt, confirm) the page opens: a script from typed text would show up here. */
 function recordDialogs(page: Page): string[] {
@@ -213,19 +213,10 @@ test("on a 375 px phone the list and a ticket fit the screen @phone", async ({ p
   );
   await page.getByLabel("Status").selectOption("pending");
   const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Failed to update ticket" });
-  await expect(toast).toBeVisible();
-  await page.evaluate(() => window.scrollTo(0, 0));
-  const actions = [
+  await expectToastClear(page, toast, [
     page.getByRole("link", { name: "Back to List" }),
     page.getByRole("button", { name: "Reply", exact: true }),
-  ];
-  await expect
-    .poll(async () => {
-      const t = await toast.boundingBox();
-      const boxes = await Promise.all(actions.map((a) => a.boundingBox()));
-      return boxes.every((a) => t && a && (t.y >= a.y + a.height || a.y >= t.y + t.height));
-    })
-    .toBe(true);
+  ]);
   await page.screenshot({ path: "test-results/ticket-toast-375.png" });
 });
 

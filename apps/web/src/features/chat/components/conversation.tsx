@@ -7,6 +7,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { usePresence } from "../../../lib/realtime-provider.tsx";
+import { useToastsBelow } from "../../../lib/toasts-below.ts";
 import {
   useChatFiles,
   useChatToTicket,
@@ -48,6 +49,9 @@ export function Conversation({ session, myId, onClosed, onFailure }: Conversatio
         }),
     });
   const [confirming, setConfirming] = useState(false);
+  // On a phone the conversation's actions (and "All sessions" above them) sit near the top: toasts keep clear of them.
+  const header = useRef<HTMLElement>(null);
+  useToastsBelow(header);
   const end = useRef<HTMLLIElement>(null);
   const active = session.status === "active";
   const count = messages.data?.length ?? 0;
@@ -62,7 +66,10 @@ export function Conversation({ session, myId, onClosed, onFailure }: Conversatio
       aria-label={`Chat with ${session.visitor_name}`}
       className="flex min-h-0 flex-col rounded-lg border border-slate-200 bg-white"
     >
-      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
+      <header
+        ref={header}
+        className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-3"
+      >
         <div className="min-w-0">
           <h2 className="flex items-center gap-2 font-semibold text-slate-900">
             <span className="truncate">{session.visitor_name}</span>

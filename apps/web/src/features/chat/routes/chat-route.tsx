@@ -1,11 +1,12 @@
 import { clsx } from "clsx";
 import { ChevronLeft } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { Alert } from "../../../components/ui/alert.tsx";
 import { Loading } from "../../../components/ui/load-states.tsx";
 import { useAuth } from "../../../lib/auth.ts";
 import { useFollow } from "../../../lib/realtime-provider.tsx";
+import { useToastsBelow } from "../../../lib/toasts-below.ts";
 import { useChatSessions, useChatStats } from "../api/chat.queries.ts";
 import { ChatStatCards } from "../components/chat-stat-cards.tsx";
 import { Conversation } from "../components/conversation.tsx";
@@ -41,13 +42,16 @@ export function ChatRoute() {
 
   const select = (id: string | null) => setParams(id ? { session: id } : {}, { replace: true });
   const onFailure = useCallback((f: boolean) => setMessagesFailed(f), []);
+  // On a phone toasts keep clear of the heading (and of the conversation's actions: Conversation).
+  const header = useRef<HTMLElement>(null);
+  useToastsBelow(header);
 
   return (
     // The page fills the window below the top bar (4rem) and main's padding (3rem) and never scrolls itself: the
     // session list and the thread scroll inside, so the reply box stays in view, as in other help desks' inboxes.
     <div className="flex h-[calc(100dvh-7rem)] flex-col gap-4">
       <title>Live Chat · Cove</title>
-      <header>
+      <header ref={header}>
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Live Chat</h1>
         {/* With a conversation open on a narrow screen, the thread gets the room of the intro and the figures. */}
         <p className={clsx("mt-1 text-sm text-slate-600", selected && "hidden lg:block")}>

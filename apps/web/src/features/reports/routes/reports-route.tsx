@@ -6,6 +6,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { LoadError, Loading } from "../../../components/ui/load-states.tsx";
 import { reportKeys } from "../../../lib/query-keys.ts";
 import { toastError } from "../../../lib/toast-error.ts";
+import { useToastsBelow } from "../../../lib/toasts-below.ts";
 import { downloadTicketsCsv, useReport } from "../api/reports.queries.ts";
 import { ReportFilters } from "../components/report-filters.tsx";
 import { isEmptyReport } from "../components/report-format.ts";
@@ -55,6 +56,9 @@ export function ReportsRoute() {
   for (const t of report.data?.tags ?? []) seenTags.current.add(t.tag);
 
   const [downloading, setDownloading] = useState(false);
+  // On a phone "Download tickets (CSV)" wraps below the heading: toasts keep clear of both.
+  const header = useRef<HTMLElement>(null);
+  useToastsBelow(header);
   async function downloadTickets() {
     setDownloading(true);
     try {
@@ -72,7 +76,7 @@ export function ReportsRoute() {
   return (
     <div className="space-y-6">
       <title>Reports · Cove</title>
-      <header className="flex flex-wrap items-end justify-between gap-3">
+      <header ref={header} className="flex flex-wrap items-end justify-between gap-3">
         <div className="min-w-0">
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Reports</h1>
           <p className="mt-1 text-sm text-slate-600">
