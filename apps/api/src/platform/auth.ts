@@ -13,7 +13,11 @@ import {
   type ContactPrincipal,
   type Ctx,
   enrolmentRequiredSql,
+  type OneRead,
   type Principal,
+  type Reader,
+  readAsTenant,
+  readWithApiKey,
   SESSION_ENDED,
   type TenantCtx,
   withApiKey,
@@ -342,14 +346,7 @@ export function inRequest<T>(
   ...args: [fn: (ctx: Ctx) => Promise<T>] | [admits: Admits, fn: (ctx: never) => Promise<T>]
 ): Promise<T> {
   const [admits, fn] = args.length === 1 ? (["staff", args[0]] as const) : args;
-  const config = req.routeOptions.config;
-  const actors = config.actors ?? [];
-  const guest = admits === "staff" ? null : admits === "api_key" ? "api_key" : "contact";
-  if (guest ? !actors.includes(guest) : actors.length > 0) {
-    throw new Error(
-      `${req.method} ${req.routeOptions.url} admits ${actors.join(", ") || "staff only"}: not "${admits}"`,
-    );
-  }
+  const config = checkAdmits(req, admits);
   const run = fn as (ctx: TenantCtx) => Promise<T>;
   const who = req.principal;
   if (!who) throw sessionEnded();
@@ -377,6 +374,51 @@ export function inRequest<T>(
     if (config.access === "admin" && ctx.role !== "admin") throw adminsOnly();
     return run(ctx);
   });
+}
+
+/** The route's config, once admits is found to agree with it (inRequest); a disagreement is a programming error. */
+function checkAdmits(req: FastifyRequest, admits: Admits) {
+  const config = req.routeOptions.config;
+  const actors = config.actors ?? [];
+  const guest = admits === "staff" ? null : admits === "api_key" ? "api_key" : "contact";
+  if (guest ? !actors.includes(guest) : actors.length > 0) {
+    throw new Error(
+      `${req.method} ${req.routeOptions.url} admits ${actors.join(", ") || "staff only"}: not "${admits}"`,
+    );
+  }
+  return config;
+}
+
+/**
+ * inRequest for a route whose whole work is one read (a page of the ticket list, a ticket's detail, the overview):
+ * readOf builds it from who asks, before the transaction, and on PostgreSQL it goes in the same round trip as the
+ * transaction's BEGIN, its confining statement and its COMMIT (readAsTenant, readWithApiKey). Its rows become the
+ * answer only after the checks inRequest makes: the session or key still counts, a second factor to set up first,
+ * the admin role as it is now.
+ */
+export async function readInRequest<R, T>(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  admits: "staff" | "api_key",
+  readOf: (reader: Reader) => OneRead<R, T>,
+): Promise<T> {
+  const config = checkAdmits(req, admits);
+  const who = req.principal;
+  if (!who) throw sessionEnded();
+  if (who.kind === "api_key") {
+    if (admits !== "api_key") throw staffOnly();
+    const read = readOf({ orgId: who.orgId, actor: { kind: "api_key", id: who.keyId } });
+    const rows = await readWithApiKey(app.db, who, read);
+    recordSessionChecked(req);
+    return read.answer(rows);
+  }
+  if (who.kind === "contact") throw staffOnly();
+  const read = readOf({ orgId: who.orgId, actor: { kind: "staff", id: who.userId } });
+  const { rows, role, enrolmentRequired: enrol } = await readAsTenant(app.db, who, read);
+  recordSessionChecked(req);
+  if (enrol && !config.duringEnrolment) throw enrolmentRequired();
+  if (config.access === "admin" && role !== "admin") throw adminsOnly();
+  return read.answer(rows);
 }
 
 /** The signed-in staff member of a route whose access is authenticated or admin (their claims; no transaction). */

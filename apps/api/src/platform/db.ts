@@ -11,7 +11,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { sqlLogger } from "./sql-log.ts";
+import { confined, sqlLogger } from "./sql-log.ts";
 
 /** The non-superuser role whose row-level security policies confine every query to app.org_id. */
 export const REQUEST_ROLE = "cove_app";
@@ -431,113 +431,116 @@ function buildStatement(dialect: DrizzleInternals["dialect"], query: Statement):
   return { sql: built.sql, params: fillPlaceholders(built.params, query.values), name: built.name };
 }
 
-/** What transactionFrom sends through node-postgres' connection (its protocol messages, not in its public types). */
+/** What a pipeline sends through node-postgres' connection (its protocol messages, not in its public types). */
 interface ProtocolConnection {
   stream: { cork(): void; uncork(): void };
   parse(message: { text: string; name: string }): void;
   bind(message: { portal: string; statement: string; values: unknown[] }): void;
   execute(message: { portal: string; rows: number }): void;
+  sync(): void;
+}
+
+/** node-postgres' own writing of a statement's messages (Query.prepare; not in its public types). */
+type PreparingQuery = pg.Query & {
+  prepare(connection: pg.Connection): void;
+  _getRows(connection: pg.Connection, rows?: number): void;
+};
+
+/** A statement without rows or parameters (BEGIN, COMMIT) as Parse/Bind/Execute, for the middle of a pipeline. */
+function writeCommand(wire: ProtocolConnection, text: string) {
+  wire.parse({ text, name: "" });
+  wire.bind({ portal: "", statement: "", values: [] });
+  wire.execute({ portal: "", rows: 0 });
 }
 
 /**
- * A prepared statement sent with a BEGIN before it, both in one extended-protocol pipeline that ends with the
- * statement's own Sync: Parse/Bind/Execute of BEGIN, then the statement's (Parse the first time on this connection),
- * Bind, Describe, Execute, Sync, all written to the socket at once. PostgreSQL runs the messages in turn; after an
- * error it skips every message up to the Sync, so the statement never runs when the BEGIN did not (and a BEGIN inside
- * the pipeline's implicit transaction makes it an ordinary transaction block, still open after the Sync). The
- * answer holds the BEGIN's result, then the statement's.
+ * Statements sent to PostgreSQL as one extended-protocol pipeline with a single Sync, written to the socket at once:
+ * BEGIN (when begin), the statements of before, this query's own statement, then COMMIT (when commit), then Sync.
+ * Each statement is written as node-postgres writes it (Parse the first time on this connection when it is named,
+ * Bind, Describe, Execute). PostgreSQL runs the messages in turn; after an error it skips every message up to the
+ * Sync, so nothing runs after a statement that failed: not the statements after it, not the COMMIT (a BEGIN inside the
+ * pipeline's implicit transaction makes it an ordinary transaction block, left open, or aborted, after the Sync).
+ * The answer holds every result in turn, BEGIN's and COMMIT's too. After an error the connection must be closed, not
+ * given back: which of its statements got parsed is not known.
  */
-class BegunQuery extends pg.Query {
-  override submit = (connection: pg.Connection): Error | null => {
-    const wire = connection as unknown as ProtocolConnection;
-    wire.stream.cork();
-    try {
-      wire.parse({ text: "BEGIN", name: "" });
-      wire.bind({ portal: "", statement: "", values: [] });
-      wire.execute({ portal: "", rows: 0 });
-      // The statement's own messages, as node-postgres sends them for a named statement, with the Sync. An error it
-      // returns (the values are not an array...) fails the query; transactionFrom then closes the connection.
-      return (pg.Query.prototype as unknown as { submit(c: pg.Connection): Error | null }).submit.call(
-        this,
-        connection,
-      );
-    } finally {
-      wire.stream.uncork();
-    }
-  };
-}
-
-/**
- * A statement sent with the COMMIT of its transaction after it, in one extended-protocol pipeline that ends with a
- * single Sync: its Parse (the first time on this connection, when named), Bind, Describe and Execute, then COMMIT's
- * Parse/Bind/Execute, then Sync. After an error PostgreSQL skips every message up to the Sync, so the COMMIT never
- * runs when the statement failed (the transaction is then left aborted, for a ROLLBACK). The answer holds the
- * statement's result, then COMMIT's.
- */
-class CommittingQuery extends pg.Query {
-  constructor(config: pg.QueryConfig) {
+class PipelinedQuery extends pg.Query {
+  constructor(config: pg.QueryConfig, pipeline: { begin: boolean; before: pg.QueryConfig[]; commit: boolean }) {
     super(config);
-    // node-postgres writes Execute and then Sync here (its _getRows, for a query read in one go, as every one is here).
-    (this as unknown as { _getRows(connection: pg.Connection): void })._getRows = (connection) => {
-      const wire = connection as unknown as ProtocolConnection & { sync(): void };
-      wire.execute({ portal: "", rows: 0 });
-      wire.parse({ text: "COMMIT", name: "" });
-      wire.bind({ portal: "", statement: "", values: [] });
-      wire.execute({ portal: "", rows: 0 });
-      wire.sync();
+    const self = this as unknown as PreparingQuery;
+    if (pipeline.commit) {
+      // node-postgres writes Execute and then Sync here (its _getRows, for a query read in one go, as every one is).
+      self._getRows = (connection) => {
+        const wire = connection as unknown as ProtocolConnection;
+        wire.execute({ portal: "", rows: 0 });
+        writeCommand(wire, "COMMIT");
+        wire.sync();
+      };
+    }
+    this.submit = (connection: pg.Connection): Error | null => {
+      const wire = connection as unknown as ProtocolConnection;
+      wire.stream.cork();
+      try {
+        if (pipeline.begin) writeCommand(wire, "BEGIN");
+        for (const config of pipeline.before) {
+          // Its messages as node-postgres writes them (which also records a named statement as sent on this
+          // connection), without the Sync: the pipeline's one Sync comes last.
+          const step = new pg.Query(config) as PreparingQuery;
+          step._getRows = (c) => (c as unknown as ProtocolConnection).execute({ portal: "", rows: 0 });
+          step.prepare(connection);
+        }
+        // This statement's own messages and the Sync. An error it returns (the values are not an array...) fails the
+        // query, and the caller closes the connection.
+        return (pg.Query.prototype as unknown as { submit(c: pg.Connection): Error | null }).submit.call(
+          this,
+          connection,
+        );
+      } finally {
+        wire.stream.uncork();
+      }
     };
   }
 }
 
-/** A transaction transactionFrom opened on PostgreSQL: its connection, and whether its last statement committed it. */
-interface OpenTransaction {
-  client: pg.PoolClient;
-  committed: boolean;
-}
-const openTransactions = new WeakMap<object, OpenTransaction>();
-const ALREADY_COMMITTED = "This transaction has already been committed by its last statement";
-
-/**
- * The last statement of a transaction, with its COMMIT in the same round trip (CommittingQuery): one write to
- * PostgreSQL and one answer fewer for a request whose work ends with one read (a list page). After it the transaction
- * is over: any further statement through it is refused, and transactionFrom sends no COMMIT of its own. withValues
- * plans it with its values each time, as valuePlannedRows does; otherwise it is prepared, as preparedRows does. On
- * the embedded database, behind a transaction pooler, or outside a transaction opened by transactionFrom, it is
- * preparedRows (or valuePlannedRows) and the COMMIT comes as usual.
- */
-export async function finalRows<T>(db: Queryable, query: Statement, withValues = false): Promise<T[]> {
-  const open = openTransactions.get(db);
-  if (open?.committed) throw new Error(ALREADY_COMMITTED);
-  if (!open) return withValues ? valuePlannedRows<T>(db, query) : preparedRows<T>(db, query);
-  const { dialect, session } = db as unknown as DrizzleInternals;
-  const built = buildStatement(dialect, query);
-  // Drizzle's own query config (its name, and its parsers: times stay text, as every other statement reads them).
-  const prepared = session.prepareQuery(
-    built,
-    undefined,
-    withValues ? (undefined as unknown as string) : built.name,
-    false,
-  );
-  const config = (prepared as unknown as { rawQueryConfig: pg.QueryConfig }).rawQueryConfig;
-  logger()?.logQuery(built.sql, built.params);
-  const results = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
-    open.client.query(
-      new CommittingQuery({
-        ...config,
-        values: built.params,
-        callback: (err: Error | null, result: pg.QueryResult | pg.QueryResult[]) =>
-          err ? reject(err) : resolve(result),
-      } as pg.QueryConfig),
+/** Sends a pipeline on a connection of its own; the results in turn (one statement's alone is not an array). */
+function sendPipeline(
+  client: pg.PoolClient,
+  config: pg.QueryConfig,
+  pipeline: ConstructorParameters<typeof PipelinedQuery>[1],
+): Promise<pg.QueryResult[]> {
+  return new Promise((resolve, reject) => {
+    client.query(
+      new PipelinedQuery(
+        {
+          ...config,
+          // Always Parse/Bind/Execute: a statement without values or name would otherwise go as a simple Query message.
+          queryMode: "extended",
+          callback: (err: Error | null, result: pg.QueryResult | pg.QueryResult[]) =>
+            err ? reject(err) : resolve(Array.isArray(result) ? result : [result]),
+        } as pg.QueryConfig,
+        pipeline,
+      ),
     );
   });
-  open.committed = true;
-  return (Array.isArray(results) ? (results[0]?.rows ?? []) : results.rows) as T[];
+}
+
+/** What a transaction on PostgreSQL needs of Drizzle's handle: its dialect, pool and options. */
+function postgresParts(db: Db) {
+  const { dialect, session } = db as unknown as DrizzleInternals;
+  const pool = session.client as unknown as pg.Pool;
+  const options = (session as unknown as { options: ConstructorParameters<typeof NodePgSession>[3] }).options;
+  return { dialect, pool, options };
+}
+
+/** Whether a handle's transactions go as Drizzle's: the embedded database, or statements unnamed behind a pooler. */
+function plainTransactions(db: Db): boolean {
+  const { dialect, session } = db as unknown as DrizzleInternals;
+  return typeof session.client.exec === "function" || unnamedStatements.has(dialect);
 }
 
 /**
  * A transaction whose first statement (the one that confines it: platform/tenancy.ts) reaches PostgreSQL in the same
- * round trip as its BEGIN (BegunQuery), where Drizzle's transaction sends BEGIN and waits for its answer first: one
- * write and one round trip fewer per request. The statement is prepared under the same name as preparedRows would
+ * round trip as its BEGIN (a PipelinedQuery), where Drizzle's transaction sends BEGIN and waits for its answer first:
+ * one write and one round trip fewer per request. The statement is prepared under the same name as preparedRows would
  * give it, so it is planned once per connection as before. fn gets the transaction and the statement's rows; COMMIT
  * or ROLLBACK follow as in Drizzle's transaction. If the BEGIN or the statement fails, the connection is closed
  * rather than given back (whatever state the error left it in, a fresh one replaces it). On the embedded database
@@ -549,60 +552,39 @@ export async function transactionFrom<R, T>(
   first: Statement,
   fn: (tx: Tx, rows: R[]) => Promise<T>,
 ): Promise<T> {
-  const { dialect, session } = db as unknown as DrizzleInternals;
-  if (typeof session.client.exec === "function" || unnamedStatements.has(dialect)) {
-    return db.transaction(async (tx) => fn(tx, await preparedRows<R>(tx, first)));
-  }
-  const pool = session.client as unknown as pg.Pool;
-  const options = (session as unknown as { options: ConstructorParameters<typeof NodePgSession>[3] }).options;
+  if (plainTransactions(db)) return db.transaction(async (tx) => fn(tx, await preparedRows<R>(tx, first)));
+  const { dialect, pool, options } = postgresParts(db);
   const built = buildStatement(dialect, first);
   const client = await pool.connect();
   let rows: R[];
   try {
     // Logged by the handle's own logger, as Drizzle logs the statements it sends (the statement log, a bench's record).
     options?.logger?.logQuery(built.sql, built.params);
-    const results = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
-      client.query(
-        new BegunQuery({
-          name: built.name,
-          text: built.sql,
-          values: built.params,
-          callback: (err: Error | null, result: pg.QueryResult | pg.QueryResult[]) =>
-            err ? reject(err) : resolve(result),
-        } as pg.QueryConfig),
-      );
-    });
-    rows = (Array.isArray(results) ? (results.at(-1)?.rows ?? []) : results.rows) as R[];
+    const results = await sendPipeline(
+      client,
+      { name: built.name, text: built.sql, values: built.params },
+      { begin: true, before: [], commit: false },
+    );
+    rows = (results.at(-1)?.rows ?? []) as R[];
   } catch (err) {
     client.release(err instanceof Error ? err : true);
     throw err;
   }
-  const open: OpenTransaction = { client, committed: false };
-  // Drizzle's session reaches the connection only through query(): once a last statement has committed (finalRows),
-  // nothing more may run on it as if it were still this transaction (it would run outside it, unconfined).
-  const guarded = {
-    query: (...args: Parameters<pg.PoolClient["query"]>) => {
-      if (open.committed) throw new Error(ALREADY_COMMITTED);
-      return (client.query as (...a: unknown[]) => unknown)(...args);
-    },
-  };
   const tx = new NodePgTransaction(
     dialect as never,
-    new NodePgSession(guarded as never, dialect as never, undefined, options),
+    new NodePgSession(client as never, dialect as never, undefined, options),
     undefined,
   ) as unknown as Tx;
-  openTransactions.set(tx, open);
-  // As Drizzle's transaction: COMMIT after fn (unless its last statement took it along: finalRows), ROLLBACK when fn or
-  // the COMMIT failed; a connection that cannot even roll back is closed rather than given back.
+  // As Drizzle's transaction: COMMIT after fn, ROLLBACK when fn or the COMMIT failed; a connection that cannot even
+  // roll back is closed rather than given back.
   let broken = false;
   try {
     const result = await fn(tx, rows);
-    if (!open.committed) await tx.execute(sql`commit`);
+    await tx.execute(sql`commit`);
     return result;
   } catch (err) {
     try {
-      // Through the connection itself: the guard refuses statements once a last statement has committed, and a
-      // COMMIT that failed has ended the transaction already (the ROLLBACK then only draws a warning).
+      // A COMMIT that failed has ended the transaction already: the ROLLBACK then only draws a warning.
       await client.query("rollback");
     } catch {
       broken = true;
@@ -610,6 +592,69 @@ export async function transactionFrom<R, T>(
     throw err;
   } finally {
     client.release(broken || undefined);
+  }
+}
+
+/**
+ * A transaction whose whole work is one read, in one round trip on PostgreSQL: BEGIN, the statement that confines it
+ * (first, as transactionFrom's), the read and COMMIT in one pipeline (a PipelinedQuery), where a request's
+ * transaction otherwise waits for its BEGIN and confining statement, then for its work, then for COMMIT.
+ *
+ * The read is sent before first's answer is known, so it runs whatever first answered: first must confine the
+ * transaction (the request role and the organization) unconditionally, as tenancy.ts's statements do, and the caller
+ * must check first's answer (the session still counts, the role allows the route) before it uses one row of the read.
+ * A read commits nothing, and rows it was not entitled to never leave the process.
+ *
+ * The read is prepared (as preparedRows), or planned with its values each time (byValue, as valuePlannedRows); its
+ * times stay text, as Drizzle's parsers leave them. The read is logged as a confined transaction's statement (the
+ * statement log, platform/sql-log.ts). If anything fails, nothing was committed, and on PostgreSQL the connection is
+ * closed rather than given back. On the embedded database and behind a transaction pooler it is Drizzle's transaction
+ * with the two statements in turn.
+ */
+export async function confinedRead<R, T>(
+  db: Db,
+  first: Statement,
+  read: Statement,
+  byValue: boolean,
+): Promise<{ first: R[]; rows: T[] }> {
+  if (plainTransactions(db)) {
+    return db.transaction(async (tx) => {
+      const confining = await preparedRows<R>(tx, first);
+      const rows = await confined(() => (byValue ? valuePlannedRows<T>(tx, read) : preparedRows<T>(tx, read)));
+      return { first: confining, rows };
+    });
+  }
+  const { dialect, pool, options } = postgresParts(db);
+  const firstBuilt = buildStatement(dialect, first);
+  const readBuilt = buildStatement(dialect, read);
+  // Drizzle's own query config for the read (its parsers: times stay text, as every other statement reads them).
+  const { session } = db as unknown as DrizzleInternals;
+  const prepared = session.prepareQuery(
+    readBuilt,
+    undefined,
+    byValue ? (undefined as unknown as string) : readBuilt.name,
+    false,
+  );
+  const config = (prepared as unknown as { rawQueryConfig: pg.QueryConfig }).rawQueryConfig;
+  options?.logger?.logQuery(firstBuilt.sql, firstBuilt.params);
+  await confined(async () => logger()?.logQuery(readBuilt.sql, readBuilt.params));
+  const client = await pool.connect();
+  try {
+    const results = await sendPipeline(
+      client,
+      { ...config, values: readBuilt.params },
+      {
+        begin: true,
+        before: [{ name: firstBuilt.name, text: firstBuilt.sql, values: firstBuilt.params }],
+        commit: true,
+      },
+    );
+    client.release();
+    // BEGIN, first, the read, COMMIT.
+    return { first: (results[1]?.rows ?? []) as R[], rows: (results[2]?.rows ?? []) as T[] };
+  } catch (err) {
+    client.release(err instanceof Error ? err : true);
+    throw err;
   }
 }
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { sessions } from "../../src/db/schema/auth.ts";
 import { organizations } from "../../src/db/schema/organizations.ts";
 import { users } from "../../src/db/schema/users.ts";
-import { finalRows, preparedRows, queryRows, transactionFrom } from "../../src/platform/db.ts";
+import { confinedRead, preparedRows, queryRows, transactionFrom } from "../../src/platform/db.ts";
 import { withoutTheRule } from "../../src/platform/sql-log.ts";
-import { REQUEST_ROLE, withTenant } from "../../src/platform/tenancy.ts";
+import { type OneRead, REQUEST_ROLE, readAsTenant, readWithApiKey, withTenant } from "../../src/platform/tenancy.ts";
 import { orgForFile, testAppForFile } from "../helpers.ts";
 
 const t = testAppForFile();
@@ -141,58 +141,90 @@ describe("row-level security", () => {
     expect(row?.first_name).not.toBe("Rolled");
   });
 
-  it("commits with the last statement (finalRows): its rows read as any statement's, nothing runs after it", async () => {
+  it("reads in one round trip with its BEGIN, confining statement and COMMIT (confinedRead), in one transaction", async () => {
     const db = t.database.db;
-    const confine = sql`select set_config('app.org_id', ${a.user.organizationId}::text, true)`;
+    const confining = (who: typeof a) =>
+      sql`select set_config('app.org_id', ${who.user.organizationId}::text, true) as org, txid_current()::text as xid`;
     const reading = sql`select id, first_name, created_at, current_setting('app.org_id', true) as org,
-                               txid_current()::text as xid from users where id = ${a.user.id}`;
+                               txid_current()::text as xid from users
+                        where organization_id = ${a.user.organizationId} and id = ${a.user.id}`;
     type Read = { id: string; first_name: string; created_at: string; org: string; xid: string };
-    // Its rows are those preparedRows reads (the same parsers: times as text), inside the confined transaction; both
-    // ways of planning, for a statement asked again and again on pooled connections.
-    for (let i = 0; i < 8; i++) {
-      const [prepared, last] = await transactionFrom(db, confine, async (tx) => {
-        const before = await preparedRows<Read>(tx, reading);
-        return [before, await finalRows<Read>(tx, reading, i % 2 === 1)];
-      });
-      expect(last).toEqual(prepared);
-      expect(last?.[0]?.org).toBe(a.user.organizationId);
+    const [expected] = await transactionFrom(db, confining(a), (tx) => preparedRows<Read>(tx, reading));
+    // Again and again, both ways of planning, alternating with transactionFrom (which prepares the same confining
+    // statement as its own), so pooled connections come back with either statement prepared by the other path.
+    for (let i = 0; i < 12; i++) {
+      const { first, rows } = await confinedRead<{ org: string; xid: string }, Read>(
+        db,
+        confining(a),
+        reading,
+        i % 2 === 1,
+      );
+      // The same rows preparedRows reads (the same parsers: times as text), read in the transaction first confined.
+      expect(rows).toEqual([{ ...expected, xid: first[0]?.xid }]);
+      expect(first[0]?.org).toBe(a.user.organizationId);
+      if (i % 3 === 0) await transactionFrom(db, confining(b), (tx) => preparedRows<Read>(tx, reading));
     }
-    // A write before it is committed with it.
-    await transactionFrom(db, confine, async (tx) => {
-      await tx.execute(sql`update users set first_name = 'Committed' where id = ${a.user.id}`);
-      return finalRows(tx, sql`select 1 as one`);
-    });
-    const [written] = await queryRows<{ first_name: string }>(
-      db,
-      sql`select first_name from users where id = ${a.user.id}`,
-    );
-    expect(written?.first_name).toBe("Committed");
-    // On PostgreSQL nothing may run through the transaction after it (it would run outside the transaction,
-    // unconfined); on the embedded database finalRows is preparedRows, and Drizzle's transaction commits as usual.
-    const after = transactionFrom(db, confine, async (tx) => {
-      await finalRows(tx, sql`select 1 as one`);
-      return queryRows<{ two: number }>(tx, sql`select 2 as two`);
-    });
-    if (t.database.kind === "postgres") {
-      await expect(after).rejects.toMatchObject({
-        cause: expect.objectContaining({ message: expect.stringContaining("already been committed") }),
-      });
-    } else {
-      expect(await after).toEqual([{ two: 2 }]);
-    }
-    // When it fails, the COMMIT does not run: the write before it is rolled back, and the connection goes back clean.
-    await expect(
-      transactionFrom(db, confine, async (tx) => {
-        await tx.execute(sql`update users set first_name = 'Rolled' where id = ${a.user.id}`);
-        return finalRows(tx, sql`select 1 / ${0}::int as never`);
-      }),
-    ).rejects.toThrow(/division by zero/);
+    // A statement without values goes through the same pipeline.
+    const { rows: plain } = await confinedRead(db, sql`select 1 as confined`, sql`select 2 as two`, false);
+    expect(plain).toEqual([{ two: 2 }]);
     await expectCleanConnections(db);
-    const [kept] = await queryRows<{ first_name: string }>(
-      db,
-      sql`select first_name from users where id = ${a.user.id}`,
+  });
+
+  it("commits what the pipeline wrote, and nothing when a statement fails; nothing runs after a failure", async () => {
+    const db = t.database.db;
+    const renaming = (name: string) =>
+      sql`with renamed as (update users set first_name = ${name} where id = ${a.user.id} returning 1)
+          select set_config('app.org_id', ${a.user.organizationId}::text, true), (select count(*)::int from renamed) as n`;
+    const firstName = async () =>
+      (await queryRows<{ first_name: string }>(db, sql`select first_name from users where id = ${a.user.id}`))[0]
+        ?.first_name;
+    await confinedRead(db, renaming("Committed"), sql`select 1 as one`, false);
+    expect(await firstName()).toBe("Committed");
+    // The read fails: the COMMIT does not run, the write before it is undone, and the connections go back clean.
+    await expect(confinedRead(db, renaming("Rolled"), sql`select 1 / ${0}::int as never`, false)).rejects.toThrow(
+      /division by zero/,
     );
-    expect(kept?.first_name).toBe("Committed");
+    expect(await firstName()).toBe("Committed");
+    // The confining statement fails: the read (here one that writes) never runs.
+    const writingRead = sql`with renamed as (update users set first_name = 'Ran'
+                                             where organization_id = ${a.user.organizationId} and id = ${a.user.id}
+                                             returning 1)
+                            select count(*)::int as n from renamed`;
+    await expect(confinedRead(db, sql`select 1 / ${0}::int as never`, writingRead, true)).rejects.toThrow(
+      /division by zero/,
+    );
+    expect(await firstName()).toBe("Committed");
+    await expectCleanConnections(db);
+  });
+
+  it("hands a one-read's rows back only for a session or key that still counts", async () => {
+    const db = t.database.db;
+    const read: OneRead<{ id: string }, string[]> = {
+      statement: sql`select id from users where organization_id = ${a.user.organizationId}`,
+      byValue: false,
+      answer: (rows) => rows.map((r) => r.id),
+    };
+    const [session] = await queryRows<{ id: string }>(
+      db,
+      sql`select id from sessions where user_id = ${a.user.id} and expires_at > now() limit 1`,
+    );
+    const who = { kind: "staff" as const, ...as(a), sessionId: session?.id ?? "" };
+    const live = await readAsTenant(db, who, read);
+    expect(live).toMatchObject({ role: a.user.role, enrolmentRequired: false });
+    expect(read.answer(live.rows)).toContain(a.user.id);
+    await expect(readAsTenant(db, { ...who, sessionId: "00000000-0000-4000-8000-000000000000" }, read)).rejects.toThrow(
+      "Your session has ended",
+    );
+    const keyOf = {
+      kind: "api_key" as const,
+      orgId: a.user.organizationId,
+      scope: "read" as const,
+      plan: "growth" as const,
+    };
+    await expect(readWithApiKey(db, { ...keyOf, keyId: "00000000-0000-4000-8000-000000000000" }, read)).rejects.toThrow(
+      "This API key has been revoked.",
+    );
+    await expectCleanConnections(db);
   });
 
   it("protects every table that has an organization_id column", async () => {

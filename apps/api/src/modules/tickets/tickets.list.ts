@@ -15,9 +15,9 @@ import {
   encodeCursor,
   type SortKey,
 } from "../../platform/cursor.ts";
-import { filled, finalRows } from "../../platform/db.ts";
+import { filled } from "../../platform/db.ts";
 import { AppError } from "../../platform/errors.ts";
-import type { TenantCtx } from "../../platform/tenancy.ts";
+import { type OneRead, type Reader, readIn, type TenantCtx } from "../../platform/tenancy.ts";
 import { type TicketRowRead, ticketSelectList, toTicketSummary } from "./tickets.queries.ts";
 import { ticketNumberIn, toTsQuery } from "./tickets.search.ts";
 
@@ -30,11 +30,11 @@ type ListQuery = z.output<typeof ticketListQuery>;
  * new filter is a field of ticketListQuery and a line here (and an index, for speed). The counts come from
  * ticket_totals, or from ticket_tallies for the filters it alone keeps; both keep status and priority.
  */
-const FILTERS: Record<string, (query: ListQuery, ctx: TenantCtx) => string | null | undefined> = {
+const FILTERS: Record<string, (query: ListQuery, reader: Reader) => string | null | undefined> = {
   status: (query) => query.status,
   priority: (query) => query.priority,
-  assignee_id: (query, ctx) =>
-    query.assignee_id === "unassigned" ? null : query.assignee_id === "me" ? me(ctx) : query.assignee_id,
+  assignee_id: (query, reader) =>
+    query.assignee_id === "unassigned" ? null : query.assignee_id === "me" ? me(reader) : query.assignee_id,
 };
 const ONLY_IN_TALLIES = new Set(["assignee_id"]);
 
@@ -43,10 +43,10 @@ const ONLY_IN_TALLIES = new Set(["assignee_id"]);
  * placeholders (f_<column>) filled from values (Filled, platform/db.ts); shape names the SQL: the filtered columns, and
  * which of them are "is null".
  */
-function filterOf(ctx: TenantCtx, query: ListQuery) {
+function filterOf(reader: Reader, query: ListQuery) {
   const conditions: Record<string, string | null> = {};
   for (const [column, valueIn] of Object.entries(FILTERS)) {
-    const value = valueIn(query, ctx);
+    const value = valueIn(query, reader);
     if (value !== undefined) conditions[column] = value;
   }
   const values: Record<string, string> = {};
@@ -69,11 +69,11 @@ function filterOf(ctx: TenantCtx, query: ListQuery) {
 }
 
 /** "me" in a filter: the signed-in member (an API key is nobody's "me"). */
-function me(ctx: TenantCtx): string {
-  if (ctx.actor.kind !== "staff") {
+function me(reader: Reader): string {
+  if (reader.actor.kind !== "staff") {
     throw new AppError("BAD_REQUEST", "assignee_id=me needs a signed-in member; give a user id instead.");
   }
-  return ctx.actor.id;
+  return reader.actor.id;
 }
 
 /**
@@ -205,13 +205,13 @@ function answer(rows: PageRow[], query: ListQuery, capped: boolean, order: Order
  * final order by is the page's. Which way a page goes is decided by the total in the plan's one-time filters; each
  * way alone gives the whole page, so nothing depends on the order things are evaluated in.
  */
-async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAnswer> {
-  const filter = filterOf(ctx, query);
+function listPage(reader: Reader, query: ListQuery): OneRead<PageRow, TicketListAnswer> {
+  const filter = filterOf(reader, query);
   // Sorted by due time: tickets_org_sla_due_idx holds that order in full, as the other list indexes hold theirs.
   const bySla = query.sort === "sla_due";
   const orderName = bySla ? "sla_due" : "updated";
   const start = pageStart(query, orderName);
-  // A page filtered by a value is planned with that value (finalRows with its values, as valuePlannedRows). Prepared, PostgreSQL soon switches to a
+  // A page filtered by a value is planned with that value (byValue: as valuePlannedRows). Prepared, PostgreSQL soon switches to a
   // generic plan costed for an average organization's few matches, and that plan reads the whole organization's index
   // and sorts what passes the filter (100,000 index entries for 25 rows in an organization of 100,000 tickets), where
   // the plan for the actual values walks the filter's own index in order and stops at the page (docs/benchmarks.md).
@@ -225,10 +225,12 @@ async function listPage(ctx: TenantCtx, query: ListQuery): Promise<TicketListAns
     template = listStatement(filter, bySla, start);
     if (key !== null) listTemplates.set(key, template);
   }
-  const values = { ...filter.values, org: ctx.orgId, limit: query.limit, offset: start.offset };
-  // The request's last statement: its COMMIT goes with it (finalRows).
-  const rows = await finalRows<PageRow>(ctx.db, filled(template, values), byValue);
-  return answer(rows, query, false, orderName);
+  const values = { ...filter.values, org: reader.orgId, limit: query.limit, offset: start.offset };
+  return {
+    statement: filled(template, values),
+    byValue,
+    answer: (rows) => answer(rows, query, false, orderName),
+  };
 }
 
 /** The list's statements without a cursor, by listPage's key. */
@@ -272,13 +274,12 @@ function listStatement(filter: ReturnType<typeof filterOf>, bySla: boolean, star
  * and pages through them; a ticket whose number was typed ("#123" or "123") comes first. Past that many matches the
  * total says so (capped) instead of counting every match of a common word.
  */
-async function searchPage(ctx: TenantCtx, query: ListQuery, search: string): Promise<TicketListAnswer> {
+function searchPage(reader: Reader, query: ListQuery, search: string): OneRead<PageRow, TicketListAnswer> {
   const number = ticketNumberIn(search);
   // "#123" asks for ticket 123 alone; a bare "123" also finds tickets that mention it (an order number, say).
   const tsQuery = number !== null && search.trim().startsWith("#") ? null : toTsQuery(search);
   const orderName = query.sort === "sla_due" ? "search:sla_due" : "search:updated";
-  if (!tsQuery && number === null) return answer([], query, false, orderName);
-  const filter = filterOf(ctx, query);
+  const filter = filterOf(reader, query);
   const start = pageStart(query, orderName);
   const byWords = tsQuery
     ? sql`select ticket_number, rank, updated_at from ticket_search_candidates(
@@ -288,13 +289,17 @@ async function searchPage(ctx: TenantCtx, query: ListQuery, search: string): Pro
   const byNumber =
     number !== null
       ? sql`select ticket_number, 1000::real as rank, updated_at from tickets
-            where organization_id = ${ctx.orgId} and ticket_number = ${number}${filter.sql}`
+            where organization_id = ${reader.orgId} and ticket_number = ${number}${filter.sql}`
       : null;
-  const found = byWords && byNumber ? sql`${byWords} union all ${byNumber}` : (byWords ?? byNumber);
-  const rows = await finalRows<PageRow>(
-    ctx.db,
-    filled(
-      sql`
+  // Nothing to search for (only punctuation, say): no match, read as one all the same (the session is checked).
+  const found =
+    byWords && byNumber
+      ? sql`${byWords} union all ${byNumber}`
+      : (byWords ??
+        byNumber ??
+        sql`select null::int as ticket_number, null::real as rank, null::timestamptz as updated_at where false`);
+  const statement = filled(
+    sql`
     with found as (${found}),
     ranked as (
       select distinct on (ticket_number) ticket_number, rank, updated_at from found order by ticket_number, rank desc
@@ -308,7 +313,7 @@ async function searchPage(ctx: TenantCtx, query: ListQuery, search: string): Pro
       query.sort === "sla_due"
         ? sql`
       select k.ticket_number, k.rank from kept k
-      join tickets t on t.organization_id = ${ctx.orgId} and t.ticket_number = k.ticket_number
+      join tickets t on t.organization_id = ${reader.orgId} and t.ticket_number = k.ticket_number
       where true${start.after}
       order by t.sla_due_at asc nulls last, k.rank desc, k.updated_at desc, k.ticket_number desc`
         : sql`
@@ -318,21 +323,33 @@ async function searchPage(ctx: TenantCtx, query: ListQuery, search: string): Pro
     }
       limit ${query.limit} offset ${start.offset}
     )
-    select total.total, p.* from total left join lateral (${pageRows(ctx.orgId)}) p on true
+    select total.total, p.* from total left join lateral (${pageRows(reader.orgId)}) p on true
     order by ${query.sort === "sla_due" ? sql.raw(`p."slaDueAt" asc nulls last, `) : sql``}p.rank desc, p."updatedAt" desc, p."ticketNumber" desc`,
-      filter.values,
-    ),
+    filter.values,
   );
-  const total = Number(rows[0]?.total ?? 0);
-  if (total <= SEARCH_CANDIDATES) return answer(rows, query, false, orderName);
-  return answer(
-    rows.map((r) => ({ ...r, total: SEARCH_CANDIDATES })),
-    query,
-    true,
-    orderName,
-  );
+  return {
+    statement,
+    byValue: false,
+    answer: (rows) => {
+      const total = Number(rows[0]?.total ?? 0);
+      if (total <= SEARCH_CANDIDATES) return answer(rows, query, false, orderName);
+      return answer(
+        rows.map((r) => ({ ...r, total: SEARCH_CANDIDATES })),
+        query,
+        true,
+        orderName,
+      );
+    },
+  };
 }
 
-export function listTickets(ctx: TenantCtx, query: ListQuery): Promise<TicketListAnswer> {
-  return query.search ? searchPage(ctx, query, query.search) : listPage(ctx, query);
+/**
+ * A page of the ticket list, or of a search, as one read (OneRead, platform/tenancy.ts): its route sends it with its
+ * transaction's BEGIN and COMMIT.
+ */
+export function ticketListRead(reader: Reader, query: ListQuery): OneRead<PageRow, TicketListAnswer> {
+  return query.search ? searchPage(reader, query, query.search) : listPage(reader, query);
 }
+
+/** A page of the list (ticketListRead) in a transaction already open. */
+export const listTickets = (ctx: TenantCtx, query: ListQuery) => readIn(ctx.db, ticketListRead(ctx, query));

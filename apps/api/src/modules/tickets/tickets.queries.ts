@@ -4,8 +4,9 @@ import { and, asc, eq, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle
 import { alias } from "drizzle-orm/pg-core";
 import { ticketComments, ticketEvents, tickets } from "../../db/schema/tickets.ts";
 import { users } from "../../db/schema/users.ts";
-import { filled, finalRows, preparedRows, type Queryable, queryRows } from "../../platform/db.ts";
+import { filled, type Queryable, queryRows } from "../../platform/db.ts";
 import { isoInstant } from "../../platform/instants.ts";
+import { type OneRead, readIn } from "../../platform/tenancy.ts";
 import { contactHasEmail } from "../contacts/index.ts";
 import { ticketParts } from "./tickets.parts.ts";
 
@@ -253,26 +254,26 @@ const ticketDetailTemplate = () =>
  * A ticket with all its detail shows, in one statement, so one round trip (it was five: docs/benchmarks.md, issue 34):
  * its columns and assignee, its comments in order with their emails' status, its activity, its files and its rating,
  * the lists as JSON arrays. Every part names the organization, under row-level security too (CODE_STYLE.md, "Queries").
- * last: nothing follows it in its transaction (a request that only reads the ticket), so its COMMIT goes with it
- * (finalRows).
+ * A OneRead (platform/tenancy.ts): the detail's route sends it with its transaction's BEGIN and COMMIT; undefined when
+ * the organization has no such ticket.
  */
-export async function findTicketDetail(
-  db: Queryable,
-  orgId: string,
-  id: string,
-  last = false,
-): Promise<Ticket | undefined> {
-  const statement = filled(ticketDetailTemplate(), { org: orgId, id });
-  const [row] = await (last ? finalRows : preparedRows)<TicketDetailRow>(db, statement);
-  if (!row) return undefined;
+export function ticketDetailRead(orgId: string, id: string): OneRead<TicketDetailRow, Ticket | undefined> {
   return {
-    ...toTicketSummary(row),
-    comments: row.comments.map((c) => ({ ...c, created_at: isoInstant(c.created_at) })),
-    activity: row.activity.map((a) => ({ ...a, created_at: isoInstant(a.created_at) })),
-    attachments: row.attachments,
-    rating: row.rating && { ...row.rating, rated_at: isoInstant(row.rating.rated_at) },
+    statement: filled(ticketDetailTemplate(), { org: orgId, id }),
+    byValue: false,
+    answer: ([row]) =>
+      row && {
+        ...toTicketSummary(row),
+        comments: row.comments.map((c) => ({ ...c, created_at: isoInstant(c.created_at) })),
+        activity: row.activity.map((a) => ({ ...a, created_at: isoInstant(a.created_at) })),
+        attachments: row.attachments,
+        rating: row.rating && { ...row.rating, rated_at: isoInstant(row.rating.rated_at) },
+      },
   };
 }
+
+/** The ticket's detail (ticketDetailRead) in a transaction already open. */
+export const findTicketDetail = (db: Queryable, orgId: string, id: string) => readIn(db, ticketDetailRead(orgId, id));
 
 /** Appends a comment's words to its ticket's search vector. */
 export const appendCommentWords = (body: string) =>

@@ -1,14 +1,15 @@
 import { ticketListQuery, ticketsApi } from "@cove/contract/tickets.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { inRequest } from "../../platform/auth.ts";
+import { inRequest, readInRequest } from "../../platform/auth.ts";
 import { recordId } from "../../platform/ids.ts";
 import { addRoute } from "../../platform/routes.ts";
 import type { Principal } from "../../platform/tenancy.ts";
-import { listTickets } from "./tickets.list.ts";
+import { ticketListRead } from "./tickets.list.ts";
+import { ticketDetailRead } from "./tickets.queries.ts";
 import { registerTicketTopics } from "./tickets.realtime.ts";
 import * as service from "./tickets.service.ts";
-import { ticketStats as loadStats } from "./tickets.stats.ts";
+import { ticketStatsRead } from "./tickets.stats.ts";
 
 const ticketId = (id: string) => recordId("Ticket", id);
 
@@ -31,18 +32,18 @@ export async function ticketRoutes(app: FastifyInstance) {
 
   addRoute(app, ticketsApi.list, {
     config: { answerCache: { key: listKey } },
-    handler: (req) => inRequest(app, req, "api_key", (ctx) => listTickets(ctx, req.query)),
+    handler: (req) => readInRequest(app, req, "api_key", (reader) => ticketListRead(reader, req.query)),
   });
 
   addRoute(app, ticketsApi.stats, {
     config: { answerCache: { key: () => [], daily: true } },
-    handler: (req) => inRequest(app, req, loadStats),
+    handler: (req) => readInRequest(app, req, "staff", ticketStatsRead),
   });
 
   addRoute(app, ticketsApi.get, {
     config: { answerCache: { key: (req) => [(req.params as { id: string }).id] } },
     handler: async (req) => ({
-      ticket: await inRequest(app, req, "api_key", (ctx) => service.getTicket(ctx, ticketId(req.params.id), true)),
+      ticket: await readTicket(app, req, ticketId(req.params.id)),
     }),
   });
 
@@ -76,4 +77,11 @@ export async function ticketRoutes(app: FastifyInstance) {
         ),
       }),
   });
+}
+
+/** A ticket's detail as one read (ticketDetailRead); 404 when the organization has no such ticket. */
+async function readTicket(app: FastifyInstance, req: FastifyRequest, id: string) {
+  const ticket = await readInRequest(app, req, "api_key", (reader) => ticketDetailRead(reader.orgId, id));
+  if (!ticket) throw service.ticketNotFound();
+  return ticket;
 }

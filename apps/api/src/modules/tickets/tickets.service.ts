@@ -31,7 +31,7 @@ import {
   toComment,
 } from "./tickets.queries.ts";
 
-const ticketNotFound = () => notFound("Ticket");
+export const ticketNotFound = () => notFound("Ticket");
 
 /** Who acts, as the ticket's activity and comments record them. */
 interface Author {
@@ -73,9 +73,9 @@ export function systemActorName(id: string): string {
   return SYSTEM_NAMES[id] ?? readRuleActor(id)?.name ?? "Cove";
 }
 
-/** A ticket with its detail; last: the request does nothing after reading it (findTicketDetail). */
-export async function getTicket(ctx: TenantCtx, id: string, last = false): Promise<Ticket> {
-  const ticket = await findTicketDetail(ctx.db, ctx.orgId, id, last);
+/** A ticket with its detail (findTicketDetail). */
+export async function getTicket(ctx: TenantCtx, id: string): Promise<Ticket> {
+  const ticket = await findTicketDetail(ctx.db, ctx.orgId, id);
   if (!ticket) throw ticketNotFound();
   return ticket;
 }

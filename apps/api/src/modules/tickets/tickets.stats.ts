@@ -1,7 +1,7 @@
 import type { TicketStats } from "@cove/contract/tickets.ts";
 import { sql } from "drizzle-orm";
-import { filled, finalRows } from "../../platform/db.ts";
-import type { Ctx } from "../../platform/tenancy.ts";
+import { filled } from "../../platform/db.ts";
+import { type OneRead, type Reader, readIn, type TenantCtx } from "../../platform/tenancy.ts";
 
 /** The overview's statement, built once with the organization apart (Filled, platform/db.ts). */
 const overview = sql`
@@ -29,31 +29,40 @@ const overview = sql`
             where organization_id = ${sql.placeholder("org")} and created_at >= (select week from bounds)) as this_week
     from tally`;
 
+/** The overview's row. */
+interface OverviewRow {
+  total: number;
+  open: number;
+  solved_today: number;
+  urgent: number;
+  unassigned: number;
+  high: number;
+  this_week: number;
+  avg_hours: number | null;
+}
+
 /**
  * The dashboard's figures. Counts and the average resolution time add up ticket_totals (and ticket_tallies for the
  * unassigned); Solved Today and This Week read one day's or week's tickets off their indexes. "Today" and "this week"
- * follow the organization's time zone; Solved Today counts tickets whose status became solved today. The request's one
- * statement: its COMMIT goes with it (finalRows).
+ * follow the organization's time zone; Solved Today counts tickets whose status became solved today. A OneRead
+ * (platform/tenancy.ts): its route sends it with its transaction's BEGIN and COMMIT.
  */
-export async function ticketStats(ctx: Ctx): Promise<TicketStats> {
-  const [row] = await finalRows<{
-    total: number;
-    open: number;
-    solved_today: number;
-    urgent: number;
-    unassigned: number;
-    high: number;
-    this_week: number;
-    avg_hours: number | null;
-  }>(ctx.db, filled(overview, { org: ctx.orgId }));
+export function ticketStatsRead(reader: Reader): OneRead<OverviewRow, TicketStats> {
   return {
-    total_tickets: row?.total ?? 0,
-    open_tickets: row?.open ?? 0,
-    tickets_today: row?.solved_today ?? 0,
-    urgent_tickets: row?.urgent ?? 0,
-    unassigned_tickets: row?.unassigned ?? 0,
-    high_priority_tickets: row?.high ?? 0,
-    tickets_this_week: row?.this_week ?? 0,
-    avg_resolution_hours: row?.avg_hours === null || row?.avg_hours === undefined ? null : Number(row.avg_hours),
+    statement: filled(overview, { org: reader.orgId }),
+    byValue: false,
+    answer: ([row]) => ({
+      total_tickets: row?.total ?? 0,
+      open_tickets: row?.open ?? 0,
+      tickets_today: row?.solved_today ?? 0,
+      urgent_tickets: row?.urgent ?? 0,
+      unassigned_tickets: row?.unassigned ?? 0,
+      high_priority_tickets: row?.high ?? 0,
+      tickets_this_week: row?.this_week ?? 0,
+      avg_resolution_hours: row?.avg_hours === null || row?.avg_hours === undefined ? null : Number(row.avg_hours),
+    }),
   };
 }
+
+/** The dashboard's figures (ticketStatsRead) in a transaction already open. */
+export const ticketStats = (ctx: TenantCtx) => readIn(ctx.db, ticketStatsRead(ctx));
