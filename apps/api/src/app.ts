@@ -50,6 +50,7 @@ import { withLogSerializers } from "./platform/logging.ts";
 import { createMailer, type MailConfig } from "./platform/mail.ts";
 import { createMetrics, registerMetrics } from "./platform/metrics.ts";
 import { openApiTransform, SECURITY_SCHEMES } from "./platform/openapi.ts";
+import { scheduleRateLimitPurge, sharedRateLimitStore } from "./platform/rate-limit-store.ts";
 import { registerRealtime } from "./platform/realtime.ts";
 import { registerRequestId, requestIdOf } from "./platform/request-id.ts";
 import { createSecrets } from "./platform/secrets.ts";
@@ -90,6 +91,11 @@ export interface AppOptions {
    * everywhere but NODE_ENV=production when absent, so every test checks the compiled serializers.
    */
   checkAnswers?: boolean;
+  /**
+   * Prefixes the keys of the routes' rate-limit counters on PostgreSQL: the instances of one deployment share them
+   * (none given); tests give each app its own, as many apps share one test database.
+   */
+  rateLimitScope?: string;
 }
 
 /** One line per route, as declared: tests go through all of them (e.g. read-only mode on every write). */
@@ -236,8 +242,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerIdempotency(app);
   scheduleIdempotencyPurge(app.jobs, opts.database.executeSql);
 
+  // On PostgreSQL the routes' limits are counted in the database, once for all instances; the embedded database is one
+  // process, whose memory is as shared as it gets. A counter that cannot be written lets the request through
+  // (docs/decisions/2026-12-01-shared-rate-limits.md).
+  const sharedLimits = opts.database.kind === "postgres";
+  if (sharedLimits) scheduleRateLimitPurge(app.jobs, opts.database.executeSql);
   await app.register(rateLimit, {
     global: false,
+    ...(sharedLimits && { store: sharedRateLimitStore(app.db, app.log, opts.rateLimitScope), skipOnError: true }),
     errorResponseBuilder: (_req, ctx) =>
       new AppError("RATE_LIMITED", `Too many requests. Please try again in ${ctx.after}.`),
   });

@@ -54,6 +54,11 @@ export interface TestAppOptions {
   webhooks?: AppOptions["webhooks"];
   /** GET /metrics' bearer token (absent: /metrics answers 404). */
   metricsToken?: string;
+  /**
+   * The rate-limit counters' scope on PostgreSQL: apps given the same one count together, as one deployment's
+   * instances do. Absent: one of the app's own, so test files sharing the database never use up each other's limits.
+   */
+  rateLimitScope?: string;
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -89,6 +94,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     webDist: opts.webDist,
     webhooks: opts.webhooks,
     metricsToken: opts.metricsToken,
+    rateLimitScope: opts.rateLimitScope ?? `${unique()} `,
   });
   opts.setup?.(app);
   await app.ready();

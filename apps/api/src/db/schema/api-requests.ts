@@ -44,3 +44,15 @@ export const apiKeyRateWindows = pgTable(
   },
   (t) => [primaryKey({ name: "api_key_rate_windows_pkey", columns: [t.organizationId, t.keyId] })],
 );
+
+/**
+ * The counters of the request limits routes declare (`config.rateLimit`, @fastify/rate-limit) on PostgreSQL, shared by
+ * every instance (platform/rate-limit-store.ts): one row per route and client key, reset when its window has ended.
+ * UNLOGGED in the migration (0086), which Drizzle's table builder cannot say: a crash empties it, and that only forgives
+ * the current windows. Written by the owner role outside any tenant transaction; no organization's data.
+ */
+export const rateLimitCounters = pgTable("rate_limit_counters", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  windowEnd: timestamptz("window_end").notNull(),
+});
