@@ -54,33 +54,34 @@ async function expectComposerInView(page: Page, shot: string) {
   await expect(conversation.getByText("Message 40:")).toBeInViewport();
 }
 
-test("at 1280 px a long conversation scrolls above a reply box in view, and the page does not scroll", async ({
-  page,
-}) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
+const PHONE = { width: 390, height: 844 };
+
+/** A new organization with a long conversation, opened on /chat at this window size. */
+async function openLongChat(page: Page, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
   await register(page);
   const id = await longChat(page);
   await page.goto(`/chat?session=${id}`);
+}
+
+test("at 1280 px a long conversation scrolls above a reply box in view, and the page does not scroll", async ({
+  page,
+}) => {
+  await openLongChat(page, { width: 1280, height: 720 });
   await expectComposerInView(page, "chat-1280.png");
 });
 
 test("at 390 px a long conversation scrolls above a reply box in view, and the page does not scroll @phone", async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await register(page);
-  const id = await longChat(page);
-  await page.goto(`/chat?session=${id}`);
+  await openLongChat(page, PHONE);
   await expectComposerInView(page, "chat-390.png");
 });
 
 test("at 390 px a toast sits below the heading, All sessions and the conversation's actions, not over them @phone", async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await register(page);
-  const id = await longChat(page);
-  await page.goto(`/chat?session=${id}`);
+  await openLongChat(page, PHONE);
   const conversation = page.getByRole("region", { name: "Chat with Rosa Diaz" });
   await conversation.getByRole("button", { name: "Create ticket" }).click();
   const toast = page.locator("[data-sonner-toast]").filter({ hasText: /Ticket #\d+ created from this chat/ });

@@ -369,9 +369,7 @@ export function inRequest<T>(
   if (admits === "customer" || admits === "contact") throw customersOnly();
   return withTenant(app.db, who, (ctx) => {
     recordSessionChecked(req);
-    // The transaction read the session again: a policy turned on since the session was cached applies at once.
-    if (ctx.enrolmentRequired && !config.duringEnrolment) throw enrolmentRequired();
-    if (config.access === "admin" && ctx.role !== "admin") throw adminsOnly();
+    checkMember(config, ctx.role, ctx.enrolmentRequired);
     return run(ctx);
   });
 }
@@ -387,6 +385,16 @@ function checkAdmits(req: FastifyRequest, admits: Admits) {
     );
   }
   return config;
+}
+
+/**
+ * What a member's transaction read of them, applied to the route: a second factor to set up first (unless the route
+ * serves enrolment), and on an admin route the admin role as it is now. The transaction read the session again, so a
+ * policy turned on or a role changed since the session was cached applies at once.
+ */
+function checkMember(config: FastifyRequest["routeOptions"]["config"], role: Role, enrol: boolean) {
+  if (enrol && !config.duringEnrolment) throw enrolmentRequired();
+  if (config.access === "admin" && role !== "admin") throw adminsOnly();
 }
 
 /**
@@ -416,8 +424,7 @@ export async function readInRequest<R, T>(
   const read = readOf({ orgId: who.orgId, actor: { kind: "staff", id: who.userId } });
   const { rows, role, enrolmentRequired: enrol } = await readAsTenant(app.db, who, read);
   recordSessionChecked(req);
-  if (enrol && !config.duringEnrolment) throw enrolmentRequired();
-  if (config.access === "admin" && role !== "admin") throw adminsOnly();
+  checkMember(config, role, enrol);
   return read.answer(rows);
 }
 
