@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Ticket } from "@cove/contract/tickets.ts";
@@ -9,6 +7,7 @@ import { buildApp } from "../src/app.ts";
 import { type Database, openDatabase } from "../src/platform/db.ts";
 import { createTicket, registerOrg, unique } from "../test/helpers.ts";
 import { freshPostgresDatabase } from "../test/support/fresh-database.ts";
+import { type PgBouncer, startPgBouncer } from "../test/support/pgbouncer.ts";
 import { connectRealtime } from "../test/support/realtime-client.ts";
 
 /**
@@ -19,67 +18,18 @@ import { connectRealtime } from "../test/support/realtime-client.ts";
 const base = process.env.TEST_DATABASE_URL;
 if (!base) throw new Error("This suite needs TEST_DATABASE_URL (a PostgreSQL database).");
 
-let bouncer: ChildProcess;
+let bouncer: PgBouncer;
 let dir: string;
 let fresh: Awaited<ReturnType<typeof freshPostgresDatabase>>;
 let database: Database;
 let app: Awaited<ReturnType<typeof buildApp>>;
 let http: string;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
-
 beforeAll(async () => {
   fresh = await freshPostgresDatabase(`pgbouncer_${unique()}`);
-  const direct = new URL(fresh.url);
-  const port = await freePort();
+  bouncer = await startPgBouncer(fresh.url);
   dir = mkdtempSync(path.join(tmpdir(), "cove-pgbouncer-"));
-  const ini = path.join(dir, "pgbouncer.ini");
-  writeFileSync(
-    ini,
-    [
-      "[databases]",
-      `* = host=${direct.hostname} port=${direct.port || 5432} user=${decodeURIComponent(direct.username || "postgres")}`,
-      "[pgbouncer]",
-      "listen_addr = 127.0.0.1",
-      `listen_port = ${port}`,
-      "unix_socket_dir =",
-      "auth_type = any",
-      "pool_mode = transaction",
-      "default_pool_size = 5",
-      "max_client_conn = 200",
-      "ignore_startup_parameters = extra_float_digits,options",
-      "",
-    ].join("\n"),
-  );
-  // PgBouncer refuses to run as root; -u makes it switch to PostgreSQL's user.
-  const asRoot = process.getuid?.() === 0;
-  bouncer = spawn("pgbouncer", [...(asRoot ? ["-u", "postgres"] : []), ini], { stdio: ["ignore", "ignore", "pipe"] });
-  let log = "";
-  bouncer.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    log += chunk;
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (/listening on 127\.0\.0\.1:\d+/.test(log)) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 50);
-    bouncer.on("exit", (code) => {
-      clearInterval(timer);
-      reject(new Error(`pgbouncer exited (${code}):\n${log}`));
-    });
-  });
-  const pooled = new URL(fresh.url);
-  pooled.host = `127.0.0.1:${port}`;
-  database = await openDatabase({ kind: "postgres", url: pooled.toString(), directUrl: fresh.url });
+  database = await openDatabase({ kind: "postgres", url: bouncer.url, directUrl: fresh.url });
   const outboxDir = path.join(dir, "outbox");
   app = await buildApp({
     database,
@@ -92,7 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await database?.close();
-  bouncer?.kill("SIGTERM");
+  await bouncer?.stop();
   await fresh?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
