@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { rememberFileSizes } from "./pglite-file-sizes.ts";
 import { confined, sqlLogger } from "./sql-log.ts";
 
 /** The non-superuser role whose row-level security policies confine every query to app.org_id. */
@@ -156,6 +157,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.dir) {
     mkdirSync(target.dir, { recursive: true });
     client = new PGlite(target.dir);
+    await client.waitReady;
+    rememberFileSizes(client);
   } else {
     client = target.template ? new PGlite({ loadDataDir: target.template }) : new PGlite();
   }
