@@ -104,6 +104,12 @@ test("the portal and the help center lead with the saved logo and colour, in tex
   expect(await background(helpHeader)).toBe(rgb("#0f766e"));
   expect(await color(helpHeader)).toBe(rgb("#ffffff"));
   await customer.screenshot({ path: "test-results/help-center-branded.png" });
+  // Its not-found page's way back is in the colour too, not in Cove's.
+  await customer.goto(`/help/${slug}/articles/no-such-article`);
+  const back = customer.getByRole("link", { name: "Go to the help center" });
+  await expect(back).toBeVisible({ timeout: 15_000 });
+  expect(await background(back)).toBe(rgb("#0f766e"));
+  expect(await color(back)).toBe(rgb("#ffffff"));
 
   // A light colour: its text turns black, on the portal and the help center alike.
   await saveBrand(page, token, { brand_color: "#fde047" });

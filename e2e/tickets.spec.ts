@@ -33,7 +33,15 @@ async function reply(page: Page, text: string, options: { internal?: boolean } =
   await expect(form.getByLabel("Public reply")).toBeChecked();
   await form.getByRole("textbox", { name: "Reply" }).fill(text);
   if (options.internal) await form.getByLabel("Public reply").uncheck();
-  await form.getByRole("button", { name: "Send Reply" }).click();
+  // Its label on one line, not squeezed by the upload limits' hint beside it.
+  const send = form.getByRole("button", { name: "Send Reply" });
+  const lines = await send.evaluate((button) => {
+    const label = document.createRange();
+    label.selectNodeContents(button);
+    return new Set([...label.getClientRects()].map((line) => Math.round(line.top))).size;
+  });
+  expect(lines).toBe(1);
+  await send.click();
   await expect(form).toBeHidden();
 }
 

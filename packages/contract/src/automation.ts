@@ -132,12 +132,13 @@ export const conditionSchema = z
   });
 export type Condition = z.output<typeof conditionSchema>;
 
+const ASSIGNEE_NEEDED = `assign_ticket needs an assignee_id: a member's id or ${ROUND_ROBIN}`;
+
 const actionSchemas = [
   z.strictObject({
     type: z.literal("assign_ticket"),
-    assignee_id: z.union([z.literal(ROUND_ROBIN), z.uuid()], {
-      error: `assign_ticket needs an assignee_id: a member's id or ${ROUND_ROBIN}`,
-    }),
+    // The id's own message too: for text that is no id (an empty choice) zod reports the id's issue, not the union's.
+    assignee_id: z.union([z.literal(ROUND_ROBIN), z.uuid({ error: ASSIGNEE_NEEDED })], { error: ASSIGNEE_NEEDED }),
   }),
   z.strictObject({
     type: z.literal("change_status"),

@@ -39,8 +39,11 @@ export const CHAT_HANDOFF_NOTICE = "A person from our team will reply here short
  */
 export const CHAT_UNANSWERED_MINUTES = 5;
 export const CHAT_NOBODY_FREE = "Nobody from our team is free right now.";
-/** The first line of every conversation, as the assistant. */
-export const CHAT_DEFAULT_GREETING = "Hi! Ask me anything, and a person from our team can join if you need one.";
+/**
+ * The first line of every conversation, as the assistant, until the organization saves its own: the greeting the AI
+ * Assistant page shows for a new organization (the column default of ai_settings.greeting, migration 0004).
+ */
+export const CHAT_DEFAULT_GREETING = "Hi! I'm the virtual assistant. How can I help you today?";
 
 /** The text shown when a message cannot be sent (the spec's exact words). */
 export const CHAT_SEND_FAILED = "Failed to send message - backend connection issue";

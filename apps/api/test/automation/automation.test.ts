@@ -158,6 +158,15 @@ describe("the rules API (docs/product.md, API calls)", () => {
         "change_status's status must be one of open, pending, solved, closed",
       ],
       [{ ...base, actions: [{ type: "add_comment", comment: " " }] }, "add_comment needs a comment"],
+      // The form's "Choose a member…" sends an empty id.
+      [
+        { ...base, actions: [{ type: "assign_ticket", assignee_id: "" }] },
+        "assign_ticket needs an assignee_id: a member's id or round_robin",
+      ],
+      [
+        { ...base, actions: [{ type: "assign_ticket" }] },
+        "assign_ticket needs an assignee_id: a member's id or round_robin",
+      ],
       [
         { ...base, actions: [{ type: "escalate" }, { type: "assign_ticket", assignee_id: inactive.id }] },
         "Action 2: the assignee must be an active member of your team",

@@ -87,6 +87,18 @@ describe("a visitor's chat, answered by the assistant first", () => {
     expect(listed).toMatchObject({ visitor_name: "Lee Park", visitor_email: "lee@example.com", status: "active" });
   });
 
+  it("greets a new organization's visitors with the greeting its AI Assistant page shows, and then with the one saved", async () => {
+    const org = await registerOrg(t.app);
+    const shown = (await call(org.token, "GET", "/api/ai/settings")).json().settings.greeting as string;
+    expect((await startChat(org)).messages[0]?.message).toBe(shown);
+    // Saving another setting keeps the greeting the visitors already got.
+    const saved = await call(org.token, "PUT", "/api/ai/settings", { tone: "concise" });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await startChat(org)).messages[0]?.message).toBe(shown);
+    await call(org.token, "PUT", "/api/ai/settings", { greeting: "Welcome to the shop!" });
+    expect((await startChat(org)).messages[0]?.message).toBe("Welcome to the shop!");
+  });
+
   it("answers a question the knowledge base covers, with the help-center article as its source", async () => {
     const chat = await startChat(shop);
     const added = await visitorSays(shop, chat, "How long does a refund take to reach my card?");

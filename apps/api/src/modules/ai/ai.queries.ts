@@ -1,4 +1,5 @@
 import type { AiChannel, AiFeedback, AiTone } from "@cove/contract/ai.ts";
+import { CHAT_DEFAULT_GREETING } from "@cove/contract/chat.ts";
 import { and, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { aiAnswers, aiSentenceVectors, aiSettings } from "../../db/schema/ai.ts";
 import { organizations } from "../../db/schema/organizations.ts";
@@ -9,7 +10,7 @@ import { publishedArticlesStamp } from "../kb/index.ts";
 export const DEFAULT_SETTINGS = {
   enabled: true,
   handoffThreshold: 0.5,
-  greeting: "Hi! I'm the virtual assistant. How can I help you today?",
+  greeting: CHAT_DEFAULT_GREETING,
   tone: "friendly" as AiTone,
   learnAutomatically: false,
   falseHandoffTarget: 0.1,

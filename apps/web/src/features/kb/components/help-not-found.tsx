@@ -16,7 +16,11 @@ export function HelpNotFound({ what, home }: { what: "help center" | "article"; 
           : "There is no help center at this address. Check the link you followed."}
       </p>
       {home ? (
-        <Link to={home} className={buttonClasses("primary")}>
+        // In the organization's colour, like the rest of its help center (help-center-layout.tsx sets the variables).
+        <Link
+          to={home}
+          className="inline-flex h-10 items-center justify-center rounded-md bg-(--brand,var(--color-indigo-600)) px-4 text-sm font-medium text-(--brand-ink,var(--color-white)) shadow-sm transition-opacity hover:opacity-90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-(--brand-text,var(--color-indigo-500))"
+        >
           Go to the help center
         </Link>
       ) : (

@@ -115,7 +115,8 @@ export function ReplyForm({ ticketId, onClose, onTyping }: ReplyFormProps) {
           {!isPublic && <span className="text-xs text-amber-800">Internal note: only your team sees it.</span>}
           <AttachFilesButton files={files} />
         </div>
-        <FormActions onCancel={onClose} pending={isSubmitting} disabled={files.uploading}>
+        {/* Not shrunk by the long upload hint beside it: "Send Reply" stays on one line. */}
+        <FormActions className="shrink-0" onCancel={onClose} pending={isSubmitting} disabled={files.uploading}>
           {isSubmitting ? "Sending…" : "Send Reply"}
         </FormActions>
       </div>
