@@ -4,7 +4,7 @@ import type { PGlite } from "@electric-sql/pglite";
  * The embedded database on disk keeps its files in Emscripten's NODEFS, which answers every `lseek(fd, 0, SEEK_END)`
  * with an `fstat` of the real file (about 3 µs of CPU each here). PostgreSQL asks that of each index of each table it
  * plans (the relation's size, smgrnblocks), so a ticket list page, planned with its values, made about 440 of them: a
- * fifth of the request's CPU (docs/benchmarks.md, "The embedded database's file sizes").
+ * fifth of the request's CPU (docs/benchmarks.md, "the embedded database's file sizes").
  *
  * This process is the only one that writes the data directory (platform/data-dir-lock.ts), and it writes it only
  * through that filesystem, so a file's size is remembered per file node from the first such seek until something
