@@ -118,6 +118,16 @@ test("a team lead changes the range and a filter, reads a table and downloads th
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await journey(page, "reports-1280.png");
+
+  // The agents' table fits its card at 1280 px: no sideways scroll, and a header one line high.
+  const agents = page.getByRole("region", { name: "Agents", exact: true });
+  await agents.getByRole("button", { name: "Table view of Agents" }).click();
+  const table = agents.getByRole("table", { name: /^Agents/ });
+  await expect(table).toBeVisible();
+  const box = agents.getByRole("region", { name: /^Agents, / });
+  expect(await box.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  const header = await table.locator("thead").boundingBox();
+  expect(header?.height).toBeLessThan(40);
 });
 
 test("the reports screen works on a 375 px phone @phone", async ({ page }) => {

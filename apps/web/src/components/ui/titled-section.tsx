@@ -6,6 +6,8 @@ export const PANEL = "rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
 export const CARD = "rounded-xl border border-slate-200 bg-white p-5 shadow-sm";
 
 interface TitledSectionProps {
+  /** The section's own id, for a link to it (`#chat-widget`). */
+  id?: string;
   /** The heading's id: the heading names the section (a region of that name). */
   titleId: string;
   title: ReactNode;
@@ -17,9 +19,9 @@ interface TitledSectionProps {
 }
 
 /** A section named by its heading (an h2), then what it holds. */
-export function TitledSection({ titleId, title, className, titleClassName, children }: TitledSectionProps) {
+export function TitledSection({ id, titleId, title, className, titleClassName, children }: TitledSectionProps) {
   return (
-    <section aria-labelledby={titleId} className={className}>
+    <section id={id} aria-labelledby={titleId} className={className}>
       <h2 id={titleId} className={titleClassName}>
         {title}
       </h2>

@@ -3,6 +3,7 @@ import { Alert } from "../../../components/ui/alert.tsx";
 import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useAuth } from "../../../lib/auth.ts";
+import { useScrollToHash } from "../../../lib/scroll-to-hash.ts";
 import { toastError } from "../../../lib/toast-error.ts";
 import { ChatShareCard, WidgetSnippetCard } from "../../chat/index.ts";
 import { rateAnswer, useAiSettings, useAiStats, useAskAssistant } from "../api/ai.api.ts";
@@ -20,6 +21,8 @@ export function AiAssistantRoute() {
   const settings = useAiSettings();
   const stats = useAiStats();
   const ask = useAskAssistant();
+  // The widget's snippet (#chat-widget, from Getting started) sits below the console and the figures: scroll once loaded.
+  useScrollToHash(!settings.isPending && !stats.isPending);
 
   const askConsole = async (message: string, conversation: ConversationTurn[]) => ({
     answer: await ask.mutateAsync({ message, conversation }),

@@ -17,9 +17,13 @@ import type { TICKET_PRIORITIES, TICKET_STATUSES } from "@cove/contract/tickets.
 import type { Path } from "react-hook-form";
 import { z } from "zod";
 
+/** Under an Assign ticket action with no one chosen, before the form is sent (the server's words are for API clients). */
+export const CHOOSE_ASSIGNEE = "Choose a member, or Round robin.";
+
 /**
- * The rule form's values: the rule as the person edits it. The name is checked here with the contract's own rule;
- * the rest is checked by the server, field by field, and its messages land under the inputs (ruleField).
+ * The rule form's values: the rule as the person edits it. The name and an Assign ticket action's assignee are checked
+ * here (the name with the contract's own rule); the rest is checked by the server, field by field, and its messages
+ * land under the inputs (ruleField).
  */
 export const ruleDraft = z.object({
   name: createRuleBody.shape.name,
@@ -32,15 +36,20 @@ export const ruleDraft = z.object({
   conditions: z.array(z.object({ field: z.string(), operator: z.enum(CONDITION_OPERATORS), value: z.string() })),
   /** Every action's fields at once, so switching an action's type keeps what was typed. */
   actions: z.array(
-    z.object({
-      type: z.enum(ACTION_TYPES),
-      assignee_id: z.string(),
-      status: z.string(),
-      priority: z.string(),
-      tags: z.string(),
-      comment: z.string(),
-      is_public: z.boolean(),
-    }),
+    z
+      .object({
+        type: z.enum(ACTION_TYPES),
+        assignee_id: z.string(),
+        status: z.string(),
+        priority: z.string(),
+        tags: z.string(),
+        comment: z.string(),
+        is_public: z.boolean(),
+      })
+      .refine((a) => a.type !== "assign_ticket" || a.assignee_id !== "", {
+        path: ["assignee_id"],
+        message: CHOOSE_ASSIGNEE,
+      }),
   ),
   isActive: z.boolean(),
 });

@@ -154,7 +154,7 @@ function SlaTargetsForm({ initial, readOnly }: { initial: SlaTargetsAnswer; read
               })}
             </tbody>
           </table>
-          <fieldset className="space-y-2">
+          <fieldset id="business-hours" className="scroll-mt-20 space-y-2">
             <legend className="text-sm font-medium text-slate-900">Business hours</legend>
             <div className="flex flex-wrap gap-3">
               {WEEK.map((day) => (

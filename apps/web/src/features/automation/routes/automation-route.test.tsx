@@ -217,6 +217,28 @@ describe("the automation screen", () => {
     });
   });
 
+  it("asks for an assignee before sending an Assign ticket action with no one chosen", async () => {
+    const fetchMock = api([], { "POST /api/automation/rules": () => json(201, { rule: refunds }) });
+    const { user } = renderApp("/automation");
+    await screen.findByRole("heading", { name: "No automation rules" });
+    await user.click(screen.getAllByRole("button", { name: "Create Rule" })[0] as HTMLElement);
+    const form = await screen.findByRole("form", { name: "Create Rule" });
+    await user.type(within(form).getByLabelText("Rule name"), "Assign new tickets");
+    expect(within(form).getByLabelText("Action 1")).toHaveValue("assign_ticket");
+    await user.click(within(form).getByRole("button", { name: "Create Rule" }));
+    const assignee = within(form).getByLabelText("Action 1 assignee");
+    await waitFor(() => expect(assignee).toHaveAccessibleDescription("Choose a member, or Round robin."));
+    expect(assignee).toHaveAttribute("aria-invalid", "true");
+    expect(calls(fetchMock).some((c) => c.startsWith("POST"))).toBe(false);
+
+    await user.selectOptions(assignee, "round_robin");
+    await user.click(within(form).getByRole("button", { name: "Create Rule" }));
+    await screen.findByText("Rule created");
+    expect(bodyOf(fetchMock, "POST", "/automation/rules")).toMatchObject({
+      actions: [{ type: "assign_ticket", assignee_id: "round_robin" }],
+    });
+  });
+
   it("creates a time-based rule: pending for 7 days, then close", async () => {
     const fetchMock = api([], { "POST /api/automation/rules": () => json(201, { rule: refunds }) });
     const { user } = renderApp("/automation");

@@ -7,7 +7,8 @@ import { FigureCards } from "../../../components/ui/figure-cards.tsx";
 import { Loading } from "../../../components/ui/load-states.tsx";
 import { PageHeader } from "../../../components/ui/page-header.tsx";
 import { useAuth } from "../../../lib/auth.ts";
-import { useAutomationStats, useRules } from "../api/automation.api.ts";
+import { useScrollToHash } from "../../../lib/scroll-to-hash.ts";
+import { useAutomationStats, useRules, useSlaTargets } from "../api/automation.api.ts";
 import { CannedRepliesManager } from "../components/canned-replies-manager.tsx";
 import { RuleFormDialog } from "../components/rule-form-dialog.tsx";
 import { RuleList } from "../components/rule-list.tsx";
@@ -34,6 +35,9 @@ export function AutomationRoute() {
   const admin = useAuth().user?.role === "admin";
   // null: the create modal; a rule: its edit modal; undefined: no modal.
   const [editing, setEditing] = useState<Rule | null | undefined>(undefined);
+  // The business hours (#business-hours, from Getting started) sit below the rules: scroll once both have loaded.
+  const targets = useSlaTargets();
+  useScrollToHash(!rules.isPending && !targets.isPending);
 
   return (
     <div className="space-y-6">

@@ -30,9 +30,11 @@ export function WidgetSnippetCard({ slug }: { slug: string }) {
   };
   return (
     <TitledSection
+      id="chat-widget"
       titleId="widget-title"
       title="Chat widget for your website"
-      className={CARD}
+      // Clear of the sticky top bar when a link scrolls to it.
+      className={`${CARD} scroll-mt-20`}
       titleClassName="text-sm font-semibold text-slate-900"
     >
       <p className="mt-1 text-sm text-slate-600">

@@ -1,6 +1,8 @@
+import type { AiSettings, AiStatsAnswer } from "@cove/contract/ai.ts";
 import type { OnboardingAnswer, OnboardingStepId } from "@cove/contract/onboarding.ts";
+import { emptyTargets } from "@cove/contract/sla.ts";
 import { act, screen, waitFor, within } from "@testing-library/react";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { calls, json, renderApp, signedIn, testUser } from "../../../test/render-app.tsx";
 import { listAnswer } from "../../tickets/test/ticket-fixtures.ts";
 
@@ -13,6 +15,28 @@ const stats = {
   high_priority_tickets: 0,
   tickets_this_week: 0,
   avg_resolution_hours: null,
+};
+
+const aiSettings: AiSettings = {
+  enabled: true,
+  handoff_threshold: 0.5,
+  greeting: "Hi! How can I help?",
+  tone: "friendly",
+  learn_automatically: false,
+  threshold_automatic: false,
+  updated_at: null,
+};
+
+const aiStats: AiStatsAnswer = {
+  days: 30,
+  answers: 0,
+  resolved: 0,
+  handed_off: 0,
+  resolution_rate: 0,
+  average_confidence: 0,
+  console_answers: 0,
+  rated_helpful: 0,
+  rated_unhelpful: 0,
 };
 
 function answer(done: OnboardingStepId[], articles = 0, dismissed = false): OnboardingAnswer {
@@ -70,9 +94,9 @@ describe("the getting-started checklist", () => {
     expect(items.map((li) => within(li).getByRole("link").getAttribute("href"))).toEqual([
       "/users",
       "/settings?tab=email",
-      "/ai-assistant",
+      "/ai-assistant#chat-widget",
       "/knowledge-base/new",
-      "/automation",
+      "/automation#business-hours",
     ]);
     expect(items.map((li) => (li.textContent?.includes("(done)") ? "done" : "to do"))).toEqual([
       "done",
@@ -82,6 +106,51 @@ describe("the getting-started checklist", () => {
       "to do",
     ]);
     expect(items[3]).toHaveTextContent("2 of 3");
+  });
+
+  describe("lands on the step's section, below the fold, once the page has loaded", () => {
+    const scrolled: Element[] = [];
+    beforeAll(() => {
+      // jsdom has no layout: the scroll is observed, the focus is real.
+      Element.prototype.scrollIntoView = function (this: Element) {
+        scrolled.push(this);
+      };
+    });
+    afterEach(() => {
+      scrolled.length = 0;
+    });
+
+    it("Set your business hours: the business hours of Automation", async () => {
+      dashboard(() => json(200, answer([])), {
+        "GET /api/automation/rules": () => json(200, { rules: [] }),
+        "GET /api/automation/sla": () =>
+          json(200, {
+            targets: emptyTargets(),
+            business_hours: { days: [1, 2, 3, 4, 5], opens: "09:00", closes: "17:00" },
+            timezone: "UTC",
+          }),
+      });
+      const { user } = renderApp("/dashboard");
+      await user.click(within(await checklist()).getByRole("link", { name: "Set your business hours" }));
+      const hours = await screen.findByRole("group", { name: "Business hours" }, LAZY);
+      await waitFor(() => expect(scrolled).toEqual([hours]));
+      expect(hours).toHaveAttribute("id", "business-hours");
+      expect(document.activeElement).toBe(hours.querySelector("legend"));
+    });
+
+    it("Add the chat widget to your website: the snippet on the AI Assistant page", async () => {
+      dashboard(() => json(200, answer([])), {
+        "GET /api/ai/settings": () => json(200, { settings: aiSettings }),
+        "GET /api/ai/stats": () => json(200, aiStats),
+      });
+      const { user } = renderApp("/dashboard");
+      await user.click(within(await checklist()).getByRole("link", { name: "Add the chat widget to your website" }));
+      const widget = await screen.findByRole("region", { name: "Chat widget for your website" }, LAZY);
+      await waitFor(() => expect(scrolled).toEqual([widget]));
+      expect(document.activeElement).toBe(
+        within(widget).getByRole("heading", { name: "Chat widget for your website" }),
+      );
+    });
   });
 
   it("goes away when dismissed, and tells the server, which keeps it away", async () => {

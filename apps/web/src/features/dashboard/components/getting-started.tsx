@@ -25,7 +25,7 @@ export const STEP_TEXT: Record<OnboardingStepId, StepText> = {
   add_widget: {
     title: "Add the chat widget to your website",
     detail: "Paste the snippet into your site. Ticked when a visitor starts the first chat.",
-    to: "/ai-assistant",
+    to: "/ai-assistant#chat-widget",
   },
   write_articles: {
     title: "Write three help articles",
@@ -35,7 +35,7 @@ export const STEP_TEXT: Record<OnboardingStepId, StepText> = {
   set_business_hours: {
     title: "Set your business hours",
     detail: "SLA targets in business hours count only the hours you are open.",
-    to: "/automation",
+    to: "/automation#business-hours",
   },
 };
 

@@ -10,6 +10,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { NoData } from "./report-card.tsx";
 
 /** One drawn series: the row's field it reads, its name in the legend and tooltip, and its colour (by default the
  * palette's, in the series' order). */
@@ -40,6 +41,9 @@ interface ChartProps {
   format?: (value: number) => string;
   stacked?: boolean;
   height?: number;
+  /** Set when the range holds nothing this chart draws: the chart says it (as the table view does) instead of drawing
+   * empty axes. */
+  noData?: string | false;
 }
 
 const axisTick = { fontSize: 12, fill: "#475569" };
@@ -97,7 +101,17 @@ function Figure({ label, height, children }: { label: string; height: number; ch
   );
 }
 
-export function PeriodBars({ label, rows, xKey, series, format = plain, stacked = false, height = 260 }: ChartProps) {
+export function PeriodBars({
+  label,
+  rows,
+  xKey,
+  series,
+  format = plain,
+  stacked = false,
+  height = 260,
+  noData,
+}: ChartProps) {
+  if (noData) return <NoData>{noData}</NoData>;
   return (
     <Figure label={label} height={height}>
       <BarChart {...periodChart} data={rows as Row[]}>
@@ -122,7 +136,8 @@ export function PeriodBars({ label, rows, xKey, series, format = plain, stacked 
   );
 }
 
-export function PeriodLines({ label, rows, xKey, series, format = plain, height = 260 }: ChartProps) {
+export function PeriodLines({ label, rows, xKey, series, format = plain, height = 260, noData }: ChartProps) {
+  if (noData) return <NoData>{noData}</NoData>;
   return (
     <Figure label={label} height={height}>
       <LineChart {...periodChart} data={rows as Row[]}>
@@ -149,7 +164,8 @@ export function PeriodLines({ label, rows, xKey, series, format = plain, height 
 }
 
 /** Categories side by side (tags, agents), each a horizontal bar: long names stay readable on a phone. */
-export function CategoryBars({ label, rows, xKey, series, format = plain }: ChartProps) {
+export function CategoryBars({ label, rows, xKey, series, format = plain, noData }: ChartProps) {
+  if (noData) return <NoData>{noData}</NoData>;
   const height = Math.max(120, rows.length * 32 + 40);
   const drawn = rows.map((row) => ({ ...row, [SHORT]: shorten(row[xKey]) }));
   return (

@@ -12,10 +12,14 @@ export function DataTable({
   caption,
   columns,
   rows,
+  short = {},
 }: {
   caption: string;
   columns: readonly string[];
   rows: readonly (readonly ReactNode[])[];
+  /** Shorter labels shown for long column names, so the header stays one line; the full name (the CSV's) stays the
+   * header's accessible name and its tooltip. */
+  short?: Readonly<Record<string, string>>;
 }) {
   const numeric = (cell: ReactNode) => typeof cell === "string" && NUMERIC.test(cell);
   return (
@@ -30,9 +34,11 @@ export function DataTable({
                 // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed for one table.
                 key={j}
                 scope="col"
+                title={short[c] ? c : undefined}
+                aria-label={short[c] ? c : undefined}
                 className={`px-3 py-2 align-bottom font-medium ${j > 0 && numeric(rows[0]?.[j]) ? "text-right" : ""}`}
               >
-                {c}
+                {short[c] ?? c}
               </th>
             ))}
           </tr>

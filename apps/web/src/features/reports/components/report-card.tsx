@@ -27,6 +27,15 @@ interface ReportCardProps {
   more?: ReactNode;
 }
 
+/** What a section, one of its charts or its table view says when the range holds nothing for it, instead of empty axes. */
+export function NoData({ children }: { children: ReactNode }) {
+  return (
+    <p className="rounded-md border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-600">
+      {children}
+    </p>
+  );
+}
+
 /**
  * One section of the Reports screen: title, headline figures, a chart with a table view of the same numbers, the
  * section's CSV exactly as the table shows it, and how its figures are counted.
@@ -100,9 +109,7 @@ export function ReportCard({
 
       <div className="mt-4 space-y-4">
         {empty ? (
-          <p className="rounded-md border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-600">
-            Nothing to count here in this range. Try a longer range or fewer filters.
-          </p>
+          <NoData>Nothing to count here in this range. Try a longer range or fewer filters.</NoData>
         ) : (
           <>
             {figures}

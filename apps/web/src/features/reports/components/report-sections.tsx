@@ -6,7 +6,7 @@ import { CategoryBars, colorAt, PeriodBars, PeriodLines } from "./charts.tsx";
 import { DataTable } from "./data-table.tsx";
 import { Figures } from "./figures.tsx";
 import { Heatmap } from "./heatmap.tsx";
-import { ReportCard } from "./report-card.tsx";
+import { NoData, ReportCard } from "./report-card.tsx";
 import {
   CHANNEL_LABELS,
   formatCount,
@@ -26,17 +26,38 @@ interface SectionProps {
   params: ReportParams;
 }
 
-/** The section's table view: the very table its CSV holds (the contract's reportTable), so the two never differ. */
-function SectionTable({ report, section, title }: { report: ReportAnswer; section: ReportSection; title: string }) {
+/**
+ * The section's table view: the very table its CSV holds (the contract's reportTable), so the two never differ. Above
+ * it, what its charts say when the range holds nothing for them (`noData`), so both views say the same.
+ */
+function SectionTable({
+  report,
+  section,
+  title,
+  noData = [],
+  short,
+}: {
+  report: ReportAnswer;
+  section: ReportSection;
+  title: string;
+  noData?: readonly (string | false)[];
+  short?: Readonly<Record<string, string>>;
+}) {
   const table = reportTable(report, section);
   const per =
     section === "sla" || section === "agents" || section === "busiest_hours" ? "" : ` ${perGroup(report.group)}`;
   return (
-    <DataTable
-      caption={`${title}${per}, ${formatRange(report.from, report.to)}`}
-      columns={table.columns}
-      rows={table.rows}
-    />
+    <>
+      {noData.filter(Boolean).map((text) => (
+        <NoData key={String(text)}>{text}</NoData>
+      ))}
+      <DataTable
+        caption={`${title}${per}, ${formatRange(report.from, report.to)}`}
+        columns={table.columns}
+        rows={table.rows}
+        short={short}
+      />
+    </>
   );
 }
 
@@ -58,6 +79,7 @@ export function VolumeSection({ report, params }: SectionProps) {
     backlog: r.backlog,
   }));
   const last = rows.at(-1);
+  const noneCreated = totals.created.total === 0 && "No tickets created in this range.";
   return (
     <ReportCard
       section="volume"
@@ -82,6 +104,7 @@ export function VolumeSection({ report, params }: SectionProps) {
             xKey="period"
             stacked
             series={TICKET_SOURCES.map((s) => ({ key: s, label: CHANNEL_LABELS[s] }))}
+            noData={noneCreated}
           />
           <PeriodLines
             label={`Tickets created, solved, and open at the end of each ${report.group}`}
@@ -95,7 +118,7 @@ export function VolumeSection({ report, params }: SectionProps) {
           />
         </div>
       }
-      table={<SectionTable report={report} section="volume" title="Volume" />}
+      table={<SectionTable report={report} section="volume" title="Volume" noData={[noneCreated]} />}
       howCounted={
         <>
           <p>
@@ -124,6 +147,8 @@ export function SpeedSection({ report, params }: SectionProps) {
     resolutionBusiness: toHours(r.resolution.median_business_minutes),
   }));
   const business = (m: number | null) => `In business hours: ${formatMinutes(m)}`;
+  const noneAnswered = first.count === 0 && "No first responses in this range.";
+  const noneSolved = resolution.count === 0 && "No tickets solved in this range.";
   return (
     <ReportCard
       section="speed"
@@ -169,6 +194,7 @@ export function SpeedSection({ report, params }: SectionProps) {
               { key: "firstBusiness", label: "In business hours" },
             ]}
             height={200}
+            noData={noneAnswered}
           />
           <PeriodLines
             label={`Median resolution time ${perGroup(report.group)}, in hours`}
@@ -180,10 +206,11 @@ export function SpeedSection({ report, params }: SectionProps) {
               { key: "resolutionBusiness", label: "In business hours", color: colorAt(3) },
             ]}
             height={200}
+            noData={noneSolved}
           />
         </div>
       }
-      table={<SectionTable report={report} section="speed" title="Speed" />}
+      table={<SectionTable report={report} section="speed" title="Speed" noData={[noneAnswered, noneSolved]} />}
       howCounted={
         <>
           <p>
@@ -365,6 +392,8 @@ export function AssistantSection({ report, params }: SectionProps) {
     // Resolved alone and handed off never overlap; the rest were answered some other way (or are still open).
     other: Math.max(0, r.chats - r.resolved_by_ai - r.handed_off),
   }));
+  // The card has something to show when only unanswered questions are in the range; its chart then has nothing.
+  const noChats = chats === 0 && "No chats in this range.";
   return (
     <ReportCard
       section="assistant"
@@ -393,9 +422,10 @@ export function AssistantSection({ report, params }: SectionProps) {
             { key: "handed", label: "Handed off", color: colorAt(2) },
             { key: "other", label: "Other chats", color: colorAt(5) },
           ]}
+          noData={noChats}
         />
       }
-      table={<SectionTable report={report} section="assistant" title="The assistant" />}
+      table={<SectionTable report={report} section="assistant" title="The assistant" noData={[noChats]} />}
       more={
         unanswered.length > 0 && (
           <div className="space-y-2">
@@ -425,8 +455,19 @@ export function AssistantSection({ report, params }: SectionProps) {
   );
 }
 
+/** The agents table's long column names (the CSV's), shortened on screen so its header stays one line. */
+const AGENT_COLUMNS_SHORT = {
+  "Median first response (min)": "First response (min)",
+  "Median first response (business min)": "In business hours (min)",
+  "CSAT good": "Good",
+  "CSAT bad": "Bad",
+};
+
 export function AgentsSection({ report, params }: SectionProps) {
   const chartRows = report.agents.map((a) => ({ name: a.name, replies: a.replies, solved: a.solved }));
+  // An agent can be listed for a first response or CSAT alone; the chart draws only replies and solved tickets.
+  const noneDrawn =
+    chartRows.every((a) => a.replies === 0 && a.solved === 0) && "No replies or solved tickets in this range.";
   return (
     <ReportCard
       section="agents"
@@ -443,9 +484,18 @@ export function AgentsSection({ report, params }: SectionProps) {
             { key: "replies", label: "Replies" },
             { key: "solved", label: "Solved", color: colorAt(3) },
           ]}
+          noData={noneDrawn}
         />
       }
-      table={<SectionTable report={report} section="agents" title="Agents" />}
+      table={
+        <SectionTable
+          report={report}
+          section="agents"
+          title="Agents"
+          noData={[noneDrawn]}
+          short={AGENT_COLUMNS_SHORT}
+        />
+      }
       howCounted={
         <>
           <p>

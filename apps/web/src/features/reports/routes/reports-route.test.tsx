@@ -231,10 +231,27 @@ describe("the reports screen", () => {
       const table = within(card).getAllByRole("table")[0]!;
       expect(table.querySelector("caption")).toHaveTextContent(name === "Tags" ? "Tickets per tag" : name);
       const expected = reportTable(fixture, key);
-      expect(columnHeaders(table)).toEqual(expected.columns);
+      // Each header is named as the CSV's column (a long one shows a shorter label, the full name is its aria-label).
+      const headers = within(table).getAllByRole("columnheader");
+      expect(headers.map((h) => h.getAttribute("aria-label") ?? h.textContent)).toEqual(expected.columns);
       const rows = within(table).getAllByRole("row").slice(1);
       expect(rows.map((r) => [...r.children].map((c) => c.textContent))).toEqual(expected.rows);
     }
+    // The agents' long column names read short on screen, whole in the tooltip and to a screen reader.
+    const agents = within(section("Agents")).getByRole("table");
+    expect(columnHeaders(agents)).toEqual([
+      "Agent",
+      "Email",
+      "Replies",
+      "Solved",
+      "First response (min)",
+      "In business hours (min)",
+      "Good",
+      "Bad",
+      "CSAT",
+    ]);
+    const business = within(agents).getByRole("columnheader", { name: "Median first response (business min)" });
+    expect(business).toHaveAttribute("title", "Median first response (business min)");
     const volume = section("Volume");
     expect(within(volume).queryByRole("img")).not.toBeInTheDocument();
     await user.click(within(volume).getByRole("button", { name: "Table view of Volume" }));
@@ -288,6 +305,38 @@ describe("the reports screen", () => {
     expect(screen.getByText(/No tickets or chats match these filters/)).toBeInTheDocument();
     expect(screen.queryByRole("region", { name: "Volume" })).not.toBeInTheDocument();
     expect(screen.getByLabelText("Tag")).toHaveValue("billing");
+  });
+
+  it("says so in place of a chart that has nothing to draw, in the chart and in the table view", async () => {
+    const base = reportFixture();
+    const none = {
+      count: 0,
+      median_minutes: null,
+      p90_minutes: null,
+      median_business_minutes: null,
+      p90_business_minutes: null,
+    };
+    const unsolved = reportFixture({
+      speed: {
+        ...base.speed,
+        resolution: none,
+        rows: base.speed.rows.map((r) => ({ ...r, resolution: none })),
+      },
+    });
+    reportsApi({ "GET /api/reports": () => json(200, unsolved) });
+    const { user } = renderApp("/reports");
+    const speed = await screen.findByRole("region", { name: "Speed" });
+    // The first-response chart is drawn; the resolution chart's empty axes are replaced by a sentence.
+    expect(
+      within(speed).getByRole("img", { name: "Median first response time per day, in hours" }),
+    ).toBeInTheDocument();
+    expect(within(speed).queryByRole("img", { name: /resolution time/ })).not.toBeInTheDocument();
+    expect(within(speed).getByText("No tickets solved in this range.")).toBeInTheDocument();
+    expect(within(speed).queryByText("No first responses in this range.")).not.toBeInTheDocument();
+
+    await user.click(within(speed).getByRole("button", { name: "Table view of Speed" }));
+    expect(within(speed).getByRole("table")).toBeInTheDocument();
+    expect(within(speed).getByText("No tickets solved in this range.")).toBeInTheDocument();
   });
 
   it("shows the server's reason and a way to try again when the report cannot be loaded", async () => {

@@ -123,8 +123,13 @@ export function ReportsRoute() {
           <SlaSection report={data} params={params} />
           <SatisfactionSection report={data} params={params} />
           <AssistantSection report={data} params={params} />
-          <AgentsSection report={data} params={params} />
-          <TagsSection report={data} params={params} />
+          {/* Nine columns (a name and an email among them) need the whole width to fit without scrolling sideways. */}
+          <div className="min-w-0 xl:col-span-2">
+            <AgentsSection report={data} params={params} />
+          </div>
+          <div className="min-w-0 xl:col-span-2">
+            <TagsSection report={data} params={params} />
+          </div>
           <div className="min-w-0 xl:col-span-2">
             <BusiestHoursSection report={data} params={params} />
           </div>
