@@ -157,12 +157,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.dir) {
     mkdirSync(target.dir, { recursive: true });
     client = new PGlite(target.dir);
-    await client.waitReady;
-    rememberFileSizes(client);
   } else {
     client = target.template ? new PGlite({ loadDataDir: target.template }) : new PGlite();
   }
   await client.waitReady;
+  // On disk only: an in-memory database's filesystem answers sizes without a system call.
+  if (target.dir) rememberFileSizes(client);
   const db = drizzlePglite(client, { logger: logger() });
   await migratePglite(db, { migrationsFolder: folder });
   // PGlite delivers a NOTIFY to its own listeners, in process, when the notifying transaction commits.

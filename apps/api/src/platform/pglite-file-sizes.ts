@@ -15,9 +15,8 @@ import type { PGlite } from "@electric-sql/pglite";
 const SEEK_END = 2;
 
 type Op = (this: unknown, ...args: unknown[]) => unknown;
-interface FsNode {
-  mode: number;
-}
+/** A file's node: the same object for every descriptor of one path, until the file is removed. */
+type FsNode = object;
 /** Emscripten's operation tables: a stream operation takes the stream first, a node operation the node. */
 interface NodeFs {
   stream_ops: Record<string, Op | undefined>;
